@@ -1,0 +1,13 @@
+/* heatscope.h — the one public header of libheatscope */
+#pragma once
+
+#define HS_INSIDE_HEATSCOPE_H
+
+#include "hs-limits.h"
+#include "hs-atomic-file.h"
+#include "hs-image.h"
+#include "hs-npy.h"
+#include "hs-attention-map.h"
+#include "hs-dataset.h"
+
+#undef HS_INSIDE_HEATSCOPE_H

@@ -1,0 +1,13 @@
+/* hs-atomic-file.h — crash-safe file writes */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Writes to a temporary file beside `path`, fsyncs it, renames it over
+ * `path` and fsyncs the folder: a reader sees the old or the new file, never
+ * a mix, even when the process is killed mid-write. */
+gboolean hs_atomic_write (const char *path, const void *data, gsize len, GError **error);
+
+G_END_DECLS

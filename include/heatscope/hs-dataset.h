@@ -1,0 +1,151 @@
+/* hs-dataset.h — a dataset folder described by heatscope.json */
+#pragma once
+
+#include <glib.h>
+#include "hs-image.h"
+#include "hs-attention-map.h"
+
+G_BEGIN_DECLS
+
+#define HS_DATASET_ERROR (hs_dataset_error_quark ())
+GQuark hs_dataset_error_quark (void);
+
+typedef enum {
+  HS_DATASET_ERROR_IO,          /* manifest or referenced file cannot be read      */
+  HS_DATASET_ERROR_PARSE,       /* not JSON, invalid UTF-8, nesting too deep        */
+  HS_DATASET_ERROR_INVALID,     /* JSON that breaks the schema (message has path)   */
+  HS_DATASET_ERROR_PATH,        /* a path that leaves the dataset folder            */
+  HS_DATASET_ERROR_NOT_FOUND,   /* unknown instance, sentence, model or region      */
+  HS_DATASET_ERROR_TOO_LARGE,   /* manifest over HsLimits                           */
+} HsDatasetError;
+
+#define HS_DATASET_MANIFEST "heatscope.json"
+#define HS_DATASET_FORMAT_VERSION 1
+
+/* Boxes are [x1, y1, x2, y2] in image pixels (floats allowed, half-open). */
+typedef struct {
+  double x1, y1, x2, y2;
+} HsBox;
+
+/* A named target: anatomical region, lesion or class.  Boxes and/or a mask
+ * file (relative path; non-zero pixels belong to the region). */
+typedef struct {
+  char   *name;
+  GArray *boxes;     /* of HsBox; may be empty when a mask is given */
+  char   *mask;      /* relative path or NULL */
+} HsRegion;
+
+/* A finding label in McInerney et al.'s form: condition, context
+ * ("positive"/"negative") and the anatomical locations it names. */
+typedef struct {
+  char  *condition;
+  char  *context;
+  char **locations;  /* NULL-terminated, may be empty */
+} HsLabel;
+
+/* A query: a report sentence, a free-text prompt or a class label. */
+typedef struct {
+  char      *id;
+  char      *text;
+  char      *kind;      /* "report" (default), "custom" or "class" */
+  char     **targets;   /* names of the instance's regions, NULL-terminated */
+  GPtrArray *labels;    /* of HsLabel* */
+} HsSentence;
+
+/* A precomputed attention map for (model, query). */
+typedef struct {
+  char   *model;
+  char   *query;        /* sentence id; NULL for a free prompt              */
+  char   *prompt;       /* exact text the model saw (NULL = sentence text)  */
+  char   *file;         /* relative path to .npy [h,w] or [tokens,h,w]      */
+  char  **tokens;       /* NULL-terminated, or NULL                         */
+  double  no_attn;      /* NAN when absent                                  */
+} HsMapRef;
+
+typedef struct {
+  char       *id;
+  char       *image;      /* relative path */
+  /* metadata: view, modality, licence, source, and any other string keys */
+  GHashTable *metadata;   /* char* → char* */
+  gboolean    abnormal;   /* the image shows at least one finding */
+  GPtrArray  *findings;   /* of HsLabel*: the image's ground-truth labels */
+  GPtrArray  *regions;    /* of HsRegion* */
+  GPtrArray  *sentences;  /* of HsSentence* */
+  GPtrArray  *maps;       /* of HsMapRef* */
+} HsInstance;
+
+/* Subsets of McInerney et al., computed from labels and targets. */
+typedef enum {
+  HS_SUBSET_ABNORMAL = 1 << 0,  /* the sentence states a positive finding            */
+  HS_SUBSET_ONE_LUNG = 1 << 1,  /* the sentence's target lies in one image half only */
+  HS_SUBSET_MDRB     = 1 << 2,  /* most diverse report boxes (see README)            */
+} HsSubset;
+
+/* One problem found by validation. */
+typedef struct {
+  char *file;        /* file the problem is in (manifest or referenced file) */
+  char *json_path;   /* e.g. "$.instances[3].sentences[0].targets[1]"         */
+  char *message;
+} HsProblem;
+
+typedef struct _HsDataset HsDataset;
+
+/* `path` is the dataset folder or its heatscope.json. */
+HsDataset   *hs_dataset_load            (const char *path, GError **error);
+HsDataset   *hs_dataset_new             (const char *root_dir, const char *name);
+/* Writes heatscope.json atomically (temp file, fsync, rename). */
+gboolean     hs_dataset_save            (HsDataset *dataset, GError **error);
+/* Checks everything (schema, references, files, shapes); returns FALSE and
+ * fills `problems` (HsProblem*, owned by the array) when anything is wrong. */
+gboolean     hs_dataset_validate        (const char *path, GPtrArray **problems);
+
+HsDataset   *hs_dataset_ref             (HsDataset *dataset);
+void         hs_dataset_unref           (HsDataset *dataset);
+
+const char  *hs_dataset_get_root        (HsDataset *dataset);
+const char  *hs_dataset_get_name        (HsDataset *dataset);
+guint        hs_dataset_get_n_instances (HsDataset *dataset);
+HsInstance  *hs_dataset_get_instance    (HsDataset *dataset, guint index);
+HsInstance  *hs_dataset_find_instance   (HsDataset *dataset, const char *id);
+/* Takes ownership of `instance`. */
+void         hs_dataset_add_instance    (HsDataset *dataset, HsInstance *instance);
+/* Sorted model names that have at least one map; free with g_strfreev. */
+char       **hs_dataset_list_models     (HsDataset *dataset);
+
+/* Absolute path for a manifest-relative path; refuses absolute paths, "..",
+ * and symlinks that resolve outside the dataset folder. */
+char        *hs_dataset_resolve_path    (HsDataset *dataset, const char *relative, GError **error);
+HsImage     *hs_dataset_load_image      (HsDataset *dataset, const HsInstance *instance, GError **error);
+HsAttentionMap *hs_dataset_load_map     (HsDataset *dataset, const HsMapRef *ref, GError **error);
+/* Mask of a region as a one-channel image (non-zero = inside). */
+HsImage     *hs_dataset_load_mask       (HsDataset *dataset, const HsRegion *region, GError **error);
+
+HsSentence  *hs_instance_find_sentence  (const HsInstance *instance, const char *id);
+HsRegion    *hs_instance_find_region    (const HsInstance *instance, const char *name);
+/* model/query as in HsMapRef; prompt lookup matches HsMapRef.prompt exactly. */
+HsMapRef    *hs_instance_find_map       (const HsInstance *instance, const char *model, const char *query);
+HsMapRef    *hs_instance_find_map_by_prompt (const HsInstance *instance, const char *model, const char *prompt);
+guint        hs_dataset_get_subsets     (HsDataset *dataset, const HsInstance *instance,
+                                         const HsSentence *sentence);  /* HsSubset flags */
+const char  *hs_subset_to_string        (HsSubset subset);   /* "abnormal", "one_lung", "mdrb" */
+
+/* Constructors/destructors for the plain structs (free functions take NULL). */
+HsInstance  *hs_instance_new            (const char *id, const char *image);
+void         hs_instance_free           (HsInstance *instance);
+HsRegion    *hs_region_new              (const char *name);
+void         hs_region_add_box          (HsRegion *region, double x1, double y1, double x2, double y2);
+void         hs_region_free             (HsRegion *region);
+HsSentence  *hs_sentence_new            (const char *id, const char *text);
+void         hs_sentence_free           (HsSentence *sentence);
+HsLabel     *hs_label_new               (const char *condition, const char *context,
+                                         const char * const *locations);
+void         hs_label_free              (HsLabel *label);
+HsMapRef    *hs_map_ref_new             (const char *model, const char *query, const char *file);
+void         hs_map_ref_free            (HsMapRef *ref);
+void         hs_problem_free            (HsProblem *problem);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HsDataset, hs_dataset_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HsInstance, hs_instance_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HsProblem, hs_problem_free)
+
+G_END_DECLS

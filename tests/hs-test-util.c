@@ -1,0 +1,129 @@
+/* hs-test-util.c — helpers shared by the test programs */
+#include "hs-test-util.h"
+
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+const char *
+hs_test_shared_data (void)
+{
+  const char *dir = g_getenv ("HS_SHARED_DATA");
+
+  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
+    return NULL;
+  return dir;
+}
+
+char *
+hs_test_shared_path (const char *relative)
+{
+  const char *dir = hs_test_shared_data ();
+
+  if (dir == NULL)
+    {
+      g_test_skip ("../shared/data is absent: the real-data test cannot run");
+      return NULL;
+    }
+  return g_build_filename (dir, relative, NULL);
+}
+
+static GPtrArray *tmpdirs;
+
+static void
+remove_tmpdirs (void)
+{
+  for (guint i = 0; tmpdirs != NULL && i < tmpdirs->len; i++)
+    {
+      const char *argv[] = { "rm", "-rf", g_ptr_array_index (tmpdirs, i), NULL };
+      g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+    }
+}
+
+char *
+hs_test_make_tmpdir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("heatscope-test-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  if (tmpdirs == NULL)
+    {
+      tmpdirs = g_ptr_array_new_with_free_func (g_free);
+      atexit (remove_tmpdirs);
+    }
+  g_ptr_array_add (tmpdirs, g_strdup (dir));
+  return dir;
+}
+
+const char *
+hs_test_cli (void)
+{
+  const char *cli = g_getenv ("HS_CLI");
+
+  g_assert_nonnull (cli);
+  return cli;
+}
+
+const char *
+hs_test_source_dir (void)
+{
+  const char *dir = g_getenv ("HS_SOURCE_DIR");
+
+  g_assert_nonnull (dir);
+  return dir;
+}
+
+gboolean
+hs_test_run (const char * const *argv, char **out, char **err, int *status)
+{
+  g_autoptr(GError) error = NULL;
+  int wait_status = 0;
+  gboolean ok;
+
+  ok = g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                     out, err, &wait_status, &error);
+  g_assert_no_error (error);
+  if (status != NULL)
+    *status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128 + WTERMSIG (wait_status);
+  return ok;
+}
+
+char *
+hs_test_python (const char *script, const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *err = NULL;
+  char *out = NULL;
+  int status = 0;
+
+  if (!g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("/usr/bin/python3 is absent");
+      return NULL;
+    }
+  g_ptr_array_add (argv, (char *) "/usr/bin/python3");
+  g_ptr_array_add (argv, (char *) "-c");
+  g_ptr_array_add (argv, (char *) script);
+  for (guint i = 0; args != NULL && args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  hs_test_run ((const char * const *) argv->pdata, &out, &err, &status);
+  if (status != 0)
+    {
+      if (err != NULL && strstr (err, "ModuleNotFoundError") != NULL)
+        {
+          g_autofree char *msg = g_strdup_printf ("python module missing: %s", err);
+          g_test_skip (msg);
+          g_free (out);
+          return NULL;
+        }
+      g_test_message ("python failed (%d): %s", status, err);
+      g_test_fail ();
+      g_free (out);
+      return NULL;
+    }
+  return out;
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# tools/deps.sh — installs the Debian 12 packages Heatscope needs, only when missing.
+# Sourced by tools/run and tools/test.
+set -euo pipefail
+
+HS_BUILD_PACKAGES=(
+  meson ninja-build pkg-config gcc
+  libglib2.0-dev libglib2.0-bin libgtk-4-dev libcairo2-dev libpng-dev libjpeg62-turbo-dev
+  libjson-glib-dev gettext appstream desktop-file-utils
+)
+HS_TEST_PACKAGES=(
+  xvfb xauth dbus dbus-x11 imagemagick
+  python3-numpy python3-sklearn python3-opencv python3-torch
+  parallel
+)
+
+hs_install_packages () {
+  local missing=()
+  for p in "$@"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$p")
+    fi
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "Installing: ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
