@@ -9,5 +9,6 @@
 #include "hs-npy.h"
 #include "hs-attention-map.h"
 #include "hs-dataset.h"
+#include "hs-resample.h"
 
 #undef HS_INSIDE_HEATSCOPE_H
