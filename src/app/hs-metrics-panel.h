@@ -1,0 +1,33 @@
+/* hs-metrics-panel.h — localization metrics of the map on screen
+ *
+ * A table of every metric of metrics.md (rows) for the model's map and the
+ * null baselines (columns: metric, model, uniform, center, sobel, laplace,
+ * random) under the protocol chosen in its dropdown (property "protocol":
+ * "default", "gloria" or "chexlocalize"; bind to the "metrics-protocol"
+ * key), undefined values as "n/a" with the reason as tooltip, and three small
+ * plots (ROC, precision–recall, IoU vs. threshold).  Computed off the main
+ * thread; a new input cancels the running computation.
+ * Template: ui/hs-metrics-panel.ui. */
+#pragma once
+
+#include <gtk/gtk.h>
+#include <heatscope/hs-dataset.h>
+
+G_BEGIN_DECLS
+
+#define HS_TYPE_METRICS_PANEL (hs_metrics_panel_get_type ())
+G_DECLARE_FINAL_TYPE (HsMetricsPanel, hs_metrics_panel, HS, METRICS_PANEL, GtkWidget)
+
+GtkWidget  *hs_metrics_panel_new          (void);
+/* image: the radiograph (its size is the evaluation grid; sobel/laplace use
+ * it); map: NULL clears the table; regions/masks as in
+ * hs_canvas_set_regions (copied/referenced). */
+void        hs_metrics_panel_set_input    (HsMetricsPanel *self, HsImage *image,
+                                           HsAttentionMap *map,
+                                           GPtrArray *regions, GPtrArray *masks);
+const char *hs_metrics_panel_get_protocol (HsMetricsPanel *self);
+void        hs_metrics_panel_set_protocol (HsMetricsPanel *self, const char *protocol);
+/* TRUE while a computation runs (property "busy"). */
+gboolean    hs_metrics_panel_get_busy     (HsMetricsPanel *self);
+
+G_END_DECLS

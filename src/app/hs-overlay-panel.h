@@ -1,0 +1,22 @@
+/* hs-overlay-panel.h — the overlay controls
+ *
+ * Opacity, strength curve and its parameter, colour map, scale mode (with
+ * fixed-range and percentile spin buttons), transparent threshold, outline
+ * (none / top-k % / Otsu), upsampling and window/level, all bound to an
+ * HsViewState (property "view-state").  Template: ui/hs-overlay-panel.ui. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "hs-view-state.h"
+
+G_BEGIN_DECLS
+
+#define HS_TYPE_OVERLAY_PANEL (hs_overlay_panel_get_type ())
+G_DECLARE_FINAL_TYPE (HsOverlayPanel, hs_overlay_panel, HS, OVERLAY_PANEL, GtkWidget)
+
+GtkWidget   *hs_overlay_panel_new            (void);
+void         hs_overlay_panel_set_view_state (HsOverlayPanel *self, HsViewState *state);
+HsViewState *hs_overlay_panel_get_view_state (HsOverlayPanel *self);
+
+G_END_DECLS
