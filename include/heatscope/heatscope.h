@@ -10,5 +10,9 @@
 #include "hs-attention-map.h"
 #include "hs-dataset.h"
 #include "hs-resample.h"
+#include "hs-colormap.h"
+#include "hs-overlay.h"
+#include "hs-contour.h"
+#include "hs-figure.h"
 
 #undef HS_INSIDE_HEATSCOPE_H

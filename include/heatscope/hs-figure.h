@@ -1,0 +1,125 @@
+/* hs-figure.h — a complete view rendered to PNG, SVG or PDF
+ *
+ * Layout (units: PNG pixels, SVG/PDF points, the same numbers):
+ *
+ *   ┌──────────────────────────────┬──────┬────┐
+ *   │ image + overlay (viewport    │colour│ No │
+ *   │ × zoom), mask contours,      │ bar  │Attn│
+ *   │ top-k/Otsu outline, boxes    │ticks │    │
+ *   │ with their names             │label │    │
+ *   ├──────────────────────────────┴──────┴────┤
+ *   │ caption: prompt · model · instance        │
+ *   └───────────────────────────────────────────┘
+ *
+ * Only the image+overlay is a raster; boxes, contours, the colour bar (a
+ * gradient) and all text stay vector in SVG and PDF.  SVG is written
+ * directly (real <text> elements, editable in Inkscape); PNG and PDF go
+ * through cairo.  The data is plain (no dataset access), so the app exports
+ * "what is on screen" by filling HsFigureView from its canvas.
+ */
+#pragma once
+
+#include <glib.h>
+#include <cairo.h>
+
+#include "hs-image.h"
+#include "hs-overlay.h"
+#include "hs-contour.h"
+
+G_BEGIN_DECLS
+
+#define HS_FIGURE_ERROR (hs_figure_error_quark ())
+GQuark hs_figure_error_quark (void);
+
+typedef enum {
+  HS_FIGURE_ERROR_INVALID,    /* missing image, bad viewport, bad map size        */
+  HS_FIGURE_ERROR_FORMAT,     /* unknown output extension                          */
+  HS_FIGURE_ERROR_WRITE,      /* cannot write the file (message names it)          */
+  HS_FIGURE_ERROR_TOO_LARGE,  /* output over HsLimits                              */
+} HsFigureError;
+
+typedef enum {
+  HS_FIGURE_PNG,
+  HS_FIGURE_SVG,
+  HS_FIGURE_PDF,
+} HsFigureFormat;
+
+/* From the extension of `path` (.png, .svg, .pdf, case-insensitive). */
+gboolean hs_figure_format_from_path (const char *path, HsFigureFormat *format, GError **error);
+
+/* A named target box [x1, y1, x2, y2] in image pixels. */
+typedef struct {
+  const char *name;      /* label drawn at the box; NULL = none */
+  double      x1, y1, x2, y2;
+} HsFigureBox;
+
+/* A target mask: non-zero pixels inside; any size (resampled to the image
+ * with metrics.md's nearest rule); drawn as contours. */
+typedef struct {
+  const char *name;
+  HsImage    *mask;
+} HsFigureMask;
+
+typedef struct {
+  /* Content (borrowed) */
+  HsImage              *image;            /* required                                    */
+  double                window_center;    /* as hs_image_levels (source units)           */
+  double                window_width;     /* <= 0: full range                            */
+  const double         *map;              /* map_height × map_width, or NULL (no overlay) */
+  guint                 map_width, map_height;
+  HsOverlayOptions      overlay;          /* colour map, scale, strength, threshold, opacity */
+  const HsScaleRange   *range;            /* NULL: resolved from map with overlay.scale   */
+  double                no_attn;          /* NAN: no gauge                                */
+  const HsFigureBox    *boxes;
+  guint                 n_boxes;
+  const HsFigureMask   *masks;
+  guint                 n_masks;
+  HsOutline             outline;          /* top-k / Otsu of the map                      */
+  double                outline_k;        /* percent for top-k                            */
+  const char           *prompt;           /* caption parts; NULL = omitted                */
+  const char           *model;
+  const char           *instance;
+
+  /* View */
+  double                view_x, view_y;   /* viewport in image pixels; view_w/h <= 0 = whole image */
+  double                view_w, view_h;
+  double                zoom;             /* output units per image pixel; <= 0: fit max_size */
+  double                max_size;         /* longest side of the image panel when zoom <= 0 (default 1024) */
+  double                font_size;        /* <= 0: auto from the panel size              */
+  gboolean              show_overlay;
+  gboolean              show_boxes;
+  gboolean              show_masks;
+  gboolean              show_colorbar;
+  gboolean              show_caption;
+} HsFigureView;
+
+/* Defaults: no content, whole image, zoom fit to 1024, everything shown,
+ * overlay options from hs_overlay_options_init, no_attn NAN. */
+void             hs_figure_view_init     (HsFigureView *view);
+
+/* Size of the whole figure in output units. */
+gboolean         hs_figure_get_size      (const HsFigureView *view, double *width, double *height,
+                                          GError **error);
+/* Draws the figure with cairo at the origin of cr's user space. */
+gboolean         hs_figure_draw          (const HsFigureView *view, cairo_t *cr, GError **error);
+/* Renders to a new ARGB32 surface (PNG path). */
+cairo_surface_t *hs_figure_render_surface (const HsFigureView *view, GError **error);
+/* Writes PNG, SVG or PDF (atomically: temp file + rename). */
+gboolean         hs_figure_save          (const HsFigureView *view, HsFigureFormat format,
+                                          const char *path, GError **error);
+
+/* Pieces for the app's own widgets (cairo, at (x, y) with size w × h):
+ * a vertical colour bar (high values at the top) with ticks in map units and
+ * the scale label under it, and the No-Attn gauge (value in [0, 1]). */
+void             hs_figure_draw_colorbar (cairo_t *cr, double x, double y, double w, double h,
+                                          const HsOverlayOptions *options,
+                                          const HsScaleRange *range, const char *label,
+                                          double font_size);
+void             hs_figure_draw_no_attn_gauge (cairo_t *cr, double x, double y, double w, double h,
+                                               double no_attn, double font_size);
+
+/* Tick values for a colour bar on [lo, hi]: "nice" steps (1, 2, 5 × 10^k),
+ * at least 2 ticks when hi > lo.  Returns the count (≤ max_ticks). */
+guint            hs_figure_nice_ticks    (double lo, double hi, guint max_ticks, double *ticks);
+
+G_END_DECLS
