@@ -10,9 +10,11 @@
 #include "hs-attention-map.h"
 #include "hs-dataset.h"
 #include "hs-resample.h"
+#include "hs-text.h"
 #include "hs-colormap.h"
 #include "hs-overlay.h"
 #include "hs-contour.h"
 #include "hs-figure.h"
+#include "hs-safetensors.h"
 
 #undef HS_INSIDE_HEATSCOPE_H
