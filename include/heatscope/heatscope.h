@@ -16,5 +16,8 @@
 #include "hs-contour.h"
 #include "hs-figure.h"
 #include "hs-safetensors.h"
+#include "hs-target.h"
+#include "hs-metrics.h"
+#include "hs-baselines.h"
 
 #undef HS_INSIDE_HEATSCOPE_H
