@@ -16,30 +16,13 @@
 #pragma once
 
 #include <gio/gio.h>
-#include <heatscope/hs-resample.h>
+#include <heatscope/hs-overlay.h>
+#include <heatscope/hs-contour.h>
 
 G_BEGIN_DECLS
 
 #define HS_TYPE_VIEW_STATE (hs_view_state_get_type ())
 G_DECLARE_FINAL_TYPE (HsViewState, hs_view_state, HS, VIEW_STATE, GObject)
-
-typedef enum {
-  HS_VIEW_SCALE_MINMAX,      /* "minmax": per-map min–max                         */
-  HS_VIEW_SCALE_FIXED,       /* "fixed": [scale-min, scale-max]                    */
-  HS_VIEW_SCALE_SHARED,      /* "shared": [shared-min, shared-max] set by window   */
-  HS_VIEW_SCALE_PERCENTILE,  /* "percentile": clip at percentile-low/-high         */
-} HsViewScaleMode;
-
-typedef enum {
-  HS_VIEW_CURVE_GAMMA,       /* "gamma": v^strength                               */
-  HS_VIEW_CURVE_LOG,         /* "log": −log(1 − v(1 − 1/b))/log(b), b = strength  */
-} HsViewCurve;
-
-typedef enum {
-  HS_VIEW_OUTLINE_NONE,      /* "none"  */
-  HS_VIEW_OUTLINE_TOP_K,     /* "top-k": outline-top-k percent of pixels */
-  HS_VIEW_OUTLINE_OTSU,      /* "otsu"  */
-} HsViewOutline;
 
 /* Properties (type, default):
  *   opacity            double 0.5   [0, 1]
@@ -71,13 +54,13 @@ double          hs_view_state_get_opacity        (HsViewState *self);
 void            hs_view_state_set_opacity        (HsViewState *self, double opacity);
 const char     *hs_view_state_get_colormap       (HsViewState *self);
 void            hs_view_state_set_colormap       (HsViewState *self, const char *name);
-HsViewScaleMode hs_view_state_get_scale_mode     (HsViewState *self);
-void            hs_view_state_set_scale_mode     (HsViewState *self, HsViewScaleMode mode);
-HsViewCurve     hs_view_state_get_curve          (HsViewState *self);
+HsScaleMode     hs_view_state_get_scale_mode     (HsViewState *self);
+void            hs_view_state_set_scale_mode     (HsViewState *self, HsScaleMode mode);
+HsStrength      hs_view_state_get_curve          (HsViewState *self);
 double          hs_view_state_get_strength       (HsViewState *self);
 double          hs_view_state_get_threshold      (HsViewState *self);
 HsUpsample      hs_view_state_get_upsample       (HsViewState *self);
-HsViewOutline   hs_view_state_get_outline        (HsViewState *self);
+HsOutline       hs_view_state_get_outline        (HsViewState *self);
 double          hs_view_state_get_outline_top_k  (HsViewState *self);
 void            hs_view_state_set_shared_range   (HsViewState *self, double min, double max);
 /* Window/level as fractions of the full range (center < 0: auto → 0.5;
@@ -89,11 +72,9 @@ gboolean        hs_view_state_get_show_masks     (HsViewState *self);
 gboolean        hs_view_state_get_show_overlay   (HsViewState *self);
 gboolean        hs_view_state_get_show_no_attn   (HsViewState *self);
 
-/* Applies scale + strength to one value: returns the normalised, curved
- * value in [0, 1] given the display range [lo, hi]. */
-double          hs_view_state_apply_curve        (HsViewState *self, double v, double lo, double hi);
-/* Label printed on the colour bar, e.g. "min–max", "fixed [0, 1]",
- * "percentile 1–99 %", plus ", γ 0.5" or ", log b=10" when not linear. */
-char           *hs_view_state_describe_scale     (HsViewState *self);
+/* The overlay options of the library renderer (hs-overlay.h) for this
+ * state: colour map, scale spec (shared range included; symmetric for the
+ * diverging map), strength, threshold, upsampling, opacity. */
+void            hs_view_state_get_overlay_options (HsViewState *self, HsOverlayOptions *options);
 
 G_END_DECLS
