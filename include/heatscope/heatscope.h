@@ -11,6 +11,7 @@
 #include "hs-dataset.h"
 #include "hs-resample.h"
 #include "hs-text.h"
+#include "hs-report.h"
 #include "hs-colormap.h"
 #include "hs-overlay.h"
 #include "hs-contour.h"
