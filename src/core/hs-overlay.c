@@ -1,0 +1,935 @@
+/* hs-overlay.c — attention map → coloured, composited overlay */
+#include "hs-overlay.h"
+#include "hs-limits.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+G_DEFINE_QUARK (hs-overlay-error-quark, hs_overlay_error)
+
+/* Below this many pixels a second thread costs more than it saves. */
+#define PARALLEL_MIN_PIXELS (256 * 1024)
+/* Resolution of the strength/threshold table indexed by the scaled value. */
+#define S_LEVELS 4096
+#define Q_LEVELS 65536
+
+/* ---- value scaling ------------------------------------------------------ */
+
+static const char * const scale_names[] = { "minmax", "fixed", "shared", "percentile" };
+
+const char *
+hs_scale_mode_to_string (HsScaleMode mode)
+{
+  g_return_val_if_fail ((guint) mode < G_N_ELEMENTS (scale_names), NULL);
+  return scale_names[mode];
+}
+
+gboolean
+hs_scale_mode_from_string (const char *name, HsScaleMode *mode)
+{
+  g_return_val_if_fail (mode != NULL, FALSE);
+  if (name == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (scale_names); i++)
+    if (g_ascii_strcasecmp (name, scale_names[i]) == 0)
+      {
+        *mode = (HsScaleMode) i;
+        return TRUE;
+      }
+  if (g_ascii_strcasecmp (name, "min-max") == 0)
+    {
+      *mode = HS_SCALE_MINMAX;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+void
+hs_scale_spec_init (HsScaleSpec *spec)
+{
+  g_return_if_fail (spec != NULL);
+  memset (spec, 0, sizeof *spec);
+  spec->mode = HS_SCALE_MINMAX;
+  spec->lo = 0;
+  spec->hi = 1;
+  spec->p_lo = 1;
+  spec->p_hi = 99;
+}
+
+static gboolean
+parse_double (const char *text, double *out)
+{
+  char *end = NULL;
+  double v;
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  v = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !isfinite (v))
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+gboolean
+hs_scale_spec_parse (const char *text, HsScaleSpec *spec, GError **error)
+{
+  g_auto(GStrv) parts = NULL;
+  HsScaleSpec parsed;
+  guint n;
+
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (spec != NULL, FALSE);
+
+  hs_scale_spec_init (&parsed);
+  parts = g_strsplit (text, ":", -1);
+  n = g_strv_length (parts);
+  if (n == 0 || !hs_scale_mode_from_string (parts[0], &parsed.mode))
+    {
+      g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                   "unknown scale mode '%s' (expected minmax, fixed:LO:HI, "
+                   "percentile:P1:P2 or shared:LO:HI)", text);
+      return FALSE;
+    }
+  if (parsed.mode == HS_SCALE_MINMAX)
+    {
+      if (n != 1)
+        {
+          g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                       "scale 'minmax' takes no range: '%s'", text);
+          return FALSE;
+        }
+    }
+  else
+    {
+      double a, b;
+
+      if (n != 3 || !parse_double (parts[1], &a) || !parse_double (parts[2], &b))
+        {
+          g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                       "scale '%s' needs two numbers, as %s:LO:HI", text, parts[0]);
+          return FALSE;
+        }
+      if (parsed.mode == HS_SCALE_PERCENTILE)
+        {
+          if (!(a >= 0 && b <= 100 && a < b))
+            {
+              g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                           "percentiles in '%s' must satisfy 0 ≤ P1 < P2 ≤ 100", text);
+              return FALSE;
+            }
+          parsed.p_lo = a;
+          parsed.p_hi = b;
+        }
+      else
+        {
+          if (!(a < b))
+            {
+              g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                           "range in '%s' must have LO < HI", text);
+              return FALSE;
+            }
+          parsed.lo = a;
+          parsed.hi = b;
+        }
+    }
+  *spec = parsed;
+  return TRUE;
+}
+
+static gboolean
+check_finite (const double *values, gsize n, GError **error)
+{
+  for (gsize i = 0; i < n; i++)
+    if (!isfinite (values[i]))
+      {
+        g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                     "map value %" G_GSIZE_FORMAT " is not finite (%g)", i, values[i]);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* numpy.percentile's default ("linear"): position p/100·(n − 1) between the
+ * sorted values. */
+static double
+percentile_sorted (const double *sorted, gsize n, double p)
+{
+  double pos = p / 100.0 * (double) (n - 1);
+  gsize i = (gsize) floor (pos);
+  double frac = pos - (double) i;
+
+  if (i >= n - 1)
+    return sorted[n - 1];
+  return sorted[i] + frac * (sorted[i + 1] - sorted[i]);
+}
+
+gboolean
+hs_scale_resolve (const HsScaleSpec *spec, const double *values, gsize n,
+                  HsScaleRange *range, GError **error)
+{
+  double lo = 0, hi = 0;
+
+  g_return_val_if_fail (spec != NULL, FALSE);
+  g_return_val_if_fail (range != NULL, FALSE);
+  g_return_val_if_fail (values != NULL || n == 0, FALSE);
+
+  switch (spec->mode)
+    {
+    case HS_SCALE_FIXED:
+    case HS_SCALE_SHARED:
+      if (!isfinite (spec->lo) || !isfinite (spec->hi) || spec->hi < spec->lo)
+        {
+          g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                       "%s scale range [%g, %g] is not a valid range",
+                       hs_scale_mode_to_string (spec->mode), spec->lo, spec->hi);
+          return FALSE;
+        }
+      lo = spec->lo;
+      hi = spec->hi;
+      break;
+
+    case HS_SCALE_MINMAX:
+      if (n == 0)
+        goto empty;
+      if (!check_finite (values, n, error))
+        return FALSE;
+      lo = hi = values[0];
+      for (gsize i = 1; i < n; i++)
+        {
+          lo = MIN (lo, values[i]);
+          hi = MAX (hi, values[i]);
+        }
+      break;
+
+    case HS_SCALE_PERCENTILE:
+      {
+        g_autofree double *sorted = NULL;
+
+        if (n == 0)
+          goto empty;
+        if (!(spec->p_lo >= 0 && spec->p_hi <= 100 && spec->p_lo <= spec->p_hi))
+          {
+            g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                         "percentiles %g–%g are not within 0–100 in order",
+                         spec->p_lo, spec->p_hi);
+            return FALSE;
+          }
+        if (!check_finite (values, n, error))
+          return FALSE;
+        sorted = g_memdup2 (values, n * sizeof (double));
+        qsort (sorted, n, sizeof (double), compare_doubles);
+        lo = percentile_sorted (sorted, n, spec->p_lo);
+        hi = percentile_sorted (sorted, n, spec->p_hi);
+      }
+      break;
+
+    default:
+      g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                   "unknown scale mode %d", (int) spec->mode);
+      return FALSE;
+    }
+
+  if (spec->symmetric)
+    {
+      double m = MAX (fabs (lo), fabs (hi));
+      lo = -m;
+      hi = m;
+    }
+  range->lo = lo;
+  range->hi = hi;
+  return TRUE;
+
+empty:
+  g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID, "the map has no values");
+  return FALSE;
+}
+
+gboolean
+hs_scale_shared_range (const double * const *maps, const gsize *n_values, guint n_maps,
+                       double *lo, double *hi, GError **error)
+{
+  gboolean any = FALSE;
+  double l = 0, h = 0;
+
+  g_return_val_if_fail (maps != NULL || n_maps == 0, FALSE);
+  g_return_val_if_fail (n_values != NULL || n_maps == 0, FALSE);
+  g_return_val_if_fail (lo != NULL && hi != NULL, FALSE);
+
+  for (guint m = 0; m < n_maps; m++)
+    {
+      if (!check_finite (maps[m], n_values[m], error))
+        {
+          g_prefix_error (error, "map %u: ", m);
+          return FALSE;
+        }
+      for (gsize i = 0; i < n_values[m]; i++)
+        {
+          double v = maps[m][i];
+          if (!any)
+            {
+              l = h = v;
+              any = TRUE;
+            }
+          l = MIN (l, v);
+          h = MAX (h, v);
+        }
+    }
+  if (!any)
+    {
+      g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                   "no values to share a scale over");
+      return FALSE;
+    }
+  *lo = l;
+  *hi = h;
+  return TRUE;
+}
+
+static void
+format_number (char buf[G_ASCII_DTOSTR_BUF_SIZE], double v)
+{
+  if (v == 0)
+    v = 0;   /* no "-0" */
+  g_ascii_formatd (buf, G_ASCII_DTOSTR_BUF_SIZE, "%.3g", v);
+}
+
+char *
+hs_scale_describe (const HsScaleSpec *spec, const HsScaleRange *range)
+{
+  char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+  const char *sym;
+
+  g_return_val_if_fail (spec != NULL, NULL);
+
+  sym = spec->symmetric ? " (±)" : "";
+  switch (spec->mode)
+    {
+    case HS_SCALE_PERCENTILE:
+      format_number (a, spec->p_lo);
+      format_number (b, spec->p_hi);
+      return g_strdup_printf ("percentile %s–%s %%%s", a, b, sym);
+    case HS_SCALE_MINMAX:
+    case HS_SCALE_FIXED:
+    case HS_SCALE_SHARED:
+    default:
+      {
+        double lo = range ? range->lo : spec->lo;
+        double hi = range ? range->hi : spec->hi;
+        const char *name = spec->mode == HS_SCALE_MINMAX ? "min–max"
+                         : spec->mode == HS_SCALE_SHARED ? "shared" : "fixed";
+        format_number (a, lo);
+        format_number (b, hi);
+        return g_strdup_printf ("%s %s–%s%s", name, a, b, sym);
+      }
+    }
+}
+
+double
+hs_scale_apply (const HsScaleRange *range, double v)
+{
+  double s;
+
+  g_return_val_if_fail (range != NULL, 0);
+  if (isnan (v))
+    return 0;
+  if (!(range->hi > range->lo))
+    return v > range->hi ? 1 : 0;
+  s = (v - range->lo) / (range->hi - range->lo);
+  return CLAMP (s, 0.0, 1.0);
+}
+
+/* ---- strength curves ---------------------------------------------------- */
+
+const char *
+hs_strength_to_string (HsStrength curve)
+{
+  switch (curve)
+    {
+    case HS_STRENGTH_GAMMA: return "gamma";
+    case HS_STRENGTH_LOG:   return "log";
+    default:                return NULL;
+    }
+}
+
+gboolean
+hs_strength_from_string (const char *name, HsStrength *curve)
+{
+  g_return_val_if_fail (curve != NULL, FALSE);
+  if (name == NULL)
+    return FALSE;
+  if (g_ascii_strcasecmp (name, "gamma") == 0)
+    *curve = HS_STRENGTH_GAMMA;
+  else if (g_ascii_strcasecmp (name, "log") == 0)
+    *curve = HS_STRENGTH_LOG;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+double
+hs_strength_apply (HsStrength curve, double param, double s)
+{
+  if (!(s > 0))
+    return 0;
+  if (s >= 1)
+    return 1;
+  if (curve == HS_STRENGTH_LOG)
+    {
+      if (!(param > 1) || !isfinite (param))
+        return s;
+      return -log1p (-s * (1.0 - 1.0 / param)) / log (param);
+    }
+  if (!(param > 0) || !isfinite (param) || param == 1)
+    return s;
+  return pow (s, param);
+}
+
+double
+hs_threshold_alpha (double threshold, double band, double s)
+{
+  if (!(threshold > 0) || s >= threshold)
+    return 1;
+  if (!(band > 0) || s <= threshold - band)
+    return 0;
+  return (s - (threshold - band)) / band;
+}
+
+/* ---- options and LUTs --------------------------------------------------- */
+
+void
+hs_overlay_options_init (HsOverlayOptions *options)
+{
+  g_return_if_fail (options != NULL);
+  memset (options, 0, sizeof *options);
+  options->colormap = HS_COLORMAP_JET;
+  hs_scale_spec_init (&options->scale);
+  options->strength = HS_STRENGTH_GAMMA;
+  options->strength_param = 1.0;
+  options->threshold = 0.0;
+  options->threshold_band = 0.05;
+  options->upsample = HS_UPSAMPLE_BILINEAR;
+  options->opacity = 0.5;
+}
+
+static inline guint32
+pack_premultiplied (const guint8 *rgb, double alpha)
+{
+  guint a = (guint) lround (CLAMP (alpha, 0.0, 1.0) * 255.0);
+  guint r = (rgb[0] * a + 127) / 255;
+  guint g = (rgb[1] * a + 127) / 255;
+  guint b = (rgb[2] * a + 127) / 255;
+
+  return ((guint32) a << 24) | (r << 16) | (g << 8) | b;
+}
+
+static guint32
+lut_entry (const HsOverlayOptions *options, const guint8 *cmap, double s)
+{
+  double c = hs_strength_apply (options->strength, options->strength_param, s);
+  guint idx = (guint) lround (CLAMP (c, 0.0, 1.0) * 255.0);
+
+  return pack_premultiplied (cmap + 3 * idx,
+                             hs_threshold_alpha (options->threshold, options->threshold_band, s));
+}
+
+void
+hs_overlay_build_lut (const HsOverlayOptions *options, guint32 *lut, guint n)
+{
+  const guint8 *cmap;
+
+  g_return_if_fail (options != NULL);
+  g_return_if_fail (lut != NULL && n >= 2);
+
+  cmap = hs_colormap_get_lut ((guint) options->colormap < HS_COLORMAP_N_MAPS
+                              ? options->colormap : HS_COLORMAP_JET);
+  for (guint i = 0; i < n; i++)
+    lut[i] = lut_entry (options, cmap, (double) i / (n - 1));
+}
+
+/* ---- two-thread row split ----------------------------------------------- */
+
+typedef void (*RowFunc) (gpointer data, guint row_begin, guint row_end);
+
+typedef struct {
+  RowFunc  func;
+  gpointer data;
+  guint    begin, end;
+} RowJob;
+
+static gpointer
+row_job_run (gpointer p)
+{
+  RowJob *job = p;
+  job->func (job->data, job->begin, job->end);
+  return NULL;
+}
+
+/* Runs func over [0, n_rows) on the calling thread and, for large jobs, one
+ * more thread (the machines have 2 cores; the UI thread waits anyway). */
+static void
+parallel_rows (guint n_rows, guint64 n_pixels, RowFunc func, gpointer data)
+{
+  RowJob second;
+  GThread *thread = NULL;
+  guint half;
+
+  if (n_pixels < PARALLEL_MIN_PIXELS || n_rows < 2 || g_get_num_processors () < 2)
+    {
+      func (data, 0, n_rows);
+      return;
+    }
+  half = n_rows / 2;
+  second = (RowJob) { func, data, half, n_rows };
+  thread = g_thread_try_new ("hs-overlay", row_job_run, &second, NULL);
+  if (thread == NULL)
+    {
+      func (data, 0, n_rows);
+      return;
+    }
+  func (data, 0, half);
+  g_thread_join (thread);
+}
+
+/* ---- field -------------------------------------------------------------- */
+
+struct _HsOverlayField {
+  gatomicrefcount ref;
+  guint    width, height;       /* rw × rh */
+  double   vmin, vmax;          /* grid min and max: q = 0 and q = 65535 */
+  guint16 *q;
+};
+
+typedef struct {
+  const double *grid;
+  guint w, h, out_w, out_h, x0, y0, rw;
+  HsUpsample mode;
+  double vmin, scale;
+  guint16 *q;
+} ResampleJob;
+
+#define RESAMPLE_CHUNK_ROWS 16
+
+static void
+resample_rows (gpointer data, guint begin, guint end)
+{
+  ResampleJob *job = data;
+  g_autofree float *buf = g_new (float, (gsize) job->rw * RESAMPLE_CHUNK_ROWS);
+
+  for (guint r = begin; r < end; r += RESAMPLE_CHUNK_ROWS)
+    {
+      guint rows = MIN (RESAMPLE_CHUNK_ROWS, end - r);
+      gsize count = (gsize) rows * job->rw;
+      guint16 *q = job->q + (gsize) r * job->rw;
+
+      hs_resample_region (job->grid, job->w, job->h, job->out_w, job->out_h,
+                          job->x0, job->y0 + r, job->rw, rows, buf, job->mode);
+      for (gsize i = 0; i < count; i++)
+        {
+          double t = ((double) buf[i] - job->vmin) * job->scale;
+          q[i] = (guint16) (t <= 0 ? 0 : t >= 65535.0 ? 65535 : (guint) (t + 0.5));
+        }
+    }
+}
+
+HsOverlayField *
+hs_overlay_field_new_region (const double *grid, guint w, guint h,
+                             guint out_w, guint out_h,
+                             guint x0, guint y0, guint rw, guint rh,
+                             HsUpsample upsample, GError **error)
+{
+  const HsLimits *limits = hs_limits_get ();
+  HsOverlayField *field;
+  ResampleJob job;
+  guint64 cells = (guint64) w * h;
+  guint64 pixels = (guint64) rw * rh;
+  double vmin, vmax;
+
+  g_return_val_if_fail (grid != NULL, NULL);
+
+  if (w == 0 || h == 0 || out_w == 0 || out_h == 0 || rw == 0 || rh == 0)
+    {
+      g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                   "empty size (grid %u × %u, output %u × %u, region %u × %u)",
+                   w, h, out_w, out_h, rw, rh);
+      return NULL;
+    }
+  if ((guint64) x0 + rw > out_w || (guint64) y0 + rh > out_h)
+    {
+      g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                   "region %u,%u %u × %u lies outside the %u × %u output",
+                   x0, y0, rw, rh, out_w, out_h);
+      return NULL;
+    }
+  if (cells > limits->max_grid_cells || pixels > limits->max_image_pixels
+      || (guint64) out_w * out_h > limits->max_image_pixels * 16
+      || rw > 32767 || rh > 32767)
+    {
+      g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_TOO_LARGE,
+                   "overlay of %u × %u pixels from a %u × %u grid is over the limits",
+                   rw, rh, w, h);
+      return NULL;
+    }
+  if (!check_finite (grid, cells, error))
+    return NULL;
+
+  vmin = vmax = grid[0];
+  for (guint64 i = 1; i < cells; i++)
+    {
+      vmin = MIN (vmin, grid[i]);
+      vmax = MAX (vmax, grid[i]);
+    }
+
+  field = g_new0 (HsOverlayField, 1);
+  g_atomic_ref_count_init (&field->ref);
+  field->width = rw;
+  field->height = rh;
+  field->vmin = vmin;
+  field->vmax = vmax;
+  field->q = g_try_new (guint16, pixels);
+  if (field->q == NULL)
+    {
+      g_free (field);
+      g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_TOO_LARGE,
+                   "out of memory for a %u × %u overlay", rw, rh);
+      return NULL;
+    }
+
+  job = (ResampleJob) { grid, w, h, out_w, out_h, x0, y0, rw, upsample, vmin,
+                        vmax > vmin ? 65535.0 / (vmax - vmin) : 0.0, field->q };
+  parallel_rows (rh, pixels, resample_rows, &job);
+  return field;
+}
+
+HsOverlayField *
+hs_overlay_field_new (const double *grid, guint w, guint h,
+                      guint out_w, guint out_h, HsUpsample upsample, GError **error)
+{
+  return hs_overlay_field_new_region (grid, w, h, out_w, out_h, 0, 0, out_w, out_h,
+                                      upsample, error);
+}
+
+HsOverlayField *
+hs_overlay_field_ref (HsOverlayField *field)
+{
+  g_return_val_if_fail (field != NULL, NULL);
+  g_atomic_ref_count_inc (&field->ref);
+  return field;
+}
+
+void
+hs_overlay_field_unref (HsOverlayField *field)
+{
+  if (field == NULL)
+    return;
+  if (g_atomic_ref_count_dec (&field->ref))
+    {
+      g_free (field->q);
+      g_free (field);
+    }
+}
+
+guint
+hs_overlay_field_get_width (const HsOverlayField *field)
+{
+  g_return_val_if_fail (field != NULL, 0);
+  return field->width;
+}
+
+guint
+hs_overlay_field_get_height (const HsOverlayField *field)
+{
+  g_return_val_if_fail (field != NULL, 0);
+  return field->height;
+}
+
+static inline double
+field_value_of (const HsOverlayField *field, guint q)
+{
+  return field->vmin + (field->vmax - field->vmin) * ((double) q / 65535.0);
+}
+
+double
+hs_overlay_field_get_value (const HsOverlayField *field, guint x, guint y)
+{
+  g_return_val_if_fail (field != NULL, NAN);
+  g_return_val_if_fail (x < field->width && y < field->height, NAN);
+  return field_value_of (field, field->q[(gsize) y * field->width + x]);
+}
+
+/* ---- colorize ----------------------------------------------------------- */
+
+typedef struct {
+  const HsOverlayField *field;
+  const guint32 *lut;           /* Q_LEVELS entries, one per quantised value */
+  guint8 *dst;
+  int stride;
+} ColorizeJob;
+
+static void
+colorize_rows (gpointer data, guint begin, guint end)
+{
+  ColorizeJob *job = data;
+  const guint32 *restrict lut = job->lut;
+  guint w = job->field->width;
+
+  for (guint y = begin; y < end; y++)
+    {
+      const guint16 *restrict q = job->field->q + (gsize) y * w;
+      guint32 *restrict out = (guint32 *) (job->dst + (gsize) y * job->stride);
+
+      for (guint x = 0; x < w; x++)
+        out[x] = lut[q[x]];
+    }
+}
+
+static gboolean
+check_surface (cairo_surface_t *surface, guint w, guint h, gboolean want_argb,
+               const char *what, GError **error)
+{
+  cairo_format_t format;
+
+  if (surface == NULL || cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS
+      || cairo_surface_get_type (surface) != CAIRO_SURFACE_TYPE_IMAGE)
+    {
+      g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                   "%s is not a valid image surface", what);
+      return FALSE;
+    }
+  format = cairo_image_surface_get_format (surface);
+  if ((want_argb && format != CAIRO_FORMAT_ARGB32)
+      || (!want_argb && format != CAIRO_FORMAT_ARGB32 && format != CAIRO_FORMAT_RGB24))
+    {
+      g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                   "%s has an unsupported pixel format (%d)", what, (int) format);
+      return FALSE;
+    }
+  if ((guint) cairo_image_surface_get_width (surface) != w
+      || (guint) cairo_image_surface_get_height (surface) != h)
+    {
+      g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                   "%s is %d × %d, expected %u × %u", what,
+                   cairo_image_surface_get_width (surface),
+                   cairo_image_surface_get_height (surface), w, h);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+hs_overlay_field_colorize_into (const HsOverlayField *field, const HsScaleRange *range,
+                                const HsOverlayOptions *options, cairo_surface_t *target,
+                                GError **error)
+{
+  g_autofree guint32 *s_lut = NULL;
+  g_autofree guint32 *lut = NULL;
+  ColorizeJob job;
+
+  g_return_val_if_fail (field != NULL, FALSE);
+  g_return_val_if_fail (range != NULL, FALSE);
+  g_return_val_if_fail (options != NULL, FALSE);
+
+  if (!isfinite (range->lo) || !isfinite (range->hi))
+    {
+      g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                   "scale range [%g, %g] is not finite", range->lo, range->hi);
+      return FALSE;
+    }
+  if (!check_surface (target, field->width, field->height, TRUE, "the overlay target", error))
+    return FALSE;
+
+  /* Strength, colour and threshold once per scaled level, then one entry per
+   * quantised field value: no pow/log per pixel. */
+  s_lut = g_new (guint32, S_LEVELS);
+  hs_overlay_build_lut (options, s_lut, S_LEVELS);
+  lut = g_new (guint32, Q_LEVELS);
+  for (guint q = 0; q < Q_LEVELS; q++)
+    {
+      double s = hs_scale_apply (range, field_value_of (field, q));
+      lut[q] = s_lut[(guint) (s * (S_LEVELS - 1) + 0.5)];
+    }
+
+  cairo_surface_flush (target);
+  job = (ColorizeJob) { field, lut, cairo_image_surface_get_data (target),
+                        cairo_image_surface_get_stride (target) };
+  parallel_rows (field->height, (guint64) field->width * field->height, colorize_rows, &job);
+  cairo_surface_mark_dirty (target);
+  return TRUE;
+}
+
+static cairo_surface_t *
+new_image_surface (cairo_format_t format, guint w, guint h, GError **error)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (format, (int) w, (int) h);
+
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_TOO_LARGE,
+                   "cannot allocate a %u × %u surface: %s", w, h,
+                   cairo_status_to_string (cairo_surface_status (surface)));
+      cairo_surface_destroy (surface);
+      return NULL;
+    }
+  return surface;
+}
+
+cairo_surface_t *
+hs_overlay_field_colorize (const HsOverlayField *field, const HsScaleRange *range,
+                           const HsOverlayOptions *options, GError **error)
+{
+  cairo_surface_t *surface;
+
+  g_return_val_if_fail (field != NULL, NULL);
+
+  surface = new_image_surface (CAIRO_FORMAT_ARGB32, field->width, field->height, error);
+  if (surface == NULL)
+    return NULL;
+  if (!hs_overlay_field_colorize_into (field, range, options, surface, error))
+    g_clear_pointer (&surface, cairo_surface_destroy);
+  return surface;
+}
+
+cairo_surface_t *
+hs_overlay_colorize (const double *grid, guint w, guint h,
+                     const HsOverlayOptions *options, const HsScaleRange *range,
+                     guint out_w, guint out_h, GError **error)
+{
+  g_autoptr(HsOverlayField) field = NULL;
+  HsScaleRange resolved;
+
+  g_return_val_if_fail (grid != NULL, NULL);
+  g_return_val_if_fail (options != NULL, NULL);
+
+  if (range == NULL)
+    {
+      if (!hs_scale_resolve (&options->scale, grid, (gsize) w * h, &resolved, error))
+        return NULL;
+      range = &resolved;
+    }
+  field = hs_overlay_field_new (grid, w, h, out_w, out_h, options->upsample, error);
+  if (field == NULL)
+    return NULL;
+  return hs_overlay_field_colorize (field, range, options, error);
+}
+
+/* ---- composite ---------------------------------------------------------- */
+
+typedef struct {
+  const guint8 *src; int src_stride;
+  const guint8 *ovl; int ovl_stride;
+  guint8 *dst; int dst_stride;
+  guint width;
+  guint32 keep[256];    /* (1 − opacity·a/255)·2^16, by overlay alpha a */
+  guint32 add[256];     /* opacity·c·2^16, by premultiplied channel c  */
+} CompositeJob;
+
+static void
+composite_rows (gpointer data, guint begin, guint end)
+{
+  CompositeJob *job = data;
+  const guint32 *restrict keep = job->keep;
+  const guint32 *restrict add = job->add;
+
+  for (guint y = begin; y < end; y++)
+    {
+      const guint32 *restrict src = (const guint32 *) (job->src + (gsize) y * job->src_stride);
+      guint32 *dst = (guint32 *) (job->dst + (gsize) y * job->dst_stride);
+
+      if (job->ovl == NULL)
+        {
+          for (guint x = 0; x < job->width; x++)
+            dst[x] = src[x] | 0xff000000u;
+          continue;
+        }
+
+      const guint32 *restrict ovl = (const guint32 *) (job->ovl + (gsize) y * job->ovl_stride);
+      for (guint x = 0; x < job->width; x++)
+        {
+          guint32 o = ovl[x], b = src[x];
+          guint32 k = keep[o >> 24];
+          guint32 r = ((b >> 16 & 0xff) * k + add[o >> 16 & 0xff] + 0x8000) >> 16;
+          guint32 g = ((b >> 8 & 0xff) * k + add[o >> 8 & 0xff] + 0x8000) >> 16;
+          guint32 bl = ((b & 0xff) * k + add[o & 0xff] + 0x8000) >> 16;
+
+          dst[x] = 0xff000000u | (MIN (r, 255u) << 16) | (MIN (g, 255u) << 8) | MIN (bl, 255u);
+        }
+    }
+}
+
+gboolean
+hs_overlay_composite_into (cairo_surface_t *image, cairo_surface_t *overlay,
+                           double opacity, cairo_surface_t *target, GError **error)
+{
+  CompositeJob *job;
+  guint w, h;
+
+  g_return_val_if_fail (image != NULL, FALSE);
+  g_return_val_if_fail (target != NULL, FALSE);
+
+  if (!check_surface (image, cairo_image_surface_get_width (image),
+                      cairo_image_surface_get_height (image), FALSE, "the image", error))
+    return FALSE;
+  w = (guint) cairo_image_surface_get_width (image);
+  h = (guint) cairo_image_surface_get_height (image);
+  if (overlay != NULL && !check_surface (overlay, w, h, TRUE, "the overlay", error))
+    return FALSE;
+  if (!check_surface (target, w, h, FALSE, "the composite target", error))
+    return FALSE;
+  if (!isfinite (opacity))
+    opacity = 0;
+  opacity = CLAMP (opacity, 0.0, 1.0);
+
+  job = g_new (CompositeJob, 1);
+  cairo_surface_flush (image);
+  if (overlay)
+    cairo_surface_flush (overlay);
+  cairo_surface_flush (target);
+  job->src = cairo_image_surface_get_data (image);
+  job->src_stride = cairo_image_surface_get_stride (image);
+  job->ovl = overlay && opacity > 0 ? cairo_image_surface_get_data (overlay) : NULL;
+  job->ovl_stride = overlay ? cairo_image_surface_get_stride (overlay) : 0;
+  job->dst = cairo_image_surface_get_data (target);
+  job->dst_stride = cairo_image_surface_get_stride (target);
+  job->width = w;
+  for (guint i = 0; i < 256; i++)
+    {
+      job->keep[i] = (guint32) lround ((1.0 - opacity * i / 255.0) * 65536.0);
+      job->add[i] = (guint32) lround (opacity * i * 65536.0);
+    }
+  parallel_rows (h, (guint64) w * h, composite_rows, job);
+  cairo_surface_mark_dirty (target);
+  g_free (job);
+  return TRUE;
+}
+
+cairo_surface_t *
+hs_overlay_composite (cairo_surface_t *image, cairo_surface_t *overlay,
+                      double opacity, GError **error)
+{
+  cairo_surface_t *out;
+
+  g_return_val_if_fail (image != NULL, NULL);
+
+  if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS
+      || cairo_surface_get_type (image) != CAIRO_SURFACE_TYPE_IMAGE)
+    {
+      g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                   "the image is not a valid image surface");
+      return NULL;
+    }
+  out = new_image_surface (CAIRO_FORMAT_RGB24, (guint) cairo_image_surface_get_width (image),
+                           (guint) cairo_image_surface_get_height (image), error);
+  if (out == NULL)
+    return NULL;
+  if (!hs_overlay_composite_into (image, overlay, opacity, out, error))
+    g_clear_pointer (&out, cairo_surface_destroy);
+  return out;
+}
