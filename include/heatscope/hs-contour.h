@@ -11,7 +11,8 @@
  *
  * Diagonal neighbours are connected (8-connectivity for the inside, as
  * OpenCV's findContours): a saddle cell joins its two inside corners.
- * Outer contours run clockwise on screen (y down), holes counter-clockwise.
+ * Outer contours run counter-clockwise on screen (y down), holes clockwise;
+ * contours come in raster order of their first cell (top row first).
  */
 #pragma once
 
@@ -53,7 +54,8 @@ GPtrArray  *hs_contour_trace_mask  (const guint8 *mask, guint width, guint heigh
 
 /* Binary region of the map resampled to the evaluation grid out_w × out_h
  * (hs_resample, double precision, as metrics.md): a new out_w·out_h byte
- * mask (1 inside) or NULL with `error` (non-finite value, too large).
+ * mask (1 inside) or NULL with `error` (HS_OVERLAY_ERROR: non-finite value,
+ * over the limits).
  * k is the percent for HS_OUTLINE_TOP_K. */
 guint8     *hs_contour_region_mask (const double *grid, guint w, guint h,
                                     guint out_w, guint out_h, HsUpsample upsample,
