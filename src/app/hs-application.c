@@ -11,20 +11,151 @@ struct _HsApplication
 
 G_DEFINE_FINAL_TYPE (HsApplication, hs_application, GTK_TYPE_APPLICATION)
 
+GSettings *
+hs_settings_new (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, HS_APPLICATION_ID, TRUE);
+  if (schema == NULL)
+    {
+      /* Not installed: try the build tree (build/src/app/heatscope → build/data). */
+      g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+      g_autofree char *dir = exe != NULL ? g_path_get_dirname (exe) : NULL;
+      g_autofree char *data = dir != NULL ? g_build_filename (dir, "..", "..", "data", NULL) : NULL;
+      g_autoptr(GSettingsSchemaSource) local = NULL;
+
+      if (data != NULL && g_file_test (data, G_FILE_TEST_IS_DIR))
+        local = g_settings_schema_source_new_from_directory (data, source, FALSE, NULL);
+      if (local != NULL)
+        schema = g_settings_schema_source_lookup (local, HS_APPLICATION_ID, FALSE);
+    }
+  if (schema == NULL)
+    {
+      g_message ("GSettings schema %s not found; settings will not be remembered", HS_APPLICATION_ID);
+      return NULL;
+    }
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static HsWindow *
+get_window (HsApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (window == NULL)
+    window = GTK_WINDOW (hs_window_new (self));
+  return HS_WINDOW (window);
+}
+
 static void
 hs_application_activate (GApplication *app)
 {
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+  HsWindow *window = get_window (HS_APPLICATION (app));
 
-  if (window == NULL)
-    window = GTK_WINDOW (hs_window_new (HS_APPLICATION (app)));
-  gtk_window_present (window);
+  hs_window_restore_last_dataset (window);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+hs_application_open (GApplication  *app,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  HsWindow *window = get_window (HS_APPLICATION (app));
+
+  /* One dataset per window: the first folder (or heatscope.json) wins. */
+  if (n_files > 0)
+    hs_window_open (window, files[0]);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  const char *authors[] = { "The Heatscope developers", NULL };
+
+  gtk_show_about_dialog (gtk_application_get_active_window (app),
+                         "program-name", _("Heatscope"),
+                         "logo-icon-name", HS_APPLICATION_ID,
+                         "version", PACKAGE_VERSION,
+                         "comments", _("See where image–text models look on radiographs"),
+                         "website", "https://example.org/heatscope",
+                         "authors", authors,
+                         /* Translators: put your names here, one per line */
+                         "translator-credits", _("translator-credits"),
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "copyright", "© 2026 The Heatscope developers",
+                         NULL);
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (app));
+
+  /* Close windows so each saves its state; then the app quits by itself. */
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+}
+
+static const GActionEntry app_actions[] = {
+  { .name = "about", .activate = about_action },
+  { .name = "quit", .activate = quit_action },
+};
+
+void
+hs_application_set_accels (GtkApplication *app)
+{
+  static const struct {
+    const char *action;
+    const char *accels[3];
+  } accels[] = {
+    { "app.quit",               { "<Control>q", NULL } },
+    { "win.open",               { "<Control>o", NULL } },
+    { "win.reload",             { "<Control>r", NULL } },
+    { "win.export::png",        { "<Control>e", NULL } },
+    { "win.search",             { "<Control>f", NULL } },
+    { "win.next-instance",      { "<Alt>Down", NULL } },
+    { "win.previous-instance",  { "<Alt>Up", NULL } },
+    { "win.next-sentence",      { "<Alt>Right", NULL } },
+    { "win.previous-sentence",  { "<Alt>Left", NULL } },
+    { "win.swap-sides",         { "<Control><Shift>l", NULL } },
+    { "win.reset-prompt",       { "<Control><Shift>r", NULL } },
+    { "window.close",           { "<Control>w", NULL } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (app, accels[i].action, accels[i].accels);
+}
+
+static void
+hs_application_startup (GApplication *app)
+{
+  G_APPLICATION_CLASS (hs_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
+  hs_application_set_accels (GTK_APPLICATION (app));
+  gtk_window_set_default_icon_name (HS_APPLICATION_ID);
 }
 
 static void
 hs_application_class_init (HsApplicationClass *klass)
 {
-  G_APPLICATION_CLASS (klass)->activate = hs_application_activate;
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->activate = hs_application_activate;
+  app_class->open = hs_application_open;
+  app_class->startup = hs_application_startup;
 }
 
 static void
@@ -36,7 +167,8 @@ HsApplication *
 hs_application_new (void)
 {
   return g_object_new (HS_TYPE_APPLICATION,
-                       "application-id", "org.heatscope.Heatscope",
+                       "application-id", HS_APPLICATION_ID,
+                       "resource-base-path", "/org/heatscope/Heatscope",
                        "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,
                        NULL);
 }

@@ -5,9 +5,17 @@
 
 G_BEGIN_DECLS
 
+#define HS_APPLICATION_ID "org.heatscope.Heatscope"
+
 #define HS_TYPE_APPLICATION (hs_application_get_type ())
 G_DECLARE_FINAL_TYPE (HsApplication, hs_application, HS, APPLICATION, GtkApplication)
 
-HsApplication *hs_application_new (void);
+HsApplication *hs_application_new       (void);
+
+/* The application's settings, or NULL when the schema is not installed
+ * (the app then runs without remembering anything). */
+GSettings     *hs_settings_new          (void);
+/* Keyboard accelerators of the app and window actions (also used by tests). */
+void           hs_application_set_accels (GtkApplication *app);
 
 G_END_DECLS

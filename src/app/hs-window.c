@@ -3,37 +3,983 @@
 
 #include "hs-window.h"
 
+#ifdef HS_HAVE_VIEW_STATE
+# include "hs-view-state.h"
+#endif
+#ifdef HS_HAVE_CANVAS
+# include "hs-canvas.h"
+#endif
+#ifdef HS_HAVE_OVERLAY_PANEL
+# include "hs-overlay-panel.h"
+#endif
+#ifdef HS_HAVE_METRICS_PANEL
+# include "hs-metrics-panel.h"
+#endif
+
 struct _HsWindow
 {
-  GtkApplicationWindow parent_instance;
+  GtkApplicationWindow  parent_instance;
+
+  /* template */
+  HsErrorBar           *error_bar;
+  HsInstanceBrowser    *browser;
+  HsPromptPanel        *prompt_panel;
+  GtkDropDown          *model_dropdown;
+  GtkLabel             *title_label;
+  GtkLabel             *subtitle_label;
+  GtkLabel             *status_label;
+  GtkStack             *view_stack;
+  GtkBox               *canvas_slot;
+  GtkBox               *overlay_slot;
+  GtkBox               *metrics_slot;
+  GtkSpinner           *spinner;
+
+  GtkWidget            *canvas;          /* HsCanvas or a placeholder */
+  GtkWidget            *overlay_panel;
+  GtkWidget            *metrics_panel;
+  GObject              *view_state;
+  GSettings            *settings;
+  GtkStringList        *models;
+
+  HsDataset            *dataset;
+  char                 *dataset_path;
+  HsInstance           *instance;        /* borrowed from dataset */
+  HsImage              *image;
+  HsAttentionMap       *map;
+  HsMapRef             *shown_ref;       /* borrowed from instance */
+  char                 *model;
+
+  GCancellable         *cancellable;
+  GtkFileChooserNative *chooser;
+  gboolean              loading;
+  gboolean              restoring;
+  gboolean              filling_models;
 };
 
+enum {
+  PROP_0,
+  PROP_LOADING,
+  N_PROPS
+};
+static GParamSpec *properties[N_PROPS];
+
 G_DEFINE_FINAL_TYPE (HsWindow, hs_window, GTK_TYPE_APPLICATION_WINDOW)
+
+static void update_view (HsWindow *self);
+
+static void
+set_loading (HsWindow *self,
+             gboolean  loading)
+{
+  if (self->loading == loading)
+    return;
+  self->loading = loading;
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), loading);
+  gtk_spinner_set_spinning (self->spinner, loading);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
+static void
+update_actions (HsWindow *self)
+{
+  gboolean have_instance = self->instance != NULL;
+  const char *names[] = { "swap-sides", "reset-prompt", "next-sentence", "previous-sentence",
+                          "next-instance", "previous-instance", "search" };
+  GAction *action;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      action = g_action_map_lookup_action (G_ACTION_MAP (self), names[i]);
+      g_simple_action_set_enabled (G_SIMPLE_ACTION (action), have_instance || g_str_equal (names[i], "search"));
+    }
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "reload");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->dataset_path != NULL && !self->loading);
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "export");
+#ifdef HS_HAVE_CANVAS
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->image != NULL);
+#else
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), FALSE);
+#endif
+}
+
+/* ---- models ------------------------------------------------------------ */
+
+static void
+on_model_selected (GObject    *object,
+                   GParamSpec *pspec,
+                   HsWindow   *self)
+{
+  GtkStringObject *item = gtk_drop_down_get_selected_item (self->model_dropdown);
+  const char *model = item != NULL ? gtk_string_object_get_string (item) : NULL;
+
+  if (self->filling_models || g_strcmp0 (model, self->model) == 0)
+    return;
+  g_free (self->model);
+  self->model = g_strdup (model);
+  if (self->settings != NULL && model != NULL)
+    g_settings_set_string (self->settings, "last-model", model);
+  hs_prompt_panel_set_model (self->prompt_panel, model);
+}
+
+static void
+fill_models (HsWindow *self)
+{
+  g_auto(GStrv) models = self->dataset != NULL ? hs_dataset_list_models (self->dataset) : NULL;
+  g_autofree char *wanted = NULL;
+  guint n = models != NULL ? g_strv_length (models) : 0;
+  guint selected = 0;
+
+  if (self->settings != NULL)
+    wanted = g_settings_get_string (self->settings, "last-model");
+  if (wanted == NULL || *wanted == '\0' || models == NULL || !g_strv_contains ((const char * const *) models, wanted))
+    {
+      g_free (wanted);
+      wanted = n > 0 ? g_strdup (models[0]) : NULL;
+    }
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (models[i], wanted) == 0)
+      selected = i;
+
+  self->filling_models = TRUE;
+  gtk_string_list_splice (self->models, 0, g_list_model_get_n_items (G_LIST_MODEL (self->models)),
+                          (const char * const *) models);
+  gtk_drop_down_set_selected (self->model_dropdown, n > 0 ? selected : GTK_INVALID_LIST_POSITION);
+  self->filling_models = FALSE;
+  gtk_widget_set_sensitive (GTK_WIDGET (self->model_dropdown), n > 1);
+
+  g_free (self->model);
+  self->model = g_steal_pointer (&wanted);
+  hs_prompt_panel_set_model (self->prompt_panel, self->model);
+}
+
+/* ---- instance and view -------------------------------------------------- */
+
+static void
+show_instance (HsWindow *self,
+               guint     index)
+{
+  HsInstance *instance;
+  g_autoptr(GError) error = NULL;
+
+  instance = self->dataset != NULL ? hs_dataset_get_instance (self->dataset, index) : NULL;
+  if (instance == NULL)
+    return;
+
+  self->instance = instance;
+  self->shown_ref = NULL;
+  g_clear_pointer (&self->map, hs_attention_map_unref);
+  g_clear_pointer (&self->image, hs_image_unref);
+  self->image = hs_dataset_load_image (self->dataset, instance, &error);
+  if (self->image == NULL)
+    hs_error_bar_add_error (self->error_bar, instance->image, error);
+
+#ifdef HS_HAVE_CANVAS
+  hs_canvas_set_map (HS_CANVAS (self->canvas), NULL);
+  hs_canvas_set_image (HS_CANVAS (self->canvas), self->image);
+#endif
+
+  gtk_label_set_text (self->subtitle_label, instance->id);
+  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
+  if (self->settings != NULL && !self->restoring)
+    g_settings_set_string (self->settings, "last-instance", instance->id);
+
+  /* Emits map-changed, which loads the map and updates the view. */
+  hs_prompt_panel_set_instance (self->prompt_panel, self->dataset, instance);
+  update_actions (self);
+}
+
+static void
+on_instance_selected (HsInstanceBrowser *browser,
+                      guint              index,
+                      HsWindow          *self)
+{
+  if (!self->restoring)
+    show_instance (self, index);
+}
+
+static void
+on_map_changed (HsPromptPanel *panel,
+                HsWindow      *self)
+{
+  update_view (self);
+}
+
+static void
+on_token_selected (HsPromptPanel *panel,
+                   int            token,
+                   HsWindow      *self)
+{
+#ifdef HS_HAVE_CANVAS
+  hs_canvas_set_token (HS_CANVAS (self->canvas), token);
+#endif
+}
+
+static void
+update_status (HsWindow *self)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+#ifdef HS_HAVE_CANVAS
+  const char *hover = hs_canvas_get_hover_text (HS_CANVAS (self->canvas));
+  if (hover != NULL && *hover != '\0')
+    {
+      gtk_label_set_text (self->status_label, hover);
+      return;
+    }
+#endif
+  if (self->image != NULL)
+    g_string_append_printf (text, _("%u × %u px"), hs_image_get_width (self->image),
+                            hs_image_get_height (self->image));
+  if (self->map != NULL)
+    {
+      if (text->len > 0)
+        g_string_append (text, " · ");
+      g_string_append_printf (text, _("map %u × %u"), hs_attention_map_get_width (self->map),
+                              hs_attention_map_get_height (self->map));
+      if (hs_attention_map_get_n_tokens (self->map) > 0)
+        g_string_append_printf (text, ngettext (", %u token", ", %u tokens",
+                                                hs_attention_map_get_n_tokens (self->map)),
+                                hs_attention_map_get_n_tokens (self->map));
+      if (self->shown_ref != NULL)
+        g_string_append_printf (text, " · %s", self->shown_ref->file);
+    }
+  gtk_label_set_text (self->status_label, text->str);
+}
+
+static void
+update_view (HsWindow *self)
+{
+  HsMapRef *ref = hs_prompt_panel_get_map_ref (self->prompt_panel);
+  HsSentence *sentence = hs_prompt_panel_get_sentence (self->prompt_panel);
+  gboolean map_changed = FALSE;
+
+  if (self->dataset == NULL || self->instance == NULL)
+    return;
+
+  if (ref != self->shown_ref || (ref != NULL && self->map == NULL))
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_clear_pointer (&self->map, hs_attention_map_unref);
+      self->shown_ref = ref;
+      if (ref != NULL)
+        {
+          self->map = hs_dataset_load_map (self->dataset, ref, &error);
+          if (self->map == NULL)
+            hs_error_bar_add_error (self->error_bar, ref->file, error);
+        }
+      map_changed = TRUE;
+      hs_prompt_panel_set_map (self->prompt_panel, self->map);
+    }
+
+#ifdef HS_HAVE_CANVAS
+  {
+    g_autoptr(GPtrArray) regions = NULL;
+    g_autoptr(GPtrArray) masks = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autofree char *caption = NULL;
+
+    if (sentence != NULL &&
+        !hs_app_collect_targets (self->dataset, self->instance, sentence, &regions, &masks, &error))
+      hs_error_bar_add_error (self->error_bar, self->instance->id, error);
+
+    if (map_changed)
+      hs_canvas_set_map (HS_CANVAS (self->canvas), self->map);
+    hs_canvas_set_regions (HS_CANVAS (self->canvas), regions, masks);
+    caption = g_strdup_printf ("%s · %s · “%s”", self->instance->id,
+                               self->model != NULL ? self->model : _("no model"),
+                               hs_prompt_panel_get_prompt (self->prompt_panel));
+    hs_canvas_set_caption (HS_CANVAS (self->canvas), caption);
+# ifdef HS_HAVE_METRICS_PANEL
+    hs_metrics_panel_set_input (HS_METRICS_PANEL (self->metrics_panel), self->image, self->map,
+                                regions, masks);
+# endif
+  }
+#else
+  (void) sentence;
+  (void) map_changed;
+#endif
+
+  update_status (self);
+  update_actions (self);
+}
+
+/* ---- datasets ----------------------------------------------------------- */
+
+static void
+set_dataset (HsWindow   *self,
+             HsDataset  *dataset,
+             const char *path)
+{
+  g_autofree char *last_dataset = NULL;
+  g_autofree char *last_instance = NULL;
+  guint selected;
+
+  self->instance = NULL;
+  self->shown_ref = NULL;
+  g_clear_pointer (&self->map, hs_attention_map_unref);
+  g_clear_pointer (&self->image, hs_image_unref);
+  g_clear_pointer (&self->dataset, hs_dataset_unref);
+  self->dataset = hs_dataset_ref (dataset);
+  g_free (self->dataset_path);
+  self->dataset_path = g_strdup (path);
+
+  if (self->settings != NULL)
+    {
+      last_dataset = g_settings_get_string (self->settings, "last-dataset");
+      last_instance = g_settings_get_string (self->settings, "last-instance");
+      g_settings_set_string (self->settings, "last-dataset", path);
+    }
+
+  gtk_label_set_text (self->title_label, hs_dataset_get_name (dataset) != NULL && *hs_dataset_get_name (dataset)
+                                         ? hs_dataset_get_name (dataset) : _("Heatscope"));
+  gtk_window_set_title (GTK_WINDOW (self), gtk_label_get_text (self->title_label));
+  fill_models (self);
+
+  /* Fill the browser without showing its auto-selected first row: the
+   * remembered instance is shown instead when it belongs to this dataset. */
+  self->restoring = TRUE;
+  hs_instance_browser_set_dataset (self->browser, dataset);
+  if (g_strcmp0 (last_dataset, path) == 0 && last_instance != NULL && *last_instance != '\0')
+    hs_instance_browser_select_id (self->browser, last_instance);
+  self->restoring = FALSE;
+
+  gtk_stack_set_visible_child_name (self->view_stack, "view");
+  selected = hs_instance_browser_get_selected (self->browser);
+  if (selected != G_MAXUINT)
+    show_instance (self, selected);
+  else
+    {
+      hs_prompt_panel_set_instance (self->prompt_panel, NULL, NULL);
+      if (hs_dataset_get_n_instances (dataset) == 0)
+        hs_error_bar_add (self->error_bar, path, _("The dataset has no instances"));
+    }
+  update_actions (self);
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  const char *path = task_data;
+  GError *error = NULL;
+  HsDataset *dataset = hs_dataset_load (path, &error);
+
+  if (dataset == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, dataset, (GDestroyNotify) hs_dataset_unref);
+}
+
+static void
+load_done (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  HsWindow *self = HS_WINDOW (object);
+  GTask *task = G_TASK (result);
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *path = g_task_get_task_data (task);
+
+  dataset = g_task_propagate_pointer (task, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  set_loading (self, FALSE);
+  if (dataset == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("Could not open the dataset: %s"), error->message);
+      hs_error_bar_add (self->error_bar, path, message);
+      if (self->dataset == NULL)
+        gtk_label_set_text (GTK_LABEL (g_object_get_data (G_OBJECT (self), "hs-empty-title")),
+                            _("Could Not Open the Dataset"));
+      update_actions (self);
+      return;
+    }
+  hs_error_bar_clear (self->error_bar);
+  set_dataset (self, dataset, path);
+}
+
+void
+hs_window_open (HsWindow *self,
+                GFile    *file)
+{
+  g_autoptr(GTask) task = NULL;
+  char *path;
+
+  g_return_if_fail (HS_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_autofree char *uri = g_file_get_uri (file);
+      hs_error_bar_add (self->error_bar, uri, _("Only local folders can be opened"));
+      return;
+    }
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+
+  set_loading (self, TRUE);
+  update_actions (self);
+  task = g_task_new (self, self->cancellable, load_done, NULL);
+  g_task_set_source_tag (task, hs_window_open);
+  g_task_set_task_data (task, path, g_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, load_thread);
+}
+
+gboolean
+hs_window_restore_last_dataset (HsWindow *self)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+
+  g_return_val_if_fail (HS_IS_WINDOW (self), FALSE);
+
+  if (self->settings == NULL || self->dataset != NULL || self->loading)
+    return FALSE;
+  path = g_settings_get_string (self->settings, "last-dataset");
+  if (*path == '\0' || !g_file_test (path, G_FILE_TEST_EXISTS))
+    return FALSE;
+  file = g_file_new_for_path (path);
+  hs_window_open (self, file);
+  return TRUE;
+}
+
+/* ---- actions ------------------------------------------------------------ */
+
+static void
+on_chooser_response (GtkNativeDialog *dialog,
+                     int              response,
+                     HsWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      const char *format = g_object_get_data (G_OBJECT (dialog), "hs-export");
+
+      if (file != NULL && format == NULL)
+        hs_window_open (self, file);
+      else if (file != NULL)
+        {
+          g_autofree char *path = g_file_get_path (file);
+          g_autoptr(GError) error = NULL;
+
+          if (path == NULL)
+            hs_error_bar_add (self->error_bar, NULL, _("Only local files can be written"));
+          else if (!hs_window_export_to_file (self, path, &error))
+            hs_error_bar_add_error (self->error_bar, path, error);
+          else
+            {
+              g_autofree char *dir = g_path_get_dirname (path);
+              g_autofree char *done = g_strdup_printf (_("Exported %s"), path);
+              if (self->settings != NULL)
+                g_settings_set_string (self->settings, "last-export-folder", dir);
+              gtk_label_set_text (self->status_label, done);
+            }
+        }
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_clear_object (&self->chooser);
+}
+
+static void
+open_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  HsWindow *self = user_data;
+
+  if (self->chooser != NULL)
+    return;
+  self->chooser = gtk_file_chooser_native_new (_("Open Dataset"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                               _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_chooser_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+reload_action (GSimpleAction *action,
+               GVariant      *parameter,
+               gpointer       user_data)
+{
+  HsWindow *self = user_data;
+  g_autoptr(GFile) file = NULL;
+
+  if (self->dataset_path == NULL)
+    return;
+  file = g_file_new_for_path (self->dataset_path);
+  hs_window_open (self, file);
+}
+
+static void
+export_action (GSimpleAction *action,
+               GVariant      *parameter,
+               gpointer       user_data)
+{
+  HsWindow *self = user_data;
+  const char *format = g_variant_get_string (parameter, NULL);
+  g_autofree char *name = NULL;
+  g_autofree char *folder = NULL;
+  GtkFileFilter *filter;
+
+  if (!g_str_equal (format, "png") && !g_str_equal (format, "svg") && !g_str_equal (format, "pdf"))
+    return;
+  if (self->chooser != NULL || self->instance == NULL)
+    return;
+
+  self->chooser = gtk_file_chooser_native_new (_("Export View"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Export"), _("_Cancel"));
+  g_object_set_data_full (G_OBJECT (self->chooser), "hs-export", g_strdup (format), g_free);
+  name = g_strdup_printf ("%s.%s", self->instance->id, format);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
+  if (self->settings != NULL)
+    folder = g_settings_get_string (self->settings, "last-export-folder");
+  if (folder != NULL && *folder != '\0' && g_file_test (folder, G_FILE_TEST_IS_DIR))
+    {
+      g_autoptr(GFile) dir = g_file_new_for_path (folder);
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->chooser), dir, NULL);
+    }
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_add_suffix (filter, format);
+  gtk_file_filter_set_name (filter, g_str_equal (format, "png") ? _("PNG images")
+                                    : g_str_equal (format, "svg") ? _("SVG images")
+                                    : _("PDF documents"));
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_object_unref (filter);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_chooser_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+search_action (GSimpleAction *action,
+               GVariant      *parameter,
+               gpointer       user_data)
+{
+  hs_instance_browser_focus_search (HS_WINDOW (user_data)->browser);
+}
+
+static void
+next_instance_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  HsWindow *self = user_data;
+  hs_instance_browser_select_relative (self->browser,
+                                       g_str_equal (g_action_get_name (G_ACTION (action)), "next-instance") ? 1 : -1);
+}
+
+static void
+next_sentence_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  HsWindow *self = user_data;
+  hs_prompt_panel_select_relative (self->prompt_panel,
+                                   g_str_equal (g_action_get_name (G_ACTION (action)), "next-sentence") ? 1 : -1);
+}
+
+static void
+swap_sides_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  hs_prompt_panel_swap_sides (HS_WINDOW (user_data)->prompt_panel);
+}
+
+static void
+reset_prompt_action (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  gtk_widget_activate_action (GTK_WIDGET (HS_WINDOW (user_data)->prompt_panel), "prompt.reset", NULL);
+}
+
+static const GActionEntry win_actions[] = {
+  { .name = "open", .activate = open_action },
+  { .name = "reload", .activate = reload_action },
+  { .name = "export", .activate = export_action, .parameter_type = "s" },
+  { .name = "search", .activate = search_action },
+  { .name = "next-instance", .activate = next_instance_action },
+  { .name = "previous-instance", .activate = next_instance_action },
+  { .name = "next-sentence", .activate = next_sentence_action },
+  { .name = "previous-sentence", .activate = next_sentence_action },
+  { .name = "swap-sides", .activate = swap_sides_action },
+  { .name = "reset-prompt", .activate = reset_prompt_action },
+};
+
+/* ---- drag and drop ------------------------------------------------------ */
+
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         HsWindow      *self)
+{
+  GFile *file = NULL;
+
+  if (G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    {
+      GSList *files = gdk_file_list_get_files (g_value_get_boxed (value));
+      if (files != NULL)
+        file = files->data;
+      g_slist_free (files);
+    }
+  else if (G_VALUE_HOLDS (value, G_TYPE_FILE))
+    file = g_value_get_object (value);
+
+  if (file == NULL)
+    return FALSE;
+  hs_window_open (self, file);
+  return TRUE;
+}
+
+/* ---- object ------------------------------------------------------------- */
+
+#ifdef HS_HAVE_CANVAS
+static void
+on_hover_changed (GObject    *object,
+                  GParamSpec *pspec,
+                  HsWindow   *self)
+{
+  update_status (self);
+}
+#endif
+
+static void
+build_panels (HsWindow *self)
+{
+#ifdef HS_HAVE_VIEW_STATE
+  self->view_state = G_OBJECT (hs_view_state_new ());
+  if (self->settings != NULL)
+    hs_view_state_bind_settings (HS_VIEW_STATE (self->view_state), self->settings);
+#endif
+
+#ifdef HS_HAVE_CANVAS
+  self->canvas = hs_canvas_new ();
+  hs_canvas_set_view_state (HS_CANVAS (self->canvas), HS_VIEW_STATE (self->view_state));
+  g_signal_connect_object (self->canvas, "notify::hover-text", G_CALLBACK (on_hover_changed), self, 0);
+#else
+  self->canvas = gtk_label_new (_("The canvas is not built into this version."));
+  gtk_widget_add_css_class (self->canvas, "dim-label");
+#endif
+  gtk_widget_set_hexpand (self->canvas, TRUE);
+  gtk_widget_set_vexpand (self->canvas, TRUE);
+  gtk_box_append (self->canvas_slot, self->canvas);
+
+#ifdef HS_HAVE_OVERLAY_PANEL
+  self->overlay_panel = hs_overlay_panel_new ();
+  hs_overlay_panel_set_view_state (HS_OVERLAY_PANEL (self->overlay_panel), HS_VIEW_STATE (self->view_state));
+#else
+  self->overlay_panel = gtk_label_new (_("Overlay controls are not built into this version."));
+  gtk_widget_add_css_class (self->overlay_panel, "dim-label");
+#endif
+  gtk_box_append (self->overlay_slot, self->overlay_panel);
+
+#ifdef HS_HAVE_METRICS_PANEL
+  self->metrics_panel = hs_metrics_panel_new ();
+  if (self->settings != NULL)
+    g_settings_bind (self->settings, "metrics-protocol", self->metrics_panel, "protocol",
+                     G_SETTINGS_BIND_DEFAULT);
+#else
+  self->metrics_panel = gtk_label_new (_("The metrics panel is not built into this version."));
+  gtk_widget_add_css_class (self->metrics_panel, "dim-label");
+#endif
+  gtk_box_append (self->metrics_slot, self->metrics_panel);
+}
+
+static gboolean
+hs_window_close_request (GtkWindow *window)
+{
+  HsWindow *self = HS_WINDOW (window);
+
+  if (self->settings != NULL)
+    {
+      int width, height;
+
+      gtk_window_get_default_size (window, &width, &height);
+      g_settings_set_boolean (self->settings, "main-window-maximized", gtk_window_is_maximized (window));
+      if (!gtk_window_is_maximized (window) && width >= 320 && height >= 240)
+        {
+          g_settings_set_int (self->settings, "main-window-width", width);
+          g_settings_set_int (self->settings, "main-window-height", height);
+        }
+      if (self->browser != NULL)
+        {
+          guint subsets = hs_instance_browser_get_subsets (self->browser);
+          const char *names[4];
+          guint n = 0;
+          if (subsets & HS_SUBSET_ABNORMAL) names[n++] = "abnormal";
+          if (subsets & HS_SUBSET_ONE_LUNG) names[n++] = "one_lung";
+          if (subsets & HS_SUBSET_MDRB) names[n++] = "mdrb";
+          names[n] = NULL;
+          g_settings_set_strv (self->settings, "subset-filter", names);
+        }
+    }
+  return GTK_WINDOW_CLASS (hs_window_parent_class)->close_request (window);
+}
+
+static void
+hs_window_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_LOADING:
+      g_value_set_boolean (value, HS_WINDOW (object)->loading);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
 
 static void
 hs_window_dispose (GObject *object)
 {
-  gtk_widget_dispose_template (GTK_WIDGET (object), HS_TYPE_WINDOW);
+  HsWindow *self = HS_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), HS_TYPE_WINDOW);
+  self->canvas = NULL;
+  self->overlay_panel = NULL;
+  self->metrics_panel = NULL;
+  self->instance = NULL;
+  self->shown_ref = NULL;
+  g_clear_object (&self->view_state);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->models);
+  g_clear_pointer (&self->map, hs_attention_map_unref);
+  g_clear_pointer (&self->image, hs_image_unref);
+  g_clear_pointer (&self->dataset, hs_dataset_unref);
   G_OBJECT_CLASS (hs_window_parent_class)->dispose (object);
+}
+
+static void
+hs_window_finalize (GObject *object)
+{
+  HsWindow *self = HS_WINDOW (object);
+
+  g_free (self->dataset_path);
+  g_free (self->model);
+  G_OBJECT_CLASS (hs_window_parent_class)->finalize (object);
 }
 
 static void
 hs_window_class_init (HsWindowClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
-  G_OBJECT_CLASS (klass)->dispose = hs_window_dispose;
+  object_class->dispose = hs_window_dispose;
+  object_class->finalize = hs_window_finalize;
+  object_class->get_property = hs_window_get_property;
+  window_class->close_request = hs_window_close_request;
+
+  properties[PROP_LOADING] =
+    g_param_spec_boolean ("loading", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (HS_TYPE_ERROR_BAR);
+  g_type_ensure (HS_TYPE_INSTANCE_BROWSER);
+  g_type_ensure (HS_TYPE_PROMPT_PANEL);
+
   gtk_widget_class_set_template_from_resource (widget_class, "/org/heatscope/Heatscope/ui/hs-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, error_bar);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, browser);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, prompt_panel);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, model_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, canvas_slot);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, overlay_slot);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, metrics_slot);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, spinner);
+  gtk_widget_class_bind_template_callback (widget_class, on_instance_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_map_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_token_selected);
 }
 
 static void
 hs_window_init (HsWindow *self)
 {
+  GtkDropTarget *drop;
+  GType drop_types[] = { GDK_TYPE_FILE_LIST, G_TYPE_FILE };
+  GtkWidget *empty_title;
+
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->settings = hs_settings_new ();
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
+
+  self->models = gtk_string_list_new (NULL);
+  gtk_drop_down_set_model (self->model_dropdown, G_LIST_MODEL (self->models));
+  g_signal_connect_object (self->model_dropdown, "notify::selected", G_CALLBACK (on_model_selected), self, 0);
+
+  build_panels (self);
+
+  empty_title = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (self), HS_TYPE_WINDOW, "empty_title"));
+  g_object_set_data (G_OBJECT (self), "hs-empty-title", empty_title);
+
+  drop = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
+  gtk_drop_target_set_gtypes (drop, drop_types, G_N_ELEMENTS (drop_types));
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  if (self->settings != NULL)
+    {
+      g_auto(GStrv) subsets = g_settings_get_strv (self->settings, "subset-filter");
+      guint flags = 0;
+
+      gtk_window_set_default_size (GTK_WINDOW (self),
+                                   g_settings_get_int (self->settings, "main-window-width"),
+                                   g_settings_get_int (self->settings, "main-window-height"));
+      if (g_settings_get_boolean (self->settings, "main-window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+      for (guint i = 0; subsets[i] != NULL; i++)
+        {
+          if (g_str_equal (subsets[i], "abnormal")) flags |= HS_SUBSET_ABNORMAL;
+          else if (g_str_equal (subsets[i], "one_lung")) flags |= HS_SUBSET_ONE_LUNG;
+          else if (g_str_equal (subsets[i], "mdrb")) flags |= HS_SUBSET_MDRB;
+        }
+      hs_instance_browser_set_subsets (self->browser, flags);
+    }
+
+  update_actions (self);
 }
 
 HsWindow *
 hs_window_new (HsApplication *app)
 {
   return g_object_new (HS_TYPE_WINDOW, "application", app, NULL);
+}
+
+gboolean
+hs_window_get_loading (HsWindow *self)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), FALSE);
+  return self->loading;
+}
+
+HsDataset *
+hs_window_get_dataset (HsWindow *self)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), NULL);
+  return self->dataset;
+}
+
+HsInstance *
+hs_window_get_instance (HsWindow *self)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), NULL);
+  return self->instance;
+}
+
+gboolean
+hs_window_select_instance (HsWindow   *self,
+                           const char *id)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), FALSE);
+  return hs_instance_browser_select_id (self->browser, id);
+}
+
+gboolean
+hs_window_select_model (HsWindow   *self,
+                        const char *model)
+{
+  guint n;
+
+  g_return_val_if_fail (HS_IS_WINDOW (self), FALSE);
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->models));
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (gtk_string_list_get_string (self->models, i), model) == 0)
+      {
+        gtk_drop_down_set_selected (self->model_dropdown, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+hs_window_get_model (HsWindow *self)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), NULL);
+  return self->model;
+}
+
+HsAttentionMap *
+hs_window_get_map (HsWindow *self)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), NULL);
+  return self->map;
+}
+
+gboolean
+hs_window_export_to_file (HsWindow    *self,
+                          const char  *path,
+                          GError     **error)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+#ifdef HS_HAVE_CANVAS
+  return hs_canvas_export (HS_CANVAS (self->canvas), path, error);
+#else
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+               _("Cannot export %s: the canvas is not built into this version"), path);
+  return FALSE;
+#endif
+}
+
+HsErrorBar *
+hs_window_get_error_bar (HsWindow *self)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), NULL);
+  return self->error_bar;
+}
+
+HsInstanceBrowser *
+hs_window_get_browser (HsWindow *self)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), NULL);
+  return self->browser;
+}
+
+HsPromptPanel *
+hs_window_get_prompt_panel (HsWindow *self)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), NULL);
+  return self->prompt_panel;
+}
+
+GtkWidget *
+hs_window_get_canvas (HsWindow *self)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), NULL);
+#ifdef HS_HAVE_CANVAS
+  return self->canvas;
+#else
+  return NULL;
+#endif
 }

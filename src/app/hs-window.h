@@ -1,15 +1,48 @@
-/* hs-window.h — the main window */
+/* hs-window.h — the main window: browser, canvas, prompt, overlay, metrics
+ *
+ * Window actions (accelerators in hs_application_set_accels):
+ *   win.open, win.reload, win.export(s: "png"|"svg"|"pdf"), win.search,
+ *   win.next-instance, win.previous-instance, win.next-sentence,
+ *   win.previous-sentence, win.swap-sides, win.reset-prompt.
+ * Datasets load off the main thread; problems appear in the window's error
+ * bar with the file and the problem. */
 #pragma once
 
 #include <gtk/gtk.h>
+#include <heatscope/hs-dataset.h>
 
 #include "hs-application.h"
+#include "hs-error-bar.h"
+#include "hs-instance-browser.h"
+#include "hs-prompt-panel.h"
 
 G_BEGIN_DECLS
 
 #define HS_TYPE_WINDOW (hs_window_get_type ())
 G_DECLARE_FINAL_TYPE (HsWindow, hs_window, HS, WINDOW, GtkApplicationWindow)
 
-HsWindow *hs_window_new (HsApplication *app);
+/* `app` may be NULL (tests). */
+HsWindow          *hs_window_new                  (HsApplication *app);
+/* Opens a dataset folder or its heatscope.json (asynchronously; property
+ * "loading" is TRUE meanwhile). */
+void               hs_window_open                 (HsWindow *self, GFile *file);
+/* Opens the dataset remembered in GSettings, when there is one. */
+gboolean           hs_window_restore_last_dataset (HsWindow *self);
+gboolean           hs_window_get_loading          (HsWindow *self);
+HsDataset         *hs_window_get_dataset          (HsWindow *self);
+HsInstance        *hs_window_get_instance         (HsWindow *self);
+gboolean           hs_window_select_instance      (HsWindow *self, const char *id);
+gboolean           hs_window_select_model         (HsWindow *self, const char *model);
+const char        *hs_window_get_model            (HsWindow *self);
+/* The map on screen (NULL when none). */
+HsAttentionMap    *hs_window_get_map              (HsWindow *self);
+/* Writes the current view to `path` (PNG, SVG or PDF by extension). */
+gboolean           hs_window_export_to_file       (HsWindow *self, const char *path, GError **error);
+
+HsErrorBar        *hs_window_get_error_bar        (HsWindow *self);
+HsInstanceBrowser *hs_window_get_browser          (HsWindow *self);
+HsPromptPanel     *hs_window_get_prompt_panel     (HsWindow *self);
+/* The canvas widget, or NULL while the canvas is not built in. */
+GtkWidget         *hs_window_get_canvas           (HsWindow *self);
 
 G_END_DECLS

@@ -1,0 +1,453 @@
+/* hs-instance-browser.c — the searchable, filterable list of instances */
+#include <glib/gi18n.h>
+
+#include "hs-instance-browser.h"
+#include "hs-instance-item.h"
+
+struct _HsInstanceBrowser
+{
+  GtkWidget           parent_instance;
+
+  GtkSearchEntry     *search_entry;
+  GtkListView        *list_view;
+  GtkLabel           *count_label;
+
+  HsDataset          *dataset;
+  GListStore         *store;
+  GtkCustomFilter    *filter;
+  GtkFilterListModel *filter_model;
+  GtkSingleSelection *selection;
+
+  char               *folded_search;
+  gboolean            filter_abnormal;
+  gboolean            filter_one_lung;
+  gboolean            filter_mdrb;
+  guint               last_emitted;
+};
+
+enum {
+  PROP_0,
+  PROP_FILTER_ABNORMAL,
+  PROP_FILTER_ONE_LUNG,
+  PROP_FILTER_MDRB,
+  N_PROPS
+};
+static GParamSpec *properties[N_PROPS];
+
+enum {
+  SIGNAL_INSTANCE_SELECTED,
+  N_SIGNALS
+};
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (HsInstanceBrowser, hs_instance_browser, GTK_TYPE_WIDGET)
+
+static gboolean
+filter_func (gpointer item, gpointer user_data)
+{
+  HsInstanceBrowser *self = user_data;
+  HsInstanceItem *row = item;
+  guint wanted = hs_instance_browser_get_subsets (self);
+
+  if (wanted != 0 && (hs_instance_item_get_subsets (row) & wanted) != wanted)
+    return FALSE;
+  return hs_instance_item_matches (row, self->folded_search);
+}
+
+static void
+update_count (HsInstanceBrowser *self)
+{
+  guint total = self->store != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->store)) : 0;
+  guint shown = hs_instance_browser_get_n_shown (self);
+  g_autofree char *text = NULL;
+
+  if (shown == total)
+    text = g_strdup_printf (ngettext ("%u instance", "%u instances", total), total);
+  else
+    /* Translators: shown / total instances in the browser */
+    text = g_strdup_printf (_("%u of %u instances"), shown, total);
+  gtk_label_set_text (self->count_label, text);
+}
+
+static void
+refilter (HsInstanceBrowser *self)
+{
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  update_count (self);
+}
+
+static void
+on_search_changed (GtkSearchEntry    *entry,
+                   HsInstanceBrowser *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+
+  g_free (self->folded_search);
+  self->folded_search = g_utf8_casefold (text, -1);
+  refilter (self);
+}
+
+static void
+on_stop_search (GtkSearchEntry    *entry,
+                HsInstanceBrowser *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+}
+
+static void
+on_selection_changed (GObject           *object,
+                      GParamSpec        *pspec,
+                      HsInstanceBrowser *self)
+{
+  guint index = hs_instance_browser_get_selected (self);
+
+  if (index == G_MAXUINT || index == self->last_emitted)
+    return;
+  self->last_emitted = index;
+  g_signal_emit (self, signals[SIGNAL_INSTANCE_SELECTED], 0, index);
+}
+
+static void
+setup_row (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           gpointer                  user_data)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *id = gtk_label_new (NULL);
+  GtkWidget *summary = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (id), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (id), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_add_css_class (id, "heading");
+  gtk_label_set_xalign (GTK_LABEL (summary), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (summary), PANGO_ELLIPSIZE_END);
+  gtk_label_set_single_line_mode (GTK_LABEL (summary), TRUE);
+  gtk_widget_add_css_class (summary, "dim-label");
+  gtk_widget_add_css_class (summary, "caption");
+  gtk_box_append (GTK_BOX (box), id);
+  gtk_box_append (GTK_BOX (box), summary);
+  gtk_widget_set_margin_top (box, 3);
+  gtk_widget_set_margin_bottom (box, 3);
+  gtk_list_item_set_child (list_item, box);
+}
+
+static void
+bind_row (GtkSignalListItemFactory *factory,
+          GtkListItem              *list_item,
+          gpointer                  user_data)
+{
+  HsInstanceItem *item = gtk_list_item_get_item (list_item);
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  GtkWidget *id = gtk_widget_get_first_child (box);
+  GtkWidget *summary = gtk_widget_get_next_sibling (id);
+  const char *text = hs_instance_item_get_summary (item);
+
+  gtk_label_set_text (GTK_LABEL (id), hs_instance_item_get_id (item));
+  gtk_label_set_text (GTK_LABEL (summary), text);
+  gtk_widget_set_tooltip_text (summary, *text != '\0' ? text : NULL);
+}
+
+static void
+hs_instance_browser_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  HsInstanceBrowser *self = HS_INSTANCE_BROWSER (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILTER_ABNORMAL:
+      g_value_set_boolean (value, self->filter_abnormal);
+      break;
+    case PROP_FILTER_ONE_LUNG:
+      g_value_set_boolean (value, self->filter_one_lung);
+      break;
+    case PROP_FILTER_MDRB:
+      g_value_set_boolean (value, self->filter_mdrb);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hs_instance_browser_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  HsInstanceBrowser *self = HS_INSTANCE_BROWSER (object);
+  gboolean *field;
+
+  switch (prop_id)
+    {
+    case PROP_FILTER_ABNORMAL:
+      field = &self->filter_abnormal;
+      break;
+    case PROP_FILTER_ONE_LUNG:
+      field = &self->filter_one_lung;
+      break;
+    case PROP_FILTER_MDRB:
+      field = &self->filter_mdrb;
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+    }
+  if (*field == g_value_get_boolean (value))
+    return;
+  *field = g_value_get_boolean (value);
+  refilter (self);
+  g_object_notify_by_pspec (object, pspec);
+}
+
+static void
+hs_instance_browser_dispose (GObject *object)
+{
+  HsInstanceBrowser *self = HS_INSTANCE_BROWSER (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), HS_TYPE_INSTANCE_BROWSER);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->filter_model);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->store);
+  g_clear_pointer (&self->dataset, hs_dataset_unref);
+  G_OBJECT_CLASS (hs_instance_browser_parent_class)->dispose (object);
+}
+
+static void
+hs_instance_browser_finalize (GObject *object)
+{
+  HsInstanceBrowser *self = HS_INSTANCE_BROWSER (object);
+
+  g_free (self->folded_search);
+  G_OBJECT_CLASS (hs_instance_browser_parent_class)->finalize (object);
+}
+
+static void
+hs_instance_browser_class_init (HsInstanceBrowserClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hs_instance_browser_dispose;
+  object_class->finalize = hs_instance_browser_finalize;
+  object_class->get_property = hs_instance_browser_get_property;
+  object_class->set_property = hs_instance_browser_set_property;
+
+  properties[PROP_FILTER_ABNORMAL] =
+    g_param_spec_boolean ("filter-abnormal", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_FILTER_ONE_LUNG] =
+    g_param_spec_boolean ("filter-one-lung", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_FILTER_MDRB] =
+    g_param_spec_boolean ("filter-mdrb", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[SIGNAL_INSTANCE_SELECTED] =
+    g_signal_new ("instance-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/heatscope/Heatscope/ui/hs-instance-browser.ui");
+  gtk_widget_class_bind_template_child (widget_class, HsInstanceBrowser, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, HsInstanceBrowser, list_view);
+  gtk_widget_class_bind_template_child (widget_class, HsInstanceBrowser, count_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
+
+  gtk_widget_class_install_property_action (widget_class, "browser.filter-abnormal", "filter-abnormal");
+  gtk_widget_class_install_property_action (widget_class, "browser.filter-one-lung", "filter-one-lung");
+  gtk_widget_class_install_property_action (widget_class, "browser.filter-mdrb", "filter-mdrb");
+}
+
+static void
+hs_instance_browser_init (HsInstanceBrowser *self)
+{
+  GtkListItemFactory *factory;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->last_emitted = G_MAXUINT;
+  self->store = g_list_store_new (HS_TYPE_INSTANCE_ITEM);
+  self->filter = gtk_custom_filter_new (filter_func, self, NULL);
+  self->filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->store)),
+                                                  g_object_ref (GTK_FILTER (self->filter)));
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->filter_model)));
+  gtk_single_selection_set_autoselect (self->selection, TRUE);
+  g_signal_connect (self->selection, "notify::selected-item",
+                    G_CALLBACK (on_selection_changed), self);
+
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row), NULL);
+  gtk_list_view_set_factory (self->list_view, factory);
+  g_object_unref (factory);
+  gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
+  update_count (self);
+}
+
+GtkWidget *
+hs_instance_browser_new (void)
+{
+  return g_object_new (HS_TYPE_INSTANCE_BROWSER, NULL);
+}
+
+void
+hs_instance_browser_set_dataset (HsInstanceBrowser *self,
+                                 HsDataset         *dataset)
+{
+  g_autoptr(GPtrArray) items = NULL;
+  guint n;
+
+  g_return_if_fail (HS_IS_INSTANCE_BROWSER (self));
+
+  if (dataset != NULL)
+    hs_dataset_ref (dataset);
+  g_clear_pointer (&self->dataset, hs_dataset_unref);
+  self->dataset = dataset;
+  self->last_emitted = G_MAXUINT;
+
+  n = dataset != NULL ? hs_dataset_get_n_instances (dataset) : 0;
+  items = g_ptr_array_new_full (n, g_object_unref);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (items, hs_instance_item_new (dataset, i));
+  /* One splice: a single items-changed for 10 000 rows. */
+  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
+                       items->pdata, items->len);
+  update_count (self);
+}
+
+void
+hs_instance_browser_set_subsets (HsInstanceBrowser *self,
+                                 guint              subsets)
+{
+  g_return_if_fail (HS_IS_INSTANCE_BROWSER (self));
+
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_set (self,
+                "filter-abnormal", (subsets & HS_SUBSET_ABNORMAL) != 0,
+                "filter-one-lung", (subsets & HS_SUBSET_ONE_LUNG) != 0,
+                "filter-mdrb", (subsets & HS_SUBSET_MDRB) != 0,
+                NULL);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+guint
+hs_instance_browser_get_subsets (HsInstanceBrowser *self)
+{
+  g_return_val_if_fail (HS_IS_INSTANCE_BROWSER (self), 0);
+
+  return (self->filter_abnormal ? HS_SUBSET_ABNORMAL : 0) |
+         (self->filter_one_lung ? HS_SUBSET_ONE_LUNG : 0) |
+         (self->filter_mdrb ? HS_SUBSET_MDRB : 0);
+}
+
+void
+hs_instance_browser_set_search_text (HsInstanceBrowser *self,
+                                     const char        *text)
+{
+  g_return_if_fail (HS_IS_INSTANCE_BROWSER (self));
+
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text != NULL ? text : "");
+  /* search-changed is delayed; filter now so callers see the result. */
+  on_search_changed (self->search_entry, self);
+}
+
+static guint
+find_position (GListModel *model,
+               guint       index)
+{
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint pos = 0; pos < n; pos++)
+    {
+      g_autoptr(HsInstanceItem) item = g_list_model_get_item (model, pos);
+      if (hs_instance_item_get_index (item) == index)
+        return pos;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+gboolean
+hs_instance_browser_select_id (HsInstanceBrowser *self,
+                               const char        *id)
+{
+  guint n, index = G_MAXUINT, pos;
+
+  g_return_val_if_fail (HS_IS_INSTANCE_BROWSER (self), FALSE);
+  g_return_val_if_fail (id != NULL, FALSE);
+
+  if (self->dataset == NULL)
+    return FALSE;
+  n = hs_dataset_get_n_instances (self->dataset);
+  for (guint i = 0; i < n && index == G_MAXUINT; i++)
+    {
+      HsInstance *instance = hs_dataset_get_instance (self->dataset, i);
+      if (instance != NULL && g_strcmp0 (instance->id, id) == 0)
+        index = i;
+    }
+  if (index == G_MAXUINT)
+    return FALSE;
+
+  pos = find_position (G_LIST_MODEL (self->filter_model), index);
+  if (pos == GTK_INVALID_LIST_POSITION)
+    {
+      hs_instance_browser_set_subsets (self, 0);
+      hs_instance_browser_set_search_text (self, "");
+      pos = find_position (G_LIST_MODEL (self->filter_model), index);
+    }
+  if (pos == GTK_INVALID_LIST_POSITION)
+    return FALSE;
+
+  gtk_single_selection_set_selected (self->selection, pos);
+  gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", pos);
+  return TRUE;
+}
+
+void
+hs_instance_browser_select_relative (HsInstanceBrowser *self,
+                                     int                delta)
+{
+  guint n, pos;
+  gint64 next;
+
+  g_return_if_fail (HS_IS_INSTANCE_BROWSER (self));
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
+  if (n == 0)
+    return;
+  pos = gtk_single_selection_get_selected (self->selection);
+  next = pos == GTK_INVALID_LIST_POSITION ? 0 : (gint64) pos + delta;
+  next = CLAMP (next, 0, (gint64) n - 1);
+  gtk_single_selection_set_selected (self->selection, (guint) next);
+  gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", (guint) next);
+}
+
+guint
+hs_instance_browser_get_selected (HsInstanceBrowser *self)
+{
+  HsInstanceItem *item;
+
+  g_return_val_if_fail (HS_IS_INSTANCE_BROWSER (self), G_MAXUINT);
+
+  item = gtk_single_selection_get_selected_item (self->selection);
+  return item != NULL ? hs_instance_item_get_index (item) : G_MAXUINT;
+}
+
+guint
+hs_instance_browser_get_n_shown (HsInstanceBrowser *self)
+{
+  g_return_val_if_fail (HS_IS_INSTANCE_BROWSER (self), 0);
+  return self->filter_model != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->filter_model)) : 0;
+}
+
+void
+hs_instance_browser_focus_search (HsInstanceBrowser *self)
+{
+  g_return_if_fail (HS_IS_INSTANCE_BROWSER (self));
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
