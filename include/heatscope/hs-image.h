@@ -30,6 +30,9 @@ HsImage       *hs_image_load             (const char *path, GError **error);
 HsImage       *hs_image_load_from_memory (const guint8 *data, gsize len,
                                           const char *name_for_errors, GError **error);
 gboolean       hs_image_save_png         (HsImage *image, const char *path, GError **error);
+/* Reads only the header of a PNG or JPEG: cheap size checks for loaders. */
+gboolean       hs_image_probe            (const char *path, guint *width, guint *height,
+                                          GError **error);
 
 HsImage       *hs_image_ref              (HsImage *image);
 void           hs_image_unref            (HsImage *image);

@@ -1,0 +1,325 @@
+/* hs-image-png.c — PNG decoding and encoding with libpng */
+#include "hs-image-private.h"
+
+#include "hs-atomic-file.h"
+#include "hs-limits.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <string.h>
+
+typedef struct
+{
+  const guint8 *data;
+  gsize         len;
+  gsize         pos;
+  char          message[256];
+} PngReadContext;
+
+static void
+png_error_cb (png_structp png, png_const_charp message)
+{
+  PngReadContext *ctx = png_get_error_ptr (png);
+
+  g_strlcpy (ctx->message, message, sizeof ctx->message);
+  png_longjmp (png, 1);
+}
+
+static void
+png_warning_cb (png_structp png, png_const_charp message)
+{
+  /* Warnings (bad ancillary chunks, sRGB profile quirks) do not change the
+   * pixels; the decoder carries on. */
+}
+
+static void
+png_read_cb (png_structp png, png_bytep out, png_size_t count)
+{
+  PngReadContext *ctx = png_get_io_ptr (png);
+
+  if (count > ctx->len - ctx->pos)
+    png_error (png, "file is truncated (unexpected end of data)");
+  memcpy (out, ctx->data + ctx->pos, count);
+  ctx->pos += count;
+}
+
+static void
+set_png_error (GError **error, const char *name, const char *message, gboolean in_header)
+{
+  g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_CORRUPT,
+               "%s: corrupt PNG%s: %s", name, in_header ? " header" : "", message);
+}
+
+HsImage *
+hs_image_load_png_memory (const guint8 *data, gsize len, const char *name, GError **error)
+{
+  PngReadContext ctx = { data, len, 0, "" };
+  png_structp png;
+  png_infop info;
+  HsImage * volatile image = NULL;
+  guint8 * volatile buffer = NULL;
+  volatile gboolean in_header = TRUE;
+  png_uint_32 width, height;
+  int src_depth, color_type, interlace, depth, channels;
+  gboolean keep_low_depth;
+  gsize rowbytes;
+
+  png = png_create_read_struct (PNG_LIBPNG_VER_STRING, &ctx, png_error_cb, png_warning_cb);
+  if (png == NULL)
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s: cannot start the PNG decoder", name);
+      return NULL;
+    }
+  info = png_create_info_struct (png);
+  if (info == NULL)
+    {
+      png_destroy_read_struct (&png, NULL, NULL);
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s: cannot start the PNG decoder", name);
+      return NULL;
+    }
+
+  if (setjmp (png_jmpbuf (png)))
+    {
+      set_png_error (error, name, ctx.message, in_header);
+      g_free (buffer);
+      if (image != NULL)
+        hs_image_unref (image);
+      png_destroy_read_struct (&png, &info, NULL);
+      return NULL;
+    }
+
+  /* Our own pixel limit applies; libpng's fixed 1 M × 1 M cap would only
+   * give a less helpful message. */
+  png_set_user_limits (png, 0x7fffffff, 0x7fffffff);
+  png_set_read_fn (png, &ctx, png_read_cb);
+  png_read_info (png, info);
+  png_get_IHDR (png, info, &width, &height, &src_depth, &color_type, &interlace, NULL, NULL);
+
+  if (!hs_image_check_size (name, width, height, error))
+    {
+      png_destroy_read_struct (&png, &info, NULL);
+      return NULL;
+    }
+
+  keep_low_depth = FALSE;
+  if (color_type == PNG_COLOR_TYPE_PALETTE)
+    png_set_palette_to_rgb (png);
+  if (png_get_valid (png, info, PNG_INFO_tRNS))
+    png_set_tRNS_to_alpha (png);
+  else if (color_type == PNG_COLOR_TYPE_GRAY && src_depth < 8)
+    {
+      /* 1/2/4-bit grey keeps its values (0..2^d−1), one byte per sample. */
+      png_set_packing (png);
+      keep_low_depth = TRUE;
+    }
+  (void) png_set_interlace_handling (png);
+  png_read_update_info (png, info);
+
+  depth = png_get_bit_depth (png, info);
+  channels = png_get_channels (png, info);
+  rowbytes = png_get_rowbytes (png, info);
+  if (channels < 1 || channels > 4 || (depth != 8 && depth != 16) ||
+      rowbytes != (gsize) width * channels * (depth / 8))
+    png_error (png, "unsupported pixel layout");
+
+  in_header = FALSE;
+  {
+    GError *local_error = NULL;
+    image = hs_image_new_named (name, width, height, channels,
+                                keep_low_depth ? src_depth : depth, &local_error);
+    if (image == NULL)
+      {
+        g_propagate_error (error, local_error);
+        png_destroy_read_struct (&png, &info, NULL);
+        return NULL;
+      }
+  }
+
+  if (interlace != PNG_INTERLACE_NONE)
+    {
+      g_autofree png_bytep *rows = NULL;
+
+      /* Adam7 needs the whole image in memory across its passes. */
+      buffer = g_try_malloc (rowbytes * height);
+      if (buffer == NULL)
+        png_error (png, "out of memory for the interlaced image");
+      rows = g_new (png_bytep, height);
+      for (png_uint_32 y = 0; y < height; y++)
+        rows[y] = buffer + (gsize) y * rowbytes;
+      png_read_image (png, rows);
+    }
+  else
+    buffer = g_malloc (rowbytes);
+
+  for (png_uint_32 y = 0; y < height; y++)
+    {
+      guint8 *row;
+      guint16 *out = image->data + (gsize) y * width * channels;
+      gsize n = (gsize) width * channels;
+
+      if (interlace != PNG_INTERLACE_NONE)
+        row = buffer + (gsize) y * rowbytes;
+      else
+        {
+          row = buffer;
+          png_read_row (png, row, NULL);
+        }
+      if (depth == 16)
+        for (gsize i = 0; i < n; i++)
+          out[i] = (guint16) ((row[2 * i] << 8) | row[2 * i + 1]);
+      else
+        for (gsize i = 0; i < n; i++)
+          out[i] = row[i];
+    }
+  png_read_end (png, NULL);
+
+  g_free (buffer);
+  png_destroy_read_struct (&png, &info, NULL);
+  return image;
+}
+
+gboolean
+hs_image_probe_png (FILE *file, const char *name, guint *width, guint *height, GError **error)
+{
+  PngReadContext ctx = { NULL, 0, 0, "" };
+  png_structp png;
+  png_infop info;
+  png_uint_32 w, h;
+
+  png = png_create_read_struct (PNG_LIBPNG_VER_STRING, &ctx, png_error_cb, png_warning_cb);
+  info = png != NULL ? png_create_info_struct (png) : NULL;
+  if (info == NULL)
+    {
+      png_destroy_read_struct (&png, NULL, NULL);
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s: cannot start the PNG decoder", name);
+      return FALSE;
+    }
+  if (setjmp (png_jmpbuf (png)))
+    {
+      set_png_error (error, name, ctx.message, TRUE);
+      png_destroy_read_struct (&png, &info, NULL);
+      return FALSE;
+    }
+  png_set_user_limits (png, 0x7fffffff, 0x7fffffff);
+  png_init_io (png, file);
+  png_read_info (png, info);
+  png_get_IHDR (png, info, &w, &h, NULL, NULL, NULL, NULL, NULL);
+  png_destroy_read_struct (&png, &info, NULL);
+  if (width != NULL)
+    *width = w;
+  if (height != NULL)
+    *height = h;
+  return TRUE;
+}
+
+typedef struct
+{
+  GByteArray *bytes;
+  char        message[256];
+} PngWriteContext;
+
+static void
+png_write_error_cb (png_structp png, png_const_charp message)
+{
+  PngWriteContext *ctx = png_get_error_ptr (png);
+
+  g_strlcpy (ctx->message, message, sizeof ctx->message);
+  png_longjmp (png, 1);
+}
+
+static void
+png_write_cb (png_structp png, png_bytep data, png_size_t len)
+{
+  PngWriteContext *ctx = png_get_io_ptr (png);
+
+  g_byte_array_append (ctx->bytes, data, (guint) len);
+}
+
+static void
+png_flush_cb (png_structp png)
+{
+}
+
+gboolean
+hs_image_save_png (HsImage *image, const char *path, GError **error)
+{
+  static const int color_types[] = { PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
+                                     PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA };
+  PngWriteContext ctx = { NULL, "" };
+  png_structp png;
+  png_infop info;
+  guint8 * volatile row = NULL;
+  int out_depth;
+  guint max_value;
+  gsize n;
+  gboolean ok;
+
+  g_return_val_if_fail (image != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* PNG allows 1/2/4-bit samples only for grey; other low depths are
+   * rescaled to 8 bits. */
+  max_value = hs_image_get_max_value (image);
+  if (image->bit_depth == 16)
+    out_depth = 16;
+  else if (image->bit_depth < 8 && image->channels == 1)
+    out_depth = image->bit_depth;
+  else
+    out_depth = 8;
+  n = (gsize) image->width * image->channels;
+
+  png = png_create_write_struct (PNG_LIBPNG_VER_STRING, &ctx, png_write_error_cb, png_warning_cb);
+  info = png != NULL ? png_create_info_struct (png) : NULL;
+  if (info == NULL)
+    {
+      png_destroy_write_struct (&png, NULL);
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s: cannot start the PNG encoder", path);
+      return FALSE;
+    }
+  ctx.bytes = g_byte_array_new ();
+  if (setjmp (png_jmpbuf (png)))
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s: cannot encode PNG: %s",
+                   path, ctx.message);
+      g_free (row);
+      g_byte_array_unref (ctx.bytes);
+      png_destroy_write_struct (&png, &info);
+      return FALSE;
+    }
+  png_set_write_fn (png, &ctx, png_write_cb, png_flush_cb);
+  png_set_IHDR (png, info, image->width, image->height, out_depth,
+                color_types[image->channels - 1], PNG_INTERLACE_NONE,
+                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_compression_level (png, 6);
+  png_write_info (png, info);
+  if (out_depth < 8)
+    png_set_packing (png);
+
+  row = g_malloc (n * 2);
+  for (guint y = 0; y < image->height; y++)
+    {
+      const guint16 *src = image->data + (gsize) y * n;
+
+      if (out_depth == 16)
+        for (gsize i = 0; i < n; i++)
+          {
+            row[2 * i] = src[i] >> 8;
+            row[2 * i + 1] = src[i] & 0xff;
+          }
+      else if (out_depth == (int) image->bit_depth)
+        for (gsize i = 0; i < n; i++)
+          row[i] = (guint8) MIN (src[i], max_value);
+      else
+        for (gsize i = 0; i < n; i++)
+          row[i] = (guint8) ((MIN (src[i], max_value) * 255u + max_value / 2) / max_value);
+      png_write_row (png, row);
+    }
+  png_write_end (png, NULL);
+  png_destroy_write_struct (&png, &info);
+  g_free (row);
+
+  ok = hs_atomic_write (path, ctx.bytes->data, ctx.bytes->len, error);
+  g_byte_array_unref (ctx.bytes);
+  return ok;
+}

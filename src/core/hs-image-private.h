@@ -1,0 +1,40 @@
+/* hs-image-private.h — decoders shared by hs-image*.c */
+#pragma once
+
+#include "hs-image.h"
+
+#include <stdio.h>
+
+G_BEGIN_DECLS
+
+struct _HsImage
+{
+  gint     ref_count;
+  guint    width;
+  guint    height;
+  guint    channels;
+  guint    bit_depth;
+  guint16 *data;
+};
+
+/* Checks width × height against HsLimits; `name` goes into the message. */
+gboolean  hs_image_check_size       (const char *name, guint64 width, guint64 height,
+                                     GError **error);
+
+/* hs_image_new() with the file name in error messages. */
+HsImage  *hs_image_new_named        (const char *name, guint width, guint height,
+                                     guint channels, guint bit_depth, GError **error);
+
+gboolean  hs_image_is_png           (const guint8 *data, gsize len);
+gboolean  hs_image_is_jpeg          (const guint8 *data, gsize len);
+
+HsImage  *hs_image_load_png_memory  (const guint8 *data, gsize len, const char *name,
+                                     GError **error);
+HsImage  *hs_image_load_jpeg_memory (const guint8 *data, gsize len, const char *name,
+                                     GError **error);
+gboolean  hs_image_probe_png        (FILE *file, const char *name, guint *width,
+                                     guint *height, GError **error);
+gboolean  hs_image_probe_jpeg       (FILE *file, const char *name, guint *width,
+                                     guint *height, GError **error);
+
+G_END_DECLS

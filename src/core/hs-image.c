@@ -1,0 +1,400 @@
+/* hs-image.c — a decoded raster image that keeps the source bit depth */
+#include "hs-image-private.h"
+
+#include "hs-limits.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+G_DEFINE_QUARK (hs-image-error-quark, hs_image_error)
+
+gboolean
+hs_image_check_size (const char *name, guint64 width, guint64 height, GError **error)
+{
+  guint64 max_pixels = hs_limits_get ()->max_image_pixels;
+
+  if (width == 0 || height == 0)
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_CORRUPT,
+                   "%s: image has an empty size (%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ")",
+                   name, width, height);
+      return FALSE;
+    }
+  /* Both factors fit in 32 bits, so the product cannot overflow 64 bits. */
+  if (width > G_MAXUINT32 || height > G_MAXUINT32 || width * height > max_pixels)
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE,
+                   "%s: image of %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
+                   " pixels is too large (limit %" G_GUINT64_FORMAT " pixels)",
+                   name, width, height, max_pixels);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+HsImage *
+hs_image_new_named (const char *name, guint width, guint height, guint channels,
+                 guint bit_depth, GError **error)
+{
+  HsImage *image;
+  gsize n_samples;
+  guint16 *data;
+
+  if (channels < 1 || channels > 4)
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_INVALID,
+                   "%s: unsupported channel count %u (1 to 4)", name, channels);
+      return NULL;
+    }
+  if (bit_depth != 1 && bit_depth != 2 && bit_depth != 4 && bit_depth != 8 && bit_depth != 16)
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_INVALID,
+                   "%s: unsupported bit depth %u (1, 2, 4, 8 or 16)", name, bit_depth);
+      return NULL;
+    }
+  if (width == 0 || height == 0)
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_INVALID,
+                   "%s: image has an empty size (%u × %u)", name, width, height);
+      return NULL;
+    }
+  if (!hs_image_check_size (name, width, height, error))
+    return NULL;
+  if (!g_size_checked_mul (&n_samples, (gsize) width * height, channels) ||
+      n_samples > G_MAXSIZE / sizeof (guint16))
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE,
+                   "%s: image of %u × %u × %u samples is too large", name, width, height, channels);
+      return NULL;
+    }
+  data = g_try_malloc0 (n_samples * sizeof (guint16));
+  if (data == NULL)
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE,
+                   "%s: out of memory for an image of %u × %u pixels", name, width, height);
+      return NULL;
+    }
+  image = g_new0 (HsImage, 1);
+  image->ref_count = 1;
+  image->width = width;
+  image->height = height;
+  image->channels = channels;
+  image->bit_depth = bit_depth;
+  image->data = data;
+  return image;
+}
+
+HsImage *
+hs_image_new (guint width, guint height, guint channels, guint bit_depth, GError **error)
+{
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return hs_image_new_named ("new image", width, height, channels, bit_depth, error);
+}
+
+gboolean
+hs_image_is_png (const guint8 *data, gsize len)
+{
+  static const guint8 signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+
+  return len >= 8 && memcmp (data, signature, 8) == 0;
+}
+
+gboolean
+hs_image_is_jpeg (const guint8 *data, gsize len)
+{
+  return len >= 3 && data[0] == 0xff && data[1] == 0xd8 && data[2] == 0xff;
+}
+
+HsImage *
+hs_image_load_from_memory (const guint8 *data, gsize len, const char *name_for_errors,
+                           GError **error)
+{
+  const char *name = name_for_errors != NULL ? name_for_errors : "image";
+
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (len > hs_limits_get ()->max_file_bytes)
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE,
+                   "%s: file of %" G_GSIZE_FORMAT " bytes is too large (limit %" G_GUINT64_FORMAT " bytes)",
+                   name, len, hs_limits_get ()->max_file_bytes);
+      return NULL;
+    }
+  if (len == 0)
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_FORMAT, "%s: file is empty", name);
+      return NULL;
+    }
+  if (hs_image_is_png (data, len))
+    return hs_image_load_png_memory (data, len, name, error);
+  if (hs_image_is_jpeg (data, len))
+    return hs_image_load_jpeg_memory (data, len, name, error);
+  g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_FORMAT,
+               "%s: not a PNG or JPEG image (unknown signature)", name);
+  return NULL;
+}
+
+/* Reads a whole file after checking its size against HsLimits. */
+static gboolean
+read_limited (const char *path, guint8 **contents, gsize *len, GError **error)
+{
+  GStatBuf st;
+  guint64 max_bytes = hs_limits_get ()->max_file_bytes;
+  g_autoptr(GError) local_error = NULL;
+  char *data = NULL;
+
+  if (g_stat (path, &st) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO,
+                   "%s: cannot read: %s", path, g_strerror (saved));
+      return FALSE;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s: not a regular file", path);
+      return FALSE;
+    }
+  if ((guint64) st.st_size > max_bytes)
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE,
+                   "%s: file of %" G_GUINT64_FORMAT " bytes is too large (limit %" G_GUINT64_FORMAT " bytes)",
+                   path, (guint64) st.st_size, max_bytes);
+      return FALSE;
+    }
+  if (!g_file_get_contents (path, &data, len, &local_error))
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s", local_error->message);
+      return FALSE;
+    }
+  *contents = (guint8 *) data;
+  return TRUE;
+}
+
+HsImage *
+hs_image_load (const char *path, GError **error)
+{
+  g_autofree guint8 *contents = NULL;
+  gsize len = 0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!read_limited (path, &contents, &len, error))
+    return NULL;
+  return hs_image_load_from_memory (contents, len, path, error);
+}
+
+gboolean
+hs_image_probe (const char *path, guint *width, guint *height, GError **error)
+{
+  guint8 magic[8] = { 0 };
+  gsize n;
+  gboolean ok;
+  FILE *file;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  file = g_fopen (path, "rb");
+  if (file == NULL)
+    {
+      int saved = errno;
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO,
+                   "%s: cannot read: %s", path, g_strerror (saved));
+      return FALSE;
+    }
+  n = fread (magic, 1, sizeof magic, file);
+  rewind (file);
+  if (hs_image_is_png (magic, n))
+    ok = hs_image_probe_png (file, path, width, height, error);
+  else if (hs_image_is_jpeg (magic, n))
+    ok = hs_image_probe_jpeg (file, path, width, height, error);
+  else
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_FORMAT,
+                   n == 0 ? "%s: file is empty" : "%s: not a PNG or JPEG image (unknown signature)",
+                   path);
+      ok = FALSE;
+    }
+  fclose (file);
+  return ok;
+}
+
+HsImage *
+hs_image_ref (HsImage *image)
+{
+  g_return_val_if_fail (image != NULL, NULL);
+
+  g_atomic_int_inc (&image->ref_count);
+  return image;
+}
+
+void
+hs_image_unref (HsImage *image)
+{
+  g_return_if_fail (image != NULL);
+
+  if (g_atomic_int_dec_and_test (&image->ref_count))
+    {
+      g_free (image->data);
+      g_free (image);
+    }
+}
+
+guint
+hs_image_get_width (const HsImage *image)
+{
+  g_return_val_if_fail (image != NULL, 0);
+  return image->width;
+}
+
+guint
+hs_image_get_height (const HsImage *image)
+{
+  g_return_val_if_fail (image != NULL, 0);
+  return image->height;
+}
+
+guint
+hs_image_get_channels (const HsImage *image)
+{
+  g_return_val_if_fail (image != NULL, 0);
+  return image->channels;
+}
+
+guint
+hs_image_get_bit_depth (const HsImage *image)
+{
+  g_return_val_if_fail (image != NULL, 0);
+  return image->bit_depth;
+}
+
+guint
+hs_image_get_max_value (const HsImage *image)
+{
+  g_return_val_if_fail (image != NULL, 0);
+  return (1u << image->bit_depth) - 1;
+}
+
+guint16 *
+hs_image_get_data (HsImage *image)
+{
+  g_return_val_if_fail (image != NULL, NULL);
+  return image->data;
+}
+
+const guint16 *
+hs_image_peek_data (const HsImage *image)
+{
+  g_return_val_if_fail (image != NULL, NULL);
+  return image->data;
+}
+
+static inline double
+luma (const guint16 *p, guint channels)
+{
+  if (channels >= 3)
+    return 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2];
+  return p[0];
+}
+
+double
+hs_image_get_grey (const HsImage *image, guint x, guint y)
+{
+  g_return_val_if_fail (image != NULL, 0.0);
+  g_return_val_if_fail (x < image->width && y < image->height, 0.0);
+
+  return luma (image->data + ((gsize) y * image->width + x) * image->channels, image->channels);
+}
+
+HsImage *
+hs_image_to_grey (const HsImage *image)
+{
+  HsImage *grey;
+  gsize n_pixels;
+
+  g_return_val_if_fail (image != NULL, NULL);
+
+  grey = hs_image_new_named ("grey image", image->width, image->height, 1, image->bit_depth, NULL);
+  if (grey == NULL)
+    return NULL;
+  n_pixels = (gsize) image->width * image->height;
+  for (gsize i = 0; i < n_pixels; i++)
+    {
+      const guint16 *p = image->data + i * image->channels;
+      grey->data[i] = image->channels >= 3 ? (guint16) lround (luma (p, image->channels)) : p[0];
+    }
+  return grey;
+}
+
+cairo_surface_t *
+hs_image_levels (const HsImage *image, double center, double width)
+{
+  cairo_surface_t *surface;
+  guint max_value;
+  g_autofree guint8 *lut = NULL;
+  double lo, hi, scale;
+  guint8 *pixels;
+  int stride;
+
+  g_return_val_if_fail (image != NULL, NULL);
+
+  max_value = hs_image_get_max_value (image);
+  if (width > 0 && isfinite (width) && isfinite (center))
+    {
+      lo = center - width / 2.0;
+      hi = center + width / 2.0;
+    }
+  else
+    {
+      lo = 0.0;
+      hi = max_value;
+    }
+  /* One table entry per possible sample: a 16-bit image costs one lookup per
+   * sample instead of a division.  The table covers all of 0..65535 so a
+   * sample written above max_value through hs_image_get_data() stays safe. */
+  lut = g_malloc (65536);
+  scale = 255.0 / (hi - lo);
+  for (guint v = 0; v < 65536; v++)
+    {
+      double out = (v - lo) * scale;
+      lut[v] = out <= 0.0 ? 0 : out >= 255.0 ? 255 : (guint8) (out + 0.5);
+    }
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) image->width, (int) image->height);
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    return surface;
+  cairo_surface_flush (surface);
+  pixels = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+
+  for (guint y = 0; y < image->height; y++)
+    {
+      const guint16 *src = image->data + (gsize) y * image->width * image->channels;
+      guint32 *dst = (guint32 *) (gpointer) (pixels + (gsize) y * stride);
+
+      if (image->channels <= 2)
+        {
+          for (guint x = 0; x < image->width; x++)
+            {
+              guint32 g = lut[src[(gsize) x * image->channels]];
+              dst[x] = 0xff000000u | (g << 16) | (g << 8) | g;
+            }
+        }
+      else
+        {
+          for (guint x = 0; x < image->width; x++)
+            {
+              const guint16 *p = src + (gsize) x * image->channels;
+              dst[x] = 0xff000000u | ((guint32) lut[p[0]] << 16) | ((guint32) lut[p[1]] << 8) | lut[p[2]];
+            }
+        }
+    }
+  cairo_surface_mark_dirty (surface);
+  return surface;
+}
