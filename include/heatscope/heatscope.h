@@ -17,6 +17,7 @@
 #include "hs-contour.h"
 #include "hs-figure.h"
 #include "hs-safetensors.h"
+#include "hs-model.h"
 #include "hs-target.h"
 #include "hs-metrics.h"
 #include "hs-baselines.h"

@@ -1,0 +1,593 @@
+/* hs-model.c — loading the built-in model and computing attention for a prompt */
+#include "hs-model-private.h"
+#include "hs-limits.h"
+#include "hs-text.h"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+G_DEFINE_QUARK (hs-model-error-quark, hs_model_error)
+
+static const char * const builtin_names[] = { "grounded", "blind", "noattn", NULL };
+
+const char * const *
+hs_model_list_builtin (void)
+{
+  return builtin_names;
+}
+
+HsModel *
+hs_model_ref (HsModel *model)
+{
+  g_return_val_if_fail (model != NULL, NULL);
+  g_atomic_int_inc (&model->ref_count);
+  return model;
+}
+
+void
+hs_model_unref (HsModel *model)
+{
+  if (model == NULL || !g_atomic_int_dec_and_test (&model->ref_count))
+    return;
+  g_clear_pointer (&model->owned, g_ptr_array_unref);
+  g_clear_pointer (&model->vocab, g_hash_table_unref);
+  g_clear_pointer (&model->st, hs_safetensors_free);
+  g_free (model->path);
+  g_free (model->name);
+  g_free (model);
+}
+
+static gboolean
+model_error (GError **error, const HsModel *model, const char *format, ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+model_error (GError **error, const HsModel *model, const char *format, ...)
+{
+  va_list args;
+  g_autofree char *message = NULL;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_FORMAT, "%s: not a usable heatscope model: %s",
+               model->path, message);
+  return FALSE;
+}
+
+/* A tensor of exactly the given shape (up to 4 dims; trailing zeros end the
+ * list), converted to float and owned by the model. */
+static float *
+take_tensor (HsModel *model, const char *name, GError **error, gsize d0, gsize d1, gsize d2, gsize d3)
+{
+  const HsTensorInfo *info = hs_safetensors_get_info (model->st, name);
+  gsize want[4] = { d0, d1, d2, d3 };
+  guint ndim = 0;
+  gboolean ok;
+  float *values;
+
+  while (ndim < 4 && want[ndim] != 0)
+    ndim++;
+  if (info == NULL)
+    {
+      model_error (error, model, "tensor \"%s\" is missing", name);
+      return NULL;
+    }
+  ok = info->ndim == ndim;
+  for (guint i = 0; ok && i < ndim; i++)
+    ok = info->shape[i] == want[i];
+  if (!ok)
+    {
+      g_autoptr(GString) expected = g_string_new ("[");
+      g_autoptr(GString) found = g_string_new ("[");
+
+      for (guint i = 0; i < ndim; i++)
+        g_string_append_printf (expected, "%s%" G_GSIZE_FORMAT, i ? ", " : "", want[i]);
+      for (guint i = 0; i < info->ndim; i++)
+        g_string_append_printf (found, "%s%" G_GSIZE_FORMAT, i ? ", " : "", info->shape[i]);
+      model_error (error, model, "tensor \"%s\" has shape %s], expected %s]", name, found->str,
+                   expected->str);
+      return NULL;
+    }
+  values = hs_safetensors_get_float (model->st, name, NULL, error);
+  if (values == NULL)
+    return NULL;
+  for (gsize i = 0; i < info->n_values; i++)
+    if (!isfinite (values[i]))
+      {
+        g_free (values);
+        model_error (error, model, "tensor \"%s\" holds a non-finite value at index %" G_GSIZE_FORMAT,
+                     name, i);
+        return NULL;
+      }
+  g_ptr_array_add (model->owned, values);
+  return values;
+}
+
+static gboolean
+get_uint (JsonObject *config, const char *key, guint min, guint max, guint *out)
+{
+  JsonNode *node = json_object_get_member (config, key);
+  gint64 v;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
+    return FALSE;
+  v = json_node_get_int (node);
+  if (v < min || v > max)
+    return FALSE;
+  *out = (guint) v;
+  return TRUE;
+}
+
+static gboolean
+get_double (JsonObject *config, const char *key, double *out)
+{
+  JsonNode *node = json_object_get_member (config, key);
+  GType type;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  type = json_node_get_value_type (node);
+  if (type != G_TYPE_DOUBLE && type != G_TYPE_INT64)
+    return FALSE;
+  *out = json_node_get_double (node);
+  return isfinite (*out);
+}
+
+static gboolean
+parse_config (HsModel *model, GError **error)
+{
+  const char *text = hs_safetensors_get_metadata (model->st, "config");
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(GError) json_error = NULL;
+  JsonObject *config;
+  JsonNode *conv_node, *no_attn;
+  JsonArray *conv;
+  guint size;
+
+  if (text == NULL)
+    return model_error (error, model, "metadata has no \"config\"");
+  if (!json_parser_load_from_data (parser, text, -1, &json_error)
+      || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    return model_error (error, model, "metadata \"config\" is not a JSON object%s%s",
+                        json_error ? ": " : "", json_error ? json_error->message : "");
+  config = json_node_get_object (json_parser_get_root (parser));
+
+  if (!get_uint (config, "image_size", 8, 4096, &model->image_size))
+    return model_error (error, model, "config \"image_size\" missing or out of range");
+  if (!get_uint (config, "grid", 1, 256, &model->grid))
+    return model_error (error, model, "config \"grid\" missing or out of range");
+  if (!get_uint (config, "dim", 1, 4096, &model->dim))
+    return model_error (error, model, "config \"dim\" missing or out of range");
+  if (!get_uint (config, "text_heads", 1, 64, &model->heads) || model->dim % model->heads != 0)
+    return model_error (error, model, "config \"text_heads\" missing or not a divisor of dim");
+  if (!get_uint (config, "text_ffn", 1, 65536, &model->ffn))
+    return model_error (error, model, "config \"text_ffn\" missing or out of range");
+  if (!get_uint (config, "text_positions", 1, 65536, &model->n_positions))
+    return model_error (error, model, "config \"text_positions\" missing or out of range");
+  if (!get_double (config, "tau", &model->tau) || !(model->tau > 0))
+    return model_error (error, model, "config \"tau\" missing or not positive");
+  if (!get_double (config, "normalize_mean", &model->norm_mean)
+      || !get_double (config, "normalize_std", &model->norm_std) || !(model->norm_std > 0))
+    return model_error (error, model, "config \"normalize_mean\"/\"normalize_std\" missing or invalid");
+  no_attn = json_object_get_member (config, "no_attn");
+  if (no_attn == NULL || !JSON_NODE_HOLDS_VALUE (no_attn) || json_node_get_value_type (no_attn) != G_TYPE_BOOLEAN)
+    return model_error (error, model, "config \"no_attn\" missing or not a boolean");
+  model->no_attn = json_node_get_boolean (no_attn);
+
+  conv_node = json_object_get_member (config, "conv");
+  if (conv_node == NULL || !JSON_NODE_HOLDS_ARRAY (conv_node))
+    return model_error (error, model, "config \"conv\" missing or not an array");
+  conv = json_node_get_array (conv_node);
+  model->n_conv = json_array_get_length (conv);
+  if (model->n_conv == 0 || model->n_conv > HS_MODEL_MAX_CONV)
+    return model_error (error, model, "config \"conv\" has %u layers (1 to %d allowed)",
+                        model->n_conv, HS_MODEL_MAX_CONV);
+  size = model->image_size;
+  for (guint l = 0; l < model->n_conv; l++)
+    {
+      JsonNode *layer_node = json_array_get_element (conv, l);
+      JsonArray *layer;
+      guint values[3];
+
+      if (!JSON_NODE_HOLDS_ARRAY (layer_node) || json_array_get_length (layer = json_node_get_array (layer_node)) != 3)
+        return model_error (error, model, "config \"conv\"[%u] is not [c_in, c_out, stride]", l);
+      for (guint i = 0; i < 3; i++)
+        {
+          JsonNode *n = json_array_get_element (layer, i);
+
+          if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64
+              || json_node_get_int (n) < 1 || json_node_get_int (n) > (i == 2 ? 4 : 4096))
+            return model_error (error, model, "config \"conv\"[%u][%u] out of range", l, i);
+          values[i] = (guint) json_node_get_int (n);
+        }
+      model->conv[l].c_in = values[0];
+      model->conv[l].c_out = values[1];
+      model->conv[l].stride = values[2];
+      if (values[0] != (l == 0 ? 1 : model->conv[l - 1].c_out))
+        return model_error (error, model, "config \"conv\"[%u] takes %u channels, the input has %u",
+                            l, values[0], l == 0 ? 1 : model->conv[l - 1].c_out);
+      size = (size - 1) / values[2] + 1;
+    }
+  if (size != model->grid)
+    return model_error (error, model, "the CNN gives a %u×%u grid, config says %u", size, size, model->grid);
+  return TRUE;
+}
+
+static gboolean
+parse_vocabulary (HsModel *model, GError **error)
+{
+  const char *text = hs_safetensors_get_metadata (model->st, "vocabulary");
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  JsonArray *words;
+  gboolean have_unk = FALSE;
+
+  if (text == NULL)
+    return model_error (error, model, "metadata has no \"vocabulary\"");
+  if (!json_parser_load_from_data (parser, text, -1, NULL)
+      || !JSON_NODE_HOLDS_ARRAY (json_parser_get_root (parser)))
+    return model_error (error, model, "metadata \"vocabulary\" is not a JSON array");
+  words = json_node_get_array (json_parser_get_root (parser));
+  model->vocab_size = json_array_get_length (words);
+  if (model->vocab_size == 0 || model->vocab_size > 10000000)
+    return model_error (error, model, "the vocabulary has %u words", model->vocab_size);
+  model->vocab = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < model->vocab_size; i++)
+    {
+      JsonNode *n = json_array_get_element (words, i);
+      const char *word;
+
+      if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+        return model_error (error, model, "vocabulary entry %u is not a string", i);
+      word = json_node_get_string (n);
+      if (g_hash_table_contains (model->vocab, word))
+        return model_error (error, model, "vocabulary word \"%s\" appears twice", word);
+      g_hash_table_insert (model->vocab, g_strdup (word), GUINT_TO_POINTER (i + 1));
+      if (strcmp (word, "<unk>") == 0)
+        {
+          model->unk = i;
+          have_unk = TRUE;
+        }
+    }
+  if (!have_unk)
+    return model_error (error, model, "the vocabulary has no \"<unk>\"");
+  return TRUE;
+}
+
+#define TAKE(field, name, ...) \
+  G_STMT_START { if ((model->field = take_tensor (model, name, error, __VA_ARGS__)) == NULL) return FALSE; } G_STMT_END
+
+static gboolean
+load_tensors (HsModel *model, GError **error)
+{
+  guint d = model->dim, f = model->ffn;
+  gsize cells = (gsize) model->grid * model->grid;
+
+  for (guint l = 0; l < model->n_conv; l++)
+    {
+      g_autofree char *w = g_strdup_printf ("image.conv%u.weight", l);
+      g_autofree char *b = g_strdup_printf ("image.conv%u.bias", l);
+
+      TAKE (conv[l].weight, w, model->conv[l].c_out, model->conv[l].c_in, 3, 3);
+      TAKE (conv[l].bias, b, model->conv[l].c_out, 0, 0, 0);
+    }
+  TAKE (proj_w, "image.proj.weight", d, model->conv[model->n_conv - 1].c_out, 0, 0);
+  TAKE (proj_b, "image.proj.bias", d, 0, 0, 0);
+  TAKE (pos, "image.pos", cells, d, 0, 0);
+
+  TAKE (emb, "text.emb", model->vocab_size, d, 0, 0);
+  TAKE (tpos, "text.pos", model->n_positions, d, 0, 0);
+  TAKE (ln1_w, "text.ln1.weight", d, 0, 0, 0);
+  TAKE (ln1_b, "text.ln1.bias", d, 0, 0, 0);
+  TAKE (ln2_w, "text.ln2.weight", d, 0, 0, 0);
+  TAKE (ln2_b, "text.ln2.bias", d, 0, 0, 0);
+  TAKE (lnf_w, "text.lnf.weight", d, 0, 0, 0);
+  TAKE (lnf_b, "text.lnf.bias", d, 0, 0, 0);
+  TAKE (q_w, "text.q.weight", d, d, 0, 0);
+  TAKE (q_b, "text.q.bias", d, 0, 0, 0);
+  TAKE (k_w, "text.k.weight", d, d, 0, 0);
+  TAKE (k_b, "text.k.bias", d, 0, 0, 0);
+  TAKE (v_w, "text.v.weight", d, d, 0, 0);
+  TAKE (v_b, "text.v.bias", d, 0, 0, 0);
+  TAKE (o_w, "text.o.weight", d, d, 0, 0);
+  TAKE (o_b, "text.o.bias", d, 0, 0, 0);
+  TAKE (ff1_w, "text.ff1.weight", f, d, 0, 0);
+  TAKE (ff1_b, "text.ff1.bias", f, 0, 0, 0);
+  TAKE (ff2_w, "text.ff2.weight", d, f, 0, 0);
+  TAKE (ff2_b, "text.ff2.bias", d, 0, 0, 0);
+  TAKE (tproj_w, "text.proj.weight", d, d, 0, 0);
+  TAKE (tproj_b, "text.proj.bias", d, 0, 0, 0);
+  if (model->no_attn)
+    {
+      TAKE (no_attn_vec, "no_attn", d, 0, 0, 0);
+      hs_model_l2_normalize (model->no_attn_vec, d);
+    }
+  return TRUE;
+}
+
+HsModel *
+hs_model_load (const char *path, GError **error)
+{
+  g_autoptr(HsModel) model = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const char *format, *name;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  model = g_new0 (HsModel, 1);
+  model->ref_count = 1;
+  model->path = g_strdup (path);
+  model->owned = g_ptr_array_new_with_free_func (g_free);
+  model->st = hs_safetensors_load (path, &local_error);
+  if (model->st == NULL)
+    {
+      HsModelError code = HS_MODEL_ERROR_FORMAT;
+
+      if (g_error_matches (local_error, HS_SAFETENSORS_ERROR, HS_SAFETENSORS_ERROR_IO))
+        code = HS_MODEL_ERROR_IO;
+      else if (g_error_matches (local_error, HS_SAFETENSORS_ERROR, HS_SAFETENSORS_ERROR_TOO_LARGE))
+        code = HS_MODEL_ERROR_TOO_LARGE;
+      g_set_error_literal (error, HS_MODEL_ERROR, code, local_error->message);
+      return NULL;
+    }
+  format = hs_safetensors_get_metadata (model->st, "format");
+  if (g_strcmp0 (format, HS_MODEL_FORMAT) != 0)
+    {
+      model_error (error, model, "metadata \"format\" is %s%s%s, expected \"%s\"",
+                   format ? "\"" : "", format ? format : "missing", format ? "\"" : "", HS_MODEL_FORMAT);
+      return NULL;
+    }
+  if (!parse_config (model, error) || !parse_vocabulary (model, error) || !load_tensors (model, error))
+    return NULL;
+  name = hs_safetensors_get_metadata (model->st, "name");
+  if (name != NULL)
+    model->name = g_strdup (name);
+  else
+    {
+      g_autofree char *base = g_path_get_basename (path);
+      char *dot = strrchr (base, '.');
+
+      if (dot != NULL && dot != base)
+        *dot = '\0';
+      model->name = g_strdup (base);
+    }
+  return g_steal_pointer (&model);
+}
+
+char *
+hs_model_find_builtin (const char *name)
+{
+  g_autofree char *file = NULL;
+  g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
+  const char *env = g_getenv ("HEATSCOPE_MODELS_DIR");
+  const char * const *system_dirs = g_get_system_data_dirs ();
+
+  g_return_val_if_fail (name != NULL, NULL);
+
+  if (!g_strv_contains (builtin_names, name))
+    return NULL;
+  file = g_strconcat (name, ".safetensors", NULL);
+  if (env != NULL && *env != '\0')
+    g_ptr_array_add (dirs, g_strdup (env));
+#ifdef HS_SOURCE_DATA_DIR
+  g_ptr_array_add (dirs, g_build_filename (HS_SOURCE_DATA_DIR, "models", NULL));
+#endif
+  for (guint i = 0; system_dirs[i] != NULL; i++)
+    g_ptr_array_add (dirs, g_build_filename (system_dirs[i], "heatscope", "models", NULL));
+  for (guint i = 0; i < dirs->len; i++)
+    {
+      g_autofree char *path = g_build_filename (dirs->pdata[i], file, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        return g_steal_pointer (&path);
+    }
+  return NULL;
+}
+
+HsModel *
+hs_model_load_builtin (const char *name_or_path, GError **error)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (name_or_path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (g_str_has_suffix (name_or_path, ".safetensors") || strchr (name_or_path, G_DIR_SEPARATOR) != NULL)
+    return hs_model_load (name_or_path, error);
+  path = hs_model_find_builtin (name_or_path);
+  if (path == NULL)
+    {
+      g_autofree char *known = g_strjoinv (", ", (char **) builtin_names);
+
+      g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_NOT_FOUND,
+                   g_strv_contains (builtin_names, name_or_path)
+                   ? "built-in model \"%s\" not found (looked in $HEATSCOPE_MODELS_DIR, data/models and the data directories)"
+                   : "unknown model \"%s\" (built-in models: %s; or give a .safetensors file)",
+                   name_or_path, known);
+      return NULL;
+    }
+  return hs_model_load (path, error);
+}
+
+const char *
+hs_model_get_name (const HsModel *model)
+{
+  g_return_val_if_fail (model != NULL, NULL);
+  return model->name;
+}
+
+const char *
+hs_model_get_path (const HsModel *model)
+{
+  g_return_val_if_fail (model != NULL, NULL);
+  return model->path;
+}
+
+guint
+hs_model_get_grid_width (const HsModel *model)
+{
+  g_return_val_if_fail (model != NULL, 0);
+  return model->grid;
+}
+
+guint
+hs_model_get_grid_height (const HsModel *model)
+{
+  g_return_val_if_fail (model != NULL, 0);
+  return model->grid;
+}
+
+gboolean
+hs_model_has_no_attn (const HsModel *model)
+{
+  g_return_val_if_fail (model != NULL, FALSE);
+  return model->no_attn;
+}
+
+const char *
+hs_model_get_metadata (const HsModel *model, const char *key)
+{
+  g_return_val_if_fail (model != NULL, NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+  return hs_safetensors_get_metadata (model->st, key);
+}
+
+HsImageFeatures *
+hs_image_features_ref (HsImageFeatures *features)
+{
+  g_return_val_if_fail (features != NULL, NULL);
+  g_atomic_int_inc (&features->ref_count);
+  return features;
+}
+
+void
+hs_image_features_unref (HsImageFeatures *features)
+{
+  if (features == NULL || !g_atomic_int_dec_and_test (&features->ref_count))
+    return;
+  g_clear_pointer (&features->model, hs_model_unref);
+  g_free (features->regions);
+  g_free (features);
+}
+
+HsImageFeatures *
+hs_model_encode_image (HsModel *model, const HsImage *image, GCancellable *cancellable, GError **error)
+{
+  g_autoptr(HsImageFeatures) features = NULL;
+  g_autofree float *input = NULL;
+
+  g_return_val_if_fail (model != NULL, NULL);
+  g_return_val_if_fail (image != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  input = g_new (float, (gsize) model->image_size * model->image_size);
+  if (!hs_model_image_input (model, image, input, error))
+    return NULL;
+  features = g_new0 (HsImageFeatures, 1);
+  features->ref_count = 1;
+  features->model = hs_model_ref (model);
+  features->regions = g_new (float, (gsize) model->grid * model->grid * model->dim);
+  if (!hs_model_image_forward (model, input, features->regions, cancellable, error))
+    return NULL;
+  return g_steal_pointer (&features);
+}
+
+HsAttentionMap *
+hs_model_attend (HsModel *model, HsImageFeatures *features, const char *prompt, GError **error)
+{
+  g_auto(GStrv) tokens = NULL;
+  g_autofree guint *ids = NULL;
+  g_autofree float *words = NULL;
+  g_autofree double *maps = NULL;
+  g_autofree double *logits = NULL;
+  HsAttentionMap *map;
+  guint n, d, cells, regions;
+  double no_attn = 0;
+
+  g_return_val_if_fail (model != NULL, NULL);
+  g_return_val_if_fail (features != NULL, NULL);
+  g_return_val_if_fail (prompt != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (features->model != model)
+    {
+      g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_INVALID,
+                   "%s: the image features were computed by another model (%s)", model->path,
+                   features->model->path);
+      return NULL;
+    }
+  tokens = hs_text_tokenize (prompt);
+  n = g_strv_length (tokens);
+  if (n == 0)
+    {
+      g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_EMPTY_PROMPT, "the prompt has no words");
+      return NULL;
+    }
+  if (n > hs_limits_get ()->max_tokens)
+    {
+      g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_TOO_LARGE,
+                   "the prompt has %u words, more than the limit of %" G_GUINT64_FORMAT,
+                   n, hs_limits_get ()->max_tokens);
+      return NULL;
+    }
+
+  d = model->dim;
+  cells = model->grid * model->grid;
+  regions = cells + (model->no_attn ? 1 : 0);
+  ids = g_new (guint, n);
+  for (guint i = 0; i < n; i++)
+    ids[i] = hs_model_token_id (model, tokens[i]);
+  words = g_new (float, (gsize) n * d);
+  hs_model_text_forward (model, ids, n, words);
+
+  maps = g_new (double, (gsize) n * cells);
+  logits = g_new (double, regions);
+  for (guint i = 0; i < n; i++)
+    {
+      const float *t = words + (gsize) i * d;
+      double max = -INFINITY, sum = 0;
+
+      for (guint j = 0; j < regions; j++)
+        {
+          const float *v = j < cells ? features->regions + (gsize) j * d : model->no_attn_vec;
+          float dot = 0;
+
+          for (guint c = 0; c < d; c++)
+            dot += t[c] * v[c];
+          logits[j] = dot / model->tau;
+          max = MAX (max, logits[j]);
+        }
+      for (guint j = 0; j < regions; j++)
+        {
+          logits[j] = exp (logits[j] - max);
+          sum += logits[j];
+        }
+      for (guint j = 0; j < cells; j++)
+        maps[(gsize) i * cells + j] = logits[j] / sum;
+      if (model->no_attn)
+        no_attn += logits[cells] / sum / n;
+    }
+
+  map = hs_attention_map_new (n, model->grid, model->grid, maps, error);
+  if (map == NULL)
+    return NULL;
+  hs_attention_map_set_tokens (map, (const char * const *) tokens);
+  hs_attention_map_set_no_attn (map, model->no_attn ? no_attn : NAN);
+  return map;
+}
+
+HsAttentionMap *
+hs_model_attend_image (HsModel *model, const HsImage *image, const char *prompt, GError **error)
+{
+  g_autoptr(HsImageFeatures) features = NULL;
+
+  g_return_val_if_fail (model != NULL, NULL);
+  g_return_val_if_fail (image != NULL, NULL);
+  g_return_val_if_fail (prompt != NULL, NULL);
+
+  features = hs_model_encode_image (model, image, NULL, error);
+  if (features == NULL)
+    return NULL;
+  return hs_model_attend (model, features, prompt, error);
+}
