@@ -72,6 +72,10 @@ typedef struct {
   GPtrArray  *regions;    /* of HsRegion* */
   GPtrArray  *sentences;  /* of HsSentence* */
   GPtrArray  *maps;       /* of HsMapRef* */
+  /* Image size in pixels as stated by the manifest ("width"/"height");
+   * 0 when not stated (then hs_dataset_get_image_size reads the file header). */
+  guint       width;
+  guint       height;
 } HsInstance;
 
 /* Subsets of McInerney et al., computed from labels and targets. */
@@ -95,6 +99,9 @@ HsDataset   *hs_dataset_load            (const char *path, GError **error);
 HsDataset   *hs_dataset_new             (const char *root_dir, const char *name);
 /* Writes heatscope.json atomically (temp file, fsync, rename). */
 gboolean     hs_dataset_save            (HsDataset *dataset, GError **error);
+/* The text hs_dataset_save writes (deterministic: fixed member order,
+ * metadata and models sorted, numbers in shortest round-trip form). */
+char        *hs_dataset_to_json         (HsDataset *dataset, gsize *length);
 /* Checks everything (schema, references, files, shapes); returns FALSE and
  * fills `problems` (HsProblem*, owned by the array) when anything is wrong. */
 gboolean     hs_dataset_validate        (const char *path, GPtrArray **problems);
@@ -128,6 +135,49 @@ HsMapRef    *hs_instance_find_map_by_prompt (const HsInstance *instance, const c
 guint        hs_dataset_get_subsets     (HsDataset *dataset, const HsInstance *instance,
                                          const HsSentence *sentence);  /* HsSubset flags */
 const char  *hs_subset_to_string        (HsSubset subset);   /* "abnormal", "one_lung", "mdrb" */
+/* Parses "abnormal", "one_lung", "mdrb"; 0 for anything else. */
+HsSubset     hs_subset_from_string      (const char *name);
+
+/* --- additions beyond the first draft ------------------------------------ */
+
+const char  *hs_dataset_get_manifest_path (HsDataset *dataset);   /* absolute */
+const char  *hs_dataset_get_description (HsDataset *dataset);     /* may be NULL */
+void         hs_dataset_set_description (HsDataset *dataset, const char *description);
+/* Models described in the manifest's "models" object (a model with maps
+ * needs no entry there).  Description may be NULL. */
+void         hs_dataset_set_model_description (HsDataset *dataset, const char *model,
+                                               const char *description);
+const char  *hs_dataset_get_model_description (HsDataset *dataset, const char *model);
+/* Index of `instance` in the dataset, or -1. */
+int          hs_dataset_get_instance_index (HsDataset *dataset, const HsInstance *instance);
+/* Image size: the manifest's width/height when stated, else read from the
+ * image header (no pixel decoding; cached).  Thread-safe. */
+gboolean     hs_dataset_get_image_size  (HsDataset *dataset, const HsInstance *instance,
+                                         guint *width, guint *height, GError **error);
+/* Bounding box of every box and mask pixel of the named targets, in image
+ * pixels (masks of another size are scaled to the image).  FALSE (no error)
+ * when the sentence has no targets; masks are decoded once and cached. */
+gboolean     hs_dataset_get_target_extent (HsDataset *dataset, const HsInstance *instance,
+                                           const char * const *targets, HsBox *extent,
+                                           GError **error);
+
+/* Building instances (all strings are copied; add_* take ownership of the
+ * added struct). */
+void         hs_instance_set_metadata   (HsInstance *instance, const char *key, const char *value);
+const char  *hs_instance_get_metadata   (const HsInstance *instance, const char *key);
+void         hs_instance_add_region     (HsInstance *instance, HsRegion *region);
+void         hs_instance_add_sentence   (HsInstance *instance, HsSentence *sentence);
+void         hs_instance_add_map        (HsInstance *instance, HsMapRef *ref);
+void         hs_instance_add_finding    (HsInstance *instance, HsLabel *label);
+void         hs_region_set_mask         (HsRegion *region, const char *mask);
+void         hs_sentence_add_target     (HsSentence *sentence, const char *region_name);
+void         hs_sentence_add_label      (HsSentence *sentence, HsLabel *label);
+void         hs_sentence_set_kind       (HsSentence *sentence, const char *kind);
+void         hs_map_ref_set_tokens      (HsMapRef *ref, const char * const *tokens);
+void         hs_map_ref_set_prompt      (HsMapRef *ref, const char *prompt);
+HsProblem   *hs_problem_new             (const char *file, const char *json_path, const char *message);
+/* "FILE: JSONPATH: message" (the line `heatscope-cli validate` prints). */
+char        *hs_problem_to_string       (const HsProblem *problem);
 
 /* Constructors/destructors for the plain structs (free functions take NULL). */
 HsInstance  *hs_instance_new            (const char *id, const char *image);

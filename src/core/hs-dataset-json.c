@@ -1,0 +1,1658 @@
+/* hs-dataset-json.c — reading and writing heatscope.json
+ *
+ * The reader walks the json-glib tree once, converts it to the plain structs
+ * and drops the tree; nothing referenced by the manifest is opened unless the
+ * validator asks for it.  The same walk serves the loader (stop at the first
+ * problem) and the validator (record every problem). */
+#include "hs-dataset-private.h"
+#include "hs-atomic-file.h"
+#include "hs-limits.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_DEPTH 64
+#define FORMAT_NAME "heatscope-dataset"
+
+/* --- JSON paths ---------------------------------------------------------- */
+
+static gboolean
+is_identifier (const char *key)
+{
+  if (!g_ascii_isalpha (key[0]) && key[0] != '_')
+    return FALSE;
+  for (const char *p = key + 1; *p; p++)
+    if (!g_ascii_isalnum (*p) && *p != '_')
+      return FALSE;
+  return TRUE;
+}
+
+static void
+append_quoted (GString *out, const char *text)
+{
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p; p++)
+    {
+      guchar c = (guchar) *p;
+
+      if (c == '"' || c == '\\')
+        {
+          g_string_append_c (out, '\\');
+          g_string_append_c (out, (char) c);
+        }
+      else if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c == '\t')
+        g_string_append (out, "\\t");
+      else if (c == '\r')
+        g_string_append (out, "\\r");
+      else if (c == '\b')
+        g_string_append (out, "\\b");
+      else if (c == '\f')
+        g_string_append (out, "\\f");
+      else if (c < 0x20 || c == 0x7f)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_c (out, (char) c);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+append_path (GString *out, const HsJsonPath *path)
+{
+  if (path == NULL)
+    {
+      g_string_append_c (out, '$');
+      return;
+    }
+  append_path (out, path->parent);
+  if (path->key == NULL)
+    g_string_append_printf (out, "[%u]", path->index);
+  else if (is_identifier (path->key))
+    g_string_append_printf (out, ".%s", path->key);
+  else
+    {
+      g_string_append_c (out, '[');
+      append_quoted (out, path->key);
+      g_string_append_c (out, ']');
+    }
+}
+
+char *
+hs_json_path_to_string (const HsJsonPath *path)
+{
+  GString *out = g_string_new (NULL);
+
+  append_path (out, path);
+  return g_string_free (out, FALSE);
+}
+
+#define PATH_KEY(name, parent_, key_) HsJsonPath name = { (parent_), (key_), 0 }
+#define PATH_INDEX(name, parent_, index_) HsJsonPath name = { (parent_), NULL, (index_) }
+
+/* --- problems ------------------------------------------------------------ */
+
+gboolean
+hs_manifest_reader_problem (HsManifestReader *reader, const char *file,
+                            const HsJsonPath *path, HsDatasetError code,
+                            const char *format, ...)
+{
+  g_autofree char *message = NULL;
+  g_autofree char *path_string = hs_json_path_to_string (path);
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  if (file == NULL)
+    file = reader->manifest;
+
+  if (reader->collect)
+    {
+      g_ptr_array_add (reader->problems, hs_problem_new (file, path_string, message));
+      return TRUE;
+    }
+  if (reader->error == NULL)
+    reader->error = g_error_new (HS_DATASET_ERROR, code, "%s: %s: %s", file, path_string, message);
+  reader->stop = TRUE;
+  return FALSE;
+}
+
+#define PROBLEM(reader, path, code, ...) \
+  hs_manifest_reader_problem ((reader), NULL, (path), (code), __VA_ARGS__)
+
+/* --- typed access -------------------------------------------------------- */
+
+static const char *
+node_type_name (JsonNode *node)
+{
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_OBJECT: return "an object";
+    case JSON_NODE_ARRAY:  return "an array";
+    case JSON_NODE_NULL:   return "null";
+    case JSON_NODE_VALUE:
+      switch (json_node_get_value_type (node))
+        {
+        case G_TYPE_STRING:  return "a string";
+        case G_TYPE_BOOLEAN: return "a boolean";
+        case G_TYPE_INT64:
+        case G_TYPE_DOUBLE:  return "a number";
+        default:             return "a value";
+        }
+    default:
+      return "something else";
+    }
+}
+
+static gboolean
+node_is_string (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING;
+}
+
+static gboolean
+node_is_number (JsonNode *node)
+{
+  GType type;
+
+  if (!JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  type = json_node_get_value_type (node);
+  return type == G_TYPE_INT64 || type == G_TYPE_DOUBLE;
+}
+
+static gboolean
+node_is_bool (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN;
+}
+
+static gboolean
+expect (HsManifestReader *r, JsonNode *node, const HsJsonPath *path, gboolean ok, const char *what)
+{
+  if (ok)
+    return TRUE;
+  PROBLEM (r, path, HS_DATASET_ERROR_INVALID, "expected %s, found %s", what, node_type_name (node));
+  return FALSE;
+}
+
+/* Reports members not in `allowed`; "x-" members are extensions and ignored. */
+static void
+check_members (HsManifestReader *r, JsonObject *object, const HsJsonPath *path,
+               const char * const *allowed)
+{
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+
+  json_object_iter_init_ordered (&iter, object);
+  while (!r->stop && json_object_iter_next_ordered (&iter, &name, &member))
+    {
+      if (g_str_has_prefix (name, "x-") || g_strv_contains (allowed, name))
+        continue;
+      {
+        PATH_KEY (child, path, name);
+        g_autofree char *list = g_strjoinv (", ", (char **) allowed);
+        PROBLEM (r, &child, HS_DATASET_ERROR_INVALID,
+                 "unknown member \"%s\" (expected one of: %s)", name, list);
+      }
+    }
+}
+
+/* A string member.  Returns a copy, or NULL when absent or wrong (the
+ * latter reported; *bad set). */
+static char *
+get_string (HsManifestReader *r, JsonObject *object, const HsJsonPath *parent,
+            const char *key, gboolean required, gboolean non_empty, gboolean *bad)
+{
+  PATH_KEY (path, parent, key);
+  JsonNode *node = json_object_get_member (object, key);
+  const char *value;
+
+  if (node == NULL)
+    {
+      if (required)
+        {
+          PROBLEM (r, parent, HS_DATASET_ERROR_INVALID, "missing required member \"%s\"", key);
+          *bad = TRUE;
+        }
+      return NULL;
+    }
+  if (!expect (r, node, &path, node_is_string (node), "a string"))
+    {
+      *bad = TRUE;
+      return NULL;
+    }
+  value = json_node_get_string (node);
+  if (non_empty && (value == NULL || value[0] == '\0'))
+    {
+      PROBLEM (r, &path, HS_DATASET_ERROR_INVALID, "must not be empty");
+      *bad = TRUE;
+      return NULL;
+    }
+  return g_strdup (value ? value : "");
+}
+
+static char *
+get_path (HsManifestReader *r, JsonObject *object, const HsJsonPath *parent,
+          const char *key, gboolean required, gboolean *bad)
+{
+  PATH_KEY (path, parent, key);
+  gboolean my_bad = FALSE;
+  char *value = get_string (r, object, parent, key, required, TRUE, &my_bad);
+  const char *why = NULL;
+
+  if (my_bad)
+    {
+      *bad = TRUE;
+      return NULL;
+    }
+  if (value != NULL && !hs_dataset_path_is_safe (value, &why))
+    {
+      PROBLEM (r, &path, HS_DATASET_ERROR_PATH, "path \"%s\" %s", value, why);
+      g_free (value);
+      *bad = TRUE;
+      return NULL;
+    }
+  return value;
+}
+
+static gboolean
+get_number (HsManifestReader *r, JsonNode *node, const HsJsonPath *path, double *out)
+{
+  double value;
+
+  if (!expect (r, node, path, node_is_number (node), "a number"))
+    return FALSE;
+  value = json_node_get_double (node);
+  if (!isfinite (value))
+    {
+      PROBLEM (r, path, HS_DATASET_ERROR_INVALID, "number is not finite");
+      return FALSE;
+    }
+  *out = value;
+  return TRUE;
+}
+
+/* A positive integer member (image width or height); 0 when absent. */
+static guint
+get_dimension (HsManifestReader *r, JsonObject *object, const HsJsonPath *parent,
+               const char *key, gboolean *bad)
+{
+  PATH_KEY (path, parent, key);
+  JsonNode *node = json_object_get_member (object, key);
+  gint64 value;
+
+  if (node == NULL)
+    return 0;
+  if (!expect (r, node, &path,
+               JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64,
+               "an integer"))
+    {
+      *bad = TRUE;
+      return 0;
+    }
+  value = json_node_get_int (node);
+  if (value < 1 || value > G_MAXINT32)
+    {
+      PROBLEM (r, &path, HS_DATASET_ERROR_INVALID,
+               "image %s %" G_GINT64_FORMAT " is not in [1, %d]", key, value, G_MAXINT32);
+      *bad = TRUE;
+      return 0;
+    }
+  return (guint) value;
+}
+
+/* An optional array of strings as a NULL-terminated vector (empty when
+ * absent); NULL with *bad when wrong. */
+static char **
+get_string_list (HsManifestReader *r, JsonObject *object, const HsJsonPath *parent,
+                 const char *key, gboolean non_empty_items, gboolean *bad)
+{
+  PATH_KEY (path, parent, key);
+  JsonNode *node = json_object_get_member (object, key);
+  JsonArray *array;
+  GPtrArray *items;
+  gboolean my_bad = FALSE;
+  guint n;
+
+  if (node == NULL)
+    return g_new0 (char *, 1);
+  if (!expect (r, node, &path, JSON_NODE_HOLDS_ARRAY (node), "an array of strings"))
+    {
+      *bad = TRUE;
+      return NULL;
+    }
+  array = json_node_get_array (node);
+  n = json_array_get_length (array);
+  items = g_ptr_array_new_full (n + 1, g_free);
+  for (guint i = 0; i < n && !r->stop; i++)
+    {
+      PATH_INDEX (item_path, &path, i);
+      JsonNode *item = json_array_get_element (array, i);
+
+      if (!expect (r, item, &item_path, node_is_string (item), "a string"))
+        {
+          my_bad = TRUE;
+          continue;
+        }
+      if (non_empty_items && json_node_get_string (item)[0] == '\0')
+        {
+          PROBLEM (r, &item_path, HS_DATASET_ERROR_INVALID, "must not be empty");
+          my_bad = TRUE;
+          continue;
+        }
+      g_ptr_array_add (items, g_strdup (json_node_get_string (item)));
+    }
+  if (my_bad)
+    {
+      g_ptr_array_unref (items);
+      *bad = TRUE;
+      return NULL;
+    }
+  g_ptr_array_add (items, NULL);
+  g_ptr_array_set_free_func (items, NULL);
+  return (char **) g_ptr_array_free (items, FALSE);
+}
+
+/* --- the schema, one function per object --------------------------------- */
+
+static const char * const label_members[] = { "condition", "context", "locations", NULL };
+static const char * const region_members[] = { "boxes", "mask", NULL };
+static const char * const sentence_members[] = { "id", "text", "kind", "targets", "labels", NULL };
+static const char * const map_members[] = { "model", "query", "prompt", "file", "tokens", "no_attn", NULL };
+static const char * const instance_members[] = {
+  "id", "image", "width", "height", "metadata", "abnormal", "findings", "regions",
+  "sentences", "maps", NULL };
+static const char * const top_members[] = {
+  "format", "version", "name", "description", "models", "instances", NULL };
+static const char * const model_members[] = { "description", NULL };
+static const char * const label_contexts[] = { "positive", "negative", "uncertain", NULL };
+static const char * const sentence_kinds[] = { "report", "custom", "class", NULL };
+
+static HsLabel *
+read_label (HsManifestReader *r, JsonNode *node, const HsJsonPath *path)
+{
+  JsonObject *object;
+  gboolean bad = FALSE;
+  g_autofree char *condition = NULL;
+  g_autofree char *context = NULL;
+  g_auto(GStrv) locations = NULL;
+
+  if (!expect (r, node, path, JSON_NODE_HOLDS_OBJECT (node), "a label object"))
+    return NULL;
+  object = json_node_get_object (node);
+  check_members (r, object, path, label_members);
+  condition = get_string (r, object, path, "condition", TRUE, TRUE, &bad);
+  context = get_string (r, object, path, "context", FALSE, TRUE, &bad);
+  if (context != NULL && !g_strv_contains (label_contexts, context))
+    {
+      PATH_KEY (context_path, path, "context");
+      PROBLEM (r, &context_path, HS_DATASET_ERROR_INVALID,
+               "context \"%s\" is not one of positive, negative, uncertain", context);
+      bad = TRUE;
+    }
+  locations = get_string_list (r, object, path, "locations", TRUE, &bad);
+  if (bad || r->stop)
+    return NULL;
+  return hs_label_new (condition, context, (const char * const *) locations);
+}
+
+/* Appends the labels of array member `key` to `labels`; FALSE when any was bad. */
+static gboolean
+read_labels (HsManifestReader *r, JsonObject *object, const HsJsonPath *parent,
+             const char *key, GPtrArray *labels)
+{
+  PATH_KEY (path, parent, key);
+  JsonNode *node = json_object_get_member (object, key);
+  JsonArray *array;
+  gboolean ok = TRUE;
+
+  if (node == NULL)
+    return TRUE;
+  if (!expect (r, node, &path, JSON_NODE_HOLDS_ARRAY (node), "an array of labels"))
+    return FALSE;
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array) && !r->stop; i++)
+    {
+      PATH_INDEX (item_path, &path, i);
+      HsLabel *label = read_label (r, json_array_get_element (array, i), &item_path);
+
+      if (label != NULL)
+        g_ptr_array_add (labels, label);
+      else
+        ok = FALSE;
+    }
+  return ok;
+}
+
+static gboolean
+read_box (HsManifestReader *r, JsonNode *node, const HsJsonPath *path, HsBox *box)
+{
+  JsonArray *array;
+  double v[4];
+  gboolean ok = TRUE;
+
+  if (!expect (r, node, path, JSON_NODE_HOLDS_ARRAY (node), "a box [x1, y1, x2, y2]"))
+    return FALSE;
+  array = json_node_get_array (node);
+  if (json_array_get_length (array) != 4)
+    {
+      PROBLEM (r, path, HS_DATASET_ERROR_INVALID,
+               "a box has 4 numbers [x1, y1, x2, y2], found %u", json_array_get_length (array));
+      return FALSE;
+    }
+  for (guint i = 0; i < 4 && !r->stop; i++)
+    {
+      PATH_INDEX (item_path, path, i);
+      if (!get_number (r, json_array_get_element (array, i), &item_path, &v[i]))
+        ok = FALSE;
+    }
+  if (!ok || r->stop)
+    return FALSE;
+  box->x1 = v[0];
+  box->y1 = v[1];
+  box->x2 = v[2];
+  box->y2 = v[3];
+  return TRUE;
+}
+
+static HsRegion *
+read_region (HsManifestReader *r, const char *name, JsonNode *node, const HsJsonPath *path)
+{
+  JsonObject *object;
+  JsonNode *boxes;
+  gboolean bad = FALSE;
+  g_autoptr(GArray) box_array = g_array_new (FALSE, FALSE, sizeof (HsBox));
+  g_autofree char *mask = NULL;
+  HsRegion *region;
+
+  if (name[0] == '\0')
+    {
+      PROBLEM (r, path, HS_DATASET_ERROR_INVALID, "a region name must not be empty");
+      bad = TRUE;
+    }
+  if (!expect (r, node, path, JSON_NODE_HOLDS_OBJECT (node), "a region object"))
+    return NULL;
+  object = json_node_get_object (node);
+  check_members (r, object, path, region_members);
+
+  boxes = json_object_get_member (object, "boxes");
+  if (boxes != NULL)
+    {
+      PATH_KEY (boxes_path, path, "boxes");
+
+      if (expect (r, boxes, &boxes_path, JSON_NODE_HOLDS_ARRAY (boxes), "an array of boxes"))
+        {
+          JsonArray *array = json_node_get_array (boxes);
+
+          for (guint i = 0; i < json_array_get_length (array) && !r->stop; i++)
+            {
+              PATH_INDEX (box_path, &boxes_path, i);
+              HsBox box;
+
+              if (read_box (r, json_array_get_element (array, i), &box_path, &box))
+                g_array_append_val (box_array, box);
+              else
+                bad = TRUE;
+            }
+        }
+      else
+        bad = TRUE;
+    }
+  mask = get_path (r, object, path, "mask", FALSE, &bad);
+  if (r->stop)
+    return NULL;
+  if (!bad && box_array->len == 0 && mask == NULL)
+    {
+      PROBLEM (r, path, HS_DATASET_ERROR_INVALID, "a region needs at least one box or a mask");
+      bad = TRUE;
+    }
+  if (bad || r->stop)
+    return NULL;
+
+  region = hs_region_new (name);
+  g_array_append_vals (region->boxes, box_array->data, box_array->len);
+  region->mask = g_steal_pointer (&mask);
+  return region;
+}
+
+static HsSentence *
+read_sentence (HsManifestReader *r, JsonNode *node, const HsJsonPath *path,
+               GHashTable *region_names, GHashTable *sentence_ids)
+{
+  JsonObject *object;
+  gboolean bad = FALSE;
+  g_autofree char *id = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *kind = NULL;
+  g_auto(GStrv) targets = NULL;
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_label_free);
+  HsSentence *sentence;
+
+  if (!expect (r, node, path, JSON_NODE_HOLDS_OBJECT (node), "a sentence object"))
+    return NULL;
+  object = json_node_get_object (node);
+  check_members (r, object, path, sentence_members);
+
+  id = get_string (r, object, path, "id", TRUE, TRUE, &bad);
+  if (id != NULL && !g_hash_table_add (sentence_ids, g_strdup (id)))
+    {
+      PATH_KEY (id_path, path, "id");
+      PROBLEM (r, &id_path, HS_DATASET_ERROR_INVALID, "duplicate sentence id \"%s\"", id);
+      bad = TRUE;
+    }
+  text = get_string (r, object, path, "text", TRUE, FALSE, &bad);
+  kind = get_string (r, object, path, "kind", FALSE, TRUE, &bad);
+  if (kind != NULL && !g_strv_contains (sentence_kinds, kind))
+    {
+      PATH_KEY (kind_path, path, "kind");
+      PROBLEM (r, &kind_path, HS_DATASET_ERROR_INVALID,
+               "kind \"%s\" is not one of report, custom, class", kind);
+      bad = TRUE;
+    }
+  targets = get_string_list (r, object, path, "targets", TRUE, &bad);
+  if (targets != NULL)
+    {
+      PATH_KEY (targets_path, path, "targets");
+
+      for (guint i = 0; targets[i] != NULL && !r->stop; i++)
+        {
+          PATH_INDEX (target_path, &targets_path, i);
+
+          if (!g_hash_table_contains (region_names, targets[i]))
+            {
+              PROBLEM (r, &target_path, HS_DATASET_ERROR_INVALID,
+                       "unknown region \"%s\" (not a key of this instance's \"regions\")",
+                       targets[i]);
+              bad = TRUE;
+            }
+          for (guint j = 0; j < i; j++)
+            if (strcmp (targets[i], targets[j]) == 0)
+              {
+                PROBLEM (r, &target_path, HS_DATASET_ERROR_INVALID,
+                         "region \"%s\" is listed twice", targets[i]);
+                bad = TRUE;
+                break;
+              }
+        }
+    }
+  if (!read_labels (r, object, path, "labels", labels))
+    bad = TRUE;
+  if (bad || r->stop)
+    return NULL;
+
+  sentence = hs_sentence_new (id, text);
+  if (kind != NULL)
+    hs_sentence_set_kind (sentence, kind);
+  g_strfreev (sentence->targets);
+  sentence->targets = g_steal_pointer (&targets);
+  g_ptr_array_extend_and_steal (sentence->labels, g_steal_pointer (&labels));
+  return sentence;
+}
+
+static HsMapRef *
+read_map (HsManifestReader *r, JsonNode *node, const HsJsonPath *path,
+          GHashTable *sentence_ids, GHashTable *map_keys)
+{
+  JsonObject *object;
+  JsonNode *no_attn_node;
+  gboolean bad = FALSE;
+  g_autofree char *model = NULL;
+  g_autofree char *query = NULL;
+  g_autofree char *prompt = NULL;
+  g_autofree char *file = NULL;
+  g_auto(GStrv) tokens = NULL;
+  double no_attn = NAN;
+  HsMapRef *ref;
+
+  if (!expect (r, node, path, JSON_NODE_HOLDS_OBJECT (node), "a map object"))
+    return NULL;
+  object = json_node_get_object (node);
+  check_members (r, object, path, map_members);
+
+  model = get_string (r, object, path, "model", TRUE, TRUE, &bad);
+  query = get_string (r, object, path, "query", FALSE, TRUE, &bad);
+  prompt = get_string (r, object, path, "prompt", FALSE, FALSE, &bad);
+  file = get_path (r, object, path, "file", TRUE, &bad);
+  if (json_object_has_member (object, "tokens"))
+    {
+      tokens = get_string_list (r, object, path, "tokens", FALSE, &bad);
+      if (tokens != NULL && g_strv_length (tokens) > hs_limits_get ()->max_tokens)
+        {
+          PATH_KEY (tokens_path, path, "tokens");
+          PROBLEM (r, &tokens_path, HS_DATASET_ERROR_TOO_LARGE,
+                   "%u tokens exceed the limit of %" G_GUINT64_FORMAT,
+                   g_strv_length (tokens), hs_limits_get ()->max_tokens);
+          bad = TRUE;
+        }
+    }
+  no_attn_node = json_object_get_member (object, "no_attn");
+  if (no_attn_node != NULL)
+    {
+      PATH_KEY (no_attn_path, path, "no_attn");
+
+      if (!get_number (r, no_attn_node, &no_attn_path, &no_attn))
+        bad = TRUE;
+    }
+  if (r->stop)
+    return NULL;
+
+  if (query == NULL && prompt == NULL && !bad)
+    {
+      PROBLEM (r, path, HS_DATASET_ERROR_INVALID,
+               "a map needs a \"query\" (sentence id) or a \"prompt\" (free text)");
+      bad = TRUE;
+    }
+  if (query != NULL && !g_hash_table_contains (sentence_ids, query))
+    {
+      PATH_KEY (query_path, path, "query");
+      PROBLEM (r, &query_path, HS_DATASET_ERROR_INVALID,
+               "unknown sentence \"%s\" (not an id in this instance's \"sentences\")", query);
+      bad = TRUE;
+    }
+  if (model != NULL && (query != NULL || prompt != NULL))
+    {
+      /* One map per (model, query), or per (model, prompt) for free prompts. */
+      char *key = query != NULL ? g_strdup_printf ("q\x1f%s\x1f%s", model, query)
+                                : g_strdup_printf ("p\x1f%s\x1f%s", model, prompt);
+
+      if (!g_hash_table_add (map_keys, key))
+        {
+          PROBLEM (r, path, HS_DATASET_ERROR_INVALID,
+                   query != NULL ? "a second map for model \"%s\" and query \"%s\""
+                                 : "a second map for model \"%s\" and prompt \"%s\"",
+                   model, query != NULL ? query : prompt);
+          bad = TRUE;
+        }
+    }
+  if (bad || r->stop)
+    return NULL;
+
+  ref = hs_map_ref_new (model, query, file);
+  ref->prompt = g_steal_pointer (&prompt);
+  ref->tokens = g_steal_pointer (&tokens);
+  ref->no_attn = no_attn;
+  return ref;
+}
+
+static gboolean
+any_positive (GPtrArray *labels)
+{
+  for (guint i = 0; i < labels->len; i++)
+    {
+      HsLabel *label = g_ptr_array_index (labels, i);
+      if (g_strcmp0 (label->context, "positive") == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static HsInstance *
+read_instance (HsManifestReader *r, JsonNode *node, const HsJsonPath *path,
+               GHashTable *instance_ids)
+{
+  JsonObject *object;
+  JsonNode *member;
+  gboolean bad = FALSE;
+  g_autofree char *id = NULL;
+  g_autofree char *image = NULL;
+  g_autoptr(HsInstance) instance = NULL;
+  g_autoptr(GHashTable) region_names = NULL;
+  g_autoptr(GHashTable) sentence_ids = NULL;
+  g_autoptr(GHashTable) map_keys = NULL;
+  gboolean has_abnormal = FALSE;
+
+  if (!expect (r, node, path, JSON_NODE_HOLDS_OBJECT (node), "an instance object"))
+    return NULL;
+  object = json_node_get_object (node);
+  check_members (r, object, path, instance_members);
+
+  id = get_string (r, object, path, "id", TRUE, TRUE, &bad);
+  if (id != NULL && g_hash_table_contains (instance_ids, id))
+    {
+      PATH_KEY (id_path, path, "id");
+      PROBLEM (r, &id_path, HS_DATASET_ERROR_INVALID, "duplicate instance id \"%s\"", id);
+      bad = TRUE;
+    }
+  else if (id != NULL)
+    g_hash_table_add (instance_ids, g_strdup (id));
+  image = get_path (r, object, path, "image", TRUE, &bad);
+  if (r->stop)
+    return NULL;
+
+  instance = hs_instance_new (id, image);
+  instance->width = get_dimension (r, object, path, "width", &bad);
+  instance->height = get_dimension (r, object, path, "height", &bad);
+  if ((instance->width == 0) != (instance->height == 0) && !bad)
+    {
+      PROBLEM (r, path, HS_DATASET_ERROR_INVALID, "\"width\" and \"height\" go together");
+      bad = TRUE;
+    }
+  if (instance->width > 0 && instance->height > 0 &&
+      (guint64) instance->width * instance->height > hs_limits_get ()->max_image_pixels)
+    {
+      PROBLEM (r, path, HS_DATASET_ERROR_TOO_LARGE,
+               "image size %u × %u exceeds the limit of %" G_GUINT64_FORMAT " pixels",
+               instance->width, instance->height, hs_limits_get ()->max_image_pixels);
+      bad = TRUE;
+    }
+
+  r->image_width = r->image_height = 0;
+  if (r->check_files && image != NULL && !r->stop)
+    {
+      PATH_KEY (image_path, path, "image");
+      hs_validate_check_image (r, instance, &image_path);
+    }
+
+  member = json_object_get_member (object, "metadata");
+  if (member != NULL)
+    {
+      PATH_KEY (meta_path, path, "metadata");
+
+      if (expect (r, member, &meta_path, JSON_NODE_HOLDS_OBJECT (member), "an object of strings"))
+        {
+          JsonObjectIter iter;
+          const char *key;
+          JsonNode *value;
+
+          json_object_iter_init_ordered (&iter, json_node_get_object (member));
+          while (!r->stop && json_object_iter_next_ordered (&iter, &key, &value))
+            {
+              PATH_KEY (value_path, &meta_path, key);
+
+              if (expect (r, value, &value_path, node_is_string (value), "a string"))
+                hs_instance_set_metadata (instance, key, json_node_get_string (value));
+              else
+                bad = TRUE;
+            }
+        }
+      else
+        bad = TRUE;
+    }
+
+  member = json_object_get_member (object, "abnormal");
+  if (member != NULL)
+    {
+      PATH_KEY (abnormal_path, path, "abnormal");
+
+      if (expect (r, member, &abnormal_path, node_is_bool (member), "a boolean"))
+        {
+          instance->abnormal = json_node_get_boolean (member);
+          has_abnormal = TRUE;
+        }
+      else
+        bad = TRUE;
+    }
+
+  if (!read_labels (r, object, path, "findings", instance->findings))
+    bad = TRUE;
+  if (!has_abnormal)
+    instance->abnormal = any_positive (instance->findings);
+
+  region_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  member = json_object_get_member (object, "regions");
+  if (member != NULL && !r->stop)
+    {
+      PATH_KEY (regions_path, path, "regions");
+
+      if (expect (r, member, &regions_path, JSON_NODE_HOLDS_OBJECT (member),
+                  "an object of named regions"))
+        {
+          JsonObjectIter iter;
+          const char *name;
+          JsonNode *value;
+
+          json_object_iter_init_ordered (&iter, json_node_get_object (member));
+          while (!r->stop && json_object_iter_next_ordered (&iter, &name, &value))
+            {
+              PATH_KEY (region_path, &regions_path, name);
+              HsRegion *region;
+
+              g_hash_table_add (region_names, g_strdup (name));
+              region = read_region (r, name, value, &region_path);
+              if (region == NULL)
+                {
+                  bad = TRUE;
+                  continue;
+                }
+              if (r->check_files && !r->stop)
+                hs_validate_check_region (r, instance, region, &region_path);
+              g_ptr_array_add (instance->regions, region);
+            }
+        }
+      else
+        bad = TRUE;
+    }
+
+  sentence_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  member = json_object_get_member (object, "sentences");
+  if (member != NULL && !r->stop)
+    {
+      PATH_KEY (sentences_path, path, "sentences");
+
+      if (expect (r, member, &sentences_path, JSON_NODE_HOLDS_ARRAY (member),
+                  "an array of sentences"))
+        {
+          JsonArray *array = json_node_get_array (member);
+
+          for (guint i = 0; i < json_array_get_length (array) && !r->stop; i++)
+            {
+              PATH_INDEX (sentence_path, &sentences_path, i);
+              HsSentence *sentence = read_sentence (r, json_array_get_element (array, i),
+                                                    &sentence_path, region_names, sentence_ids);
+              if (sentence != NULL)
+                g_ptr_array_add (instance->sentences, sentence);
+              else
+                bad = TRUE;
+            }
+        }
+      else
+        bad = TRUE;
+    }
+
+  map_keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  member = json_object_get_member (object, "maps");
+  if (member != NULL && !r->stop)
+    {
+      PATH_KEY (maps_path, path, "maps");
+
+      if (expect (r, member, &maps_path, JSON_NODE_HOLDS_ARRAY (member), "an array of maps"))
+        {
+          JsonArray *array = json_node_get_array (member);
+
+          for (guint i = 0; i < json_array_get_length (array) && !r->stop; i++)
+            {
+              PATH_INDEX (map_path, &maps_path, i);
+              HsMapRef *ref = read_map (r, json_array_get_element (array, i), &map_path,
+                                        sentence_ids, map_keys);
+              if (ref == NULL)
+                {
+                  bad = TRUE;
+                  continue;
+                }
+              if (r->check_files && !r->stop)
+                hs_validate_check_map (r, instance, ref, &map_path);
+              g_ptr_array_add (instance->maps, ref);
+            }
+        }
+      else
+        bad = TRUE;
+    }
+
+  if (bad || r->stop || id == NULL || image == NULL)
+    return NULL;
+  return g_steal_pointer (&instance);
+}
+
+static void
+read_top (HsManifestReader *r, JsonNode *root)
+{
+  HsDataset *dataset = r->dataset;
+  JsonObject *object;
+  JsonNode *member;
+  gboolean bad = FALSE;
+  g_autofree char *format = NULL;
+
+  if (!expect (r, root, NULL, JSON_NODE_HOLDS_OBJECT (root), "a heatscope-dataset object"))
+    return;
+  object = json_node_get_object (root);
+
+  format = get_string (r, object, NULL, "format", TRUE, FALSE, &bad);
+  if (format != NULL && strcmp (format, FORMAT_NAME) != 0)
+    {
+      PATH_KEY (format_path, NULL, "format");
+      PROBLEM (r, &format_path, HS_DATASET_ERROR_INVALID,
+               "format \"%s\" is not \"" FORMAT_NAME "\"", format);
+    }
+  if (r->stop)
+    return;
+
+  member = json_object_get_member (object, "version");
+  if (member == NULL)
+    PROBLEM (r, NULL, HS_DATASET_ERROR_INVALID, "missing required member \"version\"");
+  else
+    {
+      PATH_KEY (version_path, NULL, "version");
+
+      if (expect (r, member, &version_path,
+                  JSON_NODE_HOLDS_VALUE (member) && json_node_get_value_type (member) == G_TYPE_INT64,
+                  "an integer"))
+        {
+          gint64 version = json_node_get_int (member);
+
+          if (version > HS_DATASET_FORMAT_VERSION)
+            PROBLEM (r, &version_path, HS_DATASET_ERROR_INVALID,
+                     "version %" G_GINT64_FORMAT " was written by a newer Heatscope; "
+                     "this one reads version %d", version, HS_DATASET_FORMAT_VERSION);
+          else if (version < 1)
+            PROBLEM (r, &version_path, HS_DATASET_ERROR_INVALID,
+                     "version %" G_GINT64_FORMAT " is not a valid format version", version);
+        }
+    }
+  if (r->stop)
+    return;
+
+  check_members (r, object, NULL, top_members);
+  dataset->name = get_string (r, object, NULL, "name", FALSE, FALSE, &bad);
+  dataset->description = get_string (r, object, NULL, "description", FALSE, FALSE, &bad);
+  if (r->stop)
+    return;
+
+  member = json_object_get_member (object, "models");
+  if (member != NULL)
+    {
+      PATH_KEY (models_path, NULL, "models");
+
+      if (expect (r, member, &models_path, JSON_NODE_HOLDS_OBJECT (member), "an object of models"))
+        {
+          JsonObjectIter iter;
+          const char *name;
+          JsonNode *value;
+
+          json_object_iter_init_ordered (&iter, json_node_get_object (member));
+          while (!r->stop && json_object_iter_next_ordered (&iter, &name, &value))
+            {
+              PATH_KEY (model_path, &models_path, name);
+              g_autofree char *description = NULL;
+
+              if (name[0] == '\0')
+                {
+                  PROBLEM (r, &model_path, HS_DATASET_ERROR_INVALID,
+                           "a model name must not be empty");
+                  continue;
+                }
+              if (!expect (r, value, &model_path, JSON_NODE_HOLDS_OBJECT (value), "a model object"))
+                continue;
+              check_members (r, json_node_get_object (value), &model_path, model_members);
+              description = get_string (r, json_node_get_object (value), &model_path,
+                                        "description", FALSE, FALSE, &bad);
+              hs_dataset_set_model_description (dataset, name, description);
+            }
+        }
+    }
+  if (r->stop)
+    return;
+
+  member = json_object_get_member (object, "instances");
+  if (member == NULL)
+    {
+      PROBLEM (r, NULL, HS_DATASET_ERROR_INVALID, "missing required member \"instances\"");
+      return;
+    }
+  {
+    PATH_KEY (instances_path, NULL, "instances");
+    g_autoptr(GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    JsonArray *array;
+
+    if (!expect (r, member, &instances_path, JSON_NODE_HOLDS_ARRAY (member), "an array of instances"))
+      return;
+    array = json_node_get_array (member);
+    g_ptr_array_set_size (dataset->instances, 0);
+    for (guint i = 0; i < json_array_get_length (array) && !r->stop; i++)
+      {
+        PATH_INDEX (instance_path, &instances_path, i);
+        HsInstance *instance = read_instance (r, json_array_get_element (array, i),
+                                              &instance_path, ids);
+        if (instance != NULL)
+          hs_dataset_add_instance (dataset, instance);
+      }
+  }
+}
+
+/* --- reading the file ---------------------------------------------------- */
+
+static guint
+line_of_offset (const char *data, gsize offset)
+{
+  guint line = 1;
+
+  for (gsize i = 0; i < offset; i++)
+    if (data[i] == '\n')
+      line++;
+  return line;
+}
+
+/* json-glib parses recursively: refuse deep nesting before it does. */
+static gboolean
+nesting_too_deep (const char *data, gsize len, gsize *where)
+{
+  gboolean in_string = FALSE;
+  guint depth = 0;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = data[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '[' || c == '{')
+        {
+          if (++depth > MAX_DEPTH)
+            {
+              *where = i;
+              return TRUE;
+            }
+        }
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+  return FALSE;
+}
+
+gboolean
+hs_manifest_read (HsManifestReader *r, const char *root, const char *manifest_path)
+{
+  g_autofree char *data = NULL;
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const char *invalid = NULL;
+  guint64 limit = hs_limits_get ()->max_manifest_bytes;
+  gsize len = 0;
+  gsize where = 0;
+  GStatBuf st;
+
+  if (g_stat (manifest_path, &st) != 0)
+    {
+      int saved = errno;
+      hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_IO, "cannot read the manifest: %s",
+                                  g_strerror (saved));
+      return FALSE;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_IO,
+                                  "the manifest is not a regular file");
+      return FALSE;
+    }
+  if ((guint64) st.st_size > limit)
+    {
+      hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_TOO_LARGE,
+                                  "the manifest has %" G_GUINT64_FORMAT " bytes, over the limit of %"
+                                  G_GUINT64_FORMAT, (guint64) st.st_size, limit);
+      return FALSE;
+    }
+  if (!g_file_get_contents (manifest_path, &data, &len, &local_error))
+    {
+      hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_IO, "cannot read the manifest: %s",
+                                  local_error->message);
+      return FALSE;
+    }
+  if ((guint64) len > limit)
+    {
+      hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_TOO_LARGE,
+                                  "the manifest has %" G_GUINT64_FORMAT " bytes, over the limit of %"
+                                  G_GUINT64_FORMAT, (guint64) len, limit);
+      return FALSE;
+    }
+  if (!g_utf8_validate (data, (gssize) len, &invalid))
+    {
+      gsize offset = (gsize) (invalid - data);
+      hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_PARSE,
+                                  "invalid UTF-8 (or a NUL byte) at byte %" G_GSIZE_FORMAT
+                                  " (line %u)", offset, line_of_offset (data, offset));
+      return FALSE;
+    }
+  if (nesting_too_deep (data, len, &where))
+    {
+      hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_PARSE,
+                                  "JSON nested deeper than %d levels at line %u",
+                                  MAX_DEPTH, line_of_offset (data, where));
+      return FALSE;
+    }
+
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, data, (gssize) len, &local_error))
+    {
+      hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_PARSE, "not valid JSON: %s",
+                                  local_error->message);
+      return FALSE;
+    }
+  g_clear_pointer (&data, g_free);
+  if (json_parser_get_root (parser) == NULL)
+    {
+      hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_PARSE, "the manifest is empty");
+      return FALSE;
+    }
+
+  read_top (r, json_parser_get_root (parser));
+  return !r->stop;
+}
+
+/* Splits `path` (folder or manifest file) into the canonical folder and the
+ * manifest's absolute path. */
+static gboolean
+locate_manifest (const char *path, char **root, char **manifest, GError **error)
+{
+  g_autofree char *absolute = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  char *real;
+
+  if (g_path_is_absolute (path))
+    absolute = g_canonicalize_filename (path, NULL);
+  else
+    {
+      g_autofree char *cwd = g_get_current_dir ();
+      absolute = g_canonicalize_filename (path, cwd);
+    }
+
+  if (g_file_test (absolute, G_FILE_TEST_IS_DIR))
+    {
+      dir = g_strdup (absolute);
+      base = g_strdup (HS_DATASET_MANIFEST);
+    }
+  else if (g_file_test (absolute, G_FILE_TEST_EXISTS))
+    {
+      dir = g_path_get_dirname (absolute);
+      base = g_path_get_basename (absolute);
+    }
+  else
+    {
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_IO,
+                   "%s: no such dataset folder or manifest", path);
+      return FALSE;
+    }
+
+  real = realpath (dir, NULL);
+  if (real == NULL)
+    {
+      int saved = errno;
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_IO,
+                   "%s: cannot resolve the dataset folder: %s", path, g_strerror (saved));
+      return FALSE;
+    }
+  *root = g_strdup (real);
+  free (real);
+  *manifest = g_build_filename (*root, base, NULL);
+  return TRUE;
+}
+
+HsDataset *
+hs_dataset_load (const char *path, GError **error)
+{
+  g_autofree char *root = NULL;
+  g_autofree char *manifest = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  HsManifestReader reader = { 0 };
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!locate_manifest (path, &root, &manifest, error))
+    return NULL;
+
+  dataset = hs_dataset_new_internal (root, manifest);
+  reader.manifest = manifest;
+  reader.dataset = dataset;
+  if (!hs_manifest_read (&reader, root, manifest))
+    {
+      g_propagate_error (error, reader.error);
+      return NULL;
+    }
+  return g_steal_pointer (&dataset);
+}
+
+gboolean
+hs_dataset_validate (const char *path, GPtrArray **problems)
+{
+  g_autofree char *root = NULL;
+  g_autofree char *manifest = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  HsManifestReader reader = { 0 };
+  GPtrArray *found;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  found = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_problem_free);
+  if (!locate_manifest (path, &root, &manifest, &error))
+    g_ptr_array_add (found, hs_problem_new (path, "$", error->message));
+  else
+    {
+      dataset = hs_dataset_new_internal (root, manifest);
+      reader.manifest = manifest;
+      reader.dataset = dataset;
+      reader.collect = TRUE;
+      reader.check_files = TRUE;
+      reader.problems = found;
+      hs_manifest_read (&reader, root, manifest);
+    }
+
+  {
+    gboolean ok = found->len == 0;
+
+    if (problems != NULL)
+      *problems = found;
+    else
+      g_ptr_array_unref (found);
+    return ok;
+  }
+}
+
+/* --- writing ------------------------------------------------------------- */
+
+static void
+indent (GString *out, guint level)
+{
+  for (guint i = 0; i < level; i++)
+    g_string_append (out, "  ");
+}
+
+/* Shortest decimal that reads back as the same double; integers without a
+ * fraction. */
+static void
+append_number (GString *out, double value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (value == floor (value) && fabs (value) < 9007199254740992.0)
+    {
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, (gint64) value);
+      return;
+    }
+  for (int precision = 1; precision <= 17; precision++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%dg", precision);
+      g_ascii_formatd (buffer, sizeof buffer, format, value);
+      if (g_ascii_strtod (buffer, NULL) == value)
+        break;
+    }
+  g_string_append (out, buffer);
+}
+
+static void
+append_key (GString *out, guint level, const char *key)
+{
+  indent (out, level);
+  append_quoted (out, key);
+  g_string_append (out, ": ");
+}
+
+/* Members are written by hand in a fixed order: each call appends ",\n"
+ * before all but the first member of an object. */
+typedef struct {
+  GString *out;
+  guint    level;
+  gboolean first;
+} Writer;
+
+static void
+member (Writer *w, const char *key)
+{
+  if (!w->first)
+    g_string_append (w->out, ",\n");
+  w->first = FALSE;
+  append_key (w->out, w->level, key);
+}
+
+static void
+member_string (Writer *w, const char *key, const char *value)
+{
+  member (w, key);
+  append_quoted (w->out, value);
+}
+
+static void
+append_inline_strings (GString *out, char **strv)
+{
+  g_string_append_c (out, '[');
+  for (guint i = 0; strv != NULL && strv[i] != NULL; i++)
+    {
+      if (i > 0)
+        g_string_append (out, ", ");
+      append_quoted (out, strv[i]);
+    }
+  g_string_append_c (out, ']');
+}
+
+static void
+open_object (Writer *w, Writer *child)
+{
+  g_string_append (w->out, "{\n");
+  child->out = w->out;
+  child->level = w->level + 1;
+  child->first = TRUE;
+}
+
+static void
+close_object (Writer *child)
+{
+  g_string_append_c (child->out, '\n');
+  indent (child->out, child->level - 1);
+  g_string_append_c (child->out, '}');
+}
+
+static void
+write_label (Writer *w, const HsLabel *label)
+{
+  Writer o;
+
+  open_object (w, &o);
+  member_string (&o, "condition", label->condition ? label->condition : "");
+  member_string (&o, "context", label->context ? label->context : "positive");
+  member (&o, "locations");
+  append_inline_strings (o.out, label->locations);
+  close_object (&o);
+}
+
+static void
+write_labels (Writer *w, const char *key, GPtrArray *labels)
+{
+  member (w, key);
+  if (labels->len == 0)
+    {
+      g_string_append (w->out, "[]");
+      return;
+    }
+  g_string_append (w->out, "[\n");
+  for (guint i = 0; i < labels->len; i++)
+    {
+      Writer item = { w->out, w->level + 1, TRUE };
+
+      indent (w->out, w->level + 1);
+      write_label (&item, g_ptr_array_index (labels, i));
+      g_string_append (w->out, i + 1 < labels->len ? ",\n" : "\n");
+    }
+  indent (w->out, w->level);
+  g_string_append_c (w->out, ']');
+}
+
+static void
+write_region (Writer *w, const HsRegion *region)
+{
+  Writer o;
+
+  open_object (w, &o);
+  if (region->boxes != NULL && region->boxes->len > 0)
+    {
+      member (&o, "boxes");
+      g_string_append_c (o.out, '[');
+      for (guint i = 0; i < region->boxes->len; i++)
+        {
+          const HsBox *box = &g_array_index (region->boxes, HsBox, i);
+
+          if (i > 0)
+            g_string_append (o.out, ", ");
+          g_string_append_c (o.out, '[');
+          append_number (o.out, box->x1);
+          g_string_append (o.out, ", ");
+          append_number (o.out, box->y1);
+          g_string_append (o.out, ", ");
+          append_number (o.out, box->x2);
+          g_string_append (o.out, ", ");
+          append_number (o.out, box->y2);
+          g_string_append_c (o.out, ']');
+        }
+      g_string_append_c (o.out, ']');
+    }
+  if (region->mask != NULL)
+    member_string (&o, "mask", region->mask);
+  close_object (&o);
+}
+
+static void
+write_sentence (Writer *w, const HsSentence *sentence)
+{
+  Writer o;
+
+  open_object (w, &o);
+  member_string (&o, "id", sentence->id ? sentence->id : "");
+  member_string (&o, "text", sentence->text ? sentence->text : "");
+  member_string (&o, "kind", sentence->kind ? sentence->kind : "report");
+  member (&o, "targets");
+  append_inline_strings (o.out, sentence->targets);
+  if (sentence->labels != NULL && sentence->labels->len > 0)
+    write_labels (&o, "labels", sentence->labels);
+  close_object (&o);
+}
+
+static void
+write_map (Writer *w, const HsMapRef *ref)
+{
+  Writer o;
+
+  open_object (w, &o);
+  member_string (&o, "model", ref->model ? ref->model : "");
+  if (ref->query != NULL)
+    member_string (&o, "query", ref->query);
+  if (ref->prompt != NULL)
+    member_string (&o, "prompt", ref->prompt);
+  member_string (&o, "file", ref->file ? ref->file : "");
+  if (ref->tokens != NULL)
+    {
+      member (&o, "tokens");
+      append_inline_strings (o.out, ref->tokens);
+    }
+  if (isfinite (ref->no_attn))
+    {
+      member (&o, "no_attn");
+      append_number (o.out, ref->no_attn);
+    }
+  close_object (&o);
+}
+
+static int
+compare_keys (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
+static GPtrArray *
+sorted_keys (GHashTable *table)
+{
+  GPtrArray *keys = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, table);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (keys, key);
+  g_ptr_array_sort (keys, compare_keys);
+  return keys;
+}
+
+static void
+write_array_of (Writer *w, const char *key, GPtrArray *items,
+                void (*write_item) (Writer *, gconstpointer))
+{
+  member (w, key);
+  if (items->len == 0)
+    {
+      g_string_append (w->out, "[]");
+      return;
+    }
+  g_string_append (w->out, "[\n");
+  for (guint i = 0; i < items->len; i++)
+    {
+      Writer item = { w->out, w->level + 1, TRUE };
+
+      indent (w->out, w->level + 1);
+      write_item (&item, g_ptr_array_index (items, i));
+      g_string_append (w->out, i + 1 < items->len ? ",\n" : "\n");
+    }
+  indent (w->out, w->level);
+  g_string_append_c (w->out, ']');
+}
+
+static void
+write_sentence_cb (Writer *w, gconstpointer item)
+{
+  write_sentence (w, item);
+}
+
+static void
+write_map_cb (Writer *w, gconstpointer item)
+{
+  write_map (w, item);
+}
+
+static void
+write_instance (Writer *w, const HsInstance *instance)
+{
+  Writer o;
+
+  open_object (w, &o);
+  member_string (&o, "id", instance->id ? instance->id : "");
+  member_string (&o, "image", instance->image ? instance->image : "");
+  if (instance->width > 0 && instance->height > 0)
+    {
+      member (&o, "width");
+      g_string_append_printf (o.out, "%u", instance->width);
+      member (&o, "height");
+      g_string_append_printf (o.out, "%u", instance->height);
+    }
+  if (instance->metadata != NULL && g_hash_table_size (instance->metadata) > 0)
+    {
+      g_autoptr(GPtrArray) keys = sorted_keys (instance->metadata);
+      Writer m;
+
+      member (&o, "metadata");
+      open_object (&o, &m);
+      for (guint i = 0; i < keys->len; i++)
+        {
+          const char *key = g_ptr_array_index (keys, i);
+          member_string (&m, key, g_hash_table_lookup (instance->metadata, key));
+        }
+      close_object (&m);
+    }
+  member (&o, "abnormal");
+  g_string_append (o.out, instance->abnormal ? "true" : "false");
+  write_labels (&o, "findings", instance->findings);
+
+  member (&o, "regions");
+  if (instance->regions->len == 0)
+    g_string_append (o.out, "{}");
+  else
+    {
+      Writer r;
+
+      open_object (&o, &r);
+      for (guint i = 0; i < instance->regions->len; i++)
+        {
+          const HsRegion *region = g_ptr_array_index (instance->regions, i);
+
+          member (&r, region->name ? region->name : "");
+          write_region (&r, region);
+        }
+      close_object (&r);
+    }
+  write_array_of (&o, "sentences", instance->sentences, write_sentence_cb);
+  write_array_of (&o, "maps", instance->maps, write_map_cb);
+  close_object (&o);
+}
+
+static void
+write_instance_cb (Writer *w, gconstpointer item)
+{
+  write_instance (w, item);
+}
+
+/* The manifest text: pretty-printed, members in a fixed order, metadata and
+ * models sorted by key, so equal datasets give equal bytes. */
+static char *
+dataset_to_json (HsDataset *dataset, gsize *len)
+{
+  GString *out = g_string_sized_new (4096 + 2048 * dataset->instances->len);
+  Writer top = { out, 0, TRUE };
+  Writer o;
+
+  open_object (&top, &o);
+  member_string (&o, "format", FORMAT_NAME);
+  member (&o, "version");
+  g_string_append_printf (out, "%d", HS_DATASET_FORMAT_VERSION);
+  if (dataset->name != NULL)
+    member_string (&o, "name", dataset->name);
+  if (dataset->description != NULL)
+    member_string (&o, "description", dataset->description);
+  if (g_hash_table_size (dataset->models) > 0)
+    {
+      g_autoptr(GPtrArray) keys = sorted_keys (dataset->models);
+      Writer m;
+
+      member (&o, "models");
+      open_object (&o, &m);
+      for (guint i = 0; i < keys->len; i++)
+        {
+          const char *key = g_ptr_array_index (keys, i);
+          const char *description = g_hash_table_lookup (dataset->models, key);
+          Writer d;
+
+          member (&m, key);
+          open_object (&m, &d);
+          if (description != NULL)
+            member_string (&d, "description", description);
+          if (d.first)
+            {
+              g_string_truncate (out, out->len - 1);  /* "{\n" → "{}" */
+              g_string_append_c (out, '}');
+            }
+          else
+            close_object (&d);
+        }
+      close_object (&m);
+    }
+  write_array_of (&o, "instances", dataset->instances, write_instance_cb);
+  close_object (&o);
+  g_string_append_c (out, '\n');
+  *len = out->len;
+  return g_string_free (out, FALSE);
+}
+
+char *
+hs_dataset_to_json (HsDataset *dataset, gsize *length)
+{
+  gsize len = 0;
+  char *text;
+
+  g_return_val_if_fail (dataset != NULL, NULL);
+  text = dataset_to_json (dataset, &len);
+  if (length != NULL)
+    *length = len;
+  return text;
+}
+
+gboolean
+hs_dataset_save (HsDataset *dataset, GError **error)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gsize len = 0;
+
+  g_return_val_if_fail (dataset != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (g_mkdir_with_parents (dataset->root, 0755) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_IO,
+                   "%s: cannot create the dataset folder: %s", dataset->root, g_strerror (saved));
+      return FALSE;
+    }
+  text = dataset_to_json (dataset, &len);
+  if (!hs_atomic_write (dataset->manifest_path, text, len, &local_error))
+    {
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_IO, "%s: cannot write the manifest: %s",
+                   dataset->manifest_path, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,76 @@
+/* hs-dataset-private.h — the dataset object shared by hs-dataset*.c */
+#pragma once
+
+#include "hs-dataset.h"
+
+G_BEGIN_DECLS
+
+struct _HsDataset {
+  gatomicrefcount ref_count;
+  char       *root;            /* absolute, symlinks resolved */
+  char       *manifest_path;   /* root/heatscope.json */
+  char       *name;
+  char       *description;
+  GHashTable *models;          /* model name → description (may be NULL) */
+  GPtrArray  *instances;       /* of HsInstance* */
+  GHashTable *by_id;           /* id → HsInstance* (first with that id) */
+
+  /* Lazily filled caches, guarded by cache_lock (metrics workers share them). */
+  GMutex      cache_lock;
+  GHashTable *image_sizes;     /* HsInstance* → guint64 (width << 32 | height) */
+  GHashTable *mask_extents;    /* HsRegion* → extent in mask pixels (hs-dataset-subsets.c) */
+  GHashTable *mdrb;            /* HsInstance* → GINT_TO_POINTER (1 + is_mdrb) */
+};
+
+/* A segment of a JSON path kept on the C stack while walking the tree, so a
+ * path string is only built when there is a problem to report. */
+typedef struct _HsJsonPath HsJsonPath;
+struct _HsJsonPath {
+  const HsJsonPath *parent;
+  const char       *key;     /* member name, or NULL for an array index */
+  guint             index;
+};
+
+char *hs_json_path_to_string (const HsJsonPath *path);
+
+/* Where problems go while reading a manifest: the loader stops at the first
+ * one (collect == FALSE); the validator records them all and, with
+ * check_files, also opens every referenced file. */
+typedef struct {
+  const char *manifest;      /* file name used in messages */
+  gboolean    collect;
+  gboolean    check_files;
+  GPtrArray  *problems;      /* of HsProblem* */
+  GError     *error;         /* first problem when !collect */
+  gboolean    stop;          /* set with error: unwind without more checks */
+  HsDataset  *dataset;
+  /* Image size of the instance being read, when check_files found it. */
+  guint       image_width;
+  guint       image_height;
+} HsManifestReader;
+
+/* Records a problem; returns FALSE when reading must stop. */
+gboolean hs_manifest_reader_problem (HsManifestReader *reader, const char *file,
+                                     const HsJsonPath *path, HsDatasetError code,
+                                     const char *format, ...) G_GNUC_PRINTF (5, 6);
+
+/* Reads `manifest_path` into reader->dataset; FALSE when the manifest could
+ * not be read at all or (loader mode) at the first problem. */
+gboolean hs_manifest_read (HsManifestReader *reader, const char *root,
+                           const char *manifest_path);
+
+/* Checks for the validator, called by hs_manifest_read when check_files. */
+void hs_validate_check_image (HsManifestReader *reader, HsInstance *instance,
+                              const HsJsonPath *path);
+void hs_validate_check_region (HsManifestReader *reader, HsInstance *instance,
+                               HsRegion *region, const HsJsonPath *path);
+void hs_validate_check_map (HsManifestReader *reader, HsInstance *instance,
+                            HsMapRef *ref, const HsJsonPath *path);
+
+/* Syntactic path check (relative, no "..", no empty segment); message in
+ * *why when it fails. */
+gboolean hs_dataset_path_is_safe (const char *relative, const char **why);
+
+HsDataset *hs_dataset_new_internal (const char *root, const char *manifest_path);
+
+G_END_DECLS

@@ -1,0 +1,141 @@
+/* hs-dataset-validate.c — the file checks behind hs_dataset_validate
+ *
+ * hs_dataset_validate (in hs-dataset-json.c) walks the manifest in
+ * collecting mode; these hooks run as each image, region and map is read,
+ * so every problem carries the JSON path of the element it belongs to. */
+#include "hs-dataset-private.h"
+#include "hs-attention-map.h"
+#include "hs-image.h"
+
+#include <math.h>
+#include <string.h>
+
+#define PROBLEM(reader, path, ...) \
+  hs_manifest_reader_problem ((reader), NULL, (path), HS_DATASET_ERROR_INVALID, __VA_ARGS__)
+
+/* Resolves a manifest path and checks that the file exists; reports and
+ * returns NULL otherwise. */
+static char *
+resolve_existing (HsManifestReader *r, const char *relative, const HsJsonPath *path,
+                  const char *what)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *resolved = hs_dataset_resolve_path (r->dataset, relative, &error);
+
+  if (resolved == NULL)
+    {
+      /* The message already names the manifest; keep only the reason. */
+      const char *reason = error->message;
+      gsize prefix = strlen (r->manifest);
+
+      if (strncmp (reason, r->manifest, prefix) == 0 && reason[prefix] == ':')
+        reason += prefix + 2;
+      hs_manifest_reader_problem (r, NULL, path, HS_DATASET_ERROR_PATH, "%s", reason);
+      return NULL;
+    }
+  if (!g_file_test (resolved, G_FILE_TEST_EXISTS))
+    {
+      PROBLEM (r, path, "%s file \"%s\" does not exist", what, relative);
+      return NULL;
+    }
+  if (!g_file_test (resolved, G_FILE_TEST_IS_REGULAR))
+    {
+      PROBLEM (r, path, "%s \"%s\" is not a regular file", what, relative);
+      return NULL;
+    }
+  return g_steal_pointer (&resolved);
+}
+
+void
+hs_validate_check_image (HsManifestReader *r, HsInstance *instance, const HsJsonPath *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *file = resolve_existing (r, instance->image, path, "image");
+  guint width = 0, height = 0;
+
+  if (file == NULL)
+    return;
+  if (!hs_image_probe (file, &width, &height, &error))
+    {
+      hs_manifest_reader_problem (r, file, path, HS_DATASET_ERROR_INVALID,
+                                  "not a readable image: %s", error->message);
+      return;
+    }
+  if (instance->width > 0 && (instance->width != width || instance->height != height))
+    PROBLEM (r, path, "the manifest says %u × %u but the image is %u × %u",
+             instance->width, instance->height, width, height);
+  r->image_width = width;
+  r->image_height = height;
+}
+
+void
+hs_validate_check_region (HsManifestReader *r, HsInstance *instance, HsRegion *region,
+                          const HsJsonPath *path)
+{
+  guint width = r->image_width ? r->image_width : instance->width;
+  guint height = r->image_height ? r->image_height : instance->height;
+  HsJsonPath boxes_path = { path, "boxes", 0 };
+
+  for (guint i = 0; i < region->boxes->len && !r->stop; i++)
+    {
+      const HsBox *box = &g_array_index (region->boxes, HsBox, i);
+      HsJsonPath box_path = { &boxes_path, NULL, i };
+
+      if (box->x2 <= box->x1 || box->y2 <= box->y1)
+        PROBLEM (r, &box_path, "empty box [%g, %g, %g, %g]: needs x1 < x2 and y1 < y2",
+                 box->x1, box->y1, box->x2, box->y2);
+      else if (width > 0 && height > 0 &&
+               (box->x1 < 0 || box->y1 < 0 || box->x2 > width || box->y2 > height))
+        PROBLEM (r, &box_path, "box [%g, %g, %g, %g] reaches outside the %u × %u image",
+                 box->x1, box->y1, box->x2, box->y2, width, height);
+    }
+
+  if (region->mask != NULL && !r->stop)
+    {
+      HsJsonPath mask_path = { path, "mask", 0 };
+      g_autoptr(GError) error = NULL;
+      g_autofree char *file = resolve_existing (r, region->mask, &mask_path, "mask");
+      guint mask_width, mask_height;
+
+      if (file == NULL)
+        return;
+      if (!hs_image_probe (file, &mask_width, &mask_height, &error))
+        hs_manifest_reader_problem (r, file, &mask_path, HS_DATASET_ERROR_INVALID,
+                                    "not a readable mask image: %s", error->message);
+    }
+}
+
+void
+hs_validate_check_map (HsManifestReader *r, HsInstance *instance, HsMapRef *ref,
+                       const HsJsonPath *path)
+{
+  HsJsonPath file_path = { path, "file", 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsAttentionMap) map = NULL;
+  g_autofree char *file = NULL;
+
+  if (isfinite (ref->no_attn) && (ref->no_attn < 0 || ref->no_attn > 1))
+    {
+      HsJsonPath no_attn_path = { path, "no_attn", 0 };
+      PROBLEM (r, &no_attn_path, "no_attn %g is not an attention share in [0, 1]", ref->no_attn);
+    }
+
+  file = resolve_existing (r, ref->file, &file_path, "map");
+  if (file == NULL || r->stop)
+    return;
+  map = hs_attention_map_load_npy (file, (const char * const *) ref->tokens, ref->no_attn, &error);
+  if (map == NULL)
+    {
+      hs_manifest_reader_problem (r, file, &file_path, HS_DATASET_ERROR_INVALID, "%s",
+                                  error->message);
+      return;
+    }
+  if (ref->tokens != NULL && hs_attention_map_get_n_tokens (map) != g_strv_length (ref->tokens))
+    {
+      HsJsonPath tokens_path = { path, "tokens", 0 };
+      hs_manifest_reader_problem (r, file, &tokens_path, HS_DATASET_ERROR_INVALID,
+                                  "%u tokens listed but the map has %u per-token maps "
+                                  "(shape [tokens, h, w] expected)",
+                                  g_strv_length (ref->tokens), hs_attention_map_get_n_tokens (map));
+    }
+}

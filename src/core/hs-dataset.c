@@ -1,0 +1,832 @@
+/* hs-dataset.c — the dataset object, lookups, constructors and file access */
+#include "hs-dataset-private.h"
+#include "hs-limits.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+G_DEFINE_QUARK (hs-dataset-error-quark, hs_dataset_error)
+
+/* --- plain structs ------------------------------------------------------- */
+
+static void
+label_free_cb (gpointer data)
+{
+  hs_label_free (data);
+}
+
+static void
+region_free_cb (gpointer data)
+{
+  hs_region_free (data);
+}
+
+static void
+sentence_free_cb (gpointer data)
+{
+  hs_sentence_free (data);
+}
+
+static void
+map_ref_free_cb (gpointer data)
+{
+  hs_map_ref_free (data);
+}
+
+static void
+instance_free_cb (gpointer data)
+{
+  hs_instance_free (data);
+}
+
+HsInstance *
+hs_instance_new (const char *id, const char *image)
+{
+  HsInstance *instance = g_new0 (HsInstance, 1);
+
+  instance->id = g_strdup (id);
+  instance->image = g_strdup (image);
+  instance->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  instance->findings = g_ptr_array_new_with_free_func (label_free_cb);
+  instance->regions = g_ptr_array_new_with_free_func (region_free_cb);
+  instance->sentences = g_ptr_array_new_with_free_func (sentence_free_cb);
+  instance->maps = g_ptr_array_new_with_free_func (map_ref_free_cb);
+  return instance;
+}
+
+void
+hs_instance_free (HsInstance *instance)
+{
+  if (instance == NULL)
+    return;
+  g_free (instance->id);
+  g_free (instance->image);
+  g_clear_pointer (&instance->metadata, g_hash_table_unref);
+  g_clear_pointer (&instance->findings, g_ptr_array_unref);
+  g_clear_pointer (&instance->regions, g_ptr_array_unref);
+  g_clear_pointer (&instance->sentences, g_ptr_array_unref);
+  g_clear_pointer (&instance->maps, g_ptr_array_unref);
+  g_free (instance);
+}
+
+void
+hs_instance_set_metadata (HsInstance *instance, const char *key, const char *value)
+{
+  g_return_if_fail (instance != NULL);
+  g_return_if_fail (key != NULL);
+
+  if (value == NULL)
+    g_hash_table_remove (instance->metadata, key);
+  else
+    g_hash_table_insert (instance->metadata, g_strdup (key), g_strdup (value));
+}
+
+const char *
+hs_instance_get_metadata (const HsInstance *instance, const char *key)
+{
+  g_return_val_if_fail (instance != NULL, NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  return g_hash_table_lookup (instance->metadata, key);
+}
+
+void
+hs_instance_add_region (HsInstance *instance, HsRegion *region)
+{
+  g_return_if_fail (instance != NULL);
+  g_return_if_fail (region != NULL);
+  g_ptr_array_add (instance->regions, region);
+}
+
+void
+hs_instance_add_sentence (HsInstance *instance, HsSentence *sentence)
+{
+  g_return_if_fail (instance != NULL);
+  g_return_if_fail (sentence != NULL);
+  g_ptr_array_add (instance->sentences, sentence);
+}
+
+void
+hs_instance_add_map (HsInstance *instance, HsMapRef *ref)
+{
+  g_return_if_fail (instance != NULL);
+  g_return_if_fail (ref != NULL);
+  g_ptr_array_add (instance->maps, ref);
+}
+
+void
+hs_instance_add_finding (HsInstance *instance, HsLabel *label)
+{
+  g_return_if_fail (instance != NULL);
+  g_return_if_fail (label != NULL);
+  g_ptr_array_add (instance->findings, label);
+}
+
+HsRegion *
+hs_region_new (const char *name)
+{
+  HsRegion *region = g_new0 (HsRegion, 1);
+
+  region->name = g_strdup (name);
+  region->boxes = g_array_new (FALSE, FALSE, sizeof (HsBox));
+  return region;
+}
+
+void
+hs_region_add_box (HsRegion *region, double x1, double y1, double x2, double y2)
+{
+  HsBox box = { x1, y1, x2, y2 };
+
+  g_return_if_fail (region != NULL);
+  g_array_append_val (region->boxes, box);
+}
+
+void
+hs_region_set_mask (HsRegion *region, const char *mask)
+{
+  g_return_if_fail (region != NULL);
+  g_free (region->mask);
+  region->mask = g_strdup (mask);
+}
+
+void
+hs_region_free (HsRegion *region)
+{
+  if (region == NULL)
+    return;
+  g_free (region->name);
+  g_clear_pointer (&region->boxes, g_array_unref);
+  g_free (region->mask);
+  g_free (region);
+}
+
+HsSentence *
+hs_sentence_new (const char *id, const char *text)
+{
+  HsSentence *sentence = g_new0 (HsSentence, 1);
+
+  sentence->id = g_strdup (id);
+  sentence->text = g_strdup (text);
+  sentence->kind = g_strdup ("report");
+  sentence->targets = g_new0 (char *, 1);
+  sentence->labels = g_ptr_array_new_with_free_func (label_free_cb);
+  return sentence;
+}
+
+void
+hs_sentence_add_target (HsSentence *sentence, const char *region_name)
+{
+  guint n;
+
+  g_return_if_fail (sentence != NULL);
+  g_return_if_fail (region_name != NULL);
+
+  n = sentence->targets ? g_strv_length (sentence->targets) : 0;
+  sentence->targets = g_renew (char *, sentence->targets, n + 2);
+  sentence->targets[n] = g_strdup (region_name);
+  sentence->targets[n + 1] = NULL;
+}
+
+void
+hs_sentence_add_label (HsSentence *sentence, HsLabel *label)
+{
+  g_return_if_fail (sentence != NULL);
+  g_return_if_fail (label != NULL);
+  g_ptr_array_add (sentence->labels, label);
+}
+
+void
+hs_sentence_set_kind (HsSentence *sentence, const char *kind)
+{
+  g_return_if_fail (sentence != NULL);
+  g_free (sentence->kind);
+  sentence->kind = g_strdup (kind ? kind : "report");
+}
+
+void
+hs_sentence_free (HsSentence *sentence)
+{
+  if (sentence == NULL)
+    return;
+  g_free (sentence->id);
+  g_free (sentence->text);
+  g_free (sentence->kind);
+  g_strfreev (sentence->targets);
+  g_clear_pointer (&sentence->labels, g_ptr_array_unref);
+  g_free (sentence);
+}
+
+HsLabel *
+hs_label_new (const char *condition, const char *context, const char * const *locations)
+{
+  HsLabel *label = g_new0 (HsLabel, 1);
+
+  label->condition = g_strdup (condition);
+  label->context = g_strdup (context ? context : "positive");
+  label->locations = locations ? g_strdupv ((char **) locations) : g_new0 (char *, 1);
+  return label;
+}
+
+void
+hs_label_free (HsLabel *label)
+{
+  if (label == NULL)
+    return;
+  g_free (label->condition);
+  g_free (label->context);
+  g_strfreev (label->locations);
+  g_free (label);
+}
+
+HsMapRef *
+hs_map_ref_new (const char *model, const char *query, const char *file)
+{
+  HsMapRef *ref = g_new0 (HsMapRef, 1);
+
+  ref->model = g_strdup (model);
+  ref->query = g_strdup (query);
+  ref->file = g_strdup (file);
+  ref->no_attn = NAN;
+  return ref;
+}
+
+void
+hs_map_ref_set_tokens (HsMapRef *ref, const char * const *tokens)
+{
+  g_return_if_fail (ref != NULL);
+  g_strfreev (ref->tokens);
+  ref->tokens = tokens ? g_strdupv ((char **) tokens) : NULL;
+}
+
+void
+hs_map_ref_set_prompt (HsMapRef *ref, const char *prompt)
+{
+  g_return_if_fail (ref != NULL);
+  g_free (ref->prompt);
+  ref->prompt = g_strdup (prompt);
+}
+
+void
+hs_map_ref_free (HsMapRef *ref)
+{
+  if (ref == NULL)
+    return;
+  g_free (ref->model);
+  g_free (ref->query);
+  g_free (ref->prompt);
+  g_free (ref->file);
+  g_strfreev (ref->tokens);
+  g_free (ref);
+}
+
+HsProblem *
+hs_problem_new (const char *file, const char *json_path, const char *message)
+{
+  HsProblem *problem = g_new0 (HsProblem, 1);
+
+  problem->file = g_strdup (file);
+  problem->json_path = g_strdup (json_path ? json_path : "$");
+  problem->message = g_strdup (message);
+  return problem;
+}
+
+void
+hs_problem_free (HsProblem *problem)
+{
+  if (problem == NULL)
+    return;
+  g_free (problem->file);
+  g_free (problem->json_path);
+  g_free (problem->message);
+  g_free (problem);
+}
+
+char *
+hs_problem_to_string (const HsProblem *problem)
+{
+  g_return_val_if_fail (problem != NULL, NULL);
+  return g_strdup_printf ("%s: %s: %s", problem->file ? problem->file : "?",
+                          problem->json_path ? problem->json_path : "$",
+                          problem->message ? problem->message : "");
+}
+
+/* --- the dataset object -------------------------------------------------- */
+
+HsDataset *
+hs_dataset_new_internal (const char *root, const char *manifest_path)
+{
+  HsDataset *dataset = g_new0 (HsDataset, 1);
+
+  g_atomic_ref_count_init (&dataset->ref_count);
+  dataset->root = g_strdup (root);
+  dataset->manifest_path = manifest_path ? g_strdup (manifest_path)
+                                         : g_build_filename (root, HS_DATASET_MANIFEST, NULL);
+  dataset->models = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  dataset->instances = g_ptr_array_new_with_free_func (instance_free_cb);
+  dataset->by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  g_mutex_init (&dataset->cache_lock);
+  dataset->image_sizes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  dataset->mask_extents = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  dataset->mdrb = g_hash_table_new (g_direct_hash, g_direct_equal);
+  return dataset;
+}
+
+/* The folder need not exist yet; it is canonicalised as far as it exists so
+ * resolve_path compares like with like. */
+static char *
+canonical_dir (const char *dir)
+{
+  g_autofree char *absolute = NULL;
+  char *real;
+
+  if (g_path_is_absolute (dir))
+    absolute = g_canonicalize_filename (dir, NULL);
+  else
+    {
+      g_autofree char *cwd = g_get_current_dir ();
+      absolute = g_canonicalize_filename (dir, cwd);
+    }
+  real = realpath (absolute, NULL);
+  if (real != NULL)
+    {
+      char *copy = g_strdup (real);
+      free (real);
+      return copy;
+    }
+  return g_steal_pointer (&absolute);
+}
+
+HsDataset *
+hs_dataset_new (const char *root_dir, const char *name)
+{
+  g_autofree char *root = NULL;
+  HsDataset *dataset;
+
+  g_return_val_if_fail (root_dir != NULL, NULL);
+
+  root = canonical_dir (root_dir);
+  dataset = hs_dataset_new_internal (root, NULL);
+  dataset->name = g_strdup (name);
+  return dataset;
+}
+
+HsDataset *
+hs_dataset_ref (HsDataset *dataset)
+{
+  g_return_val_if_fail (dataset != NULL, NULL);
+  g_atomic_ref_count_inc (&dataset->ref_count);
+  return dataset;
+}
+
+void
+hs_dataset_unref (HsDataset *dataset)
+{
+  if (dataset == NULL)
+    return;
+  if (!g_atomic_ref_count_dec (&dataset->ref_count))
+    return;
+  g_free (dataset->root);
+  g_free (dataset->manifest_path);
+  g_free (dataset->name);
+  g_free (dataset->description);
+  g_hash_table_unref (dataset->models);
+  g_hash_table_unref (dataset->by_id);
+  g_ptr_array_unref (dataset->instances);
+  g_mutex_clear (&dataset->cache_lock);
+  g_hash_table_unref (dataset->image_sizes);
+  g_hash_table_unref (dataset->mask_extents);
+  g_hash_table_unref (dataset->mdrb);
+  g_free (dataset);
+}
+
+const char *
+hs_dataset_get_root (HsDataset *dataset)
+{
+  g_return_val_if_fail (dataset != NULL, NULL);
+  return dataset->root;
+}
+
+const char *
+hs_dataset_get_manifest_path (HsDataset *dataset)
+{
+  g_return_val_if_fail (dataset != NULL, NULL);
+  return dataset->manifest_path;
+}
+
+const char *
+hs_dataset_get_name (HsDataset *dataset)
+{
+  g_return_val_if_fail (dataset != NULL, NULL);
+  return dataset->name;
+}
+
+const char *
+hs_dataset_get_description (HsDataset *dataset)
+{
+  g_return_val_if_fail (dataset != NULL, NULL);
+  return dataset->description;
+}
+
+void
+hs_dataset_set_description (HsDataset *dataset, const char *description)
+{
+  g_return_if_fail (dataset != NULL);
+  g_free (dataset->description);
+  dataset->description = g_strdup (description);
+}
+
+void
+hs_dataset_set_model_description (HsDataset *dataset, const char *model, const char *description)
+{
+  g_return_if_fail (dataset != NULL);
+  g_return_if_fail (model != NULL);
+  g_hash_table_insert (dataset->models, g_strdup (model), g_strdup (description));
+}
+
+const char *
+hs_dataset_get_model_description (HsDataset *dataset, const char *model)
+{
+  g_return_val_if_fail (dataset != NULL, NULL);
+  g_return_val_if_fail (model != NULL, NULL);
+  return g_hash_table_lookup (dataset->models, model);
+}
+
+guint
+hs_dataset_get_n_instances (HsDataset *dataset)
+{
+  g_return_val_if_fail (dataset != NULL, 0);
+  return dataset->instances->len;
+}
+
+HsInstance *
+hs_dataset_get_instance (HsDataset *dataset, guint index)
+{
+  g_return_val_if_fail (dataset != NULL, NULL);
+  if (index >= dataset->instances->len)
+    return NULL;
+  return g_ptr_array_index (dataset->instances, index);
+}
+
+HsInstance *
+hs_dataset_find_instance (HsDataset *dataset, const char *id)
+{
+  g_return_val_if_fail (dataset != NULL, NULL);
+  if (id == NULL)
+    return NULL;
+  return g_hash_table_lookup (dataset->by_id, id);
+}
+
+int
+hs_dataset_get_instance_index (HsDataset *dataset, const HsInstance *instance)
+{
+  guint index;
+
+  g_return_val_if_fail (dataset != NULL, -1);
+  if (instance == NULL || !g_ptr_array_find (dataset->instances, instance, &index))
+    return -1;
+  return (int) index;
+}
+
+void
+hs_dataset_add_instance (HsDataset *dataset, HsInstance *instance)
+{
+  g_return_if_fail (dataset != NULL);
+  g_return_if_fail (instance != NULL);
+
+  g_ptr_array_add (dataset->instances, instance);
+  /* A duplicate id keeps the first instance findable; validation reports it. */
+  if (instance->id != NULL && !g_hash_table_contains (dataset->by_id, instance->id))
+    g_hash_table_insert (dataset->by_id, instance->id, instance);
+}
+
+static int
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  /* g_ptr_array_sort passes pointers to the elements. */
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
+char **
+hs_dataset_list_models (HsDataset *dataset)
+{
+  g_autoptr(GHashTable) seen = NULL;
+  g_autoptr(GPtrArray) names = NULL;
+
+  g_return_val_if_fail (dataset != NULL, NULL);
+
+  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  names = g_ptr_array_new ();
+  for (guint i = 0; i < dataset->instances->len; i++)
+    {
+      HsInstance *instance = g_ptr_array_index (dataset->instances, i);
+
+      for (guint j = 0; j < instance->maps->len; j++)
+        {
+          HsMapRef *ref = g_ptr_array_index (instance->maps, j);
+
+          if (ref->model != NULL && g_hash_table_add (seen, ref->model))
+            g_ptr_array_add (names, g_strdup (ref->model));
+        }
+    }
+  g_ptr_array_sort (names, compare_strings);
+  g_ptr_array_add (names, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
+}
+
+/* --- lookups ------------------------------------------------------------- */
+
+HsSentence *
+hs_instance_find_sentence (const HsInstance *instance, const char *id)
+{
+  g_return_val_if_fail (instance != NULL, NULL);
+  if (id == NULL)
+    return NULL;
+  for (guint i = 0; i < instance->sentences->len; i++)
+    {
+      HsSentence *sentence = g_ptr_array_index (instance->sentences, i);
+      if (g_strcmp0 (sentence->id, id) == 0)
+        return sentence;
+    }
+  return NULL;
+}
+
+HsRegion *
+hs_instance_find_region (const HsInstance *instance, const char *name)
+{
+  g_return_val_if_fail (instance != NULL, NULL);
+  if (name == NULL)
+    return NULL;
+  for (guint i = 0; i < instance->regions->len; i++)
+    {
+      HsRegion *region = g_ptr_array_index (instance->regions, i);
+      if (g_strcmp0 (region->name, name) == 0)
+        return region;
+    }
+  return NULL;
+}
+
+HsMapRef *
+hs_instance_find_map (const HsInstance *instance, const char *model, const char *query)
+{
+  g_return_val_if_fail (instance != NULL, NULL);
+  for (guint i = 0; i < instance->maps->len; i++)
+    {
+      HsMapRef *ref = g_ptr_array_index (instance->maps, i);
+      if (g_strcmp0 (ref->model, model) == 0 && g_strcmp0 (ref->query, query) == 0)
+        return ref;
+    }
+  return NULL;
+}
+
+HsMapRef *
+hs_instance_find_map_by_prompt (const HsInstance *instance, const char *model, const char *prompt)
+{
+  g_return_val_if_fail (instance != NULL, NULL);
+  if (prompt == NULL)
+    return NULL;
+  for (guint i = 0; i < instance->maps->len; i++)
+    {
+      HsMapRef *ref = g_ptr_array_index (instance->maps, i);
+      if (g_strcmp0 (ref->model, model) == 0 && g_strcmp0 (ref->prompt, prompt) == 0)
+        return ref;
+    }
+  return NULL;
+}
+
+/* --- paths and files ----------------------------------------------------- */
+
+gboolean
+hs_dataset_path_is_safe (const char *relative, const char **why)
+{
+  const char *p;
+
+  if (relative == NULL || relative[0] == '\0')
+    {
+      *why = "is empty";
+      return FALSE;
+    }
+  if (g_path_is_absolute (relative))
+    {
+      *why = "is absolute (paths are relative to the dataset folder)";
+      return FALSE;
+    }
+  if (strchr (relative, '\\') != NULL)
+    {
+      *why = "contains a backslash (use '/')";
+      return FALSE;
+    }
+  p = relative;
+  while (*p != '\0')
+    {
+      const char *end = strchr (p, '/');
+      gsize len = end ? (gsize) (end - p) : strlen (p);
+
+      if (len == 0)
+        {
+          *why = "has an empty segment ('//' or a trailing '/')";
+          return FALSE;
+        }
+      if (len == 2 && p[0] == '.' && p[1] == '.')
+        {
+          *why = "contains '..' (paths may not leave the dataset folder)";
+          return FALSE;
+        }
+      if (len == 1 && p[0] == '.')
+        {
+          *why = "contains a '.' segment";
+          return FALSE;
+        }
+      if (end == NULL)
+        break;
+      p = end + 1;
+      if (*p == '\0')
+        {
+          *why = "ends with '/'";
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+is_inside (const char *path, const char *root)
+{
+  gsize n = strlen (root);
+
+  if (n == 1 && root[0] == '/')
+    return path[0] == '/';
+  return strncmp (path, root, n) == 0 && path[n] == '/';
+}
+
+char *
+hs_dataset_resolve_path (HsDataset *dataset, const char *relative, GError **error)
+{
+  g_autofree char *joined = NULL;
+  g_autofree char *probe = NULL;
+  const char *why = NULL;
+  char *real;
+
+  g_return_val_if_fail (dataset != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!hs_dataset_path_is_safe (relative, &why))
+    {
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_PATH,
+                   "%s: path \"%s\" %s", dataset->manifest_path,
+                   relative ? relative : "", why);
+      return NULL;
+    }
+
+  joined = g_build_filename (dataset->root, relative, NULL);
+  real = realpath (joined, NULL);
+  if (real != NULL)
+    {
+      char *result = NULL;
+
+      if (is_inside (real, dataset->root))
+        result = g_strdup (real);
+      else
+        g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_PATH,
+                     "%s: path \"%s\" resolves to %s, outside the dataset folder %s",
+                     dataset->manifest_path, relative, real, dataset->root);
+      free (real);
+      return result;
+    }
+
+  /* The file does not exist (yet): check the deepest folder that does, so a
+   * symlinked folder cannot smuggle a later write or open outside. */
+  probe = g_path_get_dirname (joined);
+  while (strlen (probe) > strlen (dataset->root))
+    {
+      real = realpath (probe, NULL);
+      if (real != NULL)
+        {
+          gboolean inside = is_inside (real, dataset->root) || strcmp (real, dataset->root) == 0;
+
+          if (!inside)
+            g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_PATH,
+                         "%s: path \"%s\" goes through %s, outside the dataset folder %s",
+                         dataset->manifest_path, relative, real, dataset->root);
+          free (real);
+          return inside ? g_steal_pointer (&joined) : NULL;
+        }
+      {
+        char *parent = g_path_get_dirname (probe);
+        g_free (probe);
+        probe = parent;
+      }
+    }
+  return g_steal_pointer (&joined);
+}
+
+HsImage *
+hs_dataset_load_image (HsDataset *dataset, const HsInstance *instance, GError **error)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (dataset != NULL, NULL);
+  g_return_val_if_fail (instance != NULL, NULL);
+
+  path = hs_dataset_resolve_path (dataset, instance->image, error);
+  if (path == NULL)
+    return NULL;
+  return hs_image_load (path, error);
+}
+
+HsAttentionMap *
+hs_dataset_load_map (HsDataset *dataset, const HsMapRef *ref, GError **error)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (dataset != NULL, NULL);
+  g_return_val_if_fail (ref != NULL, NULL);
+
+  path = hs_dataset_resolve_path (dataset, ref->file, error);
+  if (path == NULL)
+    return NULL;
+  return hs_attention_map_load_npy (path, (const char * const *) ref->tokens, ref->no_attn, error);
+}
+
+HsImage *
+hs_dataset_load_mask (HsDataset *dataset, const HsRegion *region, GError **error)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(HsImage) image = NULL;
+
+  g_return_val_if_fail (dataset != NULL, NULL);
+  g_return_val_if_fail (region != NULL, NULL);
+
+  if (region->mask == NULL)
+    {
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
+                   "%s: region \"%s\" has no mask", dataset->manifest_path,
+                   region->name ? region->name : "");
+      return NULL;
+    }
+  path = hs_dataset_resolve_path (dataset, region->mask, error);
+  if (path == NULL)
+    return NULL;
+  image = hs_image_load (path, error);
+  if (image == NULL)
+    return NULL;
+  if (hs_image_get_channels (image) == 1)
+    return g_steal_pointer (&image);
+  /* Grey+alpha and colour masks: the grey value decides, alpha is ignored. */
+  return hs_image_to_grey (image);
+}
+
+gboolean
+hs_dataset_get_image_size (HsDataset *dataset, const HsInstance *instance,
+                           guint *width, guint *height, GError **error)
+{
+  g_autofree char *path = NULL;
+  gpointer cached;
+  guint w = 0, h = 0;
+
+  g_return_val_if_fail (dataset != NULL, FALSE);
+  g_return_val_if_fail (instance != NULL, FALSE);
+
+  if (instance->width > 0 && instance->height > 0)
+    {
+      w = instance->width;
+      h = instance->height;
+      goto done;
+    }
+
+  g_mutex_lock (&dataset->cache_lock);
+  cached = g_hash_table_lookup (dataset->image_sizes, instance);
+  g_mutex_unlock (&dataset->cache_lock);
+  if (cached != NULL)
+    {
+      guint64 packed = *(guint64 *) cached;
+      w = (guint) (packed >> 32);
+      h = (guint) (packed & 0xffffffffu);
+      goto done;
+    }
+
+  path = hs_dataset_resolve_path (dataset, instance->image, error);
+  if (path == NULL || !hs_image_probe (path, &w, &h, error))
+    return FALSE;
+
+  {
+    guint64 *packed = g_new (guint64, 1);
+
+    *packed = ((guint64) w << 32) | h;
+    g_mutex_lock (&dataset->cache_lock);
+    if (!g_hash_table_contains (dataset->image_sizes, instance))
+      g_hash_table_insert (dataset->image_sizes, (gpointer) instance, packed);
+    else
+      g_free (packed);
+    g_mutex_unlock (&dataset->cache_lock);
+  }
+
+done:
+  if (width)
+    *width = w;
+  if (height)
+    *height = h;
+  return TRUE;
+}
