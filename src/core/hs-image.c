@@ -337,7 +337,7 @@ hs_image_levels (const HsImage *image, double center, double width)
 {
   cairo_surface_t *surface;
   guint max_value;
-  g_autofree guint8 *lut = NULL;
+  g_autofree guint32 *lut = NULL;
   double lo, hi, scale;
   guint8 *pixels;
   int stride;
@@ -355,15 +355,17 @@ hs_image_levels (const HsImage *image, double center, double width)
       lo = 0.0;
       hi = max_value;
     }
-  /* One table entry per possible sample: a 16-bit image costs one lookup per
-   * sample instead of a division.  The table covers all of 0..65535 so a
-   * sample written above max_value through hs_image_get_data() stays safe. */
-  lut = g_malloc (65536);
+  /* One table entry per possible sample, holding the finished pixel: a 16-bit
+   * image costs one lookup per sample instead of a division.  The table
+   * covers all of 0..65535 so a sample written above max_value through
+   * hs_image_get_data() stays safe. */
+  lut = g_malloc (65536 * sizeof (guint32));
   scale = 255.0 / (hi - lo);
   for (guint v = 0; v < 65536; v++)
     {
       double out = (v - lo) * scale;
-      lut[v] = out <= 0.0 ? 0 : out >= 255.0 ? 255 : (guint8) (out + 0.5);
+      guint32 g = out <= 0.0 ? 0 : out >= 255.0 ? 255 : (guint32) (out + 0.5);
+      lut[v] = 0xff000000u | (g << 16) | (g << 8) | g;
     }
 
   surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) image->width, (int) image->height);
@@ -377,22 +379,25 @@ hs_image_levels (const HsImage *image, double center, double width)
     {
       const guint16 *src = image->data + (gsize) y * image->width * image->channels;
       guint32 *dst = (guint32 *) (gpointer) (pixels + (gsize) y * stride);
+      guint w = image->width;
 
-      if (image->channels <= 2)
+      switch (image->channels)
         {
-          for (guint x = 0; x < image->width; x++)
-            {
-              guint32 g = lut[src[(gsize) x * image->channels]];
-              dst[x] = 0xff000000u | (g << 16) | (g << 8) | g;
-            }
-        }
-      else
-        {
-          for (guint x = 0; x < image->width; x++)
+        case 1:
+          for (guint x = 0; x < w; x++)
+            dst[x] = lut[src[x]];
+          break;
+        case 2:
+          for (guint x = 0; x < w; x++)
+            dst[x] = lut[src[2 * x]];
+          break;
+        default:
+          for (guint x = 0; x < w; x++)
             {
               const guint16 *p = src + (gsize) x * image->channels;
-              dst[x] = 0xff000000u | ((guint32) lut[p[0]] << 16) | ((guint32) lut[p[1]] << 8) | lut[p[2]];
+              dst[x] = (lut[p[0]] & 0xffff0000u) | (lut[p[1]] & 0x0000ff00u) | (lut[p[2]] & 0xffu);
             }
+          break;
         }
     }
   cairo_surface_mark_dirty (surface);
