@@ -1,0 +1,1723 @@
+/* hs-canvas.c — the radiograph with its attention overlay
+ *
+ * Layers, each cached as a render node and rebuilt only when its inputs
+ * change:
+ *   image    levelled radiograph (full-size RGB24 + a 2× mip chain for zoom < ½)
+ *   overlay  the colour-mapped map for the visible part of the image, at
+ *            display resolution (zoom < 1) or image resolution (zoom ≥ 1),
+ *            with a margin so small pans reuse it; drawn under an opacity
+ *            node so dragging the opacity slider re-composites only
+ *   decor    boxes, mask contours, top-k/Otsu outline, colour bar, gauge
+ *   hover    drawn uncached on top
+ */
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+#include <heatscope/hs-figure.h>
+
+#include "hs-canvas.h"
+
+G_DEFINE_QUARK (hs-canvas-error-quark, hs_canvas_error)
+
+/* TEMPORARY while hs-figure.c is being written: weak references so the app
+ * links without it; the calls below check for NULL. */
+#pragma weak hs_figure_draw_colorbar
+#pragma weak hs_figure_draw_no_attn_gauge
+#pragma weak hs_figure_format_from_path
+#pragma weak hs_figure_view_init
+#pragma weak hs_figure_save
+#define HS_FIGURE_AVAILABLE (hs_figure_save != NULL)
+
+#define ZOOM_STEP 1.25
+#define MAX_MIP_LEVELS 8
+/* Longest side of the grid the top-k/Otsu outline is computed on. */
+#define OUTLINE_GRID_MAX 1024
+#define HUD_FONT_SIZE 11.0
+
+struct _HsCanvas
+{
+  GtkWidget parent_instance;
+
+  HsViewState    *state;
+  gulong          state_changed_id;
+  HsImage        *image;
+  HsAttentionMap *map;
+  int             token;
+  GPtrArray      *regions;         /* HsRegion*, owned copies */
+  GPtrArray      *masks;           /* HsImage* or NULL        */
+  GPtrArray      *mask_contours;   /* GPtrArray* of HsPolyline (mask pixels) or NULL */
+  char           *caption;
+
+  HsCanvasTransform t;
+  gboolean        fit;
+  int             view_w, view_h;
+
+  /* image layer */
+  cairo_surface_t *mips[MAX_MIP_LEVELS];   /* [0] = full-size levels */
+  /* overlay layer */
+  gboolean        range_valid;
+  HsScaleRange    range;
+  char           *scale_label;
+  HsOverlayField *field;
+  HsUpsample      field_upsample;
+  guint           field_sw, field_sh;       /* scaled grid the field is a region of */
+  int             field_x, field_y;         /* its origin in that grid */
+  cairo_surface_t *colored;
+  GPtrArray      *outline;                  /* HsPolyline* in outline-grid pixels */
+  gboolean        outline_valid;
+  guint           outline_w, outline_h;
+  char           *map_error;
+
+  GskRenderNode  *image_node;
+  GskRenderNode  *overlay_node;
+  GskRenderNode  *decor_node;
+
+  /* pointer */
+  gboolean        pointer_inside;
+  double          pointer_x, pointer_y;
+  HsCanvasHover   hover;
+  char           *hover_text;
+
+  /* gestures */
+  double          drag_ox, drag_oy;
+  gboolean        drag_wl;
+  double          wl_center0, wl_width0;
+  double          pinch_zoom0;
+};
+
+G_DEFINE_FINAL_TYPE (HsCanvas, hs_canvas, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_VIEW_STATE,
+  PROP_ZOOM,
+  PROP_FIT,
+  PROP_HOVER_TEXT,
+  PROP_CAPTION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* ---- pure transform math ------------------------------------------------ */
+
+void
+hs_canvas_transform_widget_to_image (const HsCanvasTransform *t, double wx, double wy,
+                                     double *ix, double *iy)
+{
+  g_return_if_fail (t != NULL && t->zoom > 0);
+  if (ix)
+    *ix = (wx - t->offset_x) / t->zoom;
+  if (iy)
+    *iy = (wy - t->offset_y) / t->zoom;
+}
+
+void
+hs_canvas_transform_image_to_widget (const HsCanvasTransform *t, double ix, double iy,
+                                     double *wx, double *wy)
+{
+  g_return_if_fail (t != NULL);
+  if (wx)
+    *wx = ix * t->zoom + t->offset_x;
+  if (wy)
+    *wy = iy * t->zoom + t->offset_y;
+}
+
+void
+hs_canvas_transform_zoom_around (HsCanvasTransform *t, double new_zoom, double wx, double wy)
+{
+  double ix, iy;
+
+  g_return_if_fail (t != NULL && t->zoom > 0);
+  if (!isfinite (new_zoom))
+    return;
+  new_zoom = CLAMP (new_zoom, HS_CANVAS_ZOOM_MIN, HS_CANVAS_ZOOM_MAX);
+  hs_canvas_transform_widget_to_image (t, wx, wy, &ix, &iy);
+  t->zoom = new_zoom;
+  t->offset_x = wx - ix * new_zoom;
+  t->offset_y = wy - iy * new_zoom;
+}
+
+void
+hs_canvas_transform_fit (HsCanvasTransform *t, double image_w, double image_h,
+                         double view_w, double view_h)
+{
+  g_return_if_fail (t != NULL);
+  if (image_w <= 0 || image_h <= 0 || view_w <= 0 || view_h <= 0)
+    {
+      t->zoom = 1;
+      t->offset_x = t->offset_y = 0;
+      return;
+    }
+  t->zoom = CLAMP (MIN (view_w / image_w, view_h / image_h), HS_CANVAS_ZOOM_MIN, HS_CANVAS_ZOOM_MAX);
+  t->offset_x = (view_w - image_w * t->zoom) / 2;
+  t->offset_y = (view_h - image_h * t->zoom) / 2;
+}
+
+void
+hs_canvas_transform_one_to_one (HsCanvasTransform *t, double image_w, double image_h,
+                                double view_w, double view_h)
+{
+  g_return_if_fail (t != NULL);
+  t->zoom = 1;
+  /* Whole pixels keep nearest-neighbour drawing crisp. */
+  t->offset_x = floor ((view_w - image_w) / 2);
+  t->offset_y = floor ((view_h - image_h) / 2);
+}
+
+gboolean
+hs_canvas_transform_visible_rect (const HsCanvasTransform *t, double image_w, double image_h,
+                                  double view_w, double view_h,
+                                  int *x, int *y, int *w, int *h)
+{
+  double x0, y0, x1, y1;
+
+  g_return_val_if_fail (t != NULL && t->zoom > 0, FALSE);
+  hs_canvas_transform_widget_to_image (t, 0, 0, &x0, &y0);
+  hs_canvas_transform_widget_to_image (t, view_w, view_h, &x1, &y1);
+  x0 = MAX (floor (x0), 0);
+  y0 = MAX (floor (y0), 0);
+  x1 = MIN (ceil (x1), image_w);
+  y1 = MIN (ceil (y1), image_h);
+  if (x1 <= x0 || y1 <= y0)
+    {
+      *x = *y = *w = *h = 0;
+      return FALSE;
+    }
+  *x = (int) x0;
+  *y = (int) y0;
+  *w = (int) (x1 - x0);
+  *h = (int) (y1 - y0);
+  return TRUE;
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* g_set_str is GLib 2.76. */
+static gboolean
+set_str (char **field, const char *value)
+{
+  if (g_strcmp0 (*field, value) == 0)
+    return FALSE;
+  g_free (*field);
+  *field = g_strdup (value);
+  return TRUE;
+}
+
+static const double *
+current_grid (HsCanvas *self)
+{
+  const double *grid = NULL;
+
+  if (self->map == NULL)
+    return NULL;
+  if (self->token >= 0 && (guint) self->token < hs_attention_map_get_n_tokens (self->map))
+    grid = hs_attention_map_peek_token (self->map, self->token);
+  return grid ? grid : hs_attention_map_peek_values (self->map);
+}
+
+static double
+image_w (HsCanvas *self)
+{
+  return self->image ? hs_image_get_width (self->image) : 0;
+}
+
+static double
+image_h (HsCanvas *self)
+{
+  return self->image ? hs_image_get_height (self->image) : 0;
+}
+
+static void
+clear_nodes (HsCanvas *self)
+{
+  g_clear_pointer (&self->image_node, gsk_render_node_unref);
+  g_clear_pointer (&self->overlay_node, gsk_render_node_unref);
+  g_clear_pointer (&self->decor_node, gsk_render_node_unref);
+}
+
+static void
+invalidate_levels (HsCanvas *self)
+{
+  for (guint i = 0; i < MAX_MIP_LEVELS; i++)
+    g_clear_pointer (&self->mips[i], cairo_surface_destroy);
+  g_clear_pointer (&self->image_node, gsk_render_node_unref);
+}
+
+static void
+invalidate_colors (HsCanvas *self)
+{
+  self->range_valid = FALSE;
+  g_clear_pointer (&self->colored, cairo_surface_destroy);
+  g_clear_pointer (&self->overlay_node, gsk_render_node_unref);
+  g_clear_pointer (&self->decor_node, gsk_render_node_unref);   /* colour bar */
+}
+
+static void
+invalidate_field (HsCanvas *self)
+{
+  g_clear_pointer (&self->field, hs_overlay_field_unref);
+  g_clear_pointer (&self->map_error, g_free);
+  self->outline_valid = FALSE;
+  invalidate_colors (self);
+}
+
+static void
+invalidate_outline (HsCanvas *self)
+{
+  self->outline_valid = FALSE;
+  g_clear_pointer (&self->decor_node, gsk_render_node_unref);
+}
+
+static void
+get_overlay_options (HsCanvas *self, HsOverlayOptions *options)
+{
+  if (self->state)
+    hs_view_state_get_overlay_options (self->state, options);
+  else
+    hs_overlay_options_init (options);
+}
+
+/* Window/level in source units. */
+static void
+get_window_level (HsCanvas *self, double *center, double *width)
+{
+  double c = 0.5, w = 1.0, max = self->image ? hs_image_get_max_value (self->image) : 255;
+
+  if (self->state)
+    hs_view_state_get_window_level (self->state, &c, &w);
+  *center = c * max;
+  *width = w * max;
+}
+
+static gboolean
+ensure_range (HsCanvas *self)
+{
+  HsOverlayOptions options;
+  g_autoptr(GError) error = NULL;
+  const double *grid = current_grid (self);
+  g_autofree char *scale = NULL;
+  g_autofree char *curve = NULL;
+
+  if (grid == NULL)
+    return FALSE;
+  if (self->range_valid)
+    return TRUE;
+
+  get_overlay_options (self, &options);
+  if (!hs_scale_resolve (&options.scale, grid,
+                         (gsize) hs_attention_map_get_width (self->map) * hs_attention_map_get_height (self->map),
+                         &self->range, &error))
+    {
+      g_free (self->map_error);
+      self->map_error = g_strdup (error->message);
+      return FALSE;
+    }
+  scale = hs_scale_describe (&options.scale, &self->range);
+  if (options.strength == HS_STRENGTH_LOG && options.strength_param > 1)
+    curve = g_strdup_printf (_(", log b=%g"), options.strength_param);
+  else if (options.strength == HS_STRENGTH_GAMMA && options.strength_param != 1)
+    curve = g_strdup_printf (_(", γ %g"), options.strength_param);
+  g_free (self->scale_label);
+  self->scale_label = g_strconcat (scale, curve ? curve : "", NULL);
+  self->range_valid = TRUE;
+  return TRUE;
+}
+
+/* Scale of the overlay grid relative to the image: display resolution when
+ * zoomed out, image resolution when zoomed in. */
+static void
+overlay_grid_size (HsCanvas *self, const HsCanvasTransform *t, guint *sw, guint *sh)
+{
+  double s = MIN (t->zoom, 1.0);
+
+  *sw = MAX (1, (guint) lround (image_w (self) * s));
+  *sh = MAX (1, (guint) lround (image_h (self) * s));
+}
+
+static gboolean
+ensure_field (HsCanvas *self, const HsCanvasTransform *t, int vw, int vh)
+{
+  HsOverlayOptions options;
+  g_autoptr(GError) error = NULL;
+  guint sw, sh;
+  int x, y, w, h, x0, y0, x1, y1, mx, my;
+  double sx, sy;
+
+  if (current_grid (self) == NULL || self->image == NULL)
+    return FALSE;
+  get_overlay_options (self, &options);
+  overlay_grid_size (self, t, &sw, &sh);
+  if (!hs_canvas_transform_visible_rect (t, image_w (self), image_h (self), vw, vh, &x, &y, &w, &h))
+    return FALSE;
+
+  sx = sw / image_w (self);
+  sy = sh / image_h (self);
+  x0 = CLAMP ((int) floor (x * sx), 0, (int) sw - 1);
+  y0 = CLAMP ((int) floor (y * sy), 0, (int) sh - 1);
+  x1 = CLAMP ((int) ceil ((x + w) * sx), x0 + 1, (int) sw);
+  y1 = CLAMP ((int) ceil ((y + h) * sy), y0 + 1, (int) sh);
+
+  if (self->field && self->field_sw == sw && self->field_sh == sh &&
+      self->field_upsample == options.upsample &&
+      x0 >= self->field_x && y0 >= self->field_y &&
+      x1 <= self->field_x + (int) hs_overlay_field_get_width (self->field) &&
+      y1 <= self->field_y + (int) hs_overlay_field_get_height (self->field))
+    return TRUE;
+
+  /* A margin of half the visible size on every side lets small pans reuse
+   * the field. */
+  mx = (x1 - x0) / 2;
+  my = (y1 - y0) / 2;
+  x0 = MAX (0, x0 - mx);
+  y0 = MAX (0, y0 - my);
+  x1 = MIN ((int) sw, x1 + mx);
+  y1 = MIN ((int) sh, y1 + my);
+
+  g_clear_pointer (&self->field, hs_overlay_field_unref);
+  g_clear_pointer (&self->colored, cairo_surface_destroy);
+  g_clear_pointer (&self->overlay_node, gsk_render_node_unref);
+  self->field = hs_overlay_field_new_region (current_grid (self),
+                                             hs_attention_map_get_width (self->map),
+                                             hs_attention_map_get_height (self->map),
+                                             sw, sh, x0, y0, x1 - x0, y1 - y0,
+                                             options.upsample, &error);
+  if (self->field == NULL)
+    {
+      g_free (self->map_error);
+      self->map_error = g_strdup (error->message);
+      return FALSE;
+    }
+  self->field_sw = sw;
+  self->field_sh = sh;
+  self->field_x = x0;
+  self->field_y = y0;
+  self->field_upsample = options.upsample;
+  return TRUE;
+}
+
+static gboolean
+ensure_colored (HsCanvas *self, const HsCanvasTransform *t, int vw, int vh)
+{
+  HsOverlayOptions options;
+  g_autoptr(GError) error = NULL;
+
+  if (!ensure_field (self, t, vw, vh) || !ensure_range (self))
+    return FALSE;
+  if (self->colored)
+    return TRUE;
+  get_overlay_options (self, &options);
+  self->colored = hs_overlay_field_colorize (self->field, &self->range, &options, &error);
+  if (self->colored == NULL)
+    {
+      g_free (self->map_error);
+      self->map_error = g_strdup (error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+ensure_outline (HsCanvas *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree guint8 *mask = NULL;
+  HsOutline outline;
+  double scale;
+
+  if (self->outline_valid)
+    return;
+  self->outline_valid = TRUE;
+  g_clear_pointer (&self->outline, g_ptr_array_unref);
+  if (self->state == NULL || current_grid (self) == NULL || self->image == NULL)
+    return;
+  outline = hs_view_state_get_outline (self->state);
+  if (outline == HS_OUTLINE_NONE)
+    return;
+
+  scale = MIN (1.0, OUTLINE_GRID_MAX / MAX (image_w (self), image_h (self)));
+  self->outline_w = MAX (1, (guint) lround (image_w (self) * scale));
+  self->outline_h = MAX (1, (guint) lround (image_h (self) * scale));
+  mask = hs_contour_region_mask (current_grid (self),
+                                 hs_attention_map_get_width (self->map),
+                                 hs_attention_map_get_height (self->map),
+                                 self->outline_w, self->outline_h,
+                                 hs_view_state_get_upsample (self->state), outline,
+                                 hs_view_state_get_outline_top_k (self->state), &error);
+  if (mask == NULL)
+    {
+      g_warning ("Outline: %s", error->message);
+      return;
+    }
+  self->outline = hs_contour_trace_mask (mask, self->outline_w, self->outline_h,
+                                         self->outline_w, HS_CONTOUR_SIMPLIFY);
+}
+
+static cairo_surface_t *
+ensure_levels (HsCanvas *self, double zoom)
+{
+  guint level = 0;
+
+  if (self->image == NULL)
+    return NULL;
+  if (self->mips[0] == NULL)
+    {
+      double c, w;
+      get_window_level (self, &c, &w);
+      self->mips[0] = hs_image_levels (self->image, c, w);
+      if (self->mips[0] == NULL || cairo_surface_status (self->mips[0]) != CAIRO_STATUS_SUCCESS)
+        {
+          g_clear_pointer (&self->mips[0], cairo_surface_destroy);
+          return NULL;
+        }
+    }
+
+  /* Strong minification through a 2× pyramid: cheap and without aliasing. */
+  while (level + 1 < MAX_MIP_LEVELS && zoom * (1 << (level + 1)) <= 1.0)
+    level++;
+  for (guint i = 1; i <= level; i++)
+    {
+      cairo_surface_t *src = self->mips[i - 1];
+      int w = cairo_image_surface_get_width (src), h = cairo_image_surface_get_height (src);
+      int nw = MAX (1, (w + 1) / 2), nh = MAX (1, (h + 1) / 2);
+      cairo_t *cr;
+
+      if (self->mips[i])
+        continue;
+      if (w <= 1 && h <= 1)
+        return src;
+      self->mips[i] = cairo_image_surface_create (CAIRO_FORMAT_RGB24, nw, nh);
+      cr = cairo_create (self->mips[i]);
+      cairo_scale (cr, (double) nw / w, (double) nh / h);
+      cairo_set_source_surface (cr, src, 0, 0);
+      cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_GOOD);
+      cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
+      cairo_paint (cr);
+      cairo_destroy (cr);
+    }
+  return self->mips[level];
+}
+
+/* ---- drawing (shared by snapshot, render_surface and tests) ------------- */
+
+static void
+draw_image (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
+{
+  cairo_surface_t *levels = ensure_levels (self, t->zoom);
+  double sx, sy;
+
+  if (levels == NULL)
+    return;
+  sx = image_w (self) / cairo_image_surface_get_width (levels);
+  sy = image_h (self) / cairo_image_surface_get_height (levels);
+  cairo_save (cr);
+  cairo_translate (cr, t->offset_x, t->offset_y);
+  cairo_scale (cr, t->zoom * sx, t->zoom * sy);
+  cairo_rectangle (cr, 0, 0, cairo_image_surface_get_width (levels),
+                   cairo_image_surface_get_height (levels));
+  cairo_clip (cr);
+  cairo_set_source_surface (cr, levels, 0, 0);
+  cairo_pattern_set_filter (cairo_get_source (cr),
+                            t->zoom >= 1.0 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR);
+  cairo_paint (cr);
+  cairo_restore (cr);
+}
+
+/* Draws the colour-mapped overlay at full alpha; the caller applies the
+ * opacity (an opacity node on screen, paint_with_alpha offscreen). */
+static void
+draw_overlay (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
+{
+  if (self->colored == NULL)
+    return;
+  cairo_save (cr);
+  cairo_translate (cr, t->offset_x, t->offset_y);
+  cairo_scale (cr, t->zoom * image_w (self) / self->field_sw, t->zoom * image_h (self) / self->field_sh);
+  cairo_rectangle (cr, self->field_x, self->field_y,
+                   cairo_image_surface_get_width (self->colored),
+                   cairo_image_surface_get_height (self->colored));
+  cairo_clip (cr);
+  cairo_set_source_surface (cr, self->colored, self->field_x, self->field_y);
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+  cairo_paint (cr);
+  cairo_restore (cr);
+}
+
+static const double region_colors[][3] = {
+  { 0.20, 0.90, 0.30 },
+  { 1.00, 0.85, 0.10 },
+  { 0.30, 0.75, 1.00 },
+  { 1.00, 0.45, 0.85 },
+  { 1.00, 0.55, 0.15 },
+  { 0.75, 0.60, 1.00 },
+};
+
+static void
+draw_label (cairo_t *cr, const char *text, double x, double y, const double rgb[3], double size)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *font = pango_font_description_from_string ("Sans");
+  int lw, lh;
+
+  pango_font_description_set_absolute_size (font, size * PANGO_SCALE);
+  pango_layout_set_font_description (layout, font);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &lw, &lh);
+  cairo_save (cr);
+  cairo_set_source_rgba (cr, 0, 0, 0, 0.65);
+  cairo_rectangle (cr, x, y, lw + 6, lh + 2);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+  cairo_move_to (cr, x + 3, y + 1);
+  pango_cairo_show_layout (cr, layout);
+  cairo_restore (cr);
+  pango_font_description_free (font);
+  g_object_unref (layout);
+}
+
+static void
+draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
+{
+  gboolean show_boxes = !self->state || hs_view_state_get_show_boxes (self->state);
+  gboolean show_masks = !self->state || hs_view_state_get_show_masks (self->state);
+
+  if (self->regions == NULL)
+    return;
+  for (guint i = 0; i < self->regions->len; i++)
+    {
+      const HsRegion *region = g_ptr_array_index (self->regions, i);
+      const double *rgb = region_colors[i % G_N_ELEMENTS (region_colors)];
+      GPtrArray *lines = self->mask_contours ? g_ptr_array_index (self->mask_contours, i) : NULL;
+      HsImage *mask = self->masks ? g_ptr_array_index (self->masks, i) : NULL;
+      gboolean labelled = FALSE;
+
+      if (show_masks && lines && mask && lines->len > 0)
+        {
+          double rgba[4] = { rgb[0], rgb[1], rgb[2], 1.0 };
+          cairo_save (cr);
+          cairo_translate (cr, t->offset_x, t->offset_y);
+          cairo_scale (cr, t->zoom * image_w (self) / hs_image_get_width (mask),
+                       t->zoom * image_h (self) / hs_image_get_height (mask));
+          hs_contour_draw (cr, lines, rgba, 2.0, FALSE);
+          cairo_restore (cr);
+        }
+
+      if (!show_boxes)
+        continue;
+      for (guint b = 0; region->boxes && b < region->boxes->len; b++)
+        {
+          const HsBox *box = &g_array_index (region->boxes, HsBox, b);
+          double x1, y1, x2, y2;
+
+          hs_canvas_transform_image_to_widget (t, box->x1, box->y1, &x1, &y1);
+          hs_canvas_transform_image_to_widget (t, box->x2, box->y2, &x2, &y2);
+          cairo_save (cr);
+          cairo_set_line_width (cr, 3.5);
+          cairo_set_source_rgba (cr, 0, 0, 0, 0.6);
+          cairo_rectangle (cr, round (x1) + 0.5, round (y1) + 0.5, round (x2 - x1), round (y2 - y1));
+          cairo_stroke_preserve (cr);
+          cairo_set_line_width (cr, 1.5);
+          cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+          cairo_stroke (cr);
+          cairo_restore (cr);
+          if (!labelled && region->name)
+            {
+              draw_label (cr, region->name, round (x1), MAX (0, round (y1) - HUD_FONT_SIZE - 6),
+                          rgb, HUD_FONT_SIZE);
+              labelled = TRUE;
+            }
+        }
+    }
+}
+
+static void
+draw_outline (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
+{
+  static const double white[4] = { 1, 1, 1, 1 };
+
+  ensure_outline (self);
+  if (self->outline == NULL || self->outline->len == 0)
+    return;
+  cairo_save (cr);
+  cairo_translate (cr, t->offset_x, t->offset_y);
+  cairo_scale (cr, t->zoom * image_w (self) / self->outline_w, t->zoom * image_h (self) / self->outline_h);
+  hs_contour_draw (cr, self->outline, white, 1.5, TRUE);
+  cairo_restore (cr);
+}
+
+static void
+panel_background (cairo_t *cr, double x, double y, double w, double h)
+{
+  cairo_save (cr);
+  cairo_set_source_rgba (cr, 0.08, 0.08, 0.08, 0.72);
+  cairo_rectangle (cr, x, y, w, h);
+  cairo_fill (cr);
+  cairo_restore (cr);
+}
+
+/* Colour bar on the right edge; the No-Attn gauge is a separate panel to
+ * its left, never part of the heatmap scale. */
+static void
+draw_hud (HsCanvas *self, cairo_t *cr, int vw, int vh)
+{
+  HsOverlayOptions options;
+  gboolean overlay = !self->state || hs_view_state_get_show_overlay (self->state);
+  double bar_w = 96, bar_h = MIN (300, vh - 24), x = vw - bar_w - 8, y = 8;
+
+  if (current_grid (self) == NULL || bar_h < 80 || vw < 2 * bar_w || !HS_FIGURE_AVAILABLE)
+    return;
+  get_overlay_options (self, &options);
+  if (overlay && ensure_range (self))
+    {
+      panel_background (cr, x, y, bar_w, bar_h);
+      cairo_save (cr);
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      hs_figure_draw_colorbar (cr, x + 6, y + 8, bar_w - 12, bar_h - 16, &options, &self->range,
+                               self->scale_label, HUD_FONT_SIZE);
+      cairo_restore (cr);
+    }
+  if ((!self->state || hs_view_state_get_show_no_attn (self->state)) &&
+      isfinite (hs_attention_map_get_no_attn (self->map)))
+    {
+      double gw = 56, gh = MIN (160, bar_h), gx = x - gw - 8;
+      panel_background (cr, gx, y, gw, gh);
+      cairo_save (cr);
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      hs_figure_draw_no_attn_gauge (cr, gx + 6, y + 8, gw - 12, gh - 16,
+                                    hs_attention_map_get_no_attn (self->map), HUD_FONT_SIZE);
+      cairo_restore (cr);
+    }
+}
+
+static void
+draw_caption (HsCanvas *self, cairo_t *cr, int vw, int vh)
+{
+  static const double white[3] = { 1, 1, 1 };
+
+  if (self->caption && *self->caption)
+    draw_label (cr, self->caption, 8, vh - HUD_FONT_SIZE - 14, white, HUD_FONT_SIZE + 1);
+}
+
+static void
+draw_decor (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int vh)
+{
+  if (self->image == NULL)
+    return;
+  if (current_grid (self) && (!self->state || hs_view_state_get_show_overlay (self->state)))
+    draw_outline (self, cr, t);
+  draw_regions (self, cr, t);
+  draw_hud (self, cr, vw, vh);
+  draw_caption (self, cr, vw, vh);
+}
+
+static void
+draw_hover (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int vh)
+{
+  static const double white[3] = { 1, 1, 1 };
+  double px, py;
+
+  if (!self->hover.valid || self->hover_text == NULL)
+    return;
+  hs_canvas_transform_image_to_widget (t, self->hover.x, self->hover.y, &px, &py);
+
+  /* The grid cell under the pointer. */
+  if (self->hover.row >= 0 && self->map)
+    {
+      double cw = image_w (self) / hs_attention_map_get_width (self->map);
+      double ch = image_h (self) / hs_attention_map_get_height (self->map);
+      double x1, y1, x2, y2;
+
+      hs_canvas_transform_image_to_widget (t, self->hover.col * cw, self->hover.row * ch, &x1, &y1);
+      hs_canvas_transform_image_to_widget (t, (self->hover.col + 1) * cw, (self->hover.row + 1) * ch,
+                                           &x2, &y2);
+      cairo_save (cr);
+      cairo_set_line_width (cr, 1);
+      cairo_set_source_rgba (cr, 1, 1, 1, 0.8);
+      cairo_rectangle (cr, round (x1) + 0.5, round (y1) + 0.5, round (x2 - x1), round (y2 - y1));
+      cairo_stroke (cr);
+      cairo_restore (cr);
+    }
+
+  px += 14;
+  py += 14;
+  if (px > vw - 220)
+    px -= 240;
+  if (py > vh - 30)
+    py -= 44;
+  draw_label (cr, self->hover_text, px, py, white, HUD_FONT_SIZE);
+}
+
+static void
+draw_background (cairo_t *cr, int vw, int vh)
+{
+  cairo_save (cr);
+  cairo_set_source_rgb (cr, 0.14, 0.14, 0.15);
+  cairo_rectangle (cr, 0, 0, vw, vh);
+  cairo_fill (cr);
+  cairo_restore (cr);
+}
+
+static void
+draw_all (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int vh)
+{
+  draw_background (cr, vw, vh);
+  if (self->image == NULL)
+    return;
+  draw_image (self, cr, t);
+  if (current_grid (self) && (!self->state || hs_view_state_get_show_overlay (self->state)) &&
+      ensure_colored (self, t, vw, vh))
+    {
+      cairo_push_group (cr);
+      draw_overlay (self, cr, t);
+      cairo_pop_group_to_source (cr);
+      cairo_paint_with_alpha (cr, self->state ? hs_view_state_get_opacity (self->state) : 0.5);
+    }
+  draw_decor (self, cr, t, vw, vh);
+  draw_hover (self, cr, t, vw, vh);
+}
+
+/* ---- GtkWidget ------------------------------------------------------------ */
+
+static GskRenderNode *
+record_node (HsCanvas *self, int vw, int vh,
+             void (*func) (HsCanvas *, cairo_t *, const HsCanvasTransform *, int, int))
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, vw, vh));
+
+  func (self, cr, &self->t, vw, vh);
+  cairo_destroy (cr);
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+static void
+layer_image (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int vh)
+{
+  draw_image (self, cr, t);
+}
+
+static void
+layer_overlay (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int vh)
+{
+  draw_overlay (self, cr, t);
+}
+
+static void
+hs_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+{
+  HsCanvas *self = HS_CANVAS (widget);
+  int vw = gtk_widget_get_width (widget), vh = gtk_widget_get_height (widget);
+  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, vw, vh);
+
+  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 0.14, 0.14, 0.15, 1 }, &bounds);
+  if (self->image == NULL || vw <= 0 || vh <= 0)
+    {
+      PangoLayout *layout = gtk_widget_create_pango_layout (widget, _("No image"));
+      int lw, lh;
+      pango_layout_get_pixel_size (layout, &lw, &lh);
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((vw - lw) / 2.0, (vh - lh) / 2.0));
+      gtk_snapshot_append_layout (snapshot, layout, &(GdkRGBA) { 0.7, 0.7, 0.7, 1 });
+      gtk_snapshot_restore (snapshot);
+      g_object_unref (layout);
+      return;
+    }
+
+  if (self->image_node == NULL)
+    self->image_node = record_node (self, vw, vh, layer_image);
+  gtk_snapshot_append_node (snapshot, self->image_node);
+
+  if (current_grid (self) && (!self->state || hs_view_state_get_show_overlay (self->state)))
+    {
+      if (!ensure_colored (self, &self->t, vw, vh))
+        g_clear_pointer (&self->overlay_node, gsk_render_node_unref);
+      else if (self->overlay_node == NULL)
+        self->overlay_node = record_node (self, vw, vh, layer_overlay);
+      if (self->overlay_node)
+        {
+          gtk_snapshot_push_opacity (snapshot, self->state ? hs_view_state_get_opacity (self->state) : 0.5);
+          gtk_snapshot_append_node (snapshot, self->overlay_node);
+          gtk_snapshot_pop (snapshot);
+        }
+    }
+
+  if (self->decor_node == NULL)
+    self->decor_node = record_node (self, vw, vh, draw_decor);
+  gtk_snapshot_append_node (snapshot, self->decor_node);
+
+  if (self->hover.valid)
+    {
+      cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &bounds);
+      draw_hover (self, cr, &self->t, vw, vh);
+      cairo_destroy (cr);
+    }
+}
+
+/* Keeps the image in view: centred on an axis where it is smaller than the
+ * view, otherwise no empty band on either side (as Eye of GNOME). */
+static void
+clamp_transform (HsCanvas *self)
+{
+  double ew = image_w (self) * self->t.zoom, eh = image_h (self) * self->t.zoom;
+
+  if (self->view_w <= 0 || self->view_h <= 0 || self->image == NULL)
+    return;
+  if (ew <= self->view_w)
+    self->t.offset_x = (self->view_w - ew) / 2;
+  else
+    self->t.offset_x = CLAMP (self->t.offset_x, self->view_w - ew, 0);
+  if (eh <= self->view_h)
+    self->t.offset_y = (self->view_h - eh) / 2;
+  else
+    self->t.offset_y = CLAMP (self->t.offset_y, self->view_h - eh, 0);
+}
+
+static void
+update_hover (HsCanvas *self)
+{
+  HsCanvasHover hover;
+
+  if (self->pointer_inside)
+    hs_canvas_hover_at (self, self->pointer_x, self->pointer_y, &hover);
+  else if (self->hover.valid)
+    {
+      self->hover.valid = FALSE;
+      g_clear_pointer (&self->hover_text, g_free);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_TEXT]);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+static void
+transform_changed (HsCanvas *self)
+{
+  double old_zoom = hs_canvas_get_zoom (self);
+
+  clamp_transform (self);
+  clear_nodes (self);
+  update_hover (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (old_zoom != self->t.zoom)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+}
+
+static void
+set_fit (HsCanvas *self, gboolean fit)
+{
+  if (self->fit == fit)
+    return;
+  self->fit = fit;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FIT]);
+}
+
+static void
+apply_fit (HsCanvas *self)
+{
+  double old = self->t.zoom;
+
+  hs_canvas_transform_fit (&self->t, image_w (self), image_h (self), self->view_w, self->view_h);
+  clear_nodes (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (old != self->t.zoom)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+}
+
+static void
+hs_canvas_size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  HsCanvas *self = HS_CANVAS (widget);
+  double cx = self->view_w / 2.0, cy = self->view_h / 2.0, ix = 0, iy = 0;
+  gboolean had_size = self->view_w > 0 && self->view_h > 0;
+
+  if (had_size)
+    hs_canvas_transform_widget_to_image (&self->t, cx, cy, &ix, &iy);
+  self->view_w = width;
+  self->view_h = height;
+  if (self->fit || !had_size)
+    apply_fit (self);
+  else
+    {
+      /* Keep the image point at the centre where it was. */
+      self->t.offset_x = width / 2.0 - ix * self->t.zoom;
+      self->t.offset_y = height / 2.0 - iy * self->t.zoom;
+      transform_changed (self);
+    }
+  clear_nodes (self);
+}
+
+static void
+hs_canvas_measure (GtkWidget *widget, GtkOrientation orientation, int for_size,
+                   int *minimum, int *natural, int *minimum_baseline, int *natural_baseline)
+{
+  *minimum = 64;
+  *natural = 480;
+}
+
+/* ---- input ------------------------------------------------------------------ */
+
+static void
+on_motion (GtkEventControllerMotion *controller, double x, double y, HsCanvas *self)
+{
+  self->pointer_inside = TRUE;
+  self->pointer_x = x;
+  self->pointer_y = y;
+  update_hover (self);
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller, HsCanvas *self)
+{
+  self->pointer_inside = FALSE;
+  update_hover (self);
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller, double dx, double dy, HsCanvas *self)
+{
+  double wx = self->pointer_inside ? self->pointer_x : -1;
+  double wy = self->pointer_inside ? self->pointer_y : -1;
+
+  if (self->image == NULL || dy == 0)
+    return FALSE;
+  hs_canvas_zoom_to (self, self->t.zoom * pow (ZOOM_STEP, -dy), wx, wy);
+  return TRUE;
+}
+
+static void
+on_pinch_begin (GtkGesture *gesture, GdkEventSequence *sequence, HsCanvas *self)
+{
+  self->pinch_zoom0 = self->t.zoom;
+}
+
+static void
+on_pinch_scale_changed (GtkGestureZoom *gesture, double scale, HsCanvas *self)
+{
+  double x, y;
+
+  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &x, &y))
+    x = y = -1;
+  hs_canvas_zoom_to (self, self->pinch_zoom0 * scale, x, y);
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture, double x, double y, HsCanvas *self)
+{
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+
+  /* Ctrl+drag or a secondary-button drag sets window/level, as in DICOM viewers. */
+  self->drag_wl = (mods & GDK_CONTROL_MASK) != 0 || button == GDK_BUTTON_SECONDARY;
+  self->drag_ox = self->t.offset_x;
+  self->drag_oy = self->t.offset_y;
+  if (self->state)
+    hs_view_state_get_window_level (self->state, &self->wl_center0, &self->wl_width0);
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture, double dx, double dy, HsCanvas *self)
+{
+  if (self->drag_wl)
+    {
+      /* Right widens the window, down raises the centre (darker image). */
+      double width = CLAMP (self->wl_width0 * exp (dx / 300.0), 0.002, 2.0);
+      double center = CLAMP (self->wl_center0 + dy / 600.0, 0.0, 1.0);
+      if (self->state)
+        hs_view_state_set_window_level (self->state, center, width);
+      return;
+    }
+  set_fit (self, FALSE);
+  self->t.offset_x = self->drag_ox + dx;
+  self->t.offset_y = self->drag_oy + dy;
+  transform_changed (self);
+}
+
+static void
+zoom_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  HsCanvas *self = HS_CANVAS (widget);
+  double wx = self->pointer_inside ? self->pointer_x : -1;
+  double wy = self->pointer_inside ? self->pointer_y : -1;
+
+  if (g_str_equal (action_name, "canvas.zoom-in"))
+    hs_canvas_zoom_to (self, self->t.zoom * ZOOM_STEP, wx, wy);
+  else if (g_str_equal (action_name, "canvas.zoom-out"))
+    hs_canvas_zoom_to (self, self->t.zoom / ZOOM_STEP, wx, wy);
+  else if (g_str_equal (action_name, "canvas.zoom-fit"))
+    hs_canvas_zoom_fit (self);
+  else if (g_str_equal (action_name, "canvas.zoom-1"))
+    hs_canvas_zoom_one (self);
+}
+
+/* ---- view state ------------------------------------------------------------- */
+
+static void
+on_state_changed (HsViewState *state, const char *what, HsCanvas *self)
+{
+  if (g_str_equal (what, "composite"))
+    ;   /* the opacity node alone changes */
+  else if (g_str_equal (what, "image"))
+    invalidate_levels (self);
+  else if (g_str_equal (what, "decor"))
+    invalidate_outline (self);
+  else
+    {
+      /* Upsampling changes the field itself (ensure_field notices). */
+      invalidate_colors (self);
+      invalidate_outline (self);
+    }
+  update_hover (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* ---- GObject ------------------------------------------------------------------ */
+
+static void
+hs_canvas_dispose (GObject *object)
+{
+  HsCanvas *self = HS_CANVAS (object);
+
+  if (self->state)
+    g_clear_signal_handler (&self->state_changed_id, self->state);
+  g_clear_object (&self->state);
+  clear_nodes (self);
+  invalidate_levels (self);
+  invalidate_field (self);
+  g_clear_pointer (&self->outline, g_ptr_array_unref);
+  g_clear_pointer (&self->image, hs_image_unref);
+  g_clear_pointer (&self->map, hs_attention_map_unref);
+  g_clear_pointer (&self->regions, g_ptr_array_unref);
+  g_clear_pointer (&self->masks, g_ptr_array_unref);
+  g_clear_pointer (&self->mask_contours, g_ptr_array_unref);
+  G_OBJECT_CLASS (hs_canvas_parent_class)->dispose (object);
+}
+
+static void
+hs_canvas_finalize (GObject *object)
+{
+  HsCanvas *self = HS_CANVAS (object);
+
+  g_free (self->caption);
+  g_free (self->scale_label);
+  g_free (self->hover_text);
+  g_free (self->map_error);
+  G_OBJECT_CLASS (hs_canvas_parent_class)->finalize (object);
+}
+
+static void
+hs_canvas_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  HsCanvas *self = HS_CANVAS (object);
+
+  switch (prop_id)
+    {
+    case PROP_VIEW_STATE: g_value_set_object (value, self->state); break;
+    case PROP_ZOOM:       g_value_set_double (value, self->t.zoom); break;
+    case PROP_FIT:        g_value_set_boolean (value, self->fit); break;
+    case PROP_HOVER_TEXT: g_value_set_string (value, self->hover_text); break;
+    case PROP_CAPTION:    g_value_set_string (value, self->caption); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hs_canvas_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  HsCanvas *self = HS_CANVAS (object);
+
+  switch (prop_id)
+    {
+    case PROP_VIEW_STATE: hs_canvas_set_view_state (self, g_value_get_object (value)); break;
+    case PROP_ZOOM:       hs_canvas_zoom_to (self, g_value_get_double (value), -1, -1); break;
+    case PROP_FIT:
+      if (g_value_get_boolean (value))
+        hs_canvas_zoom_fit (self);
+      else
+        set_fit (self, FALSE);
+      break;
+    case PROP_CAPTION:    hs_canvas_set_caption (self, g_value_get_string (value)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hs_canvas_class_init (HsCanvasClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hs_canvas_dispose;
+  object_class->finalize = hs_canvas_finalize;
+  object_class->get_property = hs_canvas_get_property;
+  object_class->set_property = hs_canvas_set_property;
+  widget_class->snapshot = hs_canvas_snapshot;
+  widget_class->size_allocate = hs_canvas_size_allocate;
+  widget_class->measure = hs_canvas_measure;
+
+  properties[PROP_VIEW_STATE] =
+    g_param_spec_object ("view-state", NULL, NULL, HS_TYPE_VIEW_STATE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ZOOM] =
+    g_param_spec_double ("zoom", NULL, NULL, HS_CANVAS_ZOOM_MIN, HS_CANVAS_ZOOM_MAX, 1,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_FIT] =
+    g_param_spec_boolean ("fit", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HOVER_TEXT] =
+    g_param_spec_string ("hover-text", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CAPTION] =
+    g_param_spec_string ("caption", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_install_action (widget_class, "canvas.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "canvas.zoom-out", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "canvas.zoom-fit", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "canvas.zoom-1", NULL, zoom_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "canvas.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "canvas.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "canvas.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "canvas.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "canvas.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "canvas.zoom-fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, 0, "canvas.zoom-fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, 0, "canvas.zoom-1", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_1, 0, "canvas.zoom-1", NULL);
+
+  gtk_widget_class_set_css_name (widget_class, "hs-canvas");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+hs_canvas_init (HsCanvas *self)
+{
+  GtkEventController *controller;
+  GtkGesture *gesture;
+
+  self->t.zoom = 1;
+  self->fit = TRUE;
+  self->token = -1;
+  self->hover.row = self->hover.col = -1;
+  self->hover.value = NAN;
+
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_focus_on_click (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "crosshair");
+
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect (controller, "enter", G_CALLBACK (on_motion), self);
+  g_signal_connect (controller, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (controller, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  g_signal_connect (controller, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  gesture = gtk_gesture_zoom_new ();
+  g_signal_connect (gesture, "begin", G_CALLBACK (on_pinch_begin), self);
+  g_signal_connect (gesture, "scale-changed", G_CALLBACK (on_pinch_scale_changed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), 0);
+  g_signal_connect (gesture, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (gesture, "drag-update", G_CALLBACK (on_drag_update), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+}
+
+/* ---- public API -------------------------------------------------------------- */
+
+GtkWidget *
+hs_canvas_new (void)
+{
+  return g_object_new (HS_TYPE_CANVAS, NULL);
+}
+
+void
+hs_canvas_set_view_state (HsCanvas *self, HsViewState *state)
+{
+  g_return_if_fail (HS_IS_CANVAS (self));
+  g_return_if_fail (state == NULL || HS_IS_VIEW_STATE (state));
+
+  if (self->state == state)
+    return;
+  if (self->state)
+    g_clear_signal_handler (&self->state_changed_id, self->state);
+  g_set_object (&self->state, state);
+  if (state)
+    self->state_changed_id = g_signal_connect (state, "changed", G_CALLBACK (on_state_changed), self);
+  invalidate_levels (self);
+  invalidate_field (self);
+  clear_nodes (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW_STATE]);
+}
+
+HsViewState *
+hs_canvas_get_view_state (HsCanvas *self)
+{
+  g_return_val_if_fail (HS_IS_CANVAS (self), NULL);
+  return self->state;
+}
+
+void
+hs_canvas_set_image (HsCanvas *self, HsImage *image)
+{
+  gboolean same_size;
+
+  g_return_if_fail (HS_IS_CANVAS (self));
+
+  if (self->image == image)
+    return;
+  same_size = self->image && image &&
+              hs_image_get_width (self->image) == hs_image_get_width (image) &&
+              hs_image_get_height (self->image) == hs_image_get_height (image);
+  g_clear_pointer (&self->image, hs_image_unref);
+  if (image)
+    self->image = hs_image_ref (image);
+  invalidate_levels (self);
+  invalidate_field (self);
+  clear_nodes (self);
+  /* A new image of another size starts fitted; same-size images (a series)
+   * keep the zoom so the user can flip through them. */
+  if (!same_size)
+    {
+      set_fit (self, TRUE);
+      apply_fit (self);
+    }
+  update_hover (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+HsImage *
+hs_canvas_get_image (HsCanvas *self)
+{
+  g_return_val_if_fail (HS_IS_CANVAS (self), NULL);
+  return self->image;
+}
+
+void
+hs_canvas_set_map (HsCanvas *self, HsAttentionMap *map)
+{
+  g_return_if_fail (HS_IS_CANVAS (self));
+
+  if (self->map != map)
+    {
+      g_clear_pointer (&self->map, hs_attention_map_unref);
+      if (map)
+        self->map = hs_attention_map_ref (map);
+    }
+  self->token = -1;
+  invalidate_field (self);
+  clear_nodes (self);
+  update_hover (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+HsAttentionMap *
+hs_canvas_get_map (HsCanvas *self)
+{
+  g_return_val_if_fail (HS_IS_CANVAS (self), NULL);
+  return self->map;
+}
+
+void
+hs_canvas_set_token (HsCanvas *self, int token)
+{
+  g_return_if_fail (HS_IS_CANVAS (self));
+
+  if (token < 0 || self->map == NULL || (guint) token >= hs_attention_map_get_n_tokens (self->map))
+    token = -1;
+  if (self->token == token)
+    return;
+  self->token = token;
+  invalidate_field (self);
+  clear_nodes (self);
+  update_hover (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static HsRegion *
+region_copy (const HsRegion *src)
+{
+  HsRegion *region = hs_region_new (src->name);
+
+  for (guint i = 0; src->boxes && i < src->boxes->len; i++)
+    {
+      const HsBox *b = &g_array_index (src->boxes, HsBox, i);
+      hs_region_add_box (region, b->x1, b->y1, b->x2, b->y2);
+    }
+  region->mask = g_strdup (src->mask);
+  return region;
+}
+
+static GPtrArray *
+trace_mask (HsImage *mask)
+{
+  guint w = hs_image_get_width (mask), h = hs_image_get_height (mask);
+  guint channels = hs_image_get_channels (mask);
+  guint colour = channels == 2 || channels == 4 ? channels - 1 : channels;
+  const guint16 *data = hs_image_peek_data (mask);
+  g_autofree guint8 *bits = g_try_malloc ((gsize) w * h);
+
+  if (bits == NULL)
+    return NULL;
+  /* Any colour channel non-zero counts, alpha ignored (as HsTarget). */
+  for (gsize p = 0; p < (gsize) w * h; p++)
+    {
+      guint8 on = 0;
+      for (guint c = 0; c < colour; c++)
+        on |= data[p * channels + c] != 0;
+      bits[p] = on;
+    }
+  return hs_contour_trace_mask (bits, w, h, w, HS_CONTOUR_SIMPLIFY);
+}
+
+void
+hs_canvas_set_regions (HsCanvas *self, GPtrArray *regions, GPtrArray *masks)
+{
+  g_return_if_fail (HS_IS_CANVAS (self));
+  g_return_if_fail (masks == NULL || regions == NULL || masks->len == regions->len);
+
+  g_clear_pointer (&self->regions, g_ptr_array_unref);
+  g_clear_pointer (&self->masks, g_ptr_array_unref);
+  g_clear_pointer (&self->mask_contours, g_ptr_array_unref);
+  if (regions)
+    {
+      self->regions = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_region_free);
+      self->masks = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_image_unref);
+      self->mask_contours = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+      for (guint i = 0; i < regions->len; i++)
+        {
+          HsImage *mask = masks ? g_ptr_array_index (masks, i) : NULL;
+          g_ptr_array_add (self->regions, region_copy (g_ptr_array_index (regions, i)));
+          g_ptr_array_add (self->masks, mask ? hs_image_ref (mask) : NULL);
+          g_ptr_array_add (self->mask_contours, mask ? trace_mask (mask) : NULL);
+        }
+    }
+  g_clear_pointer (&self->decor_node, gsk_render_node_unref);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+hs_canvas_set_caption (HsCanvas *self, const char *caption)
+{
+  g_return_if_fail (HS_IS_CANVAS (self));
+
+  if (set_str (&self->caption, caption))
+    {
+      g_clear_pointer (&self->decor_node, gsk_render_node_unref);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAPTION]);
+    }
+}
+
+double
+hs_canvas_get_zoom (HsCanvas *self)
+{
+  g_return_val_if_fail (HS_IS_CANVAS (self), 1);
+  return self->t.zoom;
+}
+
+void
+hs_canvas_zoom_to (HsCanvas *self, double zoom, double wx, double wy)
+{
+  g_return_if_fail (HS_IS_CANVAS (self));
+
+  if (wx < 0 || wy < 0)
+    {
+      wx = self->view_w / 2.0;
+      wy = self->view_h / 2.0;
+    }
+  set_fit (self, FALSE);
+  hs_canvas_transform_zoom_around (&self->t, zoom, wx, wy);
+  transform_changed (self);
+}
+
+void
+hs_canvas_zoom_fit (HsCanvas *self)
+{
+  g_return_if_fail (HS_IS_CANVAS (self));
+  set_fit (self, TRUE);
+  apply_fit (self);
+  update_hover (self);
+}
+
+void
+hs_canvas_zoom_one (HsCanvas *self)
+{
+  double ix, iy;
+
+  g_return_if_fail (HS_IS_CANVAS (self));
+  set_fit (self, FALSE);
+  /* 1:1 around the pointer when it is over the image, else centred. */
+  if (self->pointer_inside &&
+      hs_canvas_widget_to_image (self, self->pointer_x, self->pointer_y, &ix, &iy))
+    {
+      hs_canvas_transform_zoom_around (&self->t, 1.0, self->pointer_x, self->pointer_y);
+      self->t.offset_x = round (self->t.offset_x);
+      self->t.offset_y = round (self->t.offset_y);
+    }
+  else
+    hs_canvas_transform_one_to_one (&self->t, image_w (self), image_h (self), self->view_w, self->view_h);
+  transform_changed (self);
+}
+
+void
+hs_canvas_get_transform (HsCanvas *self, HsCanvasTransform *out)
+{
+  g_return_if_fail (HS_IS_CANVAS (self));
+  g_return_if_fail (out != NULL);
+  *out = self->t;
+}
+
+gboolean
+hs_canvas_widget_to_image (HsCanvas *self, double wx, double wy, double *ix, double *iy)
+{
+  double x, y;
+
+  g_return_val_if_fail (HS_IS_CANVAS (self), FALSE);
+  hs_canvas_transform_widget_to_image (&self->t, wx, wy, &x, &y);
+  if (ix)
+    *ix = x;
+  if (iy)
+    *iy = y;
+  return self->image && x >= 0 && y >= 0 && x < image_w (self) && y < image_h (self);
+}
+
+void
+hs_canvas_image_to_widget (HsCanvas *self, double ix, double iy, double *wx, double *wy)
+{
+  g_return_if_fail (HS_IS_CANVAS (self));
+  hs_canvas_transform_image_to_widget (&self->t, ix, iy, wx, wy);
+}
+
+void
+hs_canvas_hover_at (HsCanvas *self, double wx, double wy, HsCanvasHover *out)
+{
+  HsCanvasHover hover = { FALSE, 0, 0, -1, -1, NAN };
+  g_autofree char *text = NULL;
+  const double *grid;
+
+  g_return_if_fail (HS_IS_CANVAS (self));
+
+  hover.valid = hs_canvas_widget_to_image (self, wx, wy, &hover.x, &hover.y);
+  grid = current_grid (self);
+  if (hover.valid && grid)
+    {
+      guint W = (guint) image_w (self), H = (guint) image_h (self);
+      guint gw = hs_attention_map_get_width (self->map), gh = hs_attention_map_get_height (self->map);
+      guint px = MIN ((guint) hover.x, W - 1), py = MIN ((guint) hover.y, H - 1);
+      float v = 0;
+      HsUpsample mode = self->state ? hs_view_state_get_upsample (self->state) : HS_UPSAMPLE_BILINEAR;
+
+      /* The cell is the one nearest upsampling would show (metrics.md rule). */
+      hover.col = MIN ((guint) floor ((px + 0.5) * gw / W), gw - 1);
+      hover.row = MIN ((guint) floor ((py + 0.5) * gh / H), gh - 1);
+      hs_resample_region (grid, gw, gh, W, H, px, py, 1, 1, &v, mode);
+      hover.value = v;
+      /* TRANSLATORS: hover read-out: image x, y · grid row, column · attention value */
+      text = g_strdup_printf (_("x %u, y %u · cell %d, %d · %.4g"), px, py, hover.row, hover.col, hover.value);
+    }
+  else if (hover.valid)
+    text = g_strdup_printf (_("x %u, y %u"), (guint) hover.x, (guint) hover.y);
+
+  if (out)
+    *out = hover;
+  self->hover = hover;
+  if (set_str (&self->hover_text, text))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_TEXT]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+const char *
+hs_canvas_get_hover_text (HsCanvas *self)
+{
+  g_return_val_if_fail (HS_IS_CANVAS (self), NULL);
+  return self->hover_text;
+}
+
+cairo_surface_t *
+hs_canvas_render_surface (HsCanvas *self, int width, int height)
+{
+  cairo_surface_t *surface;
+  HsCanvasTransform saved;
+  int saved_w, saved_h;
+  cairo_t *cr;
+
+  g_return_val_if_fail (HS_IS_CANVAS (self), NULL);
+
+  if (width <= 0 || height <= 0)
+    {
+      width = MAX (1, self->view_w);
+      height = MAX (1, self->view_h);
+    }
+  saved = self->t;
+  saved_w = self->view_w;
+  saved_h = self->view_h;
+  if (width != self->view_w || height != self->view_h)
+    {
+      self->view_w = width;
+      self->view_h = height;
+      if (self->fit || saved_w <= 0)
+        hs_canvas_transform_fit (&self->t, image_w (self), image_h (self), width, height);
+    }
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cr = cairo_create (surface);
+  draw_all (self, cr, &self->t, width, height);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  if (saved_w != self->view_w || saved_h != self->view_h)
+    {
+      self->t = saved;
+      self->view_w = saved_w;
+      self->view_h = saved_h;
+      /* The field and outline were made for the other size. */
+      g_clear_pointer (&self->field, hs_overlay_field_unref);
+      g_clear_pointer (&self->colored, cairo_surface_destroy);
+      clear_nodes (self);
+    }
+  return surface;
+}
+
+gboolean
+hs_canvas_export (HsCanvas *self, const char *path, GError **error)
+{
+  HsFigureView view;
+  HsFigureFormat format;
+  g_autoptr(GArray) boxes = NULL;
+  g_autoptr(GArray) masks = NULL;
+  double x0, y0, x1, y1;
+  g_autoptr(GError) local = NULL;
+
+  g_return_val_if_fail (HS_IS_CANVAS (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (self->image == NULL)
+    {
+      g_set_error (error, HS_CANVAS_ERROR, HS_CANVAS_ERROR_EMPTY,
+                   _("Cannot export %s: no image is shown"), path);
+      return FALSE;
+    }
+  if (!HS_FIGURE_AVAILABLE)
+    {
+      g_set_error (error, HS_CANVAS_ERROR, HS_CANVAS_ERROR_WRITE,
+                   "Cannot export %s: the figure renderer is not built", path);
+      return FALSE;
+    }
+  if (!hs_figure_format_from_path (path, &format, &local))
+    {
+      g_set_error (error, HS_CANVAS_ERROR, HS_CANVAS_ERROR_FORMAT, "%s", local->message);
+      return FALSE;
+    }
+
+  hs_figure_view_init (&view);
+  view.image = self->image;
+  get_window_level (self, &view.window_center, &view.window_width);
+  get_overlay_options (self, &view.overlay);
+  view.map = current_grid (self);
+  if (view.map)
+    {
+      view.map_width = hs_attention_map_get_width (self->map);
+      view.map_height = hs_attention_map_get_height (self->map);
+      if (ensure_range (self))
+        view.range = &self->range;
+      view.no_attn = (!self->state || hs_view_state_get_show_no_attn (self->state))
+                     ? hs_attention_map_get_no_attn (self->map) : NAN;
+    }
+
+  boxes = g_array_new (FALSE, TRUE, sizeof (HsFigureBox));
+  masks = g_array_new (FALSE, TRUE, sizeof (HsFigureMask));
+  for (guint i = 0; self->regions && i < self->regions->len; i++)
+    {
+      const HsRegion *region = g_ptr_array_index (self->regions, i);
+      HsImage *mask = g_ptr_array_index (self->masks, i);
+
+      for (guint b = 0; region->boxes && b < region->boxes->len; b++)
+        {
+          const HsBox *box = &g_array_index (region->boxes, HsBox, b);
+          HsFigureBox fb = { b == 0 ? region->name : NULL, box->x1, box->y1, box->x2, box->y2 };
+          g_array_append_val (boxes, fb);
+        }
+      if (mask)
+        {
+          HsFigureMask fm = { region->name, mask };
+          g_array_append_val (masks, fm);
+        }
+    }
+  view.boxes = (const HsFigureBox *) boxes->data;
+  view.n_boxes = boxes->len;
+  view.masks = (const HsFigureMask *) masks->data;
+  view.n_masks = masks->len;
+  if (self->state)
+    {
+      view.outline = hs_view_state_get_outline (self->state);
+      view.outline_k = hs_view_state_get_outline_top_k (self->state);
+      view.show_overlay = hs_view_state_get_show_overlay (self->state);
+      view.show_boxes = hs_view_state_get_show_boxes (self->state);
+      view.show_masks = hs_view_state_get_show_masks (self->state);
+    }
+  view.prompt = self->caption;
+
+  /* The part of the image in view, at the zoom on screen. */
+  if (self->view_w > 0 && self->view_h > 0)
+    {
+      hs_canvas_transform_widget_to_image (&self->t, 0, 0, &x0, &y0);
+      hs_canvas_transform_widget_to_image (&self->t, self->view_w, self->view_h, &x1, &y1);
+      x0 = MAX (0, x0);
+      y0 = MAX (0, y0);
+      x1 = MIN (image_w (self), x1);
+      y1 = MIN (image_h (self), y1);
+      if (x1 > x0 && y1 > y0)
+        {
+          view.view_x = x0;
+          view.view_y = y0;
+          view.view_w = x1 - x0;
+          view.view_h = y1 - y0;
+          view.zoom = self->t.zoom;
+        }
+    }
+  view.font_size = HUD_FONT_SIZE;
+
+  return hs_figure_save (&view, format, path, error);
+}
+
+gboolean
+hs_app_collect_targets (HsDataset *dataset, const HsInstance *instance, const HsSentence *sentence,
+                        GPtrArray **regions, GPtrArray **masks, GError **error)
+{
+  g_autoptr(GPtrArray) r = NULL;
+  g_autoptr(GPtrArray) m = NULL;
+
+  g_return_val_if_fail (dataset != NULL && instance != NULL, FALSE);
+  g_return_val_if_fail (regions != NULL && masks != NULL, FALSE);
+
+  r = g_ptr_array_new ();
+  m = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_image_unref);
+  for (guint i = 0; sentence && sentence->targets && sentence->targets[i]; i++)
+    {
+      HsRegion *region = hs_instance_find_region (instance, sentence->targets[i]);
+      HsImage *mask = NULL;
+
+      if (region == NULL)
+        continue;
+      if (region->mask)
+        {
+          mask = hs_dataset_load_mask (dataset, region, error);
+          if (mask == NULL)
+            return FALSE;
+        }
+      g_ptr_array_add (r, region);
+      g_ptr_array_add (m, mask);
+    }
+  *regions = g_steal_pointer (&r);
+  *masks = g_steal_pointer (&m);
+  return TRUE;
+}
