@@ -158,7 +158,9 @@ cairo_surface_t *hs_overlay_colorize        (const double *grid, guint w, guint 
 /* ---- step 2: composite -------------------------------------------------- */
 
 /* out = image · (1 − opacity·α) + opacity·overlay (premultiplied), per
- * channel in 8 bits, rounded.  `image` is the levelled RGB24 (or ARGB32,
+ * channel in 8 bits: with m = round(255·opacity), c' = c·m/255,
+ * α' = α·m/255, out = c' + image·(255 − α')/255, each division rounded
+ * (pixman's OVER with a constant mask; SSE2, 2 threads).  `image` is the levelled RGB24 (or ARGB32,
  * alpha ignored) surface from hs_image_levels(); `overlay` an ARGB32 surface
  * of the same size (NULL = the image alone).  Returns a new RGB24 surface. */
 cairo_surface_t *hs_overlay_composite       (cairo_surface_t *image, cairo_surface_t *overlay,

@@ -475,6 +475,22 @@ row_job_run (gpointer p)
 
 /* Runs func over [0, n_rows) on the calling thread and, for large jobs, one
  * more thread (the machines have 2 cores; the UI thread waits anyway). */
+static gboolean
+use_threads (void)
+{
+  static gsize once = 0;
+  static gboolean threads;
+
+  if (g_once_init_enter (&once))
+    {
+      /* HEATSCOPE_OVERLAY_THREADS=1 turns the second thread off (benchmarks) */
+      threads = g_get_num_processors () >= 2
+                && g_strcmp0 (g_getenv ("HEATSCOPE_OVERLAY_THREADS"), "1") != 0;
+      g_once_init_leave (&once, 1);
+    }
+  return threads;
+}
+
 static void
 parallel_rows (guint n_rows, guint64 n_pixels, RowFunc func, gpointer data)
 {
@@ -482,7 +498,7 @@ parallel_rows (guint n_rows, guint64 n_pixels, RowFunc func, gpointer data)
   GThread *thread = NULL;
   guint half;
 
-  if (n_pixels < PARALLEL_MIN_PIXELS || n_rows < 2 || g_get_num_processors () < 2)
+  if (n_pixels < PARALLEL_MIN_PIXELS || n_rows < 2 || !use_threads ())
     {
       func (data, 0, n_rows);
       return;
@@ -822,45 +838,100 @@ hs_overlay_colorize (const double *grid, guint w, guint h,
 
 /* ---- composite ---------------------------------------------------------- */
 
+/* In 8 bits with m = round(255·opacity), per channel (c premultiplied):
+ *   c' = c·m/255, α' = α·m/255, out = c' + b·(255 − α')/255,
+ * each division rounded — the same arithmetic as pixman's OVER with a
+ * constant mask, so it agrees with cairo's paint_with_alpha within 1. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 typedef struct {
   const guint8 *src; int src_stride;
   const guint8 *ovl; int ovl_stride;
   guint8 *dst; int dst_stride;
   guint width;
-  guint32 keep[256];    /* (1 − opacity·a/255)·2^16, by overlay alpha a */
-  guint32 add[256];     /* opacity·c·2^16, by premultiplied channel c  */
+  guint m;
 } CompositeJob;
+
+static inline guint
+div255 (guint x)
+{
+  x += 128;
+  return (x + (x >> 8)) >> 8;
+}
+
+static inline guint32
+composite_pixel (guint32 b, guint32 o, guint m)
+{
+  guint a = div255 ((o >> 24) * m), k = 255 - a;
+  guint r = div255 ((o >> 16 & 0xff) * m) + div255 ((b >> 16 & 0xff) * k);
+  guint g = div255 ((o >> 8 & 0xff) * m) + div255 ((b >> 8 & 0xff) * k);
+  guint bl = div255 ((o & 0xff) * m) + div255 ((b & 0xff) * k);
+
+  return 0xff000000u | (MIN (r, 255u) << 16) | (MIN (g, 255u) << 8) | MIN (bl, 255u);
+}
+
+#if defined(__SSE2__)
+static inline __m128i
+div255_epi16 (__m128i x)
+{
+  x = _mm_add_epi16 (x, _mm_set1_epi16 (128));
+  return _mm_srli_epi16 (_mm_add_epi16 (x, _mm_srli_epi16 (x, 8)), 8);
+}
+
+static inline __m128i
+composite_half (__m128i b16, __m128i o16, __m128i m16)
+{
+  __m128i om = div255_epi16 (_mm_mullo_epi16 (o16, m16));
+  __m128i a = _mm_shufflehi_epi16 (_mm_shufflelo_epi16 (om, _MM_SHUFFLE (3, 3, 3, 3)),
+                                   _MM_SHUFFLE (3, 3, 3, 3));
+  __m128i k = _mm_sub_epi16 (_mm_set1_epi16 (255), a);
+
+  return _mm_add_epi16 (om, div255_epi16 (_mm_mullo_epi16 (b16, k)));
+}
+#endif
 
 static void
 composite_rows (gpointer data, guint begin, guint end)
 {
   CompositeJob *job = data;
-  const guint32 *restrict keep = job->keep;
-  const guint32 *restrict add = job->add;
+  guint m = job->m;
 
   for (guint y = begin; y < end; y++)
     {
-      const guint32 *restrict src = (const guint32 *) (job->src + (gsize) y * job->src_stride);
-      guint32 *dst = (guint32 *) (job->dst + (gsize) y * job->dst_stride);
+      const guint32 *src = (const guint32 *) (const void *) (job->src + (gsize) y * job->src_stride);
+      guint32 *dst = (guint32 *) (void *) (job->dst + (gsize) y * job->dst_stride);
+      const guint32 *ovl;
+      guint x = 0;
 
       if (job->ovl == NULL)
         {
-          for (guint x = 0; x < job->width; x++)
+          for (; x < job->width; x++)
             dst[x] = src[x] | 0xff000000u;
           continue;
         }
+      ovl = (const guint32 *) (const void *) (job->ovl + (gsize) y * job->ovl_stride);
+#if defined(__SSE2__)
+      {
+        const __m128i zero = _mm_setzero_si128 ();
+        const __m128i m16 = _mm_set1_epi16 ((short) m);
+        const __m128i opaque = _mm_set1_epi32 ((int) 0xff000000u);
 
-      const guint32 *restrict ovl = (const guint32 *) (job->ovl + (gsize) y * job->ovl_stride);
-      for (guint x = 0; x < job->width; x++)
-        {
-          guint32 o = ovl[x], b = src[x];
-          guint32 k = keep[o >> 24];
-          guint32 r = ((b >> 16 & 0xff) * k + add[o >> 16 & 0xff] + 0x8000) >> 16;
-          guint32 g = ((b >> 8 & 0xff) * k + add[o >> 8 & 0xff] + 0x8000) >> 16;
-          guint32 bl = ((b & 0xff) * k + add[o & 0xff] + 0x8000) >> 16;
+        for (; x + 4 <= job->width; x += 4)
+          {
+            __m128i b = _mm_loadu_si128 ((const __m128i *) (const void *) (src + x));
+            __m128i o = _mm_loadu_si128 ((const __m128i *) (const void *) (ovl + x));
+            __m128i lo = composite_half (_mm_unpacklo_epi8 (b, zero), _mm_unpacklo_epi8 (o, zero), m16);
+            __m128i hi = composite_half (_mm_unpackhi_epi8 (b, zero), _mm_unpackhi_epi8 (o, zero), m16);
 
-          dst[x] = 0xff000000u | (MIN (r, 255u) << 16) | (MIN (g, 255u) << 8) | MIN (bl, 255u);
-        }
+            _mm_storeu_si128 ((__m128i *) (void *) (dst + x),
+                              _mm_or_si128 (_mm_packus_epi16 (lo, hi), opaque));
+          }
+      }
+#endif
+      for (; x < job->width; x++)
+        dst[x] = composite_pixel (src[x], ovl[x], m);
     }
 }
 
@@ -899,11 +970,7 @@ hs_overlay_composite_into (cairo_surface_t *image, cairo_surface_t *overlay,
   job->dst = cairo_image_surface_get_data (target);
   job->dst_stride = cairo_image_surface_get_stride (target);
   job->width = w;
-  for (guint i = 0; i < 256; i++)
-    {
-      job->keep[i] = (guint32) lround ((1.0 - opacity * i / 255.0) * 65536.0);
-      job->add[i] = (guint32) lround (opacity * i * 65536.0);
-    }
+  job->m = (guint) lround (opacity * 255.0);
   parallel_rows (h, (guint64) w * h, composite_rows, job);
   cairo_surface_mark_dirty (target);
   g_free (job);
