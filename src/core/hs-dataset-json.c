@@ -658,7 +658,7 @@ read_map (HsManifestReader *r, JsonNode *node, const HsJsonPath *path,
       PATH_KEY (query_path, path, "query");
       PROBLEM (r, &query_path, HS_DATASET_ERROR_INVALID,
                "unknown sentence \"%s\" (not an id in this instance's \"sentences\")", query);
-      bad = TRUE;
+      /* Not structural: the validator still checks the file. */
     }
   if (model != NULL && (query != NULL || prompt != NULL))
     {
@@ -672,7 +672,6 @@ read_map (HsManifestReader *r, JsonNode *node, const HsJsonPath *path,
                    query != NULL ? "a second map for model \"%s\" and query \"%s\""
                                  : "a second map for model \"%s\" and prompt \"%s\"",
                    model, query != NULL ? query : prompt);
-          bad = TRUE;
         }
     }
   if (bad || r->stop)

@@ -13,6 +13,17 @@
 #define PROBLEM(reader, path, ...) \
   hs_manifest_reader_problem ((reader), NULL, (path), HS_DATASET_ERROR_INVALID, __VA_ARGS__)
 
+/* Library errors start with the file name, which the problem already names. */
+static const char *
+without_file_prefix (const char *message, const char *file)
+{
+  gsize n = strlen (file);
+
+  if (strncmp (message, file, n) == 0 && message[n] == ':' && message[n + 1] == ' ')
+    return message + n + 2;
+  return message;
+}
+
 /* Resolves a manifest path and checks that the file exists; reports and
  * returns NULL otherwise. */
 static char *
@@ -25,12 +36,8 @@ resolve_existing (HsManifestReader *r, const char *relative, const HsJsonPath *p
   if (resolved == NULL)
     {
       /* The message already names the manifest; keep only the reason. */
-      const char *reason = error->message;
-      gsize prefix = strlen (r->manifest);
-
-      if (strncmp (reason, r->manifest, prefix) == 0 && reason[prefix] == ':')
-        reason += prefix + 2;
-      hs_manifest_reader_problem (r, NULL, path, HS_DATASET_ERROR_PATH, "%s", reason);
+      hs_manifest_reader_problem (r, NULL, path, HS_DATASET_ERROR_PATH, "%s",
+                                  without_file_prefix (error->message, r->manifest));
       return NULL;
     }
   if (!g_file_test (resolved, G_FILE_TEST_EXISTS))
@@ -58,7 +65,8 @@ hs_validate_check_image (HsManifestReader *r, HsInstance *instance, const HsJson
   if (!hs_image_probe (file, &width, &height, &error))
     {
       hs_manifest_reader_problem (r, file, path, HS_DATASET_ERROR_INVALID,
-                                  "not a readable image: %s", error->message);
+                                  "not a readable image: %s",
+                                  without_file_prefix (error->message, file));
       return;
     }
   if (instance->width > 0 && (instance->width != width || instance->height != height))
@@ -101,7 +109,8 @@ hs_validate_check_region (HsManifestReader *r, HsInstance *instance, HsRegion *r
         return;
       if (!hs_image_probe (file, &mask_width, &mask_height, &error))
         hs_manifest_reader_problem (r, file, &mask_path, HS_DATASET_ERROR_INVALID,
-                                    "not a readable mask image: %s", error->message);
+                                    "not a readable mask image: %s",
+                                    without_file_prefix (error->message, file));
     }
 }
 
@@ -127,7 +136,7 @@ hs_validate_check_map (HsManifestReader *r, HsInstance *instance, HsMapRef *ref,
   if (map == NULL)
     {
       hs_manifest_reader_problem (r, file, &file_path, HS_DATASET_ERROR_INVALID, "%s",
-                                  error->message);
+                                  without_file_prefix (error->message, file));
       return;
     }
   if (ref->tokens != NULL && hs_attention_map_get_n_tokens (map) != g_strv_length (ref->tokens))

@@ -1,0 +1,165 @@
+/* test-cli-validate.c — heatscope-cli validate DATASET */
+#include <heatscope/heatscope.h>
+
+#include <string.h>
+
+#include "hs-test-util.h"
+
+static void
+write_text (const char *dir, const char *name, const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (parent, 0755), ==, 0);
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+}
+
+static void
+make_valid (const char *dir)
+{
+  g_autofree char *image_path = g_build_filename (dir, "images", "a.png", NULL);
+  g_autofree char *map_path = g_build_filename (dir, "maps", "a.npy", NULL);
+  g_autofree char *images = g_build_filename (dir, "images", NULL);
+  g_autofree char *maps = g_build_filename (dir, "maps", NULL);
+  g_autoptr(HsImage) image = NULL;
+  g_autoptr(GError) error = NULL;
+  const gsize shape[] = { 2, 3 };
+  const double values[] = { 0, 1, 2, 3, 4, 5 };
+
+  g_assert_cmpint (g_mkdir_with_parents (images, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (maps, 0755), ==, 0);
+  image = hs_image_new (30, 20, 1, 16, &error);
+  g_assert_no_error (error);
+  g_assert_true (hs_image_save_png (image, image_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (hs_npy_write (map_path, HS_DTYPE_FLOAT64, 2, shape, values, FALSE, FALSE, &error));
+  g_assert_no_error (error);
+  write_text (dir, "heatscope.json",
+              "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": ["
+              " {\"id\": \"a\", \"image\": \"images/a.png\","
+              "  \"regions\": {\"r\": {\"boxes\": [[1, 1, 10, 10]]}},"
+              "  \"sentences\": [{\"id\": \"s0\", \"text\": \"x\", \"targets\": [\"r\"]},"
+              "                {\"id\": \"s1\", \"text\": \"y\"}],"
+              "  \"maps\": [{\"model\": \"m\", \"query\": \"s0\", \"file\": \"maps/a.npy\"}]},"
+              " {\"id\": \"b\", \"image\": \"images/a.png\"}]}");
+}
+
+static void
+test_valid (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *manifest = g_build_filename (dir, "heatscope.json", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  int status = -1;
+
+  make_valid (dir);
+  {
+    const char *argv[] = { hs_test_cli (), "validate", dir, NULL };
+    hs_test_run (argv, &out, &err, &status);
+  }
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (out, ==, "ok: 2 instances, 2 sentences, 1 maps\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* The manifest path works too. */
+  {
+    const char *argv[] = { hs_test_cli (), "validate", manifest, NULL };
+    hs_test_run (argv, &out, &err, &status);
+  }
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (out, ==, "ok: 2 instances, 2 sentences, 1 maps\n");
+}
+
+static void
+test_problems (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *manifest = NULL;
+  g_autofree char *map_file = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *line0 = NULL, *line1 = NULL, *line2 = NULL;
+  int status = -1;
+
+  make_valid (dir);
+  manifest = g_build_filename (dir, "heatscope.json", NULL);
+  map_file = g_build_filename (dir, "maps", "a.npy", NULL);
+  /* Three problems: a box outside the 30 × 20 image, an unknown region and a
+   * map file that is not a .npy. */
+  write_text (dir, "maps/a.npy", "not numpy");
+  write_text (dir, "heatscope.json",
+              "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": ["
+              " {\"id\": \"a\", \"image\": \"images/a.png\","
+              "  \"regions\": {\"r\": {\"boxes\": [[1, 1, 40, 10]]}},"
+              "  \"sentences\": [{\"id\": \"s0\", \"text\": \"x\", \"targets\": [\"q\"]}],"
+              "  \"maps\": [{\"model\": \"m\", \"query\": \"s0\", \"file\": \"maps/a.npy\"}]}]}");
+  {
+    const char *argv[] = { hs_test_cli (), "validate", dir, NULL };
+    hs_test_run (argv, &out, &err, &status);
+  }
+  g_assert_cmpint (status, ==, 1);
+  lines = g_strsplit (out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);    /* three lines and the empty tail */
+  g_assert_cmpstr (lines[3], ==, "");
+  line0 = g_strdup_printf ("%s: $.instances[0].regions.r.boxes[0]: box [1, 1, 40, 10] reaches outside the 30 × 20 image", manifest);
+  line1 = g_strdup_printf ("%s: $.instances[0].sentences[0].targets[0]: unknown region \"q\"", manifest);
+  line2 = g_strdup_printf ("%s: $.instances[0].maps[0].file: ", map_file);
+  g_assert_cmpstr (lines[0], ==, line0);
+  g_assert_true (g_str_has_prefix (lines[1], line1));
+  g_assert_true (g_str_has_prefix (lines[2], line2));
+  g_assert_nonnull (strstr (err, "3 problems"));
+}
+
+static void
+test_usage (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *missing = g_build_filename (dir, "missing", NULL);
+  int status = -1;
+
+  {
+    const char *argv[] = { hs_test_cli (), "validate", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    hs_test_run (argv, &out, &err, &status);
+    g_assert_cmpint (status, ==, 2);
+    g_assert_nonnull (strstr (err, "DATASET"));
+  }
+  {
+    const char *argv[] = { hs_test_cli (), "validate", dir, dir, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    hs_test_run (argv, &out, &err, &status);
+    g_assert_cmpint (status, ==, 2);
+  }
+  {
+    const char *argv[] = { hs_test_cli (), "validate", "--no-such-option", dir, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    hs_test_run (argv, &out, &err, &status);
+    g_assert_cmpint (status, ==, 2);
+  }
+  /* A missing dataset is bad input, not a usage error. */
+  {
+    const char *argv[] = { hs_test_cli (), "validate", missing, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    hs_test_run (argv, &out, &err, &status);
+    g_assert_cmpint (status, ==, 1);
+    g_assert_nonnull (strstr (out, "missing"));
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/hs/cli-validate/valid", test_valid);
+  g_test_add_func ("/hs/cli-validate/problems", test_problems);
+  g_test_add_func ("/hs/cli-validate/usage", test_usage);
+  return g_test_run ();
+}

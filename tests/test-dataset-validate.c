@@ -1,0 +1,337 @@
+/* test-dataset-validate.c — hs_dataset_validate reports every problem with file and JSON path */
+#include <heatscope/heatscope.h>
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hs-test-util.h"
+
+static void
+write_text (const char *dir, const char *name, const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (parent, 0755), ==, 0);
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+}
+
+static void
+write_png (const char *dir, const char *name, guint width, guint height)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsImage) image = hs_image_new (width, height, 1, 8, &error);
+  guint16 *data;
+
+  g_assert_no_error (error);
+  data = hs_image_get_data (image);
+  for (guint i = 0; i < width * height; i++)
+    data[i] = (i * 7) % 256;
+  g_assert_cmpint (g_mkdir_with_parents (parent, 0755), ==, 0);
+  g_assert_true (hs_image_save_png (image, path, &error));
+  g_assert_no_error (error);
+}
+
+static void
+write_npy (const char *dir, const char *name, guint ndim, const gsize *shape, gboolean with_nan)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+  gsize n = 1;
+  g_autofree double *values = NULL;
+
+  for (guint i = 0; i < ndim; i++)
+    n *= shape[i];
+  values = g_new (double, n);
+  for (gsize i = 0; i < n; i++)
+    values[i] = (double) i / n;
+  if (with_nan)
+    values[n / 2] = NAN;
+  g_assert_cmpint (g_mkdir_with_parents (parent, 0755), ==, 0);
+  g_assert_true (hs_npy_write (path, HS_DTYPE_FLOAT32, ndim, shape, values, FALSE, FALSE, &error));
+  g_assert_no_error (error);
+}
+
+/* Two instances with every kind of reference, all valid. */
+static void
+make_valid_dataset (const char *dir)
+{
+  g_autoptr(HsDataset) dataset = hs_dataset_new (dir, "valid");
+  g_autoptr(GError) error = NULL;
+  const gsize token_shape[] = { 4, 6, 8 };
+  const gsize plain_shape[] = { 6, 8 };
+  const char *tokens[] = { "there", "is", "a", "nodule", NULL };
+  HsInstance *instance;
+  HsRegion *region;
+  HsSentence *sentence;
+  HsMapRef *ref;
+
+  write_png (dir, "images/a.png", 64, 48);
+  write_png (dir, "images/b.png", 64, 48);
+  write_png (dir, "masks/a-lesion.png", 32, 24);
+  write_npy (dir, "maps/a_g_s0.npy", 3, token_shape, FALSE);
+  write_npy (dir, "maps/a_g_s1.npy", 2, plain_shape, FALSE);
+  write_npy (dir, "maps/b_g_s0.npy", 2, plain_shape, FALSE);
+
+  instance = hs_instance_new ("a", "images/a.png");
+  instance->width = 64;
+  instance->height = 48;
+  hs_instance_add_finding (instance, hs_label_new ("nodule", "positive", NULL));
+  instance->abnormal = TRUE;
+  region = hs_region_new ("left lung");
+  hs_region_add_box (region, 32, 0, 64, 48);   /* touching the image border is inside */
+  hs_instance_add_region (instance, region);
+  region = hs_region_new ("nodule 1");
+  hs_region_add_box (region, 40.5, 10.25, 50, 20);
+  hs_region_set_mask (region, "masks/a-lesion.png");
+  hs_instance_add_region (instance, region);
+  sentence = hs_sentence_new ("s0", "There is a nodule.");
+  hs_sentence_add_target (sentence, "nodule 1");
+  hs_instance_add_sentence (instance, sentence);
+  hs_instance_add_sentence (instance, hs_sentence_new ("s1", "There is no effusion."));
+  ref = hs_map_ref_new ("grounded", "s0", "maps/a_g_s0.npy");
+  hs_map_ref_set_tokens (ref, tokens);
+  ref->no_attn = 0.25;
+  hs_instance_add_map (instance, ref);
+  hs_instance_add_map (instance, hs_map_ref_new ("grounded", "s1", "maps/a_g_s1.npy"));
+  hs_dataset_add_instance (dataset, instance);
+
+  instance = hs_instance_new ("b", "images/b.png");
+  region = hs_region_new ("heart");
+  hs_region_add_box (region, 20, 20, 40, 40);
+  hs_instance_add_region (instance, region);
+  sentence = hs_sentence_new ("s0", "The heart is enlarged.");
+  hs_sentence_add_target (sentence, "heart");
+  hs_instance_add_sentence (instance, sentence);
+  hs_instance_add_map (instance, hs_map_ref_new ("grounded", "s0", "maps/b_g_s0.npy"));
+  hs_dataset_add_instance (dataset, instance);
+
+  g_assert_true (hs_dataset_save (dataset, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_valid (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autoptr(GPtrArray) problems = NULL;
+
+  make_valid_dataset (dir);
+  if (!hs_dataset_validate (dir, &problems))
+    {
+      for (guint i = 0; i < problems->len; i++)
+        g_test_message ("%s", hs_problem_to_string (problems->pdata[i]));
+      g_assert_not_reached ();
+    }
+  g_assert_cmpuint (problems->len, ==, 0);
+  g_assert_true (hs_dataset_validate (dir, NULL));
+}
+
+typedef struct {
+  const char *file_suffix;   /* end of HsProblem.file */
+  const char *json_path;
+  const char *message;       /* substring */
+} Expected;
+
+static void
+test_every_problem (void)
+{
+  g_autofree char *top = hs_test_make_tmpdir ();
+  g_autofree char *dir = g_build_filename (top, "set", NULL);
+  g_autofree char *outside = g_build_filename (top, "outside.png", NULL);
+  g_autofree char *link = g_build_filename (dir, "masks", "link.png", NULL);
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GPtrArray) matched = g_ptr_array_new ();
+  const gsize token_shape[] = { 3, 6, 8 };
+  const gsize plain_shape[] = { 6, 8 };
+  const gsize cube_shape[] = { 2, 2, 2, 2 };
+  static const Expected expected[] = {
+    /* schema problems in the manifest */
+    { "heatscope.json", "$.instances[0].image", "image file \"images/missing.png\" does not exist" },
+    { "heatscope.json", "$.instances[1].image", "the manifest says 100 × 48 but the image is 64 × 48" },
+    { "heatscope.json", "$.instances[1].regions.empty.boxes[0]", "empty box [10, 10, 10, 20]" },
+    { "heatscope.json", "$.instances[1].regions.outside.boxes[0]", "reaches outside the 64 × 48 image" },
+    { "heatscope.json", "$.instances[1].regions.outside.boxes[1]", "reaches outside" },
+    { "heatscope.json", "$.instances[1].regions.nomask.mask", "mask file \"masks/none.png\" does not exist" },
+    { "heatscope.json", "$.instances[1].regions.escape.mask", "outside the dataset folder" },
+    { "heatscope.json", "$.instances[1].regions.dotdot.mask", "'..'" },
+    { "heatscope.json", "$.instances[1].sentences[0].targets[0]", "unknown region \"heart\"" },
+    { "heatscope.json", "$.instances[1].sentences[2].id", "duplicate sentence id \"s1\"" },
+    { "heatscope.json", "$.instances[1].maps[4]", "a second map for model \"g\" and query \"s1\"" },
+    { "heatscope.json", "$.instances[1].maps[4].file", "map file \"maps/missing.npy\" does not exist" },
+    { "heatscope.json", "$.instances[1].maps[3].no_attn", "not an attention share" },
+    { "heatscope.json", "$.instances[2].id", "duplicate instance id \"b\"" },
+    { "heatscope.json", "$.instances[2].colour", "unknown member \"colour\"" },
+    { "heatscope.json", "$.instances[2].regions.r.boxes[0][1]", "expected a number, found null" },
+    { "heatscope.json", "$.instances[2]", "missing required member \"image\"" },
+    /* content problems in the referenced files */
+    { "images/corrupt.png", "$.instances[3].image", "not a readable image" },
+    { "maps/notnpy.npy", "$.instances[1].maps[0].file", "" },
+    { "maps/tokens.npy", "$.instances[1].maps[1].file", "3 token maps but 2 tokens" },
+    { "maps/nan.npy", "$.instances[1].maps[2].file", "" },
+    { "maps/cube.npy", "$.instances[1].maps[3].file", "[h, w] or [tokens, h, w]" },
+    { "masks/corrupt.png", "$.instances[3].regions.m.mask", "not a readable mask image" },
+  };
+
+  write_png (dir, "images/b.png", 64, 48);
+  write_text (dir, "images/corrupt.png", "\x89PNG\r\n\x1a\n but then nothing");
+  write_text (dir, "masks/corrupt.png", "garbage");
+  write_text (dir, "maps/notnpy.npy", "this is text");
+  write_npy (dir, "maps/tokens.npy", 3, token_shape, FALSE);
+  write_npy (dir, "maps/nan.npy", 2, plain_shape, TRUE);
+  write_npy (dir, "maps/cube.npy", 4, cube_shape, FALSE);
+  write_text (top, "outside.png", "x");
+  g_assert_cmpint (symlink (outside, link), ==, 0);
+  write_text (dir, "heatscope.json",
+    "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": [\n"
+    " {\"id\": \"a\", \"image\": \"images/missing.png\"},\n"
+    " {\"id\": \"b\", \"image\": \"images/b.png\", \"width\": 100, \"height\": 48,\n"
+    "  \"regions\": {\n"
+    "    \"empty\": {\"boxes\": [[10, 10, 10, 20]]},\n"
+    "    \"outside\": {\"boxes\": [[50, 10, 70, 20], [-1, 0, 5, 5], [0, 0, 64, 48]]},\n"
+    "    \"nomask\": {\"mask\": \"masks/none.png\"},\n"
+    "    \"escape\": {\"mask\": \"masks/link.png\"},\n"
+    "    \"dotdot\": {\"mask\": \"../outside.png\"}},\n"
+    "  \"sentences\": [{\"id\": \"s0\", \"text\": \"t\", \"targets\": [\"heart\"]},\n"
+    "                 {\"id\": \"s1\", \"text\": \"t\"}, {\"id\": \"s1\", \"text\": \"u\"}],\n"
+    "  \"maps\": [{\"model\": \"g\", \"query\": \"s1\", \"file\": \"maps/notnpy.npy\"},\n"
+    "           {\"model\": \"h\", \"query\": \"s1\", \"file\": \"maps/tokens.npy\", \"tokens\": [\"a\", \"b\"]},\n"
+    "           {\"model\": \"i\", \"query\": \"s1\", \"file\": \"maps/nan.npy\"},\n"
+    "           {\"model\": \"j\", \"query\": \"s1\", \"file\": \"maps/cube.npy\", \"no_attn\": 1.5},\n"
+    "           {\"model\": \"g\", \"query\": \"s1\", \"file\": \"maps/missing.npy\"}]},\n"
+    " {\"id\": \"b\", \"colour\": \"red\", \"regions\": {\"r\": {\"boxes\": [[0, null, 1, 1]]}}},\n"
+    " {\"id\": \"c\", \"image\": \"images/corrupt.png\", \"regions\": {\"m\": {\"mask\": \"masks/corrupt.png\"}}}\n"
+    "]}\n");
+
+  g_assert_false (hs_dataset_validate (dir, &problems));
+  for (guint i = 0; i < problems->len; i++)
+    g_test_message ("%s", hs_problem_to_string (problems->pdata[i]));
+
+  for (guint e = 0; e < G_N_ELEMENTS (expected); e++)
+    {
+      gboolean found = FALSE;
+
+      for (guint i = 0; i < problems->len && !found; i++)
+        {
+          HsProblem *problem = problems->pdata[i];
+
+          if (g_str_has_suffix (problem->file, expected[e].file_suffix) &&
+              g_strcmp0 (problem->json_path, expected[e].json_path) == 0 &&
+              strstr (problem->message, expected[e].message) != NULL)
+            {
+              found = TRUE;
+              g_ptr_array_add (matched, problem);
+            }
+        }
+      if (!found)
+        g_error ("no problem %s: %s: %s", expected[e].file_suffix, expected[e].json_path,
+                 expected[e].message);
+    }
+  /* Nothing more than expected (the third box of "outside" is fine, and
+   * nothing cascades from the duplicate or broken elements). */
+  g_assert_cmpuint (problems->len, ==, G_N_ELEMENTS (expected));
+}
+
+static void
+test_unreadable_manifest (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *missing = g_build_filename (dir, "nothing-here", NULL);
+  g_autoptr(GPtrArray) problems = NULL;
+  HsProblem *problem;
+
+  write_text (dir, "heatscope.json", "{\"format\": ");
+  g_assert_false (hs_dataset_validate (dir, &problems));
+  g_assert_cmpuint (problems->len, ==, 1);
+  problem = problems->pdata[0];
+  g_assert_true (g_str_has_suffix (problem->file, "heatscope.json"));
+  g_assert_cmpstr (problem->json_path, ==, "$");
+  g_assert_nonnull (strstr (problem->message, "not valid JSON"));
+  g_clear_pointer (&problems, g_ptr_array_unref);
+
+  g_assert_false (hs_dataset_validate (missing, &problems));
+  g_assert_cmpuint (problems->len, ==, 1);
+  g_assert_nonnull (strstr (((HsProblem *) problems->pdata[0])->message, "nothing-here"));
+}
+
+/* The loader accepts what validation checks only against files (missing
+ * files, boxes outside the image): it must open big datasets without I/O. */
+static void
+test_loader_is_lazy (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsImage) image = NULL;
+
+  write_text (dir, "heatscope.json",
+              "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": ["
+              " {\"id\": \"a\", \"image\": \"images/missing.png\","
+              "  \"regions\": {\"r\": {\"boxes\": [[5000, 0, 6000, 10]]}}}]}");
+  dataset = hs_dataset_load (dir, &error);
+  g_assert_no_error (error);
+  image = hs_dataset_load_image (dataset, hs_dataset_get_instance (dataset, 0), &error);
+  g_assert_null (image);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "missing.png"));
+  g_assert_false (hs_dataset_validate (dir, NULL));
+}
+
+/* Loading a map and a mask through the dataset. */
+static void
+test_load_files (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(HsAttentionMap) map = NULL;
+  g_autoptr(HsImage) mask = NULL;
+  g_autoptr(HsImage) image = NULL;
+  g_autoptr(GError) error = NULL;
+  HsInstance *instance;
+  guint width = 0, height = 0;
+
+  make_valid_dataset (dir);
+  dataset = hs_dataset_load (dir, &error);
+  g_assert_no_error (error);
+  instance = hs_dataset_find_instance (dataset, "a");
+  map = hs_dataset_load_map (dataset, hs_instance_find_map (instance, "grounded", "s0"), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hs_attention_map_get_n_tokens (map), ==, 4);
+  g_assert_cmpuint (hs_attention_map_get_height (map), ==, 6);
+  g_assert_cmpuint (hs_attention_map_get_width (map), ==, 8);
+  g_assert_cmpstr (hs_attention_map_get_token (map, 3), ==, "nodule");
+  g_assert_cmpfloat (hs_attention_map_get_no_attn (map), ==, 0.25);
+  mask = hs_dataset_load_mask (dataset, hs_instance_find_region (instance, "nodule 1"), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hs_image_get_width (mask), ==, 32);
+  g_assert_null (hs_dataset_load_mask (dataset, hs_instance_find_region (instance, "left lung"), &error));
+  g_assert_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  image = hs_dataset_load_image (dataset, hs_dataset_find_instance (dataset, "b"), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hs_image_get_width (image), ==, 64);
+  /* b states no size: read from the PNG header. */
+  g_assert_true (hs_dataset_get_image_size (dataset, hs_dataset_find_instance (dataset, "b"),
+                                            &width, &height, &error));
+  g_assert_cmpuint (width, ==, 64);
+  g_assert_cmpuint (height, ==, 48);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/hs/dataset-validate/valid", test_valid);
+  g_test_add_func ("/hs/dataset-validate/every-problem", test_every_problem);
+  g_test_add_func ("/hs/dataset-validate/unreadable-manifest", test_unreadable_manifest);
+  g_test_add_func ("/hs/dataset-validate/loader-is-lazy", test_loader_is_lazy);
+  g_test_add_func ("/hs/dataset-validate/load-files", test_load_files);
+  return g_test_run ();
+}
