@@ -100,6 +100,11 @@ void             hs_figure_view_init     (HsFigureView *view);
 /* Size of the whole figure in output units. */
 gboolean         hs_figure_get_size      (const HsFigureView *view, double *width, double *height,
                                           GError **error);
+/* Where the image panel lies in the figure (output units): the viewport
+ * maps to it as out = (image − view origin)·zoom + panel origin. */
+gboolean         hs_figure_get_panel     (const HsFigureView *view, double *x, double *y,
+                                          double *width, double *height, double *zoom,
+                                          GError **error);
 /* Draws the figure with cairo at the origin of cr's user space. */
 gboolean         hs_figure_draw          (const HsFigureView *view, cairo_t *cr, GError **error);
 /* Renders to a new ARGB32 surface (PNG path). */
