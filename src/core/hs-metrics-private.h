@@ -1,0 +1,117 @@
+/* hs-metrics-private.h — shared state of the metric passes */
+#pragma once
+
+#include <math.h>
+
+#include "hs-metrics.h"
+
+G_BEGIN_DECLS
+
+/* Everything the metric families need about one resampled map s on a grid. */
+typedef struct {
+  const double *s;          /* P values                      */
+  const guint8 *g;          /* P target flags                */
+  guint         width, height;
+  gsize         n;          /* P                             */
+  guint64       n_pos;      /* |G|                           */
+  guint64       n_neg;      /* P − |G|                       */
+  double        min, max;
+  gsize         argmax;     /* first maximum, row-major      */
+  guint         n_threads;
+  /* Values of s in G and outside G, each sorted ascending (filled by
+   * hs_metrics_sort_classes). */
+  double       *pos;
+  double       *neg;
+  /* 256-bin histogram of u = floor(255·(s − min)/(max − min)), overall and
+   * inside G (filled by the statistics pass). */
+  guint64       otsu_hist[256];
+  guint64       otsu_hist_g[256];
+  /* cnr: class means (input of the second pass) and sums of squared
+   * deviations (its output). */
+  double        mean_in, mean_out;
+  double        ss_in, ss_out;
+} HsEvalState;
+
+/* Workspace buffers reused across calls on one thread (page faults on fresh
+ * 32 MB buffers cost more than the metrics). */
+double  *hs_metrics_workspace       (guint slot, gsize n_values);
+
+void     hs_metrics_run_parts       (void (*func) (gpointer data, guint part, guint n_parts),
+                                     gpointer data, guint n_parts);
+
+/* Sorting and order statistics (hs-metrics-threshold.c). */
+void     hs_metrics_sort_doubles    (double *values, gsize n, double *scratch);
+/* The second pass over s (needs min/max/means): Otsu histograms, cnr sums of
+ * squares, and s split into the two classes, each sorted ascending, into
+ * state->pos/neg (taken from `storage`, n doubles) using `scratch` (n doubles). */
+void     hs_metrics_sort_classes    (HsEvalState *state, double *storage, double *scratch);
+/* The r-th largest value (1-based, 1 ≤ r ≤ n_pos + n_neg) of pos ∪ neg. */
+double   hs_metrics_kth_largest     (const HsEvalState *state, guint64 r);
+/* Pixels with s ≥ v (and inside G), or s > v when `strict`. */
+void     hs_metrics_count_at_least  (const HsEvalState *state, double v, gboolean strict,
+                                     guint64 *n_total, guint64 *n_in_target);
+/* Sets iou/precision/recall for k slot 0..3 (5, 10, 20, 30 %) from the
+ * region used by IoU and the region used by precision/recall. */
+void     hs_metrics_set_region      (const HsEvalState *state, HsScores *out, guint slot,
+                                     guint64 iou_size, guint64 iou_hit,
+                                     guint64 pr_size, guint64 pr_hit);
+void     hs_metrics_rank_metrics    (const HsEvalState *state, HsScores *out);
+void     hs_metrics_topk_default    (const HsEvalState *state, HsScores *out);
+void     hs_metrics_topk_gloria     (const HsEvalState *state, HsScores *out);
+void     hs_metrics_explanation_precision (const HsEvalState *state, double *abs_buffer,
+                                           double *scratch, HsScores *out);
+int      hs_metrics_otsu_level      (const guint64 hist[256], guint64 total);
+void     hs_metrics_otsu_iou        (const HsEvalState *state, HsScores *out);
+
+/* chexlocalize (hs-metrics-chexlocalize.c): hole-filled Otsu/threshold IoU. */
+void     hs_metrics_chexlocalize_iou (const HsEvalState *state, double threshold,
+                                      guint8 *pred_buffer, HsScores *out);
+/* Fills the holes of a binary raster in place (background pixels that no
+ * 4-connected background path joins to the border). */
+void     hs_metrics_fill_holes      (guint8 *mask, guint width, guint height);
+
+/* Grid entropy (gloria adds the No-Attn slot). */
+void     hs_metrics_entropy         (const double *grid, gsize n_cells, double no_attn,
+                                     HsProtocol protocol, HsScores *out);
+
+/* u = floor(255·(s − min)/(max − min)) exactly as metrics.md writes it (0 for
+ * a constant map). */
+static inline guint
+hs_metrics_otsu_u (double v, double lo, double span, gboolean constant)
+{
+  double u;
+
+  if (constant)
+    return 0;
+  u = floor (255.0 * ((v - lo) / span));
+  return u >= 255.0 ? 255 : u <= 0.0 ? 0 : (guint) u;
+}
+
+/* Marks a metric undefined with a reason. */
+static inline void
+hs_scores_undefined (HsScores *out, HsMetric metric, const char *reason)
+{
+  out->value[metric] = NAN;
+  out->reason[metric] = reason;
+}
+
+static inline void
+hs_scores_set (HsScores *out, HsMetric metric, double value)
+{
+  out->value[metric] = value;
+  out->reason[metric] = NULL;
+}
+
+#define HS_REASON_EMPTY_TARGET   "target is empty"
+#define HS_REASON_FULL_TARGET    "target covers every pixel"
+#define HS_REASON_NO_MASS        "map has no positive mass"
+#define HS_REASON_ZERO_VARIANCE  "both variances are 0"
+#define HS_REASON_NO_POSITIVE    "no cell is positive"
+#define HS_REASON_NO_SLOT        "model has no No-Attn slot"
+#define HS_REASON_NOT_IN_PROTO   "not part of this protocol"
+#define HS_REASON_EMPTY_PRED     "prediction is empty"
+#define HS_REASON_NO_SIDE        "no mass off the middle column"
+#define HS_REASON_NO_GRID        "no grid"
+#define HS_REASON_INFINITE       "infinite (a cell is zero in one map only)"
+
+G_END_DECLS

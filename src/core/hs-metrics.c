@@ -1,0 +1,905 @@
+/* hs-metrics.c — every localization metric of metrics.md: names, the
+ * single-pass statistics, entropy, laterality, comparison, JSON */
+#include "hs-metrics-private.h"
+#include "hs-limits.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+G_DEFINE_QUARK (hs-metrics-error-quark, hs_metrics_error)
+
+const char * const hs_metric_names[HS_N_METRICS] = {
+  [HS_METRIC_AUROC]                 = "auroc",
+  [HS_METRIC_AP]                    = "ap",
+  [HS_METRIC_IOU_5]                 = "iou@5",
+  [HS_METRIC_IOU_10]                = "iou@10",
+  [HS_METRIC_IOU_20]                = "iou@20",
+  [HS_METRIC_IOU_30]                = "iou@30",
+  [HS_METRIC_PRECISION_5]           = "precision@5",
+  [HS_METRIC_PRECISION_10]          = "precision@10",
+  [HS_METRIC_PRECISION_20]          = "precision@20",
+  [HS_METRIC_PRECISION_30]          = "precision@30",
+  [HS_METRIC_RECALL_5]              = "recall@5",
+  [HS_METRIC_RECALL_10]             = "recall@10",
+  [HS_METRIC_RECALL_20]             = "recall@20",
+  [HS_METRIC_RECALL_30]             = "recall@30",
+  [HS_METRIC_POINTING_HIT]          = "pointing_hit",
+  [HS_METRIC_MASS_IN_TARGET]        = "mass_in_target",
+  [HS_METRIC_OTSU_IOU]              = "otsu_iou",
+  [HS_METRIC_EXPLANATION_PRECISION] = "explanation_precision",
+  [HS_METRIC_CNR]                   = "cnr",
+  [HS_METRIC_ENTROPY]               = "entropy",
+  [HS_METRIC_ENTROPY_NORM]          = "entropy_norm",
+  [HS_METRIC_NO_ATTN]               = "no_attn",
+  [HS_METRIC_LATERALITY]            = "laterality",
+  [HS_METRIC_WRONG_SIDE]            = "wrong_side",
+};
+
+static const HsMetric default_metrics[] = {
+  HS_METRIC_AUROC, HS_METRIC_AP,
+  HS_METRIC_IOU_5, HS_METRIC_IOU_10, HS_METRIC_IOU_30,
+  HS_METRIC_PRECISION_5, HS_METRIC_PRECISION_10, HS_METRIC_PRECISION_30,
+  HS_METRIC_RECALL_5, HS_METRIC_RECALL_10, HS_METRIC_RECALL_30,
+  HS_METRIC_POINTING_HIT, HS_METRIC_MASS_IN_TARGET, HS_METRIC_OTSU_IOU,
+  HS_METRIC_EXPLANATION_PRECISION, HS_METRIC_CNR, HS_METRIC_ENTROPY, HS_METRIC_ENTROPY_NORM,
+  HS_METRIC_NO_ATTN, HS_METRIC_LATERALITY, HS_METRIC_WRONG_SIDE,
+};
+
+static const HsMetric gloria_metrics[] = {
+  HS_METRIC_AUROC, HS_METRIC_AP,
+  HS_METRIC_IOU_5, HS_METRIC_IOU_10, HS_METRIC_IOU_20, HS_METRIC_IOU_30,
+  HS_METRIC_PRECISION_5, HS_METRIC_PRECISION_10, HS_METRIC_PRECISION_20, HS_METRIC_PRECISION_30,
+  HS_METRIC_RECALL_5, HS_METRIC_RECALL_10, HS_METRIC_RECALL_20, HS_METRIC_RECALL_30,
+  HS_METRIC_POINTING_HIT, HS_METRIC_MASS_IN_TARGET, HS_METRIC_OTSU_IOU,
+  HS_METRIC_EXPLANATION_PRECISION, HS_METRIC_CNR, HS_METRIC_ENTROPY, HS_METRIC_ENTROPY_NORM,
+  HS_METRIC_NO_ATTN, HS_METRIC_LATERALITY, HS_METRIC_WRONG_SIDE,
+};
+
+const char *
+hs_metric_get_name (HsMetric metric)
+{
+  if ((guint) metric >= HS_N_METRICS)
+    return NULL;
+  return hs_metric_names[metric];
+}
+
+gboolean
+hs_metric_from_name (const char *name, HsMetric *metric)
+{
+  g_return_val_if_fail (metric != NULL, FALSE);
+
+  for (guint i = 0; name != NULL && i < HS_N_METRICS; i++)
+    if (strcmp (name, hs_metric_names[i]) == 0)
+      {
+        *metric = (HsMetric) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const HsMetric *
+hs_protocol_get_metrics (HsProtocol protocol, guint *n_metrics)
+{
+  g_return_val_if_fail (n_metrics != NULL, NULL);
+
+  if (protocol == HS_PROTOCOL_GLORIA)
+    {
+      *n_metrics = G_N_ELEMENTS (gloria_metrics);
+      return gloria_metrics;
+    }
+  *n_metrics = G_N_ELEMENTS (default_metrics);
+  return default_metrics;
+}
+
+gboolean
+hs_protocol_has_metric (HsProtocol protocol, HsMetric metric)
+{
+  guint n;
+  const HsMetric *list = hs_protocol_get_metrics (protocol, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (list[i] == metric)
+      return TRUE;
+  return FALSE;
+}
+
+void
+hs_score_options_init (HsScoreOptions *options)
+{
+  g_return_if_fail (options != NULL);
+
+  memset (options, 0, sizeof *options);
+  options->protocol = HS_PROTOCOL_DEFAULT;
+  options->upsample = HS_UPSAMPLE_BILINEAR;
+  options->eval_size = 0;
+  options->threshold = NAN;
+  options->n_threads = 0;
+}
+
+/* ---- workspace and threads ---- */
+
+#define N_SLOTS 4
+/* Keep at most this many bytes cached per thread between calls. */
+#define WORKSPACE_KEEP ((gsize) 192 << 20)
+
+typedef struct {
+  double *buf[N_SLOTS];
+  gsize   cap[N_SLOTS];
+} Workspace;
+
+static void
+workspace_free (gpointer data)
+{
+  Workspace *ws = data;
+
+  for (guint i = 0; i < N_SLOTS; i++)
+    g_free (ws->buf[i]);
+  g_free (ws);
+}
+
+static GPrivate workspace_key = G_PRIVATE_INIT (workspace_free);
+
+double *
+hs_metrics_workspace (guint slot, gsize n_values)
+{
+  Workspace *ws = g_private_get (&workspace_key);
+
+  g_assert (slot < N_SLOTS);
+  if (ws == NULL)
+    {
+      ws = g_new0 (Workspace, 1);
+      g_private_set (&workspace_key, ws);
+    }
+  if (ws->cap[slot] < n_values)
+    {
+      g_free (ws->buf[slot]);
+      ws->buf[slot] = g_new (double, MAX (n_values, 1));
+      ws->cap[slot] = n_values;
+    }
+  return ws->buf[slot];
+}
+
+/* Drops buffers too large to keep once a call is over. */
+static void
+workspace_trim (void)
+{
+  Workspace *ws = g_private_get (&workspace_key);
+  gsize total = 0;
+
+  if (ws == NULL)
+    return;
+  for (guint i = 0; i < N_SLOTS; i++)
+    total += ws->cap[i] * sizeof (double);
+  if (total <= WORKSPACE_KEEP)
+    return;
+  for (guint i = 0; i < N_SLOTS; i++)
+    {
+      g_clear_pointer (&ws->buf[i], g_free);
+      ws->cap[i] = 0;
+    }
+}
+
+typedef struct {
+  void   (*func) (gpointer data, guint part, guint n_parts);
+  gpointer data;
+  guint    part, n_parts;
+} PartJob;
+
+static gpointer
+part_thread (gpointer data)
+{
+  PartJob *job = data;
+
+  job->func (job->data, job->part, job->n_parts);
+  return NULL;
+}
+
+void
+hs_metrics_run_parts (void (*func) (gpointer data, guint part, guint n_parts),
+                      gpointer data, guint n_parts)
+{
+  GThread *threads[8];
+  PartJob jobs[8];
+  guint started = 0;
+
+  n_parts = CLAMP (n_parts, 1, G_N_ELEMENTS (threads));
+  for (guint p = 1; p < n_parts; p++)
+    {
+      GError *error = NULL;
+
+      jobs[p] = (PartJob) { func, data, p, n_parts };
+      threads[p] = g_thread_try_new ("hs-metrics", part_thread, &jobs[p], &error);
+      if (threads[p] == NULL)
+        {
+          /* No thread: do that part here. */
+          g_clear_error (&error);
+          func (data, p, n_parts);
+        }
+      started++;
+    }
+  func (data, 0, n_parts);
+  for (guint p = 1; p < n_parts; p++)
+    if (threads[p] != NULL)
+      g_thread_join (threads[p]);
+  (void) started;
+}
+
+static guint
+choose_threads (const HsScoreOptions *options, gsize n)
+{
+  guint n_threads = options->n_threads;
+
+  if (n_threads == 0)
+    n_threads = n >= ((gsize) 1 << 18) ? MIN (2, g_get_num_processors ()) : 1;
+  return CLAMP (n_threads, 1, 2);
+}
+
+/* ---- checks ---- */
+
+static gboolean
+check_finite (const double *values, guint w, guint h, const char *name, GError **error)
+{
+  gsize n = (gsize) w * h;
+
+  for (gsize i = 0; i < n; i++)
+    if (!isfinite (values[i]))
+      {
+        g_set_error (error, HS_METRICS_ERROR, HS_METRICS_ERROR_NON_FINITE,
+                     "%s: cell (row %" G_GSIZE_FORMAT ", column %" G_GSIZE_FORMAT ") is %s; "
+                     "a map with NaN or ±Inf is not scored",
+                     name != NULL ? name : "map", i / w, i % w,
+                     isnan (values[i]) ? "NaN" : values[i] > 0 ? "+Inf" : "-Inf");
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* ---- the first pass: extremes and sums ---- */
+
+typedef struct {
+  const HsEvalState *state;
+  guint  left_end, right_begin;
+  struct {
+    double  min, max;
+    gsize   argmax;
+    double  mass_all, mass_in, sum_in, sum_out, mass_left, mass_right;
+    guint64 n_in, target_left, target_right;
+  } part[2];
+} FirstPass;
+
+static void
+first_pass_part (gpointer data, guint part, guint n_parts)
+{
+  FirstPass *fp = data;
+  const HsEvalState *st = fp->state;
+  gsize row_begin = (gsize) st->height * part / n_parts;
+  gsize row_end = (gsize) st->height * (part + 1) / n_parts;
+  double mn = INFINITY, mx = -INFINITY;
+  gsize argmax = row_begin * st->width;
+  double mass_all = 0, mass_in = 0, sum_in = 0, sum_out = 0, mass_left = 0, mass_right = 0;
+  guint64 n_in = 0, t_left = 0, t_right = 0;
+
+  for (gsize y = row_begin; y < row_end; y++)
+    {
+      const double *s = st->s + y * st->width;
+      const guint8 *g = st->g + y * st->width;
+      double r_all = 0, r_in = 0, r_sin = 0, r_sout = 0, r_left = 0, r_right = 0;
+
+      for (guint x = 0; x < st->width; x++)
+        {
+          double v = s[x], pv = v > 0 ? v : 0;
+
+          if (v > mx)
+            {
+              mx = v;
+              argmax = y * st->width + x;
+            }
+          if (v < mn)
+            mn = v;
+          r_all += pv;
+          if (g[x])
+            {
+              r_in += pv;
+              r_sin += v;
+              n_in++;
+            }
+          else
+            r_sout += v;
+        }
+      for (guint x = 0; x < fp->left_end; x++)
+        {
+          r_left += s[x] > 0 ? s[x] : 0;
+          t_right += g[x];   /* image-left = patient's right */
+        }
+      for (guint x = fp->right_begin; x < st->width; x++)
+        {
+          r_right += s[x] > 0 ? s[x] : 0;
+          t_left += g[x];
+        }
+      mass_all += r_all;
+      mass_in += r_in;
+      sum_in += r_sin;
+      sum_out += r_sout;
+      mass_left += r_left;
+      mass_right += r_right;
+    }
+  fp->part[part].min = mn;
+  fp->part[part].max = mx;
+  fp->part[part].argmax = argmax;
+  fp->part[part].mass_all = mass_all;
+  fp->part[part].mass_in = mass_in;
+  fp->part[part].sum_in = sum_in;
+  fp->part[part].sum_out = sum_out;
+  fp->part[part].mass_left = mass_left;
+  fp->part[part].mass_right = mass_right;
+  fp->part[part].n_in = n_in;
+  fp->part[part].target_left = t_left;
+  fp->part[part].target_right = t_right;
+}
+
+static double
+side_ratio (double toward_left, double toward_right)
+{
+  /* (m_L − m_R)/(m_L + m_R) */
+  return (toward_left - toward_right) / (toward_left + toward_right);
+}
+
+/* Prepares `state` (first pass, sort) for s on the target's grid. */
+static void
+prepare_state (HsEvalState *state, const double *s, const HsTarget *target,
+               guint n_threads, FirstPass *fp)
+{
+  guint n_parts;
+  double mass_all = 0, mass_in = 0, sum_in = 0, sum_out = 0;
+
+  memset (state, 0, sizeof *state);
+  state->s = s;
+  state->g = hs_target_peek_mask (target);
+  state->width = hs_target_get_width (target);
+  state->height = hs_target_get_height (target);
+  state->n = (gsize) state->width * state->height;
+  state->n_threads = n_threads;
+
+  memset (fp, 0, sizeof *fp);
+  fp->state = state;
+  fp->left_end = state->width / 2;
+  fp->right_begin = (state->width + 1) / 2;
+  n_parts = state->height >= 4 ? n_threads : 1;
+  hs_metrics_run_parts (first_pass_part, fp, n_parts);
+
+  state->min = fp->part[0].min;
+  state->max = fp->part[0].max;
+  state->argmax = fp->part[0].argmax;
+  for (guint p = 1; p < n_parts; p++)
+    {
+      state->min = MIN (state->min, fp->part[p].min);
+      if (fp->part[p].max > state->max)
+        {
+          state->max = fp->part[p].max;
+          state->argmax = fp->part[p].argmax;
+        }
+    }
+  for (guint p = 0; p < n_parts; p++)
+    {
+      state->n_pos += fp->part[p].n_in;
+      mass_all += fp->part[p].mass_all;
+      mass_in += fp->part[p].mass_in;
+      sum_in += fp->part[p].sum_in;
+      sum_out += fp->part[p].sum_out;
+    }
+  state->n_neg = state->n - state->n_pos;
+  state->mean_in = state->n_pos > 0 ? sum_in / (double) state->n_pos : 0;
+  state->mean_out = state->n_neg > 0 ? sum_out / (double) state->n_neg : 0;
+  /* Merge the other sums into part 0 for the caller. */
+  fp->part[0].mass_all = mass_all;
+  fp->part[0].mass_in = mass_in;
+  for (guint p = 1; p < n_parts; p++)
+    {
+      fp->part[0].mass_left += fp->part[p].mass_left;
+      fp->part[0].mass_right += fp->part[p].mass_right;
+      fp->part[0].target_left += fp->part[p].target_left;
+      fp->part[0].target_right += fp->part[p].target_right;
+    }
+}
+
+/* ---- entropy ---- */
+
+void
+hs_metrics_entropy (const double *grid, gsize n_cells, double no_attn,
+                    HsProtocol protocol, HsScores *out)
+{
+  gboolean slot = protocol == HS_PROTOCOL_GLORIA && isfinite (no_attn);
+  gsize n = n_cells + (slot ? 1 : 0);
+  double total = 0, h = 0, slot_value = slot ? MAX (no_attn, 0.0) : 0.0;
+
+  for (gsize i = 0; i < n_cells; i++)
+    total += grid[i] > 0 ? grid[i] : 0;
+  total += slot_value;
+  if (!(total > 0))
+    {
+      hs_scores_undefined (out, HS_METRIC_ENTROPY, HS_REASON_NO_POSITIVE);
+      hs_scores_undefined (out, HS_METRIC_ENTROPY_NORM, HS_REASON_NO_POSITIVE);
+      return;
+    }
+  for (gsize i = 0; i < n_cells; i++)
+    if (grid[i] > 0)
+      {
+        double a = grid[i] / total;
+        if (a > 0)
+          h -= a * log (a);
+      }
+  if (slot_value > 0)
+    {
+      double a = slot_value / total;
+      if (a > 0)
+        h -= a * log (a);
+    }
+  hs_scores_set (out, HS_METRIC_ENTROPY, h);
+  if (n > 1)
+    hs_scores_set (out, HS_METRIC_ENTROPY_NORM, h / log ((double) n));
+  else
+    hs_scores_undefined (out, HS_METRIC_ENTROPY_NORM, "the grid has one cell");
+}
+
+/* ---- scoring ---- */
+
+static void
+scores_reset (HsScores *out, HsProtocol protocol, const HsTarget *target)
+{
+  memset (out, 0, sizeof *out);
+  out->protocol = protocol;
+  for (guint m = 0; m < HS_N_METRICS; m++)
+    hs_scores_undefined (out, (HsMetric) m, HS_REASON_NOT_IN_PROTO);
+  out->target_laterality = NAN;
+  for (guint k = 0; k < 4; k++)
+    out->topk_threshold[k] = NAN;
+  out->otsu_level = -1;
+  out->map_min = out->map_max = NAN;
+  out->grid_width = hs_target_get_width (target);
+  out->grid_height = hs_target_get_height (target);
+  out->grid_pixels = (guint64) out->grid_width * out->grid_height;
+  out->target_pixels = hs_target_get_count (target);
+}
+
+static gboolean
+check_protocol (const HsTarget *target, const HsScoreOptions *options, GError **error)
+{
+  const HsEvalGrid *grid = hs_target_get_grid (target);
+
+  if (grid->protocol != options->protocol)
+    {
+      g_set_error (error, HS_METRICS_ERROR, HS_METRICS_ERROR_PROTOCOL,
+                   "the target was built for the %s protocol, not %s",
+                   hs_protocol_to_string (grid->protocol), hs_protocol_to_string (options->protocol));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+hs_score_resampled (const double *s, const double *grid, guint w, guint h,
+                    double no_attn, const char *name_for_errors,
+                    const HsTarget *target, const HsScoreOptions *options,
+                    HsScores *out, GError **error)
+{
+  HsScoreOptions defaults;
+  HsEvalState state;
+  FirstPass fp;
+  gsize n;
+  double *storage, *scratch;
+  double m_left, m_right, t_left, t_right;
+
+  g_return_val_if_fail (s != NULL && target != NULL && out != NULL, FALSE);
+
+  if (options == NULL)
+    {
+      hs_score_options_init (&defaults);
+      options = &defaults;
+    }
+  if (!check_protocol (target, options, error))
+    return FALSE;
+  n = hs_eval_grid_n_pixels (hs_target_get_grid (target));
+  if (!check_finite (s, hs_target_get_width (target), hs_target_get_height (target),
+                     name_for_errors, error))
+    return FALSE;
+
+  scores_reset (out, options->protocol, target);
+  prepare_state (&state, s, target, choose_threads (options, n), &fp);
+  out->map_min = state.min;
+  out->map_max = state.max;
+
+  storage = hs_metrics_workspace (1, n);
+  scratch = hs_metrics_workspace (2, n);
+  hs_metrics_sort_classes (&state, storage, scratch);
+
+  /* auroc, ap */
+  hs_metrics_rank_metrics (&state, out);
+
+  /* top-k regions */
+  if (options->protocol == HS_PROTOCOL_GLORIA)
+    hs_metrics_topk_gloria (&state, out);
+  else
+    hs_metrics_topk_default (&state, out);
+
+  /* pointing, mass */
+  if (state.n_pos == 0)
+    {
+      hs_scores_undefined (out, HS_METRIC_POINTING_HIT, HS_REASON_EMPTY_TARGET);
+      hs_scores_undefined (out, HS_METRIC_MASS_IN_TARGET, HS_REASON_EMPTY_TARGET);
+    }
+  else
+    {
+      hs_scores_set (out, HS_METRIC_POINTING_HIT, state.g[state.argmax] ? 1.0 : 0.0);
+      if (fp.part[0].mass_all > 0)
+        hs_scores_set (out, HS_METRIC_MASS_IN_TARGET, fp.part[0].mass_in / fp.part[0].mass_all);
+      else
+        hs_scores_undefined (out, HS_METRIC_MASS_IN_TARGET, HS_REASON_NO_MASS);
+    }
+
+  /* Otsu region */
+  if (options->protocol == HS_PROTOCOL_CHEXLOCALIZE)
+    {
+      guint8 *pred = (guint8 *) hs_metrics_workspace (3, n / sizeof (double) + 1);
+
+      hs_metrics_otsu_iou (&state, out);   /* fills otsu_level */
+      hs_metrics_chexlocalize_iou (&state, options->threshold, pred, out);
+    }
+  else
+    hs_metrics_otsu_iou (&state, out);
+
+  /* explanation precision; with negative values it sorts |s| in buffers the
+   * earlier metrics no longer need */
+  hs_metrics_explanation_precision (&state,
+                                    state.min >= 0 ? NULL : hs_metrics_workspace (3, n),
+                                    state.min >= 0 ? NULL : hs_metrics_workspace (2, n), out);
+
+  /* cnr */
+  if (state.n_pos == 0)
+    hs_scores_undefined (out, HS_METRIC_CNR, HS_REASON_EMPTY_TARGET);
+  else if (state.n_neg == 0)
+    hs_scores_undefined (out, HS_METRIC_CNR, HS_REASON_FULL_TARGET);
+  else
+    {
+      double var_in = state.ss_in / (double) state.n_pos;
+      double var_out = state.ss_out / (double) state.n_neg;
+
+      if (var_in == 0 && var_out == 0)
+        hs_scores_undefined (out, HS_METRIC_CNR, HS_REASON_ZERO_VARIANCE);
+      else
+        hs_scores_set (out, HS_METRIC_CNR,
+                       fabs (state.mean_in - state.mean_out) / sqrt (var_in + var_out));
+    }
+
+  /* entropy on the grid */
+  if (grid != NULL && w > 0 && h > 0)
+    hs_metrics_entropy (grid, (gsize) w * h, no_attn, options->protocol, out);
+  else
+    {
+      hs_scores_undefined (out, HS_METRIC_ENTROPY, HS_REASON_NO_GRID);
+      hs_scores_undefined (out, HS_METRIC_ENTROPY_NORM, HS_REASON_NO_GRID);
+    }
+
+  if (isfinite (no_attn))
+    hs_scores_set (out, HS_METRIC_NO_ATTN, no_attn);
+  else
+    hs_scores_undefined (out, HS_METRIC_NO_ATTN, HS_REASON_NO_SLOT);
+
+  /* laterality */
+  m_right = fp.part[0].mass_left;    /* image-left = patient's right */
+  m_left = fp.part[0].mass_right;
+  t_right = (double) fp.part[0].target_right;
+  t_left = (double) fp.part[0].target_left;
+  if (m_left + m_right > 0)
+    hs_scores_set (out, HS_METRIC_LATERALITY, side_ratio (m_left, m_right));
+  else
+    hs_scores_undefined (out, HS_METRIC_LATERALITY, HS_REASON_NO_SIDE);
+  if (t_left + t_right > 0)
+    out->target_laterality = side_ratio (t_left, t_right);
+
+  if (state.n_pos == 0)
+    hs_scores_undefined (out, HS_METRIC_WRONG_SIDE, HS_REASON_EMPTY_TARGET);
+  else if (isnan (out->target_laterality))
+    hs_scores_undefined (out, HS_METRIC_WRONG_SIDE, "target lies on the middle column only");
+  else if (isnan (out->value[HS_METRIC_LATERALITY]))
+    hs_scores_undefined (out, HS_METRIC_WRONG_SIDE, HS_REASON_NO_SIDE);
+  else
+    {
+      double a = out->value[HS_METRIC_LATERALITY], b = out->target_laterality;
+
+      hs_scores_set (out, HS_METRIC_WRONG_SIDE,
+                     fabs (a) >= 0.2 && fabs (b) >= 0.2 && ((a > 0 && b < 0) || (a < 0 && b > 0))
+                     ? 1.0 : 0.0);
+    }
+
+  workspace_trim ();
+  return TRUE;
+}
+
+static gboolean
+check_grid (guint w, guint h, GError **error)
+{
+  if (w == 0 || h == 0)
+    {
+      g_set_error (error, HS_METRICS_ERROR, HS_METRICS_ERROR_SHAPE, "the map has no cell (%u × %u)", w, h);
+      return FALSE;
+    }
+  if ((guint64) w * h > hs_limits_get ()->max_grid_cells)
+    {
+      g_set_error (error, HS_METRICS_ERROR, HS_METRICS_ERROR_TOO_LARGE,
+                   "the map has %u × %u cells, over the limit of %" G_GUINT64_FORMAT,
+                   w, h, hs_limits_get ()->max_grid_cells);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+hs_score_values (const double *values, guint w, guint h, double no_attn,
+                 const char *name_for_errors, const HsTarget *target,
+                 const HsScoreOptions *options, HsScores *out, GError **error)
+{
+  HsScoreOptions defaults;
+  const HsEvalGrid *grid;
+  double *s;
+
+  g_return_val_if_fail (values != NULL && target != NULL && out != NULL, FALSE);
+
+  if (options == NULL)
+    {
+      hs_score_options_init (&defaults);
+      options = &defaults;
+    }
+  if (!check_grid (w, h, error)
+      || !check_finite (values, w, h, name_for_errors, error)
+      || !check_protocol (target, options, error))
+    return FALSE;
+  grid = hs_target_get_grid (target);
+  s = hs_metrics_workspace (0, hs_eval_grid_n_pixels (grid));
+  hs_eval_grid_resample (grid, values, w, h, options->upsample, s);
+  return hs_score_resampled (s, values, w, h, no_attn, name_for_errors, target, options, out, error);
+}
+
+gboolean
+hs_score_map (const HsAttentionMap *map, const HsTarget *target,
+              const HsScoreOptions *options, HsScores *out, GError **error)
+{
+  g_return_val_if_fail (map != NULL, FALSE);
+
+  return hs_score_values (hs_attention_map_peek_values (map),
+                          hs_attention_map_get_width (map), hs_attention_map_get_height (map),
+                          hs_attention_map_get_no_attn (map), "map", target, options, out, error);
+}
+
+/* ---- comparison ---- */
+
+double
+hs_sym_kl (const double *p, const double *q, gsize n,
+           double p_no_attn, double q_no_attn, HsProtocol protocol, const char **reason)
+{
+  gboolean gloria = protocol == HS_PROTOCOL_GLORIA;
+  gboolean slot = gloria && isfinite (p_no_attn) && isfinite (q_no_attn);
+  gsize m = n + (slot ? 1 : 0);
+  g_autofree double *a = g_new (double, m);
+  g_autofree double *b = g_new (double, m);
+  double sa = 0, sb = 0, kl = 0;
+
+  if (reason != NULL)
+    *reason = NULL;
+  for (gsize i = 0; i < n; i++)
+    {
+      a[i] = p[i] > 0 ? p[i] : 0;
+      b[i] = q[i] > 0 ? q[i] : 0;
+    }
+  if (slot)
+    {
+      a[n] = MAX (p_no_attn, 0.0);
+      b[n] = MAX (q_no_attn, 0.0);
+    }
+  for (gsize i = 0; i < m; i++)
+    {
+      sa += a[i];
+      sb += b[i];
+    }
+  if (!(sa > 0) || !(sb > 0))
+    {
+      if (reason != NULL)
+        *reason = HS_REASON_NO_POSITIVE;
+      return NAN;
+    }
+  for (gsize i = 0; i < m; i++)
+    {
+      a[i] /= sa;
+      b[i] /= sb;
+    }
+  if (!gloria)
+    {
+      /* Floor each cell at 1e-12, then renormalise. */
+      sa = sb = 0;
+      for (gsize i = 0; i < m; i++)
+        {
+          a[i] = MAX (a[i], 1e-12);
+          b[i] = MAX (b[i], 1e-12);
+          sa += a[i];
+          sb += b[i];
+        }
+      for (gsize i = 0; i < m; i++)
+        {
+          a[i] /= sa;
+          b[i] /= sb;
+        }
+    }
+  for (gsize i = 0; i < m; i++)
+    {
+      if (a[i] == 0 && b[i] == 0)
+        continue;
+      if (a[i] == 0 || b[i] == 0)
+        {
+          if (reason != NULL)
+            *reason = HS_REASON_INFINITE;
+          return NAN;
+        }
+      kl += (a[i] - b[i]) * log (a[i] / b[i]);
+    }
+  return kl;
+}
+
+gboolean
+hs_compare_maps (const HsAttentionMap *original, const HsAttentionMap *perturbed,
+                 const HsTarget *target, const HsScoreOptions *options,
+                 HsComparison *out, GError **error)
+{
+  HsScoreOptions defaults;
+  guint w, h;
+
+  g_return_val_if_fail (original != NULL && perturbed != NULL && target != NULL && out != NULL, FALSE);
+
+  if (options == NULL)
+    {
+      hs_score_options_init (&defaults);
+      options = &defaults;
+    }
+  memset (out, 0, sizeof *out);
+  w = hs_attention_map_get_width (original);
+  h = hs_attention_map_get_height (original);
+  if (w != hs_attention_map_get_width (perturbed) || h != hs_attention_map_get_height (perturbed))
+    {
+      g_set_error (error, HS_METRICS_ERROR, HS_METRICS_ERROR_SHAPE,
+                   "maps of different shapes cannot be compared: %u × %u and %u × %u",
+                   w, h, hs_attention_map_get_width (perturbed), hs_attention_map_get_height (perturbed));
+      return FALSE;
+    }
+  if (!hs_score_map (original, target, options, &out->original, error)
+      || !hs_score_map (perturbed, target, options, &out->perturbed, error))
+    return FALSE;
+  for (guint m = 0; m < HS_N_METRICS; m++)
+    out->delta[m] = out->perturbed.value[m] - out->original.value[m];  /* NAN propagates */
+  out->sym_kl = hs_sym_kl (hs_attention_map_peek_values (original),
+                           hs_attention_map_peek_values (perturbed), (gsize) w * h,
+                           hs_attention_map_get_no_attn (original),
+                           hs_attention_map_get_no_attn (perturbed),
+                           options->protocol, &out->sym_kl_reason);
+  return TRUE;
+}
+
+/* ---- curves ---- */
+
+static void
+add_point (GArray *array, double x, double y, double threshold)
+{
+  HsCurvePoint pt = { x, y, threshold };
+
+  g_array_append_val (array, pt);
+}
+
+gboolean
+hs_score_curves (const HsAttentionMap *map, const HsTarget *target,
+                 const HsScoreOptions *options, guint max_points,
+                 HsCurves *out, GError **error)
+{
+  HsScoreOptions defaults;
+  const HsEvalGrid *grid;
+  HsEvalState state;
+  FirstPass fp;
+  guint w, h;
+  gsize n;
+  double *s, last = NAN;
+
+  g_return_val_if_fail (map != NULL && target != NULL && out != NULL, FALSE);
+
+  if (options == NULL)
+    {
+      hs_score_options_init (&defaults);
+      options = &defaults;
+    }
+  out->roc = g_array_new (FALSE, FALSE, sizeof (HsCurvePoint));
+  out->pr = g_array_new (FALSE, FALSE, sizeof (HsCurvePoint));
+  out->iou = g_array_new (FALSE, FALSE, sizeof (HsCurvePoint));
+  if (!check_protocol (target, options, error))
+    return FALSE;
+  max_points = MAX (max_points, 2);
+  w = hs_attention_map_get_width (map);
+  h = hs_attention_map_get_height (map);
+  grid = hs_target_get_grid (target);
+  n = hs_eval_grid_n_pixels (grid);
+  s = hs_metrics_workspace (0, n);
+  hs_eval_grid_resample (grid, hs_attention_map_peek_values (map), w, h, options->upsample, s);
+  prepare_state (&state, s, target, choose_threads (options, n), &fp);
+  hs_metrics_sort_classes (&state, hs_metrics_workspace (1, n), hs_metrics_workspace (2, n));
+
+  if (state.n_pos > 0 && state.n_neg > 0)
+    add_point (out->roc, 0, 0, INFINITY);
+  /* Thresholds at evenly spaced ranks; each point is exact for its value. */
+  for (guint m = 1; m <= max_points; m++)
+    {
+      guint64 r = ((guint64) m * state.n + max_points - 1) / max_points;
+      guint64 total, hit;
+      double v;
+
+      r = CLAMP (r, 1, state.n);
+      v = hs_metrics_kth_largest (&state, r);
+      if (v == last)
+        continue;
+      last = v;
+      hs_metrics_count_at_least (&state, v, FALSE, &total, &hit);
+      if (state.n_pos > 0 && state.n_neg > 0)
+        {
+          add_point (out->roc, (double) (total - hit) / (double) state.n_neg,
+                     (double) hit / (double) state.n_pos, v);
+          add_point (out->pr, (double) hit / (double) state.n_pos, (double) hit / (double) total, v);
+        }
+      add_point (out->iou, v, (double) hit / (double) (total + state.n_pos - hit), v);
+    }
+  workspace_trim ();
+  return TRUE;
+}
+
+void
+hs_curves_clear (HsCurves *curves)
+{
+  if (curves == NULL)
+    return;
+  g_clear_pointer (&curves->roc, g_array_unref);
+  g_clear_pointer (&curves->pr, g_array_unref);
+  g_clear_pointer (&curves->iou, g_array_unref);
+}
+
+/* ---- text ---- */
+
+char *
+hs_metric_format (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (value))
+    return g_strdup ("null");
+  if (value == 0)
+    return g_strdup ("0");
+  for (int precision = 15; precision <= 17; precision++)
+    {
+      char fmt[8];
+
+      g_snprintf (fmt, sizeof fmt, "%%.%dg", precision);
+      g_ascii_formatd (buf, sizeof buf, fmt, value);
+      if (g_ascii_strtod (buf, NULL) == value)
+        break;
+    }
+  return g_strdup (buf);
+}
+
+void
+hs_scores_append_json (const HsScores *scores, GString *out)
+{
+  guint n;
+  const HsMetric *list;
+
+  g_return_if_fail (scores != NULL && out != NULL);
+
+  list = hs_protocol_get_metrics (scores->protocol, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *text = hs_metric_format (scores->value[list[i]]);
+
+      g_string_append_printf (out, "%s\"%s\": %s", i > 0 ? ", " : "", hs_metric_names[list[i]], text);
+    }
+}

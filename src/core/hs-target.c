@@ -1,0 +1,447 @@
+/* hs-target.c — evaluation grids and ground-truth targets (metrics.md) */
+#include "hs-target.h"
+#include "hs-limits.h"
+
+#include <math.h>
+#include <string.h>
+
+G_DEFINE_QUARK (hs-target-error-quark, hs_target_error)
+
+struct _HsTarget {
+  HsEvalGrid grid;
+  guint8    *mask;
+  guint64    count;
+};
+
+static const char * const protocol_names[HS_N_PROTOCOLS] = { "default", "gloria", "chexlocalize" };
+
+const char *
+hs_protocol_to_string (HsProtocol protocol)
+{
+  if ((guint) protocol >= HS_N_PROTOCOLS)
+    return NULL;
+  return protocol_names[protocol];
+}
+
+gboolean
+hs_protocol_from_string (const char *name, HsProtocol *protocol)
+{
+  g_return_val_if_fail (protocol != NULL, FALSE);
+
+  for (guint i = 0; name != NULL && i < HS_N_PROTOCOLS; i++)
+    if (g_ascii_strcasecmp (name, protocol_names[i]) == 0)
+      {
+        *protocol = (HsProtocol) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
+hs_eval_grid_init (HsEvalGrid *grid, HsProtocol protocol,
+                   guint image_width, guint image_height,
+                   guint eval_size, GError **error)
+{
+  const HsLimits *limits = hs_limits_get ();
+
+  g_return_val_if_fail (grid != NULL, FALSE);
+
+  memset (grid, 0, sizeof *grid);
+  if ((guint) protocol >= HS_N_PROTOCOLS)
+    {
+      g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_INVALID, "unknown protocol %d", protocol);
+      return FALSE;
+    }
+  if (image_width == 0 || image_height == 0)
+    {
+      g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_INVALID,
+                   "image size %u × %u is empty", image_width, image_height);
+      return FALSE;
+    }
+  if ((guint64) image_width * image_height > limits->max_image_pixels)
+    {
+      g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_TOO_LARGE,
+                   "image size %u × %u is over the limit of %" G_GUINT64_FORMAT " pixels",
+                   image_width, image_height, limits->max_image_pixels);
+      return FALSE;
+    }
+
+  grid->protocol = protocol;
+  grid->image_width = image_width;
+  grid->image_height = image_height;
+
+  switch (protocol)
+    {
+    case HS_PROTOCOL_DEFAULT:
+    case HS_PROTOCOL_CHEXLOCALIZE:
+      grid->width = image_width;
+      grid->height = image_height;
+      if (protocol == HS_PROTOCOL_DEFAULT && eval_size > 0)
+        {
+          double longest = MAX (image_width, image_height);
+          double w = round ((double) image_width * eval_size / longest);
+          double h = round ((double) image_height * eval_size / longest);
+
+          if ((guint64) eval_size * eval_size > limits->max_image_pixels)
+            {
+              g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_TOO_LARGE,
+                           "evaluation size %u is over the limit of %" G_GUINT64_FORMAT " pixels",
+                           eval_size, limits->max_image_pixels);
+              return FALSE;
+            }
+          grid->width = (guint) MAX (w, 1.0);
+          grid->height = (guint) MAX (h, 1.0);
+        }
+      grid->scale_x = (double) grid->width / image_width;
+      grid->scale_y = (double) grid->height / image_height;
+      grid->resized_width = grid->width;
+      grid->resized_height = grid->height;
+      break;
+
+    case HS_PROTOCOL_GLORIA:
+      /* GLoRIA's resize_img: the longest side becomes 256, the other
+       * int(side · (256 / longest)); a square image takes the first branch
+       * (height is the "max" dimension), which gives 256 × 256 too. */
+      if (image_height >= image_width)
+        {
+          grid->resized_height = HS_GLORIA_RESIZE;
+          grid->resized_width = (guint) ((double) image_width * ((double) HS_GLORIA_RESIZE / image_height));
+        }
+      else
+        {
+          grid->resized_width = HS_GLORIA_RESIZE;
+          grid->resized_height = (guint) ((double) image_height * ((double) HS_GLORIA_RESIZE / image_width));
+        }
+      grid->resized_width = MAX (grid->resized_width, 1);
+      grid->resized_height = MAX (grid->resized_height, 1);
+      grid->pad_x = (HS_GLORIA_RESIZE - grid->resized_width) / 2;
+      grid->pad_y = (HS_GLORIA_RESIZE - grid->resized_height) / 2;
+      grid->width = HS_GLORIA_CROP;
+      grid->height = HS_GLORIA_CROP;
+      grid->scale_x = (double) grid->resized_width / image_width;
+      grid->scale_y = (double) grid->resized_height / image_height;
+      grid->offset_x = (double) grid->pad_x - (HS_GLORIA_RESIZE - HS_GLORIA_CROP) / 2;
+      grid->offset_y = (double) grid->pad_y - (HS_GLORIA_RESIZE - HS_GLORIA_CROP) / 2;
+      break;
+    }
+  return TRUE;
+}
+
+gsize
+hs_eval_grid_n_pixels (const HsEvalGrid *grid)
+{
+  g_return_val_if_fail (grid != NULL, 0);
+  return (gsize) grid->width * grid->height;
+}
+
+void
+hs_eval_grid_resample (const HsEvalGrid *grid, const double *values,
+                       guint w, guint h, HsUpsample mode, double *out)
+{
+  g_return_if_fail (grid != NULL && values != NULL && out != NULL && w > 0 && h > 0);
+
+  switch (grid->protocol)
+    {
+    case HS_PROTOCOL_DEFAULT:
+      hs_resample (values, w, h, out, grid->width, grid->height, mode);
+      break;
+    case HS_PROTOCOL_CHEXLOCALIZE:
+      hs_resample (values, w, h, out, grid->width, grid->height, HS_UPSAMPLE_BILINEAR);
+      break;
+    case HS_PROTOCOL_GLORIA:
+      {
+        guint xs[HS_GLORIA_CROP];
+
+        /* McInerney et al.: src = floor(dst · h / 224), no half-pixel shift. */
+        for (guint x = 0; x < grid->width; x++)
+          xs[x] = (guint) (((guint64) x * w) / grid->width);
+        for (guint y = 0; y < grid->height; y++)
+          {
+            const double *row = values + (gsize) (((guint64) y * h) / grid->height) * w;
+            double *dst = out + (gsize) y * grid->width;
+
+            for (guint x = 0; x < grid->width; x++)
+              dst[x] = row[xs[x]];
+          }
+      }
+      break;
+    }
+}
+
+HsTarget *
+hs_target_new (const HsEvalGrid *grid)
+{
+  HsTarget *target;
+
+  g_return_val_if_fail (grid != NULL && grid->width > 0 && grid->height > 0, NULL);
+
+  target = g_new0 (HsTarget, 1);
+  target->grid = *grid;
+  target->mask = g_malloc0 (hs_eval_grid_n_pixels (grid));
+  return target;
+}
+
+HsTarget *
+hs_target_copy (const HsTarget *target)
+{
+  HsTarget *copy;
+
+  g_return_val_if_fail (target != NULL, NULL);
+
+  copy = g_new0 (HsTarget, 1);
+  copy->grid = target->grid;
+  copy->mask = g_memdup2 (target->mask, hs_eval_grid_n_pixels (&target->grid));
+  copy->count = target->count;
+  return copy;
+}
+
+void
+hs_target_free (HsTarget *target)
+{
+  if (target == NULL)
+    return;
+  g_free (target->mask);
+  g_free (target);
+}
+
+/* Image x → continuous grid x. */
+static double
+to_grid (double v, guint image_size, guint grid_size, double scale, double offset, HsProtocol protocol)
+{
+  if (protocol == HS_PROTOCOL_GLORIA)
+    return v * scale + offset;
+  if (grid_size == image_size)
+    return v;
+  return v * grid_size / image_size;
+}
+
+/* First integer i ≥ 0 with i + 0.5 ≥ edge, clamped to [0, n]. */
+static guint
+first_at_or_after (double edge, guint n)
+{
+  double c;
+
+  if (edge <= 0.5)
+    return 0;
+  if (edge > (double) n + 0.5)
+    return n;
+  c = ceil (edge - 0.5);
+  while (c > 0 && (c - 1.0) + 0.5 >= edge)
+    c -= 1.0;
+  while (c + 0.5 < edge)
+    c += 1.0;
+  return (guint) MIN (c, (double) n);
+}
+
+static void
+fill_rect (HsTarget *target, guint x0, guint x1, guint y0, guint y1)
+{
+  guint W = target->grid.width;
+
+  for (guint y = y0; y < y1; y++)
+    {
+      guint8 *row = target->mask + (gsize) y * W;
+
+      for (guint x = x0; x < x1; x++)
+        {
+          target->count += row[x] == 0;
+          row[x] = 1;
+        }
+    }
+}
+
+gboolean
+hs_target_add_box (HsTarget *target, const HsBox *box, GError **error)
+{
+  const HsEvalGrid *g;
+  double x1, y1, x2, y2;
+
+  g_return_val_if_fail (target != NULL && box != NULL, FALSE);
+
+  g = &target->grid;
+  if (!isfinite (box->x1) || !isfinite (box->y1) || !isfinite (box->x2) || !isfinite (box->y2))
+    {
+      g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_INVALID,
+                   "box [%g, %g, %g, %g] has a non-finite corner", box->x1, box->y1, box->x2, box->y2);
+      return FALSE;
+    }
+  if (box->x2 < box->x1 || box->y2 < box->y1)
+    {
+      g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_INVALID,
+                   "box [%g, %g, %g, %g] has x2 < x1 or y2 < y1", box->x1, box->y1, box->x2, box->y2);
+      return FALSE;
+    }
+
+  x1 = to_grid (box->x1, g->image_width, g->width, g->scale_x, g->offset_x, g->protocol);
+  x2 = to_grid (box->x2, g->image_width, g->width, g->scale_x, g->offset_x, g->protocol);
+  y1 = to_grid (box->y1, g->image_height, g->height, g->scale_y, g->offset_y, g->protocol);
+  y2 = to_grid (box->y2, g->image_height, g->height, g->scale_y, g->offset_y, g->protocol);
+
+  if (g->protocol == HS_PROTOCOL_GLORIA)
+    {
+      /* Inclusive of both corners: columns floor(x1') … floor(x2'). */
+      double fx1 = floor (x1), fx2 = floor (x2), fy1 = floor (y1), fy2 = floor (y2);
+
+      if (fx2 < 0 || fy2 < 0 || fx1 >= g->width || fy1 >= g->height)
+        return TRUE;
+      fill_rect (target,
+                 (guint) MAX (fx1, 0.0), (guint) MIN (fx2, (double) g->width - 1) + 1,
+                 (guint) MAX (fy1, 0.0), (guint) MIN (fy2, (double) g->height - 1) + 1);
+      return TRUE;
+    }
+
+  fill_rect (target,
+             first_at_or_after (x1, g->width), first_at_or_after (x2, g->width),
+             first_at_or_after (y1, g->height), first_at_or_after (y2, g->height));
+  return TRUE;
+}
+
+gboolean
+hs_target_add_boxes (HsTarget *target, const HsBox *boxes, guint n_boxes, GError **error)
+{
+  g_return_val_if_fail (target != NULL && (boxes != NULL || n_boxes == 0), FALSE);
+
+  for (guint i = 0; i < n_boxes; i++)
+    if (!hs_target_add_box (target, &boxes[i], error))
+      return FALSE;
+  return TRUE;
+}
+
+static inline gboolean
+mask_pixel_on (const guint16 *data, guint channels, gsize index)
+{
+  const guint16 *p = data + index * channels;
+
+  switch (channels)
+    {
+    case 1:
+    case 2:
+      return p[0] != 0;
+    default:
+      return p[0] != 0 || p[1] != 0 || p[2] != 0;
+    }
+}
+
+gboolean
+hs_target_add_mask (HsTarget *target, const HsImage *mask, GError **error)
+{
+  const HsEvalGrid *g;
+  guint mw, mh, channels;
+  const guint16 *data;
+  g_autofree guint *xs = NULL;
+  guint span_w, span_h;   /* the part of the grid the mask is resampled onto */
+  gint shift_x, shift_y;  /* grid position of that part's origin             */
+
+  g_return_val_if_fail (target != NULL && mask != NULL, FALSE);
+
+  g = &target->grid;
+  mw = hs_image_get_width (mask);
+  mh = hs_image_get_height (mask);
+  channels = hs_image_get_channels (mask);
+  data = hs_image_peek_data (mask);
+  if (mw == 0 || mh == 0 || data == NULL)
+    {
+      g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_INVALID, "mask is empty");
+      return FALSE;
+    }
+
+  if (g->protocol == HS_PROTOCOL_GLORIA)
+    {
+      /* The mask covers the resized image, which sits at offset − pad in the crop. */
+      span_w = g->resized_width;
+      span_h = g->resized_height;
+      shift_x = (gint) lround (g->offset_x);
+      shift_y = (gint) lround (g->offset_y);
+    }
+  else
+    {
+      span_w = g->width;
+      span_h = g->height;
+      shift_x = shift_y = 0;
+    }
+
+  xs = g_new (guint, g->width);
+  for (guint x = 0; x < g->width; x++)
+    {
+      gint64 rx = (gint64) x - shift_x;
+
+      xs[x] = rx < 0 || rx >= span_w ? G_MAXUINT
+            : (guint) (((2 * (guint64) rx + 1) * mw) / (2 * (guint64) span_w));
+    }
+  for (guint y = 0; y < g->height; y++)
+    {
+      gint64 ry = (gint64) y - shift_y;
+      guint my;
+      guint8 *row;
+
+      if (ry < 0 || ry >= span_h)
+        continue;
+      my = (guint) (((2 * (guint64) ry + 1) * mh) / (2 * (guint64) span_h));
+      row = target->mask + (gsize) y * g->width;
+      for (guint x = 0; x < g->width; x++)
+        if (xs[x] != G_MAXUINT && row[x] == 0
+            && mask_pixel_on (data, channels, (gsize) my * mw + xs[x]))
+          {
+            row[x] = 1;
+            target->count++;
+          }
+    }
+  return TRUE;
+}
+
+gboolean
+hs_target_add_region (HsTarget *target, HsDataset *dataset,
+                      const HsRegion *region, GError **error)
+{
+  g_return_val_if_fail (target != NULL && region != NULL, FALSE);
+
+  if (region->boxes != NULL
+      && !hs_target_add_boxes (target, (const HsBox *) (void *) region->boxes->data,
+                               region->boxes->len, error))
+    return FALSE;
+  if (region->mask != NULL)
+    {
+      g_autoptr(HsImage) mask = NULL;
+
+      g_return_val_if_fail (dataset != NULL, FALSE);
+      mask = hs_dataset_load_mask (dataset, region, error);
+      if (mask == NULL || !hs_target_add_mask (target, mask, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+const HsEvalGrid *
+hs_target_get_grid (const HsTarget *target)
+{
+  g_return_val_if_fail (target != NULL, NULL);
+  return &target->grid;
+}
+
+guint
+hs_target_get_width (const HsTarget *target)
+{
+  g_return_val_if_fail (target != NULL, 0);
+  return target->grid.width;
+}
+
+guint
+hs_target_get_height (const HsTarget *target)
+{
+  g_return_val_if_fail (target != NULL, 0);
+  return target->grid.height;
+}
+
+const guint8 *
+hs_target_peek_mask (const HsTarget *target)
+{
+  g_return_val_if_fail (target != NULL, NULL);
+  return target->mask;
+}
+
+guint64
+hs_target_get_count (const HsTarget *target)
+{
+  g_return_val_if_fail (target != NULL, 0);
+  return target->count;
+}
