@@ -1,0 +1,774 @@
+/* hs-phantom-anatomy.c — rasterizing a phantom's anatomy and findings
+ *
+ * Every structure is a closed-form shape in the patient frame (see
+ * hs-phantom-private.h), evaluated per pixel through the instance's rotation
+ * and scale, so region boxes and lesion masks are exact for the pixels
+ * generated.  Densities go to three layers blurred by separable box blurs
+ * (three passes ≈ Gaussian) of different widths: soft tissue, bone and
+ * vessels (sharp), and airspace haze (broad). */
+#include "hs-phantom-private.h"
+
+#include <math.h>
+#include <string.h>
+
+void
+hs_rng_init (HsRng *rng, guint64 seed, guint64 stream, guint64 index)
+{
+  rng->state = seed;
+  rng->state = hs_rng_next (rng) ^ (stream * G_GUINT64_CONSTANT (0xd1b54a32d192ed03));
+  rng->state = hs_rng_next (rng) ^ (index * G_GUINT64_CONSTANT (0x8cb92ba72f3d8dd7));
+  (void) hs_rng_next (rng);
+}
+
+double
+hs_rng_gauss (HsRng *rng)
+{
+  double u1 = hs_rng_uniform (rng), u2 = hs_rng_uniform (rng);
+  if (u1 < 1e-300)
+    u1 = 1e-300;
+  return sqrt (-2.0 * log (u1)) * cos (2.0 * G_PI * u2);
+}
+
+void
+hs_phantom_frame_to_pixel (const HsPhantomGeom *g, double u, double v, double *x, double *y)
+{
+  double du = (u - 0.5) * g->scale, dv = (v - 0.5) * g->scale;
+
+  *x = g->cx + g->cos_t * du - g->sin_t * dv;
+  *y = g->cy + g->sin_t * du + g->cos_t * dv;
+}
+
+void
+hs_phantom_pixel_to_frame (const HsPhantomGeom *g, double x, double y, double *u, double *v)
+{
+  double dx = x - g->cx, dy = y - g->cy;
+
+  *u = 0.5 + (g->cos_t * dx + g->sin_t * dy) / g->scale;
+  *v = 0.5 + (-g->sin_t * dx + g->cos_t * dy) / g->scale;
+}
+
+static inline double
+clamp01 (double x)
+{
+  return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+static inline double
+smoothstep (double e0, double e1, double x)
+{
+  double t = clamp01 ((x - e0) / (e1 - e0));
+  return t * t * (3 - 2 * t);
+}
+
+static double
+heart_right_border (const HsPhantomGeom *g, double v)
+{
+  double t = clamp01 ((v - g->heart_top_r) / (g->heart_base - g->heart_top_r));
+  double bump = pow (sin (G_PI / 2 * MIN (1.0, t / 0.6)), 0.8);
+  double tail = t > 0.6 ? (t - 0.6) / 0.4 : 0.0;
+
+  return 0.5 - g->med_w - g->heart_bulge_r * bump * (1 - 0.25 * tail * tail);
+}
+
+static double
+heart_left_border (const HsPhantomGeom *g, double v)
+{
+  double t = clamp01 ((v - g->heart_top_l) / (g->heart_base - g->heart_top_l));
+  double bump = pow (sin (G_PI / 2 * MIN (1.0, t / 0.82)), 1.5);
+  double tail = t > 0.82 ? (t - 0.82) / 0.18 : 0.0;
+
+  return 0.5 + g->med_w + g->heart_bulge_l * bump * (1 - 0.3 * tail * tail);
+}
+
+static gboolean
+heart_contains (const HsPhantomGeom *g, double u, double v)
+{
+  if (v < g->heart_top_l || v >= g->heart_base)
+    return FALSE;
+  if (u > heart_left_border (g, v))
+    return FALSE;
+  return v < g->heart_top_r ? u >= 0.5 : u > heart_right_border (g, v);
+}
+
+static double
+dome_v (const HsLungGeom *L, double us)
+{
+  if (us <= L->udp)
+    {
+      double d = (L->udp - us) / (L->udp - L->uw);
+      return L->vdome + (L->vcp - L->vdome) * d * d;
+    }
+  else
+    {
+      double d = (us - L->udp) / (L->um - L->udp);
+      return L->vdome + 0.035 * d * d;
+    }
+}
+
+gboolean
+hs_phantom_lung_contains (const HsPhantomGeom *g, int side, double us, double v, double inset)
+{
+  const HsLungGeom *L = &g->lung[side];
+  double t, f, ul, gm, umed, u;
+
+  if (v < L->va + inset || v > L->vcp)
+    return FALSE;
+  t = (v - L->va) / (L->vcp - L->va);
+  f = t >= 0.45 ? 1.0 : sqrt (1.0 - (1.0 - t / 0.45) * (1.0 - t / 0.45));
+  ul = L->ua - (L->ua - L->uw) * f + 0.02 * (1.0 - t) * f;
+  if (inset > 0)
+    ul += inset * clamp01 ((0.8 - t) / 0.35);
+  if (us < ul)
+    return FALSE;
+  gm = t >= 0.18 ? 1.0 : sqrt (1.0 - (1.0 - t / 0.18) * (1.0 - t / 0.18));
+  umed = L->ua + (L->um - L->ua) * gm;
+  if (us > umed)
+    return FALSE;
+  if (v > dome_v (L, us))
+    return FALSE;
+  u = side == 0 ? us : 1.0 - us;
+  if (heart_contains (g, u, v))
+    return FALSE;
+  if (side == 1)
+    {
+      double du = u - g->knob_u, dv = v - g->knob_v;
+      if (du * du + dv * dv < g->knob_r * g->knob_r)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* 0 upper, 1 mid, 2 lower (thirds of the lung's height in the frame) */
+int
+hs_phantom_lung_zone (const HsPhantomGeom *g, int side, double v)
+{
+  const HsLungGeom *L = &g->lung[side];
+  int z = (int) floor (3.0 * (v - L->va) / (L->vcp - L->va));
+  return CLAMP (z, 0, 2);
+}
+
+/* ---- blurs ---- */
+
+static int
+box_radius_for_sigma (double sigma)
+{
+  int r = (int) floor (sqrt (sigma * sigma + 0.25) - 0.5 + 0.5);
+  return MAX (r, 0);
+}
+
+static void
+box_blur_h (float *buf, float *tmp, guint w, guint h, int r)
+{
+  float inv = 1.0f / (float) (2 * r + 1);
+
+  for (guint y = 0; y < h; y++)
+    {
+      float *row = buf + (gsize) y * w;
+      double sum = 0;
+
+      memcpy (tmp, row, w * sizeof (float));
+      for (int i = -r - 1; i < r; i++)
+        sum += tmp[CLAMP (i, 0, (int) w - 1)];
+      for (int x = 0; x < (int) w; x++)
+        {
+          sum += tmp[MIN (x + r, (int) w - 1)] - tmp[MAX (x - r - 1, 0)];
+          row[x] = (float) sum * inv;
+        }
+    }
+}
+
+static void
+box_blur_v (float *buf, float *out, double *sum, guint w, guint h, int r)
+{
+  float inv = 1.0f / (float) (2 * r + 1);
+
+  memset (sum, 0, w * sizeof (double));
+  for (int i = -r - 1; i < r; i++)
+    {
+      const float *row = buf + (gsize) CLAMP (i, 0, (int) h - 1) * w;
+      for (guint x = 0; x < w; x++)
+        sum[x] += row[x];
+    }
+  for (int y = 0; y < (int) h; y++)
+    {
+      const float *add = buf + (gsize) MIN (y + r, (int) h - 1) * w;
+      const float *sub = buf + (gsize) MAX (y - r - 1, 0) * w;
+      float *o = out + (gsize) y * w;
+      for (guint x = 0; x < w; x++)
+        {
+          sum[x] += (double) add[x] - (double) sub[x];
+          o[x] = (float) sum[x] * inv;
+        }
+    }
+}
+
+/* Three box passes each way ≈ a Gaussian of the given sigma (pixels). */
+static void
+gauss_blur (float *buf, float *scratch, double *sums, guint w, guint h, double sigma)
+{
+  int r = box_radius_for_sigma (sigma);
+
+  if (r < 1)
+    return;
+  for (int pass = 0; pass < 3; pass++)
+    box_blur_h (buf, scratch, w, h, r);
+  for (int pass = 0; pass < 3; pass++)
+    {
+      box_blur_v (buf, scratch, sums, w, h, r);
+      memcpy (buf, scratch, (gsize) w * h * sizeof (float));
+    }
+}
+
+/* ---- vessels ---- */
+
+static void
+stamp_segment (float *buf, guint w, guint h, double x0, double y0, double x1, double y1,
+               double r0, double r1, double gain)
+{
+  double rmax = MAX (r0, r1);
+  int bx0 = (int) floor (MIN (x0, x1) - rmax - 1), bx1 = (int) ceil (MAX (x0, x1) + rmax + 1);
+  int by0 = (int) floor (MIN (y0, y1) - rmax - 1), by1 = (int) ceil (MAX (y0, y1) + rmax + 1);
+  double dx = x1 - x0, dy = y1 - y0, len2 = dx * dx + dy * dy;
+
+  bx0 = MAX (bx0, 0);
+  by0 = MAX (by0, 0);
+  bx1 = MIN (bx1, (int) w - 1);
+  by1 = MIN (by1, (int) h - 1);
+  for (int y = by0; y <= by1; y++)
+    for (int x = bx0; x <= bx1; x++)
+      {
+        double px = x + 0.5 - x0, py = y + 0.5 - y0;
+        double t = len2 > 0 ? CLAMP ((px * dx + py * dy) / len2, 0.0, 1.0) : 0.0;
+        double ex = px - t * dx, ey = py - t * dy;
+        double d2 = ex * ex + ey * ey;
+        double r = r0 + (r1 - r0) * t;
+        if (d2 < r * r)
+          {
+            float *p = buf + (gsize) y * w + x;
+            float v = (float) (gain * r * sqrt (1.0 - d2 / (r * r)));
+            /* max, not sum: consecutive segments overlap at their joints */
+            if (v > *p)
+              *p = v;
+          }
+      }
+}
+
+typedef struct {
+  double us, v, angle, len, r;
+  int    depth;
+} VesselSeed;
+
+static void
+grow_vessels (const HsPhantomGeom *g, int side, HsRng *rng, float *buf)
+{
+  static const double trunks[] = { -95, -115, -138, -160, 178, 155, 130, 105, 88 };
+  const HsLungGeom *L = &g->lung[side];
+  double min_r = 0.9 / g->scale;
+  GArray *stack = g_array_new (FALSE, FALSE, sizeof (VesselSeed));
+
+  for (gsize i = 0; i < G_N_ELEMENTS (trunks); i++)
+    {
+      /* separate statements: the evaluation order inside an initializer is unspecified */
+      double angle = (trunks[i] + hs_rng_range (rng, -8, 8)) * G_PI / 180.0;
+      double len = hs_rng_range (rng, 0.045, 0.065);
+      double dv = (i + 0.5) / G_N_ELEMENTS (trunks) - 0.5;
+      VesselSeed s = { L->hu - 0.012 * fabs (dv), L->hv + 0.09 * dv, angle, len, 0.0075, 0 };
+      g_array_append_val (stack, s);
+    }
+  while (stack->len > 0)
+    {
+      VesselSeed s = g_array_index (stack, VesselSeed, stack->len - 1);
+      double a = s.angle + 0.18 * hs_rng_gauss (rng);
+      double us1 = s.us + cos (a) * s.len, v1 = s.v + sin (a) * s.len;
+      double r1 = s.r * 0.8;
+      double x0, y0, x1, y1;
+
+      g_array_set_size (stack, stack->len - 1);
+      if (!hs_phantom_lung_contains (g, side, us1, v1, 0.0) && s.depth > 1)
+        {
+          /* try a shorter step before giving up at the lung's edge */
+          us1 = s.us + cos (a) * s.len * 0.5;
+          v1 = s.v + sin (a) * s.len * 0.5;
+          if (!hs_phantom_lung_contains (g, side, us1, v1, 0.0))
+            continue;
+        }
+      hs_phantom_frame_to_pixel (g, side == 0 ? s.us : 1 - s.us, s.v, &x0, &y0);
+      hs_phantom_frame_to_pixel (g, side == 0 ? us1 : 1 - us1, v1, &x1, &y1);
+      stamp_segment (buf, g->width, g->height, x0, y0, x1, y1, s.r * g->scale, r1 * g->scale,
+                     18.0 / g->scale);
+      if (r1 * 0.78 < min_r || s.depth >= 10)
+        continue;
+      {
+        double spread = hs_rng_range (rng, 0.3, 0.6);
+        double bias = hs_rng_range (rng, -0.15, 0.15);
+        VesselSeed c1 = { us1, v1, a + spread * (0.5 + bias), s.len * 0.86, r1 * 0.9, s.depth + 1 };
+        VesselSeed c2 = { us1, v1, a - spread * (0.5 - bias), s.len * 0.78, r1 * 0.74, s.depth + 1 };
+        g_array_append_val (stack, c1);
+        g_array_append_val (stack, c2);
+      }
+    }
+  g_array_unref (stack);
+}
+
+/* ---- coarse texture noise, bilinearly upsampled ---- */
+
+static void
+add_texture (float *dst, const guint8 *where, guint w, guint h, guint64 seed, guint cell,
+             double amp)
+{
+  guint gw = w / cell + 2, gh = h / cell + 2;
+  g_autofree float *grid = g_new (float, (gsize) gw * gh);
+  HsRng rng;
+
+  hs_rng_init (&rng, seed, 7, cell);
+  for (gsize i = 0; i < (gsize) gw * gh; i++)
+    grid[i] = (float) (hs_rng_uniform (&rng) * 2.0 - 1.0);
+  for (guint y = 0; y < h; y++)
+    {
+      double gy = (double) y / cell;
+      guint iy = (guint) gy;
+      double fy = gy - iy;
+      for (guint x = 0; x < w; x++)
+        {
+          gsize idx = (gsize) y * w + x;
+          double gx = (double) x / cell, fx;
+          guint ix;
+          float a, b;
+
+          if (where != NULL && where[idx] == 0)
+            continue;
+          ix = (guint) gx;
+          fx = gx - ix;
+          a = grid[iy * gw + ix] * (1 - fx) + grid[iy * gw + ix + 1] * fx;
+          b = grid[(iy + 1) * gw + ix] * (1 - fx) + grid[(iy + 1) * gw + ix + 1] * fx;
+          dst[idx] += (float) (amp * (a * (1 - fy) + b * fy));
+        }
+    }
+}
+
+/* ---- the rasterizer ---- */
+
+static inline void
+grow_box (int *box, gboolean *found, int x, int y)
+{
+  if (!*found)
+    {
+      box[0] = x;
+      box[1] = y;
+      box[2] = x + 1;
+      box[3] = y + 1;
+      *found = TRUE;
+      return;
+    }
+  box[0] = MIN (box[0], x);
+  box[1] = MIN (box[1], y);
+  box[2] = MAX (box[2], x + 1);
+  box[3] = MAX (box[3], y + 1);
+}
+
+static double
+rib_center (double vr, double d)
+{
+  return vr - 0.035 * d + 0.16 * d * d;
+}
+
+/* density of posterior and anterior ribs at side coordinates (us, v) */
+static double
+ribs_density (const HsPhantomGeom *g, int side, double us, double v)
+{
+  const HsLungGeom *L = &g->lung[side];
+  double us0 = 0.5 - g->spine_w * 1.05, us1 = L->uw - 0.035;
+  double total = 0;
+
+  if (us > us0 || us < us1 - 0.01)
+    return 0;
+  {
+    double d = (us0 - us) / (us0 - us1);
+    double shape = rib_center (0, d);
+    double hw = 0.0075 + 0.0035 * d;
+    int i0 = (int) floor ((v - shape - g->rib_v0) / g->rib_step);
+
+    for (int i = MAX (i0 - 1, 0); i <= i0 + 1 && i < 12; i++)
+      {
+        double vc = g->rib_v0 + g->rib_step * i + shape;
+        double q = fabs (v - vc) / hw;
+        if (q < 1)
+          total += 0.075 * (0.6 + 0.4 * q * q * q * q);
+      }
+  }
+  {
+    /* anterior ribs: from the lateral end of each posterior rib, down and
+     * medially, fading toward the (invisible) costal cartilage */
+    double ua_end = 0.30;
+    double d2 = (us - us1) / (ua_end - us1);
+    if (d2 >= 0 && d2 <= 1)
+      {
+        double shape = rib_center (0, 1) + 0.11 * d2 - 0.03 * d2 * (1 - d2);
+        double hw = 0.0075;
+        int i0 = (int) floor ((v - shape - g->rib_v0) / g->rib_step);
+        for (int i = MAX (i0 - 1, 0); i <= i0 + 1 && i < 9; i++)
+          {
+            double vc = g->rib_v0 + g->rib_step * i + shape;
+            double q = fabs (v - vc) / hw;
+            if (q < 1)
+              total += 0.04 * (1.0 - 0.7 * d2) * (0.6 + 0.4 * q * q);
+          }
+      }
+  }
+  return total;
+}
+
+static double
+clavicle_density (int side, double us, double v)
+{
+  double us0 = 0.455, us1 = 0.13;
+  double d = (us0 - us) / (us0 - us1), vc, hw, q;
+
+  if (d < 0 || d > 1)
+    return 0;
+  vc = 0.165 - 0.06 * d + 0.012 * sin (2 * G_PI * d);
+  hw = 0.0125 - 0.003 * d + (d < 0.08 ? 0.004 * (1 - d / 0.08) : 0);
+  q = fabs (v - vc) / hw;
+  (void) side;
+  return q < 1 ? 0.2 * (0.6 + 0.4 * q * q * q * q) : 0;
+}
+
+static double
+spine_density (const HsPhantomGeom *g, double u, double v)
+{
+  double ax = fabs (u - 0.5), sw = g->spine_w;
+  double phase, val;
+
+  if (ax > sw * 1.15)
+    return 0;
+  phase = fmod (v + 10.0, 0.042) / 0.042;
+  val = 0;
+  if (ax < sw)
+    {
+      double q = ax / sw;
+      val = 0.05 + 0.05 * q * q * q * q;
+      if (phase > 0.84)
+        val *= 0.45;  /* disc space */
+    }
+  {
+    /* pedicles */
+    double pu = (ax - sw * 0.72) / (sw * 0.22), pv = (phase - 0.3) / 0.14;
+    if (pu * pu + pv * pv < 1)
+      val += 0.05 * (1 - 0.5 * (pu * pu + pv * pv));
+  }
+  if (ax < sw * 0.12 && phase > 0.35 && phase < 0.8)
+    val += 0.04;  /* spinous process */
+  return val;
+}
+
+static double
+segment_distance (double px, double py, double x0, double y0, double x1, double y1)
+{
+  double dx = x1 - x0, dy = y1 - y0, len2 = dx * dx + dy * dy;
+  double t = len2 > 0 ? CLAMP (((px - x0) * dx + (py - y0) * dy) / len2, 0.0, 1.0) : 0.0;
+  double ex = px - x0 - t * dx, ey = py - y0 - t * dy;
+  return sqrt (ex * ex + ey * ey);
+}
+
+static gboolean
+lesion_side_has (const HsLesionGeom *l, int side)
+{
+  return l->side == 2 || l->side == side;
+}
+
+static double
+effusion_meniscus (const HsPhantomGeom *g, const HsLesionGeom *l, int side, double us)
+{
+  const HsLungGeom *L = &g->lung[side];
+  double d = clamp01 ((L->udp + 0.04 - us) / (L->udp + 0.04 - L->uw));
+  return L->vdome + l->level - l->r * pow (d, 1.6);
+}
+
+gboolean
+hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **error)
+{
+  guint w = g->width, h = g->height;
+  gsize n = (gsize) w * h;
+  g_autofree float *soft = NULL, *bone = NULL, *haze = NULL, *vessels = NULL, *scratch = NULL;
+  g_autofree double *sums = NULL;
+  g_autofree guint8 *aer = NULL;
+  HsRng rng;
+  double px_frame = 1.0 / g->scale;
+
+  memset (raster, 0, sizeof *raster);
+  soft = g_try_new0 (float, n);
+  bone = g_try_new0 (float, n);
+  haze = g_try_new0 (float, n);
+  vessels = g_try_new0 (float, n);
+  scratch = g_try_new (float, n);
+  sums = g_try_new (double, MAX (w, h));
+  aer = g_try_new0 (guint8, n);
+  raster->pixels = g_try_new (guint16, n);
+  if (soft == NULL || bone == NULL || haze == NULL || vessels == NULL || scratch == NULL
+      || sums == NULL || aer == NULL || raster->pixels == NULL)
+    {
+      g_set_error (error, HS_PHANTOM_ERROR, HS_PHANTOM_ERROR_TOO_LARGE,
+                   "phantom %u×%u: out of memory", w, h);
+      g_clear_pointer (&raster->pixels, g_free);
+      return FALSE;
+    }
+  for (guint i = 0; i < g->n_lesions; i++)
+    raster->lesion_mask[i] = g_new0 (guint8, n);
+
+  for (guint y = 0; y < h; y++)
+    for (guint x = 0; x < w; x++)
+      {
+        gsize idx = (gsize) y * w + x;
+        double u, v, ax, dsoft = 0, dbone = 0, dhaze = 0;
+        gboolean in_body, heart;
+        gboolean lung[2], ptx[2] = { FALSE, FALSE };
+        double fluid[2] = { 0, 0 };
+
+        hs_phantom_pixel_to_frame (g, x + 0.5, y + 0.5, &u, &v);
+        ax = fabs (u - 0.5);
+
+        /* body: neck, sloping shoulders, chest wall */
+        {
+          double q = clamp01 ((ax - g->neck_w) / (g->body_w - g->neck_w));
+          double top = ax < g->neck_w - 0.02 ? -1.0
+                     : g->shoulder_v * smoothstep (g->neck_w - 0.02, g->neck_w + 0.05, ax)
+                       + 0.1 * q * q * q;
+          double bw = g->body_w - 0.06 * smoothstep (0.7, 1.1, v) - 0.03 * (1 - smoothstep (0.0, 0.25, v));
+          in_body = v > top && ax < bw;
+          if (in_body)
+            {
+              double t = sqrt (1.0 - (ax / bw) * (ax / bw));
+              dsoft += 0.3 + 0.7 * t;
+            }
+        }
+        heart = heart_contains (g, u, v);
+        if (heart)
+          dsoft += 0.03;
+
+        for (int k = 0; k < 2; k++)
+          {
+            double us = k == 0 ? u : 1.0 - u;
+            lung[k] = in_body && hs_phantom_lung_contains (g, k, us, v, 0.0);
+          }
+
+        /* findings: masks and densities */
+        for (guint i = 0; i < g->n_lesions; i++)
+          {
+            const HsLesionGeom *l = &g->lesions[i];
+            gboolean inside = FALSE;
+
+            switch (l->kind)
+              {
+              case HS_LESION_NODULE:
+              case HS_LESION_MASS:
+                {
+                  double du = u - l->cu, dv = v - l->cv, d = sqrt (du * du + dv * dv);
+                  if (d < l->r * 1.4)
+                    {
+                      double phi = atan2 (dv, du);
+                      double rr = l->r * (1 + l->a1 * sin (3 * phi + l->p1) + l->a2 * sin (5 * phi + l->p2));
+                      if (d < rr)
+                        {
+                          inside = TRUE;
+                          dsoft += l->density * sqrt (1 - (d / rr) * (d / rr));
+                        }
+                    }
+                }
+                break;
+              case HS_LESION_CONSOLIDATION:
+              case HS_LESION_OPACITY:
+                if (lung[l->side])
+                  for (guint b = 0; b < l->n_blobs && !inside; b++)
+                    {
+                      double du = (u - l->bu[b]) / l->brx[b], dv = (v - l->bv[b]) / l->bry[b];
+                      if (du * du + dv * dv < 1)
+                        {
+                          inside = TRUE;
+                          dhaze += l->density;
+                        }
+                    }
+                break;
+              case HS_LESION_ATELECTASIS:
+                if (lung[l->side])
+                  {
+                    double ca = cos (l->level), sa = sin (l->level);
+                    double du = u - l->cu, dv = v - l->cv;
+                    double along = du * ca + dv * sa, across = -du * sa + dv * ca;
+                    double half = l->a1 * (1 - pow (fabs (along) / l->r, 4));
+                    if (fabs (along) < l->r && fabs (across) < half)
+                      {
+                        inside = TRUE;
+                        dsoft += l->density;
+                      }
+                  }
+                break;
+              case HS_LESION_EFFUSION:
+                for (int k = 0; k < 2; k++)
+                  if (lesion_side_has (l, k) && lung[k])
+                    {
+                      double us = k == 0 ? u : 1.0 - u;
+                      double vm = effusion_meniscus (g, l, k, us);
+                      /* fluid thins toward the meniscus, which fades upward on a film */
+                      fluid[k] = MAX (fluid[k], smoothstep (vm - 0.025, vm + 0.035, v));
+                      if (v > vm)
+                        inside = TRUE;
+                    }
+                break;
+              case HS_LESION_PNEUMOTHORAX:
+                {
+                  int k = l->side;
+                  double us = k == 0 ? u : 1.0 - u;
+                  if (lung[k] && !hs_phantom_lung_contains (g, k, us, v, l->level))
+                    {
+                      inside = TRUE;
+                      ptx[k] = TRUE;
+                      dsoft -= 0.05;
+                      /* the visceral pleural line: a thin bright edge of the collapsed lung */
+                      if (hs_phantom_lung_contains (g, k, us, v, l->level - 1.6 * px_frame))
+                        dbone += 0.07;
+                    }
+                }
+                break;
+              case HS_LESION_CARDIOMEGALY:
+                inside = heart;
+                break;
+              default:
+                break;
+              }
+            if (inside)
+              {
+                raster->lesion_mask[i][idx] = 255;
+                grow_box (raster->lesion_box[i], &raster->lesion_found[i], (int) x, (int) y);
+              }
+          }
+
+        /* lungs: air, zones, boxes */
+        for (int k = 0; k < 2; k++)
+          {
+            const HsLungGeom *L = &g->lung[k];
+            double us = k == 0 ? u : 1.0 - u;
+            int base = k == 0 ? 0 : 1;
+
+            if (lung[k])
+              {
+                double t = (v - L->va) / (L->vcp - L->va);
+                double e = clamp01 ((us - L->uw) / (L->um - L->uw));
+                double profile = 0.82 + 0.72 * e * (1 - e);
+                int zone = hs_phantom_lung_zone (g, k, v);
+
+                profile *= 1.0 - 0.22 * smoothstep (0.55, 1.05, t) - 0.1 * (1 - smoothstep (0.0, 0.15, t));
+                dsoft -= g->lung_dark * profile * (ptx[k] ? 1.12 : 1.0) * (1 - fluid[k]);
+                dsoft += 0.08 * fluid[k];
+                if (fluid[k] < 0.5 && !ptx[k])
+                  aer[idx] = 1;
+                grow_box (raster->region_box[HS_REGION_RIGHT_LUNG + base],
+                          &raster->region_found[HS_REGION_RIGHT_LUNG + base], (int) x, (int) y);
+                grow_box (raster->region_box[(k == 0 ? HS_REGION_RIGHT_UPPER : HS_REGION_LEFT_UPPER) + zone],
+                          &raster->region_found[(k == 0 ? HS_REGION_RIGHT_UPPER : HS_REGION_LEFT_UPPER) + zone],
+                          (int) x, (int) y);
+                if (t < 0.17)
+                  grow_box (raster->region_box[HS_REGION_RIGHT_APEX + base],
+                            &raster->region_found[HS_REGION_RIGHT_APEX + base], (int) x, (int) y);
+              }
+            if (us > L->uw - 0.025 && us < L->uw + 0.075 && v > L->vcp - 0.085 && v < L->vcp + 0.012)
+              grow_box (raster->region_box[HS_REGION_RIGHT_CP + base],
+                        &raster->region_found[HS_REGION_RIGHT_CP + base], (int) x, (int) y);
+            if (us > L->hu - 0.055 && us < L->hu + 0.04 && v > L->hv - 0.065 && v < L->hv + 0.065)
+              grow_box (raster->region_box[HS_REGION_RIGHT_HILUM + base],
+                        &raster->region_found[HS_REGION_RIGHT_HILUM + base], (int) x, (int) y);
+            {
+              /* hilar vessels and lymph nodes */
+              double hu = (us - L->hu - 0.012) / 0.04, hv = (v - L->hv) / 0.065;
+              double r2 = hu * hu + hv * hv;
+              if (r2 < 1)
+                dsoft += 0.16 * (1 - r2) * (1 - r2);
+            }
+          }
+        if (heart)
+          grow_box (raster->region_box[HS_REGION_CARDIAC], &raster->region_found[HS_REGION_CARDIAC],
+                    (int) x, (int) y);
+        {
+          double du = u - g->knob_u, dv = v - g->knob_v;
+          gboolean knob = du * du + dv * dv < g->knob_r * g->knob_r;
+          if ((ax < g->med_w || knob) && v > g->med_top && v < g->heart_base)
+            grow_box (raster->region_box[HS_REGION_MEDIASTINUM],
+                      &raster->region_found[HS_REGION_MEDIASTINUM], (int) x, (int) y);
+          if (knob)
+            dsoft += 0.04;
+        }
+
+        if (in_body)
+          {
+            /* trachea and main bronchi: air columns in the mediastinum */
+            if (ax < 0.017 && v < g->carina_v)
+              dsoft -= 0.2 * sqrt (1 - (ax / 0.017) * (ax / 0.017)) * smoothstep (-0.05, 0.05, v);
+            else if (v >= g->carina_v - 0.01 && v < g->carina_v + 0.09)
+              for (int k = 0; k < 2; k++)
+                {
+                  double hx = k == 0 ? g->lung[0].hu + 0.03 : 1.0 - g->lung[1].hu - 0.03;
+                  double d = segment_distance (u, v, 0.5, g->carina_v, hx, g->lung[k].hv - 0.01);
+                  if (d < 0.009)
+                    dsoft -= 0.1 * (1 - d / 0.009);
+                }
+            /* gastric bubble under the left dome */
+            {
+              const HsLungGeom *L = &g->lung[1];
+              double bu = (u - (1.0 - L->udp + 0.01)) / 0.05, bv = (v - (L->vdome + 0.07)) / 0.03;
+              if (bu * bu + bv * bv < 1 && bv < 0.3)
+                dsoft -= 0.16;
+            }
+            dbone += spine_density (g, u, v);
+            for (int k = 0; k < 2; k++)
+              {
+                double us = k == 0 ? u : 1.0 - u;
+                double rd = ribs_density (g, k, us, v);
+                /* lower ribs fade behind the abdomen's soft tissue */
+                if (rd > 0 && v > dome_v (&g->lung[k], us))
+                  rd *= 0.5;
+                dbone += rd;
+                dbone += clavicle_density (k, us, v);
+              }
+          }
+        soft[idx] = (float) dsoft;
+        bone[idx] = (float) dbone;
+        haze[idx] = (float) dhaze;
+      }
+
+  /* vessels branch from the hila, only visible in aerated lung */
+  hs_rng_init (&rng, g->texture_seed, 3, 0);
+  grow_vessels (g, 0, &rng, vessels);
+  grow_vessels (g, 1, &rng, vessels);
+  gauss_blur (vessels, scratch, sums, w, h, 0.0028 * g->scale);
+  for (gsize i = 0; i < n; i++)
+    if (aer[i])
+      bone[i] += vessels[i];
+  add_texture (soft, aer, w, h, g->texture_seed, MAX (2u, (guint) (g->scale / 110)), 0.04);
+  add_texture (soft, NULL, w, h, g->texture_seed + 1, MAX (4u, (guint) (g->scale / 12)), 0.02);
+
+  gauss_blur (soft, scratch, sums, w, h, 0.0032 * g->scale);
+  gauss_blur (bone, scratch, sums, w, h, 0.0009 * g->scale);
+  gauss_blur (haze, scratch, sums, w, h, 0.011 * g->scale);
+
+  /* film response, then quantum noise */
+  hs_rng_init (&rng, g->texture_seed, 11, 0);
+  for (gsize i = 0; i < n; i++)
+    {
+      double d = soft[i] + g->bone_gain * bone[i] + haze[i];
+      double I = 1.0 - exp (-g->exposure * MAX (d, 0.0));
+      double noise;
+
+      I = pow (I, g->gamma);
+      if ((i & 1) == 0)
+        {
+          double u1 = hs_rng_uniform (&rng), u2 = hs_rng_uniform (&rng);
+          double rad = sqrt (-2.0 * log (MAX (u1, 1e-300)));
+          scratch[i] = (float) (rad * cos (2 * G_PI * u2));
+          if (i + 1 < n)
+            scratch[i + 1] = (float) (rad * sin (2 * G_PI * u2));
+        }
+      noise = scratch[i] * g->noise * (0.35 + 0.65 * I);
+      I = clamp01 (0.015 + 0.97 * I + noise);
+      raster->pixels[i] = (guint16) lround (I * 65535.0);
+    }
+  return TRUE;
+}

@@ -1,0 +1,137 @@
+/* hs-phantom-private.h — geometry shared by the phantom generator files */
+#pragma once
+
+#include "heatscope/hs-phantom.h"
+
+G_BEGIN_DECLS
+
+/* splitmix64: small, fast, identical everywhere */
+typedef struct {
+  guint64 state;
+} HsRng;
+
+static inline guint64
+hs_rng_next (HsRng *rng)
+{
+  guint64 z = (rng->state += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
+/* uniform in [0, 1) with 53 bits */
+static inline double
+hs_rng_uniform (HsRng *rng)
+{
+  return (double) (hs_rng_next (rng) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static inline double
+hs_rng_range (HsRng *rng, double lo, double hi)
+{
+  return lo + (hi - lo) * hs_rng_uniform (rng);
+}
+
+static inline guint
+hs_rng_int (HsRng *rng, guint n)
+{
+  return (guint) (hs_rng_uniform (rng) * n);
+}
+
+void   hs_rng_init     (HsRng *rng, guint64 seed, guint64 stream, guint64 index);
+double hs_rng_gauss    (HsRng *rng);
+
+/* Patient frame: u to the image's right, v down, about [0, 1]²; the
+ * patient's right lung is at small u.  "Side coordinates" mirror u for the
+ * patient's left (us = 1 − u) so one set of formulas serves both lungs. */
+typedef struct {
+  double ua, va;      /* apex                                  */
+  double uw;          /* lateral chest wall (inner)            */
+  double vcp;         /* costophrenic angle height             */
+  double vdome;       /* top of the diaphragm dome             */
+  double udp;         /* u of the dome's top                   */
+  double um;          /* mediastinal border                    */
+  double hu, hv;      /* hilum                                 */
+} HsLungGeom;
+
+typedef enum {
+  HS_LESION_NODULE,
+  HS_LESION_MASS,
+  HS_LESION_CONSOLIDATION,
+  HS_LESION_OPACITY,
+  HS_LESION_EFFUSION,
+  HS_LESION_PNEUMOTHORAX,
+  HS_LESION_CARDIOMEGALY,
+  HS_LESION_ATELECTASIS,
+  HS_N_LESION_KINDS
+} HsLesionKind;
+
+#define HS_MAX_BLOBS 6
+
+typedef struct {
+  HsLesionKind kind;
+  int          side;          /* 0 patient right, 1 patient left, 2 both */
+  double       cu, cv;        /* centre (frame)                          */
+  double       r;             /* radius / size (frame)                   */
+  double       a1, a2, p1, p2;/* shape harmonics                          */
+  double       level;         /* effusion level, PTX width, plate angle   */
+  double       density;
+  guint        n_blobs;
+  double       bu[HS_MAX_BLOBS], bv[HS_MAX_BLOBS], brx[HS_MAX_BLOBS], bry[HS_MAX_BLOBS];
+} HsLesionGeom;
+
+#define HS_MAX_LESIONS 4
+
+typedef enum {
+  HS_REGION_RIGHT_LUNG, HS_REGION_LEFT_LUNG,
+  HS_REGION_RIGHT_UPPER, HS_REGION_RIGHT_MID, HS_REGION_RIGHT_LOWER,
+  HS_REGION_LEFT_UPPER, HS_REGION_LEFT_MID, HS_REGION_LEFT_LOWER,
+  HS_REGION_RIGHT_CP, HS_REGION_LEFT_CP,
+  HS_REGION_RIGHT_HILUM, HS_REGION_LEFT_HILUM,
+  HS_REGION_CARDIAC, HS_REGION_MEDIASTINUM,
+  HS_REGION_RIGHT_APEX, HS_REGION_LEFT_APEX,
+  HS_N_REGIONS
+} HsRegionId;
+
+typedef struct {
+  guint   width, height;
+  double  scale;          /* pixels per frame unit                    */
+  double  cx, cy;         /* pixel position of the frame point (.5,.5) */
+  double  cos_t, sin_t;
+  double  body_w, shoulder_v, neck_w;
+  HsLungGeom lung[2];
+  /* heart: its right border bulges from the mediastinum below heart_top_r,
+   * its left border sweeps out from below the aortic knob (heart_top_l) to
+   * the apex; both end on the diaphragm at heart_base */
+  double  heart_top_l, heart_top_r, heart_bulge_l, heart_bulge_r, heart_base;
+  double  med_w, med_top;
+  double  knob_u, knob_v, knob_r;
+  double  carina_v;
+  double  rib_v0, rib_step;
+  double  spine_w;
+  double  exposure, gamma, noise, lung_dark, bone_gain;
+  guint64 texture_seed;
+  guint   n_lesions;
+  HsLesionGeom lesions[HS_MAX_LESIONS];
+} HsPhantomGeom;
+
+/* What the rasterizer hands back: pixels, anatomy boxes, lesion masks. */
+typedef struct {
+  guint16 *pixels;
+  gboolean region_found[HS_N_REGIONS];
+  int      region_box[HS_N_REGIONS][4];       /* x1, y1, x2, y2 (x2, y2 exclusive) */
+  guint8  *lesion_mask[HS_MAX_LESIONS];
+  gboolean lesion_found[HS_MAX_LESIONS];
+  int      lesion_box[HS_MAX_LESIONS][4];
+} HsPhantomRaster;
+
+gboolean hs_phantom_lung_contains (const HsPhantomGeom *g, int side, double us, double v,
+                                   double inset);
+int      hs_phantom_lung_zone     (const HsPhantomGeom *g, int side, double v);
+void     hs_phantom_frame_to_pixel (const HsPhantomGeom *g, double u, double v,
+                                    double *x, double *y);
+void     hs_phantom_pixel_to_frame (const HsPhantomGeom *g, double x, double y,
+                                    double *u, double *v);
+gboolean hs_phantom_render        (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **error);
+
+G_END_DECLS
