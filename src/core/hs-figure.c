@@ -479,26 +479,37 @@ hs_figure_nice_ticks (double lo, double hi, guint max_ticks, double *ticks)
       ticks[0] = lo;
       return 1;
     }
-  /* the largest 1/2/5·10^k step giving 2..max_ticks ticks within [lo, hi] */
-  for (double mag = pow (10, ceil (log10 (span))); mag > span * 1e-6; mag /= 10)
-    for (guint m = 0; m < G_N_ELEMENTS (mult); m++)
-      {
-        double step = mult[m] * mag / 10;
-        double first = ceil (lo / step - 1e-9);
-        double last = floor (hi / step + 1e-9);
-        double count = last - first + 1;
+  /* the smallest 1/2/5·10^k step giving at most max_ticks ticks in [lo, hi]
+   * (and at least 2) */
+  {
+    double best_step = 0, best_first = 0, best_last = 0;
 
-        if (count >= 2 && count <= max_ticks)
-          {
-            guint n = 0;
-            for (double k = first; k <= last; k++)
-              ticks[n++] = k * step;
-            return n;
-          }
-        if (count > max_ticks)
-          goto fallback;
+    for (double mag = pow (10, ceil (log10 (span))); mag > span * 1e-6; mag /= 10)
+      for (guint m = 0; m < G_N_ELEMENTS (mult); m++)
+        {
+          double step = mult[m] * mag / 10;
+          double first = ceil (lo / step - 1e-9);
+          double last = floor (hi / step + 1e-9);
+          double count = last - first + 1;
+
+          if (count > max_ticks)
+            goto done;
+          if (count >= 2)
+            {
+              best_step = step;
+              best_first = first;
+              best_last = last;
+            }
+        }
+done:
+    if (best_step > 0)
+      {
+        guint n = 0;
+        for (double k = best_first; k <= best_last; k++)
+          ticks[n++] = k * best_step;
+        return n;
       }
-fallback:
+  }
   ticks[0] = lo;
   ticks[1] = hi;
   return 2;
@@ -760,9 +771,10 @@ compute_layout (const HsFigureView *v, Painter *p, Layout *l, GError **error)
     }
 
   l->fs = v->font_size > 0 ? v->font_size : CLAMP (MAX (l->pw, l->ph) / 64.0, 9.0, 28.0);
-  l->margin = l->fs * 0.8;
+  /* whole units so the raster lands on pixel boundaries in PNG output */
+  l->margin = round (l->fs * 0.8);
   l->px = l->margin;
-  l->py = l->margin + (v->no_attn == v->no_attn && isfinite (v->no_attn) ? l->fs : 0);
+  l->py = l->margin + (isfinite (v->no_attn) ? round (l->fs) : 0);
   right = l->px + l->pw;
 
   l->has_bar = v->show_colorbar && v->show_overlay && has_map (v);

@@ -1,0 +1,396 @@
+/* test-figure.c — figures as PNG, SVG and PDF */
+#include <heatscope/heatscope.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "hs-test-util.h"
+
+#define IW 200
+#define IH 100
+
+typedef struct {
+  HsImage *image;
+  HsImage *mask;
+  double map[2];
+  HsFigureBox boxes[2];
+  HsFigureMask masks[1];
+  HsFigureView view;
+} Fixture;
+
+/* A 200 × 100 grey image (value 128 everywhere, 8-bit), a 2 × 1 map [0, 1]
+ * (left half low, right half high), a box and a mask. */
+static void
+fixture_init (Fixture *f)
+{
+  guint16 *px, *mp;
+
+  f->image = hs_image_new (IW, IH, 1, 8, NULL);
+  g_assert_nonnull (f->image);
+  px = hs_image_get_data (f->image);
+  for (guint i = 0; i < IW * IH; i++)
+    px[i] = 128;
+  /* 20 × 10 mask: a 4 × 2 block at (12, 6) → image pixels [120, 140) × [60, 80) */
+  f->mask = hs_image_new (20, 10, 1, 8, NULL);
+  mp = hs_image_get_data (f->mask);
+  memset (mp, 0, 20 * 10 * sizeof (guint16));
+  for (guint y = 6; y < 8; y++)
+    for (guint x = 12; x < 14; x++)
+      mp[y * 20 + x] = 255;
+
+  f->map[0] = 0;
+  f->map[1] = 1;
+  f->boxes[0] = (HsFigureBox) { "left lung", 110, 10, 190, 50 };
+  f->boxes[1] = (HsFigureBox) { "A&B <hilum>", 20, 20, 60, 60 };
+  f->masks[0] = (HsFigureMask) { "lesion", f->mask };
+
+  hs_figure_view_init (&f->view);
+  f->view.image = f->image;
+  f->view.window_width = 0;
+  f->view.map = f->map;
+  f->view.map_width = 2;
+  f->view.map_height = 1;
+  f->view.overlay.upsample = HS_UPSAMPLE_NEAREST;
+  f->view.overlay.opacity = 1.0;
+  f->view.boxes = f->boxes;
+  f->view.n_boxes = 2;
+  f->view.masks = f->masks;
+  f->view.n_masks = 1;
+  f->view.prompt = "There is a nodule in the left lung.";
+  f->view.model = "grounded";
+  f->view.instance = "p0001";
+  f->view.zoom = 1;
+  f->view.font_size = 16;   /* line width fs/8 = 2: crisp 1-pixel checks */
+}
+
+static void
+fixture_clear (Fixture *f)
+{
+  hs_image_unref (f->image);
+  hs_image_unref (f->mask);
+}
+
+static guint32
+pixel (cairo_surface_t *s, double x, double y)
+{
+  cairo_surface_flush (s);
+  return ((guint32 *) (void *) (cairo_image_surface_get_data (s)
+                                + (int) y * cairo_image_surface_get_stride (s)))[(int) x] & 0xffffff;
+}
+
+static void
+test_png (void)
+{
+  Fixture f;
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "fig.png", NULL);
+  g_autoptr(GError) error = NULL;
+  cairo_surface_t *png;
+  double w, h, px, py, pw, ph, zoom;
+
+  fixture_init (&f);
+  g_assert_true (hs_figure_save (&f.view, HS_FIGURE_PNG, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (hs_figure_get_size (&f.view, &w, &h, &error));
+  g_assert_true (hs_figure_get_panel (&f.view, &px, &py, &pw, &ph, &zoom, &error));
+  g_assert_cmpfloat (pw, ==, IW);
+  g_assert_cmpfloat (ph, ==, IH);
+  g_assert_cmpfloat (zoom, ==, 1);
+  /* room for the colour bar on the right and the caption below */
+  g_assert_cmpfloat (w, >, px + pw + 30);
+  g_assert_cmpfloat (h, >, py + ph + 2 * 10);
+
+  png = cairo_image_surface_create_from_png (path);
+  g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (png), ==, (int) w);
+  g_assert_cmpint (cairo_image_surface_get_height (png), ==, (int) h);
+
+  /* opacity 1, nearest: left half jet(0) = (0, 0, 128), right half jet(1) = (128, 0, 0),
+   * sampled away from boxes and contours */
+  g_assert_cmphex (pixel (png, px + 80, py + 85), ==, 0x000080);
+  g_assert_cmphex (pixel (png, px + 160, py + 85), ==, 0x800000);
+  /* the box outline (cyan, first palette colour) on its left edge x = 110, y = 40 */
+  g_assert_cmphex (pixel (png, px + 110, py + 40), ==, 0x00e6ff);
+  /* the background is white; the caption area has dark text pixels */
+  g_assert_cmphex (pixel (png, w - 1, h - 1), ==, 0xffffff);
+  {
+    gboolean dark = FALSE;
+    for (double y = py + ph + 2; y < h && !dark; y++)
+      for (double x = 0; x < w && !dark; x++)
+        dark = (pixel (png, x, y) & 0xff) < 80;
+    g_assert_true (dark);
+  }
+  cairo_surface_destroy (png);
+
+  if (g_getenv ("HS_FIGURE_KEEP"))
+    {
+      g_autofree char *keep = g_build_filename (g_getenv ("HS_FIGURE_KEEP"), "figure.png", NULL);
+      g_assert_true (hs_figure_save (&f.view, HS_FIGURE_PNG, keep, NULL));
+    }
+  fixture_clear (&f);
+}
+
+static void
+test_opacity_zero_shows_image (void)
+{
+  Fixture f;
+  cairo_surface_t *s;
+  double px, py;
+
+  fixture_init (&f);
+  f.view.overlay.opacity = 0;
+  f.view.n_boxes = 0;
+  f.view.n_masks = 0;
+  s = hs_figure_render_surface (&f.view, NULL);
+  g_assert_nonnull (s);
+  g_assert_true (hs_figure_get_panel (&f.view, &px, &py, NULL, NULL, NULL, NULL));
+  g_assert_cmphex (pixel (s, px + 50, py + 50), ==, 0x808080);   /* 128 of 255, full window */
+  cairo_surface_destroy (s);
+
+  /* a window of centre 64, width 128 → 128 is the top: white */
+  f.view.window_center = 64;
+  f.view.window_width = 128;
+  s = hs_figure_render_surface (&f.view, NULL);
+  g_assert_cmphex (pixel (s, px + 50, py + 50), ==, 0xffffff);
+  cairo_surface_destroy (s);
+  fixture_clear (&f);
+}
+
+static void
+test_viewport_zoom (void)
+{
+  Fixture f;
+  cairo_surface_t *s;
+  double px, py, pw, ph;
+
+  fixture_init (&f);
+  f.view.n_boxes = 0;
+  f.view.n_masks = 0;
+  /* the right quarter [150, 200) × [0, 100) at zoom 2 → a 100 × 200 panel, all jet(1) */
+  f.view.view_x = 150;
+  f.view.view_y = 0;
+  f.view.view_w = 50;
+  f.view.view_h = 100;
+  f.view.zoom = 2;
+  s = hs_figure_render_surface (&f.view, NULL);
+  g_assert_nonnull (s);
+  g_assert_true (hs_figure_get_panel (&f.view, &px, &py, &pw, &ph, NULL, NULL));
+  g_assert_cmpfloat (pw, ==, 100);
+  g_assert_cmpfloat (ph, ==, 200);
+  g_assert_cmphex (pixel (s, px + 1, py + 1), ==, 0x800000);
+  g_assert_cmphex (pixel (s, px + 98, py + 198), ==, 0x800000);
+
+  /* a viewport straddling the split at x = 100: left of it jet(0) */
+  f.view.view_x = 90;
+  f.view.view_w = 20;
+  s = (cairo_surface_destroy (s), hs_figure_render_surface (&f.view, NULL));
+  g_assert_cmphex (pixel (s, px + 2 * 9.5, py + 50), ==, 0x000080);
+  g_assert_cmphex (pixel (s, px + 2 * 10.5, py + 50), ==, 0x800000);
+  cairo_surface_destroy (s);
+  fixture_clear (&f);
+}
+
+static void
+test_svg_vector (void)
+{
+  Fixture f;
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "fig.svg", NULL);
+  g_autofree char *svg = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *p;
+  guint n_images = 0;
+
+  fixture_init (&f);
+  f.view.outline = HS_OUTLINE_TOP_K;
+  f.view.outline_k = 50;
+  f.view.no_attn = 0.25;
+  g_assert_true (hs_figure_save (&f.view, HS_FIGURE_SVG, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &svg, NULL, NULL));
+  if (g_getenv ("HS_FIGURE_KEEP"))
+    {
+      g_autofree char *keep = g_build_filename (g_getenv ("HS_FIGURE_KEEP"), "figure.svg", NULL);
+      g_assert_true (g_file_set_contents (keep, svg, -1, NULL));
+    }
+  g_assert_true (g_str_has_prefix (svg, "<?xml"));
+  g_assert_nonnull (strstr (svg, "<svg"));
+  /* box names, caption and scale label are real text */
+  g_assert_nonnull (strstr (svg, ">left lung</text>"));
+  g_assert_nonnull (strstr (svg, ">A&amp;B &lt;hilum&gt;</text>"));
+  g_assert_nonnull (strstr (svg, "There is a nodule in the left lung."));
+  g_assert_nonnull (strstr (svg, ">min–max 0–1</text>"));
+  g_assert_nonnull (strstr (svg, ">No-Attn mass</text>"));
+  g_assert_nonnull (strstr (svg, ">0.25</text>"));
+  /* colour-bar ticks in map units */
+  g_assert_nonnull (strstr (svg, ">0.4</text>"));
+  /* contours (mask, dashed top-k outline) are paths; boxes are rects */
+  g_assert_nonnull (strstr (svg, "<path d=\"M"));
+  g_assert_nonnull (strstr (svg, "stroke-dasharray"));
+  g_assert_nonnull (strstr (svg, "<rect"));
+  g_assert_nonnull (strstr (svg, "<linearGradient"));
+  /* exactly one raster: the image + overlay */
+  for (p = svg; (p = strstr (p, "<image")) != NULL; p++)
+    n_images++;
+  g_assert_cmpuint (n_images, ==, 1);
+  /* well-formed XML */
+  {
+    g_autoptr(GMarkupParseContext) ctx = NULL;
+    static const GMarkupParser parser = { 0 };
+    ctx = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+    g_assert_true (g_markup_parse_context_parse (ctx, svg, -1, &error));
+    g_assert_no_error (error);
+  }
+  fixture_clear (&f);
+}
+
+static void
+test_pdf (void)
+{
+  Fixture f;
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "fig.pdf", NULL);
+  g_autofree char *pdf = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+  gsize len;
+
+  fixture_init (&f);
+  g_assert_true (hs_figure_save (&f.view, HS_FIGURE_PDF, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &pdf, &len, NULL));
+  g_assert_true (len > 4 && memcmp (pdf, "%PDF", 4) == 0);
+
+  if (!g_file_test ("/usr/bin/pdftotext", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("pdftotext (poppler-utils) is absent");
+      fixture_clear (&f);
+      return;
+    }
+  {
+    const char *argv[] = { "/usr/bin/pdftotext", path, "-", NULL };
+    g_assert_true (hs_test_run (argv, &out, &err, &status));
+  }
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out, "nodule in the left lung"));
+  g_assert_nonnull (strstr (out, "left lung"));
+  g_assert_nonnull (strstr (out, "grounded"));
+  g_assert_nonnull (strstr (out, "p0001"));
+  fixture_clear (&f);
+}
+
+static void
+test_errors (void)
+{
+  Fixture f;
+  HsFigureView empty;
+  HsFigureFormat format;
+  GError *error = NULL;
+
+  hs_figure_view_init (&empty);
+  g_assert_false (hs_figure_get_size (&empty, NULL, NULL, &error));
+  g_assert_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID);
+  g_clear_error (&error);
+
+  g_assert_true (hs_figure_format_from_path ("a/b.PDF", &format, NULL));
+  g_assert_cmpint (format, ==, HS_FIGURE_PDF);
+  g_assert_true (hs_figure_format_from_path ("x.svg", &format, NULL));
+  g_assert_cmpint (format, ==, HS_FIGURE_SVG);
+  g_assert_false (hs_figure_format_from_path ("x.jpg", &format, &error));
+  g_assert_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, "x.jpg"));
+  g_clear_error (&error);
+
+  fixture_init (&f);
+  g_assert_false (hs_figure_save (&f.view, HS_FIGURE_PNG, "/nonexistent-dir/fig.png", &error));
+  g_assert_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_WRITE);
+  g_assert_nonnull (strstr (error->message, "/nonexistent-dir"));
+  g_clear_error (&error);
+
+  f.view.view_x = 500;
+  f.view.view_w = 10;
+  f.view.view_h = 10;
+  g_assert_false (hs_figure_get_size (&f.view, NULL, NULL, &error));
+  g_assert_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID);
+  g_clear_error (&error);
+
+  f.view.view_w = 0;
+  f.view.zoom = 1e6;
+  g_assert_false (hs_figure_get_size (&f.view, NULL, NULL, &error));
+  g_assert_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_TOO_LARGE);
+  g_clear_error (&error);
+  fixture_clear (&f);
+}
+
+static void
+test_nice_ticks (void)
+{
+  double t[8];
+  guint n;
+
+  n = hs_figure_nice_ticks (0, 1, 6, t);
+  g_assert_cmpuint (n, ==, 6);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpfloat_with_epsilon (t[i], 0.2 * i, 1e-12);
+
+  n = hs_figure_nice_ticks (0.0012, 0.0831, 6, t);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpfloat_with_epsilon (t[0], 0.02, 1e-12);
+  g_assert_cmpfloat_with_epsilon (t[3], 0.08, 1e-12);
+
+  n = hs_figure_nice_ticks (-1, 1, 5, t);
+  g_assert_cmpuint (n, ==, 5);
+  g_assert_cmpfloat_with_epsilon (t[0], -1, 1e-12);
+  g_assert_cmpfloat_with_epsilon (t[2], 0, 1e-12);
+
+  n = hs_figure_nice_ticks (3, 3, 6, t);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpfloat (t[0], ==, 3);
+}
+
+static void
+test_colorbar_piece (void)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 120, 220);
+  cairo_t *cr = cairo_create (s);
+  HsOverlayOptions o;
+  HsScaleRange r = { 0, 0.12 };
+  guint32 top, mid, bottom;
+
+  hs_overlay_options_init (&o);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  hs_figure_draw_colorbar (cr, 10, 10, 20, 200, &o, &r, "shared 0–0.12", 10);
+  cairo_destroy (cr);
+  /* high values at the top.  Row y samples t = (210 − (y + 0.5))/200 of jet:
+   * y = 12: t = 0.9875, r = 1 − 0.5·(t − 0.89)/0.11 = 0.557 → (142, 0, 0);
+   * y = 109: t = 0.5025 → (125, 255, 121); y = 207: t = 0.0125,
+   * b = 0.5 + 0.5·t/0.11 = 0.557 → (0, 0, 142) */
+  top = pixel (s, 20, 12);
+  mid = pixel (s, 20, 109);
+  bottom = pixel (s, 20, 207);
+  g_assert_cmpint (ABS ((int) (top >> 16) - 142), <=, 3);
+  g_assert_cmpint (top & 0xffff, ==, 0);
+  g_assert_cmpint (ABS ((int) (mid >> 16) - 125), <=, 3);
+  g_assert_cmpint (ABS ((int) (mid >> 8 & 0xff) - 255), <=, 3);
+  g_assert_cmpint (ABS ((int) (mid & 0xff) - 121), <=, 3);
+  g_assert_cmpint (ABS ((int) (bottom & 0xff) - 142), <=, 3);
+  g_assert_cmpint (bottom >> 8, ==, 0);
+  cairo_surface_destroy (s);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/hs/figure/png", test_png);
+  g_test_add_func ("/hs/figure/opacity-zero-shows-image", test_opacity_zero_shows_image);
+  g_test_add_func ("/hs/figure/viewport-zoom", test_viewport_zoom);
+  g_test_add_func ("/hs/figure/svg-vector", test_svg_vector);
+  g_test_add_func ("/hs/figure/pdf", test_pdf);
+  g_test_add_func ("/hs/figure/errors", test_errors);
+  g_test_add_func ("/hs/figure/nice-ticks", test_nice_ticks);
+  g_test_add_func ("/hs/figure/colorbar-piece", test_colorbar_piece);
+  return g_test_run ();
+}
