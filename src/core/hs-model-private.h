@@ -1,8 +1,8 @@
 /* hs-model-private.h — shared by hs-model.c, hs-model-image.c, hs-model-text.c */
 #pragma once
 
-#include "hs-model.h"
-#include "hs-safetensors.h"
+#include <heatscope/hs-model.h>
+#include <heatscope/hs-safetensors.h>
 
 G_BEGIN_DECLS
 

@@ -153,7 +153,7 @@ parse_config (HsModel *model, GError **error)
                         json_error ? ": " : "", json_error ? json_error->message : "");
   config = json_node_get_object (json_parser_get_root (parser));
 
-  if (!get_uint (config, "image_size", 8, 4096, &model->image_size))
+  if (!get_uint (config, "image_size", 1, 4096, &model->image_size))
     return model_error (error, model, "config \"image_size\" missing or out of range");
   if (!get_uint (config, "grid", 1, 256, &model->grid))
     return model_error (error, model, "config \"grid\" missing or out of range");
