@@ -194,6 +194,20 @@ hs_canvas_transform_visible_rect (const HsCanvasTransform *t, double image_w, do
 
 /* ---- helpers ------------------------------------------------------------ */
 
+static void
+image_unref0 (gpointer image)
+{
+  if (image)
+    hs_image_unref (image);
+}
+
+static void
+ptr_array_unref0 (gpointer array)
+{
+  if (array)
+    g_ptr_array_unref (array);
+}
+
 /* g_set_str is GLib 2.76. */
 static gboolean
 set_str (char **field, const char *value)
@@ -553,16 +567,34 @@ static const double region_colors[][3] = {
   { 0.75, 0.60, 1.00 },
 };
 
-static void
-draw_label (cairo_t *cr, const char *text, double x, double y, const double rgb[3], double size)
+static PangoLayout *
+create_layout (cairo_t *cr, const char *text, double size)
 {
   PangoLayout *layout = pango_cairo_create_layout (cr);
   PangoFontDescription *font = pango_font_description_from_string ("Sans");
-  int lw, lh;
 
   pango_font_description_set_absolute_size (font, size * PANGO_SCALE);
   pango_layout_set_font_description (layout, font);
   pango_layout_set_text (layout, text, -1);
+  pango_font_description_free (font);
+  return layout;
+}
+
+static void
+label_size (cairo_t *cr, const char *text, double size, int *w, int *h)
+{
+  PangoLayout *layout = create_layout (cr, text, size);
+
+  pango_layout_get_pixel_size (layout, w, h);
+  g_object_unref (layout);
+}
+
+static void
+draw_label (cairo_t *cr, const char *text, double x, double y, const double rgb[3], double size)
+{
+  PangoLayout *layout = create_layout (cr, text, size);
+  int lw, lh;
+
   pango_layout_get_pixel_size (layout, &lw, &lh);
   cairo_save (cr);
   cairo_set_source_rgba (cr, 0, 0, 0, 0.65);
@@ -572,7 +604,6 @@ draw_label (cairo_t *cr, const char *text, double x, double y, const double rgb[
   cairo_move_to (cr, x + 3, y + 1);
   pango_cairo_show_layout (cr, layout);
   cairo_restore (cr);
-  pango_font_description_free (font);
   g_object_unref (layout);
 }
 
@@ -601,6 +632,26 @@ draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
                        t->zoom * image_h (self) / hs_image_get_height (mask));
           hs_contour_draw (cr, lines, rgba, 2.0, FALSE);
           cairo_restore (cr);
+          if (region->name && (region->boxes == NULL || region->boxes->len == 0 || !show_boxes))
+            {
+              /* Name above the top-left of the mask's outline. */
+              double mx = G_MAXDOUBLE, my = G_MAXDOUBLE, wx, wy;
+              for (guint l = 0; l < lines->len; l++)
+                {
+                  HsPolyline *line = g_ptr_array_index (lines, l);
+                  for (guint k = 0; k < line->points->len; k++)
+                    {
+                      HsPoint *pt = &g_array_index (line->points, HsPoint, k);
+                      mx = MIN (mx, pt->x);
+                      my = MIN (my, pt->y);
+                    }
+                }
+              hs_canvas_transform_image_to_widget (t, mx * image_w (self) / hs_image_get_width (mask),
+                                                   my * image_h (self) / hs_image_get_height (mask),
+                                                   &wx, &wy);
+              draw_label (cr, region->name, round (wx), MAX (0, round (wy) - HUD_FONT_SIZE - 6),
+                          rgb, HUD_FONT_SIZE);
+            }
         }
 
       if (!show_boxes)
@@ -739,13 +790,18 @@ draw_hover (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int
       cairo_restore (cr);
     }
 
-  px += 14;
-  py += 14;
-  if (px > vw - 220)
-    px -= 240;
-  if (py > vh - 30)
-    py -= 44;
-  draw_label (cr, self->hover_text, px, py, white, HUD_FONT_SIZE);
+  {
+    int lw, lh;
+    label_size (cr, self->hover_text, HUD_FONT_SIZE, &lw, &lh);
+    /* Below-right of the pointer, flipped to stay inside the view. */
+    px += 14;
+    py += 14;
+    if (px + lw + 6 > vw)
+      px -= lw + 6 + 28;
+    if (py + lh + 2 > vh)
+      py -= lh + 2 + 28;
+    draw_label (cr, self->hover_text, MAX (0, px), MAX (0, py), white, HUD_FONT_SIZE);
+  }
 }
 
 static void
@@ -1390,8 +1446,8 @@ hs_canvas_set_regions (HsCanvas *self, GPtrArray *regions, GPtrArray *masks)
   if (regions)
     {
       self->regions = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_region_free);
-      self->masks = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_image_unref);
-      self->mask_contours = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+      self->masks = g_ptr_array_new_with_free_func (image_unref0);
+      self->mask_contours = g_ptr_array_new_with_free_func (ptr_array_unref0);
       for (guint i = 0; i < regions->len; i++)
         {
           HsImage *mask = masks ? g_ptr_array_index (masks, i) : NULL;
@@ -1700,7 +1756,7 @@ hs_app_collect_targets (HsDataset *dataset, const HsInstance *instance, const Hs
   g_return_val_if_fail (regions != NULL && masks != NULL, FALSE);
 
   r = g_ptr_array_new ();
-  m = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_image_unref);
+  m = g_ptr_array_new_with_free_func (image_unref0);
   for (guint i = 0; sentence && sentence->targets && sentence->targets[i]; i++)
     {
       HsRegion *region = hs_instance_find_region (instance, sentence->targets[i]);
