@@ -1,0 +1,315 @@
+/* hs-cli-render.c — heatscope-cli render DATASET --instance ID --query Q -o OUT */
+#include "hs-cli.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CMD "render"
+
+static gboolean
+parse_number (const char *text, double *out)
+{
+  char *end = NULL;
+  double v;
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  v = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !isfinite (v))
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+/* "C:W" in the image's own grey units. */
+static gboolean
+parse_window (const char *text, double *center, double *width)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ":", -1);
+
+  return g_strv_length (parts) == 2 && parse_number (parts[0], center)
+         && parse_number (parts[1], width) && *width > 0;
+}
+
+/* "topk:K", "top-k:K", "otsu" or "none". */
+static gboolean
+parse_outline (const char *text, HsOutline *outline, double *k)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ":", -1);
+  guint n = g_strv_length (parts);
+
+  if (n == 0 || !hs_outline_from_string (parts[0], outline))
+    return FALSE;
+  if (*outline == HS_OUTLINE_TOP_K)
+    return n == 2 && parse_number (parts[1], k) && *k > 0 && *k <= 100;
+  return n == 1;
+}
+
+/* The map for (model, query): the query is a sentence id or the exact prompt
+ * a map was computed for; without --model the first map in manifest order. */
+static HsMapRef *
+find_map (const HsInstance *instance, const char *model, const char *query)
+{
+  for (guint i = 0; i < instance->maps->len; i++)
+    {
+      HsMapRef *ref = g_ptr_array_index (instance->maps, i);
+
+      if (model != NULL && g_strcmp0 (ref->model, model) != 0)
+        continue;
+      if (g_strcmp0 (ref->query, query) == 0 || g_strcmp0 (ref->prompt, query) == 0)
+        return ref;
+    }
+  return NULL;
+}
+
+typedef struct {
+  GArray    *boxes;      /* HsFigureBox; names borrowed from the dataset */
+  GArray    *masks;      /* HsFigureMask; images owned */
+} Targets;
+
+static void
+targets_clear (Targets *t)
+{
+  if (t->masks)
+    for (guint i = 0; i < t->masks->len; i++)
+      hs_image_unref (g_array_index (t->masks, HsFigureMask, i).mask);
+  g_clear_pointer (&t->boxes, g_array_unref);
+  g_clear_pointer (&t->masks, g_array_unref);
+}
+
+static gboolean
+collect_targets (HsDataset *dataset, const HsInstance *instance, const HsSentence *sentence,
+                 Targets *t, GError **error)
+{
+  t->boxes = g_array_new (FALSE, FALSE, sizeof (HsFigureBox));
+  t->masks = g_array_new (FALSE, FALSE, sizeof (HsFigureMask));
+  if (sentence == NULL || sentence->targets == NULL)
+    return TRUE;
+  for (guint i = 0; sentence->targets[i]; i++)
+    {
+      HsRegion *region = hs_instance_find_region (instance, sentence->targets[i]);
+
+      if (region == NULL)
+        {
+          g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
+                       "%s: sentence '%s' of instance '%s' names a region '%s' that does not exist",
+                       hs_dataset_get_root (dataset), sentence->id, instance->id,
+                       sentence->targets[i]);
+          return FALSE;
+        }
+      for (guint b = 0; region->boxes && b < region->boxes->len; b++)
+        {
+          const HsBox *box = &g_array_index (region->boxes, HsBox, b);
+          HsFigureBox fb = { region->name, box->x1, box->y1, box->x2, box->y2 };
+          g_array_append_val (t->boxes, fb);
+        }
+      if (region->mask)
+        {
+          HsFigureMask fm = { region->name, hs_dataset_load_mask (dataset, region, error) };
+          if (fm.mask == NULL)
+            return FALSE;
+          g_array_append_val (t->masks, fm);
+        }
+    }
+  return TRUE;
+}
+
+int
+hs_cli_render (int argc, char **argv)
+{
+  g_autofree char *instance_id = NULL, *query = NULL, *model = NULL, *colormap = NULL;
+  g_autofree char *scale = NULL, *upsample = NULL, *outline = NULL, *window = NULL;
+  g_autofree char *output = NULL;
+  double opacity = 0.5, gamma = NAN, log_base = NAN, threshold = 0, size = 1024;
+  gboolean no_caption = FALSE;
+  GOptionEntry entries[] = {
+    { "instance", 0, 0, G_OPTION_ARG_STRING, &instance_id, "Instance to draw (required)", "ID" },
+    { "query", 0, 0, G_OPTION_ARG_STRING, &query, "Sentence id, or the exact prompt of a map (required)", "Q" },
+    { "model", 0, 0, G_OPTION_ARG_STRING, &model, "Model whose map is drawn (default: the first with a map for Q)", "M" },
+    { "colormap", 0, 0, G_OPTION_ARG_STRING, &colormap, "jet (default), turbo, viridis, inferno, grey, diverging", "NAME" },
+    { "opacity", 0, 0, G_OPTION_ARG_DOUBLE, &opacity, "Overlay opacity in [0, 1] (default 0.5)", "A" },
+    { "scale", 0, 0, G_OPTION_ARG_STRING, &scale, "minmax (default), fixed:LO:HI, percentile:P1:P2", "MODE" },
+    { "gamma", 0, 0, G_OPTION_ARG_DOUBLE, &gamma, "Strength curve s^G (G > 0)", "G" },
+    { "log-strength", 0, 0, G_OPTION_ARG_DOUBLE, &log_base, "Strength curve −log(1 − s(1 − 1/B))/log(B) (B > 1)", "B" },
+    { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &threshold, "Scaled values below T fade to transparent (0 = off)", "T" },
+    { "upsample", 0, 0, G_OPTION_ARG_STRING, &upsample, "bilinear (default) or nearest", "MODE" },
+    { "outline", 0, 0, G_OPTION_ARG_STRING, &outline, "Outline the top-k % region (topk:K) or the Otsu region (otsu)", "SPEC" },
+    { "window", 0, 0, G_OPTION_ARG_STRING, &window, "Window/level as centre:width in the image's grey units (default: full range)", "C:W" },
+    { "size", 0, 0, G_OPTION_ARG_DOUBLE, &size, "Longest side of the image panel (default 1024)", "N" },
+    { "no-caption", 0, 0, G_OPTION_ARG_NONE, &no_caption, "Leave out the caption", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Output file: .png, .svg or .pdf (required)", "OUT" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(HsImage) image = NULL;
+  g_autoptr(HsAttentionMap) map = NULL;
+  HsInstance *instance;
+  HsSentence *sentence;
+  HsMapRef *ref;
+  HsFigureView view;
+  HsFigureFormat format;
+  Targets targets = { NULL, NULL };
+  const char *prompt;
+  int status = HS_CLI_EXIT_INPUT;
+
+  context = g_option_context_new ("DATASET — draw an instance, its attention map and targets as a figure");
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_summary (context,
+    "Draws the image (window/level), the attention overlay, the query's target boxes with\n"
+    "their names and mask contours, a colour bar in map units with the scale mode, the\n"
+    "No-Attn mass as its own gauge and a caption (prompt, model, instance).  In SVG and PDF\n"
+    "the boxes, contours and text stay vector; only the image and overlay are a raster.");
+  if (!hs_cli_parse (context, &argc, &argv, CMD))
+    return HS_CLI_EXIT_USAGE;
+
+  /* ---- usage ---- */
+  if (argc != 2)
+    {
+      hs_cli_error (CMD, argc < 2 ? "missing DATASET (a folder or its heatscope.json)"
+                                  : "expected exactly one DATASET");
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (instance_id == NULL || query == NULL || output == NULL)
+    {
+      hs_cli_error (CMD, "--instance, --query and -o are required");
+      return HS_CLI_EXIT_USAGE;
+    }
+  hs_figure_view_init (&view);
+  if (!hs_figure_format_from_path (output, &format, &error))
+    {
+      hs_cli_error (CMD, "%s", error->message);
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (colormap && !hs_colormap_from_string (colormap, &view.overlay.colormap))
+    {
+      hs_cli_error (CMD, "unknown colour map '%s' (jet, turbo, viridis, inferno, grey, diverging)", colormap);
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (!(opacity >= 0 && opacity <= 1))
+    {
+      hs_cli_error (CMD, "--opacity must lie in [0, 1]");
+      return HS_CLI_EXIT_USAGE;
+    }
+  view.overlay.opacity = opacity;
+  if (scale && !hs_scale_spec_parse (scale, &view.overlay.scale, &error))
+    {
+      hs_cli_error (CMD, "--scale: %s", error->message);
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (!isnan (gamma) && !isnan (log_base))
+    {
+      hs_cli_error (CMD, "--gamma and --log-strength exclude each other");
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (!isnan (gamma))
+    {
+      if (!(gamma > 0 && isfinite (gamma)))
+        {
+          hs_cli_error (CMD, "--gamma must be positive");
+          return HS_CLI_EXIT_USAGE;
+        }
+      view.overlay.strength = HS_STRENGTH_GAMMA;
+      view.overlay.strength_param = gamma;
+    }
+  if (!isnan (log_base))
+    {
+      if (!(log_base > 1 && isfinite (log_base)))
+        {
+          hs_cli_error (CMD, "--log-strength needs a base B > 1");
+          return HS_CLI_EXIT_USAGE;
+        }
+      view.overlay.strength = HS_STRENGTH_LOG;
+      view.overlay.strength_param = log_base;
+    }
+  if (!(threshold >= 0 && threshold <= 1))
+    {
+      hs_cli_error (CMD, "--threshold must lie in [0, 1]");
+      return HS_CLI_EXIT_USAGE;
+    }
+  view.overlay.threshold = threshold;
+  if (upsample && !hs_upsample_from_string (upsample, &view.overlay.upsample))
+    {
+      hs_cli_error (CMD, "unknown --upsample '%s' (bilinear or nearest)", upsample);
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (outline && !parse_outline (outline, &view.outline, &view.outline_k))
+    {
+      hs_cli_error (CMD, "bad --outline '%s' (topk:K with 0 < K ≤ 100, or otsu)", outline);
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (window && !parse_window (window, &view.window_center, &view.window_width))
+    {
+      hs_cli_error (CMD, "bad --window '%s' (centre:width, width > 0)", window);
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (!(size >= 16 && size <= 16384))
+    {
+      hs_cli_error (CMD, "--size must lie in [16, 16384]");
+      return HS_CLI_EXIT_USAGE;
+    }
+  view.max_size = size;
+  view.show_caption = !no_caption;
+
+  /* ---- data ---- */
+  dataset = hs_dataset_load (argv[1], &error);
+  if (dataset == NULL)
+    {
+      hs_cli_error (CMD, "%s", error->message);
+      return HS_CLI_EXIT_INPUT;
+    }
+  instance = hs_dataset_find_instance (dataset, instance_id);
+  if (instance == NULL)
+    {
+      hs_cli_error (CMD, "%s: no instance '%s'", argv[1], instance_id);
+      return HS_CLI_EXIT_INPUT;
+    }
+  ref = find_map (instance, model, query);
+  sentence = hs_instance_find_sentence (instance, ref && ref->query ? ref->query : query);
+  if (ref == NULL)
+    {
+      if (sentence == NULL)
+        hs_cli_error (CMD, "%s: instance '%s' has no sentence or map prompt '%s'",
+                      argv[1], instance_id, query);
+      else
+        hs_cli_error (CMD, "%s: instance '%s' has no map for query '%s'%s%s",
+                      argv[1], instance_id, query, model ? " and model " : "", model ? model : "");
+      return HS_CLI_EXIT_INPUT;
+    }
+
+  image = hs_dataset_load_image (dataset, instance, &error);
+  if (image == NULL)
+    goto fail;
+  map = hs_dataset_load_map (dataset, ref, &error);
+  if (map == NULL)
+    goto fail;
+  if (!collect_targets (dataset, instance, sentence, &targets, &error))
+    goto fail;
+
+  prompt = ref->prompt ? ref->prompt : sentence ? sentence->text : query;
+  view.image = image;
+  view.map = hs_attention_map_peek_values (map);
+  view.map_width = hs_attention_map_get_width (map);
+  view.map_height = hs_attention_map_get_height (map);
+  view.no_attn = isfinite (ref->no_attn) ? ref->no_attn : hs_attention_map_get_no_attn (map);
+  view.boxes = (const HsFigureBox *) (const void *) targets.boxes->data;
+  view.n_boxes = targets.boxes->len;
+  view.masks = (const HsFigureMask *) (const void *) targets.masks->data;
+  view.n_masks = targets.masks->len;
+  view.prompt = prompt;
+  view.model = ref->model;
+  view.instance = instance->id;
+
+  if (!hs_figure_save (&view, format, output, &error))
+    goto fail;
+  status = HS_CLI_EXIT_OK;
+  targets_clear (&targets);
+  return status;
+
+fail:
+  hs_cli_error (CMD, "%s", error->message);
+  targets_clear (&targets);
+  return status;
+}

@@ -1,0 +1,253 @@
+/* test-cli-render.c — heatscope-cli render DATASET ... -o OUT.{png,svg,pdf} */
+#include <heatscope/heatscope.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "hs-test-util.h"
+
+static void
+write_text (const char *dir, const char *name, const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+}
+
+/* A 120 × 80 image (grey 100 of 255), a 2 × 1 map [0, 1] for sentence s0 by
+ * model "grounded" with no_attn 0.2, a box region and a 12 × 8 mask region. */
+static char *
+make_dataset (void)
+{
+  char *dir = hs_test_make_tmpdir ();
+  g_autofree char *image_path = g_build_filename (dir, "img.png", NULL);
+  g_autofree char *mask_path = g_build_filename (dir, "mask.png", NULL);
+  g_autofree char *map_path = g_build_filename (dir, "map.npy", NULL);
+  g_autoptr(HsImage) image = hs_image_new (120, 80, 1, 8, NULL);
+  g_autoptr(HsImage) mask = hs_image_new (12, 8, 1, 8, NULL);
+  g_autoptr(GError) error = NULL;
+  const gsize shape[] = { 1, 2 };
+  const double values[] = { 0, 1 };
+  guint16 *px;
+
+  px = hs_image_get_data (image);
+  for (guint i = 0; i < 120 * 80; i++)
+    px[i] = 100;
+  px = hs_image_get_data (mask);
+  memset (px, 0, 12 * 8 * sizeof (guint16));
+  px[4 * 12 + 8] = px[4 * 12 + 9] = 255;
+  g_assert_true (hs_image_save_png (image, image_path, &error));
+  g_assert_true (hs_image_save_png (mask, mask_path, &error));
+  g_assert_true (hs_npy_write (map_path, HS_DTYPE_FLOAT32, 2, shape, values, FALSE, FALSE, &error));
+  g_assert_no_error (error);
+  write_text (dir, "heatscope.json",
+              "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": ["
+              " {\"id\": \"p0001\", \"image\": \"img.png\","
+              "  \"regions\": {\"right lung\": {\"boxes\": [[70, 10, 110, 60]]},"
+              "               \"nodule\": {\"mask\": \"mask.png\"}},"
+              "  \"sentences\": [{\"id\": \"s0\", \"text\": \"There is a nodule in the left lung.\","
+              "                  \"targets\": [\"right lung\", \"nodule\"]},"
+              "                {\"id\": \"s1\", \"text\": \"No effusion.\"}],"
+              "  \"maps\": [{\"model\": \"grounded\", \"query\": \"s0\", \"file\": \"map.npy\","
+              "             \"no_attn\": 0.2}]}]}");
+  return dir;
+}
+
+static int
+run_render (const char * const *extra, char **out, char **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  int status = -1;
+
+  g_ptr_array_add (argv, (char *) hs_test_cli ());
+  g_ptr_array_add (argv, (char *) "render");
+  for (guint i = 0; extra[i]; i++)
+    g_ptr_array_add (argv, (char *) extra[i]);
+  g_ptr_array_add (argv, NULL);
+  hs_test_run ((const char * const *) argv->pdata, out, err, &status);
+  return status;
+}
+
+static void
+test_png (void)
+{
+  g_autofree char *dir = make_dataset ();
+  g_autofree char *out_path = g_build_filename (dir, "fig.png", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  const char *args[] = { dir, "--instance", "p0001", "--query", "s0", "--model", "grounded",
+                         "--colormap", "jet", "--opacity", "1", "--upsample", "nearest",
+                         "--size", "240", "-o", out_path, NULL };
+  cairo_surface_t *png;
+  guint32 *row;
+  int w, h, status;
+  gboolean found_low = FALSE, found_high = FALSE;
+
+  status = run_render (args, &out, &err);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_cmpint (status, ==, 0);
+  png = cairo_image_surface_create_from_png (out_path);
+  g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+  w = cairo_image_surface_get_width (png);
+  h = cairo_image_surface_get_height (png);
+  /* panel 240 × 160 (size 240 on the 120 × 80 image) plus bar, gauge, caption */
+  g_assert_cmpint (w, >, 240 + 40);
+  g_assert_cmpint (h, >, 160 + 20);
+  /* at opacity 1 the overlay covers the image: jet(0) = (0, 0, 128) on the
+   * left half, jet(1) = (128, 0, 0) on the right half somewhere */
+  cairo_surface_flush (png);
+  for (int y = 0; y < h; y++)
+    {
+      row = (guint32 *) (void *) (cairo_image_surface_get_data (png) + y * cairo_image_surface_get_stride (png));
+      for (int x = 0; x < w; x++)
+        {
+          found_low |= (row[x] & 0xffffff) == 0x000080;
+          found_high |= (row[x] & 0xffffff) == 0x800000;
+        }
+    }
+  g_assert_true (found_low);
+  g_assert_true (found_high);
+  cairo_surface_destroy (png);
+}
+
+static void
+test_svg_and_pdf (void)
+{
+  g_autofree char *dir = make_dataset ();
+  g_autofree char *svg_path = g_build_filename (dir, "fig.svg", NULL);
+  g_autofree char *pdf_path = g_build_filename (dir, "fig.pdf", NULL);
+  g_autofree char *svg = NULL, *pdf = NULL;
+  gsize len;
+
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    const char *args[] = { dir, "--instance", "p0001", "--query", "s0", "--scale", "fixed:0:2",
+                           "--log-strength", "10", "--threshold", "0.3", "--outline", "otsu",
+                           "--window", "100:50", "-o", svg_path, NULL };
+    g_assert_cmpint (run_render (args, &out, &err), ==, 0);
+  }
+  g_assert_true (g_file_get_contents (svg_path, &svg, NULL, NULL));
+  g_assert_nonnull (strstr (svg, ">right lung</text>"));
+  g_assert_nonnull (strstr (svg, ">fixed 0–2</text>"));        /* scale mode on the bar */
+  g_assert_nonnull (strstr (svg, ">0.2</text>"));              /* No-Attn value */
+  g_assert_nonnull (strstr (svg, "There is a nodule in the left lung."));
+  g_assert_nonnull (strstr (svg, "<path d=\"M"));              /* mask contour, Otsu outline */
+  g_assert_nonnull (strstr (svg, "stroke-dasharray"));
+
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    const char *args[] = { dir, "--instance", "p0001", "--query", "s0", "--scale",
+                           "percentile:1:99", "--gamma", "0.5", "--outline", "topk:10",
+                           "-o", pdf_path, NULL };
+    g_assert_cmpint (run_render (args, &out, &err), ==, 0);
+  }
+  g_assert_true (g_file_get_contents (pdf_path, &pdf, &len, NULL));
+  g_assert_true (len > 4 && memcmp (pdf, "%PDF", 4) == 0);
+  if (g_file_test ("/usr/bin/pdftotext", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_autofree char *out = NULL, *err = NULL;
+      const char *argv[] = { "/usr/bin/pdftotext", pdf_path, "-", NULL };
+      int status = -1;
+
+      hs_test_run (argv, &out, &err, &status);
+      g_assert_cmpint (status, ==, 0);
+      g_assert_nonnull (strstr (out, "nodule in the left lung"));
+      g_assert_nonnull (strstr (out, "percentile 1–99 %"));
+      g_assert_nonnull (strstr (out, "p0001"));
+    }
+  else
+    g_test_message ("pdftotext (poppler-utils) absent: PDF text not checked");
+}
+
+static void
+test_usage_errors (void)
+{
+  g_autofree char *dir = make_dataset ();
+  g_autofree char *png = g_build_filename (dir, "x.png", NULL);
+  static const char *bad[][16] = {
+    { NULL },                                                             /* no DATASET */
+    { "D", "--query", "s0", "-o", "P", NULL },                            /* no --instance */
+    { "D", "--instance", "p0001", "--query", "s0", "-o", "x.gif", NULL },
+    { "D", "--instance", "p0001", "--query", "s0", "--colormap", "rainbow", "-o", "P", NULL },
+    { "D", "--instance", "p0001", "--query", "s0", "--opacity", "2", "-o", "P", NULL },
+    { "D", "--instance", "p0001", "--query", "s0", "--scale", "fixed:1:0", "-o", "P", NULL },
+    { "D", "--instance", "p0001", "--query", "s0", "--gamma", "2", "--log-strength", "10", "-o", "P", NULL },
+    { "D", "--instance", "p0001", "--query", "s0", "--log-strength", "1", "-o", "P", NULL },
+    { "D", "--instance", "p0001", "--query", "s0", "--outline", "topk:0", "-o", "P", NULL },
+    { "D", "--instance", "p0001", "--query", "s0", "--window", "100", "-o", "P", NULL },
+    { "D", "--instance", "p0001", "--query", "s0", "--upsample", "cubic", "-o", "P", NULL },
+    { "D", "--instance", "p0001", "--query", "s0", "--bogus", "-o", "P", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      const char *args[16];
+      g_autofree char *out = NULL, *err = NULL;
+      guint n = 0;
+
+      for (; bad[i][n]; n++)
+        args[n] = g_str_equal (bad[i][n], "D") ? dir : g_str_equal (bad[i][n], "P") ? png : bad[i][n];
+      args[n] = NULL;
+      g_assert_cmpint (run_render (args, &out, &err), ==, 2);
+      g_assert_true (g_str_has_prefix (err, "heatscope-cli render: "));
+    }
+  g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_input_errors (void)
+{
+  g_autofree char *dir = make_dataset ();
+  g_autofree char *png = g_build_filename (dir, "x.png", NULL);
+  g_autofree char *missing = g_build_filename (dir, "nope", NULL);
+  g_autofree char *map_path = g_build_filename (dir, "map.npy", NULL);
+
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    const char *args[] = { dir, "--instance", "p9", "--query", "s0", "-o", png, NULL };
+    g_assert_cmpint (run_render (args, &out, &err), ==, 1);
+    g_assert_nonnull (strstr (err, "p9"));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    const char *args[] = { dir, "--instance", "p0001", "--query", "s1", "-o", png, NULL };
+    g_assert_cmpint (run_render (args, &out, &err), ==, 1);
+    g_assert_nonnull (strstr (err, "no map"));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    const char *args[] = { dir, "--instance", "p0001", "--query", "s0", "--model", "blind", "-o", png, NULL };
+    g_assert_cmpint (run_render (args, &out, &err), ==, 1);
+    g_assert_nonnull (strstr (err, "blind"));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    const char *args[] = { missing, "--instance", "p0001", "--query", "s0", "-o", png, NULL };
+    g_assert_cmpint (run_render (args, &out, &err), ==, 1);
+    g_assert_nonnull (strstr (err, "nope"));
+  }
+  /* a map holding NaN is refused, naming the file */
+  {
+    const gsize shape[] = { 1, 2 };
+    const double values[] = { 0, NAN };
+    g_autofree char *out = NULL, *err = NULL;
+    const char *args[] = { dir, "--instance", "p0001", "--query", "s0", "-o", png, NULL };
+
+    g_assert_true (hs_npy_write (map_path, HS_DTYPE_FLOAT64, 2, shape, values, FALSE, FALSE, NULL));
+    g_assert_cmpint (run_render (args, &out, &err), ==, 1);
+    g_assert_nonnull (strstr (err, "map.npy"));
+  }
+  g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/hs/cli-render/png", test_png);
+  g_test_add_func ("/hs/cli-render/svg-and-pdf", test_svg_and_pdf);
+  g_test_add_func ("/hs/cli-render/usage-errors", test_usage_errors);
+  g_test_add_func ("/hs/cli-render/input-errors", test_input_errors);
+  return g_test_run ();
+}
