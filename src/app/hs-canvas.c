@@ -20,14 +20,6 @@
 
 G_DEFINE_QUARK (hs-canvas-error-quark, hs_canvas_error)
 
-/* TEMPORARY while hs-figure.c is being written: weak references so the app
- * links without it; the calls below check for NULL. */
-#pragma weak hs_figure_draw_colorbar
-#pragma weak hs_figure_draw_no_attn_gauge
-#pragma weak hs_figure_format_from_path
-#pragma weak hs_figure_view_init
-#pragma weak hs_figure_save
-#define HS_FIGURE_AVAILABLE (hs_figure_save != NULL)
 
 #define ZOOM_STEP 1.25
 #define MAX_MIP_LEVELS 8
@@ -700,8 +692,10 @@ draw_outline (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
 static void
 panel_background (cairo_t *cr, double x, double y, double w, double h)
 {
+  /* Light panels: the library's colour bar and gauge draw dark text, as on
+   * paper, so the HUD matches the exported figure. */
   cairo_save (cr);
-  cairo_set_source_rgba (cr, 0.08, 0.08, 0.08, 0.72);
+  cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
   cairo_rectangle (cr, x, y, w, h);
   cairo_fill (cr);
   cairo_restore (cr);
@@ -714,30 +708,25 @@ draw_hud (HsCanvas *self, cairo_t *cr, int vw, int vh)
 {
   HsOverlayOptions options;
   gboolean overlay = !self->state || hs_view_state_get_show_overlay (self->state);
-  double bar_w = 96, bar_h = MIN (300, vh - 24), x = vw - bar_w - 8, y = 8;
+  double panel_w = 100, panel_h = MIN (320, vh - 16), x = vw - panel_w - 8, y = 8;
+  double bar_w = 14, fs = HUD_FONT_SIZE;
 
-  if (current_grid (self) == NULL || bar_h < 80 || vw < 2 * bar_w || !HS_FIGURE_AVAILABLE)
+  if (current_grid (self) == NULL || panel_h < 100 || vw < 3 * panel_w)
     return;
   get_overlay_options (self, &options);
   if (overlay && ensure_range (self))
     {
-      panel_background (cr, x, y, bar_w, bar_h);
-      cairo_save (cr);
-      cairo_set_source_rgb (cr, 1, 1, 1);
-      hs_figure_draw_colorbar (cr, x + 6, y + 8, bar_w - 12, bar_h - 16, &options, &self->range,
-                               self->scale_label, HUD_FONT_SIZE);
-      cairo_restore (cr);
+      panel_background (cr, x, y, panel_w, panel_h);
+      hs_figure_draw_colorbar (cr, x + 8, y + fs, bar_w, panel_h - 2 * fs, &options, &self->range,
+                               self->scale_label, fs);
     }
   if ((!self->state || hs_view_state_get_show_no_attn (self->state)) &&
       isfinite (hs_attention_map_get_no_attn (self->map)))
     {
-      double gw = 56, gh = MIN (160, bar_h), gx = x - gw - 8;
+      double gw = 44, gh = MIN (160, panel_h), gx = x - gw - 8;
       panel_background (cr, gx, y, gw, gh);
-      cairo_save (cr);
-      cairo_set_source_rgb (cr, 1, 1, 1);
-      hs_figure_draw_no_attn_gauge (cr, gx + 6, y + 8, gw - 12, gh - 16,
-                                    hs_attention_map_get_no_attn (self->map), HUD_FONT_SIZE);
-      cairo_restore (cr);
+      hs_figure_draw_no_attn_gauge (cr, gx + 8, y + 2 * fs, bar_w, gh - 3 * fs,
+                                    hs_attention_map_get_no_attn (self->map), fs);
     }
 }
 
@@ -1660,12 +1649,6 @@ hs_canvas_export (HsCanvas *self, const char *path, GError **error)
     {
       g_set_error (error, HS_CANVAS_ERROR, HS_CANVAS_ERROR_EMPTY,
                    _("Cannot export %s: no image is shown"), path);
-      return FALSE;
-    }
-  if (!HS_FIGURE_AVAILABLE)
-    {
-      g_set_error (error, HS_CANVAS_ERROR, HS_CANVAS_ERROR_WRITE,
-                   "Cannot export %s: the figure renderer is not built", path);
       return FALSE;
     }
   if (!hs_figure_format_from_path (path, &format, &local))
