@@ -207,7 +207,12 @@ hs_instance_browser_dispose (GObject *object)
 {
   HsInstanceBrowser *self = HS_INSTANCE_BROWSER (object);
 
+  GtkWidget *child;
+
   gtk_widget_dispose_template (GTK_WIDGET (self), HS_TYPE_INSTANCE_BROWSER);
+  /* Unbound template children (boxes, labels) are ours to unparent. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
   g_clear_object (&self->selection);
   g_clear_object (&self->filter_model);
   g_clear_object (&self->filter);

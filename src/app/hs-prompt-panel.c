@@ -235,7 +235,12 @@ hs_prompt_panel_dispose (GObject *object)
 {
   HsPromptPanel *self = HS_PROMPT_PANEL (object);
 
+  GtkWidget *child;
+
   gtk_widget_dispose_template (GTK_WIDGET (self), HS_TYPE_PROMPT_PANEL);
+  /* Unbound template children (boxes, labels) are ours to unparent. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
   g_clear_pointer (&self->map, hs_attention_map_unref);
   self->instance = NULL;
   self->sentence = NULL;
@@ -310,6 +315,7 @@ hs_prompt_panel_init (HsPromptPanel *self)
   g_signal_connect_object (gtk_text_view_get_buffer (self->prompt_view), "changed",
                            G_CALLBACK (on_buffer_changed), self, 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "prompt.reset", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "prompt.swap-sides", FALSE);
 }
 
 GtkWidget *
@@ -375,6 +381,7 @@ hs_prompt_panel_set_instance (HsPromptPanel *self,
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "prompt.reset",
                                  self->instance != NULL && self->instance->sentences != NULL &&
                                  self->instance->sentences->len > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "prompt.swap-sides", self->instance != NULL);
 
   if (self->instance != NULL && self->instance->sentences != NULL && self->instance->sentences->len > 0)
     {

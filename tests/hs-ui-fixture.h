@@ -1,0 +1,355 @@
+/* hs-ui-fixture.h — shared by the UI tests (header-only: tests/meson.build
+ * compiles one test file plus hs-test-util.c per program).
+ *
+ * A small hand-made dataset with known content, helpers to run the main loop
+ * until a condition holds, and golden-PNG comparison of rendered widgets. */
+#pragma once
+
+#include <gtk/gtk.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <heatscope/heatscope.h>
+
+#include "hs-test-util.h"
+
+static gboolean hs_ui_have_display;
+
+/* Before gtk: settings from the build tree, in memory, nothing remembered
+ * between runs; a fixed theme and font so golden images are reproducible. */
+static void
+hs_ui_init (int *argc, char ***argv)
+{
+  const char *build = g_getenv ("HS_BUILD_DIR");
+
+  if (build != NULL)
+    {
+      g_autofree char *schemas = g_build_filename (build, "data", NULL);
+      g_setenv ("GSETTINGS_SCHEMA_DIR", schemas, TRUE);
+    }
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_setenv ("GDK_BACKEND", "x11", FALSE);
+  g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  g_setenv ("GTK_THEME", "Adwaita", TRUE);
+  g_test_init (argc, argv, NULL);
+  hs_ui_have_display = gtk_init_check ();
+  if (hs_ui_have_display)
+    g_object_set (gtk_settings_get_default (),
+                  "gtk-font-name", "DejaVu Sans 10",
+                  "gtk-enable-animations", FALSE,
+                  "gtk-cursor-blink", FALSE,
+                  NULL);
+}
+
+static gboolean
+hs_ui_skip_without_display (void)
+{
+  if (!hs_ui_have_display)
+    {
+      g_test_skip ("no display: run the UI suite under xvfb-run");
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* Runs the main loop until cond(data) holds; fails after ~20 s so a broken
+ * build cannot hang the suite (a guard, not a timing assertion). */
+static void
+hs_ui_wait_until (gboolean (*cond) (gpointer), gpointer data)
+{
+  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (!cond (data))
+    {
+      g_main_context_iteration (NULL, FALSE);
+      if (g_get_monotonic_time () > end)
+        g_error ("UI test: condition not reached within 20 s");
+      g_usleep (1000);
+    }
+}
+
+static gboolean
+hs_ui_true_after_n (gpointer data)
+{
+  int *n = data;
+  return --(*n) <= 0;
+}
+
+/* Lets pending layout, idle and frame work run. */
+static void
+hs_ui_settle (void)
+{
+  int n = 0;
+
+  for (int round = 0; round < 3; round++)
+    {
+      while (g_main_context_pending (NULL))
+        g_main_context_iteration (NULL, FALSE);
+      n = 30;
+      hs_ui_wait_until (hs_ui_true_after_n, &n);
+    }
+}
+
+/* ---- the hand-made dataset --------------------------------------------- */
+
+#define HS_UI_IMAGE_SIZE 320
+#define HS_UI_GRID 16
+
+static void
+hs_ui_write_image (const char *path, guint seed)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsImage) image = hs_image_new (HS_UI_IMAGE_SIZE, HS_UI_IMAGE_SIZE, 1, 8, &error);
+  guint16 *data;
+
+  g_assert_no_error (error);
+  data = hs_image_get_data (image);
+  for (guint y = 0; y < HS_UI_IMAGE_SIZE; y++)
+    for (guint x = 0; x < HS_UI_IMAGE_SIZE; x++)
+      {
+        double v = 30;
+        double rl = pow ((x - 105.0) / 55.0, 2) + pow ((y - 165.0) / 110.0, 2);
+        double ll = pow ((x - 215.0) / 55.0, 2) + pow ((y - 165.0) / 110.0, 2);
+        guint hash = (x * 73856093u) ^ (y * 19349663u) ^ (seed * 83492791u);
+        if (rl < 1 || ll < 1)
+          v += 120;
+        v += (double) (hash % 13) - 6.0;
+        data[y * HS_UI_IMAGE_SIZE + x] = (guint16) CLAMP (v, 0, 255);
+      }
+  g_assert_true (hs_image_save_png (image, path, &error));
+  g_assert_no_error (error);
+}
+
+/* A Gaussian blob on the 16 × 16 grid, normalised to sum 1. */
+static void
+hs_ui_gauss (double *out, double cx, double cy, double sigma)
+{
+  double sum = 0;
+
+  for (guint r = 0; r < HS_UI_GRID; r++)
+    for (guint c = 0; c < HS_UI_GRID; c++)
+      {
+        double dx = c + 0.5 - cx, dy = r + 0.5 - cy;
+        out[r * HS_UI_GRID + c] = exp (-(dx * dx + dy * dy) / (2 * sigma * sigma));
+        sum += out[r * HS_UI_GRID + c];
+      }
+  for (guint i = 0; i < HS_UI_GRID * HS_UI_GRID; i++)
+    out[i] /= sum;
+}
+
+static void
+hs_ui_write_map (const char *root, const char *name, guint n_tokens, const double *blobs)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (root, "maps", name, NULL);
+  guint n = MAX (n_tokens, 1);
+  g_autofree double *values = g_new (double, n * HS_UI_GRID * HS_UI_GRID);
+  gsize shape3[3] = { n, HS_UI_GRID, HS_UI_GRID };
+  gsize shape2[2] = { HS_UI_GRID, HS_UI_GRID };
+
+  for (guint t = 0; t < n; t++)
+    hs_ui_gauss (values + t * HS_UI_GRID * HS_UI_GRID, blobs[3 * t], blobs[3 * t + 1], blobs[3 * t + 2]);
+  if (n_tokens > 0)
+    g_assert_true (hs_npy_write (path, HS_DTYPE_FLOAT32, 3, shape3, values, FALSE, FALSE, &error));
+  else
+    g_assert_true (hs_npy_write (path, HS_DTYPE_FLOAT32, 2, shape2, values, FALSE, FALSE, &error));
+  g_assert_no_error (error);
+}
+
+#define HS_UI_S0 "There is a nodule in the right lung."
+#define HS_UI_S0_SWAPPED "There is a nodule in the left lung."
+#define HS_UI_S1 "The left lung is clear."
+
+/* Four instances hand-00..hand-03, each with
+ *   s0 = HS_UI_S0 (targets "right lung", positive nodule), s1 = HS_UI_S1
+ *   (no targets, negative);
+ *   maps: grounded/s0 (blob on the image's left = patient's right),
+ *   grounded/prompt HS_UI_S0_SWAPPED (blob on the right), grounded/s1,
+ *   tokens/s1 (5 per-token maps, no_attn 0.2), blind/s0;
+ * and "broken-image" whose image and map files are missing. */
+static char *
+hs_ui_make_dataset (void)
+{
+  char *root = hs_test_make_tmpdir ();
+  g_autofree char *images = g_build_filename (root, "images", NULL);
+  g_autofree char *maps = g_build_filename (root, "maps", NULL);
+  g_autofree char *manifest = g_build_filename (root, "heatscope.json", NULL);
+  g_autoptr(GString) json = g_string_new ("{\"format\": \"heatscope-dataset\", \"version\": 1, "
+                                          "\"name\": \"Hand-made demo\", \"instances\": [\n");
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (images, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (maps, 0755), ==, 0);
+
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("hand-%02u", i);
+      g_autofree char *image = g_strdup_printf ("%s/%s.png", images, id);
+      char *name;
+      const double s0[] = { 5, 8, 2.5 }, swapped[] = { 11, 8, 2.5 }, s1[] = { 11, 6, 4 },
+                   blind[] = { 8, 8, 5 },
+                   tokens[] = { 8, 8, 6,  11, 7, 2,  10, 8, 3,  8, 8, 6,  9, 9, 4 };
+
+      hs_ui_write_image (image, i);
+      name = g_strdup_printf ("%s-s0.npy", id);        hs_ui_write_map (root, name, 0, s0);        g_free (name);
+      name = g_strdup_printf ("%s-s0-swap.npy", id);   hs_ui_write_map (root, name, 0, swapped);   g_free (name);
+      name = g_strdup_printf ("%s-s1.npy", id);        hs_ui_write_map (root, name, 0, s1);        g_free (name);
+      name = g_strdup_printf ("%s-s1-tok.npy", id);    hs_ui_write_map (root, name, 5, tokens);    g_free (name);
+      name = g_strdup_printf ("%s-s0-blind.npy", id);  hs_ui_write_map (root, name, 0, blind);     g_free (name);
+
+      g_string_append_printf (json,
+        "{\"id\": \"%s\", \"image\": \"images/%s.png\", \"metadata\": {\"view\": \"PA\"},\n"
+        " \"findings\": [{\"condition\": \"nodule\", \"context\": \"positive\", \"locations\": [\"right lung\"]}],\n"
+        " \"regions\": {\"right lung\": {\"boxes\": [[50, 55, 160, 275]]}, \"left lung\": {\"boxes\": [[160, 55, 270, 275]]}},\n"
+        " \"sentences\": [\n"
+        "  {\"id\": \"s0\", \"text\": \"" HS_UI_S0 "\", \"targets\": [\"right lung\"],\n"
+        "   \"labels\": [{\"condition\": \"nodule\", \"context\": \"positive\", \"locations\": [\"right lung\"]}]},\n"
+        "  {\"id\": \"s1\", \"text\": \"" HS_UI_S1 "\", \"targets\": [],\n"
+        "   \"labels\": [{\"condition\": \"nodule\", \"context\": \"negative\", \"locations\": [\"left lung\"]}]}],\n"
+        " \"maps\": [\n"
+        "  {\"model\": \"grounded\", \"query\": \"s0\", \"file\": \"maps/%s-s0.npy\"},\n"
+        "  {\"model\": \"grounded\", \"prompt\": \"" HS_UI_S0_SWAPPED "\", \"file\": \"maps/%s-s0-swap.npy\"},\n"
+        "  {\"model\": \"grounded\", \"query\": \"s1\", \"file\": \"maps/%s-s1.npy\"},\n"
+        "  {\"model\": \"tokens\", \"query\": \"s1\", \"file\": \"maps/%s-s1-tok.npy\",\n"
+        "   \"tokens\": [\"the\", \"left\", \"lung\", \"is\", \"clear\"], \"no_attn\": 0.2},\n"
+        "  {\"model\": \"blind\", \"query\": \"s0\", \"file\": \"maps/%s-s0-blind.npy\"}]},\n",
+        id, id, id, id, id, id, id);
+    }
+  g_string_append (json,
+    "{\"id\": \"broken-image\", \"image\": \"images/missing.png\",\n"
+    " \"sentences\": [{\"id\": \"s0\", \"text\": \"Missing image.\"}],\n"
+    " \"maps\": [{\"model\": \"grounded\", \"query\": \"s0\", \"file\": \"maps/missing.npy\"}]}\n"
+    "]}\n");
+  g_file_set_contents (manifest, json->str, -1, &error);
+  g_assert_no_error (error);
+  return root;
+}
+
+/* ---- rendering and golden images --------------------------------------- */
+
+/* Renders `widget` as it is on screen (it must be realized and laid out). */
+static GdkTexture *
+hs_ui_render (GtkWidget *widget)
+{
+  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  GskRenderNode *node;
+  GdkTexture *texture;
+
+  g_assert_nonnull (renderer);
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_render_node_unref (node);
+  g_object_unref (paintable);
+  return texture;
+}
+
+static guchar *
+hs_ui_download (GdkTexture *texture)
+{
+  int w = gdk_texture_get_width (texture), h = gdk_texture_get_height (texture);
+  guchar *data = g_malloc ((gsize) w * h * 4);
+
+  gdk_texture_download (texture, data, (gsize) w * 4);
+  return data;
+}
+
+/* Fraction of pixels whose channels differ by more than 32 (of 255). */
+static double
+hs_ui_texture_difference (GdkTexture *a, GdkTexture *b)
+{
+  int w = gdk_texture_get_width (a), h = gdk_texture_get_height (a);
+  g_autofree guchar *pa = NULL;
+  g_autofree guchar *pb = NULL;
+  gsize differing = 0;
+
+  if (w != gdk_texture_get_width (b) || h != gdk_texture_get_height (b))
+    return 1.0;
+  pa = hs_ui_download (a);
+  pb = hs_ui_download (b);
+  for (gsize i = 0; i < (gsize) w * h; i++)
+    {
+      int d = 0;
+      for (int c = 0; c < 4; c++)
+        d = MAX (d, abs ((int) pa[4 * i + c] - (int) pb[4 * i + c]));
+      if (d > 32)
+        differing++;
+    }
+  return (double) differing / ((double) w * h);
+}
+
+/* A copy of `texture` (a rendering of `root`) with the areas of `masked`
+ * (NULL-terminated) painted mid-grey: parts drawn by other units (the
+ * canvas, the overlay controls) are compared by their own tests, so the
+ * golden image of a container does not change when they do. */
+static GdkTexture *
+hs_ui_mask_widgets (GdkTexture *texture, GtkWidget *root, GtkWidget **masked)
+{
+  int w = gdk_texture_get_width (texture), h = gdk_texture_get_height (texture);
+  guchar *data = hs_ui_download (texture);
+  g_autoptr(GBytes) bytes = NULL;
+
+  for (guint i = 0; masked != NULL && masked[i] != NULL; i++)
+    {
+      graphene_rect_t r;
+
+      if (!gtk_widget_compute_bounds (masked[i], root, &r))
+        continue;
+      for (int y = MAX (0, (int) r.origin.y); y < MIN (h, (int) ceil (r.origin.y + r.size.height)); y++)
+        for (int x = MAX (0, (int) r.origin.x); x < MIN (w, (int) ceil (r.origin.x + r.size.width)); x++)
+          {
+            guchar *p = data + ((gsize) y * w + x) * 4;
+            p[0] = p[1] = p[2] = 128;
+            p[3] = 255;
+          }
+    }
+  bytes = g_bytes_new_take (data, (gsize) w * h * 4);
+  return gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, bytes, (gsize) w * 4);
+}
+
+/* Compares with tests/golden/<name>.png: at most `tolerance` (a fraction)
+ * of the pixels may differ (fonts and antialiasing vary slightly between
+ * machines).  HS_UPDATE_GOLDEN=1 rewrites the golden file; a missing golden
+ * file is written and the test is skipped (review and commit it).  On a
+ * mismatch the actual image is saved beside the test for inspection. */
+static void
+hs_ui_assert_golden (GdkTexture *texture, const char *name, double tolerance)
+{
+  g_autofree char *file = g_strdup_printf ("%s.png", name);
+  g_autofree char *golden = g_build_filename (hs_test_source_dir (), "tests", "golden", file, NULL);
+  g_autoptr(GdkTexture) expected = NULL;
+  g_autoptr(GError) error = NULL;
+  double diff;
+
+  if (g_getenv ("HS_UPDATE_GOLDEN") != NULL || !g_file_test (golden, G_FILE_TEST_EXISTS))
+    {
+      g_assert_true (gdk_texture_save_to_png (texture, golden));
+      g_test_message ("wrote golden image %s", golden);
+      if (g_getenv ("HS_UPDATE_GOLDEN") == NULL)
+        g_test_skip ("golden image was missing; written now");
+      return;
+    }
+
+  expected = gdk_texture_new_from_filename (golden, &error);
+  g_assert_no_error (error);
+  diff = hs_ui_texture_difference (texture, expected);
+  if (diff > tolerance)
+    {
+      g_autofree char *actual = g_strdup_printf ("%s/%s-actual.png",
+                                                 g_getenv ("HS_BUILD_DIR") ? g_getenv ("HS_BUILD_DIR") : ".",
+                                                 name);
+      gdk_texture_save_to_png (texture, actual);
+      g_test_message ("%s differs from %s in %.2f %% of pixels (actual saved as %s)",
+                      name, golden, diff * 100, actual);
+    }
+  g_assert_cmpfloat (diff, <=, tolerance);
+}

@@ -1,0 +1,419 @@
+/* test-ui-window.c — the main window driven through its actions */
+#include "hs-ui-fixture.h"
+
+#include "hs-window.h"
+
+static char *dataset_root;
+
+static gboolean
+not_loading (gpointer data)
+{
+  return !hs_window_get_loading (data);
+}
+
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data);
+}
+
+static HsWindow *
+new_window (void)
+{
+  HsWindow *window = hs_window_new (NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  hs_ui_wait_until (is_mapped, window);
+  return window;
+}
+
+static void
+open_path (HsWindow *window, const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  hs_window_open (window, file);
+  g_assert_true (hs_window_get_loading (window));
+  hs_ui_wait_until (not_loading, window);
+  hs_ui_settle ();
+}
+
+/* The window's last reference is ours, so finalizing proves nothing leaks it. */
+static void
+destroy_window (HsWindow *window)
+{
+  g_object_ref (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  hs_ui_settle ();
+  g_assert_finalize_object (window);
+}
+
+static void
+reset_settings (void)
+{
+  g_autoptr(GSettings) settings = hs_settings_new ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_assert_nonnull (settings);
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    g_settings_reset (settings, keys[i]);
+}
+
+/* The window as rendered, with the canvas and the overlay/metrics stack
+ * blanked (their own tests compare them). */
+static GdkTexture *
+render_shell (HsWindow *window)
+{
+  g_autoptr(GdkTexture) full = hs_ui_render (GTK_WIDGET (window));
+  GtkWidget *canvas = hs_window_get_canvas (window);
+  GtkWidget *masked[3] = { NULL, NULL, NULL };
+  guint n = 0;
+
+  if (canvas != NULL)
+    masked[n++] = canvas;
+  masked[n++] = GTK_WIDGET (g_object_get_data (G_OBJECT (window), "hs-side-stack"));
+  return hs_ui_mask_widgets (full, GTK_WIDGET (window), masked);
+}
+
+static void
+test_empty (void)
+{
+  HsWindow *window;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  reset_settings ();
+  window = new_window ();
+  hs_ui_settle ();
+
+  g_assert_null (hs_window_get_dataset (window));
+  g_assert_false (hs_window_restore_last_dataset (window));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "swap-sides"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "open"));
+
+  texture = render_shell (window);
+  hs_ui_assert_golden (texture, "window-empty", 0.02);
+  destroy_window (window);
+}
+
+static void
+test_open_and_browse (void)
+{
+  HsWindow *window;
+  HsInstanceBrowser *browser;
+  HsPromptPanel *panel;
+  HsInstance *instance;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  reset_settings ();
+  window = new_window ();
+  open_path (window, dataset_root);
+
+  g_assert_nonnull (hs_window_get_dataset (window));
+  g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
+  browser = hs_window_get_browser (window);
+  panel = hs_window_get_prompt_panel (window);
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 5);
+
+  /* The first instance and its first sentence are shown; models are sorted
+   * and the first one ("blind") is picked. */
+  instance = hs_window_get_instance (window);
+  g_assert_nonnull (instance);
+  g_assert_cmpstr (instance->id, ==, "hand-00");
+  g_assert_cmpstr (hs_window_get_model (window), ==, "blind");
+  g_assert_cmpstr (hs_prompt_panel_get_prompt (panel), ==, HS_UI_S0);
+  g_assert_nonnull (hs_window_get_map (window));
+  g_assert_cmpstr (hs_prompt_panel_get_map_ref (panel)->file, ==, "maps/hand-00-s0-blind.npy");
+
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  g_assert_cmpstr (hs_prompt_panel_get_map_ref (panel)->file, ==, "maps/hand-00-s0.npy");
+  g_assert_cmpuint (hs_attention_map_get_width (hs_window_get_map (window)), ==, 16);
+
+  /* Actions move through the list. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "next-instance", NULL);
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-01");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "next-instance", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "previous-instance", NULL);
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-01");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "next-sentence", NULL);
+  g_assert_cmpstr (hs_prompt_panel_get_prompt (panel), ==, HS_UI_S1);
+  g_assert_cmpstr (hs_prompt_panel_get_map_ref (panel)->file, ==, "maps/hand-01-s1.npy");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "previous-sentence", NULL);
+  g_assert_cmpstr (hs_prompt_panel_get_prompt (panel), ==, HS_UI_S0);
+
+  /* Swap sides: the swapped prompt and its precomputed map. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "swap-sides", NULL);
+  g_assert_cmpstr (hs_prompt_panel_get_prompt (panel), ==, HS_UI_S0_SWAPPED);
+  g_assert_cmpstr (hs_prompt_panel_get_map_ref (panel)->file, ==, "maps/hand-01-s0-swap.npy");
+  g_assert_nonnull (hs_window_get_map (window));
+  hs_ui_settle ();
+
+  texture = render_shell (window);
+  hs_ui_assert_golden (texture, "window-swapped", 0.02);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "reset-prompt", NULL);
+  g_assert_cmpstr (hs_prompt_panel_get_prompt (panel), ==, HS_UI_S0);
+
+  destroy_window (window);
+}
+
+static void
+test_search_and_filters (void)
+{
+  HsWindow *window;
+  HsInstanceBrowser *browser;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  reset_settings ();
+  window = new_window ();
+  open_path (window, dataset_root);
+  browser = hs_window_get_browser (window);
+
+  hs_instance_browser_set_search_text (browser, "BROKEN");
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 1);
+  hs_instance_browser_set_search_text (browser, "right lung");   /* sentence text */
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 4);
+  hs_instance_browser_set_search_text (browser, "hand-03");
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 1);
+  hs_instance_browser_set_search_text (browser, "no such thing");
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 0);
+  hs_instance_browser_set_search_text (browser, "");
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 5);
+
+  /* The four hand instances state a positive nodule; broken-image has no labels. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (browser), "browser.filter-abnormal", NULL));
+  g_assert_cmpuint (hs_instance_browser_get_subsets (browser), ==, HS_SUBSET_ABNORMAL);
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 4);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (browser), "browser.filter-abnormal", NULL));
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 5);
+
+  /* Selecting a hidden instance clears the filters that hide it. */
+  hs_instance_browser_set_subsets (browser, HS_SUBSET_ABNORMAL);
+  g_assert_true (hs_window_select_instance (window, "broken-image"));
+  g_assert_cmpuint (hs_instance_browser_get_subsets (browser), ==, 0);
+  g_assert_false (hs_window_select_instance (window, "nope"));
+
+  destroy_window (window);
+}
+
+static void
+test_bad_data (void)
+{
+  HsWindow *window;
+  HsErrorBar *bar;
+  g_autofree char *tmp = hs_test_make_tmpdir ();
+  g_autofree char *bad_json = g_build_filename (tmp, "heatscope.json", NULL);
+  g_autofree char *missing = g_build_filename (tmp, "does-not-exist", NULL);
+
+  if (hs_ui_skip_without_display ())
+    return;
+  reset_settings ();
+  window = new_window ();
+  bar = hs_window_get_error_bar (window);
+
+  /* A missing image and map: shown in the window with the file named. */
+  open_path (window, dataset_root);
+  g_assert_true (hs_window_select_instance (window, "broken-image"));
+  hs_ui_settle ();
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), >=, 1);
+  g_assert_nonnull (strstr (hs_error_bar_get_text (bar), "missing"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (bar)));
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "broken-image");
+  hs_error_bar_clear (bar);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (bar)));
+
+  /* A folder that does not exist. */
+  open_path (window, missing);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 1);
+  g_assert_nonnull (strstr (hs_error_bar_get_text (bar), "does-not-exist"));
+  /* The previous dataset stays open. */
+  g_assert_nonnull (hs_window_get_dataset (window));
+
+  /* A manifest that is not JSON. */
+  hs_error_bar_clear (bar);
+  g_assert_true (g_file_set_contents (bad_json, "{\"format\": \"heatscope-dataset\", \"vers", -1, NULL));
+  open_path (window, tmp);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 1);
+  g_assert_nonnull (strstr (hs_error_bar_get_text (bar), "heatscope.json"));
+
+  destroy_window (window);
+}
+
+static void
+test_restore (void)
+{
+  HsWindow *window;
+  g_autoptr(GSettings) settings = NULL;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  reset_settings ();
+  window = new_window ();
+  open_path (window, dataset_root);
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  g_assert_true (hs_window_select_instance (window, "hand-02"));
+  hs_instance_browser_set_subsets (hs_window_get_browser (window), HS_SUBSET_ABNORMAL);
+  g_object_ref (window);
+  gtk_window_close (GTK_WINDOW (window));   /* saves the filters and size */
+  hs_ui_settle ();
+  g_assert_finalize_object (window);
+
+  settings = hs_settings_new ();
+  g_assert_cmpstr (g_settings_get_string (settings, "last-instance"), ==, "hand-02");
+
+  /* A new window comes back to the same dataset, instance, model, filters. */
+  window = new_window ();
+  g_assert_true (hs_window_restore_last_dataset (window));
+  hs_ui_wait_until (not_loading, window);
+  hs_ui_settle ();
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-02");
+  g_assert_cmpstr (hs_window_get_model (window), ==, "grounded");
+  g_assert_cmpuint (hs_instance_browser_get_subsets (hs_window_get_browser (window)), ==, HS_SUBSET_ABNORMAL);
+  destroy_window (window);
+}
+
+static void
+test_export (void)
+{
+  HsWindow *window;
+  g_autofree char *tmp = hs_test_make_tmpdir ();
+  g_autofree char *png = g_build_filename (tmp, "view.png", NULL);
+  g_autoptr(GError) error = NULL;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  reset_settings ();
+  window = new_window ();
+  open_path (window, dataset_root);
+
+  if (hs_window_get_canvas (window) == NULL)
+    {
+      g_assert_false (hs_window_export_to_file (window, png, &error));
+      g_assert_nonnull (error);
+      g_test_skip ("the canvas is not built in yet");
+    }
+  else
+    {
+      g_autoptr(HsImage) image = NULL;
+
+      g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export"));
+      gboolean ok = hs_window_export_to_file (window, png, &error);
+
+      if (!ok && error != NULL && strstr (error->message, "not built") != NULL)
+        {
+          g_test_skip (error->message);
+          destroy_window (window);
+          return;
+        }
+      g_assert_no_error (error);
+      g_assert_true (ok);
+      image = hs_image_load (png, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (hs_image_get_width (image), >, 0);
+    }
+  destroy_window (window);
+}
+
+/* Every accelerator the shortcuts window shows is one the app really binds
+ * (or one of the canvas's own keys), and the window actions exist. */
+static void
+test_shortcuts (void)
+{
+  g_autoptr(HsApplication) app = NULL;
+  g_autoptr(GtkBuilder) builder = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) bound = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_auto(GStrv) actions = NULL;
+  const char *canvas_keys[] = { "plus", "minus", "0", "1", NULL };
+  HsWindow *window;
+  GSList *objects;
+  guint checked = 0;
+
+  if (hs_ui_skip_without_display ())
+    return;
+
+  app = hs_application_new ();
+  hs_application_set_accels (GTK_APPLICATION (app));
+  actions = gtk_application_list_action_descriptions (GTK_APPLICATION (app));
+  window = hs_window_new (NULL);
+  for (guint i = 0; actions[i] != NULL; i++)
+    {
+      g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), actions[i]);
+      g_autofree char *name = g_strdup (actions[i]);
+      char *detail = strstr (name, "::");
+
+      if (detail != NULL)
+        *detail = '\0';
+      if (g_str_has_prefix (name, "win."))
+        g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), name + 4));
+      for (guint j = 0; accels[j] != NULL; j++)
+        {
+          guint key;
+          GdkModifierType mods;
+          g_assert_true (gtk_accelerator_parse (accels[j], &key, &mods));
+          g_hash_table_add (bound, gtk_accelerator_name (key, mods));
+        }
+    }
+  for (guint i = 0; canvas_keys[i] != NULL; i++)
+    {
+      guint key;
+      GdkModifierType mods;
+      g_assert_true (gtk_accelerator_parse (canvas_keys[i], &key, &mods));
+      g_hash_table_add (bound, gtk_accelerator_name (key, mods));
+    }
+  /* GtkApplication's own shortcut for the shortcuts window. */
+  g_hash_table_add (bound, g_strdup ("<Control>question"));
+
+  builder = gtk_builder_new ();
+  gtk_builder_add_from_resource (builder, "/org/heatscope/Heatscope/gtk/help-overlay.ui", &error);
+  g_assert_no_error (error);
+  objects = gtk_builder_get_objects (builder);
+  for (GSList *l = objects; l != NULL; l = l->next)
+    if (GTK_IS_SHORTCUTS_SHORTCUT (l->data))
+      {
+        g_autofree char *accel = NULL;
+        guint key;
+        GdkModifierType mods;
+
+        g_object_get (l->data, "accelerator", &accel, NULL);
+        g_assert_true (gtk_accelerator_parse (accel, &key, &mods));
+        g_autofree char *canonical = gtk_accelerator_name (key, mods);
+        if (!g_hash_table_contains (bound, canonical))
+          g_error ("the shortcuts window shows %s, which nothing binds", accel);
+        checked++;
+      }
+  g_slist_free (objects);
+  g_assert_cmpuint (checked, >=, 10);
+  gtk_window_destroy (GTK_WINDOW (gtk_builder_get_object (builder, "help_overlay")));
+  gtk_window_destroy (GTK_WINDOW (window));
+  hs_ui_settle ();
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  hs_ui_init (&argc, &argv);
+  dataset_root = hs_ui_make_dataset ();
+
+  g_test_add_func ("/hs/ui/window/empty", test_empty);
+  g_test_add_func ("/hs/ui/window/open-and-browse", test_open_and_browse);
+  g_test_add_func ("/hs/ui/window/search-and-filters", test_search_and_filters);
+  g_test_add_func ("/hs/ui/window/bad-data", test_bad_data);
+  g_test_add_func ("/hs/ui/window/restore", test_restore);
+  g_test_add_func ("/hs/ui/window/export", test_export);
+  g_test_add_func ("/hs/ui/window/shortcuts", test_shortcuts);
+  status = g_test_run ();
+  g_free (dataset_root);
+  return status;
+}
