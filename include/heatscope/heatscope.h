@@ -9,6 +9,7 @@
 #include "hs-npy.h"
 #include "hs-attention-map.h"
 #include "hs-dataset.h"
+#include "hs-summary.h"
 #include "hs-resample.h"
 #include "hs-text.h"
 #include "hs-report.h"

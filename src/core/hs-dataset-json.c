@@ -1266,14 +1266,13 @@ append_number (GString *out, double value)
       g_string_append_printf (out, "%" G_GINT64_FORMAT, (gint64) value);
       return;
     }
-  for (int precision = 1; precision <= 17; precision++)
+  /* 15 digits print 0.1 as "0.1"; 17 always read back exactly. */
+  g_ascii_formatd (buffer, sizeof buffer, "%.15g", value);
+  if (g_ascii_strtod (buffer, NULL) != value)
     {
-      char format[8];
-
-      g_snprintf (format, sizeof format, "%%.%dg", precision);
-      g_ascii_formatd (buffer, sizeof buffer, format, value);
-      if (g_ascii_strtod (buffer, NULL) == value)
-        break;
+      g_ascii_formatd (buffer, sizeof buffer, "%.16g", value);
+      if (g_ascii_strtod (buffer, NULL) != value)
+        g_ascii_formatd (buffer, sizeof buffer, "%.17g", value);
     }
   g_string_append (out, buffer);
 }
