@@ -13,6 +13,7 @@
 #include "hs-resample.h"
 #include "hs-text.h"
 #include "hs-report.h"
+#include "hs-phantom.h"
 #include "hs-colormap.h"
 #include "hs-overlay.h"
 #include "hs-contour.h"

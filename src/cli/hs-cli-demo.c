@@ -1,0 +1,197 @@
+/* hs-cli-demo.c — heatscope-cli demo: generate the phantom demo dataset */
+#include "hs-cli.h"
+
+#include <heatscope/hs-phantom.h>
+#include <heatscope/hs-model.h>
+
+#include <stdio.h>
+#include <string.h>
+
+/* A built-in model with the features of the last image it saw: the image
+ * side runs once per image, the text side once per prompt. */
+typedef struct {
+  char            *name;
+  HsModel         *model;
+  HsImage         *image;     /* a reference, so the address cannot be reused */
+  HsImageFeatures *features;
+} ModelSlot;
+
+static void
+model_slot_free (ModelSlot *slot)
+{
+  g_free (slot->name);
+  g_clear_pointer (&slot->model, hs_model_unref);
+  g_clear_pointer (&slot->image, hs_image_unref);
+  g_clear_pointer (&slot->features, hs_image_features_unref);
+  g_free (slot);
+}
+
+static HsAttentionMap *
+attend_builtin (HsImage *image, const char *prompt, const char *model, gpointer data,
+                GError **error)
+{
+  GPtrArray *slots = data;
+
+  for (guint i = 0; i < slots->len; i++)
+    {
+      ModelSlot *slot = g_ptr_array_index (slots, i);
+
+      if (strcmp (slot->name, model) != 0)
+        continue;
+      if (slot->image != image)
+        {
+          g_clear_pointer (&slot->image, hs_image_unref);
+          g_clear_pointer (&slot->features, hs_image_features_unref);
+          slot->features = hs_model_encode_image (slot->model, image, NULL, error);
+          if (slot->features == NULL)
+            return NULL;
+          slot->image = hs_image_ref (image);
+        }
+      return hs_model_attend (slot->model, slot->features, prompt, error);
+    }
+  g_set_error (error, HS_PHANTOM_ERROR, HS_PHANTOM_ERROR_INVALID, "no model \"%s\" loaded", model);
+  return NULL;
+}
+
+static void
+print_progress (guint done, guint total, gpointer data)
+{
+  if (done == total || done % MAX (1u, total / 20) == 0)
+    fprintf (stderr, "\r%u / %u instances", done, total);
+  if (done == total)
+    fputc ('\n', stderr);
+}
+
+int
+hs_cli_demo (int argc, char **argv)
+{
+  gint64 count = 60, start = 0, seed = 1;
+  int size = HS_PHANTOM_DEFAULT_SIZE, width = 0, height = 0, grid = 16;
+  gboolean simulated = FALSE, progress = FALSE;
+  g_autofree char *maps = NULL;
+  g_auto(GStrv) rest = NULL;
+  GOptionEntry entries[] = {
+    { "count", 'n', 0, G_OPTION_ARG_INT64, &count, "Number of instances (default 60)", "N" },
+    { "seed", 's', 0, G_OPTION_ARG_INT64, &seed, "Seed (default 1); same seed, same bytes", "S" },
+    { "size", 0, 0, G_OPTION_ARG_INT, &size, "Image width and height in pixels (default 1024, at least 64)", "PX" },
+    { "width", 0, 0, G_OPTION_ARG_INT, &width, "Image width (overrides --size)", "PX" },
+    { "height", 0, 0, G_OPTION_ARG_INT, &height, "Image height (overrides --size)", "PX" },
+    { "start", 0, 0, G_OPTION_ARG_INT64, &start, "Index of the first instance (default 0)", "I" },
+    { "maps", 0, 0, G_OPTION_ARG_STRING, &maps,
+      "Precomputed maps: auto (built-in models when their weights exist, else simulated), "
+      "models, simulated or none", "MODE" },
+    { "simulated-maps", 0, 0, G_OPTION_ARG_NONE, &simulated,
+      "Same as --maps=simulated: sim-grounded and sim-blind, SIMULATED stand-ins", NULL },
+    { "grid", 0, 0, G_OPTION_ARG_INT, &grid, "Cells per side of simulated maps (default 16)", "N" },
+    { "progress", 0, 0, G_OPTION_ARG_NONE, &progress, "Show progress on stderr", NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, "OUT" },
+    { NULL },
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("OUT — generate the phantom demo dataset");
+  g_autoptr(GPtrArray) slots = g_ptr_array_new_with_free_func ((GDestroyNotify) model_slot_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) model_names = g_ptr_array_new ();
+  HsPhantomAttendSource source = { NULL, attend_builtin, NULL };
+  HsPhantomWriteOptions options = { 0 };
+  const char *mode;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_summary (context,
+      "Writes OUT/heatscope.json, OUT/images/*.png (16-bit), OUT/masks/*.png and OUT/maps/*.npy.");
+  if (!hs_cli_parse (context, &argc, &argv, "demo"))
+    return HS_CLI_EXIT_USAGE;
+  if (rest == NULL || rest[0] == NULL || rest[1] != NULL)
+    {
+      hs_cli_error ("demo", "expected exactly one output folder (see --help)");
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (count < 0 || count > G_MAXUINT32 || start < 0 || seed < 0)
+    {
+      hs_cli_error ("demo", "--count, --start and --seed must be non-negative");
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (width == 0)
+    width = size;
+  if (height == 0)
+    height = size;
+  if (width < HS_PHANTOM_MIN_SIZE || height < HS_PHANTOM_MIN_SIZE || width > 65536 || height > 65536)
+    {
+      hs_cli_error ("demo", "image size %d×%d: each side must be between %d and 65536 pixels",
+                    width, height, HS_PHANTOM_MIN_SIZE);
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (grid < 1 || grid > 256)
+    {
+      hs_cli_error ("demo", "--grid %d: must be between 1 and 256", grid);
+      return HS_CLI_EXIT_USAGE;
+    }
+  mode = simulated ? "simulated" : maps != NULL ? maps : "auto";
+  if (simulated && maps != NULL && strcmp (maps, "simulated") != 0)
+    {
+      hs_cli_error ("demo", "--simulated-maps contradicts --maps=%s", maps);
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (strcmp (mode, "auto") != 0 && strcmp (mode, "models") != 0
+      && strcmp (mode, "simulated") != 0 && strcmp (mode, "none") != 0)
+    {
+      hs_cli_error ("demo", "--maps=%s: expected auto, models, simulated or none", mode);
+      return HS_CLI_EXIT_USAGE;
+    }
+
+  if (strcmp (mode, "auto") == 0 || strcmp (mode, "models") == 0)
+    {
+      const char *const *builtin = hs_model_list_builtin ();
+      for (guint i = 0; builtin[i] != NULL; i++)
+        {
+          g_autofree char *path = hs_model_find_builtin (builtin[i]);
+          ModelSlot *slot;
+          HsModel *model;
+
+          if (path == NULL)
+            continue;
+          model = hs_model_load (path, &error);
+          if (model == NULL)
+            {
+              hs_cli_error ("demo", "%s", error->message);
+              return HS_CLI_EXIT_INPUT;
+            }
+          slot = g_new0 (ModelSlot, 1);
+          slot->name = g_strdup (builtin[i]);
+          slot->model = model;
+          g_ptr_array_add (slots, slot);
+          g_ptr_array_add (model_names, slot->name);
+        }
+      if (slots->len == 0 && strcmp (mode, "models") == 0)
+        {
+          hs_cli_error ("demo", "--maps=models: no built-in model weights found (data/models/)");
+          return HS_CLI_EXIT_INPUT;
+        }
+      if (slots->len == 0)
+        mode = "simulated";
+    }
+  g_ptr_array_add (model_names, NULL);
+
+  options.seed = (guint64) seed;
+  options.start = (guint64) start;
+  options.count = (guint) count;
+  options.width = (guint) width;
+  options.height = (guint) height;
+  options.map_grid = (guint) grid;
+  options.simulated_maps = strcmp (mode, "simulated") == 0;
+  if (slots->len > 0)
+    {
+      source.models = (char **) model_names->pdata;
+      source.data = slots;
+      options.sources = &source;
+      options.n_sources = 1;
+    }
+  if (progress)
+    options.progress = print_progress;
+
+  if (!hs_phantom_write_dataset (rest[0], &options, &error))
+    {
+      hs_cli_error ("demo", "%s", error->message);
+      return HS_CLI_EXIT_INPUT;
+    }
+  return HS_CLI_EXIT_OK;
+}

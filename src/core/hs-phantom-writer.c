@@ -1,0 +1,388 @@
+/* hs-phantom-writer.c — the phantom demo dataset on disk */
+#include "hs-phantom-private.h"
+
+#include "heatscope/hs-npy.h"
+#include "heatscope/hs-text.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+HsImage *
+hs_phantom_to_image (const HsPhantom *phantom, GError **error)
+{
+  g_autoptr(HsImage) image = NULL;
+
+  g_return_val_if_fail (phantom != NULL, NULL);
+  image = hs_image_new (phantom->width, phantom->height, 1, 16, error);
+  if (image == NULL)
+    return NULL;
+  memcpy (hs_image_get_data (image), phantom->pixels,
+          (gsize) phantom->width * phantom->height * sizeof (guint16));
+  return g_steal_pointer (&image);
+}
+
+static gboolean
+save_mask (const HsPhantom *phantom, const HsPhantomFinding *finding, const char *path,
+           GError **error)
+{
+  g_autoptr(HsImage) image = hs_image_new (phantom->width, phantom->height, 1, 8, error);
+  guint16 *data;
+  gsize n = (gsize) phantom->width * phantom->height;
+
+  if (image == NULL)
+    return FALSE;
+  data = hs_image_get_data (image);
+  for (gsize i = 0; i < n; i++)
+    data[i] = finding->mask[i];
+  return hs_image_save_png (image, path, error);
+}
+
+static char *
+slug (const char *name)
+{
+  char *s = g_ascii_strdown (name, -1);
+  for (char *p = s; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p))
+      *p = '-';
+  return s;
+}
+
+/* The targets' boxes lie in one image half (hs-dataset-subsets.c's rule):
+ * every box centre on the same side, none crossing the midline by more
+ * than 5 % of the width. */
+static gboolean
+boxes_one_side (const HsPhantom *phantom, const GArray *boxes)
+{
+  double mid = phantom->width / 2.0, slack = 0.05 * phantom->width;
+  int side = 0;
+
+  if (boxes->len == 0)
+    return FALSE;
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      const HsBox *b = &g_array_index (boxes, HsBox, i);
+      int s = (b->x1 + b->x2) / 2.0 < mid ? -1 : 1;
+
+      if (side != 0 && s != side)
+        return FALSE;
+      side = s;
+      if (s < 0 ? b->x2 > mid + slack : b->x1 < mid - slack)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Boxes of the regions a prompt names; with `swapped`, the regions the
+ * left/right-swapped prompt names (a lesion is mirrored to where the swapped
+ * text places it). */
+static GArray *
+target_boxes (const HsPhantom *phantom, char **targets, gboolean swapped)
+{
+  GArray *boxes = g_array_new (FALSE, FALSE, sizeof (HsBox));
+
+  for (guint i = 0; targets != NULL && targets[i] != NULL; i++)
+    {
+      const HsPhantomRegion *region = hs_phantom_find_region (phantom, targets[i]);
+      HsBox box;
+
+      if (region != NULL)
+        {
+          if (swapped)
+            {
+              g_autofree char *other = hs_text_swap_sides (targets[i]);
+              region = hs_phantom_find_region (phantom, other);
+            }
+          if (region != NULL)
+            g_array_append_val (boxes, region->box);
+        }
+      else if (hs_phantom_get_box (phantom, targets[i], &box))
+        {
+          if (swapped)
+            {
+              double x1 = phantom->width - box.x2, x2 = phantom->width - box.x1;
+              box.x1 = x1;
+              box.x2 = x2;
+            }
+          g_array_append_val (boxes, box);
+        }
+    }
+  return boxes;
+}
+
+static gboolean
+write_map (const char *root, const char *relative, HsAttentionMap *map, GError **error)
+{
+  g_autofree char *path = g_build_filename (root, relative, NULL);
+  guint n_tokens = hs_attention_map_get_n_tokens (map);
+  guint h = hs_attention_map_get_height (map), w = hs_attention_map_get_width (map);
+  gsize shape[3];
+  g_autofree double *values = NULL;
+
+  if (n_tokens > 0)
+    {
+      shape[0] = n_tokens;
+      shape[1] = h;
+      shape[2] = w;
+      values = g_new (double, (gsize) n_tokens * h * w);
+      for (guint t = 0; t < n_tokens; t++)
+        memcpy (values + (gsize) t * h * w, hs_attention_map_peek_token (map, t),
+                (gsize) h * w * sizeof (double));
+      return hs_npy_write (path, HS_DTYPE_FLOAT32, 3, shape, values, FALSE, FALSE, error);
+    }
+  shape[0] = h;
+  shape[1] = w;
+  return hs_npy_write (path, HS_DTYPE_FLOAT32, 2, shape, hs_attention_map_peek_values (map),
+                       FALSE, FALSE, error);
+}
+
+static HsMapRef *
+map_ref_for (HsAttentionMap *map, const char *model, const char *query, const char *file,
+             const char *prompt)
+{
+  HsMapRef *ref = hs_map_ref_new (model, query, file);
+  guint n_tokens = hs_attention_map_get_n_tokens (map);
+
+  if (prompt != NULL)
+    hs_map_ref_set_prompt (ref, prompt);
+  if (n_tokens > 0)
+    {
+      g_autoptr(GPtrArray) tokens = g_ptr_array_new ();
+      for (guint t = 0; t < n_tokens; t++)
+        g_ptr_array_add (tokens, (gpointer) hs_attention_map_get_token (map, t));
+      g_ptr_array_add (tokens, NULL);
+      hs_map_ref_set_tokens (ref, (const char *const *) tokens->pdata);
+    }
+  ref->no_attn = hs_attention_map_get_no_attn (map);
+  return ref;
+}
+
+typedef struct {
+  const char  *root;
+  const char  *id;
+  HsPhantom   *phantom;
+  HsImage     *image;
+  HsInstance  *instance;
+  guint        grid;
+} WriteContext;
+
+/* One map of `model` for a sentence (or its swapped prompt when `prompt` is
+ * not NULL), simulated or from a live source. */
+static gboolean
+add_map (WriteContext *ctx, const HsPhantomAttendSource *source, const char *model,
+         const char *sentence_id, const HsReportSentence *sentence, const char *prompt,
+         guint64 key, GError **error)
+{
+  g_autofree char *model_slug = slug (model);
+  g_autofree char *file = g_strdup_printf ("maps/%s-%s%s-%s.npy", ctx->id, sentence_id,
+                                           prompt != NULL ? "-swap" : "", model_slug);
+  g_autoptr(HsAttentionMap) map = NULL;
+
+  if (source == NULL)
+    {
+      g_autoptr(GArray) boxes = target_boxes (ctx->phantom, sentence->targets, prompt != NULL);
+      g_autofree double *values = hs_phantom_simulate_map (ctx->phantom, model,
+                                                           (const HsBox *) boxes->data,
+                                                           boxes->len, key, ctx->grid);
+      if (values == NULL)
+        {
+          g_set_error (error, HS_PHANTOM_ERROR, HS_PHANTOM_ERROR_INVALID,
+                       "unknown simulated model \"%s\"", model);
+          return FALSE;
+        }
+      map = hs_attention_map_new (0, ctx->grid, ctx->grid, values, error);
+    }
+  else
+    map = source->func (ctx->image, prompt != NULL ? prompt : sentence->text, model,
+                        source->data, error);
+  if (map == NULL)
+    {
+      g_prefix_error (error, "%s: model %s, sentence %s: ", ctx->id, model, sentence_id);
+      return FALSE;
+    }
+  if (!write_map (ctx->root, file, map, error))
+    return FALSE;
+  /* The swapped prompt's map is a free-prompt map (found by
+   * hs_instance_find_map_by_prompt): the manifest allows one map per
+   * (model, query), which the sentence's own map takes. */
+  hs_instance_add_map (ctx->instance, map_ref_for (map, model, prompt != NULL ? NULL : sentence_id,
+                                                   file, prompt));
+  return TRUE;
+}
+
+static HsInstance *
+write_instance (const char *root, const HsPhantomWriteOptions *options, guint64 index,
+                GError **error)
+{
+  static const char *const simulated[] = { HS_PHANTOM_SIM_GROUNDED, HS_PHANTOM_SIM_BLIND };
+  guint width = options->width ? options->width : HS_PHANTOM_DEFAULT_SIZE;
+  guint height = options->height ? options->height : HS_PHANTOM_DEFAULT_SIZE;
+  g_autoptr(HsPhantom) phantom = NULL;
+  g_autoptr(HsImage) image = NULL;
+  g_autoptr(HsInstance) instance = NULL;
+  g_autofree char *id = g_strdup_printf ("phantom-%06" G_GUINT64_FORMAT, index);
+  g_autofree char *image_rel = g_strdup_printf ("images/%s.png", id);
+  g_autofree char *image_path = g_build_filename (root, image_rel, NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GHashTable) prompts = NULL;
+  g_autoptr(GPtrArray) swaps = g_ptr_array_new_with_free_func (g_free);
+  WriteContext ctx;
+
+  phantom = hs_phantom_generate (options->seed, index, width, height, error);
+  if (phantom == NULL)
+    return NULL;
+  image = hs_phantom_to_image (phantom, error);
+  if (image == NULL || !hs_image_save_png (image, image_path, error))
+    return NULL;
+
+  instance = hs_instance_new (id, image_rel);
+  instance->width = width;
+  instance->height = height;
+  instance->abnormal = phantom->abnormal;
+  hs_instance_set_metadata (instance, "view", "PA");
+  hs_instance_set_metadata (instance, "modality", "phantom radiograph");
+  hs_instance_set_metadata (instance, "licence", "CC0-1.0");
+  hs_instance_set_metadata (instance, "source", "heatscope-cli demo (procedural phantom)");
+  text = g_strdup_printf ("%" G_GUINT64_FORMAT, options->seed);
+  hs_instance_set_metadata (instance, "seed", text);
+  g_free (text);
+  text = g_strdup_printf ("%" G_GUINT64_FORMAT, index);
+  hs_instance_set_metadata (instance, "index", text);
+
+  for (guint i = 0; i < phantom->regions->len; i++)
+    {
+      const HsPhantomRegion *r = g_ptr_array_index (phantom->regions, i);
+      HsRegion *region = hs_region_new (r->name);
+      hs_region_add_box (region, r->box.x1, r->box.y1, r->box.x2, r->box.y2);
+      hs_instance_add_region (instance, region);
+    }
+  for (guint i = 0; i < phantom->findings->len; i++)
+    {
+      const HsPhantomFinding *f = g_ptr_array_index (phantom->findings, i);
+      g_autofree char *name_slug = slug (f->name);
+      g_autofree char *mask_rel = g_strdup_printf ("masks/%s-%s.png", id, name_slug);
+      g_autofree char *mask_path = g_build_filename (root, mask_rel, NULL);
+      HsRegion *region;
+
+      if (!save_mask (phantom, f, mask_path, error))
+        return NULL;
+      region = hs_region_new (f->name);
+      hs_region_add_box (region, f->box.x1, f->box.y1, f->box.x2, f->box.y2);
+      hs_region_set_mask (region, mask_rel);
+      hs_instance_add_region (instance, region);
+      hs_instance_add_finding (instance, hs_label_new (f->condition, "positive",
+                                                       (const char *const *) f->locations));
+    }
+
+  ctx = (WriteContext) { root, id, phantom, image, instance, options->map_grid ? options->map_grid : 16 };
+  prompts = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < phantom->sentences->len; i++)
+    g_hash_table_add (prompts, ((HsReportSentence *) g_ptr_array_index (phantom->sentences, i))->text);
+  for (guint i = 0; i < phantom->sentences->len; i++)
+    {
+      const HsReportSentence *s = g_ptr_array_index (phantom->sentences, i);
+      g_autofree char *sid = g_strdup_printf ("s%u", i + 1);
+      char *swapped = hs_text_swap_sides (s->text);
+      g_autoptr(GArray) boxes = target_boxes (phantom, s->targets, FALSE);
+      HsSentence *sentence = hs_sentence_new (sid, s->text);
+
+      g_ptr_array_add (swaps, swapped);  /* owns the text the prompt set points to */
+      /* one map per distinct prompt: a swapped text that is already a
+       * sentence (or another sentence's swap) has its map */
+      gboolean one_lung = boxes_one_side (phantom, boxes) && !g_hash_table_contains (prompts, swapped);
+      guint64 key = (guint64) (i + 1) * 1000;
+
+      for (guint t = 0; s->targets[t] != NULL; t++)
+        hs_sentence_add_target (sentence, s->targets[t]);
+      hs_sentence_add_label (sentence, hs_label_new (s->condition, s->context,
+                                                     (const char *const *) s->locations));
+      hs_instance_add_sentence (instance, sentence);
+      if (one_lung)
+        g_hash_table_add (prompts, swapped);
+
+      for (guint m = 0; options->simulated_maps && m < G_N_ELEMENTS (simulated); m++)
+        if (!add_map (&ctx, NULL, simulated[m], sid, s, NULL, key, error)
+            || (one_lung && !add_map (&ctx, NULL, simulated[m], sid, s, swapped, key + 1, error)))
+          return NULL;
+      for (guint k = 0; k < options->n_sources; k++)
+        {
+          const HsPhantomAttendSource *src = &options->sources[k];
+          for (guint m = 0; src->models != NULL && src->models[m] != NULL; m++)
+            if (!add_map (&ctx, src, src->models[m], sid, s, NULL, key, error)
+                || (one_lung && !add_map (&ctx, src, src->models[m], sid, s, swapped, key + 1, error)))
+              return NULL;
+        }
+    }
+  return g_steal_pointer (&instance);
+}
+
+gboolean
+hs_phantom_write_dataset (const char *out_dir, const HsPhantomWriteOptions *options, GError **error)
+{
+  static const char *const subdirs[] = { "images", "masks", "maps" };
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autofree char *name = NULL;
+  guint width, height;
+
+  g_return_val_if_fail (out_dir != NULL && options != NULL, FALSE);
+
+  width = options->width ? options->width : HS_PHANTOM_DEFAULT_SIZE;
+  height = options->height ? options->height : HS_PHANTOM_DEFAULT_SIZE;
+  if (width < HS_PHANTOM_MIN_SIZE || height < HS_PHANTOM_MIN_SIZE)
+    {
+      g_set_error (error, HS_PHANTOM_ERROR, HS_PHANTOM_ERROR_INVALID,
+                   "phantom size %u×%u is below the minimum of %u pixels", width, height,
+                   HS_PHANTOM_MIN_SIZE);
+      return FALSE;
+    }
+  if (options->map_grid > 256)
+    {
+      g_set_error (error, HS_PHANTOM_ERROR, HS_PHANTOM_ERROR_INVALID,
+                   "map grid %u is over 256 cells a side", options->map_grid);
+      return FALSE;
+    }
+  if (options->start > G_MAXUINT64 - options->count)
+    {
+      g_set_error (error, HS_PHANTOM_ERROR, HS_PHANTOM_ERROR_INVALID,
+                   "instance indices overflow (start %" G_GUINT64_FORMAT ")", options->start);
+      return FALSE;
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (subdirs); i++)
+    {
+      g_autofree char *dir = g_build_filename (out_dir, subdirs[i], NULL);
+      if (g_mkdir_with_parents (dir, 0755) != 0)
+        {
+          int saved = errno;
+          g_set_error (error, HS_PHANTOM_ERROR, HS_PHANTOM_ERROR_IO,
+                       "%s: cannot create folder: %s", dir, g_strerror (saved));
+          return FALSE;
+        }
+    }
+
+  name = g_strdup_printf ("Heatscope phantoms (seed %" G_GUINT64_FORMAT ")", options->seed);
+  dataset = hs_dataset_new (out_dir, name);
+  hs_dataset_set_description (dataset,
+      "Procedural chest-radiograph phantoms generated by heatscope-cli demo: anatomy boxes "
+      "named as in Chest ImaGenome, lesion masks, report sentences from labels "
+      "(McInerney et al. A.3). Licence-clean (CC0-1.0).");
+  if (options->simulated_maps)
+    {
+      hs_dataset_set_model_description (dataset, HS_PHANTOM_SIM_GROUNDED,
+          "SIMULATED attention, not a model: blobs over the regions the text names "
+          "(what a text-following model would show)");
+      hs_dataset_set_model_description (dataset, HS_PHANTOM_SIM_BLIND,
+          "SIMULATED attention, not a model: blobs over the image's lesions whatever the "
+          "text says (the failure mode of McInerney et al.)");
+    }
+  for (guint i = 0; i < options->count; i++)
+    {
+      HsInstance *instance = write_instance (out_dir, options, options->start + i, error);
+      if (instance == NULL)
+        return FALSE;
+      hs_dataset_add_instance (dataset, instance);
+      if (options->progress != NULL)
+        options->progress (i + 1, options->count, options->progress_data);
+    }
+  return hs_dataset_save (dataset, error);
+}
