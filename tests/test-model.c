@@ -478,6 +478,40 @@ test_long_prompt (void)
 }
 
 static void
+test_cache (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autoptr(Builder) b = hand_model (TRUE);
+  g_autofree char *path = write_model (b, dir, "cache.safetensors");
+  g_autoptr(HsModelCache) cache = hs_model_cache_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsModel) m1 = hs_model_cache_get_model (cache, path, &error);
+  g_autoptr(HsModel) m2 = hs_model_cache_get_model (cache, path, &error);
+  static const guint16 flat[16] = { 0 };
+  g_autoptr(HsImage) image = grey16 (4, 4, flat);
+  g_autoptr(HsImage) other = grey16 (4, 4, flat);
+  g_autoptr(HsImageFeatures) f1 = NULL, f2 = NULL, f3 = NULL;
+  g_autoptr(HsAttentionMap) direct = NULL, via = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (m1 == m2);
+  f1 = hs_model_cache_get_features (cache, m1, image, NULL, &error);
+  f2 = hs_model_cache_get_features (cache, m1, image, NULL, &error);
+  g_assert_true (f1 == f2);
+  f3 = hs_model_cache_get_features (cache, m1, other, NULL, &error);
+  g_assert_true (f3 != f1);
+
+  direct = hs_model_attend_image (m1, image, "left lung", &error);
+  g_assert_no_error (error);
+  via = hs_model_phantom_attend (image, "left lung", path, cache, &error);
+  g_assert_no_error (error);
+  check_map (hs_attention_map_peek_values (via), hs_attention_map_peek_values (direct), 4);
+  g_assert_cmpfloat (hs_attention_map_get_no_attn (via), ==, hs_attention_map_get_no_attn (direct));
+  g_assert_null (hs_model_phantom_attend (image, "left", "nosuchmodel", cache, &error));
+  g_assert_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_NOT_FOUND);
+}
+
+static void
 test_builtin (void)
 {
   g_autoptr(GError) error = NULL;
@@ -511,6 +545,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/model/convolution", test_convolution);
   g_test_add_func ("/hs/model/errors", test_errors);
   g_test_add_func ("/hs/model/long-prompt", test_long_prompt);
+  g_test_add_func ("/hs/model/cache", test_cache);
   g_test_add_func ("/hs/model/builtin", test_builtin);
   return g_test_run ();
 }

@@ -66,7 +66,27 @@ HsAttentionMap   *hs_model_attend            (HsModel *model, HsImageFeatures *f
 HsAttentionMap   *hs_model_attend_image      (HsModel *model, const HsImage *image,
                                               const char *prompt, GError **error);
 
+/* A thread-safe cache for callers that attend many prompts: models loaded
+ * once by name (hs_model_load_builtin names or paths) and, per model, the
+ * features of the most recent image (identified by the HsImage pointer,
+ * which the cache keeps a reference to). */
+typedef struct _HsModelCache HsModelCache;
+
+HsModelCache     *hs_model_cache_new         (void);
+void              hs_model_cache_free        (HsModelCache *cache);
+/* Transfer full. */
+HsModel          *hs_model_cache_get_model   (HsModelCache *cache, const char *name, GError **error);
+HsImageFeatures  *hs_model_cache_get_features (HsModelCache *cache, HsModel *model, HsImage *image,
+                                              GCancellable *cancellable, GError **error);
+
+/* An HsPhantomAttendFunc (hs-phantom.h) serving the built-in models: `data`
+ * is an HsModelCache; `model` a built-in name ("grounded", "blind",
+ * "noattn") or a .safetensors path.  Returns per-token maps. */
+HsAttentionMap   *hs_model_phantom_attend    (HsImage *image, const char *prompt, const char *model,
+                                              gpointer data, GError **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HsModel, hs_model_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HsModelCache, hs_model_cache_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HsImageFeatures, hs_image_features_unref)
 
 G_END_DECLS

@@ -591,3 +591,126 @@ hs_model_attend_image (HsModel *model, const HsImage *image, const char *prompt,
     return NULL;
   return hs_model_attend (model, features, prompt, error);
 }
+
+typedef struct {
+  HsImage         *image;
+  HsImageFeatures *features;
+} CacheEntry;
+
+struct _HsModelCache {
+  GMutex      lock;
+  GHashTable *models;    /* name → HsModel */
+  GHashTable *features;  /* HsModel* → CacheEntry* */
+};
+
+static void
+cache_entry_free (CacheEntry *entry)
+{
+  g_clear_pointer (&entry->image, hs_image_unref);
+  g_clear_pointer (&entry->features, hs_image_features_unref);
+  g_free (entry);
+}
+
+HsModelCache *
+hs_model_cache_new (void)
+{
+  HsModelCache *cache = g_new0 (HsModelCache, 1);
+
+  g_mutex_init (&cache->lock);
+  cache->models = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) hs_model_unref);
+  cache->features = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                           (GDestroyNotify) cache_entry_free);
+  return cache;
+}
+
+void
+hs_model_cache_free (HsModelCache *cache)
+{
+  if (cache == NULL)
+    return;
+  g_hash_table_unref (cache->features);
+  g_hash_table_unref (cache->models);
+  g_mutex_clear (&cache->lock);
+  g_free (cache);
+}
+
+HsModel *
+hs_model_cache_get_model (HsModelCache *cache, const char *name, GError **error)
+{
+  HsModel *model;
+
+  g_return_val_if_fail (cache != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  g_mutex_lock (&cache->lock);
+  model = g_hash_table_lookup (cache->models, name);
+  if (model != NULL)
+    hs_model_ref (model);
+  g_mutex_unlock (&cache->lock);
+  if (model != NULL)
+    return model;
+
+  model = hs_model_load_builtin (name, error);
+  if (model == NULL)
+    return NULL;
+  g_mutex_lock (&cache->lock);
+  g_hash_table_replace (cache->models, g_strdup (name), hs_model_ref (model));
+  g_mutex_unlock (&cache->lock);
+  return model;
+}
+
+HsImageFeatures *
+hs_model_cache_get_features (HsModelCache *cache, HsModel *model, HsImage *image,
+                             GCancellable *cancellable, GError **error)
+{
+  CacheEntry *entry;
+  HsImageFeatures *features = NULL;
+
+  g_return_val_if_fail (cache != NULL, NULL);
+  g_return_val_if_fail (model != NULL, NULL);
+  g_return_val_if_fail (image != NULL, NULL);
+
+  g_mutex_lock (&cache->lock);
+  entry = g_hash_table_lookup (cache->features, model);
+  if (entry != NULL && entry->image == image)
+    features = hs_image_features_ref (entry->features);
+  g_mutex_unlock (&cache->lock);
+  if (features != NULL)
+    return features;
+
+  /* Encoded outside the lock so several models can work at once. */
+  features = hs_model_encode_image (model, image, cancellable, error);
+  if (features == NULL)
+    return NULL;
+  entry = g_new0 (CacheEntry, 1);
+  entry->image = hs_image_ref (image);
+  entry->features = hs_image_features_ref (features);
+  g_mutex_lock (&cache->lock);
+  /* The entry holds the model key alive through its features' reference. */
+  g_hash_table_replace (cache->features, model, entry);
+  g_mutex_unlock (&cache->lock);
+  return features;
+}
+
+HsAttentionMap *
+hs_model_phantom_attend (HsImage *image, const char *prompt, const char *model_name,
+                         gpointer data, GError **error)
+{
+  HsModelCache *cache = data;
+  g_autoptr(HsModel) model = NULL;
+  g_autoptr(HsImageFeatures) features = NULL;
+
+  g_return_val_if_fail (image != NULL, NULL);
+  g_return_val_if_fail (prompt != NULL, NULL);
+  g_return_val_if_fail (model_name != NULL, NULL);
+  g_return_val_if_fail (cache != NULL, NULL);
+
+  model = hs_model_cache_get_model (cache, model_name, error);
+  if (model == NULL)
+    return NULL;
+  features = hs_model_cache_get_features (cache, model, image, NULL, error);
+  if (features == NULL)
+    return NULL;
+  return hs_model_attend (model, features, prompt, error);
+}
