@@ -23,5 +23,8 @@
 #include "hs-target.h"
 #include "hs-metrics.h"
 #include "hs-baselines.h"
+#include "hs-csv.h"
+#include "hs-rle.h"
+#include "hs-import.h"
 
 #undef HS_INSIDE_HEATSCOPE_H

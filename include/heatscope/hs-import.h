@@ -1,0 +1,59 @@
+/* hs-import.h — datasets from public annotation formats */
+#pragma once
+
+#include <glib.h>
+#include "hs-dataset.h"
+
+G_BEGIN_DECLS
+
+#define HS_IMPORT_ERROR (hs_import_error_quark ())
+GQuark hs_import_error_quark (void);
+
+typedef enum {
+  HS_IMPORT_ERROR_IO,       /* a source cannot be read, the output cannot be written */
+  HS_IMPORT_ERROR_FORMAT,   /* a source file is not in the expected format          */
+  HS_IMPORT_ERROR_USAGE,    /* unknown format, wrong number of sources              */
+  HS_IMPORT_ERROR_EXISTS,   /* the output folder already holds a dataset            */
+} HsImportError;
+
+/* A source row the importer could not use; the import goes on without it. */
+typedef struct {
+  char  *file;
+  guint  line;      /* 1-based; 0 when the source has no lines (JSON) */
+  char  *reason;    /* for JSON, starts with the element, e.g. "images[3]: ..." */
+} HsImportSkip;
+
+typedef struct {
+  guint      n_instances;
+  guint      n_sentences;
+  guint      n_targets;    /* regions written */
+  GPtrArray *skipped;      /* of HsImportSkip* */
+} HsImportSummary;
+
+typedef struct {
+  /* covid-seg: optional CSV "image,sentence,target" linking the sentence
+   * (its 1-based number in the note, or its exact text) of an image to a
+   * region name; applied at import. */
+  const char *links;
+  /* yolo: class names, one per line (default: classes.txt or data.yaml
+   * names beside the labels, else "class N"). */
+  const char *classes;
+  /* Replace a dataset already in the output folder. */
+  gboolean    force;
+} HsImportOptions;
+
+/* Formats: "covid-seg", "coco", "yolo", "nih-bbox", "chexlocalize",
+ * "imagenome", "ms-cxr", "npy-folder" (see each importer's sources in
+ * `heatscope-cli import --help`).  Writes OUTPUT/heatscope.json, copies (or
+ * hard-links) images into OUTPUT/images and writes masks into OUTPUT/masks.
+ * `summary` (may be NULL) receives the counts; free with
+ * hs_import_summary_clear(). */
+HsDataset   *hs_import                (const char *format, const char * const *sources,
+                                       const char *output_dir, const HsImportOptions *options,
+                                       HsImportSummary *summary, GError **error);
+const char * const *hs_import_list_formats (void);
+/* "FILE:LINE: reason" (or "FILE: reason" without a line). */
+char        *hs_import_skip_to_string (const HsImportSkip *skip);
+void         hs_import_summary_clear  (HsImportSummary *summary);
+
+G_END_DECLS

@@ -1,0 +1,77 @@
+/* hs-cli-import.c — heatscope-cli import FORMAT SOURCE... -o DATASET */
+#include "hs-cli.h"
+
+#include <stdio.h>
+
+int
+hs_cli_import (int argc, char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *links = NULL;
+  g_autofree char *classes = NULL;
+  gboolean force = FALSE, quiet = FALSE;
+  HsImportSummary summary = { 0 };
+  HsImportOptions options = { 0 };
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Dataset folder to write", "DATASET" },
+    { "links", 0, 0, G_OPTION_ARG_FILENAME, &links,
+      "covid-seg: CSV \"image,sentence,target\" linking sentences (number or text) to targets", "CSV" },
+    { "classes", 0, 0, G_OPTION_ARG_FILENAME, &classes,
+      "yolo: class names, one a line (or a data.yaml)", "FILE" },
+    { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Replace a dataset already in the folder", NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Do not list the skipped rows", NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new ("FORMAT SOURCE... — write a dataset from a public format");
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_summary (context,
+    "Formats and their sources:\n"
+    "  covid-seg FOLDER            COVID-19 segmentation set (structure.csv, metadata.csv,\n"
+    "                              images/, masks/); notes become sentences, classes targets\n"
+    "  coco ANNOTATIONS.json [IMAGES]   COCO boxes, polygons and RLE (images default to\n"
+    "                              images/ beside the JSON)\n"
+    "  yolo FOLDER [CLASSES]       YOLO txt boxes beside (or in labels/ for) each image\n"
+    "  nih-bbox BBox_List_2017.csv [IMAGES]   NIH ChestX-ray14 boxes (1024² pixel space)\n"
+    "\n"
+    "Rows that cannot be used are listed on stderr as FILE:LINE: reason and skipped; the\n"
+    "summary line counts instances, sentences, targets and skipped rows.");
+  if (!hs_cli_parse (context, &argc, &argv, "import"))
+    return HS_CLI_EXIT_USAGE;
+  if (argc < 3)
+    {
+      hs_cli_error ("import", argc < 2 ? "missing FORMAT and SOURCE" : "missing SOURCE");
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (output == NULL)
+    {
+      hs_cli_error ("import", "missing -o DATASET (the folder to write)");
+      return HS_CLI_EXIT_USAGE;
+    }
+
+  options.links = links;
+  options.classes = classes;
+  options.force = force;
+  dataset = hs_import (argv[1], (const char * const *) argv + 2, output, &options, &summary, &error);
+  if (summary.skipped != NULL && !quiet)
+    for (guint i = 0; i < summary.skipped->len; i++)
+      {
+        g_autofree char *line = hs_import_skip_to_string (g_ptr_array_index (summary.skipped, i));
+        fprintf (stderr, "%s\n", line);
+      }
+  if (dataset == NULL)
+    {
+      hs_cli_error ("import", "%s", error->message);
+      hs_import_summary_clear (&summary);
+      return g_error_matches (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_USAGE) ? HS_CLI_EXIT_USAGE
+                                                                             : HS_CLI_EXIT_INPUT;
+    }
+  printf ("imported %u instances, %u sentences, %u targets; %u rows skipped -> %s\n",
+          summary.n_instances, summary.n_sentences, summary.n_targets,
+          summary.skipped != NULL ? summary.skipped->len : 0, hs_dataset_get_manifest_path (dataset));
+  hs_import_summary_clear (&summary);
+  return HS_CLI_EXIT_OK;
+}

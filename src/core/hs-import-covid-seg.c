@@ -1,0 +1,496 @@
+/* hs-import-covid-seg.c — the COVID-19 chest X-ray segmentation dataset
+ * (structure.csv: one row per image and class, box Left/Top/Width/Height,
+ * mask PNG cropped to the box; metadata.csv: clinical notes). */
+#include "hs-import-private.h"
+
+#include "hs-csv.h"
+#include "hs-text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct
+{
+  char       *filename;     /* source image file name               */
+  HsInstance *instance;
+  guint       width, height;
+  GHashTable *masks;        /* region name → guint8 mask (or absent) */
+  GPtrArray  *order;        /* region names with a mask, in order    */
+} CovidImage;
+
+static void
+covid_image_free (gpointer data)
+{
+  CovidImage *ci = data;
+
+  g_free (ci->filename);
+  if (ci->instance != NULL)
+    hs_instance_free (ci->instance);
+  g_hash_table_unref (ci->masks);
+  g_ptr_array_unref (ci->order);
+  g_free (ci);
+}
+
+static gboolean
+parse_uint (const char *text, guint *out)
+{
+  guint64 v;
+
+  if (text == NULL)
+    return FALSE;
+  return g_ascii_string_to_unsigned (g_strstrip ((char *) text), 10, 0, G_MAXINT32, &v, NULL) &&
+         (*out = (guint) v, TRUE);
+}
+
+static const char *
+field (char **row, int column)
+{
+  if (column < 0 || (guint) column >= g_strv_length (row))
+    return NULL;
+  return row[column];
+}
+
+/* Inside: alpha > 0 when the alpha channel varies, else any colour > 0
+ * (these masks are opaque everywhere, with black outside). */
+static void
+paste_mask (guint8 *full, guint width, guint height, const HsImage *crop, guint left, guint top)
+{
+  guint cw = hs_image_get_width (crop), ch = hs_image_get_height (crop);
+  guint channels = hs_image_get_channels (crop);
+  const guint16 *d = hs_image_peek_data (crop);
+  gboolean has_alpha = channels == 2 || channels == 4;
+  gboolean alpha_varies = FALSE;
+  guint colours = has_alpha ? channels - 1 : channels;
+
+  if (has_alpha)
+    for (gsize i = 1; i < (gsize) cw * ch && !alpha_varies; i++)
+      alpha_varies = d[i * channels + channels - 1] != d[channels - 1];
+
+  for (guint y = 0; y < ch && top + y < height; y++)
+    for (guint x = 0; x < cw && left + x < width; x++)
+      {
+        const guint16 *p = d + ((gsize) y * cw + x) * channels;
+        gboolean inside = FALSE;
+
+        if (alpha_varies)
+          inside = p[channels - 1] > 0;
+        else
+          for (guint c = 0; c < colours; c++)
+            inside |= p[c] > 0;
+        if (inside)
+          full[(gsize) (top + y) * width + left + x] = 1;
+      }
+}
+
+static char *
+region_name_from_class (const char *klass, const char *template_name)
+{
+  if (klass != NULL && g_str_has_prefix (klass, "COVID-19 "))
+    return g_strdup (klass + strlen ("COVID-19 "));
+  if (klass != NULL && *klass)
+    return g_strdup (klass);
+  return g_strdup (template_name);
+}
+
+static void
+apply_links (HsImportContext *ctx, GHashTable *by_name, GHashTable *by_id)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsCsvReader) reader = hs_csv_reader_new_from_file (ctx->options->links, &error);
+  g_auto(GStrv) header = NULL;
+  int c_image, c_sentence, c_target;
+  guint line = 0;
+  char **row;
+
+  if (reader == NULL)
+    {
+      hs_import_skip (ctx, ctx->options->links, 0, "cannot read the links file: %s", error->message);
+      return;
+    }
+  header = hs_csv_reader_next (reader, &line, &error);
+  c_image = header ? hs_csv_find_column (header, "image") : -1;
+  c_sentence = header ? hs_csv_find_column (header, "sentence") : -1;
+  c_target = header ? hs_csv_find_column (header, "target") : -1;
+  if (c_image < 0 || c_sentence < 0 || c_target < 0)
+    {
+      hs_import_skip (ctx, ctx->options->links, 1,
+                      "the header must name the columns image, sentence and target");
+      return;
+    }
+  while (TRUE)
+    {
+      g_auto(GStrv) r = NULL;
+      CovidImage *ci;
+      HsSentence *sentence = NULL;
+      const char *image, *which, *target;
+      guint number;
+
+      g_clear_error (&error);
+      row = hs_csv_reader_next (reader, &line, &error);
+      if (row == NULL && error == NULL)
+        break;
+      if (row == NULL)
+        {
+          hs_import_skip (ctx, ctx->options->links, line, "%s", error->message);
+          continue;
+        }
+      r = row;
+      image = field (r, c_image);
+      which = field (r, c_sentence);
+      target = field (r, c_target);
+      if (image == NULL || which == NULL || target == NULL)
+        {
+          hs_import_skip (ctx, ctx->options->links, line, "missing columns");
+          continue;
+        }
+      ci = g_hash_table_lookup (by_name, image);
+      if (ci == NULL)
+        ci = g_hash_table_lookup (by_id, image);
+      if (ci == NULL)
+        {
+          hs_import_skip (ctx, ctx->options->links, line, "unknown image '%s'", image);
+          continue;
+        }
+      if (parse_uint (which, &number) && number >= 1 && number <= ci->instance->sentences->len)
+        sentence = g_ptr_array_index (ci->instance->sentences, number - 1);
+      else
+        for (guint i = 0; i < ci->instance->sentences->len && sentence == NULL; i++)
+          {
+            HsSentence *s = g_ptr_array_index (ci->instance->sentences, i);
+            if (strcmp (s->text, which) == 0)
+              sentence = s;
+          }
+      if (sentence == NULL)
+        {
+          hs_import_skip (ctx, ctx->options->links, line, "image '%s' has no sentence '%s'", image, which);
+          continue;
+        }
+      if (hs_instance_find_region (ci->instance, target) == NULL)
+        {
+          hs_import_skip (ctx, ctx->options->links, line, "image '%s' has no target '%s'", image, target);
+          continue;
+        }
+      if (sentence->targets == NULL || !g_strv_contains ((const char * const *) sentence->targets, target))
+        hs_sentence_add_target (sentence, target);
+    }
+}
+
+gboolean
+hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n, GError **error)
+{
+  const char *root = sources[0];
+  g_autofree char *structure_path = g_build_filename (root, "structure.csv", NULL);
+  g_autofree char *metadata_path = g_build_filename (root, "metadata.csv", NULL);
+  g_autoptr(HsCsvReader) structure = NULL;
+  g_autoptr(GHashTable) notes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                       (GDestroyNotify) g_strfreev);
+  g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) images = g_ptr_array_new_with_free_func (covid_image_free);
+  g_autoptr(GError) local_error = NULL;
+  g_auto(GStrv) header = NULL;
+  g_auto(GStrv) meta_header = NULL;
+  int c_class, c_template, c_filename, c_mask, c_res, c_top, c_left, c_width, c_height;
+  int m_filename = -1, m_notes = -1, m_view = -1, m_modality = -1, m_license = -1, m_url = -1,
+      m_finding = -1;
+  guint line = 0;
+
+  if (!g_file_test (structure_path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
+                   "%s: not a covid-seg folder (structure.csv is missing)", root);
+      return FALSE;
+    }
+
+  /* metadata.csv is optional: without it there are no notes */
+  if (g_file_test (metadata_path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_autoptr(HsCsvReader) meta = hs_csv_reader_new_from_file (metadata_path, &local_error);
+
+      if (meta == NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      meta_header = hs_csv_reader_next (meta, &line, &local_error);
+      if (meta_header != NULL)
+        {
+          m_filename = hs_csv_find_column (meta_header, "filename");
+          m_notes = hs_csv_find_column (meta_header, "clinical_notes");
+          m_view = hs_csv_find_column (meta_header, "view");
+          m_modality = hs_csv_find_column (meta_header, "modality");
+          m_license = hs_csv_find_column (meta_header, "license");
+          m_url = hs_csv_find_column (meta_header, "url");
+          m_finding = hs_csv_find_column (meta_header, "finding");
+        }
+      if (m_filename < 0)
+        hs_import_skip (ctx, metadata_path, 1, "no 'filename' column; notes are not imported");
+      else
+        while (TRUE)
+          {
+            char **row;
+            const char *name;
+
+            g_clear_error (&local_error);
+            row = hs_csv_reader_next (meta, &line, &local_error);
+            if (row == NULL && local_error == NULL)
+              break;
+            if (row == NULL)
+              {
+                hs_import_skip (ctx, metadata_path, line, "%s", local_error->message);
+                continue;
+              }
+            name = field (row, m_filename);
+            if (name == NULL || *name == '\0')
+              {
+                hs_import_skip (ctx, metadata_path, line, "empty filename");
+                g_strfreev (row);
+                continue;
+              }
+            if (g_hash_table_contains (notes, name))
+              {
+                hs_import_skip (ctx, metadata_path, line, "second row for %s", name);
+                g_strfreev (row);
+                continue;
+              }
+            g_hash_table_insert (notes, g_strdup (name), row);
+          }
+    }
+
+  structure = hs_csv_reader_new_from_file (structure_path, &local_error);
+  if (structure == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  header = hs_csv_reader_next (structure, &line, &local_error);
+  if (header == NULL)
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT, "%s: no header row%s%s",
+                   structure_path, local_error ? ": " : "", local_error ? local_error->message : "");
+      return FALSE;
+    }
+  c_class = hs_csv_find_column (header, "Class");
+  c_template = hs_csv_find_column (header, "Template Name");
+  c_filename = hs_csv_find_column (header, "Filename");
+  c_mask = hs_csv_find_column (header, "Mask");
+  c_res = hs_csv_find_column (header, "Resolution");
+  c_top = hs_csv_find_column (header, "Top");
+  c_left = hs_csv_find_column (header, "Left");
+  c_width = hs_csv_find_column (header, "Width");
+  c_height = hs_csv_find_column (header, "Height");
+  if (c_class < 0 || c_filename < 0 || c_mask < 0 || c_top < 0 || c_left < 0 ||
+      c_width < 0 || c_height < 0)
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
+                   "%s:1: missing columns (need Class, Filename, Mask, Top, Left, Width, Height)",
+                   structure_path);
+      return FALSE;
+    }
+
+  while (TRUE)
+    {
+      g_auto(GStrv) row = NULL;
+      g_autofree char *region_name = NULL;
+      CovidImage *ci;
+      HsRegion *region;
+      const char *filename, *mask_file;
+      guint left, top, w, h;
+      double x1, y1, x2, y2;
+
+      g_clear_error (&local_error);
+      row = hs_csv_reader_next (structure, &line, &local_error);
+      if (row == NULL && local_error == NULL)
+        break;
+      if (row == NULL)
+        {
+          hs_import_skip (ctx, structure_path, line, "%s", local_error->message);
+          continue;
+        }
+      if (g_strv_length (row) == 1 && *row[0] == '\0')
+        continue;  /* blank line */
+      filename = field (row, c_filename);
+      if (filename == NULL || *filename == '\0')
+        {
+          hs_import_skip (ctx, structure_path, line, "no Filename");
+          continue;
+        }
+      if (!parse_uint (field (row, c_left), &left) || !parse_uint (field (row, c_top), &top) ||
+          !parse_uint (field (row, c_width), &w) || !parse_uint (field (row, c_height), &h))
+        {
+          hs_import_skip (ctx, structure_path, line, "Left/Top/Width/Height are not whole numbers");
+          continue;
+        }
+      region_name = region_name_from_class (field (row, c_class), field (row, c_template));
+      if (region_name == NULL || *region_name == '\0')
+        {
+          hs_import_skip (ctx, structure_path, line, "no Class");
+          continue;
+        }
+
+      ci = g_hash_table_lookup (by_name, filename);
+      if (ci == NULL)
+        {
+          g_autofree char *source = g_build_filename (root, "images", filename, NULL);
+          g_autofree char *relative = g_build_filename ("images", filename, NULL);
+          g_autofree char *rel = NULL;
+          g_autofree char *stem = NULL;
+          g_autofree char *id = NULL;
+          char **meta;
+          const char *dot;
+
+          if (strchr (filename, '/') != NULL || strcmp (filename, "..") == 0)
+            {
+              hs_import_skip (ctx, structure_path, line, "Filename '%s' is not a plain file name", filename);
+              continue;
+            }
+          ci = g_new0 (CovidImage, 1);
+          ci->filename = g_strdup (filename);
+          ci->masks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+          ci->order = g_ptr_array_new_with_free_func (g_free);
+          g_ptr_array_add (images, ci);
+          g_hash_table_insert (by_name, ci->filename, ci);
+
+          rel = hs_import_add_image (ctx, source, relative, &ci->width, &ci->height, &local_error);
+          if (rel == NULL)
+            {
+              hs_import_skip (ctx, structure_path, line, "%s", local_error->message);
+              continue;
+            }
+          dot = strrchr (filename, '.');
+          stem = dot != NULL ? g_strndup (filename, dot - filename) : g_strdup (filename);
+          id = hs_import_unique_id (ctx, stem);
+          ci->instance = hs_instance_new (id, rel);
+          ci->instance->width = ci->width;
+          ci->instance->height = ci->height;
+          g_hash_table_insert (by_id, ci->instance->id, ci);
+          hs_instance_set_metadata (ci->instance, "source", "cxr-covid-seg");
+
+          meta = g_hash_table_lookup (notes, filename);
+          if (meta != NULL)
+            {
+              g_auto(GStrv) sentences = NULL;
+              const char *text = field (meta, m_notes);
+
+              if (field (meta, m_view) && *field (meta, m_view))
+                hs_instance_set_metadata (ci->instance, "view", field (meta, m_view));
+              if (field (meta, m_modality) && *field (meta, m_modality))
+                hs_instance_set_metadata (ci->instance, "modality", field (meta, m_modality));
+              if (field (meta, m_license) && *field (meta, m_license))
+                hs_instance_set_metadata (ci->instance, "licence", field (meta, m_license));
+              if (field (meta, m_url) && *field (meta, m_url))
+                hs_instance_set_metadata (ci->instance, "url", field (meta, m_url));
+              if (field (meta, m_finding) && *field (meta, m_finding))
+                {
+                  const char *finding = field (meta, m_finding);
+                  gboolean normal = g_ascii_strcasecmp (finding, "No Finding") == 0;
+
+                  hs_instance_set_metadata (ci->instance, "finding", finding);
+                  hs_instance_add_finding (ci->instance,
+                                           hs_label_new (finding, normal ? "negative" : "positive", NULL));
+                  ci->instance->abnormal = !normal;
+                }
+              sentences = text != NULL ? hs_text_split_sentences (text) : NULL;
+              for (guint i = 0; sentences != NULL && sentences[i] != NULL; i++)
+                {
+                  g_autofree char *sid = g_strdup_printf ("s%u", i + 1);
+                  hs_instance_add_sentence (ci->instance, hs_sentence_new (sid, sentences[i]));
+                }
+            }
+        }
+      if (ci->instance == NULL)
+        {
+          hs_import_skip (ctx, structure_path, line, "image %s could not be imported", filename);
+          continue;
+        }
+      if (c_res >= 0 && field (row, c_res) != NULL && *field (row, c_res))
+        {
+          g_autofree char *expect = g_strdup_printf ("%ux%u", ci->width, ci->height);
+          if (strcmp (g_strstrip (row[c_res]), expect) != 0)
+            {
+              hs_import_skip (ctx, structure_path, line, "Resolution %s differs from the image (%s)",
+                              row[c_res], expect);
+              continue;
+            }
+        }
+
+      x1 = left;
+      y1 = top;
+      x2 = (double) left + w;
+      y2 = (double) top + h;
+      if (!hs_import_clip_box (&x1, &y1, &x2, &y2, ci->width, ci->height))
+        {
+          hs_import_skip (ctx, structure_path, line, "box %u,%u %u×%u is empty or outside the %u×%u image",
+                          left, top, w, h, ci->width, ci->height);
+          continue;
+        }
+
+      mask_file = field (row, c_mask);
+      if (mask_file != NULL && *mask_file != '\0')
+        {
+          g_autofree char *mask_path = g_build_filename (root, mask_file, NULL);
+          g_autoptr(HsImage) crop = NULL;
+          guint8 *full;
+
+          if (strstr (mask_file, "..") != NULL || g_path_is_absolute (mask_file))
+            {
+              hs_import_skip (ctx, structure_path, line, "Mask path '%s' leaves the folder", mask_file);
+              continue;
+            }
+          crop = hs_image_load (mask_path, &local_error);
+          if (crop == NULL)
+            {
+              hs_import_skip (ctx, structure_path, line, "%s", local_error->message);
+              continue;
+            }
+          if (hs_image_get_width (crop) != w || hs_image_get_height (crop) != h)
+            {
+              hs_import_skip (ctx, structure_path, line, "mask %s is %u×%u, the box is %u×%u",
+                              mask_file, hs_image_get_width (crop), hs_image_get_height (crop), w, h);
+              continue;
+            }
+          full = g_hash_table_lookup (ci->masks, region_name);
+          if (full == NULL)
+            {
+              full = g_malloc0 ((gsize) ci->width * ci->height);
+              g_hash_table_insert (ci->masks, g_strdup (region_name), full);
+              g_ptr_array_add (ci->order, g_strdup (region_name));
+            }
+          paste_mask (full, ci->width, ci->height, crop, left, top);
+        }
+
+      region = hs_import_get_region (ci->instance, region_name);
+      hs_region_add_box (region, x1, y1, x2, y2);
+    }
+
+  /* masks are written once every row of the image is pasted */
+  for (guint i = 0; i < images->len; i++)
+    {
+      CovidImage *ci = g_ptr_array_index (images, i);
+
+      if (ci->instance == NULL)
+        continue;
+      for (guint k = 0; k < ci->order->len; k++)
+        {
+          const char *region_name = g_ptr_array_index (ci->order, k);
+          g_autofree char *stem = g_strdup_printf ("%s__%s", ci->instance->id, region_name);
+          g_autofree char *rel = hs_import_write_mask (ctx, stem, g_hash_table_lookup (ci->masks, region_name),
+                                                       ci->width, ci->height, error);
+          if (rel == NULL)
+            return FALSE;
+          hs_region_set_mask (hs_instance_find_region (ci->instance, region_name), rel);
+        }
+    }
+
+  if (ctx->options->links != NULL)
+    apply_links (ctx, by_name, by_id);
+
+  for (guint i = 0; i < images->len; i++)
+    {
+      CovidImage *ci = g_ptr_array_index (images, i);
+
+      if (ci->instance != NULL)
+        hs_dataset_add_instance (ctx->dataset, g_steal_pointer (&ci->instance));
+    }
+  return TRUE;
+}

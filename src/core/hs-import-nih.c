@@ -1,0 +1,184 @@
+/* hs-import-nih.c — NIH ChestX-ray14 BBox_List_2017.csv
+ * ("Image Index,Finding Label,Bbox [x,y,w,h]" then x,y,w,h in four columns,
+ * in the pixels of the original 1024 × 1024 images). */
+#include "hs-import-private.h"
+
+#include "hs-csv.h"
+
+#include <math.h>
+#include <string.h>
+
+#define NIH_ORIGINAL_SIZE 1024.0
+
+typedef struct
+{
+  HsInstance *instance;
+  guint       width, height;
+} NihImage;
+
+static void
+nih_image_free (gpointer data)
+{
+  NihImage *ni = data;
+
+  if (ni->instance != NULL)
+    hs_instance_free (ni->instance);
+  g_free (ni);
+}
+
+static gboolean
+parse_double (const char *text, double *out)
+{
+  char *end = NULL;
+  g_autofree char *copy = NULL;
+
+  if (text == NULL)
+    return FALSE;
+  copy = g_strstrip (g_strdup (text));
+  *out = g_ascii_strtod (copy, &end);
+  return end != copy && *end == '\0' && isfinite (*out);
+}
+
+gboolean
+hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GError **error)
+{
+  const char *csv_path = sources[0];
+  g_autofree char *base = g_path_get_dirname (csv_path);
+  g_autofree char *image_dir = n >= 2 ? g_strdup (sources[1]) : g_build_filename (base, "images", NULL);
+  g_autoptr(HsCsvReader) reader = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) images = g_ptr_array_new_with_free_func (nih_image_free);
+  g_auto(GStrv) header = NULL;
+  int c_image, c_label, c_box;
+  guint line = 0;
+
+  reader = hs_csv_reader_new_from_file (csv_path, &local_error);
+  if (reader == NULL)
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s", local_error->message);
+      return FALSE;
+    }
+  header = hs_csv_reader_next (reader, &line, &local_error);
+  c_image = header ? hs_csv_find_column (header, "Image Index") : -1;
+  c_label = header ? hs_csv_find_column (header, "Finding Label") : -1;
+  c_box = header ? hs_csv_find_column (header, "Bbox [x") : -1;
+  if (c_box < 0 && header != NULL)
+    c_box = hs_csv_find_column (header, "Bbox [x,y,w,h]");
+  if (c_image < 0 || c_label < 0 || c_box < 0)
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
+                   "%s:1: not a BBox_List_2017.csv header (Image Index, Finding Label, Bbox [x,y,w,h])",
+                   csv_path);
+      return FALSE;
+    }
+
+  while (TRUE)
+    {
+      g_auto(GStrv) row = NULL;
+      NihImage *ni;
+      const char *file, *label;
+      double x, y, w, h, x1, y1, x2, y2, sx, sy;
+
+      g_clear_error (&local_error);
+      row = hs_csv_reader_next (reader, &line, &local_error);
+      if (row == NULL && local_error == NULL)
+        break;
+      if (row == NULL)
+        {
+          hs_import_skip (ctx, csv_path, line, "%s", local_error->message);
+          continue;
+        }
+      if (g_strv_length (row) == 1 && *row[0] == '\0')
+        continue;
+      if ((int) g_strv_length (row) < c_box + 4)
+        {
+          hs_import_skip (ctx, csv_path, line, "expected image, label and x, y, w, h");
+          continue;
+        }
+      file = g_strstrip (row[c_image]);
+      label = g_strstrip (row[c_label]);
+      if (*file == '\0' || *label == '\0' || strchr (file, '/') != NULL || strcmp (file, "..") == 0)
+        {
+          hs_import_skip (ctx, csv_path, line, "bad image name or empty label");
+          continue;
+        }
+      if (!parse_double (row[c_box], &x) || !parse_double (row[c_box + 1], &y) ||
+          !parse_double (row[c_box + 2], &w) || !parse_double (row[c_box + 3], &h))
+        {
+          hs_import_skip (ctx, csv_path, line, "box values are not numbers");
+          continue;
+        }
+      ni = g_hash_table_lookup (by_name, file);
+      if (ni == NULL)
+        {
+          g_autofree char *source = g_build_filename (image_dir, file, NULL);
+          g_autofree char *relative = g_build_filename ("images", file, NULL);
+          g_autofree char *rel = NULL;
+          g_autofree char *id = NULL;
+          const char *dot = strrchr (file, '.');
+
+          ni = g_new0 (NihImage, 1);
+          g_ptr_array_add (images, ni);
+          g_hash_table_insert (by_name, g_strdup (file), ni);
+          if (!g_file_test (source, G_FILE_TEST_IS_REGULAR))
+            {
+              hs_import_skip (ctx, csv_path, line, "image %s not found in %s", file, image_dir);
+              continue;
+            }
+          rel = hs_import_add_image (ctx, source, relative, &ni->width, &ni->height, &local_error);
+          if (rel == NULL)
+            {
+              hs_import_skip (ctx, csv_path, line, "%s", local_error->message);
+              continue;
+            }
+          {
+            g_autofree char *stem = dot != NULL ? g_strndup (file, dot - file) : g_strdup (file);
+            id = hs_import_unique_id (ctx, stem);
+          }
+          ni->instance = hs_instance_new (id, rel);
+          ni->instance->width = ni->width;
+          ni->instance->height = ni->height;
+          ni->instance->abnormal = TRUE;
+          hs_instance_set_metadata (ni->instance, "source", "NIH ChestX-ray14");
+          hs_instance_set_metadata (ni->instance, "view", "PA");
+        }
+      if (ni->instance == NULL)
+        {
+          hs_import_skip (ctx, csv_path, line, "image %s not found in %s", file, image_dir);
+          continue;
+        }
+      /* boxes are in the original 1024² pixels; smaller copies are scaled */
+      sx = ni->width / NIH_ORIGINAL_SIZE;
+      sy = ni->height / NIH_ORIGINAL_SIZE;
+      x1 = x * sx;
+      y1 = y * sy;
+      x2 = (x + w) * sx;
+      y2 = (y + h) * sy;
+      if (!hs_import_clip_box (&x1, &y1, &x2, &y2, ni->width, ni->height))
+        {
+          hs_import_skip (ctx, csv_path, line, "box is empty or outside the image");
+          continue;
+        }
+      hs_region_add_box (hs_import_get_region (ni->instance, label), x1, y1, x2, y2);
+      hs_import_add_class_sentence (ni->instance, label);
+      {
+        gboolean seen = FALSE;
+        for (guint i = 0; i < ni->instance->findings->len; i++)
+          seen |= strcmp (((HsLabel *) g_ptr_array_index (ni->instance->findings, i))->condition, label) == 0;
+        if (!seen)
+          {
+            const char *locations[] = { label, NULL };
+            hs_instance_add_finding (ni->instance, hs_label_new (label, "positive", locations));
+          }
+      }
+    }
+
+  for (guint i = 0; i < images->len; i++)
+    {
+      NihImage *ni = g_ptr_array_index (images, i);
+      if (ni->instance != NULL)
+        hs_dataset_add_instance (ctx->dataset, g_steal_pointer (&ni->instance));
+    }
+  return TRUE;
+}

@@ -1,0 +1,58 @@
+/* hs-import-private.h — shared state and helpers of the importers */
+#pragma once
+
+#include "hs-import.h"
+#include "hs-image.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  HsDataset             *dataset;
+  char                  *root;          /* output folder */
+  const HsImportOptions *options;
+  HsImportSummary       *summary;
+  GHashTable            *images;        /* relative image path → source path */
+  GHashTable            *instance_ids;  /* set */
+} HsImportContext;
+
+typedef gboolean (*HsImportFunc) (HsImportContext *ctx, const char * const *sources,
+                                  guint n_sources, GError **error);
+
+gboolean hs_import_covid_seg    (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
+gboolean hs_import_coco         (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
+gboolean hs_import_yolo         (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
+gboolean hs_import_nih          (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
+gboolean hs_import_chexlocalize (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
+gboolean hs_import_imagenome    (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
+gboolean hs_import_ms_cxr       (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
+gboolean hs_import_npy_folder   (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
+
+/* Records a source row that could not be used. */
+void     hs_import_skip         (HsImportContext *ctx, const char *file, guint line,
+                                 const char *format, ...) G_GNUC_PRINTF (4, 5);
+/* Copies (or hard-links) `source` to `relative` inside the dataset, once;
+ * reads its size from the header.  `relative` is made unique when another
+ * source already took it.  Returns the relative path used. */
+char    *hs_import_add_image    (HsImportContext *ctx, const char *source, const char *relative,
+                                 guint *width, guint *height, GError **error);
+/* Writes a 0/255 8-bit grey PNG at masks/<stem>.png; returns its relative path. */
+char    *hs_import_write_mask   (HsImportContext *ctx, const char *stem, const guint8 *mask,
+                                 guint width, guint height, GError **error);
+/* An instance id not used yet, derived from `base`. */
+char    *hs_import_unique_id    (HsImportContext *ctx, const char *base);
+/* Clips the box to the image; FALSE when nothing is left. */
+gboolean hs_import_clip_box     (double *x1, double *y1, double *x2, double *y2,
+                                 guint width, guint height);
+/* Letters, digits, '-', '_' and '.' kept; the rest becomes '_'. */
+char    *hs_import_safe_name    (const char *text);
+/* The region `name` of the instance, created when absent. */
+HsRegion *hs_import_get_region  (HsInstance *instance, const char *name);
+/* Adds a class-kind query naming the region (once per region). */
+void     hs_import_add_class_sentence (HsInstance *instance, const char *region);
+/* Fills a height × width mask with the polygon (x0 y0 x1 y1 ...), pixel
+ * centres inside by the even-odd rule. */
+void     hs_import_fill_polygon (guint8 *mask, guint width, guint height,
+                                 const double *xy, guint n_points);
+
+G_END_DECLS

@@ -1,0 +1,388 @@
+/* hs-import.c — datasets from public annotation formats: dispatch and helpers */
+#include "hs-import-private.h"
+
+#include "hs-image.h"
+
+#include <errno.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+G_DEFINE_QUARK (hs-import-error-quark, hs_import_error)
+
+static const struct
+{
+  const char  *name;
+  guint        min_sources;
+  guint        max_sources;
+  HsImportFunc func;
+} formats[] = {
+  { "covid-seg", 1, 1, hs_import_covid_seg },
+  { "coco", 1, 2, hs_import_coco },
+  { "yolo", 1, 2, hs_import_yolo },
+  { "nih-bbox", 1, 2, hs_import_nih },
+};
+
+const char * const *
+hs_import_list_formats (void)
+{
+  static const char *names[G_N_ELEMENTS (formats) + 1];
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    names[i] = formats[i].name;
+  return names;
+}
+
+static void
+skip_free (gpointer data)
+{
+  HsImportSkip *skip = data;
+
+  g_free (skip->file);
+  g_free (skip->reason);
+  g_free (skip);
+}
+
+void
+hs_import_summary_clear (HsImportSummary *summary)
+{
+  if (summary == NULL)
+    return;
+  g_clear_pointer (&summary->skipped, g_ptr_array_unref);
+  memset (summary, 0, sizeof *summary);
+}
+
+char *
+hs_import_skip_to_string (const HsImportSkip *skip)
+{
+  g_return_val_if_fail (skip != NULL, NULL);
+
+  if (skip->line > 0)
+    return g_strdup_printf ("%s:%u: %s", skip->file, skip->line, skip->reason);
+  return g_strdup_printf ("%s: %s", skip->file, skip->reason);
+}
+
+void
+hs_import_skip (HsImportContext *ctx, const char *file, guint line, const char *format, ...)
+{
+  HsImportSkip *skip = g_new0 (HsImportSkip, 1);
+  va_list args;
+
+  skip->file = g_strdup (file);
+  skip->line = line;
+  va_start (args, format);
+  skip->reason = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_ptr_array_add (ctx->summary->skipped, skip);
+}
+
+char *
+hs_import_safe_name (const char *text)
+{
+  GString *s = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      char c = *p;
+      g_string_append_c (s, g_ascii_isalnum (c) || c == '-' || c == '_' || c == '.' ? c : '_');
+    }
+  if (s->len == 0 || s->str[0] == '.')
+    g_string_prepend_c (s, '_');
+  return g_string_free (s, FALSE);
+}
+
+char *
+hs_import_unique_id (HsImportContext *ctx, const char *base)
+{
+  char *id = g_strdup (base != NULL && *base ? base : "instance");
+
+  for (guint n = 2; g_hash_table_contains (ctx->instance_ids, id); n++)
+    {
+      g_free (id);
+      id = g_strdup_printf ("%s-%u", base, n);
+    }
+  g_hash_table_add (ctx->instance_ids, g_strdup (id));
+  return id;
+}
+
+static gboolean
+copy_file (const char *source, const char *dest, GError **error)
+{
+  g_autoptr(GFile) src = g_file_new_for_path (source);
+  g_autoptr(GFile) dst = g_file_new_for_path (dest);
+  g_autoptr(GError) local_error = NULL;
+
+  /* A hard link costs no space; across file systems fall back to a copy. */
+  if (link (source, dest) == 0)
+    return TRUE;
+  if (!g_file_copy (src, dst, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, &local_error))
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot copy to %s: %s",
+                   source, dest, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+char *
+hs_import_add_image (HsImportContext *ctx, const char *source, const char *relative,
+                     guint *width, guint *height, GError **error)
+{
+  g_autofree char *rel = g_strdup (relative);
+  g_autofree char *dest = NULL;
+  g_autofree char *dir = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const char *taken;
+
+  if (!hs_image_probe (source, width, height, &local_error))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+  for (guint n = 2; (taken = g_hash_table_lookup (ctx->images, rel)) != NULL; n++)
+    {
+      g_autofree char *stem = NULL;
+      const char *dot;
+
+      if (strcmp (taken, source) == 0)
+        return g_steal_pointer (&rel);
+      dot = strrchr (relative, '.');
+      stem = dot != NULL && strchr (dot, '/') == NULL ? g_strndup (relative, dot - relative)
+                                                      : g_strdup (relative);
+      g_free (rel);
+      rel = g_strdup_printf ("%s-%u%s", stem, n, dot != NULL && strchr (dot, '/') == NULL ? dot : "");
+    }
+  dest = g_build_filename (ctx->root, rel, NULL);
+  dir = g_path_get_dirname (dest);
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot create folder: %s",
+                   dir, g_strerror (saved));
+      return NULL;
+    }
+  g_unlink (dest);
+  if (!copy_file (source, dest, error))
+    return NULL;
+  g_hash_table_insert (ctx->images, g_strdup (rel), g_strdup (source));
+  return g_steal_pointer (&rel);
+}
+
+char *
+hs_import_write_mask (HsImportContext *ctx, const char *stem, const guint8 *mask,
+                      guint width, guint height, GError **error)
+{
+  g_autofree char *safe = hs_import_safe_name (stem);
+  g_autofree char *rel = g_strdup_printf ("masks/%s.png", safe);
+  g_autofree char *dir = g_build_filename (ctx->root, "masks", NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(HsImage) image = NULL;
+  guint16 *data;
+
+  for (guint n = 2; g_hash_table_contains (ctx->images, rel); n++)
+    {
+      g_free (rel);
+      rel = g_strdup_printf ("masks/%s-%u.png", safe, n);
+    }
+  image = hs_image_new (width, height, 1, 8, error);
+  if (image == NULL)
+    return NULL;
+  data = hs_image_get_data (image);
+  for (gsize i = 0; i < (gsize) width * height; i++)
+    data[i] = mask[i] ? 255 : 0;
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot create folder: %s",
+                   dir, g_strerror (saved));
+      return NULL;
+    }
+  path = g_build_filename (ctx->root, rel, NULL);
+  if (!hs_image_save_png (image, path, error))
+    return NULL;
+  g_hash_table_insert (ctx->images, g_strdup (rel), g_strdup (path));
+  return g_steal_pointer (&rel);
+}
+
+gboolean
+hs_import_clip_box (double *x1, double *y1, double *x2, double *y2, guint width, guint height)
+{
+  if (!isfinite (*x1) || !isfinite (*y1) || !isfinite (*x2) || !isfinite (*y2))
+    return FALSE;
+  *x1 = CLAMP (*x1, 0.0, (double) width);
+  *x2 = CLAMP (*x2, 0.0, (double) width);
+  *y1 = CLAMP (*y1, 0.0, (double) height);
+  *y2 = CLAMP (*y2, 0.0, (double) height);
+  return *x1 < *x2 && *y1 < *y2;
+}
+
+HsRegion *
+hs_import_get_region (HsInstance *instance, const char *name)
+{
+  HsRegion *region = hs_instance_find_region (instance, name);
+
+  if (region == NULL)
+    {
+      region = hs_region_new (name);
+      hs_instance_add_region (instance, region);
+    }
+  return region;
+}
+
+void
+hs_import_add_class_sentence (HsInstance *instance, const char *region)
+{
+  g_autofree char *id = g_strdup_printf ("class:%s", region);
+  HsSentence *sentence;
+
+  if (hs_instance_find_sentence (instance, id) != NULL)
+    return;
+  sentence = hs_sentence_new (id, region);
+  hs_sentence_set_kind (sentence, "class");
+  hs_sentence_add_target (sentence, region);
+  hs_instance_add_sentence (instance, sentence);
+}
+
+void
+hs_import_fill_polygon (guint8 *mask, guint width, guint height, const double *xy, guint n_points)
+{
+  g_autofree double *xs = NULL;
+
+  if (n_points < 3)
+    return;
+  xs = g_new (double, n_points);
+  for (guint y = 0; y < height; y++)
+    {
+      double cy = y + 0.5;
+      guint n = 0;
+
+      /* crossings of the scan line through the pixel centres */
+      for (guint i = 0; i < n_points; i++)
+        {
+          double ax = xy[2 * i], ay = xy[2 * i + 1];
+          double bx = xy[2 * ((i + 1) % n_points)], by = xy[2 * ((i + 1) % n_points) + 1];
+
+          if ((ay <= cy && by > cy) || (by <= cy && ay > cy))
+            xs[n++] = ax + (cy - ay) / (by - ay) * (bx - ax);
+        }
+      /* sort the few crossings */
+      for (guint i = 1; i < n; i++)
+        for (guint j = i; j > 0 && xs[j - 1] > xs[j]; j--)
+          {
+            double t = xs[j];
+            xs[j] = xs[j - 1];
+            xs[j - 1] = t;
+          }
+      for (guint i = 0; i + 1 < n; i += 2)
+        {
+          /* pixel x is inside when xs[i] <= x + 0.5 < xs[i+1] */
+          double from = ceil (xs[i] - 0.5), to = ceil (xs[i + 1] - 0.5);
+          gint64 a = (gint64) MAX (from, 0.0), b = (gint64) MIN (to, (double) width);
+          for (gint64 x = a; x < b; x++)
+            mask[(gsize) y * width + x] = 1;
+        }
+    }
+}
+
+HsDataset *
+hs_import (const char *format, const char * const *sources, const char *output_dir,
+           const HsImportOptions *options, HsImportSummary *summary, GError **error)
+{
+  static const HsImportOptions default_options = { 0 };
+  HsImportSummary local_summary = { 0 };
+  HsImportContext ctx = { 0 };
+  g_autofree char *manifest = NULL;
+  g_autofree char *name = NULL;
+  HsImportFunc func = NULL;
+  guint n_sources;
+  gboolean ok;
+
+  g_return_val_if_fail (format != NULL, NULL);
+  g_return_val_if_fail (sources != NULL, NULL);
+  g_return_val_if_fail (output_dir != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  n_sources = g_strv_length ((char **) sources);
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    if (strcmp (formats[i].name, format) == 0)
+      {
+        if (n_sources < formats[i].min_sources || n_sources > formats[i].max_sources)
+          {
+            g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_USAGE,
+                         "format %s takes %u to %u sources, %u given", format,
+                         formats[i].min_sources, formats[i].max_sources, n_sources);
+            return NULL;
+          }
+        func = formats[i].func;
+      }
+  if (func == NULL)
+    {
+      g_autofree char *known = g_strjoinv (", ", (char **) hs_import_list_formats ());
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_USAGE,
+                   "unknown import format '%s' (known: %s)", format, known);
+      return NULL;
+    }
+  for (guint i = 0; i < n_sources; i++)
+    if (!g_file_test (sources[i], G_FILE_TEST_EXISTS))
+      {
+        g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: no such file or folder",
+                     sources[i]);
+        return NULL;
+      }
+
+  if (options == NULL)
+    options = &default_options;
+  manifest = g_build_filename (output_dir, HS_DATASET_MANIFEST, NULL);
+  if (g_file_test (manifest, G_FILE_TEST_EXISTS) && !options->force)
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_EXISTS,
+                   "%s: a dataset is already there (use --force to replace it)", manifest);
+      return NULL;
+    }
+  if (g_mkdir_with_parents (output_dir, 0755) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot create folder: %s",
+                   output_dir, g_strerror (saved));
+      return NULL;
+    }
+
+  if (summary == NULL)
+    summary = &local_summary;
+  memset (summary, 0, sizeof *summary);
+  summary->skipped = g_ptr_array_new_with_free_func (skip_free);
+
+  name = g_path_get_basename (output_dir);
+  ctx.dataset = hs_dataset_new (output_dir, name);
+  ctx.root = g_strdup (hs_dataset_get_root (ctx.dataset));
+  ctx.options = options;
+  ctx.summary = summary;
+  ctx.images = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  ctx.instance_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  ok = func (&ctx, sources, n_sources, error);
+  if (ok)
+    {
+      for (guint i = 0; i < hs_dataset_get_n_instances (ctx.dataset); i++)
+        {
+          HsInstance *instance = hs_dataset_get_instance (ctx.dataset, i);
+          summary->n_instances++;
+          summary->n_sentences += instance->sentences->len;
+          summary->n_targets += instance->regions->len;
+        }
+      ok = hs_dataset_save (ctx.dataset, error);
+    }
+
+  g_hash_table_unref (ctx.images);
+  g_hash_table_unref (ctx.instance_ids);
+  g_free (ctx.root);
+  hs_import_summary_clear (&local_summary);
+  if (!ok)
+    {
+      g_clear_pointer (&ctx.dataset, hs_dataset_unref);
+      return NULL;
+    }
+  return ctx.dataset;
+}
