@@ -274,8 +274,8 @@ place_lesion (HsPhantomGeom *g, HsRng *rng, HsLesionKind kind, int side, HsLesio
 
     case HS_LESION_CARDIOMEGALY:
       l->side = 2;
-      g->heart_bulge_l *= hs_rng_range (rng, 1.35, 1.55);
-      g->heart_bulge_r *= hs_rng_range (rng, 1.4, 1.7);
+      g->heart_bulge_l *= hs_rng_range (rng, 1.5, 1.7);
+      g->heart_bulge_r *= hs_rng_range (rng, 1.6, 1.9);
       add_unique (locations, g_strdup ("cardiac silhouette"));
       return TRUE;
 
