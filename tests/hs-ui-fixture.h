@@ -15,11 +15,11 @@
 
 #include "hs-test-util.h"
 
-static gboolean hs_ui_have_display;
+G_GNUC_UNUSED static gboolean hs_ui_have_display;
 
 /* Before gtk: settings from the build tree, in memory, nothing remembered
  * between runs; a fixed theme and font so golden images are reproducible. */
-static void
+G_GNUC_UNUSED static void
 hs_ui_init (int *argc, char ***argv)
 {
   const char *build = g_getenv ("HS_BUILD_DIR");
@@ -44,7 +44,7 @@ hs_ui_init (int *argc, char ***argv)
                   NULL);
 }
 
-static gboolean
+G_GNUC_UNUSED static gboolean
 hs_ui_skip_without_display (void)
 {
   if (!hs_ui_have_display)
@@ -57,7 +57,7 @@ hs_ui_skip_without_display (void)
 
 /* Runs the main loop until cond(data) holds; fails after ~20 s so a broken
  * build cannot hang the suite (a guard, not a timing assertion). */
-static void
+G_GNUC_UNUSED static void
 hs_ui_wait_until (gboolean (*cond) (gpointer), gpointer data)
 {
   gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
@@ -71,7 +71,7 @@ hs_ui_wait_until (gboolean (*cond) (gpointer), gpointer data)
     }
 }
 
-static gboolean
+G_GNUC_UNUSED static gboolean
 hs_ui_true_after_n (gpointer data)
 {
   int *n = data;
@@ -79,7 +79,7 @@ hs_ui_true_after_n (gpointer data)
 }
 
 /* Lets pending layout, idle and frame work run. */
-static void
+G_GNUC_UNUSED static void
 hs_ui_settle (void)
 {
   int n = 0;
@@ -98,7 +98,7 @@ hs_ui_settle (void)
 #define HS_UI_IMAGE_SIZE 320
 #define HS_UI_GRID 16
 
-static void
+G_GNUC_UNUSED static void
 hs_ui_write_image (const char *path, guint seed)
 {
   g_autoptr(GError) error = NULL;
@@ -124,7 +124,7 @@ hs_ui_write_image (const char *path, guint seed)
 }
 
 /* A Gaussian blob on the 16 × 16 grid, normalised to sum 1. */
-static void
+G_GNUC_UNUSED static void
 hs_ui_gauss (double *out, double cx, double cy, double sigma)
 {
   double sum = 0;
@@ -140,7 +140,7 @@ hs_ui_gauss (double *out, double cx, double cy, double sigma)
     out[i] /= sum;
 }
 
-static void
+G_GNUC_UNUSED static void
 hs_ui_write_map (const char *root, const char *name, guint n_tokens, const double *blobs)
 {
   g_autoptr(GError) error = NULL;
@@ -170,7 +170,7 @@ hs_ui_write_map (const char *root, const char *name, guint n_tokens, const doubl
  *   grounded/prompt HS_UI_S0_SWAPPED (blob on the right), grounded/s1,
  *   tokens/s1 (5 per-token maps, no_attn 0.2), blind/s0;
  * and "broken-image" whose image and map files are missing. */
-static char *
+G_GNUC_UNUSED static char *
 hs_ui_make_dataset (void)
 {
   char *root = hs_test_make_tmpdir ();
@@ -231,7 +231,7 @@ hs_ui_make_dataset (void)
 /* ---- rendering and golden images --------------------------------------- */
 
 /* Renders `widget` as it is on screen (it must be realized and laid out). */
-static GdkTexture *
+G_GNUC_UNUSED static GdkTexture *
 hs_ui_render (GtkWidget *widget)
 {
   GdkPaintable *paintable = gtk_widget_paintable_new (widget);
@@ -253,7 +253,7 @@ hs_ui_render (GtkWidget *widget)
   return texture;
 }
 
-static guchar *
+G_GNUC_UNUSED static guchar *
 hs_ui_download (GdkTexture *texture)
 {
   int w = gdk_texture_get_width (texture), h = gdk_texture_get_height (texture);
@@ -264,7 +264,7 @@ hs_ui_download (GdkTexture *texture)
 }
 
 /* Fraction of pixels whose channels differ by more than 32 (of 255). */
-static double
+G_GNUC_UNUSED static double
 hs_ui_texture_difference (GdkTexture *a, GdkTexture *b)
 {
   int w = gdk_texture_get_width (a), h = gdk_texture_get_height (a);
@@ -291,7 +291,7 @@ hs_ui_texture_difference (GdkTexture *a, GdkTexture *b)
  * (NULL-terminated) painted mid-grey: parts drawn by other units (the
  * canvas, the overlay controls) are compared by their own tests, so the
  * golden image of a container does not change when they do. */
-static GdkTexture *
+G_GNUC_UNUSED static GdkTexture *
 hs_ui_mask_widgets (GdkTexture *texture, GtkWidget *root, GtkWidget **masked)
 {
   int w = gdk_texture_get_width (texture), h = gdk_texture_get_height (texture);
@@ -321,7 +321,7 @@ hs_ui_mask_widgets (GdkTexture *texture, GtkWidget *root, GtkWidget **masked)
  * machines).  HS_UPDATE_GOLDEN=1 rewrites the golden file; a missing golden
  * file is written and the test is skipped (review and commit it).  On a
  * mismatch the actual image is saved beside the test for inspection. */
-static void
+G_GNUC_UNUSED static void
 hs_ui_assert_golden (GdkTexture *texture, const char *name, double tolerance)
 {
   g_autofree char *file = g_strdup_printf ("%s.png", name);

@@ -311,6 +311,8 @@ hs_prompt_panel_init (HsPromptPanel *self)
 
   self->prompt = g_strdup ("");
   self->status = g_strdup ("");
+  /* Lets tests type into the editor like a user. */
+  g_object_set_data (G_OBJECT (self), "hs-prompt-view", self->prompt_view);
   self->token = -1;
   g_signal_connect_object (gtk_text_view_get_buffer (self->prompt_view), "changed",
                            G_CALLBACK (on_buffer_changed), self, 0);
