@@ -30,7 +30,13 @@ typedef struct {
    * deviations (its output). */
   double        mean_in, mean_out;
   double        ss_in, ss_out;
+  /* Σ max(s, 0) overall, in G, over the image-left and image-right halves;
+   * |G| in the image-left (patient's right) and image-right halves. */
+  double        mass_all, mass_in, mass_left, mass_right;
+  guint64       target_left, target_right;
 } HsEvalState;
+
+typedef struct _HsResampler HsResampler;
 
 /* Workspace buffers reused across calls on one thread (page faults on fresh
  * 32 MB buffers cost more than the metrics). */
@@ -41,10 +47,14 @@ void     hs_metrics_run_parts       (void (*func) (gpointer data, guint part, gu
 
 /* Sorting and order statistics (hs-metrics-threshold.c). */
 void     hs_metrics_sort_doubles    (double *values, gsize n, double *scratch);
-/* The second pass over s (needs min/max/means): Otsu histograms, cnr sums of
- * squares, and s split into the two classes, each sorted ascending, into
- * state->pos/neg (taken from `storage`, n doubles) using `scratch` (n doubles). */
-void     hs_metrics_sort_classes    (HsEvalState *state, double *storage, double *scratch);
+/* Fills `state` for s on the target's grid: when `resampler` is given it
+ * writes s (width·height) first, band by band; the single-pass statistics,
+ * the two classes sorted ascending into `storage` (n doubles, using
+ * `scratch`), cnr sums of squares and the Otsu histograms.  bound_lo/hi
+ * bound every value of s (NAN: unknown, a pass finds them). */
+void     hs_metrics_prepare         (HsEvalState *state, double *s, const HsResampler *resampler,
+                                     double bound_lo, double bound_hi, const HsTarget *target,
+                                     guint n_threads, double *storage, double *scratch);
 /* The r-th largest value (1-based, 1 ≤ r ≤ n_pos + n_neg) of pos ∪ neg. */
 double   hs_metrics_kth_largest     (const HsEvalState *state, guint64 r);
 /* Pixels with s ≥ v (and inside G), or s > v when `strict`. */

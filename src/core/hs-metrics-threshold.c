@@ -8,15 +8,18 @@
  * ties stay exact.  Order statistics of the union are then O(log P)
  * searches on the two arrays. */
 #include "hs-metrics-private.h"
+#include "hs-resample-private.h"
 
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define INSERTION_MAX   24
+#define INSERTION_MAX   32
 #define TOP_BUCKETS_MAX 4096
-#define SUB_BUCKETS_MAX 1024
-#define MAX_DEPTH       10
+#define SUB_BUCKETS_MAX 4096
+#define MAX_DEPTH       24
+#define MAX_PARTS       2
+#define CHUNK_ROWS      16
 
 static void
 insertion_sort (double *a, gsize n)
@@ -43,11 +46,11 @@ compare_doubles (const void *pa, const void *pb)
   return (a > b) - (a < b);
 }
 
-/* Linear bucket mapping over [lo, hi]; when hi − lo overflows, everything
- * is halved first (still monotone). */
+/* Linear bucket mapping over [lo, hi]; values outside are clamped (still
+ * monotone).  When hi − lo overflows, everything is halved first. */
 typedef struct {
   double lo, scale, pre;
-  gsize  n_buckets;
+  gint64 last;
 } Bucketing;
 
 static void
@@ -62,7 +65,7 @@ bucketing_init (Bucketing *b, double lo, double hi, gsize n_buckets)
       span = hi * 0.5 - lo * 0.5;
     }
   b->lo = lo * b->pre;
-  b->n_buckets = n_buckets;
+  b->last = (gint64) n_buckets - 1;
   b->scale = span > 0 ? (double) n_buckets / span : 0.0;
 }
 
@@ -70,13 +73,24 @@ static inline gsize
 bucket_of (const Bucketing *b, double v)
 {
   double f = (v * b->pre - b->lo) * b->scale;
-  gsize i = f > 0 ? (gsize) f : 0;
+  gint64 i;
 
-  return i < b->n_buckets ? i : b->n_buckets - 1;
+  if (!(f > 0))
+    return 0;
+  if (f >= (double) b->last)
+    return (gsize) b->last;
+  i = (gint64) f;
+  return (gsize) i;
 }
 
+/* Sorts a[0..n) using scratch[0..n) (and idx[0..n) when n ≤ IDX_MAX): one
+ * linear bucketing pass into about 2n buckets, recursion for the rare
+ * crowded bucket, then one insertion pass over the whole array (buckets are
+ * already in order, so it only fixes the few shared buckets). */
+#define IDX_MAX 16384
+
 static void
-bucket_sort_rec (double *a, gsize n, double *scratch, int depth)
+sort_small (double *a, gsize n, double *scratch, guint16 *idx, int depth)
 {
   guint32 counts[SUB_BUCKETS_MAX + 1];
   Bucketing bk;
@@ -91,151 +105,227 @@ bucket_sort_rec (double *a, gsize n, double *scratch, int depth)
   lo = hi = a[0];
   for (gsize i = 1; i < n; i++)
     {
-      lo = MIN (lo, a[i]);
-      hi = MAX (hi, a[i]);
+      double v = a[i];
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
     }
   if (lo == hi)
     return;
-  if (depth > MAX_DEPTH)
+  if (depth > MAX_DEPTH || n > G_MAXUINT32)
     {
       qsort (a, n, sizeof (double), compare_doubles);
       return;
     }
 
-  n_buckets = CLAMP (n / 4, 2, SUB_BUCKETS_MAX);
+  n_buckets = CLAMP (2 * n, 2, SUB_BUCKETS_MAX);
   bucketing_init (&bk, lo, hi, n_buckets);
-  memset (counts, 0, sizeof counts);
-  for (gsize i = 0; i < n; i++)
-    counts[bucket_of (&bk, a[i]) + 1]++;
-  for (gsize b = 0; b < n_buckets; b++)
-    counts[b + 1] += counts[b];
-  for (gsize i = 0; i < n; i++)
-    scratch[counts[bucket_of (&bk, a[i])]++] = a[i];
+  memset (counts, 0, (n_buckets + 1) * sizeof (guint32));
+  if (idx != NULL && n <= IDX_MAX)
+    {
+      for (gsize i = 0; i < n; i++)
+        {
+          gsize b = bucket_of (&bk, a[i]);
+          idx[i] = (guint16) b;
+          counts[b + 1]++;
+        }
+      for (gsize b = 0; b < n_buckets; b++)
+        counts[b + 1] += counts[b];
+      for (gsize i = 0; i < n; i++)
+        scratch[counts[idx[i]]++] = a[i];
+    }
+  else
+    {
+      for (gsize i = 0; i < n; i++)
+        counts[bucket_of (&bk, a[i]) + 1]++;
+      for (gsize b = 0; b < n_buckets; b++)
+        counts[b + 1] += counts[b];
+      for (gsize i = 0; i < n; i++)
+        scratch[counts[bucket_of (&bk, a[i])]++] = a[i];
+    }
   /* counts[b] is now the end of bucket b. */
   off = 0;
   for (gsize b = 0; b < n_buckets; b++)
     {
-      gsize end = counts[b], len = end - off;
+      gsize end = counts[b];
 
-      if (len > 1)
-        bucket_sort_rec (scratch + off, len, a + off, depth + 1);
+      if (end - off > INSERTION_MAX)
+        sort_small (scratch + off, end - off, a + off, idx, depth + 1);
       off = end;
     }
+  insertion_sort (scratch, n);
   memcpy (a, scratch, n * sizeof (double));
 }
 
 void
 hs_metrics_sort_doubles (double *values, gsize n, double *scratch)
 {
-  if (n < 2)
-    return;
-  if (n > G_MAXUINT32)
+  gsize n_buckets, off;
+  g_autofree gsize *counts = NULL;
+  Bucketing bk;
+  double lo, hi;
+
+  if (n <= SUB_BUCKETS_MAX * 4 || n > G_MAXUINT32)
     {
-      qsort (values, n, sizeof (double), compare_doubles);
+      sort_small (values, n, scratch, NULL, 0);
       return;
     }
-  bucket_sort_rec (values, n, scratch, 0);
+  /* Large arrays: a coarse top level first so each bucket fits the cache. */
+  lo = hi = values[0];
+  for (gsize i = 1; i < n; i++)
+    {
+      lo = MIN (lo, values[i]);
+      hi = MAX (hi, values[i]);
+    }
+  if (lo == hi)
+    return;
+  n_buckets = CLAMP (n / 1024, 2, TOP_BUCKETS_MAX);
+  bucketing_init (&bk, lo, hi, n_buckets);
+  counts = g_new0 (gsize, n_buckets + 1);
+  for (gsize i = 0; i < n; i++)
+    counts[bucket_of (&bk, values[i]) + 1]++;
+  for (gsize b = 0; b < n_buckets; b++)
+    counts[b + 1] += counts[b];
+  for (gsize i = 0; i < n; i++)
+    scratch[counts[bucket_of (&bk, values[i])]++] = values[i];
+  off = 0;
+  for (gsize b = 0; b < n_buckets; b++)
+    {
+      gsize end = counts[b];
+
+      if (end - off > 1)
+        sort_small (scratch + off, end - off, values + off, NULL, 1);
+      off = end;
+    }
+  memcpy (values, scratch, n * sizeof (double));
 }
 
-/* ---- the second pass and the class sort, split over threads ---- */
-
-#define MAX_PARTS 2
+/* ---- the pipeline: resample + statistics, scatter, sort; split over threads ---- */
 
 typedef struct {
-  HsEvalState *state;
-  Bucketing    bk;
-  double       otsu_lo, otsu_span;
-  gboolean     otsu_constant;
-  /* per part: bucket counts (pos then neg) and, after the prefix sums,
-   * write offsets; otsu histograms; sums of squares. */
-  guint64     *counts[MAX_PARTS];
-  guint64      hist[MAX_PARTS][256];
-  guint64      hist_g[MAX_PARTS][256];
-  double       ss_in[MAX_PARTS], ss_out[MAX_PARTS];
-  double      *storage;
-  double      *scratch;
-  /* bucket ranges sorted by each part (indices into the 2·B bucket list) */
-  gsize        sort_from[MAX_PARTS], sort_to[MAX_PARTS];
-  gsize       *bucket_start;   /* 2·B + 1 offsets into storage */
-} ClassSort;
+  double  min, max;
+  gsize   argmax;
+  double  mass_all, mass_in, sum_in, sum_out, mass_left, mass_right;
+  guint64 n_in, target_left, target_right;
+  double  ss_in, ss_out;
+} PartStats;
+
+typedef struct {
+  HsEvalState       *state;
+  double            *s;            /* writable s (= state->s)          */
+  const HsResampler *resampler;    /* NULL when s is already filled    */
+  Bucketing          bk;
+  gsize              n_buckets;
+  guint              left_end, right_begin;
+  PartStats          part[MAX_PARTS];
+  guint64           *counts[MAX_PARTS];
+  gsize             *bucket_start;  /* 2·B + 1 offsets into storage    */
+  gsize              sort_from[MAX_PARTS], sort_to[MAX_PARTS];
+  double            *storage, *scratch;
+} Pipeline;
 
 static void
-part_rows (const HsEvalState *state, guint part, guint n_parts, gsize *begin, gsize *end)
+part_row_range (const HsEvalState *state, guint part, guint n_parts, guint *begin, guint *end)
 {
-  gsize rows_begin = (gsize) state->height * part / n_parts;
-  gsize rows_end = (gsize) state->height * (part + 1) / n_parts;
-
-  *begin = rows_begin * state->width;
-  *end = rows_end * state->width;
+  *begin = (guint) ((guint64) state->height * part / n_parts);
+  *end = (guint) ((guint64) state->height * (part + 1) / n_parts);
 }
 
-static inline guint
-otsu_bin (const ClassSort *cs, double v)
-{
-  return hs_metrics_otsu_u (v, cs->otsu_lo, cs->otsu_span, cs->otsu_constant);
-}
-
+/* Resample (optional) and the single-pass statistics and bucket counts. */
 static void
-count_part (gpointer data, guint part, guint n_parts)
+first_pass (gpointer data, guint part, guint n_parts)
 {
-  ClassSort *cs = data;
-  const HsEvalState *st = cs->state;
-  gsize begin, end, B = cs->bk.n_buckets;
-  guint64 *cpos = cs->counts[part], *cneg = cpos + B;
-  guint64 *hist = cs->hist[part], *hist_g = cs->hist_g[part];
-  double ss_in = 0, ss_out = 0;
+  Pipeline *pl = data;
+  const HsEvalState *st = pl->state;
+  PartStats *ps = &pl->part[part];
+  guint64 *cpos = pl->counts[part], *cneg = cpos + pl->n_buckets;
+  guint row_begin, row_end, W = st->width;
+  double mn = INFINITY, mx = -INFINITY;
+  gsize argmax;
 
-  part_rows (st, part, n_parts, &begin, &end);
-  memset (cpos, 0, 2 * B * sizeof (guint64));
-  memset (hist, 0, 256 * sizeof (guint64));
-  memset (hist_g, 0, 256 * sizeof (guint64));
+  part_row_range (st, part, n_parts, &row_begin, &row_end);
+  memset (ps, 0, sizeof *ps);
+  memset (cpos, 0, 2 * pl->n_buckets * sizeof (guint64));
+  argmax = (gsize) row_begin * W;
 
-  for (gsize row = begin; row < end; row += st->width)
+  for (guint y0 = row_begin; y0 < row_end; y0 += CHUNK_ROWS)
     {
-      double row_in = 0, row_out = 0;
+      guint y1 = MIN (y0 + CHUNK_ROWS, row_end);
 
-      for (gsize i = row; i < row + st->width; i++)
+      if (pl->resampler != NULL)
+        hs_resampler_rows (pl->resampler, y0, y1, pl->s + (gsize) y0 * W);
+
+      for (guint y = y0; y < y1; y++)
         {
-          double v = st->s[i];
-          gsize b = bucket_of (&cs->bk, v);
-          guint u = otsu_bin (cs, v);
+          const double *s = st->s + (gsize) y * W;
+          const guint8 *g = st->g + (gsize) y * W;
+          double r_all = 0, r_in = 0, r_sin = 0, r_sout = 0, r_left = 0, r_right = 0;
+          guint64 n_in = 0;
 
-          hist[u]++;
-          if (st->g[i])
+          for (guint x = 0; x < W; x++)
             {
-              double d = v - st->mean_in;
-              cpos[b]++;
-              hist_g[u]++;
-              row_in += d * d;
+              double v = s[x], pv = v > 0 ? v : 0;
+              gsize b = bucket_of (&pl->bk, v);
+
+              if (v > mx)
+                {
+                  mx = v;
+                  argmax = (gsize) y * W + x;
+                }
+              mn = v < mn ? v : mn;
+              r_all += pv;
+              if (g[x])
+                {
+                  r_in += pv;
+                  r_sin += v;
+                  n_in++;
+                  cpos[b]++;
+                }
+              else
+                {
+                  r_sout += v;
+                  cneg[b]++;
+                }
             }
-          else
+          for (guint x = 0; x < pl->left_end; x++)
             {
-              double d = v - st->mean_out;
-              cneg[b]++;
-              row_out += d * d;
+              r_left += s[x] > 0 ? s[x] : 0;
+              ps->target_right += g[x];   /* image-left = patient's right */
             }
+          for (guint x = pl->right_begin; x < W; x++)
+            {
+              r_right += s[x] > 0 ? s[x] : 0;
+              ps->target_left += g[x];
+            }
+          ps->mass_all += r_all;
+          ps->mass_in += r_in;
+          ps->sum_in += r_sin;
+          ps->sum_out += r_sout;
+          ps->mass_left += r_left;
+          ps->mass_right += r_right;
+          ps->n_in += n_in;
         }
-      ss_in += row_in;
-      ss_out += row_out;
     }
-  cs->ss_in[part] = ss_in;
-  cs->ss_out[part] = ss_out;
+  ps->min = mn;
+  ps->max = mx;
+  ps->argmax = argmax;
 }
 
 static void
-scatter_part (gpointer data, guint part, guint n_parts)
+scatter_pass (gpointer data, guint part, guint n_parts)
 {
-  ClassSort *cs = data;
-  const HsEvalState *st = cs->state;
-  gsize begin, end, B = cs->bk.n_buckets;
-  guint64 *opos = cs->counts[part], *oneg = opos + B;
-  double *out = cs->storage;
+  Pipeline *pl = data;
+  const HsEvalState *st = pl->state;
+  guint64 *opos = pl->counts[part], *oneg = opos + pl->n_buckets;
+  double *out = pl->storage;
+  guint row_begin, row_end;
+  gsize end;
 
-  part_rows (st, part, n_parts, &begin, &end);
-  for (gsize i = begin; i < end; i++)
+  part_row_range (st, part, n_parts, &row_begin, &row_end);
+  end = (gsize) row_end * st->width;
+  for (gsize i = (gsize) row_begin * st->width; i < end; i++)
     {
       double v = st->s[i];
-      gsize b = bucket_of (&cs->bk, v);
+      gsize b = bucket_of (&pl->bk, v);
 
       if (st->g[i])
         out[opos[b]++] = v;
@@ -245,65 +335,164 @@ scatter_part (gpointer data, guint part, guint n_parts)
 }
 
 static void
-sort_part (gpointer data, guint part, guint n_parts)
+sort_pass (gpointer data, guint part, guint n_parts)
 {
-  ClassSort *cs = data;
+  Pipeline *pl = data;
+  const HsEvalState *st = pl->state;
+  PartStats *ps = &pl->part[part];
+  double ss_in = 0, ss_out = 0;
+  /* A cache-resident scratch for the usual bucket: the big scratch array
+   * would cost a memory read for ownership per element. */
+  const gsize local_n = 16384;
+  g_autofree double *local = g_new (double, local_n);
+  g_autofree guint16 *idx = g_new (guint16, IDX_MAX);
 
-  for (gsize b = cs->sort_from[part]; b < cs->sort_to[part]; b++)
+  for (gsize b = pl->sort_from[part]; b < pl->sort_to[part]; b++)
     {
-      gsize off = cs->bucket_start[b], len = cs->bucket_start[b + 1] - off;
+      gsize off = pl->bucket_start[b], len = pl->bucket_start[b + 1] - off;
+      gboolean inside = b < pl->n_buckets;
+      double mean = inside ? st->mean_in : st->mean_out, ss = 0;
+      double *a = pl->storage + off;
 
       if (len > 1)
+        sort_small (a, len, len <= local_n ? local : pl->scratch + off, idx, 1);
+      for (gsize i = 0; i < len; i++)
         {
-          if (len > G_MAXUINT32)
-            qsort (cs->storage + off, len, sizeof (double), compare_doubles);
-          else
-            bucket_sort_rec (cs->storage + off, len, cs->scratch + off, 1);
+          double d = a[i] - mean;
+          ss += d * d;
         }
+      if (inside)
+        ss_in += ss;
+      else
+        ss_out += ss;
+    }
+  ps->ss_in = ss_in;
+  ps->ss_out = ss_out;
+}
+
+/* Number of elements of a (ascending) whose Otsu level is < k. */
+static gsize
+count_level_below (const double *a, gsize n, guint k, double lo, double span, gboolean constant)
+{
+  gsize l = 0, h = n;
+
+  while (l < h)
+    {
+      gsize mid = l + (h - l) / 2;
+
+      if (hs_metrics_otsu_u (a[mid], lo, span, constant) < k)
+        l = mid + 1;
+      else
+        h = mid;
+    }
+  return l;
+}
+
+/* The 256-bin histograms of u, from the sorted classes: u is monotone in s,
+ * so each level boundary is one binary search evaluating the exact formula. */
+static void
+otsu_histograms (HsEvalState *state)
+{
+  double span = state->max - state->min;
+  gboolean constant = state->max == state->min;
+  gsize prev_pos = 0, prev_neg = 0;
+
+  for (guint k = 1; k <= 256; k++)
+    {
+      gsize cp = k == 256 ? state->n_pos
+               : count_level_below (state->pos, state->n_pos, k, state->min, span, constant);
+      gsize cn = k == 256 ? state->n_neg
+               : count_level_below (state->neg, state->n_neg, k, state->min, span, constant);
+
+      state->otsu_hist_g[k - 1] = cp - prev_pos;
+      state->otsu_hist[k - 1] = (cp - prev_pos) + (cn - prev_neg);
+      prev_pos = cp;
+      prev_neg = cn;
     }
 }
 
 void
-hs_metrics_sort_classes (HsEvalState *state, double *storage, double *scratch)
+hs_metrics_prepare (HsEvalState *state, double *s, const HsResampler *resampler,
+                    double bound_lo, double bound_hi, const HsTarget *target,
+                    guint n_threads, double *storage, double *scratch)
 {
-  ClassSort cs = { 0 };
-  guint n_parts = CLAMP (state->n_threads, 1, MAX_PARTS);
-  gsize B, n_lists, total = 0, half;
+  Pipeline pl = { 0 };
+  guint n_parts;
+  gsize n_lists, total = 0, half;
   g_autofree guint64 *count_block = NULL;
   g_autofree gsize *bucket_start = NULL;
+  double sum_in = 0, sum_out = 0;
 
-  if (state->height < 2 * n_parts)
+  memset (state, 0, sizeof *state);
+  state->s = s;
+  state->g = hs_target_peek_mask (target);
+  state->width = hs_target_get_width (target);
+  state->height = hs_target_get_height (target);
+  state->n = (gsize) state->width * state->height;
+  state->n_threads = n_threads;
+
+  n_parts = CLAMP (n_threads, 1, MAX_PARTS);
+  if (state->height < 4 * n_parts)
     n_parts = 1;
-  B = state->min == state->max ? 1 : CLAMP (state->n / 1024, 1, TOP_BUCKETS_MAX);
-  n_lists = 2 * B;
-  cs.state = state;
-  bucketing_init (&cs.bk, state->min, state->max, B);
-  cs.otsu_lo = state->min;
-  cs.otsu_span = state->max - state->min;
-  cs.otsu_constant = state->max == state->min;
-  cs.storage = storage;
-  cs.scratch = scratch;
+
+  if (!(bound_lo <= bound_hi))
+    {
+      /* No bounds known: one pass over the given s. */
+      bound_lo = INFINITY;
+      bound_hi = -INFINITY;
+      for (gsize i = 0; i < state->n; i++)
+        {
+          bound_lo = MIN (bound_lo, s[i]);
+          bound_hi = MAX (bound_hi, s[i]);
+        }
+    }
+  pl.state = state;
+  pl.s = s;
+  pl.resampler = resampler;
+  pl.n_buckets = bound_lo == bound_hi ? 1 : CLAMP (state->n / 1024, 1, TOP_BUCKETS_MAX);
+  bucketing_init (&pl.bk, bound_lo, bound_hi, pl.n_buckets);
+  pl.left_end = state->width / 2;
+  pl.right_begin = (state->width + 1) / 2;
+  pl.storage = storage;
+  pl.scratch = scratch;
+  n_lists = 2 * pl.n_buckets;
   count_block = g_new (guint64, n_lists * n_parts);
   for (guint p = 0; p < n_parts; p++)
-    cs.counts[p] = count_block + p * n_lists;
+    pl.counts[p] = count_block + p * n_lists;
 
-  hs_metrics_run_parts (count_part, &cs, n_parts);
+  hs_metrics_run_parts (first_pass, &pl, n_parts);
 
-  memset (state->otsu_hist, 0, sizeof state->otsu_hist);
-  memset (state->otsu_hist_g, 0, sizeof state->otsu_hist_g);
-  state->ss_in = state->ss_out = 0;
+  state->min = pl.part[0].min;
+  state->max = pl.part[0].max;
+  state->argmax = pl.part[0].argmax;
   for (guint p = 0; p < n_parts; p++)
     {
-      for (guint u = 0; u < 256; u++)
-        {
-          state->otsu_hist[u] += cs.hist[p][u];
-          state->otsu_hist_g[u] += cs.hist_g[p][u];
-        }
-      state->ss_in += cs.ss_in[p];
-      state->ss_out += cs.ss_out[p];
-    }
+      const PartStats *ps = &pl.part[p];
 
-  /* Layout: pos buckets 0..B−1 then neg buckets 0..B−1; within a bucket,
+      if (p > 0)
+        {
+          state->min = MIN (state->min, ps->min);
+          if (ps->max > state->max)   /* strictly: the first maximum wins */
+            {
+              state->max = ps->max;
+              state->argmax = ps->argmax;
+            }
+        }
+      state->n_pos += ps->n_in;
+      state->mass_all += ps->mass_all;
+      state->mass_in += ps->mass_in;
+      state->mass_left += ps->mass_left;
+      state->mass_right += ps->mass_right;
+      state->target_left += ps->target_left;
+      state->target_right += ps->target_right;
+      sum_in += ps->sum_in;
+      sum_out += ps->sum_out;
+    }
+  state->n_neg = state->n - state->n_pos;
+  state->mean_in = state->n_pos > 0 ? sum_in / (double) state->n_pos : 0;
+  state->mean_out = state->n_neg > 0 ? sum_out / (double) state->n_neg : 0;
+
+  /* Layout: G buckets 0..B−1 then outside buckets 0..B−1; within a bucket,
    * part 0's values then part 1's (deterministic). */
   bucket_start = g_new (gsize, n_lists + 1);
   for (gsize l = 0; l < n_lists; l++)
@@ -311,23 +500,22 @@ hs_metrics_sort_classes (HsEvalState *state, double *storage, double *scratch)
       bucket_start[l] = total;
       for (guint p = 0; p < n_parts; p++)
         {
-          guint64 c = cs.counts[p][l];
-          cs.counts[p][l] = total;
+          guint64 c = pl.counts[p][l];
+          pl.counts[p][l] = total;
           total += c;
         }
     }
   bucket_start[n_lists] = total;
   g_assert (total == state->n);
 
-  hs_metrics_run_parts (scatter_part, &cs, n_parts);
+  hs_metrics_run_parts (scatter_pass, &pl, n_parts);
 
-  cs.bucket_start = bucket_start;
-  /* Split the buckets between the parts by element count. */
+  pl.bucket_start = bucket_start;
   half = total / 2;
   if (n_parts == 1)
     {
-      cs.sort_from[0] = 0;
-      cs.sort_to[0] = n_lists;
+      pl.sort_from[0] = 0;
+      pl.sort_to[0] = n_lists;
     }
   else
     {
@@ -335,16 +523,27 @@ hs_metrics_sort_classes (HsEvalState *state, double *storage, double *scratch)
 
       while (split < n_lists && bucket_start[split + 1] <= half)
         split++;
-      cs.sort_from[0] = 0;
-      cs.sort_to[0] = split;
-      cs.sort_from[1] = split;
-      cs.sort_to[1] = n_lists;
+      pl.sort_from[0] = 0;
+      pl.sort_to[0] = split;
+      pl.sort_from[1] = split;
+      pl.sort_to[1] = n_lists;
     }
-  if (state->min != state->max)
-    hs_metrics_run_parts (sort_part, &cs, n_parts);
+  hs_metrics_run_parts (sort_pass, &pl, n_parts);
 
   state->pos = storage;
   state->neg = storage + state->n_pos;
+  for (guint p = 0; p < n_parts; p++)
+    {
+      state->ss_in += pl.part[p].ss_in;
+      state->ss_out += pl.part[p].ss_out;
+    }
+  /* A constant class has variance exactly 0 (its mean may be off by an ulp). */
+  if (state->n_pos > 0 && state->pos[0] == state->pos[state->n_pos - 1])
+    state->ss_in = 0;
+  if (state->n_neg > 0 && state->neg[0] == state->neg[state->n_neg - 1])
+    state->ss_out = 0;
+
+  otsu_histograms (state);
 }
 
 /* ---- order statistics on the two sorted arrays ---- */

@@ -2,6 +2,7 @@
  * single-pass statistics, entropy, laterality, comparison, JSON */
 #include "hs-metrics-private.h"
 #include "hs-limits.h"
+#include "hs-resample-private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,152 +256,11 @@ check_finite (const double *values, guint w, guint h, const char *name, GError *
   return TRUE;
 }
 
-/* ---- the first pass: extremes and sums ---- */
-
-typedef struct {
-  const HsEvalState *state;
-  guint  left_end, right_begin;
-  struct {
-    double  min, max;
-    gsize   argmax;
-    double  mass_all, mass_in, sum_in, sum_out, mass_left, mass_right;
-    guint64 n_in, target_left, target_right;
-  } part[2];
-} FirstPass;
-
-static void
-first_pass_part (gpointer data, guint part, guint n_parts)
-{
-  FirstPass *fp = data;
-  const HsEvalState *st = fp->state;
-  gsize row_begin = (gsize) st->height * part / n_parts;
-  gsize row_end = (gsize) st->height * (part + 1) / n_parts;
-  double mn = INFINITY, mx = -INFINITY;
-  gsize argmax = row_begin * st->width;
-  double mass_all = 0, mass_in = 0, sum_in = 0, sum_out = 0, mass_left = 0, mass_right = 0;
-  guint64 n_in = 0, t_left = 0, t_right = 0;
-
-  for (gsize y = row_begin; y < row_end; y++)
-    {
-      const double *s = st->s + y * st->width;
-      const guint8 *g = st->g + y * st->width;
-      double r_all = 0, r_in = 0, r_sin = 0, r_sout = 0, r_left = 0, r_right = 0;
-
-      for (guint x = 0; x < st->width; x++)
-        {
-          double v = s[x], pv = v > 0 ? v : 0;
-
-          if (v > mx)
-            {
-              mx = v;
-              argmax = y * st->width + x;
-            }
-          if (v < mn)
-            mn = v;
-          r_all += pv;
-          if (g[x])
-            {
-              r_in += pv;
-              r_sin += v;
-              n_in++;
-            }
-          else
-            r_sout += v;
-        }
-      for (guint x = 0; x < fp->left_end; x++)
-        {
-          r_left += s[x] > 0 ? s[x] : 0;
-          t_right += g[x];   /* image-left = patient's right */
-        }
-      for (guint x = fp->right_begin; x < st->width; x++)
-        {
-          r_right += s[x] > 0 ? s[x] : 0;
-          t_left += g[x];
-        }
-      mass_all += r_all;
-      mass_in += r_in;
-      sum_in += r_sin;
-      sum_out += r_sout;
-      mass_left += r_left;
-      mass_right += r_right;
-    }
-  fp->part[part].min = mn;
-  fp->part[part].max = mx;
-  fp->part[part].argmax = argmax;
-  fp->part[part].mass_all = mass_all;
-  fp->part[part].mass_in = mass_in;
-  fp->part[part].sum_in = sum_in;
-  fp->part[part].sum_out = sum_out;
-  fp->part[part].mass_left = mass_left;
-  fp->part[part].mass_right = mass_right;
-  fp->part[part].n_in = n_in;
-  fp->part[part].target_left = t_left;
-  fp->part[part].target_right = t_right;
-}
-
 static double
 side_ratio (double toward_left, double toward_right)
 {
   /* (m_L − m_R)/(m_L + m_R) */
   return (toward_left - toward_right) / (toward_left + toward_right);
-}
-
-/* Prepares `state` (first pass, sort) for s on the target's grid. */
-static void
-prepare_state (HsEvalState *state, const double *s, const HsTarget *target,
-               guint n_threads, FirstPass *fp)
-{
-  guint n_parts;
-  double mass_all = 0, mass_in = 0, sum_in = 0, sum_out = 0;
-
-  memset (state, 0, sizeof *state);
-  state->s = s;
-  state->g = hs_target_peek_mask (target);
-  state->width = hs_target_get_width (target);
-  state->height = hs_target_get_height (target);
-  state->n = (gsize) state->width * state->height;
-  state->n_threads = n_threads;
-
-  memset (fp, 0, sizeof *fp);
-  fp->state = state;
-  fp->left_end = state->width / 2;
-  fp->right_begin = (state->width + 1) / 2;
-  n_parts = state->height >= 4 ? n_threads : 1;
-  hs_metrics_run_parts (first_pass_part, fp, n_parts);
-
-  state->min = fp->part[0].min;
-  state->max = fp->part[0].max;
-  state->argmax = fp->part[0].argmax;
-  for (guint p = 1; p < n_parts; p++)
-    {
-      state->min = MIN (state->min, fp->part[p].min);
-      if (fp->part[p].max > state->max)
-        {
-          state->max = fp->part[p].max;
-          state->argmax = fp->part[p].argmax;
-        }
-    }
-  for (guint p = 0; p < n_parts; p++)
-    {
-      state->n_pos += fp->part[p].n_in;
-      mass_all += fp->part[p].mass_all;
-      mass_in += fp->part[p].mass_in;
-      sum_in += fp->part[p].sum_in;
-      sum_out += fp->part[p].sum_out;
-    }
-  state->n_neg = state->n - state->n_pos;
-  state->mean_in = state->n_pos > 0 ? sum_in / (double) state->n_pos : 0;
-  state->mean_out = state->n_neg > 0 ? sum_out / (double) state->n_neg : 0;
-  /* Merge the other sums into part 0 for the caller. */
-  fp->part[0].mass_all = mass_all;
-  fp->part[0].mass_in = mass_in;
-  for (guint p = 1; p < n_parts; p++)
-    {
-      fp->part[0].mass_left += fp->part[p].mass_left;
-      fp->part[0].mass_right += fp->part[p].mass_right;
-      fp->part[0].target_left += fp->part[p].target_left;
-      fp->part[0].target_right += fp->part[p].target_right;
-    }
 }
 
 /* ---- entropy ---- */
@@ -477,98 +337,71 @@ check_protocol (const HsTarget *target, const HsScoreOptions *options, GError **
   return TRUE;
 }
 
-gboolean
-hs_score_resampled (const double *s, const double *grid, guint w, guint h,
-                    double no_attn, const char *name_for_errors,
-                    const HsTarget *target, const HsScoreOptions *options,
-                    HsScores *out, GError **error)
+/* Every metric from a prepared state. */
+static void
+score_prepared (HsEvalState *state, const double *grid, guint w, guint h, double no_attn,
+                const HsScoreOptions *options, const HsTarget *target, HsScores *out)
 {
-  HsScoreOptions defaults;
-  HsEvalState state;
-  FirstPass fp;
-  gsize n;
-  double *storage, *scratch;
+  gsize n = state->n;
   double m_left, m_right, t_left, t_right;
 
-  g_return_val_if_fail (s != NULL && target != NULL && out != NULL, FALSE);
-
-  if (options == NULL)
-    {
-      hs_score_options_init (&defaults);
-      options = &defaults;
-    }
-  if (!check_protocol (target, options, error))
-    return FALSE;
-  n = hs_eval_grid_n_pixels (hs_target_get_grid (target));
-  if (!check_finite (s, hs_target_get_width (target), hs_target_get_height (target),
-                     name_for_errors, error))
-    return FALSE;
-
   scores_reset (out, options->protocol, target);
-  prepare_state (&state, s, target, choose_threads (options, n), &fp);
-  out->map_min = state.min;
-  out->map_max = state.max;
-
-  storage = hs_metrics_workspace (1, n);
-  scratch = hs_metrics_workspace (2, n);
-  hs_metrics_sort_classes (&state, storage, scratch);
+  out->map_min = state->min;
+  out->map_max = state->max;
 
   /* auroc, ap */
-  hs_metrics_rank_metrics (&state, out);
+  hs_metrics_rank_metrics (state, out);
 
   /* top-k regions */
   if (options->protocol == HS_PROTOCOL_GLORIA)
-    hs_metrics_topk_gloria (&state, out);
+    hs_metrics_topk_gloria (state, out);
   else
-    hs_metrics_topk_default (&state, out);
+    hs_metrics_topk_default (state, out);
 
   /* pointing, mass */
-  if (state.n_pos == 0)
+  if (state->n_pos == 0)
     {
       hs_scores_undefined (out, HS_METRIC_POINTING_HIT, HS_REASON_EMPTY_TARGET);
       hs_scores_undefined (out, HS_METRIC_MASS_IN_TARGET, HS_REASON_EMPTY_TARGET);
     }
   else
     {
-      hs_scores_set (out, HS_METRIC_POINTING_HIT, state.g[state.argmax] ? 1.0 : 0.0);
-      if (fp.part[0].mass_all > 0)
-        hs_scores_set (out, HS_METRIC_MASS_IN_TARGET, fp.part[0].mass_in / fp.part[0].mass_all);
+      hs_scores_set (out, HS_METRIC_POINTING_HIT, state->g[state->argmax] ? 1.0 : 0.0);
+      if (state->mass_all > 0)
+        hs_scores_set (out, HS_METRIC_MASS_IN_TARGET, state->mass_in / state->mass_all);
       else
         hs_scores_undefined (out, HS_METRIC_MASS_IN_TARGET, HS_REASON_NO_MASS);
     }
 
   /* Otsu region */
+  hs_metrics_otsu_iou (state, out);   /* also fills otsu_level */
   if (options->protocol == HS_PROTOCOL_CHEXLOCALIZE)
     {
       guint8 *pred = (guint8 *) hs_metrics_workspace (3, n / sizeof (double) + 1);
-
-      hs_metrics_otsu_iou (&state, out);   /* fills otsu_level */
-      hs_metrics_chexlocalize_iou (&state, options->threshold, pred, out);
+      hs_metrics_chexlocalize_iou (state, options->threshold, pred, out);
     }
-  else
-    hs_metrics_otsu_iou (&state, out);
 
   /* explanation precision; with negative values it sorts |s| in buffers the
    * earlier metrics no longer need */
-  hs_metrics_explanation_precision (&state,
-                                    state.min >= 0 ? NULL : hs_metrics_workspace (3, n),
-                                    state.min >= 0 ? NULL : hs_metrics_workspace (2, n), out);
+  hs_metrics_explanation_precision (state,
+                                    state->min >= 0 ? NULL : hs_metrics_workspace (3, n),
+                                    state->min >= 0 ? NULL : hs_metrics_workspace (2, n), out);
 
   /* cnr */
-  if (state.n_pos == 0)
+  if (state->n_pos == 0)
     hs_scores_undefined (out, HS_METRIC_CNR, HS_REASON_EMPTY_TARGET);
-  else if (state.n_neg == 0)
+  else if (state->n_neg == 0)
     hs_scores_undefined (out, HS_METRIC_CNR, HS_REASON_FULL_TARGET);
   else
     {
-      double var_in = state.ss_in / (double) state.n_pos;
-      double var_out = state.ss_out / (double) state.n_neg;
+      double var_in = state->ss_in / (double) state->n_pos;
+      double var_out = state->ss_out / (double) state->n_neg;
 
       if (var_in == 0 && var_out == 0)
         hs_scores_undefined (out, HS_METRIC_CNR, HS_REASON_ZERO_VARIANCE);
       else
         hs_scores_set (out, HS_METRIC_CNR,
-                       fabs (state.mean_in - state.mean_out) / sqrt (var_in + var_out));
+                       fabs (state->mean_in - state->mean_out) / sqrt (var_in + var_out));
     }
 
   /* entropy on the grid */
@@ -586,10 +419,10 @@ hs_score_resampled (const double *s, const double *grid, guint w, guint h,
     hs_scores_undefined (out, HS_METRIC_NO_ATTN, HS_REASON_NO_SLOT);
 
   /* laterality */
-  m_right = fp.part[0].mass_left;    /* image-left = patient's right */
-  m_left = fp.part[0].mass_right;
-  t_right = (double) fp.part[0].target_right;
-  t_left = (double) fp.part[0].target_left;
+  m_right = state->mass_left;    /* image-left = patient's right */
+  m_left = state->mass_right;
+  t_right = (double) state->target_right;
+  t_left = (double) state->target_left;
   if (m_left + m_right > 0)
     hs_scores_set (out, HS_METRIC_LATERALITY, side_ratio (m_left, m_right));
   else
@@ -597,7 +430,7 @@ hs_score_resampled (const double *s, const double *grid, guint w, guint h,
   if (t_left + t_right > 0)
     out->target_laterality = side_ratio (t_left, t_right);
 
-  if (state.n_pos == 0)
+  if (state->n_pos == 0)
     hs_scores_undefined (out, HS_METRIC_WRONG_SIDE, HS_REASON_EMPTY_TARGET);
   else if (isnan (out->target_laterality))
     hs_scores_undefined (out, HS_METRIC_WRONG_SIDE, "target lies on the middle column only");
@@ -611,9 +444,67 @@ hs_score_resampled (const double *s, const double *grid, guint w, guint h,
                      fabs (a) >= 0.2 && fabs (b) >= 0.2 && ((a > 0 && b < 0) || (a < 0 && b > 0))
                      ? 1.0 : 0.0);
     }
+}
 
+gboolean
+hs_score_resampled (const double *s, const double *grid, guint w, guint h,
+                    double no_attn, const char *name_for_errors,
+                    const HsTarget *target, const HsScoreOptions *options,
+                    HsScores *out, GError **error)
+{
+  HsScoreOptions defaults;
+  HsEvalState state;
+  gsize n;
+
+  g_return_val_if_fail (s != NULL && target != NULL && out != NULL, FALSE);
+
+  if (options == NULL)
+    {
+      hs_score_options_init (&defaults);
+      options = &defaults;
+    }
+  if (!check_protocol (target, options, error))
+    return FALSE;
+  if (!check_finite (s, hs_target_get_width (target), hs_target_get_height (target),
+                     name_for_errors, error))
+    return FALSE;
+  if (grid != NULL && !check_finite (grid, w, h, name_for_errors, error))
+    return FALSE;
+  n = hs_eval_grid_n_pixels (hs_target_get_grid (target));
+  /* s is only read when no resampler is given. */
+  hs_metrics_prepare (&state, (double *) s, NULL, NAN, NAN, target, choose_threads (options, n),
+                      hs_metrics_workspace (1, n), hs_metrics_workspace (2, n));
+  score_prepared (&state, grid, w, h, no_attn, options, target, out);
   workspace_trim ();
   return TRUE;
+}
+
+/* Resamples `values` onto the target's grid into s (workspace slot 0) and
+ * prepares `state`. */
+static void
+prepare_from_grid (HsEvalState *state, const double *values, guint w, guint h,
+                   const HsTarget *target, const HsScoreOptions *options)
+{
+  const HsEvalGrid *grid = hs_target_get_grid (target);
+  gsize n = hs_eval_grid_n_pixels (grid), cells = (gsize) w * h;
+  double *s = hs_metrics_workspace (0, n);
+  double lo = values[0], hi = values[0];
+  HsResampler *resampler = NULL;
+
+  for (gsize i = 1; i < cells; i++)
+    {
+      lo = MIN (lo, values[i]);
+      hi = MAX (hi, values[i]);
+    }
+  if (grid->protocol == HS_PROTOCOL_GLORIA)
+    hs_eval_grid_resample (grid, values, w, h, options->upsample, s);
+  else
+    resampler = hs_resampler_new (values, w, h, grid->width, grid->height,
+                                  grid->protocol == HS_PROTOCOL_CHEXLOCALIZE
+                                  ? HS_UPSAMPLE_BILINEAR : options->upsample);
+  hs_metrics_prepare (state, s, resampler, lo, hi, target, choose_threads (options, n),
+                      hs_metrics_workspace (1, n), hs_metrics_workspace (2, n));
+  hs_resampler_free (resampler);
 }
 
 static gboolean
@@ -640,8 +531,7 @@ hs_score_values (const double *values, guint w, guint h, double no_attn,
                  const HsScoreOptions *options, HsScores *out, GError **error)
 {
   HsScoreOptions defaults;
-  const HsEvalGrid *grid;
-  double *s;
+  HsEvalState state;
 
   g_return_val_if_fail (values != NULL && target != NULL && out != NULL, FALSE);
 
@@ -654,10 +544,10 @@ hs_score_values (const double *values, guint w, guint h, double no_attn,
       || !check_finite (values, w, h, name_for_errors, error)
       || !check_protocol (target, options, error))
     return FALSE;
-  grid = hs_target_get_grid (target);
-  s = hs_metrics_workspace (0, hs_eval_grid_n_pixels (grid));
-  hs_eval_grid_resample (grid, values, w, h, options->upsample, s);
-  return hs_score_resampled (s, values, w, h, no_attn, name_for_errors, target, options, out, error);
+  prepare_from_grid (&state, values, w, h, target, options);
+  score_prepared (&state, values, w, h, no_attn, options, target, out);
+  workspace_trim ();
+  return TRUE;
 }
 
 gboolean
@@ -798,12 +688,9 @@ hs_score_curves (const HsAttentionMap *map, const HsTarget *target,
                  HsCurves *out, GError **error)
 {
   HsScoreOptions defaults;
-  const HsEvalGrid *grid;
   HsEvalState state;
-  FirstPass fp;
   guint w, h;
-  gsize n;
-  double *s, last = NAN;
+  double last = NAN;
 
   g_return_val_if_fail (map != NULL && target != NULL && out != NULL, FALSE);
 
@@ -820,12 +707,7 @@ hs_score_curves (const HsAttentionMap *map, const HsTarget *target,
   max_points = MAX (max_points, 2);
   w = hs_attention_map_get_width (map);
   h = hs_attention_map_get_height (map);
-  grid = hs_target_get_grid (target);
-  n = hs_eval_grid_n_pixels (grid);
-  s = hs_metrics_workspace (0, n);
-  hs_eval_grid_resample (grid, hs_attention_map_peek_values (map), w, h, options->upsample, s);
-  prepare_state (&state, s, target, choose_threads (options, n), &fp);
-  hs_metrics_sort_classes (&state, hs_metrics_workspace (1, n), hs_metrics_workspace (2, n));
+  prepare_from_grid (&state, hs_attention_map_peek_values (map), w, h, target, options);
 
   if (state.n_pos > 0 && state.n_neg > 0)
     add_point (out->roc, 0, 0, INFINITY);

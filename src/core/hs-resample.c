@@ -10,7 +10,7 @@
  * floor((2y + 1)·h / 2H), which equals the double formula for every size the
  * limits allow (the quotient is never within 2^-53 of an integer unless it is
  * one). */
-#include "hs-resample.h"
+#include "hs-resample-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -76,57 +76,117 @@ nearest_index (guint i, guint n_in, guint n_out)
   return (guint) MIN (q, (guint64) n_in - 1);
 }
 
-/* Shared core: writes either doubles (out_d) or floats (out_f). */
-static void
-resample_region (const double *grid, guint w, guint h,
-                 guint out_w, guint out_h,
-                 guint x0, guint y0, guint rw, guint rh,
-                 double *out_d, float *out_f, HsUpsample mode)
-{
-  if (rw == 0 || rh == 0)
-    return;
+/* Precomputed sampling of the columns x0 … x0+rw−1 and rows y0 … y0+rh−1. */
+struct _HsResampler {
+  const double *grid;
+  guint         w, h;
+  HsUpsample    mode;
+  guint         rw, rh;
+  Tap          *tx, *ty;     /* bilinear */
+  guint        *nx, *ny;     /* nearest  */
+};
 
+static HsResampler *
+resampler_new (const double *grid, guint w, guint h, guint out_w, guint out_h,
+               guint x0, guint y0, guint rw, guint rh, HsUpsample mode)
+{
+  HsResampler *r = g_new0 (HsResampler, 1);
+
+  r->grid = grid;
+  r->w = w;
+  r->h = h;
+  r->mode = mode;
+  r->rw = rw;
+  r->rh = rh;
   if (mode == HS_UPSAMPLE_NEAREST)
     {
-      g_autofree guint *xs = g_new (guint, rw);
-
+      r->nx = g_new (guint, MAX (rw, 1));
+      r->ny = g_new (guint, MAX (rh, 1));
       for (guint k = 0; k < rw; k++)
-        xs[k] = nearest_index (x0 + k, w, out_w);
-      for (guint j = 0; j < rh; j++)
+        r->nx[k] = nearest_index (x0 + k, w, out_w);
+      for (guint k = 0; k < rh; k++)
+        r->ny[k] = nearest_index (y0 + k, h, out_h);
+    }
+  else
+    {
+      r->tx = g_new (Tap, MAX (rw, 1));
+      r->ty = g_new (Tap, MAX (rh, 1));
+      compute_taps (r->tx, x0, rw, w, out_w);
+      compute_taps (r->ty, y0, rh, h, out_h);
+    }
+  return r;
+}
+
+HsResampler *
+hs_resampler_new (const double *grid, guint w, guint h, guint out_w, guint out_h, HsUpsample mode)
+{
+  g_return_val_if_fail (grid != NULL && w > 0 && h > 0, NULL);
+  return resampler_new (grid, w, h, out_w, out_h, 0, 0, out_w, out_h, mode);
+}
+
+void
+hs_resampler_free (HsResampler *r)
+{
+  if (r == NULL)
+    return;
+  g_free (r->tx);
+  g_free (r->ty);
+  g_free (r->nx);
+  g_free (r->ny);
+  g_free (r);
+}
+
+static inline void
+blend_row (const HsResampler *r, const double *src, double *dst)
+{
+  const Tap *tx = r->tx;
+
+  for (guint k = 0; k < r->rw; k++)
+    dst[k] = (1.0 - tx[k].f) * src[tx[k].i0] + tx[k].f * src[tx[k].i1];
+}
+
+/* Rows j0 … j1−1 (relative to the resampler's first row); row j0 goes to
+ * out_d/out_f[0].  Thread-safe: the cached rows are local. */
+static void
+resampler_rows (const HsResampler *r, guint j0, guint j1, double *out_d, float *out_f)
+{
+  guint rw = r->rw;
+
+  if (j0 >= j1 || rw == 0)
+    return;
+
+  if (r->mode == HS_UPSAMPLE_NEAREST)
+    {
+      for (guint j = j0; j < j1; j++)
         {
-          const double *row = grid + (gsize) nearest_index (y0 + j, h, out_h) * w;
+          const double *row = r->grid + (gsize) r->ny[j] * r->w;
 
           if (out_d != NULL)
             {
-              double *dst = out_d + (gsize) j * rw;
+              double *dst = out_d + (gsize) (j - j0) * rw;
               for (guint k = 0; k < rw; k++)
-                dst[k] = row[xs[k]];
+                dst[k] = row[r->nx[k]];
             }
           else
             {
-              float *dst = out_f + (gsize) j * rw;
+              float *dst = out_f + (gsize) (j - j0) * rw;
               for (guint k = 0; k < rw; k++)
-                dst[k] = (float) row[xs[k]];
+                dst[k] = (float) row[r->nx[k]];
             }
         }
       return;
     }
 
   {
-    g_autofree Tap *tx = g_new (Tap, rw);
-    g_autofree Tap *ty = g_new (Tap, rh);
     /* Each source row blended horizontally once, reused by every output row
      * that samples it: two cached rows keyed by source row index. */
     g_autofree double *row_a = g_new (double, rw);
     g_autofree double *row_b = g_new (double, rw);
     guint key_a = G_MAXUINT, key_b = G_MAXUINT;
 
-    compute_taps (tx, x0, rw, w, out_w);
-    compute_taps (ty, y0, rh, h, out_h);
-
-    for (guint j = 0; j < rh; j++)
+    for (guint j = j0; j < j1; j++)
       {
-        const Tap *t = &ty[j];
+        const Tap *t = &r->ty[j];
         double fy = t->f, gy = 1.0 - t->f;
 
         /* Make row_a hold source row t->i0 and row_b hold t->i1. */
@@ -139,34 +199,52 @@ resample_region (const double *grid, guint w, guint h,
               }
             else
               {
-                const double *src = grid + (gsize) t->i0 * w;
-                for (guint k = 0; k < rw; k++)
-                  row_a[k] = (1.0 - tx[k].f) * src[tx[k].i0] + tx[k].f * src[tx[k].i1];
+                blend_row (r, r->grid + (gsize) t->i0 * r->w, row_a);
                 key_a = t->i0;
               }
           }
         if (key_b != t->i1)
           {
-            const double *src = grid + (gsize) t->i1 * w;
-            for (guint k = 0; k < rw; k++)
-              row_b[k] = (1.0 - tx[k].f) * src[tx[k].i0] + tx[k].f * src[tx[k].i1];
+            blend_row (r, r->grid + (gsize) t->i1 * r->w, row_b);
             key_b = t->i1;
           }
 
         if (out_d != NULL)
           {
-            double *dst = out_d + (gsize) j * rw;
+            double *dst = out_d + (gsize) (j - j0) * rw;
             for (guint k = 0; k < rw; k++)
               dst[k] = gy * row_a[k] + fy * row_b[k];
           }
         else
           {
-            float *dst = out_f + (gsize) j * rw;
+            float *dst = out_f + (gsize) (j - j0) * rw;
             for (guint k = 0; k < rw; k++)
               dst[k] = (float) (gy * row_a[k] + fy * row_b[k]);
           }
       }
   }
+}
+
+void
+hs_resampler_rows (const HsResampler *r, guint y0, guint y1, double *out)
+{
+  g_return_if_fail (r != NULL && y0 <= y1 && y1 <= r->rh);
+  resampler_rows (r, y0, y1, out, NULL);
+}
+
+static void
+resample_region (const double *grid, guint w, guint h,
+                 guint out_w, guint out_h,
+                 guint x0, guint y0, guint rw, guint rh,
+                 double *out_d, float *out_f, HsUpsample mode)
+{
+  HsResampler *r;
+
+  if (rw == 0 || rh == 0)
+    return;
+  r = resampler_new (grid, w, h, out_w, out_h, x0, y0, rw, rh, mode);
+  resampler_rows (r, 0, rh, out_d, out_f);
+  hs_resampler_free (r);
 }
 
 void
@@ -191,3 +269,4 @@ hs_resample_region (const double *grid, guint w, guint h,
 
   resample_region (grid, w, h, out_w, out_h, x0, y0, rw, rh, NULL, out, mode);
 }
+
