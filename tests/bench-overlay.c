@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int
 compare_doubles (const void *a, const void *b)
@@ -71,7 +72,7 @@ main (int argc, char **argv)
   int reps = argc > 3 ? atoi (argv[3]) : 15;
   const guint gw = 19, gh = 19;
   double grid[19 * 19];
-  double *t_field, *t_color, *t_comp, *t_cairo, *t_naive;
+  double *t_field, *t_color, *t_comp, *t_cairo, *t_naive, *t_copy;
   g_autoptr(GError) error = NULL;
   g_autoptr(HsImage) image = NULL;
   g_autoptr(HsOverlayField) field = NULL;
@@ -91,6 +92,7 @@ main (int argc, char **argv)
   t_comp = g_new (double, reps);
   t_cairo = g_new (double, reps);
   t_naive = g_new (double, reps);
+  t_copy = g_new (double, reps);
 
   for (guint y = 0; y < gh; y++)
     for (guint x = 0; x < gw; x++)
@@ -157,6 +159,13 @@ main (int argc, char **argv)
       }
       t_cairo[i] = now_ms () - t0;
 
+      t0 = now_ms ();
+      cairo_surface_flush (out);
+      memcpy (cairo_image_surface_get_data (out), cairo_image_surface_get_data (levelled),
+              (gsize) cairo_image_surface_get_stride (out) * h);
+      cairo_surface_mark_dirty (out);
+      t_copy[i] = now_ms () - t0;
+
       if (i < 5)
         {
           t0 = now_ms ();
@@ -168,6 +177,7 @@ main (int argc, char **argv)
   {
     double mf = median (t_field, reps), mc = median (t_color, reps), mp = median (t_comp, reps);
     double mr = median (t_cairo, reps), mn = median (t_naive, MIN (reps, 5));
+    double mm = median (t_copy, reps);
 
     printf ("bench-overlay: %u × %u pixels, %u × %u grid, %d runs, %u processors (medians)\n",
             w, h, gw, gh, reps, g_get_num_processors ());
@@ -180,6 +190,8 @@ main (int argc, char **argv)
             mr, mr / mp);
     printf ("  reference: naive per-pixel colorize, 1 thread  %8.2f ms  (%.1f× our colorize)\n",
             mn, mn / mc);
+    printf ("  reference: memcpy of one surface (%.0f MB)      %8.2f ms  (memory bandwidth floor)\n",
+            (double) cairo_image_surface_get_stride (out) * h / 1e6, mm);
   }
 
   cairo_surface_destroy (levelled);
@@ -192,5 +204,6 @@ main (int argc, char **argv)
   g_free (t_comp);
   g_free (t_cairo);
   g_free (t_naive);
+  g_free (t_copy);
   return 0;
 }
