@@ -29,5 +29,14 @@ const char *hs_metrics_panel_get_protocol (HsMetricsPanel *self);
 void        hs_metrics_panel_set_protocol (HsMetricsPanel *self, const char *protocol);
 /* TRUE while a computation runs (property "busy"). */
 gboolean    hs_metrics_panel_get_busy     (HsMetricsPanel *self);
+/* What the table shows for `metric` (JSON key, e.g. "iou@10") in `column`
+ * ("model", "uniform", "center", "sobel", "laplace", "random"): the text
+ * ("0.812", "n/a") and the tooltip (the reason when n/a).  FALSE when the
+ * cell does not exist (metric not in the protocol, nothing computed yet). */
+gboolean    hs_metrics_panel_get_cell     (HsMetricsPanel *self, const char *metric,
+                                           const char *column, const char **text,
+                                           const char **tooltip);
+/* The line under the protocol selector: target size and time, or the error. */
+const char *hs_metrics_panel_get_status   (HsMetricsPanel *self);
 
 G_END_DECLS

@@ -1,0 +1,200 @@
+/* test-ui-metrics-panel.c — HsMetricsPanel in a plain window: values against
+ * NumPy/scikit-learn, null baselines, n/a with reasons, protocols, golden */
+#include <stdlib.h>
+
+#include "hs-metrics-panel.h"
+#include "hs-plot.h"
+#include "hs-canvas-fixture.h"
+
+typedef struct {
+  Fixture         f;
+  GtkWidget      *window;
+  HsMetricsPanel *panel;
+} PanelTest;
+
+static void
+setup (PanelTest *t, gconstpointer data)
+{
+  fixture_init (&t->f);
+  t->panel = HS_METRICS_PANEL (hs_metrics_panel_new ());
+  g_object_ref_sink (t->panel);
+  t->window = fixture_present (GTK_WIDGET (t->panel), 720, 820);
+}
+
+static void
+teardown (PanelTest *t, gconstpointer data)
+{
+  gtk_window_destroy (GTK_WINDOW (t->window));
+  fixture_settle (20);
+  g_assert_finalize_object (t->panel);
+  fixture_clear (&t->f);
+}
+
+static void
+wait_idle (PanelTest *t)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (hs_metrics_panel_get_busy (t->panel) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (hs_metrics_panel_get_busy (t->panel));
+  fixture_settle (20);
+}
+
+static double
+cell_value (PanelTest *t, const char *metric, const char *column)
+{
+  const char *text = NULL;
+
+  g_assert_true (hs_metrics_panel_get_cell (t->panel, metric, column, &text, NULL));
+  g_assert_nonnull (text);
+  return g_ascii_strtod (text, NULL);
+}
+
+static const char reference_script[] =
+  "import sys, numpy as np, cv2\n"
+  "from sklearn.metrics import roc_auc_score\n"
+  "m = np.load(sys.argv[1]).astype(np.float64)\n"
+  "mask = cv2.imread(sys.argv[2], cv2.IMREAD_GRAYSCALE)\n"
+  "W, H = 128, 96\n"
+  "s = cv2.resize(m, (W, H), interpolation=cv2.INTER_LINEAR)\n"
+  "G = np.zeros((H, W), bool)\n"
+  "G[8:40, 8:40] = True\n"
+  "ys = np.floor((np.arange(H) + 0.5) * mask.shape[0] / H).astype(int)\n"
+  "xs = np.floor((np.arange(W) + 0.5) * mask.shape[1] / W).astype(int)\n"
+  "G |= mask[ys][:, xs] != 0\n"
+  "auroc = roc_auc_score(G.ravel(), s.ravel())\n"
+  "mass = s.clip(0)[G].sum() / s.clip(0).sum()\n"
+  "n = int(np.ceil(10 * W * H / 100)); q = np.sort(s.ravel())[::-1][n - 1]\n"
+  "T = s >= q; iou = (T & G).sum() / (T | G).sum()\n"
+  "hit = int(G.ravel()[np.argmax(s.ravel())])\n"
+  "print(repr(auroc), repr(mass), repr(iou), hit)\n";
+
+static void
+test_values (PanelTest *t, gconstpointer data)
+{
+  g_autofree char *map_path = g_build_filename (t->f.dir, "map.npy", NULL);
+  g_autofree char *mask_path = g_build_filename (t->f.dir, "mask.png", NULL);
+  const char *args[] = { map_path, mask_path, NULL };
+  g_autofree char *out = NULL;
+  g_auto(GStrv) fields = NULL;
+  const char *text = NULL, *tooltip = NULL;
+
+  hs_metrics_panel_set_input (t->panel, t->f.image, t->f.map, t->f.regions, t->f.masks);
+  g_assert_true (hs_metrics_panel_get_busy (t->panel));
+  wait_idle (t);
+  /* |G| = box 32 × 32 + mask 40 × 26 (disjoint) = 2064 of 128 · 96 = 12288. */
+  g_assert_nonnull (strstr (hs_metrics_panel_get_status (t->panel), "Target 2064 of 12288 px"));
+
+  /* Every metric of the default protocol has a row. */
+  g_assert_true (hs_metrics_panel_get_cell (t->panel, "auroc", "model", NULL, NULL));
+  g_assert_true (hs_metrics_panel_get_cell (t->panel, "explanation_precision", "model", NULL, NULL));
+  g_assert_true (hs_metrics_panel_get_cell (t->panel, "laterality", "random", NULL, NULL));
+  g_assert_false (hs_metrics_panel_get_cell (t->panel, "iou@20", "model", NULL, NULL));
+
+  /* No-Attn: the map carries 0.3; the baselines have none (n/a + reason). */
+  g_assert_cmpfloat_with_epsilon (cell_value (t, "no_attn", "model"), 0.3, 5e-4);
+
+  /* The uniform map ties everywhere: AUROC exactly ½ (Mann–Whitney ties). */
+  g_assert_true (hs_metrics_panel_get_cell (t->panel, "auroc", "uniform", &text, &tooltip));
+  if (g_str_equal (text, "—"))
+    g_test_message ("baselines not built: %s", tooltip);
+  else
+    g_assert_cmpstr (text, ==, "0.500");
+
+  out = hs_test_python (reference_script, args);
+  if (out == NULL)
+    return;
+  fields = g_strsplit (g_strstrip (out), " ", -1);
+  g_assert_cmpuint (g_strv_length (fields), ==, 4);
+  g_assert_cmpfloat_with_epsilon (cell_value (t, "auroc", "model"), g_ascii_strtod (fields[0], NULL), 5.01e-4);
+  g_assert_cmpfloat_with_epsilon (cell_value (t, "mass_in_target", "model"), g_ascii_strtod (fields[1], NULL), 5.01e-4);
+  g_assert_cmpfloat_with_epsilon (cell_value (t, "iou@10", "model"), g_ascii_strtod (fields[2], NULL), 5.01e-4);
+  g_assert_cmpfloat (cell_value (t, "pointing_hit", "model"), ==, g_ascii_strtod (fields[3], NULL));
+}
+
+static void
+test_undefined (PanelTest *t, gconstpointer data)
+{
+  const char *text = NULL, *tooltip = NULL;
+
+  /* No target at all: G is empty. */
+  hs_metrics_panel_set_input (t->panel, t->f.image, t->f.map, NULL, NULL);
+  wait_idle (t);
+  g_assert_true (hs_metrics_panel_get_cell (t->panel, "auroc", "model", &text, &tooltip));
+  g_assert_cmpstr (text, ==, "n/a");
+  g_assert_nonnull (tooltip);
+  g_assert_nonnull (strstr (tooltip, "empty"));
+  /* metrics.md: with an empty G, iou@k and precision@k are 0, not n/a. */
+  g_assert_true (hs_metrics_panel_get_cell (t->panel, "iou@5", "model", &text, NULL));
+  g_assert_cmpstr (text, ==, "0.000");
+  g_assert_true (hs_metrics_panel_get_cell (t->panel, "recall@5", "model", &text, &tooltip));
+  g_assert_cmpstr (text, ==, "n/a");
+
+  /* No map: the table empties. */
+  hs_metrics_panel_set_input (t->panel, t->f.image, NULL, NULL, NULL);
+  g_assert_false (hs_metrics_panel_get_busy (t->panel));
+  g_assert_false (hs_metrics_panel_get_cell (t->panel, "auroc", "model", NULL, NULL));
+}
+
+static void
+test_protocols (PanelTest *t, gconstpointer data)
+{
+  g_autofree char *protocol = NULL;
+
+  hs_metrics_panel_set_input (t->panel, t->f.image, t->f.map, t->f.regions, t->f.masks);
+  /* A second input while the first runs: only the last one lands. */
+  hs_metrics_panel_set_protocol (t->panel, "gloria");
+  wait_idle (t);
+  g_object_get (t->panel, "protocol", &protocol, NULL);
+  g_assert_cmpstr (protocol, ==, "gloria");
+  g_assert_true (hs_metrics_panel_get_cell (t->panel, "iou@20", "model", NULL, NULL));
+  g_assert_nonnull (strstr (hs_metrics_panel_get_status (t->panel), "224 × 224"));
+
+  /* "" (the GSettings default) reads as default. */
+  g_object_set (t->panel, "protocol", "", NULL);
+  wait_idle (t);
+  g_assert_cmpstr (hs_metrics_panel_get_protocol (t->panel), ==, "default");
+  g_assert_false (hs_metrics_panel_get_cell (t->panel, "iou@20", "model", NULL, NULL));
+  g_assert_nonnull (strstr (hs_metrics_panel_get_status (t->panel), "128 × 96"));
+}
+
+static void
+test_golden (PanelTest *t, gconstpointer data)
+{
+  cairo_surface_t *shot;
+  cairo_surface_t *plot;
+  cairo_t *cr;
+  GtkWidget *w = hs_plot_new ("ROC", "false positive rate", "true positive rate");
+  double xs[] = { 0, 0.1, 0.3, 1 }, ys[] = { 0, 0.6, 0.9, 1 };
+
+  /* A plot drawn headless: fixed points, so the picture is known. */
+  g_object_ref_sink (w);
+  hs_plot_set_curve (HS_PLOT (w), xs, ys, 4, NULL);
+  hs_plot_set_diagonal (HS_PLOT (w), TRUE);
+  plot = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 200, 160);
+  cr = cairo_create (plot);
+  hs_plot_draw (HS_PLOT (w), cr, 200, 160);
+  cairo_destroy (cr);
+  fixture_check_golden (plot, "ui-plot-roc");
+  cairo_surface_destroy (plot);
+  g_assert_finalize_object (w);
+
+  hs_metrics_panel_set_input (t->panel, t->f.image, t->f.map, t->f.regions, t->f.masks);
+  wait_idle (t);
+  shot = fixture_snapshot_widget (GTK_WIDGET (t->panel));
+  fixture_check_golden (shot, "ui-metrics-panel");
+  cairo_surface_destroy (shot);
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+#define ADD(path, func) g_test_add ("/hs/ui-metrics-panel/" path, PanelTest, NULL, setup, func, teardown)
+  ADD ("values", test_values);
+  ADD ("undefined", test_undefined);
+  ADD ("protocols", test_protocols);
+  ADD ("golden", test_golden);
+  return g_test_run ();
+}
