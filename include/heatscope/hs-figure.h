@@ -11,6 +11,9 @@
  *   │ caption: prompt · model · instance        │
  *   └───────────────────────────────────────────┘
  *
+ * The colour bar shows the colour each map value gets (strength curve and
+ * transparent threshold included) with ticks in map units, labelled with
+ * the scale mode plus " · γ G" or " · log b=B" for a non-linear strength.
  * Only the image+overlay is a raster; boxes, contours, the colour bar (a
  * gradient) and all text stay vector in SVG and PDF.  SVG is written
  * directly (real <text> elements, editable in Inkscape); PNG and PDF go

@@ -792,6 +792,27 @@ compute_layout (const HsFigureView *v, Painter *p, Layout *l, GError **error)
           return FALSE;
         }
       l->scale_label = hs_scale_describe (&v->overlay.scale, &l->range);
+      if (v->overlay.strength == HS_STRENGTH_LOG && v->overlay.strength_param > 1)
+        {
+          char b[G_ASCII_DTOSTR_BUF_SIZE];
+          char *with;
+
+          format_value (b, v->overlay.strength_param);
+          with = g_strdup_printf ("%s · log b=%s", l->scale_label, b);
+          g_free (l->scale_label);
+          l->scale_label = with;
+        }
+      else if (v->overlay.strength == HS_STRENGTH_GAMMA && v->overlay.strength_param > 0
+               && v->overlay.strength_param != 1)
+        {
+          char g[G_ASCII_DTOSTR_BUF_SIZE];
+          char *with;
+
+          format_value (g, v->overlay.strength_param);
+          with = g_strdup_printf ("%s · γ %s", l->scale_label, g);
+          g_free (l->scale_label);
+          l->scale_label = with;
+        }
       l->bar_w = l->fs * 1.2;
       l->bar_x = right + l->margin * 1.5;
       l->bar_y = l->py + l->fs * 0.5;
