@@ -427,6 +427,8 @@ test_composite_vs_cairo (void)
           po[x] = (a << 24) | ((guint) g_rand_int_range (rand, 0, a + 1) << 16)
                   | ((guint) g_rand_int_range (rand, 0, a + 1) << 8)
                   | (guint) g_rand_int_range (rand, 0, a + 1);
+          if (y < 4 || (y < 8 && x % 8 < 5))
+            po[x] = 0;   /* transparent runs (a thresholded overlay) */
         }
     }
   cairo_surface_mark_dirty (img);

@@ -940,9 +940,16 @@ composite_rows (gpointer data, guint begin, guint end)
           {
             __m128i b = _mm_loadu_si128 ((const __m128i *) (const void *) (src + x));
             __m128i o = _mm_loadu_si128 ((const __m128i *) (const void *) (ovl + x));
-            __m128i lo = composite_half (_mm_unpacklo_epi8 (b, zero), _mm_unpacklo_epi8 (o, zero), m16);
-            __m128i hi = composite_half (_mm_unpackhi_epi8 (b, zero), _mm_unpackhi_epi8 (o, zero), m16);
-            __m128i r = _mm_or_si128 (_mm_packus_epi16 (lo, hi), opaque);
+            __m128i r;
+
+            if (_mm_movemask_epi8 (_mm_cmpeq_epi32 (o, zero)) == 0xffff)
+              r = _mm_or_si128 (b, opaque);   /* transparent overlay (threshold) */
+            else
+              {
+                __m128i lo = composite_half (_mm_unpacklo_epi8 (b, zero), _mm_unpacklo_epi8 (o, zero), m16);
+                __m128i hi = composite_half (_mm_unpackhi_epi8 (b, zero), _mm_unpackhi_epi8 (o, zero), m16);
+                r = _mm_or_si128 (_mm_packus_epi16 (lo, hi), opaque);
+              }
 
             if (stream)
               _mm_stream_si128 ((__m128i *) (void *) (dst + x), r);
