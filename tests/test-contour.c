@@ -2,6 +2,7 @@
 #include <heatscope/heatscope.h>
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "hs-test-util.h"
 
@@ -189,6 +190,31 @@ test_topk_threshold (void)
   g_assert_cmpfloat (hs_contour_topk_threshold (ties, 4, 50), ==, 1);
 }
 
+static int
+cmp_desc (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x < y) - (x > y);
+}
+
+/* Against a full sort, with many ties, for every k from 1 to 100. */
+static void
+test_topk_random (void)
+{
+  GRand *rand = g_rand_new_with_seed (5);
+  double v[997], sorted[997];
+
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    v[i] = sorted[i] = g_rand_int_range (rand, 0, 50) / 7.0;
+  qsort (sorted, G_N_ELEMENTS (v), sizeof (double), cmp_desc);
+  for (int k = 1; k <= 100; k++)
+    {
+      gsize rank = (gsize) ceil (k * 997.0 / 100.0);
+      g_assert_cmpfloat (hs_contour_topk_threshold (v, G_N_ELEMENTS (v), k), ==, sorted[rank - 1]);
+    }
+  g_rand_free (rand);
+}
+
 static void
 test_otsu (void)
 {
@@ -319,6 +345,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/contour/diagonal-and-empty", test_diagonal_and_empty);
   g_test_add_func ("/hs/contour/stride", test_stride);
   g_test_add_func ("/hs/contour/topk-threshold", test_topk_threshold);
+  g_test_add_func ("/hs/contour/topk-random", test_topk_random);
   g_test_add_func ("/hs/contour/otsu", test_otsu);
   g_test_add_func ("/hs/contour/otsu-vs-opencv", test_otsu_vs_opencv);
   g_test_add_func ("/hs/contour/region-mask", test_region_mask);
