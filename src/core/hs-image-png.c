@@ -243,6 +243,16 @@ png_flush_cb (png_structp png)
 gboolean
 hs_image_save_png (HsImage *image, const char *path, GError **error)
 {
+  g_return_val_if_fail (image != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return hs_image_save_png_full (image, path, FALSE, error);
+}
+
+gboolean
+hs_image_save_png_full (HsImage *image, const char *path, gboolean fast, GError **error)
+{
   static const int color_types[] = { PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
                                      PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA };
   PngWriteContext ctx = { NULL, "" };
@@ -291,7 +301,14 @@ hs_image_save_png (HsImage *image, const char *path, GError **error)
   png_set_IHDR (png, info, image->width, image->height, out_depth,
                 color_types[image->channels - 1], PNG_INTERLACE_NONE,
                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  png_set_compression_level (png, 6);
+  if (fast)
+    {
+      /* masks: long runs that deflate well without filters or effort */
+      png_set_filter (png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+      png_set_compression_level (png, 1);
+    }
+  else
+    png_set_compression_level (png, 6);
   png_write_info (png, info);
   if (out_depth < 8)
     png_set_packing (png);

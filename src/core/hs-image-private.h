@@ -25,6 +25,10 @@ gboolean  hs_image_check_size       (const char *name, guint64 width, guint64 he
 HsImage  *hs_image_new_named        (const char *name, guint width, guint height,
                                      guint channels, guint bit_depth, GError **error);
 
+/* fast: no row filters and zlib level 1 (for 0/255 masks). */
+gboolean  hs_image_save_png_full    (HsImage *image, const char *path, gboolean fast,
+                                     GError **error);
+
 gboolean  hs_image_is_png           (const guint8 *data, gsize len);
 gboolean  hs_image_is_jpeg          (const guint8 *data, gsize len);
 

@@ -1,7 +1,7 @@
 /* hs-import.c — datasets from public annotation formats: dispatch and helpers */
 #include "hs-import-private.h"
 
-#include "hs-image.h"
+#include "hs-image-private.h"
 
 #include <errno.h>
 #include <gio/gio.h>
@@ -200,7 +200,7 @@ hs_import_write_mask (HsImportContext *ctx, const char *stem, const guint8 *mask
       return NULL;
     }
   path = g_build_filename (ctx->root, rel, NULL);
-  if (!hs_image_save_png (image, path, error))
+  if (!hs_image_save_png_full (image, path, TRUE, error))
     return NULL;
   g_hash_table_insert (ctx->images, g_strdup (rel), g_strdup (path));
   return g_steal_pointer (&rel);
