@@ -29,6 +29,7 @@ struct _HsOverlayPanel
   GtkDropDown   *upsample_dropdown;
   GtkAdjustment *level_adjustment;
   GtkAdjustment *window_adjustment;
+  GtkWidget     *reset_levels_button;
   GtkWidget     *show_overlay_check;
   GtkWidget     *show_boxes_check;
   GtkWidget     *show_masks_check;
@@ -220,6 +221,7 @@ hs_overlay_panel_class_init (HsOverlayPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, upsample_dropdown);
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, level_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, window_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, reset_levels_button);
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, show_overlay_check);
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, show_boxes_check);
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, show_masks_check);
