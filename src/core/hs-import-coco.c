@@ -386,14 +386,19 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
       gboolean has_seg = FALSE, used = FALSE;
       g_autofree char *reason = NULL;
 
-      if (o == NULL || !get_int (o, "image_id", &image_id) || !get_int (o, "category_id", &category_id))
+      if (o == NULL || !get_int (o, "image_id", &image_id))
         {
-          hs_import_skip (ctx, json_path, 0, "annotations[%u]: needs integer image_id and category_id", i);
+          hs_import_skip (ctx, json_path, 0, "annotations[%u]: needs an integer image_id", i);
           continue;
         }
       ci = g_hash_table_lookup (by_id, &image_id);
       if (ci == NULL)
         continue;  /* its image was reported above (or is absent) */
+      if (!get_int (o, "category_id", &category_id))
+        {
+          hs_import_skip (ctx, json_path, 0, "annotations[%u]: needs an integer category_id", i);
+          continue;
+        }
       name = g_hash_table_lookup (categories, &category_id);
       if (name == NULL)
         {

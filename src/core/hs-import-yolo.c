@@ -107,10 +107,11 @@ read_class_names (const char *path, GError **error)
         }
       if (in_names)
         {
+          gboolean indented = line[0] == ' ' || line[0] == '\t' || line[0] == '-';
           char *item = g_strstrip (line);
           char *colon;
 
-          if (line[0] != ' ' && line[0] != '\t' && line[0] != '-' && *item != '\0')
+          if (!indented && *item != '\0')
             {
               in_names = FALSE;
               continue;
