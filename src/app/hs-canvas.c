@@ -322,9 +322,9 @@ ensure_range (HsCanvas *self)
     }
   scale = hs_scale_describe (&options.scale, &self->range);
   if (options.strength == HS_STRENGTH_LOG && options.strength_param > 1)
-    curve = g_strdup_printf (_(", log b=%g"), options.strength_param);
+    curve = g_strdup_printf (" · log b=%g", options.strength_param);
   else if (options.strength == HS_STRENGTH_GAMMA && options.strength_param != 1)
-    curve = g_strdup_printf (_(", γ %g"), options.strength_param);
+    curve = g_strdup_printf (" · γ %g", options.strength_param);
   g_free (self->scale_label);
   self->scale_label = g_strconcat (scale, curve ? curve : "", NULL);
   self->range_valid = TRUE;
@@ -550,13 +550,15 @@ draw_overlay (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
   cairo_restore (cr);
 }
 
+/* The palette of hs-figure, in the same order (box i, then mask j after all
+ * boxes), so the screen and an export agree. */
 static const double region_colors[][3] = {
-  { 0.20, 0.90, 0.30 },
-  { 1.00, 0.85, 0.10 },
-  { 0.30, 0.75, 1.00 },
-  { 1.00, 0.45, 0.85 },
-  { 1.00, 0.55, 0.15 },
-  { 0.75, 0.60, 1.00 },
+  { 0.00, 0.90, 1.00 },   /* cyan    */
+  { 1.00, 0.85, 0.10 },   /* yellow  */
+  { 0.40, 1.00, 0.30 },   /* green   */
+  { 1.00, 0.40, 0.85 },   /* magenta */
+  { 1.00, 0.60, 0.20 },   /* orange  */
+  { 0.70, 0.70, 1.00 },   /* lilac   */
 };
 
 static PangoLayout *
@@ -605,16 +607,25 @@ draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
   gboolean show_boxes = !self->state || hs_view_state_get_show_boxes (self->state);
   gboolean show_masks = !self->state || hs_view_state_get_show_masks (self->state);
 
+  guint n_boxes = 0, box_index = 0, mask_index = 0;
+
   if (self->regions == NULL)
     return;
   for (guint i = 0; i < self->regions->len; i++)
     {
       const HsRegion *region = g_ptr_array_index (self->regions, i);
-      const double *rgb = region_colors[i % G_N_ELEMENTS (region_colors)];
+      n_boxes += region->boxes ? region->boxes->len : 0;
+    }
+  for (guint i = 0; i < self->regions->len; i++)
+    {
+      const HsRegion *region = g_ptr_array_index (self->regions, i);
+      const double *rgb = region_colors[0];
       GPtrArray *lines = self->mask_contours ? g_ptr_array_index (self->mask_contours, i) : NULL;
       HsImage *mask = self->masks ? g_ptr_array_index (self->masks, i) : NULL;
       gboolean labelled = FALSE;
 
+      if (mask)
+        rgb = region_colors[(n_boxes + mask_index++) % G_N_ELEMENTS (region_colors)];
       if (show_masks && lines && mask && lines->len > 0)
         {
           double rgba[4] = { rgb[0], rgb[1], rgb[2], 1.0 };
@@ -652,6 +663,8 @@ draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
         {
           const HsBox *box = &g_array_index (region->boxes, HsBox, b);
           double x1, y1, x2, y2;
+
+          rgb = region_colors[box_index++ % G_N_ELEMENTS (region_colors)];
 
           hs_canvas_transform_image_to_widget (t, box->x1, box->y1, &x1, &y1);
           hs_canvas_transform_image_to_widget (t, box->x2, box->y2, &x2, &y2);
