@@ -1,0 +1,310 @@
+/* test-cli-score.c — heatscope-cli score: JSON keys, values, baselines, errors */
+#include <heatscope/heatscope.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "hs-test-util.h"
+
+static char *tmpdir;
+
+static char *
+write_map (const char *name, guint h, guint w, const double *values)
+{
+  char *path = g_build_filename (tmpdir, name, NULL);
+  gsize shape[2] = { h, w };
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (hs_npy_write (path, HS_DTYPE_FLOAT64, 2, shape, values, FALSE, FALSE, &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+static int
+run (const char * const *extra, char **out, char **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  int status = -1;
+
+  g_ptr_array_add (argv, (char *) hs_test_cli ());
+  g_ptr_array_add (argv, (char *) "score");
+  for (guint i = 0; extra[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) extra[i]);
+  g_ptr_array_add (argv, NULL);
+  hs_test_run ((const char * const *) argv->pdata, out, err, &status);
+  return status;
+}
+
+static JsonObject *
+parse_object (JsonParser *parser, const char *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static void
+test_hand_worked (void)
+{
+  /* 1 × 6 map on a 6 × 1 image (no resampling), G = pixels 1, 2, 4 as in
+   * test-metrics: auroc 5.5/9, ap 2/3, iou@30 2/5. */
+  const double s[] = { 0.5, 0.5, 0.2, 0.5, 0.9, 0.2 };
+  g_autofree char *map = write_map ("hand.npy", 1, 6, s);
+  const char *args[] = { "--map", map, "--size", "6x1", "--box", "1,0,3,1", "--box", "4,0,5,1", "--json", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GList) members = NULL;
+  JsonObject *obj;
+  guint n;
+  const HsMetric *list = hs_protocol_get_metrics (HS_PROTOCOL_DEFAULT, &n);
+  guint i = 0;
+
+  g_assert_cmpint (run (args, &out, &err), ==, 0);
+  obj = parse_object (parser, out);
+  /* exactly the metric keys, in order */
+  members = json_object_get_members (obj);
+  g_assert_cmpuint (g_list_length (members), ==, n);
+  for (GList *l = members; l != NULL; l = l->next, i++)
+    g_assert_cmpstr (l->data, ==, hs_metric_get_name (list[i]));
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (obj, "auroc"), 5.5 / 9, 1e-15);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (obj, "ap"), 2.0 / 3, 1e-15);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (obj, "iou@30"), 0.4, 1e-15);
+  g_assert_cmpfloat (json_object_get_double_member (obj, "pointing_hit"), ==, 1.0);
+  g_assert_true (json_object_get_null_member (obj, "no_attn"));
+}
+
+static void
+test_empty_target_nulls (void)
+{
+  const double s[] = { 1, 2, 3, 4 };
+  g_autofree char *map = write_map ("empty.npy", 2, 2, s);
+  const char *args[] = { "--map", map, "--size", "20x20", "--json", "--no-attn", "0.125", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *obj;
+
+  g_assert_cmpint (run (args, &out, &err), ==, 0);
+  obj = parse_object (parser, out);
+  g_assert_true (json_object_get_null_member (obj, "auroc"));
+  g_assert_true (json_object_get_null_member (obj, "recall@5"));
+  g_assert_true (json_object_get_null_member (obj, "explanation_precision"));
+  g_assert_cmpfloat (json_object_get_double_member (obj, "iou@5"), ==, 0.0);
+  g_assert_cmpfloat (json_object_get_double_member (obj, "precision@30"), ==, 0.0);
+  g_assert_cmpfloat (json_object_get_double_member (obj, "no_attn"), ==, 0.125);
+}
+
+/* The CLI prints the library's numbers for a random map, a mask and two boxes. */
+static void
+test_matches_library (void)
+{
+  const guint w = 13, h = 9, W = 170, H = 120;
+  g_autofree double *values = g_new (double, w * h);
+  g_autofree char *map = NULL, *mask_path = g_build_filename (tmpdir, "mask.png", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsImage) mask = hs_image_new (40, 30, 1, 8, &error);
+  g_autoptr(HsTarget) target = NULL;
+  g_autoptr(HsAttentionMap) amap = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  HsEvalGrid grid;
+  HsScoreOptions options;
+  HsScores sc;
+  const HsBox boxes[] = { { 10.5, 20, 60, 70.25 }, { 100, 10, 160, 50 } };
+
+  for (guint i = 0; i < w * h; i++)
+    values[i] = g_test_rand_double ();
+  map = write_map ("random.npy", h, w, values);
+  for (guint y = 0; y < 30; y++)
+    for (guint x = 0; x < 40; x++)
+      hs_image_get_data (mask)[y * 40 + x] = (x > 25 && y > 18) ? 255 : 0;
+  g_assert_true (hs_image_save_png (mask, mask_path, &error));
+
+  for (guint p = 0; p < HS_N_PROTOCOLS; p++)
+    {
+      const char *args[] = { "--map", map, "--size", "170x120", "--box", "10.5,20,60,70.25",
+                             "--box", "100,10,160,50", "--mask", mask_path, "--protocol",
+                             hs_protocol_to_string ((HsProtocol) p), "--json", NULL };
+      g_autofree char *out = NULL, *err = NULL;
+      JsonObject *obj;
+      guint n;
+      const HsMetric *list;
+
+      g_assert_cmpint (run (args, &out, &err), ==, 0);
+      obj = parse_object (parser, out);
+
+      g_assert_true (hs_eval_grid_init (&grid, (HsProtocol) p, W, H, 0, &error));
+      g_clear_pointer (&target, hs_target_free);
+      target = hs_target_new (&grid);
+      g_assert_true (hs_target_add_boxes (target, boxes, 2, &error));
+      g_assert_true (hs_target_add_mask (target, mask, &error));
+      g_clear_pointer (&amap, hs_attention_map_unref);
+      amap = hs_attention_map_new (0, h, w, values, &error);
+      hs_score_options_init (&options);
+      options.protocol = (HsProtocol) p;
+      g_assert_true (hs_score_map (amap, target, &options, &sc, &error));
+
+      list = hs_protocol_get_metrics ((HsProtocol) p, &n);
+      g_assert_cmpuint (json_object_get_size (obj), ==, n);
+      for (guint i = 0; i < n; i++)
+        {
+          const char *key = hs_metric_get_name (list[i]);
+          JsonNode *node = json_object_get_member (obj, key);
+
+          g_assert_nonnull (node);
+          if (isnan (sc.value[list[i]]))
+            g_assert_true (JSON_NODE_HOLDS_NULL (node));
+          else
+            g_assert_cmpfloat (json_node_get_double (node), ==, sc.value[list[i]]);   /* round-trip text */
+        }
+      if (p == HS_PROTOCOL_GLORIA)
+        g_assert_true (json_object_has_member (obj, "iou@20"));
+      else
+        g_assert_false (json_object_has_member (obj, "iou@20"));
+    }
+}
+
+static void
+test_baselines (void)
+{
+  const double s[] = { 1, 2, 3, 4, 5, 6 };
+  g_autofree char *map = write_map ("b.npy", 2, 3, s);
+  g_autofree char *image_path = g_build_filename (tmpdir, "image.png", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsImage) image = hs_image_new (30, 20, 1, 8, &error);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *names[] = { "uniform", "center", "sobel", "laplace", "random" };
+  JsonObject *obj, *baselines;
+
+  for (guint i = 0; i < 30 * 20; i++)
+    hs_image_get_data (image)[i] = (guint16) ((i * 37) % 256);
+  g_assert_true (hs_image_save_png (image, image_path, &error));
+  {
+    const char *args[] = { "--map", map, "--image", image_path, "--box", "5,5,15,15",
+                           "--baselines", "--json", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (run (args, &out, &err), ==, 0);
+    obj = parse_object (parser, out);
+  }
+  g_assert_true (json_object_has_member (obj, "auroc"));
+  baselines = json_object_get_object_member (obj, "baselines");
+  g_assert_nonnull (baselines);
+  g_assert_cmpuint (json_object_get_size (baselines), ==, 5);
+  for (guint i = 0; i < 5; i++)
+    {
+      JsonObject *b = json_object_get_object_member (baselines, names[i]);
+      g_assert_nonnull (b);
+      g_assert_true (json_object_has_member (b, "auroc"));
+      g_assert_true (json_object_has_member (b, "wrong_side"));
+    }
+  /* the uniform map ties everywhere */
+  g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (baselines, "uniform"), "auroc"),
+                     ==, 0.5);
+
+  /* without --image: a usage error that says why */
+  {
+    const char *args[] = { "--map", map, "--size", "30x20", "--baselines", "--json", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (run (args, &out, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "--image"));
+  }
+}
+
+static void
+test_perturbed (void)
+{
+  const double a[] = { 1, 0, 0, 0 }, b[] = { 0, 0, 0, 1 };
+  g_autofree char *ma = write_map ("pa.npy", 2, 2, a), *mb = write_map ("pb.npy", 2, 2, b);
+  const char *args[] = { "--map", ma, "--perturbed", mb, "--size", "4x4", "--box", "0,0,2,2", "--json", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *obj;
+
+  g_assert_cmpint (run (args, &out, &err), ==, 0);
+  obj = parse_object (parser, out);
+  g_assert_true (json_object_get_double_member (obj, "sym_kl") > 0);
+  g_assert_cmpfloat (json_object_get_double_member (obj, "delta_pointing_hit"), ==, -1.0);
+  g_assert_true (json_object_get_null_member (obj, "delta_no_attn"));
+}
+
+static void
+test_errors (void)
+{
+  double bad[] = { 0.1, 0.2, 0.3, NAN, 0.5, 0.6 };
+  const double good[] = { 1, 2, 3, 4 };
+  g_autofree char *bad_map = write_map ("nan.npy", 2, 3, bad);
+  g_autofree char *map = write_map ("good.npy", 2, 2, good);
+  g_autofree char *missing = g_build_filename (tmpdir, "missing.npy", NULL);
+  g_autofree char *garbage = g_build_filename (tmpdir, "garbage.npy", NULL);
+  struct {
+    const char *args[12];
+    int status;
+    const char *needle;
+  } cases[] = {
+    { { "--map", bad_map, "--size", "10x10", "--json", NULL }, 1, "nan.npy" },
+    { { "--map", missing, "--size", "10x10", NULL }, 1, "missing.npy" },
+    { { "--map", garbage, "--size", "10x10", NULL }, 1, "garbage.npy" },
+    { { "--size", "10x10", NULL }, 2, "--map" },
+    { { "--map", map, NULL }, 2, "--size" },
+    { { "--map", map, "--size", "10by10", NULL }, 2, "--size" },
+    { { "--map", map, "--size", "0x10", NULL }, 2, "--size" },
+    { { "--map", map, "--size", "10x10", "--box", "1,2,3", NULL }, 2, "--box" },
+    { { "--map", map, "--size", "10x10", "--box", "1,2,nan,4", NULL }, 2, "--box" },
+    { { "--map", map, "--size", "10x10", "--box", "20,20,30,30", NULL }, 1, "outside" },
+    { { "--map", map, "--size", "10x10", "--box", "5,5,2,8", NULL }, 1, "x2 < x1" },
+    { { "--map", map, "--size", "10x10", "--protocol", "gradcam", NULL }, 2, "gradcam" },
+    { { "--map", map, "--size", "10x10", "--upsample", "bicubic", NULL }, 2, "bicubic" },
+    { { "--map", map, "--size", "10x10", "--protocol", "gloria", "--eval-size", "5", NULL }, 2, "--eval-size" },
+    { { "--map", map, "--size", "10x10", "--mask", missing, NULL }, 1, "missing.npy" },
+    { { "--map", map, "--size", "10x10", "--bogus", NULL }, 2, "bogus" },
+  };
+
+  g_assert_true (g_file_set_contents (garbage, "not a numpy file", -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+      int status = run (cases[i].args, &out, &err);
+
+      if (status != cases[i].status || strstr (err, cases[i].needle) == NULL)
+        g_error ("case %u: status %d (want %d), stderr: %s", i, status, cases[i].status, err);
+      /* one line */
+      g_assert_cmpint (strchr (err, '\n') - err, ==, (int) strlen (err) - 1);
+      g_assert_true (g_str_has_prefix (err, "heatscope-cli score: "));
+    }
+  /* the NaN message names the cell */
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    run (cases[0].args, &out, &err);
+    g_assert_nonnull (strstr (err, "row 1"));
+  }
+}
+
+static void
+test_text_output (void)
+{
+  const double s[] = { 1, 2, 3, 4 };
+  g_autofree char *map = write_map ("text.npy", 2, 2, s);
+  const char *args[] = { "--map", map, "--size", "8x8", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpint (run (args, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "auroc"));
+  g_assert_nonnull (strstr (out, "n/a — target is empty"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = hs_test_make_tmpdir ();
+  g_test_add_func ("/hs/cli-score/hand-worked", test_hand_worked);
+  g_test_add_func ("/hs/cli-score/empty-target-nulls", test_empty_target_nulls);
+  g_test_add_func ("/hs/cli-score/matches-library", test_matches_library);
+  g_test_add_func ("/hs/cli-score/baselines", test_baselines);
+  g_test_add_func ("/hs/cli-score/perturbed", test_perturbed);
+  g_test_add_func ("/hs/cli-score/errors", test_errors);
+  g_test_add_func ("/hs/cli-score/text-output", test_text_output);
+  return g_test_run ();
+}
