@@ -74,20 +74,37 @@ static double
 heart_left_border (const HsPhantomGeom *g, double v)
 {
   double t = clamp01 ((v - g->heart_top_l) / (g->heart_base - g->heart_top_l));
-  double bump = pow (sin (G_PI / 2 * MIN (1.0, t / 0.82)), 1.5);
-  double tail = t > 0.82 ? (t - 0.82) / 0.18 : 0.0;
+  double bump = sin (G_PI / 2 * MIN (1.0, t / 0.88));
+  double tail = t > 0.88 ? (t - 0.88) / 0.12 : 0.0;
 
-  return 0.5 + g->med_w + g->heart_bulge_l * bump * (1 - 0.3 * tail * tail);
+  return 0.5 + g->med_w + g->heart_bulge_l * bump * (1 - 0.25 * tail * tail);
+}
+
+void
+hs_phantom_geom_update (HsPhantomGeom *g)
+{
+  for (int i = 0; i <= HS_HEART_SAMPLES; i++)
+    {
+      double v = g->heart_top_l + (g->heart_base - g->heart_top_l) * i / HS_HEART_SAMPLES;
+      g->heart_left[i] = (float) heart_left_border (g, v);
+      g->heart_right[i] = (float) (v < g->heart_top_r ? 0.5 : heart_right_border (g, v));
+    }
 }
 
 static gboolean
 heart_contains (const HsPhantomGeom *g, double u, double v)
 {
+  double s, f;
+  int i;
+
   if (v < g->heart_top_l || v >= g->heart_base)
     return FALSE;
-  if (u > heart_left_border (g, v))
+  s = (v - g->heart_top_l) / (g->heart_base - g->heart_top_l) * HS_HEART_SAMPLES;
+  i = MIN ((int) s, HS_HEART_SAMPLES - 1);
+  f = s - i;
+  if (u > g->heart_left[i] + f * (g->heart_left[i + 1] - g->heart_left[i]))
     return FALSE;
-  return v < g->heart_top_r ? u >= 0.5 : u > heart_right_border (g, v);
+  return u > g->heart_right[i] + f * (g->heart_right[i + 1] - g->heart_right[i]);
 }
 
 static double
@@ -261,7 +278,7 @@ typedef struct {
 static void
 grow_vessels (const HsPhantomGeom *g, int side, HsRng *rng, float *buf)
 {
-  static const double trunks[] = { -95, -115, -138, -160, 178, 155, 130, 105, 88 };
+  static const double trunks[] = { -100, -128, -158, 172, 142, 112, 92 };
   const HsLungGeom *L = &g->lung[side];
   double min_r = 0.9 / g->scale;
   GArray *stack = g_array_new (FALSE, FALSE, sizeof (VesselSeed));
@@ -272,7 +289,9 @@ grow_vessels (const HsPhantomGeom *g, int side, HsRng *rng, float *buf)
       double angle = (trunks[i] + hs_rng_range (rng, -8, 8)) * G_PI / 180.0;
       double len = hs_rng_range (rng, 0.045, 0.065);
       double dv = (i + 0.5) / G_N_ELEMENTS (trunks) - 0.5;
-      VesselSeed s = { L->hu - 0.012 * fabs (dv), L->hv + 0.09 * dv, angle, len, 0.0075, 0 };
+      /* lower-zone vessels are larger (more perfusion at the bases) */
+      double r0 = 0.0055 + 0.003 * (dv + 0.5);
+      VesselSeed s = { L->hu - 0.012 * fabs (dv), L->hv + 0.08 * dv, angle, len * 0.7, r0, 0 };
       g_array_append_val (stack, s);
     }
   while (stack->len > 0)
@@ -296,13 +315,13 @@ grow_vessels (const HsPhantomGeom *g, int side, HsRng *rng, float *buf)
       hs_phantom_frame_to_pixel (g, side == 0 ? us1 : 1 - us1, v1, &x1, &y1);
       stamp_segment (buf, g->width, g->height, x0, y0, x1, y1, s.r * g->scale, r1 * g->scale,
                      18.0 / g->scale);
-      if (r1 * 0.78 < min_r || s.depth >= 10)
+      if (r1 * 0.72 < min_r || s.depth >= 12)
         continue;
       {
-        double spread = hs_rng_range (rng, 0.3, 0.6);
+        double spread = hs_rng_range (rng, 0.45, 0.85);
         double bias = hs_rng_range (rng, -0.15, 0.15);
-        VesselSeed c1 = { us1, v1, a + spread * (0.5 + bias), s.len * 0.86, r1 * 0.9, s.depth + 1 };
-        VesselSeed c2 = { us1, v1, a - spread * (0.5 - bias), s.len * 0.78, r1 * 0.74, s.depth + 1 };
+        VesselSeed c1 = { us1, v1, a + spread * (0.4 + bias), s.len * 0.9, r1 * 0.92, s.depth + 1 };
+        VesselSeed c2 = { us1, v1, a - spread * (0.6 - bias), s.len * 0.8, r1 * 0.72, s.depth + 1 };
         g_array_append_val (stack, c1);
         g_array_append_val (stack, c2);
       }
@@ -424,7 +443,7 @@ clavicle_density (int side, double us, double v)
   double us0 = 0.455, us1 = 0.13;
   double d = (us0 - us) / (us0 - us1), vc, hw, q;
 
-  if (d < 0 || d > 1)
+  if (d < 0 || d > 1 || v < 0.07 || v > 0.2)
     return 0;
   vc = 0.165 - 0.06 * d + 0.012 * sin (2 * G_PI * d);
   hw = 0.0125 - 0.003 * d + (d < 0.08 ? 0.004 * (1 - d / 0.08) : 0);
@@ -529,16 +548,19 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
 
         /* body: neck, sloping shoulders, chest wall */
         {
+          /* neck, sloping trapezius, then the shoulders and arms rising
+           * out of the field at the upper corners */
           double q = clamp01 ((ax - g->neck_w) / (g->body_w - g->neck_w));
           double top = ax < g->neck_w - 0.02 ? -1.0
-                     : g->shoulder_v * smoothstep (g->neck_w - 0.02, g->neck_w + 0.05, ax)
-                       + 0.1 * q * q * q;
-          double bw = g->body_w - 0.06 * smoothstep (0.7, 1.1, v) - 0.03 * (1 - smoothstep (0.0, 0.25, v));
+                     : g->shoulder_v * smoothstep (g->neck_w - 0.02, g->neck_w + 0.06, ax)
+                       * (1.0 - 0.9 * smoothstep (0.45, 1.1, q));
+          double bw = g->body_w + 0.06 * (1 - smoothstep (0.02, 0.3, v))
+                      - 0.05 * smoothstep (0.7, 1.1, v);
           in_body = v > top && ax < bw;
           if (in_body)
             {
               double t = sqrt (1.0 - (ax / bw) * (ax / bw));
-              dsoft += 0.3 + 0.7 * t;
+              dsoft += 0.22 + 0.68 * t;
             }
         }
         heart = heart_contains (g, u, v);
@@ -641,6 +663,26 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
                 grow_box (raster->lesion_box[i], &raster->lesion_found[i], (int) x, (int) y);
               }
           }
+
+        /* breast and pectoral soft tissue over the lower and upper lungs */
+        if (in_body && g->breast > 0)
+          for (int k = 0; k < 2; k++)
+            {
+              double us = k == 0 ? u : 1.0 - u;
+              double bu = (us - g->breast_u) / (g->breast * 1.25), bv = (v - g->breast_v) / g->breast;
+              double r2 = bu * bu + bv * bv;
+              if (r2 < 1)
+                dsoft += 0.14 * sqrt (1 - r2) * smoothstep (0.0, 0.35, 1 - r2)
+                         * (v < dome_v (&g->lung[k], us) ? 1.0 : 0.35);
+            }
+        if (in_body)
+          for (int k = 0; k < 2; k++)
+            {
+              double us = k == 0 ? u : 1.0 - u;
+              double e = (us - g->lung[k].uw) / 0.12, f = (v - 0.12) / 0.25;
+              if (e > -0.2 && e < 1 && f > 0 && f < 1)
+                dsoft += 0.2 * (1 - e * e) * f * (1 - f);
+            }
 
         /* lungs: air, zones, boxes */
         for (int k = 0; k < 2; k++)
@@ -749,26 +791,32 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
   gauss_blur (bone, scratch, sums, w, h, 0.0009 * g->scale);
   gauss_blur (haze, scratch, sums, w, h, 0.011 * g->scale);
 
-  /* film response, then quantum noise */
-  hs_rng_init (&rng, g->texture_seed, 11, 0);
-  for (gsize i = 0; i < n; i++)
-    {
-      double d = soft[i] + g->bone_gain * bone[i] + haze[i];
-      double I = 1.0 - exp (-g->exposure * MAX (d, 0.0));
-      double noise;
+  /* film response (tabulated), then quantum noise */
+  {
+    enum { N_LUT = 8192 };
+    const double d_lo = -0.5, d_hi = 3.5, step = (d_hi - d_lo) / N_LUT;
+    g_autofree double *lut = g_new (double, N_LUT + 2);
 
-      I = pow (I, g->gamma);
-      if ((i & 1) == 0)
-        {
-          double u1 = hs_rng_uniform (&rng), u2 = hs_rng_uniform (&rng);
-          double rad = sqrt (-2.0 * log (MAX (u1, 1e-300)));
-          scratch[i] = (float) (rad * cos (2 * G_PI * u2));
-          if (i + 1 < n)
-            scratch[i + 1] = (float) (rad * sin (2 * G_PI * u2));
-        }
-      noise = scratch[i] * g->noise * (0.35 + 0.65 * I);
-      I = clamp01 (0.015 + 0.97 * I + noise);
-      raster->pixels[i] = (guint16) lround (I * 65535.0);
-    }
+    for (int i = 0; i <= N_LUT + 1; i++)
+      {
+        double d = d_lo + i * step;
+        lut[i] = pow (1.0 - exp (-g->exposure * MAX (d, 0.0)), g->gamma);
+      }
+    hs_rng_init (&rng, g->texture_seed, 11, 0);
+    for (gsize i = 0; i < n; i++)
+      {
+        double d = soft[i] + g->bone_gain * bone[i] + haze[i];
+        double s = (CLAMP (d, d_lo, d_hi - step) - d_lo) / step;
+        int j = (int) s;
+        double I = lut[j] + (s - j) * (lut[j + 1] - lut[j]);
+        guint64 r = hs_rng_next (&rng);
+        /* Irwin–Hall of four 16-bit uniforms: a cheap, nearly Gaussian deviate */
+        double z = ((double) ((r & 0xffff) + ((r >> 16) & 0xffff) + ((r >> 32) & 0xffff) + (r >> 48))
+                    / 65536.0 - 2.0) * 1.7320508075688772;
+
+        I = clamp01 (0.015 + 0.97 * I + z * g->noise * (0.35 + 0.65 * I));
+        raster->pixels[i] = (guint16) (I * 65535.0 + 0.5);
+      }
+  }
   return TRUE;
 }

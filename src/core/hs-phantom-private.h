@@ -104,11 +104,16 @@ typedef struct {
    * its left border sweeps out from below the aortic knob (heart_top_l) to
    * the apex; both end on the diaphragm at heart_base */
   double  heart_top_l, heart_top_r, heart_bulge_l, heart_bulge_r, heart_base;
+  /* the two borders sampled over [heart_top_l, heart_base] (see
+   * hs_phantom_geom_update), so a per-pixel test costs no pow/sin */
+#define HS_HEART_SAMPLES 512
+  float   heart_left[HS_HEART_SAMPLES + 1], heart_right[HS_HEART_SAMPLES + 1];
   double  med_w, med_top;
   double  knob_u, knob_v, knob_r;
   double  carina_v;
   double  rib_v0, rib_step;
   double  spine_w;
+  double  breast, breast_u, breast_v;  /* breast shadow radius (0 = none), centre */
   double  exposure, gamma, noise, lung_dark, bone_gain;
   guint64 texture_seed;
   guint   n_lesions;
@@ -125,6 +130,8 @@ typedef struct {
   int      lesion_box[HS_MAX_LESIONS][4];
 } HsPhantomRaster;
 
+/* Recomputes the cached heart border tables after the heart changed. */
+void     hs_phantom_geom_update   (HsPhantomGeom *g);
 gboolean hs_phantom_lung_contains (const HsPhantomGeom *g, int side, double us, double v,
                                    double inset);
 int      hs_phantom_lung_zone     (const HsPhantomGeom *g, int side, double v);

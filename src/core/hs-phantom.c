@@ -90,14 +90,18 @@ random_anatomy (HsPhantomGeom *g, HsRng *rng, guint width, guint height)
   g->heart_top_l = g->knob_v + 0.8 * g->knob_r;
   g->heart_bulge_r = 0.065 + jitter (rng, 0.01);
   g->heart_bulge_l = 0.135 + jitter (rng, 0.012);
+  hs_phantom_geom_update (g);
   g->carina_v = 0.33 + jitter (rng, 0.015);
   g->rib_v0 = 0.085 + jitter (rng, 0.01);
   g->rib_step = 0.061 + jitter (rng, 0.004);
   g->spine_w = 0.03 + jitter (rng, 0.003);
+  g->breast = hs_rng_uniform (rng) < 0.5 ? hs_rng_range (rng, 0.09, 0.15) : 0.0;
+  g->breast_u = hs_rng_range (rng, 0.2, 0.28);
+  g->breast_v = hs_rng_range (rng, 0.6, 0.66);
   g->exposure = hs_rng_range (rng, 1.35, 1.6);
   g->gamma = hs_rng_range (rng, 1.0, 1.2);
   g->noise = hs_rng_range (rng, 0.008, 0.016);
-  g->lung_dark = hs_rng_range (rng, 0.62, 0.72);
+  g->lung_dark = hs_rng_range (rng, 0.56, 0.66);
   g->bone_gain = hs_rng_range (rng, 0.9, 1.2);
   g->texture_seed = hs_rng_next (rng);
 }
@@ -276,6 +280,7 @@ place_lesion (HsPhantomGeom *g, HsRng *rng, HsLesionKind kind, int side, HsLesio
       l->side = 2;
       g->heart_bulge_l *= hs_rng_range (rng, 1.5, 1.7);
       g->heart_bulge_r *= hs_rng_range (rng, 1.6, 1.9);
+      hs_phantom_geom_update (g);
       add_unique (locations, g_strdup ("cardiac silhouette"));
       return TRUE;
 
