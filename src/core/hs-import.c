@@ -23,6 +23,7 @@ static const struct
   { "coco", 1, 2, hs_import_coco },
   { "yolo", 1, 2, hs_import_yolo },
   { "nih-bbox", 1, 2, hs_import_nih },
+  { "ms-cxr", 1, 2, hs_import_ms_cxr },
 };
 
 const char * const *
