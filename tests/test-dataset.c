@@ -444,6 +444,64 @@ test_error_syntax (void)
                      HS_DATASET_ERROR_PARSE, truncated);
 }
 
+/* The manifest reader is strict RFC 8259 JSON. */
+static void
+test_error_json_grammar (void)
+{
+  static const struct { const char *text; const char *needle; } cases[] = {
+    { "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": [],}", "expected a member name" },
+    { "{\"format\": \"heatscope-dataset\", \"version\": 01, \"instances\": []}", "expected ',' or '}'" },
+    { "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": []} x", "unexpected text after" },
+    { "// comment\n{}", "expected a value" },
+    { "{\"name\": \"a\\u0000b\"}", "NUL" },
+    { "{\"name\": \"\\ud800\"}", "surrogate" },
+    { "{\"name\": \"\\x41\"}", "unknown escape" },
+    { "{\"name\": \"tab\there\"}", "control character" },
+    { "{\"name\": \"open", "unterminated string" },
+    { "{\"a\": 1, \"b\": 2, \"a\": 3}", "duplicate member \"a\"" },
+    { "{\"a\": 1.}", "digit must follow the decimal point" },
+    { "{\"a\": 1e}", "digit must follow the exponent" },
+    { "{\"a\": tru}", "expected a value" },
+    { "{\"a\": NaN}", "expected a value" },
+    { "{\"a\" 1}", "expected ':'" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *needles[] = { "not valid JSON: line ", cases[i].needle, NULL };
+
+      g_test_message ("case %u: %s", i, cases[i].text);
+      expect_load_error (cases[i].text, HS_DATASET_ERROR_PARSE, needles);
+    }
+}
+
+static void
+test_json_values (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  HsRegion *region;
+  const HsBox *box;
+
+  write_text (dir, "heatscope.json",
+              "\r\n\t {\"format\": \"heatscope-dataset\", \"version\": 1,"
+              " \"name\": \"\\u00e9\\ud83d\\ude00\\n\\t\\\"\\\\\\/ \u00e9\","
+              " \"instances\": [{\"id\": \"a\", \"image\": \"a.png\", \"width\": 5, \"height\": 7,"
+              "  \"regions\": {\"r\": {\"boxes\": [[-0, 1E2, 2.5e+1, 12345678901234567]]}},"
+              "  \"metadata\": {}, \"findings\": [], \"sentences\": [], \"maps\": []}]}  \n");
+  dataset = hs_dataset_load (dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (hs_dataset_get_name (dataset), ==, "\xc3\xa9\xf0\x9f\x98\x80\n\t\"\\/ \xc3\xa9");
+  region = hs_instance_find_region (hs_dataset_get_instance (dataset, 0), "r");
+  box = &g_array_index (region->boxes, HsBox, 0);
+  g_assert_cmpfloat (box->x1, ==, 0);
+  g_assert_cmpfloat (box->y1, ==, 100);
+  g_assert_cmpfloat (box->x2, ==, 25);
+  g_assert_cmpfloat (box->y2, ==, 12345678901234567.0);
+  g_assert_cmpuint (hs_dataset_get_instance (dataset, 0)->height, ==, 7);
+}
+
 static void
 test_error_deep_nesting (void)
 {
@@ -929,6 +987,8 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/dataset/lookups", test_lookups);
   g_test_add_func ("/hs/dataset/error-missing", test_error_missing);
   g_test_add_func ("/hs/dataset/error-syntax", test_error_syntax);
+  g_test_add_func ("/hs/dataset/error-json-grammar", test_error_json_grammar);
+  g_test_add_func ("/hs/dataset/json-values", test_json_values);
   g_test_add_func ("/hs/dataset/error-deep-nesting", test_error_deep_nesting);
   g_test_add_func ("/hs/dataset/error-too-large", test_error_too_large);
   g_test_add_func ("/hs/dataset/error-schema", test_error_schema);

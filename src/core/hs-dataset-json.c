@@ -1586,10 +1586,20 @@ line_of_offset (const char *data, gsize offset)
   return line;
 }
 
+static gboolean
+is_blank (const char *data, gsize len)
+{
+  for (gsize i = 0; i < len; i++)
+    if (data[i] != ' ' && data[i] != '\t' && data[i] != '\r' && data[i] != '\n')
+      return FALSE;
+  return TRUE;
+}
+
 gboolean
 hs_manifest_read (HsManifestReader *r, const char *root, const char *manifest_path)
 {
-  g_autofree char *data = NULL;
+  g_autoptr(GMappedFile) mapped = NULL;
+  const char *data;
   HjParser parser = { 0 };
   HjNode *root_node;
   g_autoptr(GError) local_error = NULL;
@@ -1618,12 +1628,18 @@ hs_manifest_read (HsManifestReader *r, const char *root, const char *manifest_pa
                                   G_GUINT64_FORMAT, (guint64) st.st_size, limit);
       return FALSE;
     }
-  if (!g_file_get_contents (manifest_path, &data, &len, &local_error))
+  /* Mapped, not copied: the text is only read once, by the parser. */
+  mapped = g_mapped_file_new (manifest_path, FALSE, &local_error);
+  if (mapped == NULL)
     {
       hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_IO, "cannot read the manifest: %s",
                                   local_error->message);
       return FALSE;
     }
+  data = g_mapped_file_get_contents (mapped);
+  len = g_mapped_file_get_length (mapped);
+  if (data == NULL)
+    data = "";
   if ((guint64) len > limit)
     {
       hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_TOO_LARGE,
@@ -1639,7 +1655,7 @@ hs_manifest_read (HsManifestReader *r, const char *root, const char *manifest_pa
                                   " (line %u)", offset, line_of_offset (data, offset));
       return FALSE;
     }
-  if (len == 0 || strspn (data, " \t\r\n") == len)
+  if (is_blank (data, len))
     {
       hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_PARSE, "the manifest is empty");
       return FALSE;
@@ -1653,7 +1669,7 @@ hs_manifest_read (HsManifestReader *r, const char *root, const char *manifest_pa
       hj_parser_clear (&parser);
       return FALSE;
     }
-  g_clear_pointer (&data, g_free);
+  g_clear_pointer (&mapped, g_mapped_file_unref);
 
   read_top (r, root_node);
   hj_parser_clear (&parser);
