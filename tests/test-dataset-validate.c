@@ -324,6 +324,36 @@ test_load_files (void)
   g_assert_cmpuint (height, ==, 48);
 }
 
+/* Colour masks: any non-zero colour channel is inside, alpha is ignored. */
+static void
+test_colour_mask (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "m.png", NULL);
+  g_autoptr(HsDataset) dataset = hs_dataset_new (dir, "masks");
+  g_autoptr(HsImage) rgba = NULL;
+  g_autoptr(HsImage) mask = NULL;
+  g_autoptr(GError) error = NULL;
+  HsRegion *region = hs_region_new ("r");
+  const guint16 pixels[3][4] = { { 0, 0, 1, 255 }, { 0, 0, 0, 255 }, { 7, 0, 0, 0 } };
+  const guint16 *data;
+
+  rgba = hs_image_new (3, 1, 4, 8, &error);
+  g_assert_no_error (error);
+  memcpy (hs_image_get_data (rgba), pixels, sizeof pixels);
+  g_assert_true (hs_image_save_png (rgba, path, &error));
+  g_assert_no_error (error);
+  hs_region_set_mask (region, "m.png");
+  mask = hs_dataset_load_mask (dataset, region, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hs_image_get_channels (mask), ==, 1);
+  data = hs_image_peek_data (mask);
+  g_assert_cmpuint (data[0], ==, 1);
+  g_assert_cmpuint (data[1], ==, 0);
+  g_assert_cmpuint (data[2], ==, 7);
+  hs_region_free (region);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -333,5 +363,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/dataset-validate/unreadable-manifest", test_unreadable_manifest);
   g_test_add_func ("/hs/dataset-validate/loader-is-lazy", test_loader_is_lazy);
   g_test_add_func ("/hs/dataset-validate/load-files", test_load_files);
+  g_test_add_func ("/hs/dataset-validate/colour-mask", test_colour_mask);
   return g_test_run ();
 }

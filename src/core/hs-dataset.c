@@ -750,6 +750,34 @@ hs_dataset_load_map (HsDataset *dataset, const HsMapRef *ref, GError **error)
   return hs_attention_map_load_npy (path, (const char * const *) ref->tokens, ref->no_attn, error);
 }
 
+/* A pixel belongs to the mask when any colour channel is non-zero (alpha
+ * ignored), as hs_target_add_mask counts it: the one channel holds the
+ * largest colour sample, so "non-zero" means the same thing. */
+static HsImage *
+mask_to_one_channel (const HsImage *image, GError **error)
+{
+  guint width = hs_image_get_width (image);
+  guint height = hs_image_get_height (image);
+  guint channels = hs_image_get_channels (image);
+  guint colours = channels >= 3 ? 3 : 1;
+  const guint16 *in = hs_image_peek_data (image);
+  HsImage *mask = hs_image_new (width, height, 1, hs_image_get_bit_depth (image), error);
+  guint16 *out;
+
+  if (mask == NULL)
+    return NULL;
+  out = hs_image_get_data (mask);
+  for (gsize i = 0, n = (gsize) width * height; i < n; i++)
+    {
+      guint16 value = 0;
+
+      for (guint c = 0; c < colours; c++)
+        value = MAX (value, in[i * channels + c]);
+      out[i] = value;
+    }
+  return mask;
+}
+
 HsImage *
 hs_dataset_load_mask (HsDataset *dataset, const HsRegion *region, GError **error)
 {
@@ -774,8 +802,7 @@ hs_dataset_load_mask (HsDataset *dataset, const HsRegion *region, GError **error
     return NULL;
   if (hs_image_get_channels (image) == 1)
     return g_steal_pointer (&image);
-  /* Grey+alpha and colour masks: the grey value decides, alpha is ignored. */
-  return hs_image_to_grey (image);
+  return mask_to_one_channel (image, error);
 }
 
 gboolean
