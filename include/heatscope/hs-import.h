@@ -27,6 +27,7 @@ typedef struct {
   guint      n_instances;
   guint      n_sentences;
   guint      n_targets;    /* regions written */
+  guint      n_maps;       /* maps attached (npy-folder) */
   GPtrArray *skipped;      /* of HsImportSkip* */
 } HsImportSummary;
 
@@ -46,6 +47,9 @@ typedef struct {
  * "imagenome", "ms-cxr", "npy-folder" (see each importer's sources in
  * `heatscope-cli import --help`).  Writes OUTPUT/heatscope.json, copies (or
  * hard-links) images into OUTPUT/images and writes masks into OUTPUT/masks.
+ * "npy-folder" instead adds maps to the dataset already in OUTPUT (copied
+ * to OUTPUT/maps/MODEL/); a later map for the same (model, query) replaces
+ * the earlier one.
  * `summary` (may be NULL) receives the counts; free with
  * hs_import_summary_clear(). */
 HsDataset   *hs_import                (const char *format, const char * const *sources,

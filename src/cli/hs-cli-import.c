@@ -36,6 +36,10 @@ hs_cli_import (int argc, char **argv)
     "                              images/ beside the JSON)\n"
     "  yolo FOLDER [CLASSES]       YOLO txt boxes beside (or in labels/ for) each image\n"
     "  nih-bbox BBox_List_2017.csv [IMAGES]   NIH ChestX-ray14 boxes (1024² pixel space)\n"
+    "  ms-cxr MS_CXR.csv [ROOT]    MS-CXR phrases and boxes ('path' relative to ROOT,\n"
+    "                              default: the CSV's folder)\n"
+    "  npy-folder MAPS             attach MAPS/<instance>__<model>__<query-id>.npy to the\n"
+    "                              dataset already in -o DATASET\n"
     "\n"
     "Rows that cannot be used are listed on stderr as FILE:LINE: reason and skipped; the\n"
     "summary line counts instances, sentences, targets and skipped rows.");
@@ -69,9 +73,14 @@ hs_cli_import (int argc, char **argv)
       return g_error_matches (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_USAGE) ? HS_CLI_EXIT_USAGE
                                                                              : HS_CLI_EXIT_INPUT;
     }
-  printf ("imported %u instances, %u sentences, %u targets; %u rows skipped -> %s\n",
-          summary.n_instances, summary.n_sentences, summary.n_targets,
-          summary.skipped != NULL ? summary.skipped->len : 0, hs_dataset_get_manifest_path (dataset));
+  if (summary.n_maps > 0)
+    printf ("imported %u instances, %u sentences, %u targets, %u maps; %u rows skipped -> %s\n",
+            summary.n_instances, summary.n_sentences, summary.n_targets, summary.n_maps,
+            summary.skipped != NULL ? summary.skipped->len : 0, hs_dataset_get_manifest_path (dataset));
+  else
+    printf ("imported %u instances, %u sentences, %u targets; %u rows skipped -> %s\n",
+            summary.n_instances, summary.n_sentences, summary.n_targets,
+            summary.skipped != NULL ? summary.skipped->len : 0, hs_dataset_get_manifest_path (dataset));
   hs_import_summary_clear (&summary);
   return HS_CLI_EXIT_OK;
 }

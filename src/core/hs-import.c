@@ -24,6 +24,7 @@ static const struct
   { "yolo", 1, 2, hs_import_yolo },
   { "nih-bbox", 1, 2, hs_import_nih },
   { "ms-cxr", 1, 2, hs_import_ms_cxr },
+  { "npy-folder", 1, 1, hs_import_npy_folder },
 };
 
 const char * const *
@@ -33,6 +34,7 @@ hs_import_list_formats (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
     names[i] = formats[i].name;
+  names[G_N_ELEMENTS (formats)] = NULL;
   return names;
 }
 
@@ -297,6 +299,8 @@ hs_import (const char *format, const char * const *sources, const char *output_d
   g_autofree char *manifest = NULL;
   g_autofree char *name = NULL;
   HsImportFunc func = NULL;
+  HsDataset *existing = NULL;
+  gboolean attach;
   guint n_sources;
   gboolean ok;
 
@@ -335,14 +339,28 @@ hs_import (const char *format, const char * const *sources, const char *output_d
 
   if (options == NULL)
     options = &default_options;
+  attach = func == hs_import_npy_folder;
   manifest = g_build_filename (output_dir, HS_DATASET_MANIFEST, NULL);
-  if (g_file_test (manifest, G_FILE_TEST_EXISTS) && !options->force)
+  if (attach)
+    {
+      /* maps are attached to the dataset already in the folder */
+      g_autoptr(GError) local_error = NULL;
+
+      existing = hs_dataset_load (output_dir, &local_error);
+      if (existing == NULL)
+        {
+          g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO,
+                       "npy-folder attaches maps to an existing dataset: %s", local_error->message);
+          return NULL;
+        }
+    }
+  else if (g_file_test (manifest, G_FILE_TEST_EXISTS) && !options->force)
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_EXISTS,
                    "%s: a dataset is already there (use --force to replace it)", manifest);
       return NULL;
     }
-  if (g_mkdir_with_parents (output_dir, 0755) != 0)
+  if (!attach && g_mkdir_with_parents (output_dir, 0755) != 0)
     {
       int saved = errno;
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot create folder: %s",
@@ -356,7 +374,7 @@ hs_import (const char *format, const char * const *sources, const char *output_d
   summary->skipped = g_ptr_array_new_with_free_func (skip_free);
 
   name = g_path_get_basename (output_dir);
-  ctx.dataset = hs_dataset_new (output_dir, name);
+  ctx.dataset = existing != NULL ? existing : hs_dataset_new (output_dir, name);
   ctx.root = g_strdup (hs_dataset_get_root (ctx.dataset));
   ctx.options = options;
   ctx.summary = summary;

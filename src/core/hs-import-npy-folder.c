@@ -1,0 +1,149 @@
+/* hs-import-npy-folder.c — a folder of maps named
+ * <instance>__<model>__<query-id>.npy attached to an existing dataset */
+#include "hs-import-private.h"
+
+#include "hs-attention-map.h"
+
+#include <errno.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+static int
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* By id, or by the id made file-name safe (ids may hold '/'). */
+static HsInstance *
+find_instance (HsDataset *dataset, const char *name)
+{
+  HsInstance *instance = hs_dataset_find_instance (dataset, name);
+
+  for (guint i = 0; instance == NULL && i < hs_dataset_get_n_instances (dataset); i++)
+    {
+      HsInstance *candidate = hs_dataset_get_instance (dataset, i);
+      g_autofree char *safe = hs_import_safe_name (candidate->id);
+      if (strcmp (safe, name) == 0)
+        instance = candidate;
+    }
+  return instance;
+}
+
+static HsSentence *
+find_sentence (HsInstance *instance, const char *name)
+{
+  HsSentence *sentence = hs_instance_find_sentence (instance, name);
+
+  for (guint i = 0; sentence == NULL && i < instance->sentences->len; i++)
+    {
+      HsSentence *candidate = g_ptr_array_index (instance->sentences, i);
+      g_autofree char *safe = hs_import_safe_name (candidate->id);
+      if (strcmp (safe, name) == 0)
+        sentence = candidate;
+    }
+  return sentence;
+}
+
+gboolean
+hs_import_npy_folder (HsImportContext *ctx, const char * const *sources, guint n, GError **error)
+{
+  const char *folder = sources[0];
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) local_error = NULL;
+  const char *name;
+
+  dir = g_dir_open (folder, 0, &local_error);
+  if (dir == NULL)
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s", local_error->message);
+      return FALSE;
+    }
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".npy"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_strings);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *file = g_ptr_array_index (names, i);
+      g_autofree char *path = g_build_filename (folder, file, NULL);
+      g_autofree char *stem = g_strndup (file, strlen (file) - 4);
+      g_auto(GStrv) parts = g_strsplit (stem, "__", -1);
+      g_autoptr(HsAttentionMap) map = NULL;
+      g_autofree char *safe_model = NULL, *safe_instance = NULL, *safe_query = NULL;
+      g_autofree char *rel = NULL, *dest = NULL, *dest_dir = NULL;
+      g_autoptr(GFile) src_file = NULL;
+      g_autoptr(GFile) dst_file = NULL;
+      HsInstance *instance;
+      HsSentence *sentence;
+
+      if (g_strv_length (parts) != 3 || *parts[0] == '\0' || *parts[1] == '\0' || *parts[2] == '\0')
+        {
+          hs_import_skip (ctx, path, 0, "name is not <instance>__<model>__<query-id>.npy");
+          continue;
+        }
+      instance = find_instance (ctx->dataset, parts[0]);
+      if (instance == NULL)
+        {
+          hs_import_skip (ctx, path, 0, "the dataset has no instance '%s'", parts[0]);
+          continue;
+        }
+      sentence = find_sentence (instance, parts[2]);
+      if (sentence == NULL)
+        {
+          hs_import_skip (ctx, path, 0, "instance '%s' has no query '%s'", instance->id, parts[2]);
+          continue;
+        }
+      g_clear_error (&local_error);
+      map = hs_attention_map_load_npy (path, NULL, NAN, &local_error);
+      if (map == NULL)
+        {
+          const char *reason = local_error->message;
+          if (g_str_has_prefix (reason, path) && g_str_has_prefix (reason + strlen (path), ": "))
+            reason += strlen (path) + 2;
+          hs_import_skip (ctx, path, 0, "%s", reason);
+          continue;
+        }
+
+      safe_model = hs_import_safe_name (parts[1]);
+      safe_instance = hs_import_safe_name (instance->id);
+      safe_query = hs_import_safe_name (sentence->id);
+      rel = g_strdup_printf ("maps/%s/%s__%s.npy", safe_model, safe_instance, safe_query);
+      dest = g_build_filename (ctx->root, rel, NULL);
+      dest_dir = g_path_get_dirname (dest);
+      if (g_mkdir_with_parents (dest_dir, 0755) != 0)
+        {
+          int saved = errno;
+          g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot create folder: %s",
+                       dest_dir, g_strerror (saved));
+          return FALSE;
+        }
+      src_file = g_file_new_for_path (path);
+      dst_file = g_file_new_for_path (dest);
+      g_clear_error (&local_error);
+      if (!g_file_copy (src_file, dst_file, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, &local_error))
+        {
+          g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot copy to %s: %s",
+                       path, dest, local_error->message);
+          return FALSE;
+        }
+      /* a newer map for the same (model, query) replaces the old one */
+      for (guint k = 0; k < instance->maps->len; k++)
+        {
+          HsMapRef *ref = g_ptr_array_index (instance->maps, k);
+          if (g_strcmp0 (ref->model, parts[1]) == 0 && g_strcmp0 (ref->query, sentence->id) == 0)
+            {
+              g_ptr_array_remove_index (instance->maps, k);
+              break;
+            }
+        }
+      hs_instance_add_map (instance, hs_map_ref_new (parts[1], sentence->id, rel));
+      ctx->summary->n_maps++;
+    }
+  return TRUE;
+}
