@@ -24,6 +24,7 @@ static const struct
   { "yolo", 1, 2, hs_import_yolo },
   { "nih-bbox", 1, 2, hs_import_nih },
   { "ms-cxr", 1, 2, hs_import_ms_cxr },
+  { "chexlocalize", 1, 2, hs_import_chexlocalize },
   { "npy-folder", 1, 1, hs_import_npy_folder },
 };
 
