@@ -228,6 +228,14 @@ test_input_errors (void)
     g_assert_cmpint (run_render (args, &out, &err), ==, 1);
     g_assert_nonnull (strstr (err, "nope"));
   }
+  /* the map has no per-token maps */
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    const char *args[] = { dir, "--instance", "p0001", "--query", "s0", "--token", "0", "-o", png, NULL };
+    g_assert_cmpint (run_render (args, &out, &err), ==, 1);
+    g_assert_nonnull (strstr (err, "map.npy"));
+    g_assert_nonnull (strstr (err, "token 0"));
+  }
   /* a map holding NaN is refused, naming the file */
   {
     const gsize shape[] = { 1, 2 };

@@ -123,6 +123,8 @@ hs_cli_render (int argc, char **argv)
   g_autofree char *output = NULL;
   double opacity = 0.5, gamma = NAN, log_base = NAN, threshold = 0, size = 1024;
   gboolean no_caption = FALSE;
+  int token = -1;
+  g_autofree char *model_label = NULL;
   GOptionEntry entries[] = {
     { "instance", 0, 0, G_OPTION_ARG_STRING, &instance_id, "Instance to draw (required)", "ID" },
     { "query", 0, 0, G_OPTION_ARG_STRING, &query, "Sentence id, or the exact prompt of a map (required)", "Q" },
@@ -136,6 +138,7 @@ hs_cli_render (int argc, char **argv)
     { "upsample", 0, 0, G_OPTION_ARG_STRING, &upsample, "bilinear (default) or nearest", "MODE" },
     { "outline", 0, 0, G_OPTION_ARG_STRING, &outline, "Outline the top-k % region (topk:K) or the Otsu region (otsu)", "SPEC" },
     { "window", 0, 0, G_OPTION_ARG_STRING, &window, "Window/level as centre:width in the image's grey units (default: full range)", "C:W" },
+    { "token", 0, 0, G_OPTION_ARG_INT, &token, "Draw the per-token map I (0-based) instead of the sentence map", "I" },
     { "size", 0, 0, G_OPTION_ARG_DOUBLE, &size, "Longest side of the image panel (default 1024)", "N" },
     { "no-caption", 0, 0, G_OPTION_ARG_NONE, &no_caption, "Leave out the caption", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Output file: .png, .svg or .pdf (required)", "OUT" },
@@ -245,6 +248,11 @@ hs_cli_render (int argc, char **argv)
       hs_cli_error (CMD, "bad --window '%s' (centre:width, width > 0)", window);
       return HS_CLI_EXIT_USAGE;
     }
+  if (token < -1)
+    {
+      hs_cli_error (CMD, "--token must be 0 or more");
+      return HS_CLI_EXIT_USAGE;
+    }
   if (!(size >= 16 && size <= 16384))
     {
       hs_cli_error (CMD, "--size must lie in [16, 16384]");
@@ -291,6 +299,24 @@ hs_cli_render (int argc, char **argv)
   prompt = ref->prompt ? ref->prompt : sentence ? sentence->text : query;
   view.image = image;
   view.map = hs_attention_map_peek_values (map);
+  view.model = ref->model;
+  if (token >= 0)
+    {
+      const char *name;
+
+      if ((guint) token >= hs_attention_map_get_n_tokens (map))
+        {
+          g_set_error (&error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
+                       "%s: the map has %u per-token maps, no token %d", ref->file,
+                       hs_attention_map_get_n_tokens (map), token);
+          goto fail;
+        }
+      view.map = hs_attention_map_peek_token (map, (guint) token);
+      name = hs_attention_map_get_token (map, (guint) token);
+      model_label = name ? g_strdup_printf ("%s, token %d “%s”", ref->model, token, name)
+                         : g_strdup_printf ("%s, token %d", ref->model, token);
+      view.model = model_label;
+    }
   view.map_width = hs_attention_map_get_width (map);
   view.map_height = hs_attention_map_get_height (map);
   view.no_attn = isfinite (ref->no_attn) ? ref->no_attn : hs_attention_map_get_no_attn (map);
@@ -299,7 +325,6 @@ hs_cli_render (int argc, char **argv)
   view.masks = (const HsFigureMask *) (const void *) targets.masks->data;
   view.n_masks = targets.masks->len;
   view.prompt = prompt;
-  view.model = ref->model;
   view.instance = instance->id;
 
   if (!hs_figure_save (&view, format, output, &error))
