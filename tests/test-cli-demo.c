@@ -4,6 +4,7 @@
 
 #include "hs-test-util.h"
 
+#include <math.h>
 #include <string.h>
 
 static char *
@@ -84,7 +85,7 @@ compare_trees (const char *a, const char *b)
 static void
 test_subsets_and_swaps (void)
 {
-  const char *args[] = { "--count", "60", "--seed", "1", "--size", "128", "--simulated-maps", NULL };
+  const char *args[] = { "--count", "60", "--seed", "1", "--size", "96", "--simulated-maps", NULL };
   g_autofree char *out = run_demo (args, 0);
   g_autoptr(GError) error = NULL;
   g_autoptr(HsDataset) dataset = hs_dataset_load (out, &error);
@@ -226,6 +227,82 @@ test_usage_errors (void)
   g_assert_nonnull (strstr (e, file));
 }
 
+/* With built-in model weights present, the default (--maps=auto) stores the
+ * models' per-token maps instead of simulated ones.  Random-init weights
+ * from tools/train-model keep this fast. */
+static void
+test_builtin_models (void)
+{
+  g_autofree char *models = hs_test_make_tmpdir ();
+  g_autofree char *script = g_build_filename (hs_test_source_dir (), "tools", "train-model", NULL);
+  g_autofree char *out_dir = hs_test_make_tmpdir ();
+  g_autofree char *out = g_build_filename (out_dir, "demo", NULL);
+  const char *variants[] = { "grounded", "blind", "noattn" };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_auto(GStrv) names = NULL;
+  g_autofree char *o = NULL, *e = NULL;
+  int status = -1;
+
+  /* two random-init files (torch is slow to import); grounded and blind
+   * may share weights: the model's name comes from its file name */
+  for (guint i = 1; i < G_N_ELEMENTS (variants); i++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s/%s.safetensors", models, variants[i]);
+      g_autofree char *o_py = NULL, *e_py = NULL;
+      const char *argv[] = { "/usr/bin/python3", script, "--random-init", file, "--tiny",
+                             i == 2 ? "--no-attn" : NULL, NULL };
+      if (!hs_test_run (argv, &o_py, &e_py, &status) || status != 0)
+        {
+          g_test_skip ("tools/train-model --random-init is not usable here (python3-torch?)");
+          return;
+        }
+    }
+  {
+    g_autofree char *blind = g_strdup_printf ("%s/blind.safetensors", models);
+    g_autofree char *grounded = g_strdup_printf ("%s/grounded.safetensors", models);
+    g_autofree char *bytes = NULL;
+    gsize len;
+    g_assert_true (g_file_get_contents (blind, &bytes, &len, NULL));
+    g_assert_true (g_file_set_contents (grounded, bytes, len, NULL));
+  }
+  {
+    const char *argv[] = { hs_test_cli (), "demo", "--count", "2", "--size", "96", out, NULL };
+    g_setenv ("HEATSCOPE_MODELS_DIR", models, TRUE);
+    g_assert_true (hs_test_run (argv, &o, &e, &status));
+    g_unsetenv ("HEATSCOPE_MODELS_DIR");
+    if (status != 0)
+      g_printerr ("%s\n", e);
+    g_assert_cmpint (status, ==, 0);
+  }
+  dataset = hs_dataset_load (out, &error);
+  g_assert_no_error (error);
+  names = hs_dataset_list_models (dataset);
+  g_assert_cmpuint (g_strv_length (names), ==, 3);
+  g_assert_cmpstr (names[0], ==, "blind");
+  g_assert_cmpstr (names[1], ==, "grounded");
+  g_assert_cmpstr (names[2], ==, "noattn");
+  for (guint i = 0; i < hs_dataset_get_n_instances (dataset); i++)
+    {
+      HsInstance *instance = hs_dataset_get_instance (dataset, i);
+      for (guint s = 0; s < instance->sentences->len; s++)
+        {
+          HsSentence *sentence = g_ptr_array_index (instance->sentences, s);
+          HsMapRef *ref = hs_instance_find_map (instance, "noattn", sentence->id);
+          g_autoptr(HsAttentionMap) map = NULL;
+
+          g_assert_nonnull (ref);
+          g_assert_nonnull (ref->tokens);
+          g_assert_false (isnan (ref->no_attn));
+          map = hs_dataset_load_map (dataset, ref, &error);
+          g_assert_no_error (error);
+          g_assert_cmpuint (hs_attention_map_get_n_tokens (map), ==, g_strv_length (ref->tokens));
+          g_assert_nonnull (hs_instance_find_map (instance, "grounded", sentence->id));
+          g_assert_null (hs_instance_find_map (instance, "sim-grounded", sentence->id));
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -234,5 +311,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/cli-demo/deterministic", test_deterministic);
   g_test_add_func ("/hs/cli-demo/no-maps", test_no_maps);
   g_test_add_func ("/hs/cli-demo/usage-errors", test_usage_errors);
+  g_test_add_func ("/hs/cli-demo/builtin-models", test_builtin_models);
   return g_test_run ();
 }
