@@ -25,6 +25,7 @@ static const struct
   { "nih-bbox", 1, 2, hs_import_nih },
   { "ms-cxr", 1, 2, hs_import_ms_cxr },
   { "chexlocalize", 1, 2, hs_import_chexlocalize },
+  { "imagenome", 1, 2, hs_import_imagenome },
   { "npy-folder", 1, 1, hs_import_npy_folder },
 };
 
