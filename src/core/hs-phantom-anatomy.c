@@ -404,7 +404,7 @@ ribs_density (const HsPhantomGeom *g, int side, double us, double v)
   {
     double d = (us0 - us) / (us0 - us1);
     double shape = rib_center (0, d);
-    double hw = 0.0075 + 0.0035 * d;
+    double hw = 0.0095 + 0.0035 * d;
     int i0 = (int) floor ((v - shape - g->rib_v0) / g->rib_step);
 
     for (int i = MAX (i0 - 1, 0); i <= i0 + 1 && i < 12; i++)
@@ -423,7 +423,7 @@ ribs_density (const HsPhantomGeom *g, int side, double us, double v)
     if (d2 >= 0 && d2 <= 1)
       {
         double shape = rib_center (0, 1) + 0.11 * d2 - 0.03 * d2 * (1 - d2);
-        double hw = 0.0075;
+        double hw = 0.0085;
         int i0 = (int) floor ((v - shape - g->rib_v0) / g->rib_step);
         for (int i = MAX (i0 - 1, 0); i <= i0 + 1 && i < 9; i++)
           {
@@ -449,7 +449,7 @@ clavicle_density (int side, double us, double v)
   hw = 0.0125 - 0.003 * d + (d < 0.08 ? 0.004 * (1 - d / 0.08) : 0);
   q = fabs (v - vc) / hw;
   (void) side;
-  return q < 1 ? 0.2 * (0.6 + 0.4 * q * q * q * q) : 0;
+  return q < 1 ? 0.15 * (0.6 + 0.4 * q * q * q * q) : 0;
 }
 
 static double
@@ -465,15 +465,15 @@ spine_density (const HsPhantomGeom *g, double u, double v)
   if (ax < sw)
     {
       double q = ax / sw;
-      val = 0.05 + 0.05 * q * q * q * q;
+      val = 0.045 + 0.025 * q * q * q * q;
       if (phase > 0.84)
-        val *= 0.45;  /* disc space */
+        val *= 0.6;  /* disc space */
     }
   {
     /* pedicles */
     double pu = (ax - sw * 0.72) / (sw * 0.22), pv = (phase - 0.3) / 0.14;
     if (pu * pu + pv * pv < 1)
-      val += 0.05 * (1 - 0.5 * (pu * pu + pv * pv));
+      val += 0.035 * (1 - 0.5 * (pu * pu + pv * pv));
   }
   if (ax < sw * 0.12 && phase > 0.35 && phase < 0.8)
     val += 0.04;  /* spinous process */
@@ -764,9 +764,10 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
               {
                 double us = k == 0 ? u : 1.0 - u;
                 double rd = ribs_density (g, k, us, v);
-                /* lower ribs fade behind the abdomen's soft tissue */
-                if (rd > 0 && v > dome_v (&g->lung[k], us))
-                  rd *= 0.5;
+                /* ribs stand out against aerated lung; behind the abdomen
+                 * and the chest wall's soft tissue they fade */
+                if (rd > 0 && !lung[k])
+                  rd *= v > dome_v (&g->lung[k], us) ? 0.3 : 0.6;
                 dbone += rd;
                 dbone += clavicle_density (k, us, v);
               }
@@ -784,7 +785,8 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
   for (gsize i = 0; i < n; i++)
     if (aer[i])
       bone[i] += vessels[i];
-  add_texture (soft, aer, w, h, g->texture_seed, MAX (2u, (guint) (g->scale / 110)), 0.04);
+  add_texture (soft, aer, w, h, g->texture_seed, MAX (2u, (guint) (g->scale / 110)), 0.05);
+  add_texture (soft, aer, w, h, g->texture_seed + 2, MAX (2u, (guint) (g->scale / 300)), 0.03);
   add_texture (soft, NULL, w, h, g->texture_seed + 1, MAX (4u, (guint) (g->scale / 12)), 0.02);
 
   gauss_blur (soft, scratch, sums, w, h, 0.0032 * g->scale);
