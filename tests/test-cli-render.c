@@ -161,6 +161,64 @@ test_svg_and_pdf (void)
     g_test_message ("pdftotext (poppler-utils) absent: PDF text not checked");
 }
 
+/* A per-token map [2, 1, 2]: token 0 "left" = [1, 0], token 1 "lung" = [0, 1]. */
+static void
+test_token (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *image_path = g_build_filename (dir, "img.png", NULL);
+  g_autofree char *map_path = g_build_filename (dir, "tok.npy", NULL);
+  g_autofree char *svg_path = g_build_filename (dir, "fig.svg", NULL);
+  g_autofree char *png_path = g_build_filename (dir, "fig.png", NULL);
+  g_autoptr(HsImage) image = hs_image_new (40, 20, 1, 8, NULL);
+  const gsize shape[] = { 2, 1, 2 };
+  const double values[] = { 1, 0, 0, 1 };
+  g_autofree char *svg = NULL;
+  cairo_surface_t *png;
+
+  g_assert_true (hs_image_save_png (image, image_path, NULL));
+  g_assert_true (hs_npy_write (map_path, HS_DTYPE_FLOAT64, 3, shape, values, FALSE, FALSE, NULL));
+  write_text (dir, "heatscope.json",
+              "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": ["
+              " {\"id\": \"t\", \"image\": \"img.png\","
+              "  \"sentences\": [{\"id\": \"s0\", \"text\": \"left lung\"}],"
+              "  \"maps\": [{\"model\": \"tok\", \"query\": \"s0\", \"file\": \"tok.npy\","
+              "             \"tokens\": [\"left\", \"lung\"]}]}]}");
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    const char *args[] = { dir, "--instance", "t", "--query", "s0", "--token", "1", "-o", svg_path, NULL };
+    g_assert_cmpint (run_render (args, &out, &err), ==, 0);
+  }
+  g_assert_true (g_file_get_contents (svg_path, &svg, NULL, NULL));
+  g_assert_nonnull (strstr (svg, "token 1 “lung”"));
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    const char *args[] = { dir, "--instance", "t", "--query", "s0", "--token", "1", "--opacity", "1",
+                           "--upsample", "nearest", "--size", "40", "--no-caption", "-o", png_path, NULL };
+    g_assert_cmpint (run_render (args, &out, &err), ==, 0);
+  }
+  /* token 1 is high on the right: the image panel's right half is jet(1) */
+  png = cairo_image_surface_create_from_png (png_path);
+  g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+  {
+    HsFigureView v;
+    double px, py;
+
+    hs_figure_view_init (&v);
+    v.image = image;
+    v.max_size = 40;
+    g_assert_true (hs_figure_get_panel (&v, &px, &py, NULL, NULL, NULL, NULL));
+    cairo_surface_flush (png);
+    {
+      guint32 *row = (guint32 *) (void *) (cairo_image_surface_get_data (png)
+                                           + (int) (py + 10) * cairo_image_surface_get_stride (png));
+      g_assert_cmphex (row[(int) px + 30] & 0xffffff, ==, 0x800000);
+      g_assert_cmphex (row[(int) px + 10] & 0xffffff, ==, 0x000080);
+    }
+  }
+  cairo_surface_destroy (png);
+}
+
 static void
 test_usage_errors (void)
 {
@@ -256,6 +314,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/hs/cli-render/png", test_png);
   g_test_add_func ("/hs/cli-render/svg-and-pdf", test_svg_and_pdf);
+  g_test_add_func ("/hs/cli-render/token", test_token);
   g_test_add_func ("/hs/cli-render/usage-errors", test_usage_errors);
   g_test_add_func ("/hs/cli-render/input-errors", test_input_errors);
   return g_test_run ();
