@@ -127,7 +127,10 @@ test_valid (void)
   if (!hs_dataset_validate (dir, &problems))
     {
       for (guint i = 0; i < problems->len; i++)
-        g_test_message ("%s", hs_problem_to_string (problems->pdata[i]));
+        {
+          g_autofree char *line = hs_problem_to_string (problems->pdata[i]);
+          g_test_message ("%s", line);
+        }
       g_assert_not_reached ();
     }
   g_assert_cmpuint (problems->len, ==, 0);
@@ -212,7 +215,10 @@ test_every_problem (void)
 
   g_assert_false (hs_dataset_validate (dir, &problems));
   for (guint i = 0; i < problems->len; i++)
-    g_test_message ("%s", hs_problem_to_string (problems->pdata[i]));
+    {
+      g_autofree char *line = hs_problem_to_string (problems->pdata[i]);
+      g_test_message ("%s", line);
+    }
 
   for (guint e = 0; e < G_N_ELEMENTS (expected); e++)
     {
