@@ -16,6 +16,11 @@
  * Transparent threshold t (0 = off): alpha = 1 for s ≥ t, 0 for s ≤ t − band,
  * a linear ramp between (band = threshold_band, default 0.05; band 0 = hard
  * cut).  Values at or above the threshold are never faded.
+ *
+ * Colorizing is table look-ups only: the field keeps values quantised to 16
+ * bits over the grid's min..max, s is taken to 4096 levels for the strength
+ * curve and threshold, and the result to the 256 colours of the map — far
+ * below what a display shows; metrics never use these tables.
  */
 #pragma once
 
