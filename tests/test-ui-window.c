@@ -323,6 +323,46 @@ test_export (void)
   destroy_window (window);
 }
 
+/* Dropping a folder on the window opens it (the drop target's handler is
+ * driven directly: no drag source exists under Xvfb). */
+static void
+test_drop (void)
+{
+  HsWindow *window;
+  g_autoptr(GListModel) controllers = NULL;
+  GtkDropTarget *target = NULL;
+  g_autoptr(GFile) file = NULL;
+  GValue value = G_VALUE_INIT;
+  gboolean accepted = FALSE;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  reset_settings ();
+  window = new_window ();
+
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && target == NULL; i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+      if (GTK_IS_DROP_TARGET (controller))
+        target = GTK_DROP_TARGET (controller);
+    }
+  g_assert_nonnull (target);
+
+  file = g_file_new_for_path (dataset_root);
+  g_value_init (&value, G_TYPE_FILE);
+  g_value_set_object (&value, file);
+  g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
+  g_value_unset (&value);
+  g_assert_true (accepted);
+  hs_ui_wait_until (not_loading, window);
+  hs_ui_settle ();
+  g_assert_nonnull (hs_window_get_dataset (window));
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-00");
+  g_clear_object (&controllers);
+  destroy_window (window);
+}
+
 /* Every accelerator the shortcuts window shows is one the app really binds
  * (or one of the canvas's own keys), and the window actions exist. */
 static void
@@ -412,6 +452,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/window/bad-data", test_bad_data);
   g_test_add_func ("/hs/ui/window/restore", test_restore);
   g_test_add_func ("/hs/ui/window/export", test_export);
+  g_test_add_func ("/hs/ui/window/drop", test_drop);
   g_test_add_func ("/hs/ui/window/shortcuts", test_shortcuts);
   status = g_test_run ();
   g_free (dataset_root);
