@@ -155,10 +155,33 @@ hs_metrics_workspace (guint slot, gsize n_values)
   if (ws->cap[slot] < n_values)
     {
       g_free (ws->buf[slot]);
-      ws->buf[slot] = g_new (double, MAX (n_values, 1));
+      ws->cap[slot] = 0;
+      /* g_try: a huge grid must end in an error, not an abort */
+      ws->buf[slot] = g_try_new (double, MAX (n_values, 1));
+      if (ws->buf[slot] == NULL)
+        return NULL;
       ws->cap[slot] = n_values;
     }
   return ws->buf[slot];
+}
+
+/* Makes sure the buffers a scoring call needs exist before it starts. */
+static gboolean
+reserve_workspace (gsize n, HsProtocol protocol, GError **error)
+{
+  for (guint slot = 0; slot < (protocol == HS_PROTOCOL_CHEXLOCALIZE ? 4u : 3u); slot++)
+    {
+      gsize need = slot == 3 ? n / sizeof (double) + 1 : n;
+
+      if (hs_metrics_workspace (slot, need) == NULL)
+        {
+          g_set_error (error, HS_METRICS_ERROR, HS_METRICS_ERROR_TOO_LARGE,
+                       "not enough memory to score on a grid of %" G_GSIZE_FORMAT " pixels "
+                       "(a smaller --eval-size helps)", n);
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 /* Drops buffers too large to keep once a call is over. */
@@ -383,9 +406,18 @@ score_prepared (HsEvalState *state, const double *grid, guint w, guint h, double
 
   /* explanation precision; with negative values it sorts |s| in buffers the
    * earlier metrics no longer need */
-  hs_metrics_explanation_precision (state,
-                                    state->min >= 0 ? NULL : hs_metrics_workspace (3, n),
-                                    state->min >= 0 ? NULL : hs_metrics_workspace (2, n), out);
+  if (state->min >= 0)
+    hs_metrics_explanation_precision (state, NULL, NULL, out);
+  else
+    {
+      double *abs_buffer = hs_metrics_workspace (3, n);
+      double *abs_scratch = hs_metrics_workspace (2, n);
+
+      if (abs_buffer != NULL && abs_scratch != NULL)
+        hs_metrics_explanation_precision (state, abs_buffer, abs_scratch, out);
+      else
+        hs_scores_undefined (out, HS_METRIC_EXPLANATION_PRECISION, "not enough memory");
+    }
 
   /* cnr */
   if (state->n_pos == 0)
@@ -471,6 +503,8 @@ hs_score_resampled (const double *s, const double *grid, guint w, guint h,
   if (grid != NULL && !check_finite (grid, w, h, name_for_errors, error))
     return FALSE;
   n = hs_eval_grid_n_pixels (hs_target_get_grid (target));
+  if (!reserve_workspace (n, options->protocol, error))
+    return FALSE;
   /* s is only read when no resampler is given. */
   hs_metrics_prepare (&state, (double *) s, NULL, NAN, NAN, target, choose_threads (options, n),
                       hs_metrics_workspace (1, n), hs_metrics_workspace (2, n));
@@ -542,7 +576,8 @@ hs_score_values (const double *values, guint w, guint h, double no_attn,
     }
   if (!check_grid (w, h, error)
       || !check_finite (values, w, h, name_for_errors, error)
-      || !check_protocol (target, options, error))
+      || !check_protocol (target, options, error)
+      || !reserve_workspace (hs_eval_grid_n_pixels (hs_target_get_grid (target)), options->protocol, error))
     return FALSE;
   prepare_from_grid (&state, values, w, h, target, options);
   score_prepared (&state, values, w, h, no_attn, options, target, out);
@@ -702,7 +737,8 @@ hs_score_curves (const HsAttentionMap *map, const HsTarget *target,
   out->roc = g_array_new (FALSE, FALSE, sizeof (HsCurvePoint));
   out->pr = g_array_new (FALSE, FALSE, sizeof (HsCurvePoint));
   out->iou = g_array_new (FALSE, FALSE, sizeof (HsCurvePoint));
-  if (!check_protocol (target, options, error))
+  if (!check_protocol (target, options, error)
+      || !reserve_workspace (hs_eval_grid_n_pixels (hs_target_get_grid (target)), options->protocol, error))
     return FALSE;
   max_points = MAX (max_points, 2);
   w = hs_attention_map_get_width (map);
