@@ -17,6 +17,12 @@ is_mapped (gpointer data)
   return gtk_widget_get_mapped (data);
 }
 
+static gboolean
+browser_idle (gpointer data)
+{
+  return !hs_instance_browser_get_busy (data);
+}
+
 static HsWindow *
 new_window (void)
 {
@@ -192,12 +198,15 @@ test_search_and_filters (void)
   /* The four hand instances state a positive nodule; broken-image has no labels. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (browser), "browser.filter-abnormal", NULL));
   g_assert_cmpuint (hs_instance_browser_get_subsets (browser), ==, HS_SUBSET_ABNORMAL);
+  /* Subset flags are computed off the main thread; meanwhile all rows show. */
+  hs_ui_wait_until (browser_idle, browser);
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 4);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (browser), "browser.filter-abnormal", NULL));
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 5);
 
   /* Selecting a hidden instance clears the filters that hide it. */
   hs_instance_browser_set_subsets (browser, HS_SUBSET_ABNORMAL);
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 4);
   g_assert_true (hs_window_select_instance (window, "broken-image"));
   g_assert_cmpuint (hs_instance_browser_get_subsets (browser), ==, 0);
   g_assert_false (hs_window_select_instance (window, "nope"));
@@ -278,6 +287,8 @@ test_restore (void)
   g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-02");
   g_assert_cmpstr (hs_window_get_model (window), ==, "grounded");
   g_assert_cmpuint (hs_instance_browser_get_subsets (hs_window_get_browser (window)), ==, HS_SUBSET_ABNORMAL);
+  hs_ui_wait_until (browser_idle, hs_window_get_browser (window));
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (hs_window_get_browser (window)), ==, 4);
   destroy_window (window);
 }
 

@@ -23,6 +23,12 @@ struct _HsInstanceBrowser
   gboolean            filter_one_lung;
   gboolean            filter_mdrb;
   guint               last_emitted;
+
+  /* Subset flags are computed once per dataset in a worker thread: for large
+   * datasets they take a while (the one-lung test needs image sizes). */
+  GCancellable       *subsets_cancellable;
+  gboolean            subsets_ready;
+  gboolean            busy;
 };
 
 enum {
@@ -30,6 +36,7 @@ enum {
   PROP_FILTER_ABNORMAL,
   PROP_FILTER_ONE_LUNG,
   PROP_FILTER_MDRB,
+  PROP_BUSY,
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -42,6 +49,8 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (HsInstanceBrowser, hs_instance_browser, GTK_TYPE_WIDGET)
 
+static void refilter (HsInstanceBrowser *self);
+
 static gboolean
 filter_func (gpointer item, gpointer user_data)
 {
@@ -49,9 +58,89 @@ filter_func (gpointer item, gpointer user_data)
   HsInstanceItem *row = item;
   guint wanted = hs_instance_browser_get_subsets (self);
 
-  if (wanted != 0 && (hs_instance_item_get_subsets (row) & wanted) != wanted)
+  /* Until the worker is done, subset filters show everything. */
+  if (wanted != 0 && self->subsets_ready && (hs_instance_item_get_subsets (row) & wanted) != wanted)
     return FALSE;
   return hs_instance_item_matches (row, self->folded_search);
+}
+
+static void
+set_busy (HsInstanceBrowser *self,
+          gboolean           busy)
+{
+  if (self->busy == busy)
+    return;
+  self->busy = busy;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+subsets_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  GPtrArray *items = task_data;
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          g_task_return_boolean (task, FALSE);
+          return;
+        }
+      hs_instance_item_get_subsets (g_ptr_array_index (items, i));
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+subsets_done (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  HsInstanceBrowser *self = HS_INSTANCE_BROWSER (object);
+  GTask *task = G_TASK (result);
+
+  if (g_task_get_cancellable (task) != self->subsets_cancellable ||
+      !g_task_propagate_boolean (task, NULL))
+    return;
+  g_clear_object (&self->subsets_cancellable);
+  self->subsets_ready = TRUE;
+  set_busy (self, FALSE);
+  refilter (self);
+}
+
+static void
+ensure_subsets (HsInstanceBrowser *self)
+{
+  g_autoptr(GTask) task = NULL;
+  GPtrArray *items;
+  guint n;
+
+  if (self->subsets_ready || self->subsets_cancellable != NULL || self->dataset == NULL)
+    return;
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  items = g_ptr_array_new_full (n, g_object_unref);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (items, g_list_model_get_item (G_LIST_MODEL (self->store), i));
+
+  self->subsets_cancellable = g_cancellable_new ();
+  set_busy (self, TRUE);
+  task = g_task_new (self, self->subsets_cancellable, subsets_done, NULL);
+  g_task_set_source_tag (task, ensure_subsets);
+  g_task_set_task_data (task, items, (GDestroyNotify) g_ptr_array_unref);
+  g_task_run_in_thread (task, subsets_thread);
+}
+
+static void
+cancel_subsets (HsInstanceBrowser *self)
+{
+  g_cancellable_cancel (self->subsets_cancellable);
+  g_clear_object (&self->subsets_cancellable);
+  self->subsets_ready = FALSE;
+  set_busy (self, FALSE);
 }
 
 static void
@@ -61,7 +150,9 @@ update_count (HsInstanceBrowser *self)
   guint shown = hs_instance_browser_get_n_shown (self);
   g_autofree char *text = NULL;
 
-  if (shown == total)
+  if (self->busy && hs_instance_browser_get_subsets (self) != 0)
+    text = g_strdup (_("Finding the subsets…"));
+  else if (shown == total)
     text = g_strdup_printf (ngettext ("%u instance", "%u instances", total), total);
   else
     /* Translators: shown / total instances in the browser */
@@ -72,6 +163,8 @@ update_count (HsInstanceBrowser *self)
 static void
 refilter (HsInstanceBrowser *self)
 {
+  if (hs_instance_browser_get_subsets (self) != 0)
+    ensure_subsets (self);
   gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
   update_count (self);
 }
@@ -166,6 +259,9 @@ hs_instance_browser_get_property (GObject    *object,
     case PROP_FILTER_MDRB:
       g_value_set_boolean (value, self->filter_mdrb);
       break;
+    case PROP_BUSY:
+      g_value_set_boolean (value, self->busy);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -209,6 +305,7 @@ hs_instance_browser_dispose (GObject *object)
 
   GtkWidget *child;
 
+  cancel_subsets (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), HS_TYPE_INSTANCE_BROWSER);
   /* Unbound template children (boxes, labels) are ours to unparent. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
@@ -250,6 +347,8 @@ hs_instance_browser_class_init (HsInstanceBrowserClass *klass)
   properties[PROP_FILTER_MDRB] =
     g_param_spec_boolean ("filter-mdrb", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[SIGNAL_INSTANCE_SELECTED] =
@@ -315,6 +414,7 @@ hs_instance_browser_set_dataset (HsInstanceBrowser *self,
   g_clear_pointer (&self->dataset, hs_dataset_unref);
   self->dataset = dataset;
   self->last_emitted = G_MAXUINT;
+  cancel_subsets (self);
 
   n = dataset != NULL ? hs_dataset_get_n_instances (dataset) : 0;
   items = g_ptr_array_new_full (n, g_object_unref);
@@ -323,7 +423,7 @@ hs_instance_browser_set_dataset (HsInstanceBrowser *self,
   /* One splice: a single items-changed for 10 000 rows. */
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
                        items->pdata, items->len);
-  update_count (self);
+  refilter (self);
 }
 
 void
@@ -441,6 +541,13 @@ hs_instance_browser_get_selected (HsInstanceBrowser *self)
 
   item = gtk_single_selection_get_selected_item (self->selection);
   return item != NULL ? hs_instance_item_get_index (item) : G_MAXUINT;
+}
+
+gboolean
+hs_instance_browser_get_busy (HsInstanceBrowser *self)
+{
+  g_return_val_if_fail (HS_IS_INSTANCE_BROWSER (self), FALSE);
+  return self->busy;
 }
 
 guint

@@ -31,6 +31,9 @@ void        hs_instance_browser_select_relative   (HsInstanceBrowser *self, int 
 /* Dataset index of the selected instance, or G_MAXUINT. */
 guint       hs_instance_browser_get_selected      (HsInstanceBrowser *self);
 guint       hs_instance_browser_get_n_shown       (HsInstanceBrowser *self);
+/* TRUE while subset flags are being computed (property "busy"); subset
+ * filters apply once they are known. */
+gboolean    hs_instance_browser_get_busy          (HsInstanceBrowser *self);
 void        hs_instance_browser_focus_search      (HsInstanceBrowser *self);
 
 G_END_DECLS
