@@ -60,9 +60,11 @@ gboolean        hs_protocol_has_metric  (HsProtocol protocol, HsMetric metric);
 typedef struct {
   HsProtocol protocol;
   HsUpsample upsample;          /* default protocol only (gloria: nearest, chexlocalize: bilinear) */
-  guint      eval_size;         /* default protocol only: longest side of the grid, 0 = image grid  */
+  guint      eval_size;         /* default protocol only: longest side of the grid, 0 = image grid;
+                                 * for callers building the target (the target fixes the grid) */
   double     threshold;         /* chexlocalize: NAN = Otsu, else binarise normalised map at ≥ threshold */
-  guint      n_threads;         /* 0 = automatic (at most 2), 1 = this thread only */
+  guint      n_threads;         /* 0 = automatic (2 on grids ≥ 256 K pixels), 1 = this thread only;
+                                 * callers that run scorings in parallel should pass 1 */
 } HsScoreOptions;
 
 void hs_score_options_init (HsScoreOptions *options);   /* default, bilinear, 0, NAN, 0 */
@@ -103,6 +105,10 @@ gboolean hs_score_resampled (const double *s, const double *grid, guint w, guint
                              double no_attn, const char *name_for_errors,
                              const HsTarget *target, const HsScoreOptions *options,
                              HsScores *out, GError **error);
+
+/* Scoring keeps its buffers (3 doubles per grid pixel, up to ~112 MB) per
+ * thread between calls; this returns the calling thread's buffers. */
+void     hs_score_release_memory (void);
 
 /* Comparing two maps of the same image (metrics.md "Comparing two maps"):
  * sym_kl and delta[m] = perturbed − original, both against the ORIGINAL

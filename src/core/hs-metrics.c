@@ -121,8 +121,10 @@ hs_score_options_init (HsScoreOptions *options)
 /* ---- workspace and threads ---- */
 
 #define N_SLOTS 4
-/* Keep at most this many bytes cached per thread between calls. */
-#define WORKSPACE_KEEP ((gsize) 192 << 20)
+/* Keep at most this many bytes cached per thread between calls: enough for
+ * a 2048 × 2048 grid; a larger image's buffers are returned after each call
+ * (the app's memory budget matters more than their page faults). */
+#define WORKSPACE_KEEP ((gsize) 112 << 20)
 
 typedef struct {
   double *buf[N_SLOTS];
@@ -196,6 +198,20 @@ workspace_trim (void)
   for (guint i = 0; i < N_SLOTS; i++)
     total += ws->cap[i] * sizeof (double);
   if (total <= WORKSPACE_KEEP)
+    return;
+  for (guint i = 0; i < N_SLOTS; i++)
+    {
+      g_clear_pointer (&ws->buf[i], g_free);
+      ws->cap[i] = 0;
+    }
+}
+
+void
+hs_score_release_memory (void)
+{
+  Workspace *ws = g_private_get (&workspace_key);
+
+  if (ws == NULL)
     return;
   for (guint i = 0; i < N_SLOTS; i++)
     {
