@@ -449,6 +449,17 @@ hs_window_open (HsWindow *self,
       return;
     }
 
+  /* A dataset is remembered by its folder, however it was opened. */
+  {
+    g_autofree char *base = g_path_get_basename (path);
+    if (g_str_equal (base, HS_DATASET_MANIFEST))
+      {
+        char *dir = g_path_get_dirname (path);
+        g_free (path);
+        path = dir;
+      }
+  }
+
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
