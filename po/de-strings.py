@@ -95,6 +95,7 @@ T = {
  "Unknown error": "Unbekannter Fehler",
  ("%u instance", "%u instances"): ("%u Fall", "%u Fälle"),
  "%u of %u instances": "%u von %u Fällen",
+ "Finding the subsets…": "Teilmengen werden bestimmt …",
  "Metric": "Metrik",
  "model": "Modell",
  "n/a": "k. A.",
