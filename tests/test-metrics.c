@@ -510,6 +510,141 @@ test_threads_agree (void)
     }
 }
 
+
+/* Brute force straight from metrics.md (O(P²) pairs, full sorts) on small
+ * random grids with extreme magnitudes, subnormals, signed zeros and heavy
+ * ties: exercises the bucket sort's overflow and crowding paths. */
+static int
+compare_desc (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x < y) - (x > y);
+}
+
+static void
+test_brute_force (void)
+{
+  const double specials[] = { -1.7e308, 1.7e308, 0.0, -0.0, 4.9e-324, -4.9e-324, 1e-300, 1.0, 1.0 + 2.2e-16, 3.0 };
+
+  for (guint round = 0; round < 60; round++)
+    {
+      guint W = g_test_rand_int_range (1, 40), H = g_test_rand_int_range (1, 30), P = W * H;
+      g_autofree double *s = g_new (double, P);
+      g_autofree double *sorted = g_new (double, P);
+      g_autofree char *flags = g_new0 (char, P + 1);
+      g_autoptr(HsTarget) target = NULL;
+      g_autoptr(GError) error = NULL;
+      HsScores sc;
+      guint64 n_pos = 0;
+      int kind = round % 4;
+
+      for (guint i = 0; i < P; i++)
+        {
+          switch (kind)
+            {
+            case 0: s[i] = specials[g_test_rand_int_range (0, G_N_ELEMENTS (specials))]; break;
+            case 1: s[i] = g_test_rand_int_range (0, 4); break;
+            case 2: s[i] = g_test_rand_double_range (-1, 1) * pow (10, g_test_rand_int_range (-300, 300)); break;
+            default: s[i] = g_test_rand_double (); break;
+            }
+          flags[i] = g_test_rand_bit () && g_test_rand_bit () ? '1' : '0';
+          n_pos += flags[i] == '1';
+        }
+      target = target_from_flags (W, H, flags);
+      g_assert_true (hs_score_values (s, W, H, NAN, "brute", target, NULL, &sc, &error));
+      g_assert_no_error (error);
+      /* a value is a finite number or undefined with a reason, never a bare NaN */
+      for (guint m = 0; m < HS_N_METRICS; m++)
+        g_assert_true (isfinite (sc.value[m]) || sc.reason[m] != NULL);
+
+      /* auroc: pairs; ap: every distinct threshold */
+      if (n_pos > 0 && n_pos < P)
+        {
+          double u = 0, ap = 0, prev_recall = 0;
+
+          for (guint i = 0; i < P; i++)
+            if (flags[i] == '1')
+              for (guint j = 0; j < P; j++)
+                if (flags[j] == '0')
+                  u += s[i] > s[j] ? 1.0 : s[i] == s[j] ? 0.5 : 0.0;
+          g_assert_cmpfloat_with_epsilon (sc.value[HS_METRIC_AUROC], u / ((double) n_pos * (P - n_pos)), 1e-12);
+          memcpy (sorted, s, P * sizeof (double));
+          qsort (sorted, P, sizeof (double), compare_desc);
+          for (guint k = 0; k < P; k++)
+            {
+              guint64 tp = 0, total = 0;
+
+              if (k > 0 && sorted[k] == sorted[k - 1])
+                continue;
+              for (guint i = 0; i < P; i++)
+                if (s[i] >= sorted[k])
+                  {
+                    total++;
+                    tp += flags[i] == '1';
+                  }
+              ap += ((double) tp / n_pos - prev_recall) * ((double) tp / total);
+              prev_recall = (double) tp / n_pos;
+            }
+          g_assert_cmpfloat_with_epsilon (sc.value[HS_METRIC_AP], ap, 1e-12);
+        }
+      else
+        g_assert_true (isnan (sc.value[HS_METRIC_AUROC]));
+
+      /* top-k regions */
+      memcpy (sorted, s, P * sizeof (double));
+      qsort (sorted, P, sizeof (double), compare_desc);
+      {
+        const guint ks[] = { 5, 10, 30 };
+        const HsMetric ious[] = { HS_METRIC_IOU_5, HS_METRIC_IOU_10, HS_METRIC_IOU_30 };
+        const HsMetric precs[] = { HS_METRIC_PRECISION_5, HS_METRIC_PRECISION_10, HS_METRIC_PRECISION_30 };
+
+        for (guint k = 0; k < 3; k++)
+          {
+            guint r = (ks[k] * P + 99) / 100;
+            double q = sorted[r - 1];
+            guint64 t = 0, hit = 0;
+
+            for (guint i = 0; i < P; i++)
+              if (s[i] >= q)
+                {
+                  t++;
+                  hit += flags[i] == '1';
+                }
+            g_assert_cmpfloat (sc.value[ious[k]], ==, (double) hit / (double) (t + n_pos - hit));
+            g_assert_cmpfloat (sc.value[precs[k]], ==, (double) hit / (double) t);
+          }
+      }
+
+      /* explanation precision: stable selection on |s| */
+      if (n_pos > 0)
+        {
+          g_autofree guint8 *taken = g_new0 (guint8, P);
+          guint64 in = 0;
+
+          for (guint64 n = 0; n < n_pos; n++)
+            {
+              gint best = -1;
+              for (guint i = 0; i < P; i++)
+                if (!taken[i] && (best < 0 || fabs (s[i]) > fabs (s[best])))
+                  best = (gint) i;
+              taken[best] = 1;
+              in += flags[best] == '1';
+            }
+          g_assert_cmpfloat (sc.value[HS_METRIC_EXPLANATION_PRECISION], ==, (double) in / (double) n_pos);
+        }
+
+      /* pointing: first maximum */
+      if (n_pos > 0)
+        {
+          guint best = 0;
+          for (guint i = 1; i < P; i++)
+            if (s[i] > s[best])
+              best = i;
+          g_assert_cmpfloat (sc.value[HS_METRIC_POINTING_HIT], ==, flags[best] == '1' ? 1.0 : 0.0);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -533,5 +668,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/metrics/curves", test_curves);
   g_test_add_func ("/hs/metrics/compare", test_compare);
   g_test_add_func ("/hs/metrics/threads-agree", test_threads_agree);
+  g_test_add_func ("/hs/metrics/brute-force", test_brute_force);
   return g_test_run ();
 }

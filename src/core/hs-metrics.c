@@ -492,6 +492,11 @@ score_prepared (HsEvalState *state, const double *grid, guint w, guint h, double
                      fabs (a) >= 0.2 && fabs (b) >= 0.2 && ((a > 0 && b < 0) || (a < 0 && b > 0))
                      ? 1.0 : 0.0);
     }
+
+  /* Sums over maps near ±DBL_MAX overflow: say so instead of printing NaN. */
+  for (guint m = 0; m < HS_N_METRICS; m++)
+    if (out->reason[m] == NULL && !isfinite (out->value[m]))
+      hs_scores_undefined (out, (HsMetric) m, "numeric overflow (map values too large)");
 }
 
 gboolean
