@@ -13,6 +13,7 @@ struct _HsPromptPanel
   GtkListBox     *sentence_list;
   GtkTextView    *prompt_view;
   GtkLabel       *status_label;
+  GtkWidget      *status_box;
   GtkWidget      *token_area;
   GtkFlowBox     *token_box;
 
@@ -71,7 +72,7 @@ set_status (HsPromptPanel *self,
   g_free (self->status);
   self->status = g_strdup (status);
   gtk_label_set_text (self->status_label, status);
-  gtk_widget_set_visible (GTK_WIDGET (self->status_label), *status != '\0');
+  gtk_widget_set_visible (self->status_box, *status != '\0');
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
 }
 
@@ -294,6 +295,7 @@ hs_prompt_panel_class_init (HsPromptPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsPromptPanel, sentence_list);
   gtk_widget_class_bind_template_child (widget_class, HsPromptPanel, prompt_view);
   gtk_widget_class_bind_template_child (widget_class, HsPromptPanel, status_label);
+  gtk_widget_class_bind_template_child (widget_class, HsPromptPanel, status_box);
   gtk_widget_class_bind_template_child (widget_class, HsPromptPanel, token_area);
   gtk_widget_class_bind_template_child (widget_class, HsPromptPanel, token_box);
   gtk_widget_class_bind_template_callback (widget_class, on_sentence_selected);
