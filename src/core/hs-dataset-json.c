@@ -1833,15 +1833,26 @@ typedef struct {
   GString *out;
   guint    level;
   gboolean first;
+  gboolean one_line;   /* small objects (labels, regions, maps) stay on one line */
 } Writer;
 
 static void
 member (Writer *w, const char *key)
 {
-  if (!w->first)
-    g_string_append (w->out, ",\n");
+  if (w->one_line)
+    {
+      if (!w->first)
+        g_string_append (w->out, ", ");
+      append_quoted (w->out, key);
+      g_string_append (w->out, ": ");
+    }
+  else
+    {
+      if (!w->first)
+        g_string_append (w->out, ",\n");
+      append_key (w->out, w->level, key);
+    }
   w->first = FALSE;
-  append_key (w->out, w->level, key);
 }
 
 static void
@@ -1871,11 +1882,27 @@ open_object (Writer *w, Writer *child)
   child->out = w->out;
   child->level = w->level + 1;
   child->first = TRUE;
+  child->one_line = FALSE;
+}
+
+static void
+open_one_line_object (Writer *w, Writer *child)
+{
+  g_string_append_c (w->out, '{');
+  child->out = w->out;
+  child->level = w->level + 1;
+  child->first = TRUE;
+  child->one_line = TRUE;
 }
 
 static void
 close_object (Writer *child)
 {
+  if (child->one_line)
+    {
+      g_string_append_c (child->out, '}');
+      return;
+    }
   g_string_append_c (child->out, '\n');
   indent (child->out, child->level - 1);
   g_string_append_c (child->out, '}');
@@ -1886,7 +1913,7 @@ write_label (Writer *w, const HsLabel *label)
 {
   Writer o;
 
-  open_object (w, &o);
+  open_one_line_object (w, &o);
   member_string (&o, "condition", label->condition ? label->condition : "");
   member_string (&o, "context", label->context ? label->context : "positive");
   member (&o, "locations");
@@ -1906,7 +1933,7 @@ write_labels (Writer *w, const char *key, GPtrArray *labels)
   g_string_append (w->out, "[\n");
   for (guint i = 0; i < labels->len; i++)
     {
-      Writer item = { w->out, w->level + 1, TRUE };
+      Writer item = { w->out, w->level + 1, TRUE, FALSE };
 
       indent (w->out, w->level + 1);
       write_label (&item, g_ptr_array_index (labels, i));
@@ -1921,7 +1948,7 @@ write_region (Writer *w, const HsRegion *region)
 {
   Writer o;
 
-  open_object (w, &o);
+  open_one_line_object (w, &o);
   if (region->boxes != NULL && region->boxes->len > 0)
     {
       member (&o, "boxes");
@@ -1970,7 +1997,7 @@ write_map (Writer *w, const HsMapRef *ref)
 {
   Writer o;
 
-  open_object (w, &o);
+  open_one_line_object (w, &o);
   member_string (&o, "model", ref->model ? ref->model : "");
   if (ref->query != NULL)
     member_string (&o, "query", ref->query);
@@ -2023,7 +2050,7 @@ write_array_of (Writer *w, const char *key, GPtrArray *items,
   g_string_append (w->out, "[\n");
   for (guint i = 0; i < items->len; i++)
     {
-      Writer item = { w->out, w->level + 1, TRUE };
+      Writer item = { w->out, w->level + 1, TRUE, FALSE };
 
       indent (w->out, w->level + 1);
       write_item (&item, g_ptr_array_index (items, i));
@@ -2112,7 +2139,7 @@ static char *
 dataset_to_json (HsDataset *dataset, gsize *len)
 {
   GString *out = g_string_sized_new (4096 + 2048 * dataset->instances->len);
-  Writer top = { out, 0, TRUE };
+  Writer top = { out, 0, TRUE, FALSE };
   Writer o;
 
   open_object (&top, &o);
