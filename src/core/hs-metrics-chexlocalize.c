@@ -89,8 +89,6 @@ void
 hs_metrics_chexlocalize_iou (const HsEvalState *state, double threshold,
                              guint8 *pred, HsScores *out)
 {
-  double span = state->max - state->min;
-  gboolean constant = state->max == state->min;
   guint64 n_pred = 0, hit = 0;
 
   if (isnan (threshold))
@@ -98,15 +96,14 @@ hs_metrics_chexlocalize_iou (const HsEvalState *state, double threshold,
       guint t = (guint) MAX (out->otsu_level, 0);
 
       for (gsize i = 0; i < state->n; i++)
-        pred[i] = hs_metrics_otsu_u (state->s[i], state->min, span, constant) > t;
+        pred[i] = hs_metrics_otsu_u (state->s[i], state->min, state->max) > t;
       hs_metrics_fill_holes (pred, state->width, state->height);
     }
   else
     {
       for (gsize i = 0; i < state->n; i++)
         {
-          double v = constant ? 0.0 : (state->s[i] - state->min) / span;
-          pred[i] = v >= threshold;
+          pred[i] = hs_metrics_normalise (state->s[i], state->min, state->max) >= threshold;
         }
     }
 

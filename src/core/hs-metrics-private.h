@@ -84,17 +84,29 @@ void     hs_metrics_fill_holes      (guint8 *mask, guint width, guint height);
 void     hs_metrics_entropy         (const double *grid, gsize n_cells, double no_attn,
                                      HsProtocol protocol, HsScores *out);
 
-/* u = floor(255·(s − min)/(max − min)) exactly as metrics.md writes it (0 for
- * a constant map). */
-static inline guint
-hs_metrics_otsu_u (double v, double lo, double span, gboolean constant)
+/* n = (s − min)/(max − min) exactly as metrics.md writes it; 0 for a
+ * constant map; when max − min overflows, the same ratio on halved values. */
+static inline double
+hs_metrics_normalise (double v, double lo, double hi)
 {
-  double u;
+  double span = hi - lo;
 
-  if (constant)
+  if (!(span > 0))
+    return 0.0;
+  if (!isfinite (span))
+    return (v * 0.5 - lo * 0.5) / (hi * 0.5 - lo * 0.5);
+  return (v - lo) / span;
+}
+
+/* u = floor(255·n) as an 8-bit level. */
+static inline guint
+hs_metrics_otsu_u (double v, double lo, double hi)
+{
+  double u = floor (255.0 * hs_metrics_normalise (v, lo, hi));
+
+  if (!(u > 0.0))
     return 0;
-  u = floor (255.0 * ((v - lo) / span));
-  return u >= 255.0 ? 255 : u <= 0.0 ? 0 : (guint) u;
+  return u >= 255.0 ? 255 : (guint) u;
 }
 
 /* Marks a metric undefined with a reason. */

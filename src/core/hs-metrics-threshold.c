@@ -398,7 +398,7 @@ sort_pass (gpointer data, guint part, guint n_parts)
 
 /* Number of elements of a (ascending) whose Otsu level is < k. */
 static gsize
-count_level_below (const double *a, gsize n, guint k, double lo, double span, gboolean constant)
+count_level_below (const double *a, gsize n, guint k, double lo, double hi)
 {
   gsize l = 0, h = n;
 
@@ -406,7 +406,7 @@ count_level_below (const double *a, gsize n, guint k, double lo, double span, gb
     {
       gsize mid = l + (h - l) / 2;
 
-      if (hs_metrics_otsu_u (a[mid], lo, span, constant) < k)
+      if (hs_metrics_otsu_u (a[mid], lo, hi) < k)
         l = mid + 1;
       else
         h = mid;
@@ -419,16 +419,14 @@ count_level_below (const double *a, gsize n, guint k, double lo, double span, gb
 static void
 otsu_histograms (HsEvalState *state)
 {
-  double span = state->max - state->min;
-  gboolean constant = state->max == state->min;
   gsize prev_pos = 0, prev_neg = 0;
 
   for (guint k = 1; k <= 256; k++)
     {
       gsize cp = k == 256 ? state->n_pos
-               : count_level_below (state->pos, state->n_pos, k, state->min, span, constant);
+               : count_level_below (state->pos, state->n_pos, k, state->min, state->max);
       gsize cn = k == 256 ? state->n_neg
-               : count_level_below (state->neg, state->n_neg, k, state->min, span, constant);
+               : count_level_below (state->neg, state->n_neg, k, state->min, state->max);
 
       state->otsu_hist_g[k - 1] = cp - prev_pos;
       state->otsu_hist[k - 1] = (cp - prev_pos) + (cn - prev_neg);
