@@ -26,5 +26,7 @@
 #include "hs-csv.h"
 #include "hs-rle.h"
 #include "hs-import.h"
+#include "hs-agreement.h"
+#include "hs-annotation.h"
 
 #undef HS_INSIDE_HEATSCOPE_H
