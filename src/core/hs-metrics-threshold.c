@@ -90,12 +90,12 @@ bucket_of (const Bucketing *b, double v)
 #define IDX_MAX 16384
 
 static void
+sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth, double lo, double hi);
+
+static void
 sort_small (double *a, gsize n, double *scratch, guint16 *idx, int depth)
 {
-  guint32 counts[SUB_BUCKETS_MAX + 1];
-  Bucketing bk;
   double lo, hi;
-  gsize n_buckets, off;
 
   if (n <= INSERTION_MAX)
     {
@@ -111,6 +111,23 @@ sort_small (double *a, gsize n, double *scratch, guint16 *idx, int depth)
     }
   if (lo == hi)
     return;
+  sort_small_bounded (a, n, scratch, idx, depth, lo, hi);
+}
+
+/* [lo, hi] need only approximately bound the values (outliers are clamped
+ * into the end buckets, which stays monotone). */
+static void
+sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth, double lo, double hi)
+{
+  guint32 counts[SUB_BUCKETS_MAX + 1];
+  Bucketing bk;
+  gsize n_buckets, off;
+
+  if (n <= INSERTION_MAX)
+    {
+      insertion_sort (a, n);
+      return;
+    }
   if (depth > MAX_DEPTH || n > G_MAXUINT32)
     {
       qsort (a, n, sizeof (double), compare_doubles);
@@ -366,7 +383,19 @@ sort_pass (gpointer data, guint part, guint n_parts)
       double *a = pl->storage + off;
 
       if (len > 1)
-        sort_small (a, len, len <= local_n ? local : pl->scratch + off, idx, 1);
+        {
+          /* The bucket's value range from the top-level mapping. */
+          gsize k = inside ? b : b - pl->n_buckets;
+          double width = 1.0 / pl->bk.scale;
+          double lo = (pl->bk.lo + (double) k * width) / pl->bk.pre;
+          double hi = (pl->bk.lo + (double) (k + 1) * width) / pl->bk.pre;
+          double *buf = len <= local_n ? local : pl->scratch + off;
+
+          if (pl->bk.scale > 0 && isfinite (lo) && isfinite (hi) && lo < hi)
+            sort_small_bounded (a, len, buf, idx, 1, lo, hi);
+          else
+            sort_small (a, len, buf, idx, 1);
+        }
       {
         /* four chains: the adds do not wait on each other */
         double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
