@@ -50,11 +50,13 @@ void     hs_metrics_sort_doubles    (double *values, gsize n, double *scratch);
 /* Fills `state` for s on the target's grid: when `resampler` is given it
  * writes s (width·height) first, band by band; the single-pass statistics,
  * the two classes sorted ascending into `storage` (n doubles, using
- * `scratch`), cnr sums of squares and the Otsu histograms.  bound_lo/hi
+ * `scratch`; bucket_index: n guint16 of scratch space), cnr sums of squares
+ * and the Otsu histograms.  bound_lo/hi
  * bound every value of s (NAN: unknown, a pass finds them). */
 void     hs_metrics_prepare         (HsEvalState *state, double *s, const HsResampler *resampler,
                                      double bound_lo, double bound_hi, const HsTarget *target,
-                                     guint n_threads, double *storage, double *scratch);
+                                     guint n_threads, double *storage, double *scratch,
+                                     guint16 *bucket_index);
 /* The r-th largest value (1-based, 1 ≤ r ≤ n_pos + n_neg) of pos ∪ neg. */
 double   hs_metrics_kth_largest     (const HsEvalState *state, guint64 r);
 /* Pixels with s ≥ v (and inside G), or s > v when `strict`. */

@@ -249,6 +249,7 @@ typedef struct {
   gsize             *bucket_start;  /* 2·B + 1 offsets into storage    */
   gsize              sort_from[MAX_PARTS], sort_to[MAX_PARTS];
   double            *storage, *scratch;
+  guint16           *bucket_index;   /* top-level bucket of each pixel */
 } Pipeline;
 
 static void
@@ -293,6 +294,8 @@ first_pass (gpointer data, guint part, guint n_parts)
             {
               double v = s[x], pv = v > 0 ? v : 0;
               gsize b = bucket_of (&pl->bk, v);
+
+              pl->bucket_index[(gsize) y * W + x] = (guint16) b;
 
               if (v > mx)
                 {
@@ -353,7 +356,7 @@ scatter_pass (gpointer data, guint part, guint n_parts)
   for (gsize i = (gsize) row_begin * st->width; i < end; i++)
     {
       double v = st->s[i];
-      gsize b = bucket_of (&pl->bk, v);
+      gsize b = pl->bucket_index[i];
 
       if (st->g[i])
         out[opos[b]++] = v;
@@ -467,7 +470,7 @@ otsu_histograms (HsEvalState *state)
 void
 hs_metrics_prepare (HsEvalState *state, double *s, const HsResampler *resampler,
                     double bound_lo, double bound_hi, const HsTarget *target,
-                    guint n_threads, double *storage, double *scratch)
+                    guint n_threads, double *storage, double *scratch, guint16 *bucket_index)
 {
   Pipeline pl = { 0 };
   guint n_parts;
@@ -508,6 +511,7 @@ hs_metrics_prepare (HsEvalState *state, double *s, const HsResampler *resampler,
   pl.right_begin = (state->width + 1) / 2;
   pl.storage = storage;
   pl.scratch = scratch;
+  pl.bucket_index = bucket_index;
   n_lists = 2 * pl.n_buckets;
   count_block = g_new (guint64, n_lists * n_parts);
   for (guint p = 0; p < n_parts; p++)

@@ -171,9 +171,10 @@ hs_metrics_workspace (guint slot, gsize n_values)
 static gboolean
 reserve_workspace (gsize n, HsProtocol protocol, GError **error)
 {
-  for (guint slot = 0; slot < (protocol == HS_PROTOCOL_CHEXLOCALIZE ? 4u : 3u); slot++)
+  for (guint slot = 0; slot < 4; slot++)
     {
-      gsize need = slot == 3 ? n / sizeof (double) + 1 : n;
+      /* slot 3: the guint16 bucket index, later the chexlocalize mask */
+      gsize need = slot == 3 ? n / 4 + 1 : n;
 
       if (hs_metrics_workspace (slot, need) == NULL)
         {
@@ -528,7 +529,8 @@ hs_score_resampled (const double *s, const double *grid, guint w, guint h,
     return FALSE;
   /* s is only read when no resampler is given. */
   hs_metrics_prepare (&state, (double *) s, NULL, NAN, NAN, target, choose_threads (options, n),
-                      hs_metrics_workspace (1, n), hs_metrics_workspace (2, n));
+                      hs_metrics_workspace (1, n), hs_metrics_workspace (2, n),
+                      (guint16 *) hs_metrics_workspace (3, n / 4 + 1));
   score_prepared (&state, grid, w, h, no_attn, options, target, out);
   workspace_trim ();
   return TRUE;
@@ -558,7 +560,8 @@ prepare_from_grid (HsEvalState *state, const double *values, guint w, guint h,
                                   grid->protocol == HS_PROTOCOL_CHEXLOCALIZE
                                   ? HS_UPSAMPLE_BILINEAR : options->upsample);
   hs_metrics_prepare (state, s, resampler, lo, hi, target, choose_threads (options, n),
-                      hs_metrics_workspace (1, n), hs_metrics_workspace (2, n));
+                      hs_metrics_workspace (1, n), hs_metrics_workspace (2, n),
+                      (guint16 *) hs_metrics_workspace (3, n / 4 + 1));
   hs_resampler_free (resampler);
 }
 
