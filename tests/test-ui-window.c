@@ -265,6 +265,7 @@ test_restore (void)
 {
   HsWindow *window;
   g_autoptr(GSettings) settings = NULL;
+  g_autofree char *last_instance = NULL;
 
   if (hs_ui_skip_without_display ())
     return;
@@ -288,7 +289,8 @@ test_restore (void)
   g_assert_finalize_object (window);
 
   settings = hs_settings_new ();
-  g_assert_cmpstr (g_settings_get_string (settings, "last-instance"), ==, "hand-02");
+  last_instance = g_settings_get_string (settings, "last-instance");
+  g_assert_cmpstr (last_instance, ==, "hand-02");
 
   /* A new window comes back to the same dataset, instance, model, filters. */
   window = new_window ();
