@@ -278,7 +278,7 @@ typedef struct {
 static void
 grow_vessels (const HsPhantomGeom *g, int side, HsRng *rng, float *buf)
 {
-  static const double trunks[] = { -100, -128, -158, 172, 142, 112, 92 };
+  static const double trunks[] = { -105, -145, 172, 135, 102 };
   const HsLungGeom *L = &g->lung[side];
   double min_r = 0.9 / g->scale;
   GArray *stack = g_array_new (FALSE, FALSE, sizeof (VesselSeed));
@@ -290,8 +290,8 @@ grow_vessels (const HsPhantomGeom *g, int side, HsRng *rng, float *buf)
       double len = hs_rng_range (rng, 0.045, 0.065);
       double dv = (i + 0.5) / G_N_ELEMENTS (trunks) - 0.5;
       /* lower-zone vessels are larger (more perfusion at the bases) */
-      double r0 = 0.0055 + 0.003 * (dv + 0.5);
-      VesselSeed s = { L->hu - 0.012 * fabs (dv), L->hv + 0.08 * dv, angle, len * 0.7, r0, 0 };
+      double r0 = 0.0042 + 0.0022 * (dv + 0.5);
+      VesselSeed s = { L->hu - 0.012 * fabs (dv), L->hv + 0.08 * dv, angle, len * 0.6, r0, 0 };
       g_array_append_val (stack, s);
     }
   while (stack->len > 0)
@@ -299,7 +299,7 @@ grow_vessels (const HsPhantomGeom *g, int side, HsRng *rng, float *buf)
       VesselSeed s = g_array_index (stack, VesselSeed, stack->len - 1);
       double a = s.angle + 0.18 * hs_rng_gauss (rng);
       double us1 = s.us + cos (a) * s.len, v1 = s.v + sin (a) * s.len;
-      double r1 = s.r * 0.8;
+      double r1 = s.r * 0.9;
       double x0, y0, x1, y1;
 
       g_array_set_size (stack, stack->len - 1);
@@ -314,14 +314,14 @@ grow_vessels (const HsPhantomGeom *g, int side, HsRng *rng, float *buf)
       hs_phantom_frame_to_pixel (g, side == 0 ? s.us : 1 - s.us, s.v, &x0, &y0);
       hs_phantom_frame_to_pixel (g, side == 0 ? us1 : 1 - us1, v1, &x1, &y1);
       stamp_segment (buf, g->width, g->height, x0, y0, x1, y1, s.r * g->scale, r1 * g->scale,
-                     18.0 / g->scale);
-      if (r1 * 0.72 < min_r || s.depth >= 12)
+                     30.0 / g->scale);
+      if (r1 * 0.8 < min_r || s.depth >= 13)
         continue;
       {
-        double spread = hs_rng_range (rng, 0.45, 0.85);
+        double spread = hs_rng_range (rng, 0.5, 0.9);
         double bias = hs_rng_range (rng, -0.15, 0.15);
-        VesselSeed c1 = { us1, v1, a + spread * (0.4 + bias), s.len * 0.9, r1 * 0.92, s.depth + 1 };
-        VesselSeed c2 = { us1, v1, a - spread * (0.6 - bias), s.len * 0.8, r1 * 0.72, s.depth + 1 };
+        VesselSeed c1 = { us1, v1, a + spread * (0.4 + bias), s.len * 0.92, r1 * 0.95, s.depth + 1 };
+        VesselSeed c2 = { us1, v1, a - spread * (0.6 - bias), s.len * 0.85, r1 * 0.8, s.depth + 1 };
         g_array_append_val (stack, c1);
         g_array_append_val (stack, c2);
       }
