@@ -28,5 +28,6 @@
 #include "hs-import.h"
 #include "hs-agreement.h"
 #include "hs-annotation.h"
+#include "hs-perturb.h"
 
 #undef HS_INSIDE_HEATSCOPE_H

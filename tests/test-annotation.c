@@ -1,0 +1,489 @@
+/* test-annotation.c — projects, blinding, crash-safe answers, resume, export */
+#include <heatscope/heatscope.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hs-test-util.h"
+
+static char *tmpdir;
+
+static const char * const models[] = { "grounded", "blind", "noattn", "random", NULL };
+
+/* Three instances of two report sentences and one class query each; maps of
+ * every model for sentence s1 of i1. */
+static HsDataset *
+make_dataset (const char *root)
+{
+  HsDataset *dataset = hs_dataset_new (root, "annotation-test");
+
+  for (guint i = 1; i <= 3; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("i%u", i);
+      HsInstance *instance = hs_instance_new (id, "image.png");
+      HsSentence *cls = hs_sentence_new ("c1", "nodule");
+
+      hs_instance_add_sentence (instance, hs_sentence_new ("s1", "There is a nodule in the left lung."));
+      hs_instance_add_sentence (instance, hs_sentence_new ("s2", "The right lung is clear, no effusion."));
+      hs_sentence_set_kind (cls, "class");
+      hs_instance_add_sentence (instance, cls);
+      if (i == 1)
+        for (guint m = 0; models[m] != NULL; m++)
+          {
+            g_autofree char *file = g_strdup_printf ("%s.npy", models[m]);
+            g_autofree char *path = g_build_filename (root, file, NULL);
+            double values[6] = { m, 1, 2, 3, 4, 5 };
+            gsize shape[2] = { 2, 3 };
+
+            g_assert_true (hs_npy_write (path, HS_DTYPE_FLOAT64, 2, shape, values, FALSE, FALSE, NULL));
+            hs_instance_add_map (instance, hs_map_ref_new (models[m], "s1", file));
+          }
+      hs_dataset_add_instance (dataset, instance);
+    }
+  return dataset;
+}
+
+static HsAnnotationProject *
+make_project (const char *form, guint64 seed, gboolean custom)
+{
+  g_autofree char *text = g_strdup_printf (
+    "{\"annotator\": \"alice\", \"dataset\": \"data\", "
+    "\"models\": [\"grounded\", \"blind\", \"noattn\", \"random\"], "
+    "\"rounds\": %s, \"custom_prompts\": [\"left, lower lung\"], "
+    "\"questions\": \"%s\", \"seed\": %" G_GUINT64_FORMAT "}",
+    custom ? "[\"report\", \"custom\"]" : "[\"report\"]", form, seed);
+  g_autoptr(GError) error = NULL;
+  HsAnnotationProject *project = hs_annotation_project_parse (text, -1, "p.json", &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (project);
+  return project;
+}
+
+static HsAnnotationSession *
+open_session (const char *form, guint64 seed, gboolean custom, const char *answers,
+              GPtrArray **problems)
+{
+  g_autofree char *root = g_build_filename (tmpdir, "data", NULL);
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  HsAnnotationProject *project = make_project (form, seed, custom);
+  HsAnnotationSession *session;
+
+  g_mkdir_with_parents (root, 0755);
+  dataset = make_dataset (root);
+  session = hs_annotation_session_new (project, dataset, answers, problems, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (session);
+  return session;
+}
+
+static void
+test_project_errors (void)
+{
+  const char *bad[] = {
+    "{\"dataset\": \"d\", \"models\": [\"a\"]}",                                   /* annotator */
+    "{\"annotator\": \"a\", \"models\": [\"a\"]}",                                  /* dataset   */
+    "{\"annotator\": \"a\", \"dataset\": \"d\", \"models\": []}",                   /* models    */
+    "{\"annotator\": \"a\", \"dataset\": \"d\", \"models\": [\"a\", \"a\"]}",       /* twice     */
+    "{\"annotator\": \"a\", \"dataset\": \"d\", \"models\": [\"a\"], \"rounds\": [\"x\"]}",
+    "{\"annotator\": \"a\", \"dataset\": \"d\", \"models\": [\"a\"], \"questions\": \"five\"}",
+    "{\"annotator\": \"a\", \"dataset\": \"d\", \"models\": [\"a\"], \"seed\": -1}",
+    "{\"annotator\": \"a\", \"dataset\": \"d\", \"models\": [1]}",
+    "[1, 2]",
+    "{\"annotator\": ",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      GError *error = NULL;
+      HsAnnotationProject *project = hs_annotation_project_parse (bad[i], -1, "bad.json", &error);
+
+      g_assert_null (project);
+      g_assert_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_PARSE);
+      g_assert_nonnull (strstr (error->message, "bad.json"));
+      g_clear_error (&error);
+    }
+}
+
+static void
+test_items_and_blinding (void)
+{
+  g_autofree char *answers = g_build_filename (tmpdir, "blind.jsonl", NULL);
+  g_autoptr(HsAnnotationSession) session = open_session ("three", 7, TRUE, answers, NULL);
+  g_autoptr(HsAnnotationSession) again = open_session ("three", 7, TRUE, answers, NULL);
+  g_autoptr(HsAnnotationSession) other_seed = open_session ("three", 8, TRUE, answers, NULL);
+  gboolean differs_between_instances = FALSE, differs_between_seeds = FALSE;
+  HsAnnotationItem item;
+
+  /* 3 instances × (2 report sentences + 1 custom prompt) × 4 aliases; the
+   * class query is not a report sentence. */
+  g_assert_cmpuint (hs_annotation_session_get_n_items (session), ==, 3 * 3 * 4);
+  g_assert_true (hs_annotation_session_get_item (session, 0, &item));
+  g_assert_cmpstr (item.instance, ==, "i1");
+  g_assert_cmpstr (item.query, ==, "s1");
+  g_assert_cmpstr (item.alias, ==, "Model A");
+  g_assert_cmpint (item.round, ==, HS_ANNOTATION_ROUND_REPORT);
+  g_assert_cmpstr (item.prompt, ==, "There is a nodule in the left lung.");
+  g_assert_true (hs_annotation_session_get_item (session, 3, &item));
+  g_assert_cmpstr (item.alias, ==, "Model D");
+  g_assert_true (hs_annotation_session_get_item (session, 8, &item));
+  g_assert_cmpint (item.round, ==, HS_ANNOTATION_ROUND_CUSTOM);
+  g_assert_cmpstr (item.query, ==, "custom-1");
+  g_assert_cmpstr (item.prompt, ==, "left, lower lung");
+  g_assert_false (hs_annotation_session_get_item (session, 36, &item));
+
+  for (guint i = 0; i < 36; i++)
+    {
+      const char *model = hs_annotation_session_backend_model (session, i);
+      const char *first_alias_model = hs_annotation_session_backend_model (session, i - i % 4);
+      const char *first_alias_model_i1 = hs_annotation_session_backend_model (session, 0);
+
+      g_assert_true (hs_annotation_session_get_item (session, i, &item));
+      /* Nothing the annotator sees holds a model name. */
+      for (guint m = 0; models[m] != NULL; m++)
+        {
+          g_assert_null (strstr (item.alias, models[m]));
+          g_assert_null (strstr (item.query, models[m]));
+        }
+      /* Same aliases on a second run; the same alias maps to one model for
+       * every item of an instance. */
+      g_assert_cmpstr (model, ==, hs_annotation_session_backend_model (again, i));
+      g_assert_true (g_strv_contains (models, model));
+      if (i >= 12 && g_strcmp0 (first_alias_model, first_alias_model_i1) != 0)
+        differs_between_instances = TRUE;
+      if (g_strcmp0 (model, hs_annotation_session_backend_model (other_seed, i)) != 0)
+        differs_between_seeds = TRUE;
+    }
+  /* Each instance's aliases are a permutation of the four models. */
+  for (guint i = 0; i < 36; i += 4)
+    for (guint a = 0; a < 4; a++)
+      for (guint b = 0; b < a; b++)
+        g_assert_cmpstr (hs_annotation_session_backend_model (session, i + a), !=,
+                         hs_annotation_session_backend_model (session, i + b));
+  for (guint i = 0; i < 12; i += 4)
+    for (guint a = 0; a < 4; a++)
+      g_assert_cmpstr (hs_annotation_session_backend_model (session, i + a), ==,
+                       hs_annotation_session_backend_model (session, a));
+  g_assert_true (differs_between_instances);
+  g_assert_true (differs_between_seeds);
+}
+
+static void
+test_load_map (void)
+{
+  g_autofree char *answers = g_build_filename (tmpdir, "map.jsonl", NULL);
+  g_autoptr(HsAnnotationSession) session = open_session ("three", 3, FALSE, answers, NULL);
+  g_autoptr(GError) error = NULL;
+
+  for (guint a = 0; a < 4; a++)
+    {
+      g_autoptr(HsAttentionMap) map = hs_annotation_session_load_map (session, a, NULL, &error);
+      const char *model = hs_annotation_session_backend_model (session, a);
+      guint m = 0;
+
+      g_assert_no_error (error);
+      while (strcmp (models[m], model) != 0)
+        m++;
+      /* Cell 0 of each map holds its model's index. */
+      g_assert_cmpfloat (hs_attention_map_peek_values (map)[0], ==, m);
+    }
+  {
+    HsAnnotationItem item;
+    g_autoptr(HsAttentionMap) map = hs_annotation_session_load_map (session, 4, NULL, &error);
+
+    g_assert_null (map);
+    g_assert_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_NOT_FOUND);
+    g_assert_true (hs_annotation_session_get_item (session, 4, &item));
+    g_assert_nonnull (strstr (error->message, item.alias));
+    for (guint m = 0; models[m] != NULL; m++)
+      g_assert_null (strstr (error->message, models[m]));
+  }
+}
+
+static guint
+count_lines (const char *path)
+{
+  g_autofree char *text = NULL;
+  guint n = 0;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return 0;
+  for (const char *p = text; *p; p++)
+    n += *p == '\n';
+  return n;
+}
+
+static void
+test_answer_resume_export (void)
+{
+  g_autofree char *answers = g_build_filename (tmpdir, "resume.jsonl", NULL);
+  g_autofree char *csv_path = g_build_filename (tmpdir, "resume.csv", NULL);
+  g_autofree char *csv = NULL;
+  g_autoptr(GError) error = NULL;
+  const int v1[3] = { 60, 40, 4 }, v2[3] = { 100, 0, 1 }, v3[3] = { 20, 80, 5 }, vbad[3] = { 50, 40, 4 };
+  g_autofree char *expected = NULL;
+
+  {
+    g_autoptr(HsAnnotationSession) session = open_session ("likert", 11, TRUE, answers, NULL);
+
+    g_assert_cmpint (hs_annotation_session_next_unanswered (session), ==, 0);
+    g_assert_true (hs_annotation_session_answer (session, 0, v1, NULL, 0.25, &error));
+    g_assert_true (hs_annotation_session_answer (session, 1, v2, NULL, NAN, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (count_lines (answers), ==, 2);
+    /* Custom item with a listed prompt (item 8 of i1). */
+    g_assert_true (hs_annotation_session_answer (session, 8, v3, NULL, NAN, &error));
+    g_assert_no_error (error);
+    g_assert_false (hs_annotation_session_answer (session, 2, vbad, NULL, NAN, &error));
+    g_assert_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_INVALID);
+    g_clear_error (&error);
+    g_assert_false (hs_annotation_session_answer (session, 99, v1, NULL, NAN, &error));
+    g_assert_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_INVALID);
+    g_clear_error (&error);
+    g_assert_cmpuint (count_lines (answers), ==, 3);
+    g_assert_cmpuint (hs_annotation_session_get_n_answered (session), ==, 3);
+  }
+  {
+    g_autoptr(HsAnnotationSession) session = open_session ("likert", 11, TRUE, answers, NULL);
+    const HsAnnotationAnswer *answer;
+
+    /* Resume: the first unanswered item. */
+    g_assert_cmpuint (hs_annotation_session_get_n_answered (session), ==, 3);
+    g_assert_cmpint (hs_annotation_session_next_unanswered (session), ==, 2);
+    answer = hs_annotation_session_get_answer (session, 0);
+    g_assert_nonnull (answer);
+    g_assert_cmpint (answer->values[0], ==, 60);
+    g_assert_cmpfloat (answer->no_attn, ==, 0.25);
+    g_assert_cmpstr (answer->model, ==, hs_annotation_session_backend_model (session, 0));
+    /* Answering again replaces (the last line counts). */
+    g_assert_true (hs_annotation_session_answer (session, 1, v3, NULL, NAN, &error));
+    g_assert_cmpint (hs_annotation_session_get_answer (session, 1)->values[0], ==, 20);
+    g_assert_cmpuint (hs_annotation_session_get_n_answered (session), ==, 3);
+
+    g_assert_true (hs_annotation_session_export_csv (session, csv_path, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+    expected = g_strdup_printf (
+      "dicom_sent_id,dicom_id,sent_id,checkpoint_name,prompt,has_good_recall,has_good_precision,"
+      "is_intuitive,is_custom_prompt,no_attn_score\n"
+      "i1_s1,i1,s1,%s,There is a nodule in the left lung.,60,40,4,False,0.25\n"
+      "i1_s1,i1,s1,%s,There is a nodule in the left lung.,20,80,5,False,\n"
+      "i1_custom-1,i1,custom-1,%s,\"left, lower lung\",20,80,5,True,\n",
+      hs_annotation_session_backend_model (session, 0),
+      hs_annotation_session_backend_model (session, 1),
+      hs_annotation_session_backend_model (session, 8));
+    g_assert_cmpstr (csv, ==, expected);
+  }
+}
+
+static void
+test_three_form_csv (void)
+{
+  g_autofree char *answers = g_build_filename (tmpdir, "three.jsonl", NULL);
+  g_autoptr(HsAnnotationSession) session = open_session ("three", 1, FALSE, answers, NULL);
+  g_autoptr(GPtrArray) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *expected = NULL;
+  const int v[3] = { 2, 1, 0 };
+
+  g_assert_true (hs_annotation_session_answer (session, 5, v, NULL, 0.5, &error));
+  g_assert_true (hs_annotation_load_answers (answers, &loaded, NULL, &error));
+  g_assert_cmpuint (loaded->len, ==, 1);
+  csv = hs_annotation_answers_to_csv (loaded, HS_ANNOTATION_FORM_THREE);
+  expected = g_strdup_printf (
+    "dicom_sent_id,dicom_id,sent_id,checkpoint_name,prompt,is_correct,is_useful,is_precise,"
+    "is_custom_prompt,no_attn_score\n"
+    "i1_s2,i1,s2,%s,\"The right lung is clear, no effusion.\",yes,partially,no,False,0.5\n",
+    hs_annotation_session_backend_model (session, 5));
+  g_assert_cmpstr (csv, ==, expected);
+  {
+    g_autofree char *text = NULL;
+    g_assert_true (g_file_get_contents (answers, &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, "\"correct\":\"yes\""));
+    g_assert_nonnull (strstr (text, "\"useful\":\"partially\""));
+    g_assert_nonnull (strstr (text, "\"alias\":\"Model B\""));
+  }
+}
+
+static void
+test_corrupt_lines (void)
+{
+  g_autofree char *answers = g_build_filename (tmpdir, "corrupt.jsonl", NULL);
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *good = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *after = NULL;
+  const int v[3] = { 0, 0, 0 };
+
+  /* One good answer written by a session, then garbage and a cut line. */
+  {
+    g_autoptr(HsAnnotationSession) session = open_session ("three", 5, FALSE, answers, NULL);
+    g_assert_true (hs_annotation_session_answer (session, 0, v, NULL, NAN, &error));
+  }
+  g_assert_true (g_file_get_contents (answers, &good, NULL, NULL));
+  text = g_strdup_printf ("%snot json at all\n{\"annotator\": \"alice\", \"instance\": \"i1\"}\n"
+                          "{\"annotator\": \"alice\", \"ins\xff\n%.*s", good,
+                          (int) strlen (good) / 2, good);
+  g_assert_true (g_file_set_contents (answers, text, -1, NULL));
+  {
+    g_autoptr(HsAnnotationSession) session = open_session ("three", 5, FALSE, answers, &problems);
+
+    g_assert_cmpuint (problems->len, ==, 4);
+    for (guint i = 0; i < 4; i++)
+      {
+        g_autofree char *prefix = g_strdup_printf ("%s:%u: ", answers, i + 2);
+        g_assert_true (g_str_has_prefix (g_ptr_array_index (problems, i), prefix));
+      }
+    g_assert_cmpuint (hs_annotation_session_get_n_answered (session), ==, 1);
+    g_assert_cmpint (hs_annotation_session_next_unanswered (session), ==, 1);
+    g_assert_true (hs_annotation_session_answer (session, 1, v, NULL, NAN, &error));
+    g_assert_no_error (error);
+  }
+  /* The unreadable lines are kept verbatim; the new answer starts a line. */
+  g_assert_true (g_file_get_contents (answers, &after, NULL, NULL));
+  g_assert_true (g_str_has_prefix (after, text));
+  g_assert_cmpuint (count_lines (answers), ==, 6);
+  {
+    g_autoptr(HsAnnotationSession) session = open_session ("three", 5, FALSE, answers, NULL);
+    g_assert_cmpuint (hs_annotation_session_get_n_answered (session), ==, 2);
+  }
+}
+
+/* A child answers in a loop, telling the parent over a pipe after each
+ * answer that was saved; the parent kills it with SIGKILL at some point
+ * (often inside a write) and checks that every reported answer is in the
+ * file and that the file has no broken line. */
+static void
+test_kill_while_saving (void)
+{
+  g_autofree char *answers = g_build_filename (tmpdir, "kill.jsonl", NULL);
+  g_autofree char *root = g_build_filename (tmpdir, "data", NULL);
+  int fds[2];
+  pid_t pid;
+  guint reported = 0;
+
+  {
+    /* Prepare the dataset folder before forking. */
+    g_autoptr(HsAnnotationSession) session = open_session ("three", 9, TRUE, answers, NULL);
+  }
+  g_assert_cmpint (pipe (fds), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      HsAnnotationSession *session;
+      guint n;
+
+      close (fds[0]);
+      session = open_session ("three", 9, TRUE, answers, NULL);
+      n = hs_annotation_session_get_n_items (session);
+      for (guint k = 1;; k++)
+        {
+          int v[3] = { k % 3, (k / 3) % 3, (k / 9) % 3 };
+
+          if (!hs_annotation_session_answer (session, k % n, v, "typed prompt", NAN, NULL))
+            _exit (3);
+          if (write (fds[1], &k, sizeof k) != sizeof k)
+            _exit (4);
+        }
+    }
+  close (fds[1]);
+  for (;;)
+    {
+      guint k;
+      g_assert_cmpint (read (fds[0], &k, sizeof k), ==, sizeof k);
+      reported = k;
+      if (reported >= 40)
+        break;
+    }
+  /* Let it run into the middle of another write, then kill. */
+  g_usleep (g_random_int_range (0, 3000));
+  kill (pid, SIGKILL);
+  {
+    guint k;
+    int status;
+
+    while (read (fds[0], &k, sizeof k) == sizeof k)
+      reported = k;
+    close (fds[0]);
+    g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+    g_assert_true (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL);
+  }
+  {
+    g_autoptr(GPtrArray) loaded = NULL;
+    g_autoptr(GPtrArray) problems = NULL;
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (hs_annotation_load_answers (answers, &loaded, &problems, &error));
+    g_assert_cmpuint (problems->len, ==, 0);
+    /* Every saved answer is there (at most one more: saved, not yet reported). */
+    g_assert_cmpuint (loaded->len, >=, reported);
+    g_assert_cmpuint (loaded->len, <=, reported + 1);
+  }
+  {
+    /* No temporary file left beside it that a reader would mistake for data. */
+    g_autoptr(HsAnnotationSession) session = open_session ("three", 9, TRUE, answers, NULL);
+    g_assert_cmpuint (hs_annotation_session_get_n_answered (session), ==,
+                      MIN (reported, hs_annotation_session_get_n_items (session)));
+  }
+}
+
+static void
+test_session_open (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "proj", NULL);
+  g_autofree char *data = g_build_filename (dir, "data", NULL);
+  g_autofree char *project_path = g_build_filename (dir, "alice.json", NULL);
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsAnnotationSession) session = NULL;
+  const int v[3] = { 1, 1, 1 };
+
+  g_mkdir_with_parents (data, 0755);
+  dataset = make_dataset (data);
+  g_assert_true (hs_dataset_save (dataset, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (project_path,
+    "{\"annotator\": \"alice\", \"dataset\": \"data\", \"models\": [\"grounded\", \"blind\"], "
+    "\"instances\": [\"i2\"], \"answers\": \"alice.jsonl\"}", -1, NULL));
+  session = hs_annotation_session_open (project_path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hs_annotation_session_get_n_items (session), ==, 2 * 2);
+  g_assert_true (hs_annotation_session_answer (session, 0, v, NULL, NAN, &error));
+  {
+    g_autofree char *expected = g_build_filename (dir, "alice.jsonl", NULL);
+    g_assert_cmpstr (hs_annotation_session_get_answers_path (session), ==, expected);
+    g_assert_true (g_file_test (expected, G_FILE_TEST_IS_REGULAR));
+  }
+  g_clear_pointer (&session, hs_annotation_session_free);
+
+  g_assert_true (g_file_set_contents (project_path,
+    "{\"annotator\": \"alice\", \"dataset\": \"data\", \"models\": [\"grounded\"], "
+    "\"instances\": [\"nope\"]}", -1, NULL));
+  session = hs_annotation_session_open (project_path, NULL, &error);
+  g_assert_null (session);
+  g_assert_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "nope"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = hs_test_make_tmpdir ();
+  g_test_add_func ("/hs/annotation/project-errors", test_project_errors);
+  g_test_add_func ("/hs/annotation/items-and-blinding", test_items_and_blinding);
+  g_test_add_func ("/hs/annotation/load-map", test_load_map);
+  g_test_add_func ("/hs/annotation/answer-resume-export", test_answer_resume_export);
+  g_test_add_func ("/hs/annotation/three-form-csv", test_three_form_csv);
+  g_test_add_func ("/hs/annotation/corrupt-lines", test_corrupt_lines);
+  g_test_add_func ("/hs/annotation/kill-while-saving", test_kill_while_saving);
+  g_test_add_func ("/hs/annotation/session-open", test_session_open);
+  return g_test_run ();
+}
