@@ -34,8 +34,8 @@ T = {
  "Main window maximized": "Hauptfenster maximiert",
  "Whether the main window is maximized.": "Ob das Hauptfenster maximiert ist.",
  "Subset filters": "Teilmengenfilter",
- "Subsets the instance browser is filtered to: \"abnormal\", \"one_lung\", \"mdrb\".":
-   "Teilmengen, auf die die Fallliste gefiltert ist: „abnormal“, „one_lung“, „mdrb“.",
+ "Filters of the instance browser: the subsets \"abnormal\", \"one_lung\", \"mdrb\", and \"annotated\".":
+   "Filter der Fallliste: die Teilmengen „abnormal“, „one_lung“, „mdrb“ und „annotated“.",
  "Overlay opacity": "Deckkraft der Überlagerung",
  "Opacity of the heatmap over the image, from 0 (invisible) to 1 (opaque).":
    "Deckkraft der Heatmap über dem Bild, von 0 (unsichtbar) bis 1 (deckend).",
@@ -170,6 +170,8 @@ T = {
  "One Lung": "Ein Flügel",
  "Only instances with a sentence whose target lies in one lung": "Nur Fälle mit einem Satz, dessen Ziel in einem Lungenflügel liegt",
  "MDRB": "MDRB",
+ "Annotated": "Annotiert",
+ "Only instances with a sentence that has target boxes or masks": "Nur Fälle mit einem Satz, der Zielrahmen oder Masken hat",
  "Only instances with the most diverse report boxes": "Nur Fälle mit den vielfältigsten Befundrahmen",
  "_Protocol": "_Protokoll",
  "How the map and the target are put on the evaluation grid (metrics.md)": "Wie Karte und Ziel auf das Auswertungsraster gebracht werden (metrics.md)",

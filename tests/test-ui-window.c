@@ -207,6 +207,12 @@ test_search_and_filters (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (browser), "browser.filter-abnormal", NULL));
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 5);
 
+  /* The hand instances' s0 has targets; broken-image has none. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (browser), "browser.filter-annotated", NULL));
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 4);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (browser), "browser.filter-annotated", NULL));
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 5);
+
   /* Selecting a hidden instance clears the filters that hide it. */
   hs_instance_browser_set_subsets (browser, HS_SUBSET_ABNORMAL);
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 4);

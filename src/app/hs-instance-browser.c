@@ -22,6 +22,7 @@ struct _HsInstanceBrowser
   gboolean            filter_abnormal;
   gboolean            filter_one_lung;
   gboolean            filter_mdrb;
+  gboolean            filter_annotated;
   guint               last_emitted;
 
   /* Subset flags are computed once per dataset in a worker thread: for large
@@ -36,6 +37,7 @@ enum {
   PROP_FILTER_ABNORMAL,
   PROP_FILTER_ONE_LUNG,
   PROP_FILTER_MDRB,
+  PROP_FILTER_ANNOTATED,
   PROP_BUSY,
   N_PROPS
 };
@@ -58,6 +60,8 @@ filter_func (gpointer item, gpointer user_data)
   HsInstanceItem *row = item;
   guint wanted = hs_instance_browser_get_subsets (self);
 
+  if (self->filter_annotated && !hs_instance_item_get_annotated (row))
+    return FALSE;
   /* Until the worker is done, subset filters show everything. */
   if (wanted != 0 && self->subsets_ready && (hs_instance_item_get_subsets (row) & wanted) != wanted)
     return FALSE;
@@ -259,6 +263,9 @@ hs_instance_browser_get_property (GObject    *object,
     case PROP_FILTER_MDRB:
       g_value_set_boolean (value, self->filter_mdrb);
       break;
+    case PROP_FILTER_ANNOTATED:
+      g_value_set_boolean (value, self->filter_annotated);
+      break;
     case PROP_BUSY:
       g_value_set_boolean (value, self->busy);
       break;
@@ -286,6 +293,9 @@ hs_instance_browser_set_property (GObject      *object,
       break;
     case PROP_FILTER_MDRB:
       field = &self->filter_mdrb;
+      break;
+    case PROP_FILTER_ANNOTATED:
+      field = &self->filter_annotated;
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -344,6 +354,9 @@ hs_instance_browser_class_init (HsInstanceBrowserClass *klass)
   properties[PROP_FILTER_ONE_LUNG] =
     g_param_spec_boolean ("filter-one-lung", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_FILTER_ANNOTATED] =
+    g_param_spec_boolean ("filter-annotated", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_FILTER_MDRB] =
     g_param_spec_boolean ("filter-mdrb", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -366,6 +379,7 @@ hs_instance_browser_class_init (HsInstanceBrowserClass *klass)
   gtk_widget_class_install_property_action (widget_class, "browser.filter-abnormal", "filter-abnormal");
   gtk_widget_class_install_property_action (widget_class, "browser.filter-one-lung", "filter-one-lung");
   gtk_widget_class_install_property_action (widget_class, "browser.filter-mdrb", "filter-mdrb");
+  gtk_widget_class_install_property_action (widget_class, "browser.filter-annotated", "filter-annotated");
 }
 
 static void
@@ -502,6 +516,7 @@ hs_instance_browser_select_id (HsInstanceBrowser *self,
   if (pos == GTK_INVALID_LIST_POSITION)
     {
       hs_instance_browser_set_subsets (self, 0);
+      g_object_set (self, "filter-annotated", FALSE, NULL);
       hs_instance_browser_set_search_text (self, "");
       pos = find_position (G_LIST_MODEL (self->filter_model), index);
     }

@@ -113,6 +113,24 @@ hs_instance_item_get_subsets (HsInstanceItem *self)
 }
 
 gboolean
+hs_instance_item_get_annotated (HsInstanceItem *self)
+{
+  HsInstance *instance;
+
+  g_return_val_if_fail (HS_IS_INSTANCE_ITEM (self), FALSE);
+  instance = get_instance (self);
+  if (instance == NULL || instance->sentences == NULL)
+    return FALSE;
+  for (guint i = 0; i < instance->sentences->len; i++)
+    {
+      HsSentence *s = g_ptr_array_index (instance->sentences, i);
+      if (s->targets != NULL && s->targets[0] != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean
 hs_instance_item_matches (HsInstanceItem *self, const char *folded_needle)
 {
   g_return_val_if_fail (HS_IS_INSTANCE_ITEM (self), FALSE);

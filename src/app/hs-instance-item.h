@@ -17,6 +17,8 @@ const char     *hs_instance_item_get_id       (HsInstanceItem *self);
 const char     *hs_instance_item_get_summary  (HsInstanceItem *self);
 /* Union of the HsSubset flags of the instance's sentences (computed once). */
 guint           hs_instance_item_get_subsets  (HsInstanceItem *self);
+/* TRUE when a sentence of the instance has targets (ground truth to score). */
+gboolean        hs_instance_item_get_annotated (HsInstanceItem *self);
 /* TRUE when `folded_needle` (g_utf8_casefold'ed) occurs in the id or in a
  * sentence's text, ignoring case. */
 gboolean        hs_instance_item_matches      (HsInstanceItem *self, const char *folded_needle);

@@ -757,11 +757,14 @@ hs_window_close_request (GtkWindow *window)
       if (self->browser != NULL)
         {
           guint subsets = hs_instance_browser_get_subsets (self->browser);
-          const char *names[4];
+          const char *names[5];
+          gboolean annotated = FALSE;
           guint n = 0;
           if (subsets & HS_SUBSET_ABNORMAL) names[n++] = "abnormal";
           if (subsets & HS_SUBSET_ONE_LUNG) names[n++] = "one_lung";
           if (subsets & HS_SUBSET_MDRB) names[n++] = "mdrb";
+          g_object_get (self->browser, "filter-annotated", &annotated, NULL);
+          if (annotated) names[n++] = "annotated";
           names[n] = NULL;
           g_settings_set_strv (self->settings, "subset-filter", names);
         }
@@ -908,6 +911,7 @@ hs_window_init (HsWindow *self)
           else if (g_str_equal (subsets[i], "mdrb")) flags |= HS_SUBSET_MDRB;
         }
       hs_instance_browser_set_subsets (self->browser, flags);
+      g_object_set (self->browser, "filter-annotated", g_strv_contains ((const char * const *) subsets, "annotated"), NULL);
     }
 
   update_actions (self);
