@@ -96,6 +96,7 @@ T = {
  ("%u instance", "%u instances"): ("%u Fall", "%u Fälle"),
  "%u of %u instances": "%u von %u Fällen",
  "Finding the subsets…": "Teilmengen werden bestimmt …",
+ "Working…": "Wird bearbeitet …",
  "Metric": "Metrik",
  "model": "Modell",
  "n/a": "k. A.",

@@ -33,6 +33,7 @@ struct _HsWindow
   GtkBox               *overlay_slot;
   GtkBox               *metrics_slot;
   GtkSpinner           *spinner;
+  GtkSpinner           *header_spinner;
   GtkLabel             *empty_title;
   GtkStack             *side_stack;
 
@@ -69,6 +70,25 @@ G_DEFINE_FINAL_TYPE (HsWindow, hs_window, GTK_TYPE_APPLICATION_WINDOW)
 
 static void update_view (HsWindow *self);
 
+/* Progress of long work (loading, finding subsets) in the header bar. */
+static void
+update_spinner (HsWindow *self)
+{
+  gboolean busy = self->loading ||
+                  (self->browser != NULL && hs_instance_browser_get_busy (self->browser));
+
+  gtk_widget_set_visible (GTK_WIDGET (self->header_spinner), busy);
+  gtk_spinner_set_spinning (self->header_spinner, busy);
+}
+
+static void
+on_browser_busy (GObject    *object,
+                 GParamSpec *pspec,
+                 HsWindow   *self)
+{
+  update_spinner (self);
+}
+
 static void
 set_loading (HsWindow *self,
              gboolean  loading)
@@ -78,6 +98,7 @@ set_loading (HsWindow *self,
   self->loading = loading;
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), loading);
   gtk_spinner_set_spinning (self->spinner, loading);
+  update_spinner (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
@@ -857,6 +878,7 @@ hs_window_class_init (HsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsWindow, overlay_slot);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, metrics_slot);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, spinner);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, header_spinner);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, empty_title);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, side_stack);
   gtk_widget_class_bind_template_callback (widget_class, on_instance_selected);
@@ -886,6 +908,7 @@ hs_window_init (HsWindow *self)
   g_signal_connect_object (self->model_dropdown, "notify::selected", G_CALLBACK (on_model_selected), self, 0);
 
   build_panels (self);
+  g_signal_connect_object (self->browser, "notify::busy", G_CALLBACK (on_browser_busy), self, 0);
   /* Tests blank this area in golden images (it belongs to other units). */
   g_object_set_data (G_OBJECT (self), "hs-side-stack", self->side_stack);
 
