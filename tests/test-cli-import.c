@@ -26,7 +26,10 @@ test_real_yolo (void)
 
   if (top == NULL)
     return;
-  dir = g_build_filename (hs_test_make_tmpdir (), "ds", NULL);
+  {
+    g_autofree char *tmp = hs_test_make_tmpdir ();
+    dir = g_build_filename (tmp, "ds", NULL);
+  }
   {
     const char *argv[] = { hs_test_cli (), "import", "yolo", top, "-o", dir, NULL };
     g_assert_cmpint (run (argv, &out, &err), ==, 0);

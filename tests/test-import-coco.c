@@ -57,7 +57,10 @@ test_real (void)
   out = hs_test_python (real_script, args);
   if (out == NULL)
     return;
-  out_dir = g_build_filename (hs_test_make_tmpdir (), "coco", NULL);
+  {
+    g_autofree char *tmp = hs_test_make_tmpdir ();
+    out_dir = g_build_filename (tmp, "coco", NULL);
+  }
   dataset = hs_import ("coco", sources, out_dir, NULL, &summary, &error);
   g_assert_no_error (error);
 

@@ -24,7 +24,10 @@ get_real_dataset (void)
   source = hs_test_shared_path ("cxr-covid-seg");
   if (source == NULL)
     return NULL;
-  out = g_build_filename (hs_test_make_tmpdir (), "covid", NULL);
+  {
+    g_autofree char *tmp = hs_test_make_tmpdir ();
+    out = g_build_filename (tmp, "covid", NULL);
+  }
   sources[0] = source;
   real_dataset = hs_import ("covid-seg", sources, out, NULL, &real_summary, &error);
   g_assert_no_error (error);

@@ -21,7 +21,10 @@ test_real_unmatched (void)
   if (csv == NULL)
     return;
   sources[0] = csv;
-  out_dir = g_build_filename (hs_test_make_tmpdir (), "nih", NULL);
+  {
+    g_autofree char *tmp = hs_test_make_tmpdir ();
+    out_dir = g_build_filename (tmp, "nih", NULL);
+  }
   dataset = hs_import ("nih-bbox", sources, out_dir, NULL, &summary, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (summary.n_instances, ==, 0);
