@@ -34,6 +34,11 @@ typedef struct {
   guint           n_metrics;
   gboolean        jsonl;
   guint           subset_filter;   /* 0 = every row */
+  /* --perturb: rows gain delta_<metric> and sym_kl (n_columns = 2·n_metrics + 1). */
+  HsPerturbContext *perturb;
+  HsPerturbation    perturbation;
+  guint64           perturb_seed;
+  guint             n_columns;
 } Job;
 
 typedef struct {
@@ -119,9 +124,34 @@ append_number (GString *out, double value, gboolean jsonl)
   g_string_append (out, text);
 }
 
+/* Name of column k of a row's values: a metric, delta_<metric> or sym_kl. */
+static char *
+column_name (const Job *job, guint k)
+{
+  if (k < job->n_metrics)
+    return g_strdup (hs_metric_get_name (job->metrics[k]));
+  if (k < 2 * job->n_metrics)
+    return g_strdup_printf ("delta_%s", hs_metric_get_name (job->metrics[k - job->n_metrics]));
+  return g_strdup ("sym_kl");
+}
+
+/* The values of a row: the metrics, then with --perturb the deltas and
+ * sym_kl (NAN when the perturbed map is missing: `cmp` NULL). */
+static void
+row_values (const Job *job, const HsScores *scores, const HsComparison *cmp, double *values)
+{
+  for (guint m = 0; m < job->n_metrics; m++)
+    values[m] = scores->value[job->metrics[m]];
+  if (job->perturb == NULL)
+    return;
+  for (guint m = 0; m < job->n_metrics; m++)
+    values[job->n_metrics + m] = cmp != NULL ? cmp->delta[job->metrics[m]] : NAN;
+  values[2 * job->n_metrics] = cmp != NULL ? cmp->sym_kl : NAN;
+}
+
 static void
 append_row (const Job *job, GString *out, const char *instance, const char *query,
-            const char *model, guint subsets, const HsScores *scores)
+            const char *model, guint subsets, const double *values)
 {
   if (job->jsonl)
     {
@@ -136,10 +166,12 @@ append_row (const Job *job, GString *out, const char *instance, const char *quer
         if (subsets & summary_subset_flags[s])
           g_string_append_printf (out, "%s\"%s\"", n++ ? ", " : "", summary_subset_names[s]);
       g_string_append (out, "]");
-      for (guint m = 0; m < job->n_metrics; m++)
+      for (guint k = 0; k < job->n_columns; k++)
         {
-          g_string_append_printf (out, ", \"%s\": ", hs_metric_get_name (job->metrics[m]));
-          append_number (out, scores->value[job->metrics[m]], TRUE);
+          g_autofree char *name = column_name (job, k);
+
+          g_string_append_printf (out, ", \"%s\": ", name);
+          append_number (out, values[k], TRUE);
         }
       g_string_append (out, "}\n");
     }
@@ -154,10 +186,10 @@ append_row (const Job *job, GString *out, const char *instance, const char *quer
       for (guint s = 1, n = 0; s < N_SUMMARY_SUBSETS; s++)
         if (subsets & summary_subset_flags[s])
           g_string_append_printf (out, "%s%s", n++ ? ";" : "", summary_subset_names[s]);
-      for (guint m = 0; m < job->n_metrics; m++)
+      for (guint k = 0; k < job->n_columns; k++)
         {
           g_string_append_c (out, ',');
-          append_number (out, scores->value[job->metrics[m]], FALSE);
+          append_number (out, values[k], FALSE);
         }
       g_string_append_c (out, '\n');
     }
@@ -167,8 +199,11 @@ static void
 append_csv_header (const Job *job, GString *out)
 {
   g_string_append (out, "instance,query,model,subsets");
-  for (guint m = 0; m < job->n_metrics; m++)
-    g_string_append_printf (out, ",%s", hs_metric_get_name (job->metrics[m]));
+  for (guint k = 0; k < job->n_columns; k++)
+    {
+      g_autofree char *name = column_name (job, k);
+      g_string_append_printf (out, ",%s", name);
+    }
   g_string_append_c (out, '\n');
 }
 
@@ -188,6 +223,56 @@ report (InstanceResult *result, const char *format, ...)
   va_end (args);
   g_string_append_c (result->errors, '\n');
   result->n_failed++;
+}
+
+/* A message on stderr that does not make the run fail (a perturbed map that
+ * is missing: the row is written with null deltas). */
+static void
+note (InstanceResult *result, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+static void
+note (InstanceResult *result, const char *format, ...)
+{
+  va_list args;
+
+  g_string_append (result->errors, "heatscope-cli metrics: ");
+  va_start (args, format);
+  g_string_append_vprintf (result->errors, format, args);
+  va_end (args);
+  g_string_append_c (result->errors, '\n');
+}
+
+/* Compares the row's map with its perturbed counterpart; FALSE (and a note)
+ * when the perturbed map is missing or cannot be scored. */
+static gboolean
+compare_perturbed (const Job *job, InstanceResult *result, const HsInstance *instance,
+                   const HsSentence *sentence, const HsPerturbed *perturbed,
+                   const GError *perturb_error, const char *model, const HsAttentionMap *map,
+                   const HsTarget *target, HsComparison *cmp)
+{
+  g_autoptr(HsAttentionMap) other = NULL;
+  g_autoptr(GError) error = NULL;
+  HsMapRef *ref;
+
+  if (perturbed == NULL)
+    {
+      note (result, "instance \"%s\", query \"%s\", model \"%s\": %s (deltas null)",
+            instance->id, sentence->id, model, perturb_error->message);
+      return FALSE;
+    }
+  ref = hs_perturbed_find_map (job->perturb, instance, sentence, perturbed, model, &error);
+  if (ref != NULL && !hs_perturbation_is_target (perturbed->perturbation))
+    other = hs_dataset_load_map (job->dataset, ref, &error);
+  if (ref == NULL || (other == NULL && !hs_perturbation_is_target (perturbed->perturbation)) ||
+      !hs_perturb_compare (job->perturb, instance, sentence, perturbed, map, other, target,
+                           &job->options, cmp, &error))
+    {
+      note (result, "instance \"%s\", query \"%s\", model \"%s\": %s: %s (deltas null)",
+            instance->id, sentence->id, model, hs_perturbation_to_string (job->perturbation),
+            error->message);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static guint
@@ -218,6 +303,8 @@ score_instance (const Job *job, guint index, InstanceResult *result)
       HsSentence *sentence = g_ptr_array_index (instance->sentences, s);
       g_autoptr(HsTarget) target = NULL;
       g_autoptr(GError) error = NULL;
+      g_autoptr(HsPerturbed) perturbed = NULL;
+      g_autoptr(GError) perturb_error = NULL;
       guint n_maps = count_maps (job, instance, sentence);
       guint subsets;
 
@@ -265,12 +352,18 @@ score_instance (const Job *job, guint index, InstanceResult *result)
           continue;
         }
 
+      if (job->perturb != NULL)
+        perturbed = hs_perturb (job->perturb, instance, sentence, job->perturbation,
+                                job->options.protocol, job->perturb_seed, &perturb_error);
+
       for (guint m = 0; m < job->n_models; m++)
         {
           HsMapRef *ref = hs_instance_find_map (instance, job->models[m], sentence->id);
           g_autoptr(HsAttentionMap) map = NULL;
           g_autoptr(GError) map_error = NULL;
           HsScores scores;
+          HsComparison cmp;
+          gboolean have_cmp = FALSE;
           RowValues *row;
 
           if (ref == NULL)
@@ -283,12 +376,15 @@ score_instance (const Job *job, guint index, InstanceResult *result)
                       sentence->id, job->models[m], map_error->message);
               continue;
             }
-          append_row (job, result->text, instance->id, sentence->id, job->models[m], subsets, &scores);
-          row = g_malloc (sizeof (RowValues) + job->n_metrics * sizeof (double));
+          if (job->perturb != NULL)
+            have_cmp = compare_perturbed (job, result, instance, sentence, perturbed, perturb_error,
+                                          job->models[m], map, target, &cmp);
+          row = g_malloc (sizeof (RowValues) + job->n_columns * sizeof (double));
           row->model = m;
           row->subsets = subsets;
-          for (guint k = 0; k < job->n_metrics; k++)
-            row->values[k] = scores.value[job->metrics[k]];
+          row_values (job, &scores, have_cmp ? &cmp : NULL, row->values);
+          append_row (job, result->text, instance->id, sentence->id, job->models[m], subsets,
+                      row->values);
           g_ptr_array_add (result->rows, row);
         }
     }
@@ -390,7 +486,7 @@ static void
 append_summary (const Job *job, GString *out, HsSummary **summaries, guint n_resamples,
                 guint64 seed)
 {
-  g_autofree HsSummaryStat *stats = g_new0 (HsSummaryStat, job->n_metrics);
+  g_autofree HsSummaryStat *stats = g_new0 (HsSummaryStat, job->n_columns);
 
   if (!job->jsonl)
     g_string_append (out, "model,subset,metric,n_instances,n_rows,mean,ci_low,ci_high,resamples,seed\n");
@@ -400,9 +496,9 @@ append_summary (const Job *job, GString *out, HsSummary **summaries, guint n_res
         HsSummary *summary = summaries[m * N_SUMMARY_SUBSETS + s];
 
         hs_summary_compute (summary, n_resamples, seed, stats);
-        for (guint k = 0; k < job->n_metrics; k++)
+        for (guint k = 0; k < job->n_columns; k++)
           {
-            const char *metric = hs_metric_get_name (job->metrics[k]);
+            g_autofree char *metric = column_name (job, k);
 
             if (job->jsonl)
               {
@@ -472,6 +568,9 @@ hs_cli_metrics (int argc, char **argv)
   g_autofree char *upsample_name = NULL;
   g_autofree char *output_path = NULL;
   g_autofree char *seed_text = NULL;
+  g_autofree char *perturb_name = NULL;
+  g_autofree char *perturb_seed_text = NULL;
+  g_autoptr(HsPerturbContext) perturb_context = NULL;
   g_autoptr(GPtrArray) models = g_ptr_array_new_with_free_func (g_free);
   g_autofree InstanceResult *results = NULL;
   g_autofree HsSummary **summaries = NULL;
@@ -497,6 +596,8 @@ hs_cli_metrics (int argc, char **argv)
     { "eval-size", 0, 0, G_OPTION_ARG_INT, &eval_size, "default protocol: longest side of the evaluation grid (0 = image grid)", "N" },
     { "upsample", 0, 0, G_OPTION_ARG_STRING, &upsample_name, "default protocol: bilinear (default) or nearest", "MODE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path, "Write to FILE (atomically) instead of standard output", "FILE" },
+    { "perturb", 0, 0, G_OPTION_ARG_STRING, &perturb_name, "Add delta_<metric> and sym_kl of a perturbation: swap-left-right, shuffle-in-report, random-sentence, random-boxes or synthetic-swapped-condition", "NAME" },
+    { "perturb-seed", 0, 0, G_OPTION_ARG_STRING, &perturb_seed_text, "Seed of the perturbations' draws (default 0)", "S" },
     { NULL }
   };
 
@@ -510,7 +611,12 @@ hs_cli_metrics (int argc, char **argv)
     "Sharding: --shard K/N takes instances [floor((K-1)n/N), floor(Kn/N)); the csv header\n"
     "is written by shard 1 only, so 'cat shard-1 ... shard-N' equals the unsharded output.\n\n"
     "A row that cannot be scored (missing or broken map, mask or image) is reported on\n"
-    "standard error with the file and the reason and left out; the exit status is then 1.");
+    "standard error with the file and the reason and left out; the exit status is then 1.\n\n"
+    "--perturb NAME (McInerney et al. 3.1; see hs-perturb.h) adds delta_<metric> (perturbed\n"
+    "minus original, both against the ORIGINAL target) for every metric, and sym_kl.  The\n"
+    "perturbed map is the precomputed map of the perturbed prompt in the same instance;\n"
+    "when it is missing (or the perturbation does not apply) the row keeps its metrics,\n"
+    "its deltas are null and standard error says which prompt of which model is missing.");
   if (!hs_cli_parse (context, &argc, &argv, "metrics"))
     return HS_CLI_EXIT_USAGE;
   if (argc != 2)
@@ -561,6 +667,19 @@ hs_cli_metrics (int argc, char **argv)
       hs_cli_error ("metrics", "--seed wants a non-negative integer, not \"%s\"", seed_text);
       return HS_CLI_EXIT_USAGE;
     }
+  if (perturb_name != NULL && !hs_perturbation_from_string (perturb_name, &job.perturbation))
+    {
+      hs_cli_error ("metrics", "unknown perturbation \"%s\" (swap-left-right, shuffle-in-report, "
+                    "random-sentence, random-boxes, synthetic-swapped-condition)", perturb_name);
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (perturb_seed_text != NULL &&
+      !g_ascii_string_to_unsigned (perturb_seed_text, 10, 0, G_MAXUINT64, &job.perturb_seed, NULL))
+    {
+      hs_cli_error ("metrics", "--perturb-seed wants a non-negative integer, not \"%s\"",
+                    perturb_seed_text);
+      return HS_CLI_EXIT_USAGE;
+    }
   if (jobs == 0)
     jobs = (gint) CLAMP (g_get_num_processors (), 1, 8);
 
@@ -598,6 +717,13 @@ hs_cli_metrics (int argc, char **argv)
   job.models = (char **) models->pdata;
   job.n_models = models->len;
   job.metrics = hs_protocol_get_metrics (job.options.protocol, &job.n_metrics);
+  job.n_columns = job.n_metrics;
+  if (perturb_name != NULL)
+    {
+      perturb_context = hs_perturb_context_new (dataset);
+      job.perturb = perturb_context;
+      job.n_columns = 2 * job.n_metrics + 1;
+    }
   /* One scoring thread per worker, whatever --jobs: the scorer's split
    * reductions (cnr) depend in the last bits on its thread count, and rows
    * must not depend on --jobs. */
@@ -619,7 +745,7 @@ hs_cli_metrics (int argc, char **argv)
     {
       summaries = g_new0 (HsSummary *, MAX (1, job.n_models) * N_SUMMARY_SUBSETS);
       for (guint i = 0; i < job.n_models * N_SUMMARY_SUBSETS; i++)
-        summaries[i] = hs_summary_new (job.n_metrics);
+        summaries[i] = hs_summary_new (job.n_columns);
     }
   else if (!job.jsonl && shard_k == 1)
     {
