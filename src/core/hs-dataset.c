@@ -652,13 +652,32 @@ hs_dataset_path_is_safe (const char *relative, const char **why)
 }
 
 static gboolean
-is_inside (const char *path, const char *root)
+is_inside_of (const char *path, const char *root)
 {
   gsize n = strlen (root);
 
   if (n == 1 && root[0] == '/')
     return path[0] == '/';
   return strncmp (path, root, n) == 0 && path[n] == '/';
+}
+
+/* The root is canonical when the dataset was loaded; a dataset made with
+ * hs_dataset_new before its folder existed may hold a path with symlinks,
+ * so compare with the folder's current real path as well. */
+static gboolean
+is_inside (const char *path, const char *root)
+{
+  char *real_root;
+  gboolean inside;
+
+  if (is_inside_of (path, root))
+    return TRUE;
+  real_root = realpath (root, NULL);
+  if (real_root == NULL)
+    return FALSE;
+  inside = is_inside_of (path, real_root);
+  free (real_root);
+  return inside;
 }
 
 char *
