@@ -279,10 +279,8 @@ choose_threads (const HsScoreOptions *options, gsize n)
 /* ---- checks ---- */
 
 static gboolean
-check_finite (const double *values, guint w, guint h, const char *name, GError **error)
+report_non_finite (const double *values, guint w, gsize n, const char *name, GError **error)
 {
-  gsize n = (gsize) w * h;
-
   for (gsize i = 0; i < n; i++)
     if (!isfinite (values[i]))
       {
@@ -296,6 +294,36 @@ check_finite (const double *values, guint w, guint h, const char *name, GError *
   return TRUE;
 }
 
+/* One pass: every value finite (x·0 is NaN for NaN and ±Inf), and the range. */
+static gboolean
+check_finite_range (const double *values, guint w, guint h, const char *name,
+                    double *lo_out, double *hi_out, GError **error)
+{
+  gsize n = (gsize) w * h;
+  double poison = 0, lo = INFINITY, hi = -INFINITY;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      double v = values[i];
+      poison += v * 0.0;
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+  if (poison != 0)
+    return report_non_finite (values, w, n, name, error);
+  if (lo_out != NULL)
+    *lo_out = lo;
+  if (hi_out != NULL)
+    *hi_out = hi;
+  return TRUE;
+}
+
+static gboolean
+check_finite (const double *values, guint w, guint h, const char *name, GError **error)
+{
+  return check_finite_range (values, w, h, name, NULL, NULL, error);
+}
+
 static double
 side_ratio (double toward_left, double toward_right)
 {
@@ -305,13 +333,46 @@ side_ratio (double toward_left, double toward_right)
 
 /* ---- entropy ---- */
 
+typedef struct {
+  const double *grid;
+  gsize         n;
+  double        total;
+  double        part[2];
+} EntropyJob;
+
+static void
+entropy_part (gpointer data, guint part, guint n_parts)
+{
+  EntropyJob *job = data;
+  gsize begin = job->n * part / n_parts, end = job->n * (part + 1) / n_parts;
+  double h = 0, prev = NAN, prev_term = 0;
+
+  for (gsize i = begin; i < end; i++)
+    {
+      double v = job->grid[i];
+
+      if (!(v > 0))
+        continue;
+      if (v != prev)   /* maps often repeat values: one log per run */
+        {
+          double a = v / job->total;
+          prev = v;
+          prev_term = a > 0 ? a * log (a) : 0.0;
+        }
+      h -= prev_term;
+    }
+  job->part[part] = h;
+}
+
 void
 hs_metrics_entropy (const double *grid, gsize n_cells, double no_attn,
                     HsProtocol protocol, HsScores *out)
 {
   gboolean slot = protocol == HS_PROTOCOL_GLORIA && isfinite (no_attn);
   gsize n = n_cells + (slot ? 1 : 0);
-  double total = 0, h = 0, slot_value = slot ? MAX (no_attn, 0.0) : 0.0;
+  double total = 0, h, slot_value = slot ? MAX (no_attn, 0.0) : 0.0;
+  EntropyJob job = { grid, n_cells, 0, { 0, 0 } };
+  guint n_parts = n_cells >= ((gsize) 1 << 18) ? MIN (2, g_get_num_processors ()) : 1;
 
   for (gsize i = 0; i < n_cells; i++)
     total += grid[i] > 0 ? grid[i] : 0;
@@ -322,13 +383,9 @@ hs_metrics_entropy (const double *grid, gsize n_cells, double no_attn,
       hs_scores_undefined (out, HS_METRIC_ENTROPY_NORM, HS_REASON_NO_POSITIVE);
       return;
     }
-  for (gsize i = 0; i < n_cells; i++)
-    if (grid[i] > 0)
-      {
-        double a = grid[i] / total;
-        if (a > 0)
-          h -= a * log (a);
-      }
+  job.total = total;
+  hs_metrics_run_parts (entropy_part, &job, n_parts);
+  h = job.part[0] + (n_parts > 1 ? job.part[1] : 0);
   if (slot_value > 0)
     {
       double a = slot_value / total;
@@ -540,20 +597,16 @@ hs_score_resampled (const double *s, const double *grid, guint w, guint h,
  * prepares `state`. */
 static void
 prepare_from_grid (HsEvalState *state, const double *values, guint w, guint h,
-                   const HsTarget *target, const HsScoreOptions *options)
+                   double lo, double hi, const HsTarget *target, const HsScoreOptions *options)
 {
   const HsEvalGrid *grid = hs_target_get_grid (target);
-  gsize n = hs_eval_grid_n_pixels (grid), cells = (gsize) w * h;
+  gsize n = hs_eval_grid_n_pixels (grid);
   double *s = hs_metrics_workspace (0, n);
-  double lo = values[0], hi = values[0];
   HsResampler *resampler = NULL;
 
-  for (gsize i = 1; i < cells; i++)
-    {
-      lo = MIN (lo, values[i]);
-      hi = MAX (hi, values[i]);
-    }
-  if (grid->protocol == HS_PROTOCOL_GLORIA)
+  if (grid->protocol != HS_PROTOCOL_GLORIA && w == grid->width && h == grid->height)
+    s = (double *) values;   /* the map is on the grid already: both rules are the identity; read only */
+  else if (grid->protocol == HS_PROTOCOL_GLORIA)
     hs_eval_grid_resample (grid, values, w, h, options->upsample, s);
   else
     resampler = hs_resampler_new (values, w, h, grid->width, grid->height,
@@ -590,6 +643,7 @@ hs_score_values (const double *values, guint w, guint h, double no_attn,
 {
   HsScoreOptions defaults;
   HsEvalState state;
+  double lo = 0, hi = 0;
 
   g_return_val_if_fail (values != NULL && target != NULL && out != NULL, FALSE);
 
@@ -599,11 +653,11 @@ hs_score_values (const double *values, guint w, guint h, double no_attn,
       options = &defaults;
     }
   if (!check_grid (w, h, error)
-      || !check_finite (values, w, h, name_for_errors, error)
+      || !check_finite_range (values, w, h, name_for_errors, &lo, &hi, error)
       || !check_protocol (target, options, error)
       || !reserve_workspace (hs_eval_grid_n_pixels (hs_target_get_grid (target)), options->protocol, error))
     return FALSE;
-  prepare_from_grid (&state, values, w, h, target, options);
+  prepare_from_grid (&state, values, w, h, lo, hi, target, options);
   score_prepared (&state, values, w, h, no_attn, options, target, out);
   workspace_trim ();
   return TRUE;
@@ -749,7 +803,7 @@ hs_score_curves (const HsAttentionMap *map, const HsTarget *target,
   HsScoreOptions defaults;
   HsEvalState state;
   guint w, h;
-  double last = NAN;
+  double last = NAN, lo = 0, hi = 0;
 
   g_return_val_if_fail (map != NULL && target != NULL && out != NULL, FALSE);
 
@@ -767,7 +821,9 @@ hs_score_curves (const HsAttentionMap *map, const HsTarget *target,
   max_points = MAX (max_points, 2);
   w = hs_attention_map_get_width (map);
   h = hs_attention_map_get_height (map);
-  prepare_from_grid (&state, hs_attention_map_peek_values (map), w, h, target, options);
+  if (!check_finite_range (hs_attention_map_peek_values (map), w, h, "map", &lo, &hi, error))
+    return FALSE;
+  prepare_from_grid (&state, hs_attention_map_peek_values (map), w, h, lo, hi, target, options);
 
   if (state.n_pos > 0 && state.n_neg > 0)
     add_point (out->roc, 0, 0, INFINITY);
