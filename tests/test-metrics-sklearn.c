@@ -40,6 +40,7 @@ static const char *reference_script =
   "  t, pred = cv2.threshold(u, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)\n"
   "  pred = pred.ravel() > 0\n"
   "  out['otsu_level'] = t\n"
+  "  out['otsu_threshold'] = sf[pred].min() if pred.any() else None\n"
   "  out['otsu_iou'] = int((pred & gf).sum()) / int((pred | gf).sum()) if ng else None\n"
   "  order = np.argsort(-np.abs(sf), kind='stable')\n"
   "  out['explanation_precision'] = int(gf[order[:ng]].sum()) / ng if ng else None\n"
@@ -240,6 +241,7 @@ run_case (gconstpointer data)
   compare (c->name, sc, ref, "pointing_hit", sc->value[HS_METRIC_POINTING_HIT], 0);
   compare (c->name, sc, ref, "otsu_level", sc->otsu_level, 0);
   compare (c->name, sc, ref, "otsu_iou", sc->value[HS_METRIC_OTSU_IOU], 0);
+  compare (c->name, sc, ref, "otsu_threshold", sc->otsu_threshold, 0);
   compare (c->name, sc, ref, "explanation_precision", sc->value[HS_METRIC_EXPLANATION_PRECISION], 0);
   /* sums in another order */
   compare (c->name, sc, ref, "mass_in_target", sc->value[HS_METRIC_MASS_IN_TARGET], 1e-10);

@@ -75,6 +75,7 @@ test_ties (void)
   /* u = 109, 109, 0, 109, 255, 0 → Otsu t = 109 → prediction {4} */
   assert_metric (&sc, HS_METRIC_OTSU_IOU, 1.0 / 3);
   g_assert_cmpint (sc.otsu_level, ==, 109);
+  g_assert_cmpfloat (sc.otsu_threshold, ==, 0.9);   /* the region u > 109 is s ≥ .9 */
   /* n = 3 largest |s|, stable: 4, 0, 1 → 2 of 3 in G */
   assert_metric (&sc, HS_METRIC_EXPLANATION_PRECISION, 2.0 / 3);
   assert_metric (&sc, HS_METRIC_CNR, fabs (mu_in - mu_out) / sqrt (var_in + var_out));
@@ -152,6 +153,7 @@ test_constant_map (void)
   assert_metric (&sc, HS_METRIC_RECALL_5, 1.0);
   /* u all 0 → t = 0 → empty prediction → IoU 0 (default protocol) */
   assert_metric (&sc, HS_METRIC_OTSU_IOU, 0.0);
+  g_assert_true (isnan (sc.otsu_threshold));
   assert_undefined (&sc, HS_METRIC_CNR);
   g_assert_cmpstr (sc.reason[HS_METRIC_CNR], ==, "both variances are 0");
   /* ties in row-major order: pixels 0 and 1, both in G */

@@ -82,8 +82,10 @@ typedef struct {
   guint64     target_pixels;       /* |G|                                     */
   guint64     grid_pixels;         /* P                                       */
   guint       grid_width, grid_height;
-  double      topk_threshold[4];   /* q_k (gloria: thr) for k = 5, 10, 20, 30 */
+  double      topk_threshold[4];   /* q_k for k = 5, 10, 20, 30: region s ≥ q_k
+                                    * (gloria: thr, IoU region s > thr) */
   int         otsu_level;          /* t in 0..255 on u; −1 when not computed  */
+  double      otsu_threshold;      /* the Otsu region is exactly s ≥ this; NAN when empty */
   double      map_min, map_max;    /* of s on the grid                        */
 } HsScores;
 

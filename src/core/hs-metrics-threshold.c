@@ -873,6 +873,18 @@ hs_metrics_otsu_iou (const HsEvalState *state, HsScores *out)
   guint64 pred = 0, hit = 0, uni;
 
   out->otsu_level = t;
+  /* The smallest value in the region u > t: the region is exactly s ≥ it. */
+  out->otsu_threshold = NAN;
+  if (t < 255)
+    {
+      gsize ip = count_level_below (state->pos, state->n_pos, (guint) t + 1, state->min, state->max);
+      gsize in = count_level_below (state->neg, state->n_neg, (guint) t + 1, state->min, state->max);
+
+      if (ip < state->n_pos)
+        out->otsu_threshold = state->pos[ip];
+      if (in < state->n_neg && !(state->neg[in] >= out->otsu_threshold))
+        out->otsu_threshold = state->neg[in];
+    }
   if (state->n_pos == 0)
     {
       hs_scores_undefined (out, HS_METRIC_OTSU_IOU, HS_REASON_EMPTY_TARGET);

@@ -412,6 +412,7 @@ scores_reset (HsScores *out, HsProtocol protocol, const HsTarget *target)
   for (guint k = 0; k < 4; k++)
     out->topk_threshold[k] = NAN;
   out->otsu_level = -1;
+  out->otsu_threshold = NAN;
   out->map_min = out->map_max = NAN;
   out->grid_width = hs_target_get_width (target);
   out->grid_height = hs_target_get_height (target);
