@@ -188,7 +188,8 @@ gboolean    hs_annotation_session_answer           (HsAnnotationSession *session
                                                     const int values[HS_ANNOTATION_N_QUESTIONS],
                                                     const char *prompt, double no_attn,
                                                     GError **error);
-/* The last answer of an item, or NULL. */
+/* The last answer of an item, or NULL.  It holds the real model name: show
+ * only its answer values while annotating. */
 const HsAnnotationAnswer *hs_annotation_session_get_answer (HsAnnotationSession *session,
                                                             guint index);
 /* Writes hs_annotation_answers_to_csv of the session's answers atomically. */

@@ -119,6 +119,7 @@ struct _HsPerturbContext {
   GArray     *sentences;     /* of SentenceRef: every report sentence, instance order */
   guint      *first;         /* n_instances + 1 offsets into `sentences`               */
   GHashTable *conditions;    /* casefolded location → GHashTable (casefold cond → cond) */
+  GHashTable *index;         /* HsInstance* → its index + 1 (the dataset's lookup is linear) */
 };
 
 static gboolean
@@ -177,11 +178,13 @@ hs_perturb_context_new (HsDataset *dataset)
                                                (GDestroyNotify) g_hash_table_unref);
   n = hs_dataset_get_n_instances (dataset);
   context->first = g_new0 (guint, (gsize) n + 1);
+  context->index = g_hash_table_new (g_direct_hash, g_direct_equal);
   for (guint i = 0; i < n; i++)
     {
       HsInstance *instance = hs_dataset_get_instance (dataset, i);
 
       context->first[i] = context->sentences->len;
+      g_hash_table_insert (context->index, instance, GUINT_TO_POINTER (i + 1));
       for (guint s = 0; s < instance->sentences->len; s++)
         {
           HsSentence *sentence = g_ptr_array_index (instance->sentences, s);
@@ -210,6 +213,7 @@ hs_perturb_context_free (HsPerturbContext *context)
   g_array_unref (context->sentences);
   g_free (context->first);
   g_hash_table_unref (context->conditions);
+  g_hash_table_unref (context->index);
   g_free (context);
 }
 
@@ -253,16 +257,16 @@ static gboolean
 random_sentence (HsPerturbContext *context, const HsInstance *instance,
                  const HsSentence *sentence, guint64 *state, HsPerturbed *out, GError **error)
 {
-  int index = hs_dataset_get_instance_index (context->dataset, instance);
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (context->index, instance));
   guint lo = 0, hi = 0, n_other, k;
   SentenceRef ref;
   HsInstance *source;
   HsSentence *chosen;
 
-  if (index >= 0)
+  if (index > 0)
     {
-      lo = context->first[index];
-      hi = context->first[index + 1];
+      lo = context->first[index - 1];
+      hi = context->first[index];
     }
   n_other = context->sentences->len - (hi - lo);
   if (n_other == 0)
