@@ -472,6 +472,61 @@ test_session_open (void)
   g_assert_nonnull (strstr (error->message, "nope"));
 }
 
+/* Mutated answer files and projects (random bytes flipped, cut, NULs): a
+ * clear problem per bad line, never a crash. */
+static void
+test_mutations (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "mutated.jsonl", NULL);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (4242);
+  const char *line =
+    "{\"annotator\": \"alice\", \"instance\": \"i1\", \"round\": \"custom\", \"query\": \"custom-1\", "
+    "\"prompt\": \"p\", \"model\": \"blind\", \"alias\": \"Model A\", \"form\": \"likert\", "
+    "\"recall\": 40, \"precision\": 100, \"intuitive\": 5, \"no_attn\": 0.5, \"time\": null}\n";
+  const char *project =
+    "{\"annotator\": \"a\", \"dataset\": \"d\", \"models\": [\"m\", \"n\"], \"rounds\": [\"custom\"], "
+    "\"questions\": \"likert\", \"seed\": 3, \"custom_prompts\": [\"x\"]}";
+
+  for (guint iter = 0; iter < 400; iter++)
+    {
+      g_autoptr(GString) text = g_string_new (NULL);
+      g_autoptr(GString) proj = g_string_new (project);
+      g_autoptr(GPtrArray) answers = NULL;
+      g_autoptr(GPtrArray) problems = NULL;
+      g_autoptr(GError) error = NULL;
+      HsAnnotationProject *parsed;
+      guint n_lines = 1 + g_rand_int_range (rand, 0, 4);
+
+      for (guint l = 0; l < n_lines; l++)
+        g_string_append (text, line);
+      for (guint m = 0, n = g_rand_int_range (rand, 1, 6); m < n; m++)
+        {
+          guint at = g_rand_int_range (rand, 0, (gint32) text->len);
+          guint pat = g_rand_int_range (rand, 0, (gint32) proj->len);
+
+          text->str[at] = (char) g_rand_int_range (rand, 0, 256);
+          proj->str[pat] = (char) g_rand_int_range (rand, 1, 256);
+        }
+      if (g_rand_boolean (rand))
+        g_string_truncate (text, g_rand_int_range (rand, 0, (gint32) text->len));
+      g_assert_true (g_file_set_contents (path, text->str, (gssize) text->len, NULL));
+      g_assert_true (hs_annotation_load_answers (path, &answers, &problems, &error));
+      g_assert_no_error (error);
+      for (guint i = 0; i < answers->len; i++)
+        {
+          HsAnnotationAnswer *a = g_ptr_array_index (answers, i);
+          g_autofree char *json = hs_annotation_answer_to_json (a);
+
+          g_assert_true (g_utf8_validate (json, -1, NULL));
+          for (guint q = 0; q < HS_ANNOTATION_N_QUESTIONS; q++)
+            g_assert_cmpint (hs_annotation_value_to_level (a->form, q, a->values[q]), >=, 0);
+        }
+      parsed = hs_annotation_project_parse (proj->str, (gssize) proj->len, "mutated.json", &error);
+      g_assert_true ((parsed == NULL) == (error != NULL));
+      hs_annotation_project_free (parsed);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -485,5 +540,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/annotation/corrupt-lines", test_corrupt_lines);
   g_test_add_func ("/hs/annotation/kill-while-saving", test_kill_while_saving);
   g_test_add_func ("/hs/annotation/session-open", test_session_open);
+  g_test_add_func ("/hs/annotation/mutations", test_mutations);
   return g_test_run ();
 }
