@@ -327,7 +327,7 @@ test_shards_merge (void)
 {
   g_autofree char *dir = make_dataset (FALSE);
   const char *formats[] = { "csv", "jsonl" };
-  const char *counts[] = { "2", "3", "7" };
+  const char *counts[] = { "3", "7" };   /* 7 > 5 instances: some shards are empty */
 
   for (guint f = 0; f < 2; f++)
     {
