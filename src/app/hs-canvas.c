@@ -91,6 +91,7 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+static guint transform_changed_signal;
 
 /* ---- pure transform math ------------------------------------------------ */
 
@@ -958,6 +959,7 @@ transform_changed (HsCanvas *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
   if (old_zoom != self->t.zoom)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+  g_signal_emit (self, transform_changed_signal, 0);
 }
 
 static void
@@ -979,6 +981,7 @@ apply_fit (HsCanvas *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
   if (old != self->t.zoom)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+  g_signal_emit (self, transform_changed_signal, 0);
 }
 
 static void
@@ -1228,6 +1231,11 @@ hs_canvas_class_init (HsCanvasClass *klass)
     g_param_spec_string ("caption", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* Emitted after every zoom, pan or fit (linked views in the compare view). */
+  transform_changed_signal =
+    g_signal_new ("transform-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   gtk_widget_class_install_action (widget_class, "canvas.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "canvas.zoom-out", NULL, zoom_action);
@@ -1523,6 +1531,22 @@ hs_canvas_zoom_one (HsCanvas *self)
     }
   else
     hs_canvas_transform_one_to_one (&self->t, image_w (self), image_h (self), self->view_w, self->view_h);
+  transform_changed (self);
+}
+
+void
+hs_canvas_set_transform (HsCanvas *self, const HsCanvasTransform *t)
+{
+  g_return_if_fail (HS_IS_CANVAS (self));
+  g_return_if_fail (t != NULL);
+
+  if (!(t->zoom >= HS_CANVAS_ZOOM_MIN && t->zoom <= HS_CANVAS_ZOOM_MAX) ||
+      !isfinite (t->offset_x) || !isfinite (t->offset_y))
+    return;
+  if (self->t.zoom == t->zoom && self->t.offset_x == t->offset_x && self->t.offset_y == t->offset_y)
+    return;
+  set_fit (self, FALSE);
+  self->t = *t;
   transform_changed (self);
 }
 

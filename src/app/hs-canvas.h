@@ -101,6 +101,10 @@ void           hs_canvas_zoom_to           (HsCanvas *self, double zoom, double 
 void           hs_canvas_zoom_fit          (HsCanvas *self);
 void           hs_canvas_zoom_one          (HsCanvas *self);
 void           hs_canvas_get_transform     (HsCanvas *self, HsCanvasTransform *out);
+/* Sets zoom and offset (then clamped like a pan); leaves fit mode.  The
+ * "transform-changed" signal follows every zoom, pan or fit, so views can
+ * be linked (the compare view). */
+void           hs_canvas_set_transform     (HsCanvas *self, const HsCanvasTransform *t);
 gboolean       hs_canvas_widget_to_image   (HsCanvas *self, double wx, double wy, double *ix, double *iy);
 void           hs_canvas_image_to_widget   (HsCanvas *self, double ix, double iy, double *wx, double *wy);
 
