@@ -70,6 +70,10 @@ make_dataset (void)
   hs_instance_add_sentence (i1, sentence_new ("s2", "The right lung is clear.", "right lung", NULL, NULL));
   hs_instance_add_sentence (i1, sentence_new ("s3", "No pneumothorax.", NULL, NULL, NULL));
   hs_instance_add_sentence (i1, sentence_new ("s4", "No pneumothorax.", NULL, NULL, NULL));
+  region = hs_region_new ("lesion");
+  hs_region_set_mask (region, "lesion.png");
+  hs_instance_add_region (i1, region);
+  hs_instance_add_sentence (i1, sentence_new ("s5", "A lesion.", "lesion", NULL, NULL));
   cls = sentence_new ("c1", "nodule", "nodule", NULL, NULL);
   hs_sentence_set_kind (cls, "class");
   hs_instance_add_sentence (i1, cls);
@@ -191,7 +195,7 @@ test_shuffle (Fixture *f, gconstpointer data)
       g_assert_cmpstr (p->source_query, ==, again->source_query);
       /* Never itself, never the class query. */
       g_assert_true (g_strcmp0 (p->source_query, "s2") == 0 || g_strcmp0 (p->source_query, "s3") == 0 ||
-                     g_strcmp0 (p->source_query, "s4") == 0);
+                     g_strcmp0 (p->source_query, "s4") == 0 || g_strcmp0 (p->source_query, "s5") == 0);
       seen_s2 |= g_strcmp0 (p->source_query, "s2") == 0;
       seen_s3 |= g_strcmp0 (p->source_query, "s3") == 0;
       g_assert_cmpstr (p->prompt, ==,
@@ -199,7 +203,8 @@ test_shuffle (Fixture *f, gconstpointer data)
                                                   p->source_query)->text);
       /* s3 and s4 have the same text: s3 never gets s4's. */
       g_assert_true (g_strcmp0 (from_s3->source_query, "s1") == 0 ||
-                     g_strcmp0 (from_s3->source_query, "s2") == 0);
+                     g_strcmp0 (from_s3->source_query, "s2") == 0 ||
+                     g_strcmp0 (from_s3->source_query, "s5") == 0);
     }
   g_assert_true (seen_s2 && seen_s3);
 
@@ -266,6 +271,19 @@ test_random_boxes (Fixture *f, gconstpointer data)
       g_assert_cmpfloat (box.y1, ==, same.y1);
       g_assert_true (box.x1 != diff.x1 || box.y1 != diff.y1);
     }
+  /* A mask region counts as its bounding box: mask pixels x 2..3, y 1..2 of
+   * a 10 × 8 mask on the 100 × 80 image = [20, 10, 40, 30], 20 × 20. */
+  {
+    g_autoptr(HsPerturbed) m = perturb (f, "i1", "s5", HS_PERTURB_RANDOM_BOXES, HS_PROTOCOL_DEFAULT, 2, &error);
+    HsBox box;
+
+    g_assert_no_error (error);
+    box = g_array_index (((HsRegion *) g_ptr_array_index (m->regions, 0))->boxes, HsBox, 0);
+    g_assert_cmpfloat_with_epsilon (box.x2 - box.x1, 20, 1e-9);
+    g_assert_cmpfloat_with_epsilon (box.y2 - box.y1, 20, 1e-9);
+    g_assert_cmpfloat (box.x2, <=, 100);
+    g_assert_cmpfloat (box.y2, <=, 80);
+  }
   g_assert_null (perturb (f, "i1", "s3", HS_PERTURB_RANDOM_BOXES, HS_PROTOCOL_DEFAULT, 1, &error));
   g_assert_error (error, HS_PERTURB_ERROR, HS_PERTURB_ERROR_NOT_APPLICABLE);
   g_clear_error (&error);
@@ -458,6 +476,15 @@ main (int argc, char **argv)
     write_map ("m-s1.npy", 1, 2, one);
     write_map ("m-s2.npy", 1, 2, one);
     write_map ("m-swapped.npy", 1, 2, one);
+  }
+  {
+    g_autofree char *path = g_build_filename (tmpdir, "lesion.png", NULL);
+    g_autoptr(HsImage) mask = hs_image_new (10, 8, 1, 8, NULL);
+    guint16 *data = hs_image_get_data (mask);
+
+    memset (data, 0, 10 * 8 * sizeof (guint16));
+    data[1 * 10 + 2] = data[1 * 10 + 3] = data[2 * 10 + 2] = data[2 * 10 + 3] = 255;
+    g_assert_true (hs_image_save_png (mask, path, NULL));
   }
   g_test_add_func ("/hs/perturb/names", test_names);
 #define ADD(path, fn) g_test_add ("/hs/perturb/" path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
