@@ -1,0 +1,746 @@
+/* hs-annotation-window.c — annotation mode: blinded maps, one at a time */
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "hs-annotation-window.h"
+#include "hs-canvas.h"
+#include "hs-error-bar.h"
+#include "hs-view-state.h"
+
+struct _HsAnnotationWindow
+{
+  GtkWindow            parent_instance;
+
+  GtkLabel            *progress_label;
+  HsErrorBar          *error_bar;
+  GtkStack            *stack;
+  GtkLabel            *empty_label;
+  HsCanvas            *canvas;
+  GtkLabel            *position_label;
+  GtkLabel            *alias_label;
+  GtkLabel            *prompt_label;
+  GtkEntry            *prompt_entry;
+  GtkBox              *questions_box;
+
+  HsAnnotationSession *session;
+  HsViewState         *state;
+  int                  index;
+  guint                question;
+  int                  levels[HS_ANNOTATION_N_QUESTIONS];
+  GtkWidget           *rows[HS_ANNOTATION_N_QUESTIONS];      /* one box per question */
+  GPtrArray           *buttons[HS_ANNOTATION_N_QUESTIONS];   /* GtkToggleButton* per level */
+  gboolean             updating;
+  char                *progress;
+  char                *typed_prompt;   /* a custom prompt the annotator typed */
+  double               no_attn;
+  GtkFileChooserNative *chooser;
+};
+
+G_DEFINE_FINAL_TYPE (HsAnnotationWindow, hs_annotation_window, GTK_TYPE_WINDOW)
+
+/* ---- questions ------------------------------------------------------------ */
+
+static const char *
+question_title (HsAnnotationForm form, guint q)
+{
+  static const char *three[] = { N_("Is the highlighted region correct?"),
+                                 N_("Is the map useful?"),
+                                 N_("Is the map precise?") };
+  static const char *likert[] = { N_("Recall: how much of the finding is highlighted?"),
+                                  N_("Precision: how much of the highlight is the finding?"),
+                                  N_("How intuitive is the map? (1–5)") };
+  return _(form == HS_ANNOTATION_FORM_THREE ? three[q] : likert[q]);
+}
+
+/* The value stored for level `level` of question q (inverse of
+ * hs_annotation_value_to_level). */
+static int
+level_to_value (HsAnnotationForm form, guint q, int level)
+{
+  if (form == HS_ANNOTATION_FORM_THREE)
+    return level;
+  return q < 2 ? level * 20 : level + 1;
+}
+
+static char *
+level_label (HsAnnotationForm form, guint q, guint level)
+{
+  static const char *three[] = { N_("No"), N_("Partially"), N_("Yes") };
+
+  if (form == HS_ANNOTATION_FORM_THREE)
+    return g_strdup_printf ("%u  %s", level + 1, _(three[level]));
+  if (q < 2)
+    return g_strdup_printf ("%u  %u %%", level + 1, level * 20);
+  return g_strdup_printf ("%u", level + 1);
+}
+
+static void
+update_question_highlight (HsAnnotationWindow *self)
+{
+  for (guint q = 0; q < HS_ANNOTATION_N_QUESTIONS; q++)
+    if (self->rows[q] != NULL)
+      {
+        if (q == self->question)
+          gtk_widget_add_css_class (self->rows[q], "card");
+        else
+          gtk_widget_remove_css_class (self->rows[q], "card");
+      }
+}
+
+static void
+sync_buttons (HsAnnotationWindow *self)
+{
+  self->updating = TRUE;
+  for (guint q = 0; q < HS_ANNOTATION_N_QUESTIONS; q++)
+    for (guint l = 0; self->buttons[q] != NULL && l < self->buttons[q]->len; l++)
+      gtk_toggle_button_set_active (g_ptr_array_index (self->buttons[q], l), self->levels[q] == (int) l);
+  self->updating = FALSE;
+  update_question_highlight (self);
+}
+
+static void set_level (HsAnnotationWindow *self, guint q, int level);
+
+static void
+on_level_toggled (GtkToggleButton *button, HsAnnotationWindow *self)
+{
+  guint q = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "question"));
+  guint l = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "level"));
+
+  if (self->updating || !gtk_toggle_button_get_active (button))
+    return;
+  self->question = q;
+  set_level (self, q, (int) l);
+}
+
+static void
+build_questions (HsAnnotationWindow *self, HsAnnotationForm form)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->questions_box))) != NULL)
+    gtk_box_remove (self->questions_box, child);
+  for (guint q = 0; q < HS_ANNOTATION_N_QUESTIONS; q++)
+    {
+      guint n = hs_annotation_question_n_levels (form, q);
+      GtkWidget *row = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+      GtkWidget *title = gtk_label_new (question_title (form, q));
+      GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+      GtkToggleButton *first = NULL;
+
+      gtk_label_set_xalign (GTK_LABEL (title), 0);
+      gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+      gtk_widget_add_css_class (title, "heading");
+      gtk_widget_add_css_class (buttons, "linked");
+      gtk_widget_set_margin_start (row, 6);
+      gtk_widget_set_margin_end (row, 6);
+      gtk_widget_set_margin_top (row, 6);
+      gtk_widget_set_margin_bottom (row, 6);
+      g_clear_pointer (&self->buttons[q], g_ptr_array_unref);
+      self->buttons[q] = g_ptr_array_new ();
+      for (guint l = 0; l < n; l++)
+        {
+          g_autofree char *label = level_label (form, q, l);
+          GtkWidget *button = gtk_toggle_button_new_with_label (label);
+
+          gtk_widget_set_hexpand (button, TRUE);
+          gtk_widget_set_focus_on_click (button, FALSE);
+          if (first == NULL)
+            first = GTK_TOGGLE_BUTTON (button);
+          else
+            gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (button), first);
+          g_object_set_data (G_OBJECT (button), "question", GUINT_TO_POINTER (q));
+          g_object_set_data (G_OBJECT (button), "level", GUINT_TO_POINTER (l));
+          g_signal_connect (button, "toggled", G_CALLBACK (on_level_toggled), self);
+          gtk_box_append (GTK_BOX (buttons), button);
+          g_ptr_array_add (self->buttons[q], button);
+        }
+      gtk_box_append (GTK_BOX (row), title);
+      gtk_box_append (GTK_BOX (row), buttons);
+      gtk_box_append (self->questions_box, row);
+      self->rows[q] = row;
+    }
+}
+
+/* ---- items ------------------------------------------------------------------ */
+
+static void
+update_progress (HsAnnotationWindow *self)
+{
+  g_free (self->progress);
+  self->progress = g_strdup_printf ("%u / %u", hs_annotation_session_get_n_answered (self->session),
+                                    hs_annotation_session_get_n_items (self->session));
+  gtk_label_set_text (self->progress_label, self->progress);
+}
+
+static void
+update_actions (HsAnnotationWindow *self)
+{
+  gboolean have = self->session != NULL && self->index >= 0;
+  guint n = self->session ? hs_annotation_session_get_n_items (self->session) : 0;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "annotation.previous", have && self->index > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "annotation.next", have && (guint) self->index + 1 < n);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "annotation.next-unanswered",
+                                 have && hs_annotation_session_next_unanswered (self->session) >= 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "annotation.export", self->session != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "annotation.answer", have);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "annotation.level", have);
+}
+
+/* Shows the map of the item on screen (for a typed prompt once typed). */
+static void
+load_item_map (HsAnnotationWindow *self, const HsAnnotationItem *item)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsAttentionMap) map = NULL;
+  const char *prompt = item->prompt != NULL ? item->prompt : self->typed_prompt;
+
+  self->no_attn = NAN;
+  hs_canvas_set_map (self->canvas, NULL);
+  if (prompt == NULL)
+    return;
+  map = hs_annotation_session_load_map (self->session, (guint) self->index,
+                                        item->prompt != NULL ? NULL : prompt, &error);
+  if (map == NULL)
+    {
+      hs_error_bar_add_error (self->error_bar, NULL, error);
+      return;
+    }
+  self->no_attn = hs_attention_map_get_no_attn (map);
+  hs_canvas_set_map (self->canvas, map);
+}
+
+static void
+show_item (HsAnnotationWindow *self)
+{
+  HsAnnotationItem item;
+  HsDataset *dataset = hs_annotation_session_get_dataset (self->session);
+  const HsAnnotationAnswer *answer;
+  HsAnnotationForm form = hs_annotation_session_get_project (self->session)->form;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsImage) image = NULL;
+  g_autofree char *position = NULL;
+  HsInstance *instance;
+
+  update_progress (self);
+  update_actions (self);
+  if (self->index < 0 || !hs_annotation_session_get_item (self->session, (guint) self->index, &item))
+    {
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      gtk_label_set_text (self->empty_label, _("Every item of this project is answered. Export the CSV or go back with Page Up."));
+      gtk_label_set_text (self->alias_label, "");
+      gtk_label_set_text (self->prompt_label, "");
+      gtk_label_set_text (self->position_label, "");
+      return;
+    }
+
+  position = g_strdup_printf (_("Item %d of %u · %s · %s round"), self->index + 1,
+                              hs_annotation_session_get_n_items (self->session), item.instance,
+                              item.round == HS_ANNOTATION_ROUND_REPORT ? _("report") : _("custom"));
+  gtk_label_set_text (self->position_label, position);
+  gtk_label_set_text (self->alias_label, item.alias);
+
+  g_clear_pointer (&self->typed_prompt, g_free);
+  answer = hs_annotation_session_get_answer (self->session, (guint) self->index);
+  if (item.prompt == NULL && answer != NULL)
+    self->typed_prompt = g_strdup (answer->prompt);
+  gtk_widget_set_visible (GTK_WIDGET (self->prompt_entry), item.prompt == NULL);
+  gtk_label_set_text (self->prompt_label, item.prompt != NULL ? item.prompt
+                                          : self->typed_prompt != NULL ? self->typed_prompt
+                                          : _("Type the prompt to show its map."));
+  gtk_editable_set_text (GTK_EDITABLE (self->prompt_entry), self->typed_prompt ? self->typed_prompt : "");
+
+  instance = hs_dataset_find_instance (dataset, item.instance);
+  image = instance != NULL ? hs_dataset_load_image (dataset, instance, &error) : NULL;
+  if (image == NULL && error != NULL)
+    hs_error_bar_add_error (self->error_bar, NULL, error);
+  hs_canvas_set_image (self->canvas, image);
+  hs_canvas_set_caption (self->canvas, item.alias);
+  gtk_stack_set_visible_child_name (self->stack, "canvas");
+  load_item_map (self, &item);
+
+  for (guint q = 0; q < HS_ANNOTATION_N_QUESTIONS; q++)
+    self->levels[q] = answer != NULL ? hs_annotation_value_to_level (form, q, answer->values[q]) : -1;
+  self->question = 0;
+  sync_buttons (self);
+}
+
+/* Saves the item on screen once every question has a level. */
+static void
+save_if_complete (HsAnnotationWindow *self)
+{
+  HsAnnotationForm form = hs_annotation_session_get_project (self->session)->form;
+  HsAnnotationItem item;
+  g_autoptr(GError) error = NULL;
+  int values[HS_ANNOTATION_N_QUESTIONS];
+
+  for (guint q = 0; q < HS_ANNOTATION_N_QUESTIONS; q++)
+    {
+      if (self->levels[q] < 0)
+        return;
+      values[q] = level_to_value (form, q, self->levels[q]);
+    }
+  if (!hs_annotation_session_get_item (self->session, (guint) self->index, &item))
+    return;
+  if (item.prompt == NULL && self->typed_prompt == NULL)
+    {
+      hs_error_bar_add (self->error_bar, NULL, _("Type the prompt before answering"));
+      return;
+    }
+  if (!hs_annotation_session_answer (self->session, (guint) self->index, values,
+                                     item.prompt == NULL ? self->typed_prompt : NULL,
+                                     self->no_attn, &error))
+    {
+      hs_error_bar_add_error (self->error_bar, hs_annotation_session_get_answers_path (self->session), error);
+      return;
+    }
+  /* Saved: on to the next item. */
+  if ((guint) self->index + 1 < hs_annotation_session_get_n_items (self->session))
+    {
+      self->index++;
+      show_item (self);
+    }
+  else
+    {
+      int next = hs_annotation_session_next_unanswered (self->session);
+      self->index = next;
+      show_item (self);
+    }
+}
+
+static void
+set_level (HsAnnotationWindow *self, guint q, int level)
+{
+  HsAnnotationForm form;
+
+  if (self->session == NULL || self->index < 0 || q >= HS_ANNOTATION_N_QUESTIONS)
+    return;
+  form = hs_annotation_session_get_project (self->session)->form;
+  if (level < 0 || (guint) level >= hs_annotation_question_n_levels (form, q))
+    return;
+  self->levels[q] = level;
+  /* The next unanswered question becomes current. */
+  for (guint k = 1; k <= HS_ANNOTATION_N_QUESTIONS; k++)
+    {
+      guint next = (q + k) % HS_ANNOTATION_N_QUESTIONS;
+      if (self->levels[next] < 0)
+        {
+          self->question = next;
+          break;
+        }
+    }
+  sync_buttons (self);
+  save_if_complete (self);
+}
+
+static void
+on_prompt_activate (GtkEntry *entry, HsAnnotationWindow *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+  g_autofree char *stripped = g_strstrip (g_strdup (text));
+  HsAnnotationItem item;
+
+  if (self->session == NULL || self->index < 0 || *stripped == '\0' ||
+      !hs_annotation_session_get_item (self->session, (guint) self->index, &item))
+    return;
+  g_free (self->typed_prompt);
+  self->typed_prompt = g_steal_pointer (&stripped);
+  gtk_label_set_text (self->prompt_label, self->typed_prompt);
+  load_item_map (self, &item);
+  /* Back to answering with the keys. */
+  gtk_window_set_focus (GTK_WINDOW (self), NULL);
+}
+
+/* ---- public ------------------------------------------------------------------- */
+
+GtkWidget *
+hs_annotation_window_new (GtkWindow *parent)
+{
+  GtkWidget *window = g_object_new (HS_TYPE_ANNOTATION_WINDOW, NULL);
+
+  if (parent != NULL)
+    {
+      gtk_window_set_transient_for (GTK_WINDOW (window), parent);
+      gtk_window_set_application (GTK_WINDOW (window), gtk_window_get_application (parent));
+    }
+  return window;
+}
+
+gboolean
+hs_annotation_window_open (HsAnnotationWindow *self, const char *project_path, GError **error)
+{
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GError) local = NULL;
+  HsAnnotationSession *session;
+  const HsAnnotationProject *project;
+  g_autofree char *title = NULL;
+
+  g_return_val_if_fail (HS_IS_ANNOTATION_WINDOW (self), FALSE);
+  g_return_val_if_fail (project_path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  hs_error_bar_clear (self->error_bar);
+  session = hs_annotation_session_open (project_path, &problems, &local);
+  if (session == NULL)
+    {
+      hs_error_bar_add_error (self->error_bar, project_path, local);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  for (guint i = 0; problems != NULL && i < problems->len; i++)
+    hs_error_bar_add (self->error_bar, NULL, g_ptr_array_index (problems, i));
+
+  g_clear_pointer (&self->session, hs_annotation_session_free);
+  self->session = session;
+  project = hs_annotation_session_get_project (session);
+  title = g_strdup_printf (_("Annotation — %s"), project->annotator);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  build_questions (self, project->form);
+  self->index = hs_annotation_session_next_unanswered (session);
+  show_item (self);
+  return TRUE;
+}
+
+HsAnnotationSession *
+hs_annotation_window_get_session (HsAnnotationWindow *self)
+{
+  g_return_val_if_fail (HS_IS_ANNOTATION_WINDOW (self), NULL);
+  return self->session;
+}
+
+int
+hs_annotation_window_get_index (HsAnnotationWindow *self)
+{
+  g_return_val_if_fail (HS_IS_ANNOTATION_WINDOW (self), -1);
+  return self->session != NULL ? self->index : -1;
+}
+
+gboolean
+hs_annotation_window_go_to (HsAnnotationWindow *self, guint index)
+{
+  g_return_val_if_fail (HS_IS_ANNOTATION_WINDOW (self), FALSE);
+
+  if (self->session == NULL || index >= hs_annotation_session_get_n_items (self->session))
+    return FALSE;
+  self->index = (int) index;
+  show_item (self);
+  return TRUE;
+}
+
+const char *
+hs_annotation_window_get_progress (HsAnnotationWindow *self)
+{
+  g_return_val_if_fail (HS_IS_ANNOTATION_WINDOW (self), NULL);
+  return self->progress;
+}
+
+const char *
+hs_annotation_window_get_alias (HsAnnotationWindow *self)
+{
+  g_return_val_if_fail (HS_IS_ANNOTATION_WINDOW (self), NULL);
+  return gtk_label_get_text (self->alias_label);
+}
+
+const char *
+hs_annotation_window_get_prompt (HsAnnotationWindow *self)
+{
+  g_return_val_if_fail (HS_IS_ANNOTATION_WINDOW (self), NULL);
+  return gtk_label_get_text (self->prompt_label);
+}
+
+static void
+collect_text (GtkWidget *widget, GString *out)
+{
+  const char *tooltip = gtk_widget_get_tooltip_text (widget);
+
+  if (GTK_IS_LABEL (widget))
+    g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (widget)));
+  if (GTK_IS_BUTTON (widget) && gtk_button_get_label (GTK_BUTTON (widget)) != NULL)
+    g_string_append_printf (out, "%s\n", gtk_button_get_label (GTK_BUTTON (widget)));
+  if (GTK_IS_EDITABLE (widget))
+    g_string_append_printf (out, "%s\n", gtk_editable_get_text (GTK_EDITABLE (widget)));
+  if (tooltip != NULL)
+    g_string_append_printf (out, "%s\n", tooltip);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_text (child, out);
+}
+
+char *
+hs_annotation_window_dup_visible_text (HsAnnotationWindow *self)
+{
+  GString *out = g_string_new (NULL);
+  GtkWidget *titlebar;
+  char *caption = NULL;
+
+  g_return_val_if_fail (HS_IS_ANNOTATION_WINDOW (self), NULL);
+  g_string_append_printf (out, "%s\n", gtk_window_get_title (GTK_WINDOW (self)));
+  titlebar = gtk_window_get_titlebar (GTK_WINDOW (self));
+  if (titlebar != NULL)
+    collect_text (titlebar, out);
+  collect_text (gtk_window_get_child (GTK_WINDOW (self)), out);
+  g_object_get (self->canvas, "caption", &caption, NULL);
+  if (caption != NULL)
+    g_string_append_printf (out, "%s\n", caption);
+  g_free (caption);
+  return g_string_free (out, FALSE);
+}
+
+int
+hs_annotation_window_get_level (HsAnnotationWindow *self, guint q)
+{
+  g_return_val_if_fail (HS_IS_ANNOTATION_WINDOW (self), -1);
+  return q < HS_ANNOTATION_N_QUESTIONS && self->session != NULL ? self->levels[q] : -1;
+}
+
+guint
+hs_annotation_window_get_question (HsAnnotationWindow *self)
+{
+  g_return_val_if_fail (HS_IS_ANNOTATION_WINDOW (self), 0);
+  return self->question;
+}
+
+const char *
+hs_annotation_window_get_error_text (HsAnnotationWindow *self)
+{
+  g_return_val_if_fail (HS_IS_ANNOTATION_WINDOW (self), NULL);
+  return hs_error_bar_get_text (self->error_bar);
+}
+
+gboolean
+hs_annotation_window_export_csv (HsAnnotationWindow *self, const char *path, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+
+  g_return_val_if_fail (HS_IS_ANNOTATION_WINDOW (self), FALSE);
+  g_return_val_if_fail (self->session != NULL, FALSE);
+
+  if (!hs_annotation_session_export_csv (self->session, path, &local))
+    {
+      hs_error_bar_add_error (self->error_bar, path, local);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- actions -------------------------------------------------------------------- */
+
+static void
+answer_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  HsAnnotationWindow *self = HS_ANNOTATION_WINDOW (widget);
+  guint32 q, level;
+
+  g_variant_get (parameter, "(uu)", &q, &level);
+  set_level (self, q, (int) level);
+}
+
+static void
+level_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  HsAnnotationWindow *self = HS_ANNOTATION_WINDOW (widget);
+
+  /* Digits typed into the prompt entry are text, not answers. */
+  if (gtk_widget_has_focus (GTK_WIDGET (self->prompt_entry)) ||
+      gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (self)), GTK_WIDGET (self->prompt_entry)))
+    return;
+  set_level (self, self->question, (int) g_variant_get_uint32 (parameter));
+}
+
+static void
+move_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  HsAnnotationWindow *self = HS_ANNOTATION_WINDOW (widget);
+  guint n;
+
+  if (self->session == NULL)
+    return;
+  n = hs_annotation_session_get_n_items (self->session);
+  if (g_str_equal (action_name, "annotation.next-unanswered"))
+    {
+      int next = hs_annotation_session_next_unanswered (self->session);
+      if (next >= 0)
+        self->index = next;
+    }
+  else if (g_str_equal (action_name, "annotation.next"))
+    {
+      if (self->index >= 0 && (guint) self->index + 1 < n)
+        self->index++;
+    }
+  else if (self->index > 0)
+    self->index--;
+  else if (self->index < 0 && n > 0)
+    self->index = (int) n - 1;   /* from "all done" back to the last item */
+  show_item (self);
+}
+
+static void
+question_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  HsAnnotationWindow *self = HS_ANNOTATION_WINDOW (widget);
+  int step = g_str_equal (action_name, "annotation.question-next") ? 1 : -1;
+
+  self->question = (self->question + HS_ANNOTATION_N_QUESTIONS + step) % HS_ANNOTATION_N_QUESTIONS;
+  update_question_highlight (self);
+}
+
+static void
+on_open_response (GtkNativeDialog *dialog, int response, HsAnnotationWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+      if (path != NULL)
+        hs_annotation_window_open (self, path, NULL);
+    }
+  g_clear_object (&self->chooser);
+}
+
+static void
+on_export_response (GtkNativeDialog *dialog, int response, HsAnnotationWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT && self->session != NULL)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+      if (path != NULL)
+        hs_annotation_window_export_csv (self, path, NULL);
+    }
+  g_clear_object (&self->chooser);
+}
+
+static void
+open_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  HsAnnotationWindow *self = HS_ANNOTATION_WINDOW (widget);
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  if (self->chooser != NULL)
+    return;
+  self->chooser = gtk_file_chooser_native_new (_("Open Annotation Project"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("Annotation projects (JSON)"));
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_open_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+export_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  HsAnnotationWindow *self = HS_ANNOTATION_WINDOW (widget);
+  g_autofree char *name = NULL;
+
+  if (self->chooser != NULL || self->session == NULL)
+    return;
+  self->chooser = gtk_file_chooser_native_new (_("Export Answers as CSV"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  name = g_strdup_printf ("%s.csv", hs_annotation_session_get_project (self->session)->annotator);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_export_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+/* ---- class ------------------------------------------------------------------------ */
+
+static void
+hs_annotation_window_dispose (GObject *object)
+{
+  HsAnnotationWindow *self = HS_ANNOTATION_WINDOW (object);
+
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+      g_clear_object (&self->chooser);
+    }
+  gtk_widget_dispose_template (GTK_WIDGET (object), HS_TYPE_ANNOTATION_WINDOW);
+  for (guint q = 0; q < HS_ANNOTATION_N_QUESTIONS; q++)
+    {
+      g_clear_pointer (&self->buttons[q], g_ptr_array_unref);
+      self->rows[q] = NULL;
+    }
+  g_clear_pointer (&self->session, hs_annotation_session_free);
+  g_clear_object (&self->state);
+  G_OBJECT_CLASS (hs_annotation_window_parent_class)->dispose (object);
+}
+
+static void
+hs_annotation_window_finalize (GObject *object)
+{
+  HsAnnotationWindow *self = HS_ANNOTATION_WINDOW (object);
+
+  g_free (self->progress);
+  g_free (self->typed_prompt);
+  G_OBJECT_CLASS (hs_annotation_window_parent_class)->finalize (object);
+}
+
+static void
+hs_annotation_window_class_init (HsAnnotationWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hs_annotation_window_dispose;
+  object_class->finalize = hs_annotation_window_finalize;
+
+  g_type_ensure (HS_TYPE_CANVAS);
+  g_type_ensure (HS_TYPE_ERROR_BAR);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/heatscope/Heatscope/ui/hs-annotation-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, progress_label);
+  gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, error_bar);
+  gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, empty_label);
+  gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, canvas);
+  gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, position_label);
+  gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, alias_label);
+  gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, prompt_label);
+  gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, prompt_entry);
+  gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, questions_box);
+
+  gtk_widget_class_install_action (widget_class, "annotation.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "annotation.export", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "annotation.answer", "(uu)", answer_action);
+  gtk_widget_class_install_action (widget_class, "annotation.level", "u", level_action);
+  gtk_widget_class_install_action (widget_class, "annotation.next", NULL, move_action);
+  gtk_widget_class_install_action (widget_class, "annotation.previous", NULL, move_action);
+  gtk_widget_class_install_action (widget_class, "annotation.next-unanswered", NULL, move_action);
+  gtk_widget_class_install_action (widget_class, "annotation.question-next", NULL, question_action);
+  gtk_widget_class_install_action (widget_class, "annotation.question-previous", NULL, question_action);
+
+  for (guint k = 0; k < 6; k++)
+    {
+      gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + k, 0, "annotation.level", "u", k);
+      gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_1 + k, 0, "annotation.level", "u", k);
+    }
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Down, 0, "annotation.next", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Up, 0, "annotation.previous", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK, "annotation.next", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "annotation.previous", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "annotation.question-next", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "annotation.question-previous", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "annotation.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "annotation.export", NULL);
+}
+
+static void
+hs_annotation_window_init (HsAnnotationWindow *self)
+{
+  self->index = -1;
+  self->no_attn = NAN;
+  for (guint q = 0; q < HS_ANNOTATION_N_QUESTIONS; q++)
+    self->levels[q] = -1;
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->state = hs_view_state_new ();
+  hs_canvas_set_view_state (self->canvas, self->state);
+  /* The canvas binds digits to zoom; here they answer questions. */
+  gtk_widget_set_focusable (GTK_WIDGET (self->canvas), FALSE);
+  g_signal_connect (self->prompt_entry, "activate", G_CALLBACK (on_prompt_activate), self);
+  update_actions (self);
+}

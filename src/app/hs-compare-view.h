@@ -1,0 +1,99 @@
+/* hs-compare-view.h — A | B | A − B, and a grid of N models for one prompt
+ *
+ * Pair mode: three HsCanvas side by side — map A, map B and their
+ * difference A − B — over the same radiograph.  A and B share ONE value
+ * scale (scale mode "shared", range min..max over both, printed on each
+ * colour bar); A − B uses the diverging colour map on a symmetric range
+ * [−m, m].  Zoom and pan are linked between all canvases.  The blink key
+ * (B, action compare.blink, property "blink") shows B in A's canvas, so the
+ * eye catches what moved.  Under each map its laterality read-out and the
+ * wrong_side flag (metrics.md) against the original target.
+ *
+ * Grid mode: one canvas per model for one prompt, one shared scale, linked
+ * zoom and pan, each with its read-out.
+ *
+ * Usage:
+ *   view = hs_compare_view_new ();
+ *   hs_compare_view_set_base_state (view, window_state);   // colour map, opacity…
+ *   hs_compare_view_load (view, dataset, instance, sentence, model, &error);
+ * or with maps in hand:
+ *   hs_compare_view_set_image (view, image, regions, masks);
+ *   hs_compare_view_set_pair (view, a, "original", b, "swapped");
+ * Template: ui/hs-compare-view.ui. */
+#pragma once
+
+#include <gtk/gtk.h>
+#include <heatscope/hs-dataset.h>
+
+#include "hs-canvas.h"
+#include "hs-view-state.h"
+
+G_BEGIN_DECLS
+
+#define HS_COMPARE_VIEW_ERROR (hs_compare_view_error_quark ())
+GQuark hs_compare_view_error_quark (void);
+
+typedef enum {
+  HS_COMPARE_VIEW_ERROR_NOTHING,   /* no second map to compare with */
+} HsCompareViewError;
+
+typedef enum {
+  HS_COMPARE_MODE_NONE,
+  HS_COMPARE_MODE_PAIR,
+  HS_COMPARE_MODE_GRID,
+} HsCompareMode;
+
+#define HS_TYPE_COMPARE_VIEW (hs_compare_view_get_type ())
+G_DECLARE_FINAL_TYPE (HsCompareView, hs_compare_view, HS, COMPARE_VIEW, GtkWidget)
+
+GtkWidget     *hs_compare_view_new            (void);
+/* A window (transient for `parent`) holding a new compare view. */
+GtkWindow     *hs_compare_window_new          (GtkWindow *parent);
+HsCompareView *hs_compare_window_get_view     (GtkWindow *window);
+
+/* Copies the display settings of `state` (colour map, opacity, strength,
+ * threshold, upsampling, window/level, what is shown); the scale mode is
+ * always "shared" here. */
+void           hs_compare_view_set_base_state (HsCompareView *self, HsViewState *state);
+/* The radiograph and the original target (regions/masks as for
+ * hs_canvas_set_regions; NULL = no target). */
+void           hs_compare_view_set_image      (HsCompareView *self, HsImage *image,
+                                               GPtrArray *regions, GPtrArray *masks);
+/* A | B | A − B.  Maps of different grids are compared on A's grid (B
+ * resampled bilinearly).  Labels name what each map is. */
+void           hs_compare_view_set_pair       (HsCompareView *self,
+                                               HsAttentionMap *a, const char *label_a,
+                                               HsAttentionMap *b, const char *label_b);
+/* N maps (HsAttentionMap*) with their labels (NULL-terminated, same count). */
+void           hs_compare_view_set_grid       (HsCompareView *self, GPtrArray *maps,
+                                               const char * const *labels);
+
+/* Pair mode from a dataset: the sentence's map of `model` against the map
+ * of its left/right-swapped prompt when the dataset has it, else against
+ * the same sentence of the next model that has one.  FALSE (error
+ * HS_COMPARE_VIEW_ERROR_NOTHING or a loading error naming the file) when
+ * there is nothing to compare. */
+gboolean       hs_compare_view_load           (HsCompareView *self, HsDataset *dataset,
+                                               HsInstance *instance, HsSentence *sentence,
+                                               const char *model, GError **error);
+/* Grid mode from a dataset: every model with a map for the sentence. */
+gboolean       hs_compare_view_load_grid      (HsCompareView *self, HsDataset *dataset,
+                                               HsInstance *instance, HsSentence *sentence,
+                                               GError **error);
+
+HsCompareMode  hs_compare_view_get_mode       (HsCompareView *self);
+gboolean       hs_compare_view_get_blink      (HsCompareView *self);
+void           hs_compare_view_set_blink      (HsCompareView *self, gboolean blink);
+/* Canvases in order (pair: A, B, A − B; grid: one per map). */
+guint          hs_compare_view_get_n_canvases (HsCompareView *self);
+HsCanvas      *hs_compare_view_get_canvas     (HsCompareView *self, guint index);
+/* The title and the laterality / wrong-side read-out under canvas `index`. */
+const char    *hs_compare_view_get_title      (HsCompareView *self, guint index);
+const char    *hs_compare_view_get_readout    (HsCompareView *self, guint index);
+/* wrong_side of the map in canvas `index`: 1, 0, or −1 when undefined. */
+int            hs_compare_view_get_wrong_side (HsCompareView *self, guint index);
+/* The shared range of the maps, and the symmetric range of A − B. */
+void           hs_compare_view_get_shared_range (HsCompareView *self, double *lo, double *hi);
+void           hs_compare_view_get_diff_range (HsCompareView *self, double *lo, double *hi);
+
+G_END_DECLS
