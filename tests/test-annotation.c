@@ -487,7 +487,7 @@ test_mutations (void)
     "{\"annotator\": \"a\", \"dataset\": \"d\", \"models\": [\"m\", \"n\"], \"rounds\": [\"custom\"], "
     "\"questions\": \"likert\", \"seed\": 3, \"custom_prompts\": [\"x\"]}";
 
-  for (guint iter = 0; iter < 400; iter++)
+  for (guint iter = 0; iter < 250; iter++)
     {
       g_autoptr(GString) text = g_string_new (NULL);
       g_autoptr(GString) proj = g_string_new (project);
@@ -527,6 +527,24 @@ test_mutations (void)
     }
 }
 
+/* A failed save (folder gone) is an error and leaves the session as it was. */
+static void
+test_save_failure (void)
+{
+  g_autofree char *answers = g_build_filename (tmpdir, "no-such-folder", "a.jsonl", NULL);
+  g_autoptr(HsAnnotationSession) session = open_session ("three", 2, FALSE, answers, NULL);
+  const int v[3] = { 1, 2, 0 };
+  GError *error = NULL;
+
+  g_assert_false (hs_annotation_session_answer (session, 0, v, NULL, NAN, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "a.jsonl"));
+  g_clear_error (&error);
+  g_assert_cmpuint (hs_annotation_session_get_n_answered (session), ==, 0);
+  g_assert_false (hs_annotation_session_is_answered (session, 0));
+  g_assert_cmpint (hs_annotation_session_next_unanswered (session), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -541,5 +559,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/annotation/kill-while-saving", test_kill_while_saving);
   g_test_add_func ("/hs/annotation/session-open", test_session_open);
   g_test_add_func ("/hs/annotation/mutations", test_mutations);
+  g_test_add_func ("/hs/annotation/save-failure", test_save_failure);
   return g_test_run ();
 }
