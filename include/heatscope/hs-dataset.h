@@ -141,6 +141,7 @@ HsSubset     hs_subset_from_string      (const char *name);
 /* --- additions beyond the first draft ------------------------------------ */
 
 const char  *hs_dataset_get_manifest_path (HsDataset *dataset);   /* absolute */
+void         hs_dataset_set_name        (HsDataset *dataset, const char *name);
 const char  *hs_dataset_get_description (HsDataset *dataset);     /* may be NULL */
 void         hs_dataset_set_description (HsDataset *dataset, const char *description);
 /* Models described in the manifest's "models" object (a model with maps

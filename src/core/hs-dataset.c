@@ -423,6 +423,14 @@ hs_dataset_get_name (HsDataset *dataset)
   return dataset->name;
 }
 
+void
+hs_dataset_set_name (HsDataset *dataset, const char *name)
+{
+  g_return_if_fail (dataset != NULL);
+  g_free (dataset->name);
+  dataset->name = g_strdup (name);
+}
+
 const char *
 hs_dataset_get_description (HsDataset *dataset)
 {
