@@ -163,6 +163,7 @@ test_open_and_browse (void)
   g_assert_cmpstr (hs_prompt_panel_get_prompt (panel), ==, HS_UI_S0_SWAPPED);
   g_assert_cmpstr (hs_prompt_panel_get_map_ref (panel)->file, ==, "maps/hand-01-s0-swap.npy");
   g_assert_nonnull (hs_window_get_map (window));
+  hs_ui_wait_until (not_loading, window);      /* the image decodes in a thread */
   hs_ui_settle ();
 
   texture = render_shell (window);
@@ -241,6 +242,7 @@ test_bad_data (void)
   /* A missing image and map: shown in the window with the file named. */
   open_path (window, dataset_root);
   g_assert_true (hs_window_select_instance (window, "broken-image"));
+  hs_ui_wait_until (not_loading, window);
   hs_ui_settle ();
   g_assert_cmpuint (hs_error_bar_get_n_errors (bar), >=, 1);
   g_assert_nonnull (strstr (hs_error_bar_get_text (bar), "missing"));

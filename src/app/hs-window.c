@@ -52,7 +52,8 @@ struct _HsWindow
   HsMapRef             *shown_ref;       /* borrowed from instance */
   char                 *model;
 
-  GCancellable         *cancellable;
+  GCancellable         *cancellable;       /* dataset loading */
+  GCancellable         *image_cancellable; /* non-NULL while the image loads */
   GtkFileChooserNative *chooser;
   gboolean              loading;
   gboolean              restoring;
@@ -69,12 +70,13 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE (HsWindow, hs_window, GTK_TYPE_APPLICATION_WINDOW)
 
 static void update_view (HsWindow *self);
+static void update_spinner (HsWindow *self);
 
 /* Progress of long work (loading, finding subsets) in the header bar. */
 static void
 update_spinner (HsWindow *self)
 {
-  gboolean busy = self->loading ||
+  gboolean busy = self->loading || self->image_cancellable != NULL ||
                   (self->browser != NULL && hs_instance_browser_get_busy (self->browser));
 
   gtk_widget_set_visible (GTK_WIDGET (self->header_spinner), busy);
@@ -177,12 +179,94 @@ fill_models (HsWindow *self)
 
 /* ---- instance and view -------------------------------------------------- */
 
+typedef struct {
+  HsDataset  *dataset;
+  HsInstance *instance;   /* borrowed from dataset */
+} ImageJob;
+
+static void
+image_job_free (ImageJob *job)
+{
+  hs_dataset_unref (job->dataset);
+  g_free (job);
+}
+
+static void
+image_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  ImageJob *job = task_data;
+  GError *error = NULL;
+  HsImage *image = hs_dataset_load_image (job->dataset, job->instance, &error);
+
+  if (image == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, image, (GDestroyNotify) hs_image_unref);
+}
+
+static void update_view_full (HsWindow *self, gboolean force);
+
+static void
+image_done (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  HsWindow *self = HS_WINDOW (object);
+  GTask *task = G_TASK (result);
+  ImageJob *job = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsImage) image = g_task_propagate_pointer (task, &error);
+
+  /* Superseded by another instance, or the window is going away. */
+  if (g_task_get_cancellable (task) != self->image_cancellable)
+    return;
+  g_clear_object (&self->image_cancellable);
+
+  if (image == NULL)
+    hs_error_bar_add_error (self->error_bar, job->instance->image, error);
+  g_clear_pointer (&self->image, hs_image_unref);
+  self->image = g_steal_pointer (&image);
+#ifdef HS_HAVE_CANVAS
+  hs_canvas_set_image (HS_CANVAS (self->canvas), self->image);
+#endif
+  update_spinner (self);
+  update_view_full (self, TRUE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
+/* Decodes the radiograph off the main thread (full-resolution 16-bit PNGs
+ * take a while); the view keeps the previous instance until it arrives. */
+static void
+load_image_async (HsWindow   *self,
+                  HsInstance *instance)
+{
+  g_autoptr(GTask) task = NULL;
+  ImageJob *job = g_new0 (ImageJob, 1);
+  gboolean was_loading = self->image_cancellable != NULL;
+
+  g_cancellable_cancel (self->image_cancellable);
+  g_clear_object (&self->image_cancellable);
+  self->image_cancellable = g_cancellable_new ();
+
+  job->dataset = hs_dataset_ref (self->dataset);
+  job->instance = instance;
+  task = g_task_new (self, self->image_cancellable, image_done, NULL);
+  g_task_set_source_tag (task, load_image_async);
+  g_task_set_task_data (task, job, (GDestroyNotify) image_job_free);
+  g_task_run_in_thread (task, image_thread);
+  update_spinner (self);
+  if (!was_loading)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
 static void
 show_instance (HsWindow *self,
                guint     index)
 {
   HsInstance *instance;
-  g_autoptr(GError) error = NULL;
 
   instance = self->dataset != NULL ? hs_dataset_get_instance (self->dataset, index) : NULL;
   if (instance == NULL)
@@ -191,22 +275,15 @@ show_instance (HsWindow *self,
   self->instance = instance;
   self->shown_ref = NULL;
   g_clear_pointer (&self->map, hs_attention_map_unref);
-  g_clear_pointer (&self->image, hs_image_unref);
-  self->image = hs_dataset_load_image (self->dataset, instance, &error);
-  if (self->image == NULL)
-    hs_error_bar_add_error (self->error_bar, instance->image, error);
-
-#ifdef HS_HAVE_CANVAS
-  hs_canvas_set_map (HS_CANVAS (self->canvas), NULL);
-  hs_canvas_set_image (HS_CANVAS (self->canvas), self->image);
-#endif
+  load_image_async (self, instance);
 
   gtk_label_set_text (self->subtitle_label, instance->id);
   gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
   if (self->settings != NULL && !self->restoring)
     g_settings_set_string (self->settings, "last-instance", instance->id);
 
-  /* Emits map-changed, which loads the map and updates the view. */
+  /* Emits map-changed, which loads the map; the canvas follows when the
+   * image is there. */
   hs_prompt_panel_set_instance (self->prompt_panel, self->dataset, instance);
   update_actions (self);
 }
@@ -286,7 +363,8 @@ release_masks (GPtrArray *masks)
 #endif
 
 static void
-update_view (HsWindow *self)
+update_view_full (HsWindow *self,
+                  gboolean  force)
 {
   HsMapRef *ref = hs_prompt_panel_get_map_ref (self->prompt_panel);
   HsSentence *sentence = hs_prompt_panel_get_sentence (self->prompt_panel);
@@ -310,6 +388,16 @@ update_view (HsWindow *self)
       map_changed = TRUE;
       hs_prompt_panel_set_map (self->prompt_panel, self->map);
     }
+
+  /* While the image loads the canvas keeps the previous instance whole;
+   * image_done finishes the update. */
+  if (self->image_cancellable != NULL)
+    {
+      update_status (self);
+      update_actions (self);
+      return;
+    }
+  map_changed |= force;
 
 #ifdef HS_HAVE_CANVAS
   {
@@ -354,6 +442,12 @@ update_view (HsWindow *self)
   update_actions (self);
 }
 
+static void
+update_view (HsWindow *self)
+{
+  update_view_full (self, FALSE);
+}
+
 /* ---- datasets ----------------------------------------------------------- */
 
 static void
@@ -367,6 +461,8 @@ set_dataset (HsWindow   *self,
 
   self->instance = NULL;
   self->shown_ref = NULL;
+  g_cancellable_cancel (self->image_cancellable);
+  g_clear_object (&self->image_cancellable);
   g_clear_pointer (&self->map, hs_attention_map_unref);
   g_clear_pointer (&self->image, hs_image_unref);
   g_clear_pointer (&self->dataset, hs_dataset_unref);
@@ -802,7 +898,7 @@ hs_window_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_LOADING:
-      g_value_set_boolean (value, HS_WINDOW (object)->loading);
+      g_value_set_boolean (value, hs_window_get_loading (HS_WINDOW (object)));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -816,6 +912,8 @@ hs_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_cancellable_cancel (self->image_cancellable);
+  g_clear_object (&self->image_cancellable);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
@@ -950,7 +1048,7 @@ gboolean
 hs_window_get_loading (HsWindow *self)
 {
   g_return_val_if_fail (HS_IS_WINDOW (self), FALSE);
-  return self->loading;
+  return self->loading || self->image_cancellable != NULL;
 }
 
 HsDataset *

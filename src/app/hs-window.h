@@ -24,7 +24,7 @@ G_DECLARE_FINAL_TYPE (HsWindow, hs_window, HS, WINDOW, GtkApplicationWindow)
 /* `app` may be NULL (tests). */
 HsWindow          *hs_window_new                  (HsApplication *app);
 /* Opens a dataset folder or its heatscope.json (asynchronously; property
- * "loading" is TRUE meanwhile). */
+ * "loading" is TRUE meanwhile, and while an instance's image decodes). */
 void               hs_window_open                 (HsWindow *self, GFile *file);
 /* Opens the dataset remembered in GSettings, when there is one. */
 gboolean           hs_window_restore_last_dataset (HsWindow *self);
