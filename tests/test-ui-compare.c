@@ -1,0 +1,261 @@
+/* test-ui-compare.c — HsCompareView in a plain window: original vs swapped
+ * prompt, shared scale, A − B on a symmetric diverging scale, linked zoom and
+ * pan, blink, the grid of models, laterality and wrong_side, golden image */
+#include "hs-compare-view.h"
+#include "hs-ui-fixture.h"
+
+static char *dataset_root;
+
+typedef struct {
+  GtkWindow     *window;
+  HsCompareView *view;
+  HsDataset     *dataset;
+  HsInstance    *instance;
+} CompareTest;
+
+static void
+setup (CompareTest *t)
+{
+  g_autoptr(GError) error = NULL;
+
+  t->dataset = hs_dataset_load (dataset_root, &error);
+  g_assert_no_error (error);
+  t->instance = hs_dataset_find_instance (t->dataset, "hand-00");
+  g_assert_nonnull (t->instance);
+  t->window = hs_compare_window_new (NULL);
+  t->view = g_object_ref (hs_compare_window_get_view (t->window));
+  gtk_window_set_default_size (t->window, 1200, 460);
+  gtk_window_present (t->window);
+  hs_ui_settle ();
+}
+
+static void
+teardown (CompareTest *t)
+{
+  gtk_window_destroy (t->window);
+  hs_ui_settle ();
+  g_assert_finalize_object (t->view);
+  hs_dataset_unref (t->dataset);
+}
+
+/* The fixture's maps, computed here from the same Gaussian parameters
+ * (independently of the view): s0 blob at column 5, swapped at 11. */
+static void
+expected_ranges (double *lo, double *hi, double *m)
+{
+  double a[HS_UI_GRID * HS_UI_GRID], b[HS_UI_GRID * HS_UI_GRID];
+
+  hs_ui_gauss (a, 5, 8, 2.5);
+  hs_ui_gauss (b, 11, 8, 2.5);
+  *lo = INFINITY;
+  *hi = -INFINITY;
+  *m = 0;
+  for (guint i = 0; i < HS_UI_GRID * HS_UI_GRID; i++)
+    {
+      /* The .npy files hold float32. */
+      double fa = (float) a[i], fb = (float) b[i];
+      *lo = MIN (*lo, MIN (fa, fb));
+      *hi = MAX (*hi, MAX (fa, fb));
+      *m = MAX (*m, fabs (fa - fb));
+    }
+}
+
+static void
+test_pair_swapped (void)
+{
+  CompareTest t;
+  g_autoptr(GError) error = NULL;
+  HsSentence *s0;
+  double lo, hi, m, vlo, vhi;
+  HsOverlayOptions options;
+  HsCanvasTransform ta, tb, tc;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  setup (&t);
+  s0 = hs_instance_find_sentence (t.instance, "s0");
+  g_assert_true (hs_compare_view_load (t.view, t.dataset, t.instance, s0, "grounded", &error));
+  g_assert_no_error (error);
+  hs_ui_settle ();
+
+  g_assert_cmpint (hs_compare_view_get_mode (t.view), ==, HS_COMPARE_MODE_PAIR);
+  g_assert_cmpuint (hs_compare_view_get_n_canvases (t.view), ==, 3);
+  g_assert_nonnull (strstr (hs_compare_view_get_title (t.view, 0), "original"));
+  g_assert_nonnull (strstr (hs_compare_view_get_title (t.view, 1), "swapped"));
+  g_assert_cmpstr (hs_compare_view_get_title (t.view, 2), ==, "A − B");
+
+  /* One shared scale for A and B: min..max over both maps. */
+  expected_ranges (&lo, &hi, &m);
+  hs_compare_view_get_shared_range (t.view, &vlo, &vhi);
+  g_assert_cmpfloat_with_epsilon (vlo, lo, 1e-9);
+  g_assert_cmpfloat_with_epsilon (vhi, hi, 1e-9);
+  for (guint i = 0; i < 2; i++)
+    {
+      hs_view_state_get_overlay_options (hs_canvas_get_view_state (hs_compare_view_get_canvas (t.view, i)), &options);
+      g_assert_cmpint (options.scale.mode, ==, HS_SCALE_SHARED);
+      g_assert_cmpfloat_with_epsilon (options.scale.lo, lo, 1e-9);
+      g_assert_cmpfloat_with_epsilon (options.scale.hi, hi, 1e-9);
+    }
+  /* A − B: diverging, symmetric [−m, m]. */
+  hs_compare_view_get_diff_range (t.view, &vlo, &vhi);
+  g_assert_cmpfloat_with_epsilon (vhi, m, 1e-9);
+  g_assert_cmpfloat_with_epsilon (vlo, -m, 1e-9);
+  hs_view_state_get_overlay_options (hs_canvas_get_view_state (hs_compare_view_get_canvas (t.view, 2)), &options);
+  g_assert_true (hs_colormap_is_diverging (options.colormap));
+  g_assert_true (options.scale.symmetric);
+  g_assert_cmpfloat_with_epsilon (options.scale.hi, m, 1e-9);
+
+  /* Laterality: the target (right lung) is on the image's left; the
+   * original map too (same side), the swapped map on the other side. */
+  g_assert_cmpint (hs_compare_view_get_wrong_side (t.view, 0), ==, 0);
+  g_assert_cmpint (hs_compare_view_get_wrong_side (t.view, 1), ==, 1);
+  g_assert_nonnull (strstr (hs_compare_view_get_readout (t.view, 0), "patient’s right"));
+  g_assert_nonnull (strstr (hs_compare_view_get_readout (t.view, 1), "WRONG SIDE"));
+  g_assert_nonnull (strstr (hs_compare_view_get_readout (t.view, 2), "symmetric KL"));
+
+  {
+    g_autoptr(GdkTexture) texture = hs_ui_render (GTK_WIDGET (t.view));
+    hs_ui_assert_golden (texture, "ui-compare-pair", 0.03);
+  }
+
+  /* Linked zoom: zooming A moves B and A − B the same way. */
+  hs_canvas_zoom_to (hs_compare_view_get_canvas (t.view, 0), 3.0, 60, 80);
+  hs_ui_settle ();
+  hs_canvas_get_transform (hs_compare_view_get_canvas (t.view, 0), &ta);
+  hs_canvas_get_transform (hs_compare_view_get_canvas (t.view, 1), &tb);
+  hs_canvas_get_transform (hs_compare_view_get_canvas (t.view, 2), &tc);
+  g_assert_cmpfloat (ta.zoom, ==, 3.0);
+  g_assert_cmpfloat (tb.zoom, ==, 3.0);
+  g_assert_cmpfloat (tc.zoom, ==, 3.0);
+  g_assert_cmpfloat (tb.offset_x, ==, ta.offset_x);
+  g_assert_cmpfloat (tc.offset_y, ==, ta.offset_y);
+  /* Linked pan from the difference canvas. */
+  tc.offset_x -= 40;
+  tc.offset_y -= 25;
+  hs_canvas_set_transform (hs_compare_view_get_canvas (t.view, 2), &tc);
+  hs_canvas_get_transform (hs_compare_view_get_canvas (t.view, 0), &ta);
+  hs_canvas_get_transform (hs_compare_view_get_canvas (t.view, 1), &tb);
+  g_assert_cmpfloat (ta.offset_x, ==, tc.offset_x);
+  g_assert_cmpfloat (tb.offset_y, ==, tc.offset_y);
+  /* Fit for all. */
+  gtk_widget_activate_action (GTK_WIDGET (t.view), "compare.zoom-fit", NULL);
+  hs_canvas_get_transform (hs_compare_view_get_canvas (t.view, 0), &ta);
+  hs_canvas_get_transform (hs_compare_view_get_canvas (t.view, 2), &tc);
+  g_assert_cmpfloat (ta.zoom, <, 3.0);
+  g_assert_cmpfloat (tc.zoom, ==, ta.zoom);
+
+  /* Blink: A's canvas shows B's map, and back. */
+  g_assert_false (hs_compare_view_get_blink (t.view));
+  gtk_widget_activate_action (GTK_WIDGET (t.view), "compare.blink", NULL);
+  g_assert_true (hs_compare_view_get_blink (t.view));
+  g_assert_true (hs_canvas_get_map (hs_compare_view_get_canvas (t.view, 0)) ==
+                 hs_canvas_get_map (hs_compare_view_get_canvas (t.view, 1)));
+  g_assert_nonnull (strstr (hs_compare_view_get_title (t.view, 0), "blink"));
+  gtk_widget_activate_action (GTK_WIDGET (t.view), "compare.blink", NULL);
+  g_assert_false (hs_compare_view_get_blink (t.view));
+  g_assert_true (hs_canvas_get_map (hs_compare_view_get_canvas (t.view, 0)) !=
+                 hs_canvas_get_map (hs_compare_view_get_canvas (t.view, 1)));
+
+  teardown (&t);
+}
+
+static void
+test_pair_models_and_nothing (void)
+{
+  CompareTest t;
+  g_autoptr(GError) error = NULL;
+  HsSentence *s0, *s1;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  setup (&t);
+  s0 = hs_instance_find_sentence (t.instance, "s0");
+  s1 = hs_instance_find_sentence (t.instance, "s1");
+
+  /* s1 has no swapped map: grounded against the next model with s1 (tokens). */
+  g_assert_true (hs_compare_view_load (t.view, t.dataset, t.instance, s1, "grounded", &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (hs_compare_view_get_title (t.view, 0), ==, "A: grounded");
+  g_assert_cmpstr (hs_compare_view_get_title (t.view, 1), ==, "B: tokens");
+  /* s1 has no target: wrong_side is undefined. */
+  g_assert_cmpint (hs_compare_view_get_wrong_side (t.view, 0), ==, -1);
+
+  /* "tokens" has no map for s0: an error naming instance, model and sentence. */
+  g_assert_false (hs_compare_view_load (t.view, t.dataset, t.instance, s0, "tokens", &error));
+  g_assert_error (error, HS_COMPARE_VIEW_ERROR, HS_COMPARE_VIEW_ERROR_NOTHING);
+  g_assert_nonnull (strstr (error->message, "hand-00"));
+  g_assert_nonnull (strstr (error->message, "tokens"));
+  g_assert_nonnull (strstr (error->message, "s0"));
+
+  /* Blink does nothing outside pair mode. */
+  g_assert_true (hs_compare_view_load_grid (t.view, t.dataset, t.instance, s0, NULL));
+  hs_compare_view_set_blink (t.view, TRUE);
+  g_assert_false (hs_compare_view_get_blink (t.view));
+  teardown (&t);
+}
+
+static void
+test_grid (void)
+{
+  CompareTest t;
+  g_autoptr(GError) error = NULL;
+  HsSentence *s0;
+  double lo, hi, expected_lo = INFINITY, expected_hi = -INFINITY;
+  double a[HS_UI_GRID * HS_UI_GRID], b[HS_UI_GRID * HS_UI_GRID];
+  HsCanvasTransform t0, t1;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  setup (&t);
+  s0 = hs_instance_find_sentence (t.instance, "s0");
+  g_assert_true (hs_compare_view_load_grid (t.view, t.dataset, t.instance, s0, &error));
+  g_assert_no_error (error);
+  hs_ui_settle ();
+  g_assert_cmpint (hs_compare_view_get_mode (t.view), ==, HS_COMPARE_MODE_GRID);
+  /* Models with an s0 map, sorted: blind, grounded. */
+  g_assert_cmpuint (hs_compare_view_get_n_canvases (t.view), ==, 2);
+  g_assert_cmpstr (hs_compare_view_get_title (t.view, 0), ==, "blind");
+  g_assert_cmpstr (hs_compare_view_get_title (t.view, 1), ==, "grounded");
+
+  /* Shared scale over both: blind is a wide blob (σ 5), grounded narrow. */
+  hs_ui_gauss (a, 8, 8, 5);
+  hs_ui_gauss (b, 5, 8, 2.5);
+  for (guint i = 0; i < HS_UI_GRID * HS_UI_GRID; i++)
+    {
+      expected_lo = MIN (expected_lo, MIN ((float) a[i], (float) b[i]));
+      expected_hi = MAX (expected_hi, MAX ((float) a[i], (float) b[i]));
+    }
+  hs_compare_view_get_shared_range (t.view, &lo, &hi);
+  g_assert_cmpfloat_with_epsilon (lo, expected_lo, 1e-9);
+  g_assert_cmpfloat_with_epsilon (hi, expected_hi, 1e-9);
+
+  /* The centred blind blob is on neither side: not wrong. */
+  g_assert_cmpint (hs_compare_view_get_wrong_side (t.view, 0), ==, 0);
+  g_assert_nonnull (strstr (hs_compare_view_get_readout (t.view, 0), "central"));
+  g_assert_cmpint (hs_compare_view_get_wrong_side (t.view, 1), ==, 0);
+
+  /* Linked zoom in the grid too. */
+  hs_canvas_zoom_to (hs_compare_view_get_canvas (t.view, 1), 2.0, -1, -1);
+  hs_canvas_get_transform (hs_compare_view_get_canvas (t.view, 0), &t0);
+  hs_canvas_get_transform (hs_compare_view_get_canvas (t.view, 1), &t1);
+  g_assert_cmpfloat (t0.zoom, ==, 2.0);
+  g_assert_cmpfloat (t0.offset_x, ==, t1.offset_x);
+  g_assert_cmpfloat (t0.offset_y, ==, t1.offset_y);
+  teardown (&t);
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  hs_ui_init (&argc, &argv);
+  dataset_root = hs_ui_make_dataset ();
+
+  g_test_add_func ("/hs/ui/compare/pair-swapped", test_pair_swapped);
+  g_test_add_func ("/hs/ui/compare/pair-models-and-nothing", test_pair_models_and_nothing);
+  g_test_add_func ("/hs/ui/compare/grid", test_grid);
+  status = g_test_run ();
+  g_free (dataset_root);
+  return status;
+}
