@@ -187,11 +187,63 @@ test_fixture (void)
   hs_import_summary_clear (&summary);
 }
 
+static void
+on_progress (double fraction, const char *what, gpointer user_data)
+{
+  g_array_append_val ((GArray *) user_data, fraction);
+}
+
+/* The progress callback starts at 0, never goes back, ends at exactly 1;
+ * cancelling stops the import with G_IO_ERROR_CANCELLED and no manifest. */
+static void
+test_progress_cancel (void)
+{
+  g_autofree char *top = hs_test_shared_path ("mri-brain-tumor");
+  g_autofree char *dir = NULL;
+  g_autofree char *out_dir = NULL;
+  g_autofree char *cancelled_dir = NULL;
+  g_autofree char *manifest = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GArray) fractions = g_array_new (FALSE, FALSE, sizeof (double));
+  HsImportOptions options = { 0 };
+  const char *sources[2] = { NULL, NULL };
+
+  if (top == NULL)
+    return;
+  sources[0] = top;
+  dir = hs_test_make_tmpdir ();
+  out_dir = g_build_filename (dir, "yolo", NULL);
+  options.progress = on_progress;
+  options.progress_data = fractions;
+  dataset = hs_import ("yolo", sources, out_dir, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (fractions->len, >=, 2);
+  g_assert_cmpfloat (g_array_index (fractions, double, 0), ==, 0.0);
+  g_assert_cmpfloat (g_array_index (fractions, double, fractions->len - 1), ==, 1.0);
+  for (guint i = 1; i < fractions->len; i++)
+    g_assert_cmpfloat (g_array_index (fractions, double, i), >=, g_array_index (fractions, double, i - 1));
+
+  /* a cancellable already cancelled: nothing happens */
+  g_cancellable_cancel (cancellable);
+  options.cancellable = cancellable;
+  cancelled_dir = g_build_filename (dir, "cancelled", NULL);
+  g_clear_pointer (&dataset, hs_dataset_unref);
+  dataset = hs_import ("yolo", sources, cancelled_dir, &options, NULL, &error);
+  g_assert_null (dataset);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  manifest = g_build_filename (cancelled_dir, HS_DATASET_MANIFEST, NULL);
+  g_assert_false (g_file_test (manifest, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/hs/import-yolo/real", test_real);
   g_test_add_func ("/hs/import-yolo/fixture", test_fixture);
+  g_test_add_func ("/hs/import-yolo/progress-cancel", test_progress_cancel);
   return g_test_run ();
 }

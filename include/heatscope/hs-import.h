@@ -1,6 +1,7 @@
 /* hs-import.h — datasets from public annotation formats */
 #pragma once
 
+#include <gio/gio.h>
 #include <glib.h>
 #include "hs-dataset.h"
 
@@ -31,6 +32,12 @@ typedef struct {
   GPtrArray *skipped;      /* of HsImportSkip* */
 } HsImportSummary;
 
+/* Progress of an import: `fraction` in [0, 1], or negative while the total
+ * is not known yet (the rows of a CSV being read); `what` (may be NULL) names
+ * the item at hand.  Called from the importing thread, at most about every
+ * 50 ms and once with 1.0 at the end. */
+typedef void (*HsImportProgressFunc) (double fraction, const char *what, gpointer user_data);
+
 typedef struct {
   /* covid-seg: optional CSV "image,sentence,target" linking the sentence
    * (its 1-based number in the note, or its exact text) of an image to a
@@ -41,6 +48,12 @@ typedef struct {
   const char *classes;
   /* Replace a dataset already in the output folder. */
   gboolean    force;
+  /* Optional progress report (see HsImportProgressFunc). */
+  HsImportProgressFunc progress;
+  gpointer             progress_data;
+  /* Optional: once cancelled, hs_import() fails with G_IO_ERROR_CANCELLED
+   * and writes no manifest (images already copied stay in the folder). */
+  GCancellable        *cancellable;
 } HsImportOptions;
 
 /* Formats: "covid-seg", "coco", "yolo", "nih-bbox", "chexlocalize",

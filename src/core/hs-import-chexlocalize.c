@@ -184,6 +184,7 @@ hs_import_chexlocalize (HsImportContext *ctx, const char * const *sources, guint
   g_autoptr(GList) ids = NULL;
   GStatBuf st;
   JsonObject *top;
+  guint index = 0, n_ids;
 
   if (g_stat (json_path, &st) == 0 && (guint64) st.st_size > hs_limits_get ()->max_manifest_bytes)
     {
@@ -205,7 +206,8 @@ hs_import_chexlocalize (HsImportContext *ctx, const char * const *sources, guint
   ids = json_object_get_members (top);
   ids = g_list_sort (ids, (GCompareFunc) strcmp);
 
-  for (GList *l = ids; l != NULL; l = l->next)
+  n_ids = g_list_length (ids);
+  for (GList *l = ids; l != NULL; l = l->next, index++)
     {
       const char *cxr_id = l->data;
       JsonNode *entry = json_object_get_member (top, cxr_id);
@@ -225,6 +227,8 @@ hs_import_chexlocalize (HsImportContext *ctx, const char * const *sources, guint
           hs_import_skip (ctx, json_path, 0, "%s: not an object of pathologies", cxr_id);
           continue;
         }
+      if (!hs_import_progress (ctx, (double) index / n_ids, cxr_id, error))
+        return FALSE;
       o = json_node_get_object (entry);
       source = find_image (root, cxr_id);
       if (source == NULL)

@@ -276,6 +276,8 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
       JsonNode *node = json_array_get_element (array, i);
       JsonObject *o = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
       const char *file_name = get_string (o, "file_name");
+      if (!hs_import_progress (ctx, 0.5 * i / json_array_get_length (array), file_name, error))
+        return FALSE;
       g_autofree char *source = NULL;
       g_autofree char *relative = NULL;
       g_autofree char *rel = NULL;
@@ -386,6 +388,9 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
       gboolean has_seg = FALSE, used = FALSE;
       g_autofree char *reason = NULL;
 
+      if (!hs_import_progress (ctx, 0.5 + 0.3 * i / json_array_get_length (array), NULL, error))
+        return FALSE;
+
       if (o == NULL || !get_int (o, "image_id", &image_id))
         {
           hs_import_skip (ctx, json_path, 0, "annotations[%u]: needs an integer image_id", i);
@@ -469,6 +474,8 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
     {
       CocoImage *ci = g_ptr_array_index (images, i);
 
+      if (!hs_import_progress (ctx, 0.8 + 0.2 * i / images->len, ci->instance->id, error))
+        return FALSE;
       for (guint k = 0; k < ci->order->len; k++)
         {
           const char *name = g_ptr_array_index (ci->order, k);

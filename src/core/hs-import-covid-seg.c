@@ -299,6 +299,8 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
       double x1, y1, x2, y2;
 
       g_clear_error (&local_error);
+      if (!hs_import_progress (ctx, -1.0, NULL, error))
+        return FALSE;
       row = hs_csv_reader_next (structure, &line, &local_error);
       if (row == NULL && local_error == NULL)
         break;
@@ -470,6 +472,8 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
 
       if (ci->instance == NULL)
         continue;
+      if (!hs_import_progress (ctx, (double) i / images->len, ci->instance->id, error))
+        return FALSE;
       for (guint k = 0; k < ci->order->len; k++)
         {
           const char *region_name = g_ptr_array_index (ci->order, k);

@@ -240,6 +240,8 @@ import_gold_tsv (Genome *g, const char *path, GError **error)
       guint nf;
 
       g_clear_error (&local_error);
+      if (!hs_import_progress (g->ctx, -1.0, NULL, error))
+        return FALSE;
       row = hs_csv_reader_next (reader, &line, &local_error);
       if (row == NULL && local_error == NULL)
         break;
@@ -473,7 +475,11 @@ hs_import_imagenome (HsImportContext *ctx, const char * const *sources, guint n,
           return FALSE;
         }
       for (guint i = 0; i < names->len; i++)
-        import_scene_graph (&g, g_ptr_array_index (names, i));
+        {
+          if (!hs_import_progress (ctx, (double) i / names->len, g_ptr_array_index (names, i), error))
+            return FALSE;
+          import_scene_graph (&g, g_ptr_array_index (names, i));
+        }
     }
   else if (g_str_has_suffix (source, ".json"))
     import_scene_graph (&g, source);

@@ -87,6 +87,8 @@ hs_import_ms_cxr (HsImportContext *ctx, const char * const *sources, guint n, GE
       g_autofree char *region_name = NULL;
 
       g_clear_error (&local_error);
+      if (!hs_import_progress (ctx, -1.0, NULL, error))
+        return FALSE;
       row = hs_csv_reader_next (reader, &line, &local_error);
       if (row == NULL && local_error == NULL)
         break;

@@ -81,6 +81,8 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
       double x, y, w, h, x1, y1, x2, y2, sx, sy;
 
       g_clear_error (&local_error);
+      if (!hs_import_progress (ctx, -1.0, NULL, error))
+        return FALSE;
       row = hs_csv_reader_next (reader, &line, &local_error);
       if (row == NULL && local_error == NULL)
         break;

@@ -82,6 +82,8 @@ hs_import_npy_folder (HsImportContext *ctx, const char * const *sources, guint n
       HsInstance *instance;
       HsSentence *sentence;
 
+      if (!hs_import_progress (ctx, (double) i / names->len, file, error))
+        return FALSE;
       if (g_strv_length (parts) != 3 || *parts[0] == '\0' || *parts[1] == '\0' || *parts[2] == '\0')
         {
           hs_import_skip (ctx, path, 0, "name is not <instance>__<model>__<query-id>.npy");

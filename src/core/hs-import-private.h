@@ -14,6 +14,7 @@ typedef struct
   HsImportSummary       *summary;
   GHashTable            *images;        /* relative image path → source path */
   GHashTable            *instance_ids;  /* set */
+  gint64                 last_progress; /* monotonic µs of the last report */
 } HsImportContext;
 
 typedef gboolean (*HsImportFunc) (HsImportContext *ctx, const char * const *sources,
@@ -28,6 +29,10 @@ gboolean hs_import_imagenome    (HsImportContext *ctx, const char * const *sourc
 gboolean hs_import_ms_cxr       (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
 gboolean hs_import_npy_folder   (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
 
+/* Reports progress (throttled; see HsImportProgressFunc) and checks the
+ * cancellable: FALSE with G_IO_ERROR_CANCELLED once cancelled. */
+gboolean hs_import_progress     (HsImportContext *ctx, double fraction, const char *what,
+                                 GError **error);
 /* Records a source row that could not be used. */
 void     hs_import_skip         (HsImportContext *ctx, const char *file, guint line,
                                  const char *format, ...) G_GNUC_PRINTF (4, 5);

@@ -183,6 +183,9 @@ hs_import_yolo (HsImportContext *ctx, const char * const *sources, guint n, GErr
       const char *dot = strrchr (rel_image, '.');
       const char *images_part;
 
+      if (!hs_import_progress (ctx, (double) i / images->len, rel_image, error))
+        return FALSE;
+
       stem = g_strndup (rel_image, dot - rel_image);
       label_path = g_strdup_printf ("%s/%s.txt", top, stem);
       /* the usual layout: .../images/x.jpg ↔ .../labels/x.txt */

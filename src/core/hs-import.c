@@ -83,6 +83,24 @@ hs_import_skip (HsImportContext *ctx, const char *file, guint line, const char *
   g_ptr_array_add (ctx->summary->skipped, skip);
 }
 
+gboolean
+hs_import_progress (HsImportContext *ctx, double fraction, const char *what, GError **error)
+{
+  const HsImportOptions *options = ctx->options;
+  gint64 now;
+
+  if (g_cancellable_set_error_if_cancelled (options->cancellable, error))
+    return FALSE;
+  if (options->progress == NULL)
+    return TRUE;
+  now = g_get_monotonic_time ();
+  if (fraction < 1.0 && ctx->last_progress != 0 && now - ctx->last_progress < 50000)
+    return TRUE;
+  ctx->last_progress = now;
+  options->progress (fraction < 0 ? -1.0 : MIN (fraction, 1.0), what, options->progress_data);
+  return TRUE;
+}
+
 char *
 hs_import_safe_name (const char *text)
 {
@@ -383,7 +401,8 @@ hs_import (const char *format, const char * const *sources, const char *output_d
   ctx.images = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   ctx.instance_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  ok = func (&ctx, sources, n_sources, error);
+  ok = hs_import_progress (&ctx, 0.0, NULL, error) && func (&ctx, sources, n_sources, error) &&
+       hs_import_progress (&ctx, 1.0, NULL, error);
   if (ok)
     {
       for (guint i = 0; i < hs_dataset_get_n_instances (ctx.dataset); i++)
