@@ -676,34 +676,34 @@ hs_metrics_kth_largest (const HsEvalState *state, guint64 r)
 
 /* auroc and ap in one walk over the distinct values of G, top down, with a
  * tight scan of the values outside G.  Integer counts throughout. */
-void
-hs_metrics_rank_metrics (const HsEvalState *state, HsScores *out)
+/* One stretch of the walk: the groups of G values in pos[end..begin),
+ * top down, starting with tp values of G above them. */
+typedef struct {
+  const HsEvalState *state;
+  gsize   begin[2], end[2];
+  guint64 two_u[2];
+  double  ap[2];
+} RankJob;
+
+static void
+rank_part (gpointer data, guint part, guint n_parts)
 {
-  const double *pos = state->pos, *neg = state->neg;
-  gsize i = state->n_pos, j = state->n_neg;
-  guint64 tp = 0, two_u = 0;
+  RankJob *job = data;
+  const HsEvalState *st = job->state;
+  const double *pos = st->pos, *neg = st->neg;
+  gsize i = job->begin[part], stop = job->end[part], j;
+  guint64 tp = st->n_pos - i, two_u = 0;
   double ap = 0;
 
-  if (state->n_pos == 0)
-    {
-      hs_scores_undefined (out, HS_METRIC_AUROC, HS_REASON_EMPTY_TARGET);
-      hs_scores_undefined (out, HS_METRIC_AP, HS_REASON_EMPTY_TARGET);
-      return;
-    }
-  if (state->n_neg == 0)
-    {
-      hs_scores_undefined (out, HS_METRIC_AUROC, HS_REASON_FULL_TARGET);
-      hs_scores_undefined (out, HS_METRIC_AP, HS_REASON_FULL_TARGET);
-      return;
-    }
-
-  while (i > 0)
+  /* values outside G at or below the stretch's top value */
+  j = i > 0 ? count_below (neg, st->n_neg, pos[i - 1], TRUE) : 0;
+  while (i > stop)
     {
       double v = pos[i - 1];
       guint64 cp = 0, cn;
       gsize jj;
 
-      while (i > 0 && pos[i - 1] == v)
+      while (i > stop && pos[i - 1] == v)
         {
           i--;
           cp++;
@@ -718,12 +718,52 @@ hs_metrics_rank_metrics (const HsEvalState *state, HsScores *out)
       /* j values outside G are now below v. */
       tp += cp;
       two_u += cp * (2 * (guint64) j + cn);
-      ap += ((double) cp / (double) state->n_pos)
-            * ((double) tp / (double) (tp + (state->n_neg - j)));
+      ap += ((double) cp / (double) st->n_pos)
+            * ((double) tp / (double) (tp + (st->n_neg - j)));
     }
+  job->two_u[part] = two_u;
+  job->ap[part] = ap;
+}
+
+/* auroc and ap in one walk over the distinct values of G, top down, with a
+ * tight scan of the values outside G.  Integer counts throughout.  The walk
+ * is always cut in the same two stretches (at a change of value), whatever
+ * the thread count, so the sum is the same with one thread or two. */
+void
+hs_metrics_rank_metrics (const HsEvalState *state, HsScores *out)
+{
+  RankJob job = { state };
+  gsize cut;
+
+  if (state->n_pos == 0)
+    {
+      hs_scores_undefined (out, HS_METRIC_AUROC, HS_REASON_EMPTY_TARGET);
+      hs_scores_undefined (out, HS_METRIC_AP, HS_REASON_EMPTY_TARGET);
+      return;
+    }
+  if (state->n_neg == 0)
+    {
+      hs_scores_undefined (out, HS_METRIC_AUROC, HS_REASON_FULL_TARGET);
+      hs_scores_undefined (out, HS_METRIC_AP, HS_REASON_FULL_TARGET);
+      return;
+    }
+
+  /* the upper stretch is pos[cut..n_pos), the lower pos[0..cut); a group of
+   * equal values never straddles the cut */
+  cut = state->n_pos / 2;
+  while (cut > 0 && state->pos[cut - 1] == state->pos[cut])
+    cut--;
+  job.begin[0] = state->n_pos;
+  job.end[0] = cut;
+  job.begin[1] = cut;
+  job.end[1] = 0;
+  hs_metrics_run_parts (rank_part, &job, state->n_threads >= 2 && state->n_pos >= 65536 ? 2 : 1);
+  if (state->n_threads < 2 || state->n_pos < 65536)
+    rank_part (&job, 1, 2);
   hs_scores_set (out, HS_METRIC_AUROC,
-                 (double) two_u / (2.0 * (double) state->n_pos * (double) state->n_neg));
-  hs_scores_set (out, HS_METRIC_AP, ap);
+                 (double) (job.two_u[0] + job.two_u[1])
+                 / (2.0 * (double) state->n_pos * (double) state->n_neg));
+  hs_scores_set (out, HS_METRIC_AP, job.ap[0] + job.ap[1]);
 }
 
 static const HsMetric iou_metrics[4] = { HS_METRIC_IOU_5, HS_METRIC_IOU_10, HS_METRIC_IOU_20, HS_METRIC_IOU_30 };
