@@ -892,12 +892,12 @@ get_string_list (HsManifestReader *r, HjNode *object, const HsJsonPath *parent,
 
   if (node == NULL)
     return g_new0 (char *, 1);
-  if (!expect (r, node, &path, (node->type == HJ_ARRAY), "an array of strings"))
+  if (!expect (r, node, &path, node->type == HJ_ARRAY, "an array of strings"))
     {
       *bad = TRUE;
       return NULL;
     }
-  array = (node);
+  array = node;
   n = hj_length (array);
   items = g_ptr_array_new_full (n + 1, g_free);
   for (guint i = 0; i < n && !r->stop; i++)
@@ -953,9 +953,9 @@ read_label (HsManifestReader *r, HjNode *node, const HsJsonPath *path)
   g_autofree char *context = NULL;
   g_auto(GStrv) locations = NULL;
 
-  if (!expect (r, node, path, (node->type == HJ_OBJECT), "a label object"))
+  if (!expect (r, node, path, node->type == HJ_OBJECT, "a label object"))
     return NULL;
-  object = (node);
+  object = node;
   check_members (r, object, path, label_members);
   condition = get_string (r, object, path, "condition", TRUE, TRUE, &bad);
   context = get_string (r, object, path, "context", FALSE, TRUE, &bad);
@@ -984,9 +984,9 @@ read_labels (HsManifestReader *r, HjNode *object, const HsJsonPath *parent,
 
   if (node == NULL)
     return TRUE;
-  if (!expect (r, node, &path, (node->type == HJ_ARRAY), "an array of labels"))
+  if (!expect (r, node, &path, node->type == HJ_ARRAY, "an array of labels"))
     return FALSE;
-  array = (node);
+  array = node;
   for (guint i = 0; i < hj_length (array) && !r->stop; i++)
     {
       PATH_INDEX (item_path, &path, i);
@@ -1007,9 +1007,9 @@ read_box (HsManifestReader *r, HjNode *node, const HsJsonPath *path, HsBox *box)
   double v[4];
   gboolean ok = TRUE;
 
-  if (!expect (r, node, path, (node->type == HJ_ARRAY), "a box [x1, y1, x2, y2]"))
+  if (!expect (r, node, path, node->type == HJ_ARRAY, "a box [x1, y1, x2, y2]"))
     return FALSE;
-  array = (node);
+  array = node;
   if (hj_length (array) != 4)
     {
       PROBLEM (r, path, HS_DATASET_ERROR_INVALID,
@@ -1046,9 +1046,9 @@ read_region (HsManifestReader *r, const char *name, HjNode *node, const HsJsonPa
       PROBLEM (r, path, HS_DATASET_ERROR_INVALID, "a region name must not be empty");
       bad = TRUE;
     }
-  if (!expect (r, node, path, (node->type == HJ_OBJECT), "a region object"))
+  if (!expect (r, node, path, node->type == HJ_OBJECT, "a region object"))
     return NULL;
-  object = (node);
+  object = node;
   check_members (r, object, path, region_members);
 
   boxes = hj_member (object, "boxes");
@@ -1056,9 +1056,9 @@ read_region (HsManifestReader *r, const char *name, HjNode *node, const HsJsonPa
     {
       PATH_KEY (boxes_path, path, "boxes");
 
-      if (expect (r, boxes, &boxes_path, (boxes->type == HJ_ARRAY), "an array of boxes"))
+      if (expect (r, boxes, &boxes_path, boxes->type == HJ_ARRAY, "an array of boxes"))
         {
-          HjNode *array = (boxes);
+          HjNode *array = boxes;
 
           for (guint i = 0; i < hj_length (array) && !r->stop; i++)
             {
@@ -1104,9 +1104,9 @@ read_sentence (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
   g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_label_free);
   HsSentence *sentence;
 
-  if (!expect (r, node, path, (node->type == HJ_OBJECT), "a sentence object"))
+  if (!expect (r, node, path, node->type == HJ_OBJECT, "a sentence object"))
     return NULL;
-  object = (node);
+  object = node;
   check_members (r, object, path, sentence_members);
 
   id = get_string (r, object, path, "id", TRUE, TRUE, &bad);
@@ -1180,9 +1180,9 @@ read_map (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
   double no_attn = NAN;
   HsMapRef *ref;
 
-  if (!expect (r, node, path, (node->type == HJ_OBJECT), "a map object"))
+  if (!expect (r, node, path, node->type == HJ_OBJECT, "a map object"))
     return NULL;
-  object = (node);
+  object = node;
   check_members (r, object, path, map_members);
 
   model = get_string (r, object, path, "model", TRUE, TRUE, &bad);
@@ -1276,9 +1276,9 @@ read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
   g_autoptr(GHashTable) map_keys = NULL;
   gboolean has_abnormal = FALSE;
 
-  if (!expect (r, node, path, (node->type == HJ_OBJECT), "an instance object"))
+  if (!expect (r, node, path, node->type == HJ_OBJECT, "an instance object"))
     return NULL;
-  object = (node);
+  object = node;
   check_members (r, object, path, instance_members);
 
   id = get_string (r, object, path, "id", TRUE, TRUE, &bad);
@@ -1323,13 +1323,13 @@ read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
     {
       PATH_KEY (meta_path, path, "metadata");
 
-      if (expect (r, member, &meta_path, (member->type == HJ_OBJECT), "an object of strings"))
+      if (expect (r, member, &meta_path, member->type == HJ_OBJECT, "an object of strings"))
         {
           HjIter iter;
           const char *key;
           HjNode *value;
 
-          hj_iter_init (&iter, (member));
+          hj_iter_init (&iter, member);
           while (!r->stop && hj_iter_next (&iter, &key, &value))
             {
               PATH_KEY (value_path, &meta_path, key);
@@ -1376,7 +1376,7 @@ read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
           const char *name;
           HjNode *value;
 
-          hj_iter_init (&iter, (member));
+          hj_iter_init (&iter, member);
           while (!r->stop && hj_iter_next (&iter, &name, &value))
             {
               PATH_KEY (region_path, &regions_path, name);
@@ -1407,7 +1407,7 @@ read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
       if (expect (r, member, &sentences_path, (member->type == HJ_ARRAY),
                   "an array of sentences"))
         {
-          HjNode *array = (member);
+          HjNode *array = member;
 
           for (guint i = 0; i < hj_length (array) && !r->stop; i++)
             {
@@ -1430,9 +1430,9 @@ read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
     {
       PATH_KEY (maps_path, path, "maps");
 
-      if (expect (r, member, &maps_path, (member->type == HJ_ARRAY), "an array of maps"))
+      if (expect (r, member, &maps_path, member->type == HJ_ARRAY, "an array of maps"))
         {
-          HjNode *array = (member);
+          HjNode *array = member;
 
           for (guint i = 0; i < hj_length (array) && !r->stop; i++)
             {
@@ -1467,9 +1467,9 @@ read_top (HsManifestReader *r, HjNode *root)
   gboolean bad = FALSE;
   g_autofree char *format = NULL;
 
-  if (!expect (r, root, NULL, (root->type == HJ_OBJECT), "a heatscope-dataset object"))
+  if (!expect (r, root, NULL, root->type == HJ_OBJECT, "a heatscope-dataset object"))
     return;
-  object = (root);
+  object = root;
 
   format = get_string (r, object, NULL, "format", TRUE, FALSE, &bad);
   if (format != NULL && strcmp (format, FORMAT_NAME) != 0)
@@ -1517,13 +1517,13 @@ read_top (HsManifestReader *r, HjNode *root)
     {
       PATH_KEY (models_path, NULL, "models");
 
-      if (expect (r, member, &models_path, (member->type == HJ_OBJECT), "an object of models"))
+      if (expect (r, member, &models_path, member->type == HJ_OBJECT, "an object of models"))
         {
           HjIter iter;
           const char *name;
           HjNode *value;
 
-          hj_iter_init (&iter, (member));
+          hj_iter_init (&iter, member);
           while (!r->stop && hj_iter_next (&iter, &name, &value))
             {
               PATH_KEY (model_path, &models_path, name);
@@ -1535,7 +1535,7 @@ read_top (HsManifestReader *r, HjNode *root)
                            "a model name must not be empty");
                   continue;
                 }
-              if (!expect (r, value, &model_path, (value->type == HJ_OBJECT), "a model object"))
+              if (!expect (r, value, &model_path, value->type == HJ_OBJECT, "a model object"))
                 continue;
               check_members (r, (value), &model_path, model_members);
               description = get_string (r, (value), &model_path,
@@ -1558,10 +1558,9 @@ read_top (HsManifestReader *r, HjNode *root)
     g_autoptr(GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
     HjNode *array;
 
-    if (!expect (r, member, &instances_path, (member->type == HJ_ARRAY), "an array of instances"))
+    if (!expect (r, member, &instances_path, member->type == HJ_ARRAY, "an array of instances"))
       return;
-    array = (member);
-    g_ptr_array_set_size (dataset->instances, 0);
+    array = member;
     for (guint i = 0; i < hj_length (array) && !r->stop; i++)
       {
         PATH_INDEX (instance_path, &instances_path, i);

@@ -14,6 +14,7 @@ struct _HsDataset {
   GHashTable *models;          /* model name → description (may be NULL) */
   GPtrArray  *instances;       /* of HsInstance* */
   GHashTable *by_id;           /* id → HsInstance* (first with that id) */
+  GHashTable *index_of;        /* HsInstance* → index + 1 */
 
   /* Lazily filled caches, guarded by cache_lock (metrics workers share them). */
   GMutex      cache_lock;

@@ -327,6 +327,7 @@ hs_dataset_new_internal (const char *root, const char *manifest_path)
   dataset->models = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   dataset->instances = g_ptr_array_new_with_free_func (instance_free_cb);
   dataset->by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  dataset->index_of = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_mutex_init (&dataset->cache_lock);
   dataset->image_sizes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   dataset->mask_extents = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
@@ -394,6 +395,7 @@ hs_dataset_unref (HsDataset *dataset)
   g_free (dataset->description);
   g_hash_table_unref (dataset->models);
   g_hash_table_unref (dataset->by_id);
+  g_hash_table_unref (dataset->index_of);
   g_ptr_array_unref (dataset->instances);
   g_mutex_clear (&dataset->cache_lock);
   g_hash_table_unref (dataset->image_sizes);
@@ -490,12 +492,10 @@ hs_dataset_find_instance (HsDataset *dataset, const char *id)
 int
 hs_dataset_get_instance_index (HsDataset *dataset, const HsInstance *instance)
 {
-  guint index;
-
   g_return_val_if_fail (dataset != NULL, -1);
-  if (instance == NULL || !g_ptr_array_find (dataset->instances, instance, &index))
+  if (instance == NULL)
     return -1;
-  return (int) index;
+  return GPOINTER_TO_INT (g_hash_table_lookup (dataset->index_of, instance)) - 1;
 }
 
 void
@@ -505,6 +505,7 @@ hs_dataset_add_instance (HsDataset *dataset, HsInstance *instance)
   g_return_if_fail (instance != NULL);
 
   g_ptr_array_add (dataset->instances, instance);
+  g_hash_table_insert (dataset->index_of, instance, GINT_TO_POINTER ((int) dataset->instances->len));
   /* A duplicate id keeps the first instance findable; validation reports it. */
   if (instance->id != NULL && !g_hash_table_contains (dataset->by_id, instance->id))
     g_hash_table_insert (dataset->by_id, instance->id, instance);
