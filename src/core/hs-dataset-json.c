@@ -1,7 +1,7 @@
 /* hs-dataset-json.c — reading and writing heatscope.json
  *
- * The reader walks the json-glib tree once, converts it to the plain structs
- * and drops the tree; nothing referenced by the manifest is opened unless the
+ * The reader parses the manifest into a compact tree (below), walks it once,
+ * converts it to the plain structs and drops the tree; nothing referenced by the manifest is opened unless the
  * validator asks for it.  The same walk serves the loader (stop at the first
  * problem) and the validator (record every problem). */
 #include "hs-dataset-private.h"
