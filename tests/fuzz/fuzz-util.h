@@ -1,0 +1,82 @@
+/* fuzz-util.h — shared set-up of the libFuzzer harnesses (tests/fuzz/fuzz-*.c) */
+#pragma once
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <heatscope/heatscope.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+/* A scratch folder per process, made once: parsers that only read paths get
+ * their input written there.  It holds images/a.png (4 × 3 grey) so that
+ * importers find an image named "a". */
+G_GNUC_UNUSED static const char *
+fuzz_dir (void)
+{
+  static char *dir = NULL;
+
+  if (dir == NULL)
+    {
+      HsLimits limits = *hs_limits_get ();
+      g_autoptr(GError) error = NULL;
+      g_autofree char *images = NULL;
+      g_autofree char *png = NULL;
+      HsImage *image;
+
+      /* Keep every allocation a crafted header can ask for far below
+       * -rss_limit_mb, so refusals (not OOM kills) are what gets exercised. */
+      limits.max_image_pixels = 4096 * 4096;
+      limits.max_grid_cells = 1024 * 1024;
+      limits.max_tokens = 256;
+      limits.max_file_bytes = 16 * 1024 * 1024;
+      limits.max_manifest_bytes = 16 * 1024 * 1024;
+      hs_limits_set (&limits);
+      /* A critical is a bug in the caller: make it a crash the fuzzer sees. */
+      g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR);
+
+      dir = g_dir_make_tmp ("hs-fuzz-XXXXXX", &error);
+      if (dir == NULL)
+        g_error ("fuzz: %s", error->message);
+      images = g_build_filename (dir, "images", NULL);
+      g_mkdir_with_parents (images, 0700);
+      png = g_build_filename (images, "a.png", NULL);
+      image = hs_image_new (4, 3, 1, 8, &error);
+      if (image == NULL || !hs_image_save_png (image, png, &error))
+        g_error ("fuzz: %s", error->message);
+      hs_image_unref (image);
+    }
+  return dir;
+}
+
+/* Writes the input to `relative` inside fuzz_dir(); returns the full path. */
+G_GNUC_UNUSED static char *
+fuzz_write (const char *relative, const uint8_t *data, size_t size)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (fuzz_dir (), relative, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+
+  g_mkdir_with_parents (parent, 0700);
+  if (!g_file_set_contents (path, (const char *) data, (gssize) size, &error))
+    g_error ("fuzz: %s", error->message);
+  return path;
+}
+
+/* Runs an importer on sources (inside fuzz_dir()) into fuzz_dir()/out. */
+G_GNUC_UNUSED static void
+fuzz_import (const char *format, const char * const *sources, const char *classes)
+{
+  g_autofree char *out = g_build_filename (fuzz_dir (), "out", NULL);
+  HsImportOptions options = { NULL, classes, TRUE };
+  HsImportSummary summary = { 0 };
+  GError *error = NULL;
+  HsDataset *dataset;
+
+  dataset = hs_import (format, sources, out, &options, &summary, &error);
+  if (dataset != NULL)
+    hs_dataset_unref (dataset);
+  g_clear_error (&error);
+  hs_import_summary_clear (&summary);
+}
