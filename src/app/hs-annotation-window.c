@@ -82,9 +82,9 @@ update_question_highlight (HsAnnotationWindow *self)
     if (self->rows[q] != NULL)
       {
         if (q == self->question)
-          gtk_widget_add_css_class (self->rows[q], "card");
+          gtk_widget_add_css_class (self->rows[q], "hs-current-question");
         else
-          gtk_widget_remove_css_class (self->rows[q], "card");
+          gtk_widget_remove_css_class (self->rows[q], "hs-current-question");
       }
 }
 
@@ -204,7 +204,17 @@ load_item_map (HsAnnotationWindow *self, const HsAnnotationItem *item)
                                         item->prompt != NULL ? NULL : prompt, &error);
   if (map == NULL)
     {
-      hs_error_bar_add_error (self->error_bar, NULL, error);
+      /* A loading error names the map file, and file names often carry
+       * the model's name: only the alias may be shown while annotating. */
+      if (g_error_matches (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_NOT_FOUND))
+        hs_error_bar_add_error (self->error_bar, NULL, error);
+      else
+        {
+          g_autofree char *message = g_strdup_printf (_("The map of %s cannot be read (details hidden while annotating)"),
+                                                      item->alias);
+          g_debug ("annotation: %s", error->message);
+          hs_error_bar_add (self->error_bar, NULL, message);
+        }
       return;
     }
   self->no_attn = hs_attention_map_get_no_attn (map);
@@ -732,11 +742,25 @@ hs_annotation_window_class_init (HsAnnotationWindowClass *klass)
 static void
 hs_annotation_window_init (HsAnnotationWindow *self)
 {
+  static gboolean css_loaded;
+
   self->index = -1;
   self->no_attn = NAN;
   for (guint q = 0; q < HS_ANNOTATION_N_QUESTIONS; q++)
     self->levels[q] = -1;
   gtk_widget_init_template (GTK_WIDGET (self));
+  if (!css_loaded && gdk_display_get_default () != NULL)
+    {
+      g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
+
+      /* The question the digit keys answer. */
+      gtk_css_provider_load_from_data (provider,
+                                       ".hs-current-question { border: 2px solid @theme_selected_bg_color;"
+                                       " border-radius: 6px; padding: 4px; }", -1);
+      gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (provider),
+                                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+      css_loaded = TRUE;
+    }
   self->state = hs_view_state_new ();
   hs_canvas_set_view_state (self->canvas, self->state);
   /* The canvas binds digits to zoom; here they answer questions. */
