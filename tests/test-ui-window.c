@@ -478,6 +478,59 @@ test_shortcuts (void)
   hs_ui_settle ();
 }
 
+/* The application: datasets given on the command line open in a window
+ * with the shortcuts window attached; About and Quit work. */
+static void
+test_application (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  HsApplication *app;
+  GtkWindow *window;
+  GtkWindow *about = NULL;
+  g_autoptr(GListModel) toplevels = NULL;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  reset_settings ();
+
+  app = hs_application_new ();
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  file = g_file_new_for_path (dataset_root);
+  g_application_open (G_APPLICATION (app), &file, 1, "");
+  window = gtk_application_get_active_window (GTK_APPLICATION (app));
+  g_assert_true (HS_IS_WINDOW (window));
+  hs_ui_wait_until (not_loading, window);
+  hs_ui_settle ();
+  g_assert_cmpstr (hs_window_get_instance (HS_WINDOW (window))->id, ==, "hand-00");
+  g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
+  hs_ui_settle ();
+  toplevels = gtk_window_get_toplevels ();
+  g_object_ref (toplevels);
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels) && about == NULL; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_ABOUT_DIALOG (item))
+        about = GTK_WINDOW (item);
+    }
+  g_assert_nonnull (about);
+  g_assert_cmpstr (gtk_about_dialog_get_program_name (GTK_ABOUT_DIALOG (about)), ==, "Heatscope");
+  g_assert_cmpstr (gtk_about_dialog_get_version (GTK_ABOUT_DIALOG (about)), ==, PACKAGE_VERSION);
+  gtk_window_destroy (about);
+
+  /* Quit closes the window (which saves its state). */
+  g_object_ref (window);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+  hs_ui_settle ();
+  g_assert_null (gtk_application_get_active_window (GTK_APPLICATION (app)));
+  g_assert_finalize_object (window);
+  g_object_unref (app);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -494,6 +547,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/window/export", test_export);
   g_test_add_func ("/hs/ui/window/drop", test_drop);
   g_test_add_func ("/hs/ui/window/shortcuts", test_shortcuts);
+  g_test_add_func ("/hs/ui/window/application", test_application);
   status = g_test_run ();
   g_free (dataset_root);
   return status;
