@@ -89,8 +89,8 @@ static const Case cases[] = {
   { "odd-width",           201, 80,  15,  8,  HS_UPSAMPLE_BILINEAR, 0, 1 },
   { "empty-target",        64,  48,  8,   6,  HS_UPSAMPLE_BILINEAR, 0, 0 },
   { "full-target",         64,  48,  8,   6,  HS_UPSAMPLE_BILINEAR, 0, 99 },
-  { "large-two-threads",   1024, 700, 33, 23, HS_UPSAMPLE_BILINEAR, 0, 2 },
-  { "large-ties",          900, 800, 900, 800, HS_UPSAMPLE_BILINEAR, 1, 2 },
+  { "large-two-threads",   600, 500, 33, 23, HS_UPSAMPLE_BILINEAR, 0, 2 },
+  { "large-ties",          640, 480, 640, 480, HS_UPSAMPLE_BILINEAR, 1, 2 },
 };
 
 static void
