@@ -202,6 +202,15 @@ fixture_snapshot_widget (GtkWidget *widget)
 
   gdk_paintable_snapshot (paintable, snapshot, w, h);
   node = gtk_snapshot_free_to_node (snapshot);
+  /* A widget waiting for a new allocation (a child just shown) draws
+   * nothing: let the frame clock lay it out and try again. */
+  for (int i = 0; node == NULL && i < 200; i++)
+    {
+      fixture_settle (10);
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, w, h);
+      node = gtk_snapshot_free_to_node (snapshot);
+    }
   g_assert_nonnull (node);
   texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);

@@ -16,7 +16,7 @@ setup (PanelTest *t, gconstpointer data)
   t->panel = HS_OVERLAY_PANEL (hs_overlay_panel_new ());
   g_object_ref_sink (t->panel);
   hs_overlay_panel_set_view_state (t->panel, t->state);
-  t->window = fixture_present (GTK_WIDGET (t->panel), 360, 560);
+  t->window = fixture_present (GTK_WIDGET (t->panel), 480, 640);
 }
 
 static void

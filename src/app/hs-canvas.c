@@ -61,8 +61,9 @@ struct _HsCanvas
   guint           outline_w, outline_h;
   char           *map_error;
 
-  GskRenderNode  *image_node;
-  GskRenderNode  *overlay_node;
+  cairo_surface_t *image_vp;       /* background + levelled image, view-sized, opaque */
+  cairo_surface_t *overlay_vp;     /* colour-mapped overlay, view-sized               */
+  GskRenderNode  *composite_node;  /* the two composited at the current opacity      */
   GskRenderNode  *decor_node;
 
   /* pointer */
@@ -239,8 +240,9 @@ image_h (HsCanvas *self)
 static void
 clear_nodes (HsCanvas *self)
 {
-  g_clear_pointer (&self->image_node, gsk_render_node_unref);
-  g_clear_pointer (&self->overlay_node, gsk_render_node_unref);
+  g_clear_pointer (&self->image_vp, cairo_surface_destroy);
+  g_clear_pointer (&self->overlay_vp, cairo_surface_destroy);
+  g_clear_pointer (&self->composite_node, gsk_render_node_unref);
   g_clear_pointer (&self->decor_node, gsk_render_node_unref);
 }
 
@@ -249,7 +251,8 @@ invalidate_levels (HsCanvas *self)
 {
   for (guint i = 0; i < MAX_MIP_LEVELS; i++)
     g_clear_pointer (&self->mips[i], cairo_surface_destroy);
-  g_clear_pointer (&self->image_node, gsk_render_node_unref);
+  g_clear_pointer (&self->image_vp, cairo_surface_destroy);
+  g_clear_pointer (&self->composite_node, gsk_render_node_unref);
 }
 
 static void
@@ -257,7 +260,8 @@ invalidate_colors (HsCanvas *self)
 {
   self->range_valid = FALSE;
   g_clear_pointer (&self->colored, cairo_surface_destroy);
-  g_clear_pointer (&self->overlay_node, gsk_render_node_unref);
+  g_clear_pointer (&self->overlay_vp, cairo_surface_destroy);
+  g_clear_pointer (&self->composite_node, gsk_render_node_unref);
   g_clear_pointer (&self->decor_node, gsk_render_node_unref);   /* colour bar */
 }
 
@@ -384,7 +388,8 @@ ensure_field (HsCanvas *self, const HsCanvasTransform *t, int vw, int vh)
 
   g_clear_pointer (&self->field, hs_overlay_field_unref);
   g_clear_pointer (&self->colored, cairo_surface_destroy);
-  g_clear_pointer (&self->overlay_node, gsk_render_node_unref);
+  g_clear_pointer (&self->overlay_vp, cairo_surface_destroy);
+  g_clear_pointer (&self->composite_node, gsk_render_node_unref);
   self->field = hs_overlay_field_new_region (current_grid (self),
                                              hs_attention_map_get_width (self->map),
                                              hs_attention_map_get_height (self->map),
@@ -765,46 +770,65 @@ draw_decor (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int
   draw_caption (self, cr, vw, vh);
 }
 
+typedef struct {
+  gboolean cell;                 /* a grid cell is outlined */
+  double   cx1, cy1, cx2, cy2;   /* its widget rectangle */
+  double   lx, ly;               /* label origin */
+  int      lw, lh;               /* label size */
+} HoverGeometry;
+
+static gboolean
+hover_geometry (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int vh,
+                HoverGeometry *g)
+{
+  double px, py;
+
+  if (!self->hover.valid || self->hover_text == NULL)
+    return FALSE;
+  hs_canvas_transform_image_to_widget (t, self->hover.x, self->hover.y, &px, &py);
+  g->cell = self->hover.row >= 0 && self->map;
+  if (g->cell)
+    {
+      double cw = image_w (self) / hs_attention_map_get_width (self->map);
+      double ch = image_h (self) / hs_attention_map_get_height (self->map);
+
+      hs_canvas_transform_image_to_widget (t, self->hover.col * cw, self->hover.row * ch, &g->cx1, &g->cy1);
+      hs_canvas_transform_image_to_widget (t, (self->hover.col + 1) * cw, (self->hover.row + 1) * ch,
+                                           &g->cx2, &g->cy2);
+    }
+  label_size (cr, self->hover_text, HUD_FONT_SIZE, &g->lw, &g->lh);
+  /* Below-right of the pointer, flipped to stay inside the view. */
+  px += 14;
+  py += 14;
+  if (px + g->lw + 6 > vw)
+    px -= g->lw + 6 + 28;
+  if (py + g->lh + 2 > vh)
+    py -= g->lh + 2 + 28;
+  g->lx = MAX (0, px);
+  g->ly = MAX (0, py);
+  return TRUE;
+}
+
 static void
 draw_hover (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int vh)
 {
   static const double white[3] = { 1, 1, 1 };
-  double px, py;
+  HoverGeometry g;
 
-  if (!self->hover.valid || self->hover_text == NULL)
+  if (!hover_geometry (self, cr, t, vw, vh, &g))
     return;
-  hs_canvas_transform_image_to_widget (t, self->hover.x, self->hover.y, &px, &py);
-
   /* The grid cell under the pointer. */
-  if (self->hover.row >= 0 && self->map)
+  if (g.cell)
     {
-      double cw = image_w (self) / hs_attention_map_get_width (self->map);
-      double ch = image_h (self) / hs_attention_map_get_height (self->map);
-      double x1, y1, x2, y2;
-
-      hs_canvas_transform_image_to_widget (t, self->hover.col * cw, self->hover.row * ch, &x1, &y1);
-      hs_canvas_transform_image_to_widget (t, (self->hover.col + 1) * cw, (self->hover.row + 1) * ch,
-                                           &x2, &y2);
       cairo_save (cr);
       cairo_set_line_width (cr, 1);
       cairo_set_source_rgba (cr, 1, 1, 1, 0.8);
-      cairo_rectangle (cr, round (x1) + 0.5, round (y1) + 0.5, round (x2 - x1), round (y2 - y1));
+      cairo_rectangle (cr, round (g.cx1) + 0.5, round (g.cy1) + 0.5, round (g.cx2 - g.cx1),
+                       round (g.cy2 - g.cy1));
       cairo_stroke (cr);
       cairo_restore (cr);
     }
-
-  {
-    int lw, lh;
-    label_size (cr, self->hover_text, HUD_FONT_SIZE, &lw, &lh);
-    /* Below-right of the pointer, flipped to stay inside the view. */
-    px += 14;
-    py += 14;
-    if (px + lw + 6 > vw)
-      px -= lw + 6 + 28;
-    if (py + lh + 2 > vh)
-      py -= lh + 2 + 28;
-    draw_label (cr, self->hover_text, MAX (0, px), MAX (0, py), white, HUD_FONT_SIZE);
-  }
+  draw_label (cr, self->hover_text, g.lx, g.ly, white, HUD_FONT_SIZE);
 }
 
 static void
@@ -838,21 +862,70 @@ draw_all (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int v
 
 /* ---- GtkWidget ------------------------------------------------------------ */
 
+/* A layer rendered once with cairo into a surface of the widget's size
+ * (device pixels); later frames reuse it. */
+static cairo_surface_t *
+render_layer (HsCanvas *self, int vw, int vh,
+              void (*func) (HsCanvas *, cairo_t *, const HsCanvasTransform *, int, int))
+{
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, vw * scale, vh * scale);
+  cairo_t *cr;
+
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (surface);
+      return NULL;
+    }
+  cairo_surface_set_device_scale (surface, scale, scale);
+  cr = cairo_create (surface);
+  func (self, cr, &self->t, vw, vh);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+/* A texture node showing `surface` (kept alive by the texture) at vw × vh:
+ * uploaded once, then only composited by the renderer — cheap even with
+ * a software GL renderer. */
+static GskRenderNode *
+texture_node (cairo_surface_t *surface, int vw, int vh)
+{
+  int w = cairo_image_surface_get_width (surface), h = cairo_image_surface_get_height (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  GBytes *bytes;
+  GdkTexture *texture;
+  GskRenderNode *node;
+
+  bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface), (gsize) stride * h,
+                                      (GDestroyNotify) cairo_surface_destroy,
+                                      cairo_surface_reference (surface));
+  texture = gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, bytes, stride);
+  node = gsk_texture_node_new (texture, &GRAPHENE_RECT_INIT (0, 0, vw, vh));
+  g_object_unref (texture);
+  g_bytes_unref (bytes);
+  return node;
+}
+
 static GskRenderNode *
 record_node (HsCanvas *self, int vw, int vh,
              void (*func) (HsCanvas *, cairo_t *, const HsCanvasTransform *, int, int))
 {
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, vw, vh));
+  cairo_surface_t *surface = render_layer (self, vw, vh, func);
+  GskRenderNode *node;
 
-  func (self, cr, &self->t, vw, vh);
-  cairo_destroy (cr);
-  return gtk_snapshot_free_to_node (snapshot);
+  if (surface == NULL)
+    return NULL;
+  node = texture_node (surface, vw, vh);
+  cairo_surface_destroy (surface);
+  return node;
 }
 
 static void
 layer_image (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int vh)
 {
+  /* Opaque, so the composite needs no alpha. */
+  draw_background (cr, vw, vh);
   draw_image (self, cr, t);
 }
 
@@ -883,33 +956,83 @@ hs_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       return;
     }
 
-  if (self->image_node == NULL)
-    self->image_node = record_node (self, vw, vh, layer_image);
-  gtk_snapshot_append_node (snapshot, self->image_node);
-
-  if (current_grid (self) && (!self->state || hs_view_state_get_show_overlay (self->state)))
+  if (self->image_vp == NULL)
+    self->image_vp = render_layer (self, vw, vh, layer_image);
+  if (current_grid (self) && (!self->state || hs_view_state_get_show_overlay (self->state)) &&
+      ensure_colored (self, &self->t, vw, vh))
     {
-      if (!ensure_colored (self, &self->t, vw, vh))
-        g_clear_pointer (&self->overlay_node, gsk_render_node_unref);
-      else if (self->overlay_node == NULL)
-        self->overlay_node = record_node (self, vw, vh, layer_overlay);
-      if (self->overlay_node)
-        {
-          gtk_snapshot_push_opacity (snapshot, self->state ? hs_view_state_get_opacity (self->state) : 0.5);
-          gtk_snapshot_append_node (snapshot, self->overlay_node);
-          gtk_snapshot_pop (snapshot);
-        }
+      if (self->overlay_vp == NULL)
+        self->overlay_vp = render_layer (self, vw, vh, layer_overlay);
     }
+  else if (self->overlay_vp)
+    {
+      g_clear_pointer (&self->overlay_vp, cairo_surface_destroy);
+      g_clear_pointer (&self->composite_node, gsk_render_node_unref);
+    }
+
+  /* Opacity changes only redo this: one SIMD blend of two cached surfaces. */
+  if (self->composite_node == NULL && self->image_vp)
+    {
+      if (self->overlay_vp)
+        {
+          g_autoptr(GError) error = NULL;
+          cairo_surface_t *composite =
+            cairo_image_surface_create (CAIRO_FORMAT_ARGB32, cairo_image_surface_get_width (self->image_vp),
+                                        cairo_image_surface_get_height (self->image_vp));
+          if (hs_overlay_composite_into (self->image_vp, self->overlay_vp,
+                                         self->state ? hs_view_state_get_opacity (self->state) : 0.5,
+                                         composite, &error))
+            {
+              cairo_surface_mark_dirty (composite);
+              self->composite_node = texture_node (composite, vw, vh);
+            }
+          else
+            g_warning ("Canvas composite: %s", error->message);
+          cairo_surface_destroy (composite);
+        }
+      if (self->composite_node == NULL)
+        self->composite_node = texture_node (self->image_vp, vw, vh);
+    }
+  if (self->composite_node)
+    gtk_snapshot_append_node (snapshot, self->composite_node);
 
   if (self->decor_node == NULL)
     self->decor_node = record_node (self, vw, vh, draw_decor);
-  gtk_snapshot_append_node (snapshot, self->decor_node);
+  if (self->decor_node)
+    gtk_snapshot_append_node (snapshot, self->decor_node);
 
-  if (self->hover.valid)
+  /* Hover: uncached, in a node just covering the cell and the label. */
+  if (self->hover.valid && self->hover_text)
     {
-      cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &bounds);
-      draw_hover (self, cr, &self->t, vw, vh);
-      cairo_destroy (cr);
+      cairo_surface_t *scratch = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+      cairo_t *measure = cairo_create (scratch);
+      HoverGeometry g;
+
+      if (hover_geometry (self, measure, &self->t, vw, vh, &g))
+        {
+          double x1 = g.lx, y1 = g.ly, x2 = g.lx + g.lw + 6, y2 = g.ly + g.lh + 2;
+          cairo_t *cr;
+
+          if (g.cell)
+            {
+              x1 = MIN (x1, g.cx1 - 1);
+              y1 = MIN (y1, g.cy1 - 1);
+              x2 = MAX (x2, g.cx2 + 2);
+              y2 = MAX (y2, g.cy2 + 2);
+            }
+          x1 = floor (MAX (x1, 0));
+          y1 = floor (MAX (y1, 0));
+          x2 = ceil (MIN (x2, vw));
+          y2 = ceil (MIN (y2, vh));
+          if (x2 > x1 && y2 > y1)
+            {
+              cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (x1, y1, x2 - x1, y2 - y1));
+              draw_hover (self, cr, &self->t, vw, vh);
+              cairo_destroy (cr);
+            }
+        }
+      cairo_destroy (measure);
+      cairo_surface_destroy (scratch);
     }
 }
 
@@ -1117,7 +1240,7 @@ static void
 on_state_changed (HsViewState *state, const char *what, HsCanvas *self)
 {
   if (g_str_equal (what, "composite"))
-    ;   /* the opacity node alone changes */
+    g_clear_pointer (&self->composite_node, gsk_render_node_unref);   /* the blend alone */
   else if (g_str_equal (what, "image"))
     invalidate_levels (self);
   else if (g_str_equal (what, "decor"))

@@ -1,0 +1,193 @@
+/* bench-ui-opacity.c — frames per second while a slider is dragged
+ *
+ * A 1200 × 900 canvas shows a 3000 × 2500 16-bit radiograph with a 16 × 16
+ * map.  Every frame of the widget's GdkFrameClock moves the opacity (then
+ * the strength) as a drag would; the clock's paints per second are the
+ * frame rate (GTK paints synchronously, so a slow paint lowers the rate).
+ * The process CPU time per frame is printed too: on a loaded machine the
+ * frame rate drops with the load, the work per frame does not.
+ * Needs a display (run under xvfb-run); without one it says so and exits 0.
+ *
+ *   GTK_A11Y=none xvfb-run -a -s "-screen 0 1600x1000x24" build/tests/bench-ui-opacity
+ */
+#include <math.h>
+#include <stdio.h>
+#include <time.h>
+
+#include <gtk/gtk.h>
+#include <heatscope/heatscope.h>
+
+#include "hs-canvas.h"
+
+#define IMAGE_W 3000
+#define IMAGE_H 2500
+#define WARMUP_FRAMES 20
+#define FRAMES 240
+
+typedef struct {
+  HsViewState *state;
+  const char  *property;
+  double       base, amplitude;
+  guint        frame;
+  gint64       start_us, last_us;
+  double       start_cpu, last_cpu;
+  gint64       worst_us;
+  GArray      *intervals;
+  gboolean     done;
+} Drag;
+
+static double
+cpu_seconds (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static gboolean
+on_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  Drag *d = data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (d->frame == WARMUP_FRAMES)
+    {
+      d->start_us = now;
+      d->start_cpu = cpu_seconds ();
+    }
+  else if (d->frame > WARMUP_FRAMES)
+    {
+      gint64 dt = now - d->last_us;
+      g_array_append_val (d->intervals, dt);
+      d->worst_us = MAX (d->worst_us, dt);
+    }
+  d->last_us = now;
+  d->last_cpu = cpu_seconds ();
+  if (d->frame >= WARMUP_FRAMES + FRAMES)
+    {
+      d->done = TRUE;
+      return G_SOURCE_REMOVE;
+    }
+  /* A drag moves the value a little every frame; without a property, only
+   * a redraw is asked for (the renderer's own cost per frame). */
+  if (d->property)
+    g_object_set (d->state, d->property, d->base + d->amplitude * sin (d->frame * 0.15), NULL);
+  else
+    gtk_widget_queue_draw (widget);
+  d->frame++;
+  return G_SOURCE_CONTINUE;
+}
+
+static const char *
+load_average (void)
+{
+  static char buf[128];
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents ("/proc/loadavg", &text, NULL, NULL))
+    return "unknown\n";
+  g_strlcpy (buf, text, sizeof buf);
+  return buf;
+}
+
+static int
+compare_gint64 (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return (x > y) - (x < y);
+}
+
+static void
+run_drag (GtkWidget *canvas, HsViewState *state, const char *label, const char *property,
+          double base, double amplitude)
+{
+  Drag d = { 0 };
+  double seconds;
+  gint64 p95;
+
+  d.state = state;
+  d.property = property;
+  d.base = base;
+  d.amplitude = amplitude;
+  d.intervals = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  gtk_widget_add_tick_callback (canvas, on_tick, &d, NULL);
+  while (!d.done)
+    g_main_context_iteration (NULL, TRUE);
+  seconds = (d.last_us - d.start_us) / 1e6;
+  g_array_sort (d.intervals, compare_gint64);
+  p95 = g_array_index (d.intervals, gint64, (guint) (0.95 * (d.intervals->len - 1)));
+  printf ("%-16s %u frames in %.2f s = %.1f frames/s (95th percentile interval %.1f ms, worst %.1f ms); "
+          "CPU %.1f ms/frame\n",
+          label, FRAMES, seconds, FRAMES / seconds, p95 / 1000.0, d.worst_us / 1000.0,
+          (d.last_cpu - d.start_cpu) * 1000 / FRAMES);
+  g_array_unref (d.intervals);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsImage) image = NULL;
+  g_autoptr(HsAttentionMap) map = NULL;
+  g_autoptr(GPtrArray) regions = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_region_free);
+  g_autoptr(HsViewState) state = NULL;
+  GtkWidget *window, *canvas;
+  double cells[16 * 16];
+  guint16 *data;
+  HsRegion *region;
+  GRand *rand = g_rand_new_with_seed (7);
+
+  setvbuf (stdout, NULL, _IOLBF, 0);
+  if (!gtk_init_check ())
+    {
+      printf ("bench-ui-opacity: no display (run under xvfb-run); skipped\n");
+      return 0;
+    }
+
+  image = hs_image_new (IMAGE_W, IMAGE_H, 1, 16, &error);
+  g_assert_no_error (error);
+  data = hs_image_get_data (image);
+  for (guint y = 0; y < IMAGE_H; y++)
+    for (guint x = 0; x < IMAGE_W; x++)
+      data[(gsize) y * IMAGE_W + x] = (guint16) ((x * 13 + y * 7) % 65536);
+  for (guint i = 0; i < G_N_ELEMENTS (cells); i++)
+    cells[i] = g_rand_double (rand);
+  g_rand_free (rand);
+  map = hs_attention_map_new (0, 16, 16, cells, &error);
+  g_assert_no_error (error);
+  hs_attention_map_set_no_attn (map, 0.2);
+  region = hs_region_new ("left lung");
+  hs_region_add_box (region, 1700, 400, 2700, 2100);
+  g_ptr_array_add (regions, region);
+
+  state = hs_view_state_new ();
+  canvas = hs_canvas_new ();
+  hs_canvas_set_view_state (HS_CANVAS (canvas), state);
+  hs_canvas_set_image (HS_CANVAS (canvas), image);
+  hs_canvas_set_map (HS_CANVAS (canvas), map);
+  hs_canvas_set_regions (HS_CANVAS (canvas), regions, NULL);
+
+  window = gtk_window_new ();
+  gtk_window_set_decorated (GTK_WINDOW (window), FALSE);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 900);
+  gtk_window_set_child (GTK_WINDOW (window), canvas);
+  gtk_window_present (GTK_WINDOW (window));
+  while (!gtk_widget_get_mapped (canvas) || gtk_widget_get_width (canvas) <= 1)
+    g_main_context_iteration (NULL, TRUE);
+
+  printf ("load average %s", load_average ());
+  printf ("canvas %d × %d, image %d × %d, map 16 × 16, renderer %s\n",
+          gtk_widget_get_width (canvas), gtk_widget_get_height (canvas), IMAGE_W, IMAGE_H,
+          G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
+  run_drag (canvas, state, "redraw only", NULL, 0, 0);
+  run_drag (canvas, state, "opacity (fit)", "opacity", 0.5, 0.45);
+  run_drag (canvas, state, "strength (fit)", "strength", 1.2, 0.7);
+  hs_canvas_zoom_to (HS_CANVAS (canvas), 2.0, 600, 450);
+  run_drag (canvas, state, "opacity (2×)", "opacity", 0.5, 0.45);
+  run_drag (canvas, state, "strength (2×)", "strength", 1.2, 0.7);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
+}
