@@ -5,6 +5,9 @@
 #include "hs-import-dialog.h"
 #include "hs-window.h"
 
+/* Skipped rows listed; the status line says how many there are in all. */
+#define MAX_SHOWN 1000
+
 struct _HsImportDialog
 {
   GtkWindow        parent_instance;
@@ -30,7 +33,7 @@ struct _HsImportDialog
   GtkLabel        *status_label;
   GtkLabel        *skipped_label;
   GtkWidget       *skipped_scroller;
-  GtkListView     *skipped_view;
+  GtkListBox      *skipped_view;
   GtkWidget       *form;
 
   GPtrArray       *sources;        /* of char* */
@@ -445,6 +448,12 @@ on_import_done (GObject *object, GAsyncResult *result, gpointer user_data)
                                            "Imported %s; %u rows skipped → %s",
                                            self->summary.skipped->len),
                               counts, self->summary.skipped->len, job->output);
+      if (self->summary.skipped->len > MAX_SHOWN)
+        {
+          g_autofree char *more = g_strdup_printf (_("%s (the first %u are listed)"), text, MAX_SHOWN);
+          g_free (text);
+          text = g_steal_pointer (&more);
+        }
       show_status (self, text);
       gtk_widget_set_visible (GTK_WIDGET (self->open_button), TRUE);
       gtk_widget_set_visible (GTK_WIDGET (self->import_button), FALSE);
@@ -663,23 +672,19 @@ hs_import_dialog_get_status (HsImportDialog *self)
 
 /* ---- object ------------------------------------------------------------- */
 
-static void
-setup_skipped_row (GtkSignalListItemFactory *factory, GtkListItem *item)
+/* A list box (not a list view) so long reasons wrap. */
+static GtkWidget *
+create_skipped_row (gpointer item, gpointer user_data)
 {
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *label = gtk_label_new (gtk_string_object_get_string (item));
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_widget_set_margin_start (label, 6);
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-bind_skipped_row (GtkSignalListItemFactory *factory, GtkListItem *item)
-{
-  GtkStringObject *string = gtk_list_item_get_item (item);
-
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), gtk_string_object_get_string (string));
+  gtk_widget_set_margin_end (label, 6);
+  return label;
 }
 
 static void
@@ -784,7 +789,6 @@ static void
 hs_import_dialog_init (HsImportDialog *self)
 {
   g_autoptr(GtkStringList) formats = gtk_string_list_new (NULL);
-  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
   const char * const *names = hs_import_list_formats ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -800,11 +804,11 @@ hs_import_dialog_init (HsImportDialog *self)
       gtk_string_list_append (formats, names[i]);
   gtk_drop_down_set_model (self->format_dropdown, G_LIST_MODEL (formats));
 
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_skipped_row), NULL);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_skipped_row), NULL);
-  gtk_list_view_set_factory (self->skipped_view, factory);
-  gtk_list_view_set_model (self->skipped_view,
-                           GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->skipped)))));
+  {
+    g_autoptr(GtkSliceListModel) shown =
+      gtk_slice_list_model_new (G_LIST_MODEL (g_object_ref (self->skipped)), 0, MAX_SHOWN);
+    gtk_list_box_bind_model (self->skipped_view, G_LIST_MODEL (shown), create_skipped_row, NULL, NULL);
+  }
 
   g_signal_connect_swapped (self->format_dropdown, "notify::selected", G_CALLBACK (on_format_changed), self);
   g_signal_connect_swapped (self->add_files_button, "clicked", G_CALLBACK (on_add_files), self);
