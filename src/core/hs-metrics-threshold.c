@@ -290,42 +290,52 @@ first_pass (gpointer data, guint part, guint n_parts)
           double r_all = 0, r_in = 0, r_sin = 0, r_sout = 0, r_left = 0, r_right = 0;
           guint64 n_in = 0;
 
-          for (guint x = 0; x < W; x++)
+          /* three column ranges: image-left, middle column (odd W), image-right */
+          for (guint range = 0; range < 3; range++)
             {
-              double v = s[x], pv = v > 0 ? v : 0;
-              gsize b = bucket_of (&pl->bk, v);
+              guint x0 = range == 0 ? 0 : range == 1 ? pl->left_end : pl->right_begin;
+              guint x1 = range == 0 ? pl->left_end : range == 1 ? pl->right_begin : W;
+              double r_pos = 0;
+              guint64 g_count = 0;
 
-              pl->bucket_index[(gsize) y * W + x] = (guint16) b;
+              for (guint x = x0; x < x1; x++)
+                {
+                  double v = s[x], pv = v > 0 ? v : 0;
+                  gsize b = bucket_of (&pl->bk, v);
 
-              if (v > mx)
-                {
-                  mx = v;
-                  argmax = (gsize) y * W + x;
+                  pl->bucket_index[(gsize) y * W + x] = (guint16) b;
+                  if (v > mx)
+                    {
+                      mx = v;
+                      argmax = (gsize) y * W + x;
+                    }
+                  mn = v < mn ? v : mn;
+                  r_pos += pv;
+                  if (g[x])
+                    {
+                      r_in += pv;
+                      r_sin += v;
+                      g_count++;
+                      cpos[b]++;
+                    }
+                  else
+                    {
+                      r_sout += v;
+                      cneg[b]++;
+                    }
                 }
-              mn = v < mn ? v : mn;
-              r_all += pv;
-              if (g[x])
+              r_all += r_pos;
+              n_in += g_count;
+              if (range == 0)
                 {
-                  r_in += pv;
-                  r_sin += v;
-                  n_in++;
-                  cpos[b]++;
+                  r_left += r_pos;
+                  ps->target_right += g_count;   /* image-left = patient's right */
                 }
-              else
+              else if (range == 2)
                 {
-                  r_sout += v;
-                  cneg[b]++;
+                  r_right += r_pos;
+                  ps->target_left += g_count;
                 }
-            }
-          for (guint x = 0; x < pl->left_end; x++)
-            {
-              r_left += s[x] > 0 ? s[x] : 0;
-              ps->target_right += g[x];   /* image-left = patient's right */
-            }
-          for (guint x = pl->right_begin; x < W; x++)
-            {
-              r_right += s[x] > 0 ? s[x] : 0;
-              ps->target_left += g[x];
             }
           ps->mass_all += r_all;
           ps->mass_in += r_in;
