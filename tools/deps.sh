@@ -11,7 +11,7 @@ HS_BUILD_PACKAGES=(
 HS_TEST_PACKAGES=(
   xvfb xauth dbus dbus-x11 imagemagick
   python3-numpy python3-sklearn python3-opencv python3-torch
-  parallel poppler-utils librsvg2-bin python3-matplotlib
+  python3-jsonschema parallel poppler-utils librsvg2-bin python3-matplotlib
 )
 
 hs_install_packages () {
