@@ -2,6 +2,7 @@
  * prompt, shared scale, A − B on a symmetric diverging scale, linked zoom and
  * pan, blink, the grid of models, laterality and wrong_side, golden image */
 #include "hs-compare-view.h"
+#include "hs-wrong-side.h"
 #include "hs-ui-fixture.h"
 
 static char *dataset_root;
@@ -244,6 +245,56 @@ test_grid (void)
   teardown (&t);
 }
 
+/* Two instances whose s0 targets the right lung (image left): model "m"
+ * maps "fine" there and "flip" to the image's right (wrong side); "solo"
+ * has no target (not scored); "broken" has a missing map (skipped). */
+static void
+test_wrong_side_scan (void)
+{
+  g_autofree char *root = hs_test_make_tmpdir ();
+  g_autofree char *images = g_build_filename (root, "images", NULL);
+  g_autofree char *maps = g_build_filename (root, "maps", NULL);
+  g_autofree char *manifest = g_build_filename (root, "heatscope.json", NULL);
+  g_autofree char *image = g_build_filename (images, "x.png", NULL);
+  g_autoptr(GString) json = g_string_new ("{\"format\": \"heatscope-dataset\", \"version\": 1, "
+                                          "\"name\": \"wrong side\", \"instances\": [\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(HsWrongSideResult) result = NULL;
+  const char *ids[] = { "fine", "flip", "solo", "broken" };
+  const double left[] = { 5, 8, 2.5 }, right[] = { 11, 8, 2.5 };
+
+  g_assert_cmpint (g_mkdir_with_parents (images, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (maps, 0755), ==, 0);
+  hs_ui_write_image (image, 0);
+  hs_ui_write_map (root, "left.npy", 0, left);
+  hs_ui_write_map (root, "right.npy", 0, right);
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    g_string_append_printf (json,
+      "%s{\"id\": \"%s\", \"image\": \"images/x.png\",\n"
+      " \"regions\": {\"right lung\": {\"boxes\": [[50, 55, 160, 275]]}},\n"
+      " \"sentences\": [{\"id\": \"s0\", \"text\": \"Nodule in the right lung.\", \"targets\": [%s]}],\n"
+      " \"maps\": [{\"model\": \"m\", \"query\": \"s0\", \"file\": \"maps/%s\"}]}\n",
+      i > 0 ? "," : "", ids[i], i == 2 ? "" : "\"right lung\"",
+      i == 0 ? "left.npy" : i == 3 ? "missing.npy" : "right.npy");
+  g_string_append (json, "]}\n");
+  g_file_set_contents (manifest, json->str, -1, &error);
+  g_assert_no_error (error);
+  dataset = hs_dataset_load (root, &error);
+  g_assert_no_error (error);
+
+  result = hs_wrong_side_scan (dataset, "m", NULL);
+  g_assert_cmpuint (g_hash_table_size (result->ids), ==, 1);
+  g_assert_true (g_hash_table_contains (result->ids, "flip"));
+  g_assert_cmpuint (result->n_scored, ==, 2);
+  g_assert_cmpuint (result->n_skipped, ==, 1);
+  g_clear_pointer (&result, hs_wrong_side_result_free);
+  /* A model without maps flags nothing. */
+  result = hs_wrong_side_scan (dataset, "other", NULL);
+  g_assert_cmpuint (g_hash_table_size (result->ids), ==, 0);
+  g_assert_cmpuint (result->n_scored, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -255,6 +306,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/compare/pair-swapped", test_pair_swapped);
   g_test_add_func ("/hs/ui/compare/pair-models-and-nothing", test_pair_models_and_nothing);
   g_test_add_func ("/hs/ui/compare/grid", test_grid);
+  g_test_add_func ("/hs/ui/compare/wrong-side-scan", test_wrong_side_scan);
   status = g_test_run ();
   g_free (dataset_root);
   return status;
