@@ -365,3 +365,14 @@ T.update({
  "_Replace a dataset already in the output folder": "Einen Datensatz im Ausgabeordner _ersetzen",
  "Skipped rows": "Übersprungene Zeilen",
 })
+
+# Window menu: tools.
+T.update({
+ "_Import Dataset…": "Datensatz _importieren …",
+ "_Compare Left/Right": "Links/Rechts _vergleichen",
+ "Compare _Models": "_Modelle vergleichen",
+ "_Annotation Mode": "_Annotationsmodus",
+ ("shortcut window", "Import a dataset"): "Einen Datensatz importieren",
+ ("shortcut window", "Compare with the swapped prompt (A | B | A − B)"): "Mit der vertauschten Eingabe vergleichen (A | B | A − B)",
+ ("shortcut window", "Compare all models"): "Alle Modelle vergleichen",
+})

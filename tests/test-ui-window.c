@@ -2,8 +2,10 @@
 #include "hs-ui-fixture.h"
 
 #include "hs-window.h"
+#include "hs-annotation-window.h"
 #ifdef HS_HAVE_CANVAS
 # include "hs-canvas.h"
+# include "hs-compare-view.h"
 #endif
 
 static char *dataset_root;
@@ -478,6 +480,67 @@ test_shortcuts (void)
   hs_ui_settle ();
 }
 
+static GtkWindow *
+find_transient (GtkWindow *parent)
+{
+  g_autoptr(GListModel) toplevels = g_object_ref (gtk_window_get_toplevels ());
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) item = g_list_model_get_item (toplevels, i);
+      if (gtk_window_get_transient_for (item) == parent)
+        return item;
+    }
+  return NULL;
+}
+
+/* The tools of the menu: compare (A | B | A − B and the model grid),
+ * annotation mode and import open their windows from the current view. */
+static void
+test_tools (void)
+{
+  HsWindow *window;
+  GtkWindow *child;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  reset_settings ();
+  window = new_window ();
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "compare"));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "import"));
+  open_path (window, dataset_root);
+  g_assert_true (hs_window_select_model (window, "grounded"));
+
+#ifdef HS_HAVE_CANVAS
+  /* hand-00's s0 has a map of its swapped prompt: a pair. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "compare", g_variant_new_string ("pair"));
+  hs_ui_settle ();
+  child = find_transient (GTK_WINDOW (window));
+  g_assert_nonnull (child);
+  g_assert_cmpuint (hs_compare_view_get_n_canvases (hs_compare_window_get_view (child)), ==, 3);
+  gtk_window_destroy (child);
+  hs_ui_settle ();
+
+  /* s0 has maps of two models (grounded, blind): a grid of two. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "compare", g_variant_new_string ("grid"));
+  hs_ui_settle ();
+  child = find_transient (GTK_WINDOW (window));
+  g_assert_nonnull (child);
+  g_assert_cmpuint (hs_compare_view_get_n_canvases (hs_compare_window_get_view (child)), ==, 2);
+  gtk_window_destroy (child);
+  hs_ui_settle ();
+#endif
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "annotate", NULL);
+  hs_ui_settle ();
+  child = find_transient (GTK_WINDOW (window));
+  g_assert_true (HS_IS_ANNOTATION_WINDOW (child));
+  gtk_window_destroy (child);
+  hs_ui_settle ();
+
+  destroy_window (window);
+}
+
 /* The application: datasets given on the command line open in a window
  * with the shortcuts window attached; About and Quit work. */
 static void
@@ -547,6 +610,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/window/export", test_export);
   g_test_add_func ("/hs/ui/window/drop", test_drop);
   g_test_add_func ("/hs/ui/window/shortcuts", test_shortcuts);
+  g_test_add_func ("/hs/ui/window/tools", test_tools);
   g_test_add_func ("/hs/ui/window/application", test_application);
   status = g_test_run ();
   g_free (dataset_root);

@@ -2,12 +2,15 @@
 #include <glib/gi18n.h>
 
 #include "hs-window.h"
+#include "hs-annotation-window.h"
+#include "hs-import-dialog.h"
 
 #ifdef HS_HAVE_VIEW_STATE
 # include "hs-view-state.h"
 #endif
 #ifdef HS_HAVE_CANVAS
 # include "hs-canvas.h"
+# include "hs-compare-view.h"
 #endif
 #ifdef HS_HAVE_OVERLAY_PANEL
 # include "hs-overlay-panel.h"
@@ -109,7 +112,7 @@ update_actions (HsWindow *self)
 {
   gboolean have_instance = self->instance != NULL;
   const char *names[] = { "swap-sides", "reset-prompt", "next-sentence", "previous-sentence",
-                          "next-instance", "previous-instance", "search" };
+                          "next-instance", "previous-instance", "search", "compare" };
   GAction *action;
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -761,7 +764,59 @@ reset_prompt_action (GSimpleAction *action,
   gtk_widget_activate_action (GTK_WIDGET (HS_WINDOW (user_data)->prompt_panel), "prompt.reset", NULL);
 }
 
+static void
+compare_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+#ifdef HS_HAVE_CANVAS
+  HsWindow *self = user_data;
+  gboolean grid = g_str_equal (g_variant_get_string (parameter, NULL), "grid");
+  HsSentence *sentence = hs_prompt_panel_get_sentence (self->prompt_panel);
+  g_autoptr(GError) error = NULL;
+  GtkWindow *window;
+  HsCompareView *view;
+  gboolean ok;
+
+  if (self->dataset == NULL || self->instance == NULL || sentence == NULL)
+    return;
+  window = hs_compare_window_new (GTK_WINDOW (self));
+  view = hs_compare_window_get_view (window);
+  hs_compare_view_set_base_state (view, HS_VIEW_STATE (self->view_state));
+  if (grid)
+    ok = hs_compare_view_load_grid (view, self->dataset, self->instance, sentence, &error);
+  else
+    ok = hs_compare_view_load (view, self->dataset, self->instance, sentence, self->model, &error);
+  if (!ok)
+    {
+      hs_error_bar_add_error (self->error_bar, NULL, error);
+      gtk_window_destroy (window);
+      return;
+    }
+  gtk_window_present (window);
+#endif
+}
+
+static void
+annotate_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  GtkWidget *window = hs_annotation_window_new (GTK_WINDOW (user_data));
+
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+import_open (GtkWindow *window,
+             GFile     *folder)
+{
+  hs_window_open (HS_WINDOW (window), folder);
+}
+
 static const GActionEntry win_actions[] = {
+  { .name = "compare", .activate = compare_action, .parameter_type = "s" },
+  { .name = "annotate", .activate = annotate_action },
   { .name = "open", .activate = open_action },
   { .name = "reload", .activate = reload_action },
   { .name = "export", .activate = export_action, .parameter_type = "s" },
@@ -1000,6 +1055,7 @@ hs_window_init (HsWindow *self)
 
   self->settings = hs_settings_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
+  hs_import_dialog_add_action (GTK_APPLICATION_WINDOW (self), import_open);
 
   self->models = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->model_dropdown, G_LIST_MODEL (self->models));
