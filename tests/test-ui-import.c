@@ -242,6 +242,52 @@ test_npy_folder_default (void)
   destroy_dialog (dialog);
 }
 
+/* Stop, and closing the dialog while the worker runs: the import ends
+ * (cancelled or done), nothing touches the destroyed widgets. */
+static void
+test_stop_and_close (void)
+{
+  g_autofree char *top = hs_test_shared_path ("mri-brain-tumor");
+  g_autofree char *dir = NULL, *out1 = NULL, *out2 = NULL, *manifest = NULL;
+  HsImportDialog *dialog;
+  const GError *error;
+
+  if (hs_ui_skip_without_display () || top == NULL)
+    return;
+  dir = hs_test_make_tmpdir ();
+  out1 = g_build_filename (dir, "stopped", NULL);
+  out2 = g_build_filename (dir, "closed", NULL);
+
+  dialog = new_dialog ();
+  hs_import_dialog_set_format (dialog, "yolo");
+  hs_import_dialog_add_source (dialog, top);
+  hs_import_dialog_set_output (dialog, out1);
+  g_assert_true (hs_import_dialog_start (dialog));
+  g_assert_false (hs_import_dialog_start (dialog)); /* one at a time */
+  hs_import_dialog_cancel (dialog);
+  hs_ui_wait_until (not_running, dialog);
+  hs_ui_settle ();
+  /* the worker may have finished before it saw the request */
+  error = hs_import_dialog_get_error (dialog);
+  manifest = g_build_filename (out1, HS_DATASET_MANIFEST, NULL);
+  if (error != NULL)
+    {
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_assert_true (g_str_has_prefix (hs_import_dialog_get_status (dialog), "Import stopped"));
+      g_assert_false (g_file_test (manifest, G_FILE_TEST_EXISTS));
+    }
+  else
+    g_assert_true (g_file_test (manifest, G_FILE_TEST_EXISTS));
+
+  hs_import_dialog_set_output (dialog, out2);
+  g_object_ref (dialog);
+  g_assert_true (hs_import_dialog_start (dialog));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  hs_ui_wait_until (not_running, dialog);
+  hs_ui_settle ();
+  g_assert_finalize_object (dialog);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -249,5 +295,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/import/real-yolo", test_real_yolo);
   g_test_add_func ("/hs/ui/import/skipped-and-errors", test_skipped_and_errors);
   g_test_add_func ("/hs/ui/import/npy-folder-default", test_npy_folder_default);
+  g_test_add_func ("/hs/ui/import/stop-and-close", test_stop_and_close);
   return g_test_run ();
 }

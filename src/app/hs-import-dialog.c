@@ -46,6 +46,7 @@ struct _HsImportDialog
   GCancellable    *cancellable;    /* of the running import, NULL when idle */
   GtkNativeDialog *chooser;        /* the file chooser shown, if any */
   guint            pulse_id;
+  gboolean         disposed;       /* widgets gone; a running import still reports */
 
   /* written by the worker's progress callback, read on the main thread */
   GMutex           lock;
@@ -326,7 +327,7 @@ apply_progress (gpointer data)
   self->update_queued = FALSE;
   g_mutex_unlock (&self->lock);
 
-  if (is_running (self))
+  if (is_running (self) && !self->disposed)
     {
       if (fraction >= 0)
         {
@@ -414,6 +415,12 @@ on_import_done (GObject *object, GAsyncResult *result, gpointer user_data)
   hs_import_summary_clear (&self->summary);
   self->have_summary = FALSE;
   g_clear_error (&self->error);
+  if (self->disposed)
+    {
+      /* closed while importing: nobody to show the result to */
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+      return;
+    }
 
   /* skipped rows are shown even when the import failed later on */
   if (job->summary.skipped != NULL)
@@ -484,7 +491,7 @@ hs_import_dialog_start (HsImportDialog *self)
 
   g_return_val_if_fail (HS_IS_IMPORT_DIALOG (self), FALSE);
 
-  if (is_running (self))
+  if (is_running (self) || self->disposed)
     return FALSE;
   format = hs_import_dialog_get_format (self);
   output = gtk_editable_get_text (GTK_EDITABLE (self->output_entry));
@@ -539,7 +546,8 @@ hs_import_dialog_cancel (HsImportDialog *self)
   if (self->cancellable != NULL)
     {
       g_cancellable_cancel (self->cancellable);
-      show_status (self, _("Stopping…"));
+      if (!self->disposed)
+        show_status (self, _("Stopping…"));
     }
 }
 
@@ -707,6 +715,7 @@ hs_import_dialog_dispose (GObject *object)
 {
   HsImportDialog *self = HS_IMPORT_DIALOG (object);
 
+  self->disposed = TRUE;
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   if (self->chooser != NULL)
