@@ -97,10 +97,14 @@ test_values (PanelTest *t, gconstpointer data)
 
   /* The uniform map ties everywhere: AUROC exactly ½ (Mann–Whitney ties). */
   g_assert_true (hs_metrics_panel_get_cell (t->panel, "auroc", "uniform", &text, &tooltip));
-  if (g_str_equal (text, "—"))
-    g_test_message ("baselines not built: %s", tooltip);
-  else
-    g_assert_cmpstr (text, ==, "0.500");
+  g_assert_cmpstr (text, ==, "0.500");
+  /* A constant map has no variance anywhere: cnr is n/a with the reason. */
+  g_assert_true (hs_metrics_panel_get_cell (t->panel, "cnr", "uniform", &text, &tooltip));
+  g_assert_cmpstr (text, ==, "n/a");
+  g_assert_nonnull (tooltip);
+  /* The baselines have no No-Attn slot. */
+  g_assert_true (hs_metrics_panel_get_cell (t->panel, "no_attn", "center", &text, &tooltip));
+  g_assert_cmpstr (text, ==, "n/a");
 
   out = hs_test_python (reference_script, args);
   if (out == NULL)

@@ -11,10 +11,6 @@
 
 #define CURVE_POINTS 256
 
-/* TEMPORARY while hs-baselines.c is being written: a weak reference so the
- * app links without it (columns then say so). */
-#pragma weak hs_baseline_score
-
 struct _HsMetricsPanel
 {
   GtkWidget parent_instance;
@@ -147,11 +143,6 @@ job_run (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 
       if (g_task_return_error_if_cancelled (task))
         return;
-      if (hs_baseline_score == NULL)
-        {
-          job->column_error[b + 1] = g_strdup ("baselines are not available in this build");
-          continue;
-        }
       if (!hs_baseline_score ((HsBaseline) b, target, job->image,
                               hs_attention_map_get_width (job->map),
                               hs_attention_map_get_height (job->map),
@@ -172,6 +163,9 @@ format_value (HsMetric metric, double value)
 {
   if (metric == HS_METRIC_POINTING_HIT || metric == HS_METRIC_WRONG_SIDE)
     return g_strdup_printf ("%.0f", value);
+  /* No "-0.000" for tiny negatives. */
+  if (fabs (value) < 0.0005)
+    value = 0;
   return g_strdup_printf ("%.3f", value);
 }
 
