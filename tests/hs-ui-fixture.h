@@ -84,11 +84,11 @@ hs_ui_settle (void)
 {
   int n = 0;
 
-  for (int round = 0; round < 3; round++)
+  for (int round = 0; round < 2; round++)
     {
       while (g_main_context_pending (NULL))
         g_main_context_iteration (NULL, FALSE);
-      n = 30;
+      n = 20;
       hs_ui_wait_until (hs_ui_true_after_n, &n);
     }
 }
