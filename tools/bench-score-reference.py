@@ -3,7 +3,8 @@
 default protocol) for tools/bench-score: reads the inputs bench-score wrote
 (--write-inputs DIR) and times the same metrics on the same 2048 x 2048 grid.
 
-Prints one line per case: case NAME median_ms M auroc A ap P
+Prints one line per case: case NAME median_ms M auroc A ap P cpu_ms C
+(cpu_ms: median process CPU time, all threads)
 """
 import argparse
 import os
@@ -81,12 +82,16 @@ def main():
             continue
         A = np.fromfile(path, dtype=np.float64).reshape(h, w)
         times = []
+        cpu = []
         for _ in range(max(args.runs, 1)):
             t0 = time.perf_counter()
+            c0 = time.process_time()
             out = score(A, g)
+            cpu.append((time.process_time() - c0) * 1000)
             times.append((time.perf_counter() - t0) * 1000)
         times.sort()
-        print("case %s median_ms %.1f auroc %.6f ap %.6f" % (name, times[len(times) // 2], out["auroc"], out["ap"]))
+        cpu.sort()
+        print("case %s median_ms %.1f auroc %.6f ap %.6f cpu_ms %.1f" % (name, times[len(times) // 2], out["auroc"], out["ap"], cpu[len(cpu) // 2]))
         sys.stdout.flush()
 
 
