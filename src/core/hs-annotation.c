@@ -1,4 +1,5 @@
 /* hs-annotation.c — annotation projects, blinded sessions, answer files */
+#include "hs-json-guard-private.h"
 #include "heatscope/hs-annotation.h"
 #include "heatscope/hs-atomic-file.h"
 #include "heatscope/hs-limits.h"
@@ -188,7 +189,7 @@ hs_annotation_project_parse (const char *text, gssize len, const char *path_for_
 
   g_return_val_if_fail (text != NULL, NULL);
 
-  if (!json_parser_load_from_data (parser, text, len, &parse_error))
+  if (!hs_json_parser_load_data (parser, text, len, &parse_error))
     {
       g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_PARSE,
                    "%s: not a valid JSON file: %s", file, parse_error->message);
@@ -386,7 +387,7 @@ parse_answer_line (JsonParser *parser, const char *line, gsize len, const char *
       *why = "not valid UTF-8";
       return NULL;
     }
-  if (!json_parser_load_from_data (parser, line, (gssize) len, NULL))
+  if (!hs_json_parser_load_data (parser, line, (gssize) len, NULL))
     {
       *why = "not valid JSON (truncated or corrupt line)";
       return NULL;

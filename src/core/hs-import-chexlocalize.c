@@ -2,6 +2,7 @@
  * (gt_annotations_*.json: {cxr_id: {pathology: [[[x, y], ...], ...],
  * "img_size": [h, w]}}) or COCO RLE masks (gt_segmentations_*.json:
  * {cxr_id: {pathology: {"size": [h, w], "counts": "..."}}}). */
+#include "hs-json-guard-private.h"
 #include "hs-import-private.h"
 
 #include "hs-limits.h"
@@ -191,7 +192,7 @@ hs_import_chexlocalize (HsImportContext *ctx, const char * const *sources, guint
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: file too large", json_path);
       return FALSE;
     }
-  if (!json_parser_load_from_file (parser, json_path, &local_error))
+  if (!hs_json_parser_load_file (parser, json_path, &local_error))
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT, "%s: %s", json_path, local_error->message);
       return FALSE;

@@ -1,4 +1,5 @@
 /* hs-import-coco.c — COCO JSON: boxes, polygons and RLE segmentations */
+#include "hs-json-guard-private.h"
 #include "hs-import-private.h"
 
 #include "hs-limits.h"
@@ -229,7 +230,7 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: file too large", json_path);
       return FALSE;
     }
-  if (!json_parser_load_from_file (parser, json_path, &local_error))
+  if (!hs_json_parser_load_file (parser, json_path, &local_error))
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT, "%s: %s", json_path,
                    local_error->message);

@@ -3,6 +3,7 @@
  * bbox, coord_original "[x1, y1, x2, y2]", label_name, context) and
  * scene-graph JSON (objects[] with original_x1..y2; attributes[] with
  * phrases and "category|context|label" lists per phrase). */
+#include "hs-json-guard-private.h"
 #include "hs-import-private.h"
 
 #include "hs-csv.h"
@@ -341,7 +342,7 @@ import_scene_graph (Genome *g, const char *path)
       hs_import_skip (g->ctx, path, 0, "file too large");
       return;
     }
-  if (!json_parser_load_from_file (parser, path, &error))
+  if (!hs_json_parser_load_file (parser, path, &error))
     {
       hs_import_skip (g->ctx, path, 0, "%s", error->message);
       return;

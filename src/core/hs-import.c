@@ -80,6 +80,15 @@ hs_import_skip (HsImportContext *ctx, const char *file, guint line, const char *
   va_start (args, format);
   skip->reason = g_strdup_vprintf (format, args);
   va_end (args);
+  /* Reader errors (hs-csv) already start with "FILE:LINE: "; keep it once. */
+  if (file != NULL)
+    {
+      g_autofree char *prefix = line > 0 ? g_strdup_printf ("%s:%u: ", file, line)
+                                         : g_strdup_printf ("%s: ", file);
+
+      if (g_str_has_prefix (skip->reason, prefix))
+        memmove (skip->reason, skip->reason + strlen (prefix), strlen (skip->reason) - strlen (prefix) + 1);
+    }
   g_ptr_array_add (ctx->summary->skipped, skip);
 }
 
@@ -159,6 +168,16 @@ hs_import_add_image (HsImportContext *ctx, const char *source, const char *relat
   g_autoptr(GError) local_error = NULL;
   const char *taken;
 
+  /* `relative` derives from names in the source files: it must stay inside
+   * the output folder (the copy below unlinks and writes there). */
+  if (g_path_is_absolute (relative) || strcmp (relative, "..") == 0 ||
+      g_str_has_prefix (relative, "../") || strstr (relative, "/../") != NULL ||
+      g_str_has_suffix (relative, "/.."))
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
+                   "%s: image name \"%s\" would leave the output folder", source, relative);
+      return NULL;
+    }
   if (!hs_image_probe (source, width, height, &local_error))
     {
       g_propagate_error (error, g_steal_pointer (&local_error));

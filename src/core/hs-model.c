@@ -1,4 +1,5 @@
 /* hs-model.c — loading the built-in model and computing attention for a prompt */
+#include "hs-json-guard-private.h"
 #include "hs-model-private.h"
 #include "hs-limits.h"
 #include "hs-text.h"
@@ -147,7 +148,7 @@ parse_config (HsModel *model, GError **error)
 
   if (text == NULL)
     return model_error (error, model, "metadata has no \"config\"");
-  if (!json_parser_load_from_data (parser, text, -1, &json_error)
+  if (!hs_json_parser_load_data (parser, text, -1, &json_error)
       || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     return model_error (error, model, "metadata \"config\" is not a JSON object%s%s",
                         json_error ? ": " : "", json_error ? json_error->message : "");
@@ -224,7 +225,7 @@ parse_vocabulary (HsModel *model, GError **error)
 
   if (text == NULL)
     return model_error (error, model, "metadata has no \"vocabulary\"");
-  if (!json_parser_load_from_data (parser, text, -1, NULL)
+  if (!hs_json_parser_load_data (parser, text, -1, NULL)
       || !JSON_NODE_HOLDS_ARRAY (json_parser_get_root (parser)))
     return model_error (error, model, "metadata \"vocabulary\" is not a JSON array");
   words = json_node_get_array (json_parser_get_root (parser));

@@ -1,4 +1,5 @@
 /* hs-safetensors.c — read-only access to .safetensors weight files */
+#include "hs-json-guard-private.h"
 #include "hs-safetensors.h"
 #include "hs-limits.h"
 
@@ -251,7 +252,7 @@ parse (HsSafetensors *st, GError **error)
   data_len = st->n_bytes - st->data_start;
 
   parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, (const char *) st->bytes + 8, (gssize) header_len, &json_error))
+  if (!hs_json_parser_load_data (parser, (const char *) st->bytes + 8, (gssize) header_len, &json_error))
     return format_error (error, st, "header JSON: %s", json_error->message);
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
