@@ -40,13 +40,16 @@ hs_cli_import (int argc, char **argv)
     "                              default: the CSV's folder)\n"
     "  chexlocalize GT.json [ROOT]  CheXlocalize polygons or RLE masks (images under\n"
     "                              ROOT/valid|test/patientP/studyS/viewV_frontal.jpg)\n"
+    "                              Saliency pickles: tools/convert-chexlocalize-maps, then\n"
+    "                              npy-folder\n"
     "  imagenome GOLD.txt|SCENE.json|FOLDER [IMAGES]   Chest ImaGenome gold TSV or scene\n"
     "                              graphs; images are IMAGES/<image_id>.jpg\n"
     "  npy-folder MAPS             attach MAPS/<instance>__<model>__<query-id>.npy to the\n"
     "                              dataset already in -o DATASET\n"
     "\n"
     "Rows that cannot be used are listed on stderr as FILE:LINE: reason and skipped; the\n"
-    "summary line counts instances, sentences, targets and skipped rows.");
+    "summary line counts instances, sentences, targets and skipped rows.\n"
+    "Details per format: docs/importers.md.");
   if (!hs_cli_parse (context, &argc, &argv, "import"))
     return HS_CLI_EXIT_USAGE;
   if (argc < 3)
