@@ -3,6 +3,7 @@
  * pan, blink, the grid of models, laterality and wrong_side, golden image */
 #include "hs-compare-view.h"
 #include "hs-wrong-side.h"
+#include "hs-perturb-panel.h"
 #include "hs-ui-fixture.h"
 
 static char *dataset_root;
@@ -295,6 +296,55 @@ test_wrong_side_scan (void)
   g_assert_cmpuint (result->n_scored, ==, 0);
 }
 
+/* The perturbation panel on hand-00 s0 ("right lung", map on the image's
+ * left): swapping left/right finds the precomputed map of the swapped
+ * prompt (blob on the image's right), so against the ORIGINAL target the
+ * map moves to the wrong side (Δ wrong_side = 1 − 0), laterality grows
+ * (toward the patient's left) and less mass lies in the target. */
+static void
+test_perturb_panel (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  HsInstance *instance;
+  GtkWidget *window;
+  HsPerturbPanel *panel;
+  HsComparison cmp;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  dataset = hs_dataset_load (dataset_root, &error);
+  g_assert_no_error (error);
+  instance = hs_dataset_find_instance (dataset, "hand-00");
+  panel = HS_PERTURB_PANEL (g_object_ref_sink (hs_perturb_panel_new ()));
+  window = gtk_window_new ();
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (panel));
+  gtk_window_set_default_size (GTK_WINDOW (window), 420, 700);
+  gtk_window_present (GTK_WINDOW (window));
+
+  hs_perturb_panel_set_input (panel, dataset, instance, hs_instance_find_sentence (instance, "s0"), "grounded");
+  hs_ui_settle ();
+  g_assert_cmpstr (hs_perturb_panel_get_status (panel), ==, "");
+  g_assert_nonnull (strstr (hs_perturb_panel_get_prompt (panel), HS_UI_S0_SWAPPED));
+  g_assert_true (hs_perturb_panel_get_comparison (panel, &cmp));
+  g_assert_cmpfloat (cmp.original.value[HS_METRIC_WRONG_SIDE], ==, 0);
+  g_assert_cmpfloat (cmp.perturbed.value[HS_METRIC_WRONG_SIDE], ==, 1);
+  g_assert_cmpfloat (cmp.delta[HS_METRIC_WRONG_SIDE], ==, 1);
+  g_assert_cmpfloat (cmp.delta[HS_METRIC_LATERALITY], >, 0.5);
+  g_assert_cmpfloat (cmp.delta[HS_METRIC_MASS_IN_TARGET], <, 0);
+  g_assert_cmpfloat (cmp.sym_kl, >, 0);
+
+  /* "blind" has no map of the swapped prompt: reported, no table. */
+  hs_perturb_panel_set_input (panel, dataset, instance, hs_instance_find_sentence (instance, "s0"), "blind");
+  g_assert_false (hs_perturb_panel_get_comparison (panel, NULL));
+  g_assert_cmpstr (hs_perturb_panel_get_status (panel), !=, "");
+  g_test_message ("missing map: %s", hs_perturb_panel_get_status (panel));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  hs_ui_settle ();
+  g_assert_finalize_object (panel);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -307,6 +357,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/compare/pair-models-and-nothing", test_pair_models_and_nothing);
   g_test_add_func ("/hs/ui/compare/grid", test_grid);
   g_test_add_func ("/hs/ui/compare/wrong-side-scan", test_wrong_side_scan);
+  g_test_add_func ("/hs/ui/compare/perturb-panel", test_perturb_panel);
   status = g_test_run ();
   g_free (dataset_root);
   return status;

@@ -737,6 +737,7 @@ hs_annotation_window_class_init (HsAnnotationWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "annotation.question-previous", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "annotation.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "annotation.export", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
 }
 
 static void

@@ -750,6 +750,7 @@ hs_compare_window_new (GtkWindow *parent)
 {
   GtkWindow *window = GTK_WINDOW (gtk_window_new ());
   GtkWidget *view = hs_compare_view_new ();
+  GtkEventController *controller;
 
   gtk_window_set_title (window, _("Compare"));
   gtk_window_set_default_size (window, 1400, 620);
@@ -760,6 +761,11 @@ hs_compare_window_new (GtkWindow *parent)
     }
   gtk_window_set_destroy_with_parent (window, TRUE);
   gtk_window_set_child (window, view);
+  controller = gtk_shortcut_controller_new ();
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("Escape|<Control>w"),
+                                                          gtk_named_action_new ("window.close")));
+  gtk_widget_add_controller (GTK_WIDGET (window), controller);
   return window;
 }
 

@@ -1,0 +1,369 @@
+/* hs-perturb-panel.c — a perturbation and the Δ of every metric */
+
+#include <math.h>
+#include <glib/gi18n.h>
+#include <heatscope/hs-metrics.h>
+#include <heatscope/hs-target.h>
+
+#include "hs-perturb-panel.h"
+
+struct _HsPerturbPanel
+{
+  GtkWidget         parent_instance;
+
+  GtkWidget        *box;
+  GtkDropDown      *dropdown;
+  GtkLabel         *prompt_label;
+  GtkLabel         *status_label;
+  GtkGrid          *table;
+
+  HsDataset        *dataset;
+  HsInstance       *instance;   /* borrowed from dataset */
+  HsSentence       *sentence;   /* borrowed from dataset */
+  char             *model;
+  HsPerturbContext *context;
+  HsPerturbation    perturbation;
+  char             *prompt;
+  char             *status;
+  gboolean          have_comparison;
+  HsComparison      comparison;
+};
+
+G_DEFINE_FINAL_TYPE (HsPerturbPanel, hs_perturb_panel, GTK_TYPE_WIDGET)
+
+static void
+set_status (HsPerturbPanel *self, const char *status)
+{
+  g_free (self->status);
+  self->status = g_strdup (status ? status : "");
+  gtk_label_set_text (self->status_label, self->status);
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), *self->status != '\0');
+}
+
+static void
+set_prompt (HsPerturbPanel *self, const char *prompt)
+{
+  g_free (self->prompt);
+  self->prompt = g_strdup (prompt ? prompt : "");
+  gtk_label_set_text (self->prompt_label, self->prompt);
+}
+
+static void
+clear_table (HsPerturbPanel *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->table))) != NULL)
+    gtk_grid_remove (self->table, child);
+  self->have_comparison = FALSE;
+}
+
+static void
+add_cell (HsPerturbPanel *self, int column, int row, const char *text, const char *tooltip,
+          gboolean heading)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), column == 0 ? 0 : 1);
+  gtk_widget_set_tooltip_text (label, tooltip);
+  if (heading)
+    gtk_widget_add_css_class (label, "heading");
+  else if (column > 0)
+    gtk_widget_add_css_class (label, "numeric");
+  gtk_grid_attach (self->table, label, column, row, 1, 1);
+}
+
+static char *
+format_value (double v)
+{
+  return isnan (v) ? g_strdup (_("n/a")) : g_strdup_printf ("%.3f", v);
+}
+
+static void
+fill_table (HsPerturbPanel *self)
+{
+  const HsMetric *metrics;
+  guint n;
+  int row = 1;
+
+  clear_table (self);
+  add_cell (self, 0, 0, _("Metric"), NULL, TRUE);
+  add_cell (self, 1, 0, _("Original"), NULL, TRUE);
+  add_cell (self, 2, 0, _("Perturbed"), NULL, TRUE);
+  add_cell (self, 3, 0, _("Δ"), _("Perturbed − original, against the original target"), TRUE);
+  metrics = hs_protocol_get_metrics (HS_PROTOCOL_DEFAULT, &n);
+  for (guint i = 0; i < n; i++, row++)
+    {
+      HsMetric m = metrics[i];
+      g_autofree char *o = format_value (self->comparison.original.value[m]);
+      g_autofree char *p = format_value (self->comparison.perturbed.value[m]);
+      g_autofree char *d = NULL;
+
+      if (isnan (self->comparison.delta[m]))
+        d = g_strdup (_("n/a"));
+      else
+        d = g_strdup_printf ("%+.3f", self->comparison.delta[m]);
+      add_cell (self, 0, row, hs_metric_get_name (m), NULL, FALSE);
+      add_cell (self, 1, row, o, self->comparison.original.reason[m], FALSE);
+      add_cell (self, 2, row, p, self->comparison.perturbed.reason[m], FALSE);
+      add_cell (self, 3, row, d, NULL, FALSE);
+    }
+  {
+    g_autofree char *kl = format_value (self->comparison.sym_kl);
+    add_cell (self, 0, row, "sym_kl", _("Symmetric KL divergence between the two maps"), FALSE);
+    add_cell (self, 3, row, kl, self->comparison.sym_kl_reason, FALSE);
+  }
+  self->have_comparison = TRUE;
+}
+
+static HsTarget *
+original_target (HsPerturbPanel *self, GError **error)
+{
+  g_autoptr(HsTarget) target = NULL;
+  HsEvalGrid grid;
+  guint width, height;
+
+  if (!hs_dataset_get_image_size (self->dataset, self->instance, &width, &height, error) ||
+      !hs_eval_grid_init (&grid, HS_PROTOCOL_DEFAULT, width, height, 0, error))
+    return NULL;
+  target = hs_target_new (&grid);
+  for (guint t = 0; self->sentence->targets != NULL && self->sentence->targets[t] != NULL; t++)
+    {
+      HsRegion *region = hs_instance_find_region (self->instance, self->sentence->targets[t]);
+      if (region != NULL && !hs_target_add_region (target, self->dataset, region, error))
+        return NULL;
+    }
+  return g_steal_pointer (&target);
+}
+
+static void
+recompute (HsPerturbPanel *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsPerturbed) perturbed = NULL;
+  g_autoptr(HsAttentionMap) original = NULL;
+  g_autoptr(HsAttentionMap) changed = NULL;
+  g_autoptr(HsTarget) target = NULL;
+  HsScoreOptions options;
+  HsMapRef *ref;
+
+  clear_table (self);
+  set_prompt (self, NULL);
+  if (self->dataset == NULL || self->instance == NULL || self->sentence == NULL || self->model == NULL)
+    {
+      set_status (self, _("Pick an instance, a sentence and a model"));
+      return;
+    }
+  perturbed = hs_perturb (self->context, self->instance, self->sentence, self->perturbation,
+                          HS_PROTOCOL_DEFAULT, 0, &error);
+  if (perturbed == NULL)
+    {
+      set_status (self, error->message);
+      return;
+    }
+  if (perturbed->prompt != NULL)
+    {
+      g_autofree char *text = g_strdup_printf ("“%s”%s", perturbed->prompt,
+                                               perturbed->unchanged ? _(" (unchanged)") : "");
+      set_prompt (self, text);
+    }
+  else
+    set_prompt (self, perturbed->description);
+
+  ref = hs_instance_find_map (self->instance, self->model, self->sentence->id);
+  if (ref == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("Model %s has no map for sentence %s"),
+                                                  self->model, self->sentence->id);
+      set_status (self, message);
+      return;
+    }
+  original = hs_dataset_load_map (self->dataset, ref, &error);
+  if (original == NULL)
+    {
+      set_status (self, error->message);
+      return;
+    }
+  if (!hs_perturbation_is_target (self->perturbation))
+    {
+      HsMapRef *changed_ref = hs_perturbed_find_map (self->context, self->instance, self->sentence,
+                                                     perturbed, self->model, &error);
+      if (changed_ref == NULL)
+        {
+          set_status (self, error != NULL ? error->message : _("No map of the perturbed prompt"));
+          return;
+        }
+      changed = hs_dataset_load_map (self->dataset, changed_ref, &error);
+      if (changed == NULL)
+        {
+          set_status (self, error->message);
+          return;
+        }
+    }
+  target = original_target (self, &error);
+  if (target == NULL)
+    {
+      set_status (self, error->message);
+      return;
+    }
+  hs_score_options_init (&options);
+  if (!hs_perturb_compare (self->context, self->instance, self->sentence, perturbed, original,
+                           changed != NULL ? changed : original, target, &options,
+                           &self->comparison, &error))
+    {
+      set_status (self, error->message);
+      return;
+    }
+  hs_score_release_memory ();
+  set_status (self, NULL);
+  fill_table (self);
+}
+
+static void
+on_perturbation_selected (GObject *object, GParamSpec *pspec, HsPerturbPanel *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->dropdown);
+
+  if (selected == GTK_INVALID_LIST_POSITION || selected == (guint) self->perturbation)
+    return;
+  self->perturbation = (HsPerturbation) selected;
+  recompute (self);
+}
+
+GtkWidget *
+hs_perturb_panel_new (void)
+{
+  return g_object_new (HS_TYPE_PERTURB_PANEL, NULL);
+}
+
+void
+hs_perturb_panel_set_input (HsPerturbPanel *self, HsDataset *dataset, HsInstance *instance,
+                            HsSentence *sentence, const char *model)
+{
+  g_return_if_fail (HS_IS_PERTURB_PANEL (self));
+
+  if (dataset != self->dataset)
+    {
+      g_clear_pointer (&self->context, hs_perturb_context_free);
+      g_clear_pointer (&self->dataset, hs_dataset_unref);
+      if (dataset != NULL)
+        {
+          self->dataset = hs_dataset_ref (dataset);
+          self->context = hs_perturb_context_new (dataset);
+        }
+    }
+  self->instance = dataset != NULL ? instance : NULL;
+  self->sentence = dataset != NULL ? sentence : NULL;
+  g_free (self->model);
+  self->model = g_strdup (model);
+  recompute (self);
+}
+
+void
+hs_perturb_panel_set_perturbation (HsPerturbPanel *self, HsPerturbation perturbation)
+{
+  g_return_if_fail (HS_IS_PERTURB_PANEL (self));
+  g_return_if_fail (perturbation < HS_N_PERTURBATIONS);
+  gtk_drop_down_set_selected (self->dropdown, perturbation);
+}
+
+HsPerturbation
+hs_perturb_panel_get_perturbation (HsPerturbPanel *self)
+{
+  g_return_val_if_fail (HS_IS_PERTURB_PANEL (self), HS_PERTURB_SWAP_LEFT_RIGHT);
+  return self->perturbation;
+}
+
+const char *
+hs_perturb_panel_get_prompt (HsPerturbPanel *self)
+{
+  g_return_val_if_fail (HS_IS_PERTURB_PANEL (self), NULL);
+  return self->prompt;
+}
+
+const char *
+hs_perturb_panel_get_status (HsPerturbPanel *self)
+{
+  g_return_val_if_fail (HS_IS_PERTURB_PANEL (self), NULL);
+  return self->status;
+}
+
+gboolean
+hs_perturb_panel_get_comparison (HsPerturbPanel *self, HsComparison *out)
+{
+  g_return_val_if_fail (HS_IS_PERTURB_PANEL (self), FALSE);
+  if (!self->have_comparison)
+    return FALSE;
+  if (out != NULL)
+    *out = self->comparison;
+  return TRUE;
+}
+
+static void
+hs_perturb_panel_dispose (GObject *object)
+{
+  HsPerturbPanel *self = HS_PERTURB_PANEL (object);
+
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+  g_clear_pointer (&self->context, hs_perturb_context_free);
+  g_clear_pointer (&self->dataset, hs_dataset_unref);
+  G_OBJECT_CLASS (hs_perturb_panel_parent_class)->dispose (object);
+}
+
+static void
+hs_perturb_panel_finalize (GObject *object)
+{
+  HsPerturbPanel *self = HS_PERTURB_PANEL (object);
+
+  g_free (self->model);
+  g_free (self->prompt);
+  g_free (self->status);
+  G_OBJECT_CLASS (hs_perturb_panel_parent_class)->finalize (object);
+}
+
+static void
+hs_perturb_panel_class_init (HsPerturbPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hs_perturb_panel_dispose;
+  object_class->finalize = hs_perturb_panel_finalize;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+hs_perturb_panel_init (HsPerturbPanel *self)
+{
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+  GtkWidget *scrolled;
+
+  for (guint p = 0; p < HS_N_PERTURBATIONS; p++)
+    gtk_string_list_append (names, hs_perturbation_to_string (p));
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  self->dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (names)), NULL));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->dropdown), _("Perturbation (McInerney et al. §3.1)"));
+  self->prompt_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->prompt_label, TRUE);
+  gtk_label_set_xalign (self->prompt_label, 0);
+  self->status_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->status_label, TRUE);
+  gtk_label_set_xalign (self->status_label, 0);
+  gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "error");
+  self->table = GTK_GRID (gtk_grid_new ());
+  gtk_grid_set_column_spacing (self->table, 12);
+  gtk_grid_set_row_spacing (self->table, 2);
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->table));
+  gtk_widget_set_vexpand (scrolled, TRUE);
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->dropdown));
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->prompt_label));
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->status_label));
+  gtk_box_append (GTK_BOX (self->box), scrolled);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  gtk_drop_down_set_selected (self->dropdown, 0);
+  self->perturbation = HS_PERTURB_SWAP_LEFT_RIGHT;
+  g_signal_connect (self->dropdown, "notify::selected", G_CALLBACK (on_perturbation_selected), self);
+  set_status (self, NULL);
+}

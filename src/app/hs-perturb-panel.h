@@ -1,0 +1,36 @@
+/* hs-perturb-panel.h — a perturbation of McInerney et al. §3.1 and the Δ of
+ * every metric
+ *
+ * A dropdown of the perturbations (swap-left-right, shuffle-in-report,
+ * random-sentence, random-boxes, synthetic-swapped-condition), the perturbed
+ * prompt (or what changed), and a table: metric | original | perturbed | Δ
+ * (perturbed − original, both against the ORIGINAL target for text
+ * perturbations; hs_perturb_compare), plus the symmetric KL between the
+ * maps.  With precomputed maps a missing perturbed map is reported in the
+ * status line, naming the prompt and model. */
+#pragma once
+
+#include <gtk/gtk.h>
+#include <heatscope/hs-dataset.h>
+#include <heatscope/hs-perturb.h>
+
+G_BEGIN_DECLS
+
+#define HS_TYPE_PERTURB_PANEL (hs_perturb_panel_get_type ())
+G_DECLARE_FINAL_TYPE (HsPerturbPanel, hs_perturb_panel, HS, PERTURB_PANEL, GtkWidget)
+
+GtkWidget  *hs_perturb_panel_new              (void);
+/* What is on screen; NULL dataset clears.  Recomputes at once. */
+void        hs_perturb_panel_set_input        (HsPerturbPanel *self, HsDataset *dataset,
+                                               HsInstance *instance, HsSentence *sentence,
+                                               const char *model);
+void        hs_perturb_panel_set_perturbation (HsPerturbPanel *self, HsPerturbation perturbation);
+HsPerturbation hs_perturb_panel_get_perturbation (HsPerturbPanel *self);
+/* The perturbed prompt (or the description of a target perturbation). */
+const char *hs_perturb_panel_get_prompt       (HsPerturbPanel *self);
+/* The status line: empty when the table is filled, else the problem. */
+const char *hs_perturb_panel_get_status       (HsPerturbPanel *self);
+/* Values of the table; FALSE when nothing is computed. */
+gboolean    hs_perturb_panel_get_comparison   (HsPerturbPanel *self, HsComparison *out);
+
+G_END_DECLS
