@@ -280,7 +280,23 @@ hs_annotation_project_parse (const char *text, gssize len, const char *path_for_
     }
   s = get_string (root, "answers");
   if (s != NULL && *s != '\0')
-    project->answers = g_strdup (s);
+    {
+      g_auto(GStrv) parts = g_strsplit (s, "/", -1);
+      gboolean escapes = g_path_is_absolute (s);
+
+      /* The session writes (replaces) this file: a project received from
+       * someone else must not point it at the user's other files. */
+      for (guint i = 0; parts[i] != NULL; i++)
+        escapes = escapes || strcmp (parts[i], "..") == 0;
+      if (escapes)
+        {
+          g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_PARSE,
+                       "%s: \"answers\" must be a file inside the project's folder "
+                       "(no absolute path, no '..')", file);
+          return NULL;
+        }
+      project->answers = g_strdup (s);
+    }
   return g_steal_pointer (&project);
 }
 

@@ -154,3 +154,8 @@ put('good-map.npy', npy(np.full((3, 4), 0.25, np.float32)))
 put('coco-empty.json', '')
 put('chexlocalize-whitespace.json', '  \n ')
 put('manifest-empty/heatscope.json', '')
+# project files must not point the answers file (which the session replaces) elsewhere
+put('project-answers-escape.json', '{"annotator": "a", "dataset": "d", "models": ["a"], '
+    '"answers": "notes/../../../.bashrc"}')
+put('project-answers-absolute.json', '{"annotator": "a", "dataset": "d", "models": ["a"], '
+    '"answers": "/tmp/answers.jsonl"}')
