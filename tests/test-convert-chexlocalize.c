@@ -29,7 +29,9 @@ static const char fixture_script[] =
   "a = torch.arange(12, dtype=torch.float32).reshape(1, 1, 3, 4) + 0.5\n"
   "pickle.dump(info('Cardiomegaly', a), open(m + '/patient1_study1_view1_frontal_Cardiomegaly_map.pkl', 'wb'))\n"
   "b = torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]])\n"
-  "torch.save(info('Lung Lesion', b), m + '/patient1_study1_view1_frontal_Lung Lesion_map.pkl')\n"
+  "# 'prob' may hold all 14 CheXpert probabilities; Lung Lesion is the 5th\n"
+  "torch.save(dict(info('Lung Lesion', b), prob=torch.arange(14, dtype=torch.float64) / 100),\n"
+  "           m + '/patient1_study1_view1_frontal_Lung Lesion_map.pkl')\n"
   "torch.save(info('Edema', b * 10), m + '/patient2_study1_view1_frontal_Edema_map.pkl',\n"
   "           _use_new_zipfile_serialization=False)\n"
   "class Hostile:\n"
@@ -145,7 +147,8 @@ test_convert_import_metrics (void)
       g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
     }
   g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
-  g_assert_nonnull (strstr (csv, "patient1_study1_view1_frontal,gradcam,class:Lung Lesion,0.75,1,"));
+  g_assert_nonnull (strstr (csv, "patient1_study1_view1_frontal,gradcam,class:Cardiomegaly,0.75,1,"));
+  g_assert_nonnull (strstr (csv, "patient1_study1_view1_frontal,gradcam,class:Lung Lesion,0.04,1,"));
 
   /* ground truth, then the maps attached by npy-folder */
   {
