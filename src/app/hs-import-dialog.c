@@ -768,6 +768,9 @@ hs_import_dialog_class_init (HsImportDialogClass *klass)
     g_signal_new ("open-dataset", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_FILE);
 
+  /* Escape closes (and so stops a running import) */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+
   gtk_widget_class_set_template_from_resource (widget_class, "/org/heatscope/Heatscope/ui/hs-import-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, HsImportDialog, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, HsImportDialog, import_button);
@@ -830,6 +833,9 @@ hs_import_dialog_init (HsImportDialog *self)
   g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (on_cancel_clicked), self);
   g_signal_connect_swapped (self->open_button, "clicked", G_CALLBACK (on_open_clicked), self);
 
+  gtk_window_set_default_widget (GTK_WINDOW (self), GTK_WIDGET (self->import_button));
+  gtk_entry_set_activates_default (self->output_entry, TRUE);
+  gtk_entry_set_activates_default (self->extra_entry, TRUE);
   update_format (self);
   update_sensitivity (self);
 }
