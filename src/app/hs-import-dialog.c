@@ -532,6 +532,8 @@ hs_import_dialog_start (HsImportDialog *self)
   g_task_set_source_tag (task, hs_import_dialog_start);
   g_task_set_task_data (task, job, (GDestroyNotify) import_job_free);
   g_task_set_return_on_cancel (task, FALSE);
+  /* report what happened: an import that finished before the Stop is done */
+  g_task_set_check_cancellable (task, FALSE);
   g_task_run_in_thread (task, import_thread);
   update_sensitivity (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
