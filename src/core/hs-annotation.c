@@ -140,7 +140,8 @@ read_string_array (JsonObject *root, const char *key, char ***out, gboolean non_
   if (!JSON_NODE_HOLDS_ARRAY (node))
     goto bad;
   array = json_node_get_array (node);
-  list = g_ptr_array_new ();
+  /* the strings are freed with the array when an element is refused */
+  list = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
       JsonNode *item = json_array_get_element (array, i);

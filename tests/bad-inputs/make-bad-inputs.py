@@ -159,3 +159,6 @@ put('project-answers-escape.json', '{"annotator": "a", "dataset": "d", "models":
     '"answers": "notes/../../../.bashrc"}')
 put('project-answers-absolute.json', '{"annotator": "a", "dataset": "d", "models": ["a"], '
     '"answers": "/tmp/answers.jsonl"}')
+# fuzz-annotation-project found this leak (strings of a refused array); the
+# fuzzer's input itself is project-fuzz-leak-models.json
+put('project-empty-model.json', '{"annotator": "a", "dataset": "d", "models": ["a", "b", ""]}')

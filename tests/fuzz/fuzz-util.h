@@ -1,14 +1,36 @@
 /* fuzz-util.h — shared set-up of the libFuzzer harnesses (tests/fuzz/fuzz-*.c) */
 #pragma once
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* nftw() */
+#endif
+
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <heatscope/heatscope.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <ftw.h>
 #include <stdlib.h>
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+static char *fuzz_scratch;
+
+static int
+fuzz_remove_one (const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  remove (path);
+  return 0;   /* keep going: remove what can be removed */
+}
+
+/* libFuzzer leaves through exit(): remove the scratch folder then. */
+static void
+fuzz_cleanup (void)
+{
+  if (fuzz_scratch != NULL)
+    nftw (fuzz_scratch, fuzz_remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 /* A scratch folder per process, made once: parsers that only read paths get
  * their input written there.  It holds images/a.png (4 × 3 grey) so that
@@ -40,6 +62,8 @@ fuzz_dir (void)
       dir = g_dir_make_tmp ("hs-fuzz-XXXXXX", &error);
       if (dir == NULL)
         g_error ("fuzz: %s", error->message);
+      fuzz_scratch = dir;
+      atexit (fuzz_cleanup);
       images = g_build_filename (dir, "images", NULL);
       g_mkdir_with_parents (images, 0700);
       png = g_build_filename (images, "a.png", NULL);
