@@ -376,3 +376,23 @@ T.update({
  ("shortcut window", "Compare with the swapped prompt (A | B | A − B)"): "Mit der vertauschten Eingabe vergleichen (A | B | A − B)",
  ("shortcut window", "Compare all models"): "Alle Modelle vergleichen",
 })
+
+# Perturbation panel, live models, Wrong Side filter.
+T.update({
+ "Original": "Original",
+ "Perturbed": "Verändert",
+ "Δ": "Δ",
+ "Perturbed − original, against the original target": "Verändert − Original, gemessen am ursprünglichen Ziel",
+ "Symmetric KL divergence between the two maps": "Symmetrische KL-Divergenz zwischen den beiden Karten",
+ "Pick an instance, a sentence and a model": "Einen Fall, einen Satz und ein Modell wählen",
+ " (unchanged)": " (unverändert)",
+ "Model %s has no map for sentence %s": "Modell %s hat keine Karte für Satz %s",
+ "No map of the perturbed prompt": "Keine Karte der veränderten Eingabe",
+ "Perturbation (McInerney et al. §3.1)": "Veränderung der Eingabe (McInerney et al., Abschn. 3.1)",
+ "The prompt has no words the model can read": "Die Eingabe enthält keine Wörter, die das Modell lesen kann",
+ "The live model “%s” is not available: %s": "Das Live-Modell „%s“ ist nicht verfügbar: %s",
+ "%s (live)": "%s (live)",
+ "Wrong Side": "Falsche Seite",
+ "Only instances where the current model's map lies on the other side than the target (wrong_side)":
+   "Nur Fälle, in denen die Karte des aktuellen Modells auf der anderen Seite liegt als das Ziel (wrong_side)",
+})
