@@ -4,6 +4,7 @@
 #include "hs-compare-view.h"
 #include "hs-wrong-side.h"
 #include "hs-perturb-panel.h"
+#include "hs-instance-browser.h"
 #include "hs-ui-fixture.h"
 
 static char *dataset_root;
@@ -294,6 +295,34 @@ test_wrong_side_scan (void)
   result = hs_wrong_side_scan (dataset, "other", NULL);
   g_assert_cmpuint (g_hash_table_size (result->ids), ==, 0);
   g_assert_cmpuint (result->n_scored, ==, 0);
+
+  /* The instance browser's "Wrong side" filter shows "flip" alone. */
+  if (!hs_ui_skip_without_display ())
+    {
+      HsInstanceBrowser *browser = HS_INSTANCE_BROWSER (g_object_ref_sink (hs_instance_browser_new ()));
+      GtkWidget *window = gtk_window_new ();
+
+      gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (browser));
+      gtk_window_present (GTK_WINDOW (window));
+      hs_instance_browser_set_dataset (browser, dataset);
+      hs_instance_browser_set_model (browser, "m");
+      hs_ui_settle ();
+      g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 4);
+      gtk_widget_activate_action (GTK_WIDGET (browser), "browser.filter-wrong-side", NULL);
+      hs_ui_wait_until ((gboolean (*) (gpointer)) hs_instance_browser_get_wrong_side_ready, browser);
+      g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 1);
+      hs_instance_browser_select_relative (browser, 0);
+      g_assert_cmpuint (hs_instance_browser_get_selected (browser), ==, 1);   /* "flip" */
+      /* Another model: rescanned, nothing is on the wrong side. */
+      hs_instance_browser_set_model (browser, "other");
+      hs_ui_wait_until ((gboolean (*) (gpointer)) hs_instance_browser_get_wrong_side_ready, browser);
+      g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 0);
+      gtk_widget_activate_action (GTK_WIDGET (browser), "browser.filter-wrong-side", NULL);
+      g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 4);
+      gtk_window_destroy (GTK_WINDOW (window));
+      hs_ui_settle ();
+      g_assert_finalize_object (browser);
+    }
 }
 
 /* The perturbation panel on hand-00 s0 ("right lung", map on the image's

@@ -2,6 +2,7 @@
 #include <glib/gi18n.h>
 
 #include "hs-instance-browser.h"
+#include "hs-wrong-side.h"
 #include "hs-instance-item.h"
 
 struct _HsInstanceBrowser
@@ -23,6 +24,12 @@ struct _HsInstanceBrowser
   gboolean            filter_one_lung;
   gboolean            filter_mdrb;
   gboolean            filter_annotated;
+  /* "Wrong side": instances whose map of `model` has wrong_side = 1,
+   * scanned in a worker thread when the filter is on (NULL until known). */
+  gboolean            filter_wrong_side;
+  char               *model;
+  GHashTable         *wrong_side_ids;
+  GCancellable       *wrong_side_cancellable;
   guint               last_emitted;
 
   /* Subset flags are computed once per dataset in a worker thread: for large
@@ -38,6 +45,7 @@ enum {
   PROP_FILTER_ONE_LUNG,
   PROP_FILTER_MDRB,
   PROP_FILTER_ANNOTATED,
+  PROP_FILTER_WRONG_SIDE,
   PROP_BUSY,
   N_PROPS
 };
@@ -53,6 +61,55 @@ G_DEFINE_FINAL_TYPE (HsInstanceBrowser, hs_instance_browser, GTK_TYPE_WIDGET)
 
 static void refilter (HsInstanceBrowser *self);
 
+static void
+cancel_wrong_side (HsInstanceBrowser *self)
+{
+  g_cancellable_cancel (self->wrong_side_cancellable);
+  g_clear_object (&self->wrong_side_cancellable);
+  g_clear_pointer (&self->wrong_side_ids, g_hash_table_unref);
+}
+
+static void
+wrong_side_done (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  HsWrongSideResult *scan = hs_wrong_side_scan_finish (result, NULL);
+  HsInstanceBrowser **slot = user_data;   /* weak: the browser may be gone */
+  HsInstanceBrowser *self = *slot;
+
+  if (self != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self), (gpointer *) slot);
+  g_free (slot);
+  if (scan == NULL || self == NULL)
+    {
+      hs_wrong_side_result_free (scan);
+      return;
+    }
+  g_clear_object (&self->wrong_side_cancellable);
+  g_clear_pointer (&self->wrong_side_ids, g_hash_table_unref);
+  self->wrong_side_ids = g_steal_pointer (&scan->ids);
+  hs_wrong_side_result_free (scan);
+  refilter (self);
+}
+
+/* Starts the scan when the filter is on and nothing is known yet. */
+static void
+ensure_wrong_side (HsInstanceBrowser *self)
+{
+  HsInstanceBrowser **slot;
+
+  if (!self->filter_wrong_side || self->dataset == NULL || self->model == NULL ||
+      self->wrong_side_ids != NULL || self->wrong_side_cancellable != NULL)
+    return;
+  self->wrong_side_cancellable = g_cancellable_new ();
+  slot = g_new (HsInstanceBrowser *, 1);
+  *slot = self;
+  g_object_add_weak_pointer (G_OBJECT (self), (gpointer *) slot);
+  hs_wrong_side_scan_async (self->dataset, self->model, self->wrong_side_cancellable,
+                            wrong_side_done, slot);
+}
+
 static gboolean
 filter_func (gpointer item, gpointer user_data)
 {
@@ -61,6 +118,9 @@ filter_func (gpointer item, gpointer user_data)
   guint wanted = hs_instance_browser_get_subsets (self);
 
   if (self->filter_annotated && !hs_instance_item_get_annotated (row))
+    return FALSE;
+  if (self->filter_wrong_side && self->wrong_side_ids != NULL &&
+      !g_hash_table_contains (self->wrong_side_ids, hs_instance_item_get_id (row)))
     return FALSE;
   /* Until the worker is done, subset filters show everything. */
   if (wanted != 0 && self->subsets_ready && (hs_instance_item_get_subsets (row) & wanted) != wanted)
@@ -266,6 +326,9 @@ hs_instance_browser_get_property (GObject    *object,
     case PROP_FILTER_ANNOTATED:
       g_value_set_boolean (value, self->filter_annotated);
       break;
+    case PROP_FILTER_WRONG_SIDE:
+      g_value_set_boolean (value, self->filter_wrong_side);
+      break;
     case PROP_BUSY:
       g_value_set_boolean (value, self->busy);
       break;
@@ -297,6 +360,9 @@ hs_instance_browser_set_property (GObject      *object,
     case PROP_FILTER_ANNOTATED:
       field = &self->filter_annotated;
       break;
+    case PROP_FILTER_WRONG_SIDE:
+      field = &self->filter_wrong_side;
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       return;
@@ -304,6 +370,8 @@ hs_instance_browser_set_property (GObject      *object,
   if (*field == g_value_get_boolean (value))
     return;
   *field = g_value_get_boolean (value);
+  if (prop_id == PROP_FILTER_WRONG_SIDE)
+    ensure_wrong_side (self);
   refilter (self);
   g_object_notify_by_pspec (object, pspec);
 }
@@ -316,6 +384,8 @@ hs_instance_browser_dispose (GObject *object)
   GtkWidget *child;
 
   cancel_subsets (self);
+  cancel_wrong_side (self);
+  g_clear_pointer (&self->model, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), HS_TYPE_INSTANCE_BROWSER);
   /* Unbound template children (boxes, labels) are ours to unparent. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
@@ -360,6 +430,9 @@ hs_instance_browser_class_init (HsInstanceBrowserClass *klass)
   properties[PROP_FILTER_MDRB] =
     g_param_spec_boolean ("filter-mdrb", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_FILTER_WRONG_SIDE] =
+    g_param_spec_boolean ("filter-wrong-side", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -380,6 +453,7 @@ hs_instance_browser_class_init (HsInstanceBrowserClass *klass)
   gtk_widget_class_install_property_action (widget_class, "browser.filter-one-lung", "filter-one-lung");
   gtk_widget_class_install_property_action (widget_class, "browser.filter-mdrb", "filter-mdrb");
   gtk_widget_class_install_property_action (widget_class, "browser.filter-annotated", "filter-annotated");
+  gtk_widget_class_install_property_action (widget_class, "browser.filter-wrong-side", "filter-wrong-side");
 }
 
 static void
@@ -429,6 +503,8 @@ hs_instance_browser_set_dataset (HsInstanceBrowser *self,
   self->dataset = dataset;
   self->last_emitted = G_MAXUINT;
   cancel_subsets (self);
+  cancel_wrong_side (self);
+  ensure_wrong_side (self);
 
   n = dataset != NULL ? hs_dataset_get_n_instances (dataset) : 0;
   items = g_ptr_array_new_full (n, g_object_unref);
@@ -438,6 +514,28 @@ hs_instance_browser_set_dataset (HsInstanceBrowser *self,
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
                        items->pdata, items->len);
   refilter (self);
+}
+
+void
+hs_instance_browser_set_model (HsInstanceBrowser *self,
+                               const char        *model)
+{
+  g_return_if_fail (HS_IS_INSTANCE_BROWSER (self));
+
+  if (g_strcmp0 (model, self->model) == 0)
+    return;
+  g_free (self->model);
+  self->model = g_strdup (model);
+  cancel_wrong_side (self);
+  ensure_wrong_side (self);
+  refilter (self);
+}
+
+gboolean
+hs_instance_browser_get_wrong_side_ready (HsInstanceBrowser *self)
+{
+  g_return_val_if_fail (HS_IS_INSTANCE_BROWSER (self), FALSE);
+  return self->wrong_side_ids != NULL;
 }
 
 void

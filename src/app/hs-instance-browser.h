@@ -22,6 +22,12 @@ void        hs_instance_browser_set_dataset       (HsInstanceBrowser *self, HsDa
 /* HsSubset flags every shown instance must have (0 = no filter). */
 void        hs_instance_browser_set_subsets       (HsInstanceBrowser *self, guint subsets);
 guint       hs_instance_browser_get_subsets       (HsInstanceBrowser *self);
+/* The model whose maps the "Wrong side" filter (property
+ * "filter-wrong-side", action browser.filter-wrong-side) checks: instances
+ * with a map of wrong_side = 1 (hs-wrong-side.h, computed in a thread when
+ * the filter is on; everything is shown until it is known). */
+void        hs_instance_browser_set_model         (HsInstanceBrowser *self, const char *model);
+gboolean    hs_instance_browser_get_wrong_side_ready (HsInstanceBrowser *self);
 void        hs_instance_browser_set_search_text   (HsInstanceBrowser *self, const char *text);
 /* Selects the instance with this id (clearing the search and filters when
  * they hide it); FALSE when the dataset has no such instance. */

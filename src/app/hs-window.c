@@ -147,6 +147,7 @@ on_model_selected (GObject    *object,
   if (self->settings != NULL && model != NULL)
     g_settings_set_string (self->settings, "last-model", model);
   hs_prompt_panel_set_model (self->prompt_panel, model);
+  hs_instance_browser_set_model (self->browser, model);
 }
 
 static void
@@ -178,6 +179,7 @@ fill_models (HsWindow *self)
   g_free (self->model);
   self->model = g_steal_pointer (&wanted);
   hs_prompt_panel_set_model (self->prompt_panel, self->model);
+  hs_instance_browser_set_model (self->browser, self->model);
 }
 
 /* ---- instance and view -------------------------------------------------- */
