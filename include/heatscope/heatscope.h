@@ -28,6 +28,7 @@
 #include "hs-import.h"
 #include "hs-agreement.h"
 #include "hs-annotation.h"
+#include "hs-backend-exec.h"
 #include "hs-perturb.h"
 
 #undef HS_INSIDE_HEATSCOPE_H
