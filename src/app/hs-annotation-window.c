@@ -419,6 +419,13 @@ hs_annotation_window_get_session (HsAnnotationWindow *self)
   return self->session;
 }
 
+GtkWidget *
+hs_annotation_window_get_canvas (HsAnnotationWindow *self)
+{
+  g_return_val_if_fail (HS_IS_ANNOTATION_WINDOW (self), NULL);
+  return GTK_WIDGET (self->canvas);
+}
+
 int
 hs_annotation_window_get_index (HsAnnotationWindow *self)
 {

@@ -41,6 +41,8 @@ gboolean             hs_annotation_window_open           (HsAnnotationWindow *se
                                                           const char *project_path,
                                                           GError **error);
 HsAnnotationSession *hs_annotation_window_get_session    (HsAnnotationWindow *self);
+/* The canvas showing the item's map (tests). */
+GtkWidget           *hs_annotation_window_get_canvas     (HsAnnotationWindow *self);
 /* The item on screen, −1 without a session. */
 int                  hs_annotation_window_get_index      (HsAnnotationWindow *self);
 gboolean             hs_annotation_window_go_to          (HsAnnotationWindow *self, guint index);
