@@ -1,6 +1,7 @@
-/* hs-cli-attend.c — heatscope-cli attend: live attention from a built-in model */
+/* hs-cli-attend.c — heatscope-cli attend: live attention from a built-in model or an exec backend */
 #include "hs-cli.h"
 
+#include <heatscope/hs-backend-exec.h>
 #include <heatscope/hs-model.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -14,10 +15,16 @@ hs_cli_attend (int argc, char **argv)
   g_autofree char *image_path = NULL;
   g_autofree char *prompt = NULL;
   g_autofree char *output = NULL;
+  g_autofree char *backend_command = NULL;
   gboolean per_token = FALSE;
+  int timeout_s = HS_BACKEND_EXEC_DEFAULT_TIMEOUT_MS / 1000;
   GOptionEntry entries[] = {
     { "model", 'm', 0, G_OPTION_ARG_STRING, &model_name,
       "grounded, blind, noattn or a .safetensors file (default: grounded)", "MODEL" },
+    { "backend-exec", 0, 0, G_OPTION_ARG_STRING, &backend_command,
+      "instead of --model: run COMMAND as an external model (docs/backend-protocol.md)", "COMMAND" },
+    { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_s,
+      "seconds to wait for the --backend-exec answer (default 30)", "SECONDS" },
     { "image", 'i', 0, G_OPTION_ARG_FILENAME, &image_path, "the image (PNG or JPEG)", "FILE" },
     { "prompt", 'p', 0, G_OPTION_ARG_STRING, &prompt, "the text to attend to", "TEXT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "write the map here (.npy, float32)", "FILE" },
@@ -28,6 +35,7 @@ hs_cli_attend (int argc, char **argv)
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(HsModel) model = NULL;
+  g_autoptr(HsBackendExec) backend = NULL;
   g_autoptr(HsImage) image = NULL;
   g_autoptr(HsAttentionMap) map = NULL;
   g_autoptr(JsonBuilder) builder = NULL;
@@ -39,7 +47,8 @@ hs_cli_attend (int argc, char **argv)
 
   context = g_option_context_new ("— compute live attention with a built-in model");
   g_option_context_set_summary (context,
-    "Runs the built-in GLoRIA-style model on one image and prompt.  Writes the sentence map\n"
+    "Runs the built-in GLoRIA-style model (or with --backend-exec an external model speaking\n"
+    "the protocol of docs/backend-protocol.md) on one image and prompt.  Writes the sentence map\n"
     "[h, w] (or with --tokens the per-token maps [tokens, h, w]) as a .npy file and prints\n"
     "{\"model\", \"tokens\", \"no_attn\", \"shape\", \"output\"} as JSON on stdout.");
   g_option_context_add_main_entries (context, entries, NULL);
@@ -61,24 +70,66 @@ hs_cli_attend (int argc, char **argv)
       return HS_CLI_EXIT_USAGE;
     }
 
-  model = hs_model_load_builtin (model_name != NULL ? model_name : "grounded", &error);
-  if (model == NULL)
+  if (backend_command != NULL)
     {
-      hs_cli_error ("attend", "%s", error->message);
-      return g_error_matches (error, HS_MODEL_ERROR, HS_MODEL_ERROR_NOT_FOUND)
-             ? HS_CLI_EXIT_USAGE : HS_CLI_EXIT_INPUT;
+      if (model_name != NULL)
+        {
+          hs_cli_error ("attend", "--model and --backend-exec exclude each other");
+          return HS_CLI_EXIT_USAGE;
+        }
+      if (timeout_s <= 0 || timeout_s > 24 * 3600)
+        {
+          hs_cli_error ("attend", "--timeout must be between 1 and 86400 seconds, not %d", timeout_s);
+          return HS_CLI_EXIT_USAGE;
+        }
+      backend = hs_backend_exec_new (backend_command, &error);
+      if (backend == NULL)
+        {
+          hs_cli_error ("attend", "%s", error->message);
+          return HS_CLI_EXIT_USAGE;
+        }
+      hs_backend_exec_set_timeout (backend, (guint) timeout_s * 1000);
+      if (!g_file_test (image_path, G_FILE_TEST_IS_REGULAR))
+        {
+          hs_cli_error ("attend", "%s: no such image file", image_path);
+          return HS_CLI_EXIT_INPUT;
+        }
+      map = hs_backend_exec_attend (backend, image_path, prompt, per_token, NULL, &error);
+      if (map == NULL)
+        {
+          hs_cli_error ("attend", "%s", error->message);
+          return g_error_matches (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_COMMAND)
+                 ? HS_CLI_EXIT_USAGE : HS_CLI_EXIT_INPUT;
+        }
+      /* A backend may answer with a sentence map only. */
+      if (per_token && hs_attention_map_get_n_tokens (map) == 0)
+        {
+          hs_cli_error ("attend", "backend '%s' returned a sentence map, not per-token maps",
+                        backend_command);
+          return HS_CLI_EXIT_INPUT;
+        }
     }
-  image = hs_image_load (image_path, &error);
-  if (image == NULL)
+  else
     {
-      hs_cli_error ("attend", "%s", error->message);
-      return HS_CLI_EXIT_INPUT;
-    }
-  map = hs_model_attend_image (model, image, prompt, &error);
-  if (map == NULL)
-    {
-      hs_cli_error ("attend", "%s", error->message);
-      return HS_CLI_EXIT_INPUT;
+      model = hs_model_load_builtin (model_name != NULL ? model_name : "grounded", &error);
+      if (model == NULL)
+        {
+          hs_cli_error ("attend", "%s", error->message);
+          return g_error_matches (error, HS_MODEL_ERROR, HS_MODEL_ERROR_NOT_FOUND)
+                 ? HS_CLI_EXIT_USAGE : HS_CLI_EXIT_INPUT;
+        }
+      image = hs_image_load (image_path, &error);
+      if (image == NULL)
+        {
+          hs_cli_error ("attend", "%s", error->message);
+          return HS_CLI_EXIT_INPUT;
+        }
+      map = hs_model_attend_image (model, image, prompt, &error);
+      if (map == NULL)
+        {
+          hs_cli_error ("attend", "%s", error->message);
+          return HS_CLI_EXIT_INPUT;
+        }
     }
 
   n_tokens = hs_attention_map_get_n_tokens (map);
@@ -119,7 +170,7 @@ hs_cli_attend (int argc, char **argv)
   builder = json_builder_new ();
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "model");
-  json_builder_add_string_value (builder, hs_model_get_name (model));
+  json_builder_add_string_value (builder, model != NULL ? hs_model_get_name (model) : backend_command);
   json_builder_set_member_name (builder, "tokens");
   json_builder_begin_array (builder);
   for (guint t = 0; t < n_tokens; t++)
