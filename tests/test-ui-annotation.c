@@ -169,6 +169,18 @@ test_round_and_resume (void)
     }
   g_assert_cmpstr (hs_annotation_window_get_progress (window), ==, "8 / 8");
   g_assert_cmpint (hs_annotation_window_get_index (window), ==, -1);
+  /* Back from "all answered" to the last item, which shows its answer. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "annotation.previous", NULL);
+  g_assert_cmpint (hs_annotation_window_get_index (window), ==, 7);
+  for (guint q = 0; q < 3; q++)
+    g_assert_cmpint (hs_annotation_window_get_level (window, q), ==, (int) three_levels[7][q]);
+  /* Changing one answer saves again (a new line; the last one counts). */
+  gtk_widget_activate_action (GTK_WIDGET (window), "annotation.answer", "(uu)", 0, 2);
+  g_assert_true (hs_annotation_load_answers (answers_path, &loaded, NULL, &error));
+  g_assert_cmpuint (loaded->len, ==, 9);
+  g_assert_cmpint (((HsAnnotationAnswer *) g_ptr_array_index (loaded, 8))->values[0], ==, 2);
+  g_clear_pointer (&loaded, g_ptr_array_unref);
+  g_assert_cmpstr (hs_annotation_window_get_progress (window), ==, "8 / 8");
 
   /* The missing blind/s1 map was reported under its alias only. */
   g_assert_nonnull (hs_annotation_window_get_error_text (window));

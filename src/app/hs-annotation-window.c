@@ -179,7 +179,9 @@ update_actions (HsAnnotationWindow *self)
   gboolean have = self->session != NULL && self->index >= 0;
   guint n = self->session ? hs_annotation_session_get_n_items (self->session) : 0;
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "annotation.previous", have && self->index > 0);
+  /* From "every item answered" (index −1) Previous goes back to the last item. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "annotation.previous",
+                                 self->session != NULL && n > 0 && self->index != 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "annotation.next", have && (guint) self->index + 1 < n);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "annotation.next-unanswered",
                                  have && hs_annotation_session_next_unanswered (self->session) >= 0);
