@@ -360,6 +360,188 @@ test_colour_mask (void)
   hs_region_free (region);
 }
 
+/* --- the region "extent" --------------------------------------------------- */
+
+/* A 32 × 24 mask for a 64 × 48 image (scale 2) with pixels x 4..9, y 2..5:
+ * in image pixels x 8..20, y 4..12, left of the midline x = 32. */
+static void
+make_extent_dataset (const char *dir, const HsBox *stated)
+{
+  g_autoptr(HsDataset) dataset = hs_dataset_new (dir, "extent");
+  g_autofree char *mask_path = g_build_filename (dir, "masks", "lesion.png", NULL);
+  g_autofree char *mask_dir = g_path_get_dirname (mask_path);
+  g_autoptr(HsImage) mask = NULL;
+  g_autoptr(GError) error = NULL;
+  HsInstance *instance;
+  HsRegion *region;
+  HsSentence *sentence;
+  guint16 *data;
+
+  write_png (dir, "images/a.png", 64, 48);
+  mask = hs_image_new (32, 24, 1, 8, &error);
+  g_assert_no_error (error);
+  data = hs_image_get_data (mask);
+  for (guint y = 2; y <= 5; y++)
+    for (guint x = 4; x <= 9; x++)
+      data[y * 32 + x] = 255;
+  g_assert_cmpint (g_mkdir_with_parents (mask_dir, 0755), ==, 0);
+  g_assert_true (hs_image_save_png (mask, mask_path, &error));
+  g_assert_no_error (error);
+
+  instance = hs_instance_new ("a", "images/a.png");
+  instance->width = 64;
+  instance->height = 48;
+  region = hs_region_new ("lesion");
+  hs_region_set_mask (region, "masks/lesion.png");
+  hs_region_set_extent (region, stated);
+  hs_instance_add_region (instance, region);
+  sentence = hs_sentence_new ("s0", "A lesion in the right lung.");
+  hs_sentence_add_target (sentence, "lesion");
+  hs_instance_add_sentence (instance, sentence);
+  hs_dataset_add_instance (dataset, instance);
+  g_assert_true (hs_dataset_save (dataset, &error));
+  g_assert_no_error (error);
+}
+
+static gboolean
+has_problem (GPtrArray *problems, const char *json_path, const char *message)
+{
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const HsProblem *problem = problems->pdata[i];
+      g_autofree char *line = hs_problem_to_string (problem);
+
+      g_test_message ("%s", line);
+      if (strstr (line, json_path) != NULL && strstr (line, message) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_extent_right (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *manifest = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  const HsBox right = { 8, 4, 20, 12 };
+  const HsRegion *region;
+
+  make_extent_dataset (dir, &right);
+  manifest = g_build_filename (dir, "heatscope.json", NULL);
+  g_assert_true (g_file_get_contents (manifest, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\"extent\": [8, 4, 20, 12]"));
+  g_assert_true (hs_dataset_validate (dir, &problems));
+  g_assert_cmpuint (problems->len, ==, 0);
+
+  dataset = hs_dataset_load (dir, &error);
+  g_assert_no_error (error);
+  region = hs_instance_find_region (hs_dataset_get_instance (dataset, 0), "lesion");
+  g_assert_true (region->has_extent);
+  g_assert_cmpfloat (region->extent.x1, ==, 8);
+  g_assert_cmpfloat (region->extent.y1, ==, 4);
+  g_assert_cmpfloat (region->extent.x2, ==, 20);
+  g_assert_cmpfloat (region->extent.y2, ==, 12);
+}
+
+static void
+test_extent_wrong (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autoptr(GPtrArray) problems = NULL;
+  const HsBox wrong = { 8, 4, 20, 13 };
+
+  make_extent_dataset (dir, &wrong);
+  g_assert_false (hs_dataset_validate (dir, &problems));
+  g_assert_true (has_problem (problems, "$.instances[0].regions.lesion.extent",
+                              "extent [8, 4, 20, 13] differs from the mask's non-zero pixels [8, 4, 20, 12]"));
+}
+
+/* Subsets and target extents trust the manifest's extent: they work with the
+ * mask file gone, which validate reports. */
+static void
+test_extent_spares_mask (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *mask_path = g_build_filename (dir, "masks", "lesion.png", NULL);
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  const HsBox right = { 8, 4, 20, 12 };
+  HsInstance *instance;
+  HsSentence *sentence;
+  HsBox extent;
+
+  make_extent_dataset (dir, &right);
+  g_assert_cmpint (g_unlink (mask_path), ==, 0);
+  dataset = hs_dataset_load (dir, &error);
+  g_assert_no_error (error);
+  instance = hs_dataset_get_instance (dataset, 0);
+  sentence = hs_instance_find_sentence (instance, "s0");
+  g_assert_true (hs_dataset_get_target_extent (dataset, instance, (const char * const *) sentence->targets,
+                                               &extent, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (extent.x1, ==, 8);
+  g_assert_cmpfloat (extent.y1, ==, 4);
+  g_assert_cmpfloat (extent.x2, ==, 20);
+  g_assert_cmpfloat (extent.y2, ==, 12);
+  g_assert_cmpuint (hs_dataset_get_subsets (dataset, instance, sentence) & HS_SUBSET_ONE_LUNG, ==,
+                    HS_SUBSET_ONE_LUNG);
+
+  g_assert_false (hs_dataset_validate (dir, &problems));
+  g_assert_true (has_problem (problems, "$.instances[0].regions.lesion.mask",
+                              "mask file \"masks/lesion.png\" does not exist"));
+}
+
+/* An 8-bit mask of the image's size: the bounding box of its non-zero bytes. */
+static void
+test_extent_from_bytes (void)
+{
+  HsRegion *region = hs_region_new ("r");
+  guint8 mask[5 * 4] = { 0 };
+
+  mask[1 * 5 + 3] = 1;
+  mask[2 * 5 + 1] = 200;
+  hs_region_set_mask_extent (region, mask, 5, 4);
+  g_assert_true (region->has_extent);
+  g_assert_cmpfloat (region->extent.x1, ==, 1);
+  g_assert_cmpfloat (region->extent.y1, ==, 1);
+  g_assert_cmpfloat (region->extent.x2, ==, 4);
+  g_assert_cmpfloat (region->extent.y2, ==, 3);
+  memset (mask, 0, sizeof mask);
+  hs_region_set_mask_extent (region, mask, 5, 4);
+  g_assert_true (region->has_extent);
+  g_assert_cmpfloat (region->extent.x2, ==, 0);
+  g_assert_cmpfloat (region->extent.y2, ==, 0);
+  hs_region_set_extent (region, NULL);
+  g_assert_false (region->has_extent);
+  hs_region_free (region);
+}
+
+/* The loader refuses an extent without a mask and a reversed one. */
+static void
+test_extent_bad (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autoptr(GPtrArray) problems = NULL;
+
+  write_png (dir, "images/a.png", 64, 48);
+  write_png (dir, "masks/m.png", 64, 48);
+  write_text (dir, "heatscope.json",
+    "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": [\n"
+    " {\"id\": \"a\", \"image\": \"images/a.png\", \"regions\": {\n"
+    "   \"nomask\": {\"boxes\": [[1, 1, 2, 2]], \"extent\": [1, 1, 2, 2]},\n"
+    "   \"reversed\": {\"mask\": \"masks/m.png\", \"extent\": [5, 1, 2, 2]},\n"
+    "   \"short\": {\"mask\": \"masks/m.png\", \"extent\": [1, 1, 2]}}}]}\n");
+  g_assert_false (hs_dataset_validate (dir, &problems));
+  g_assert_true (has_problem (problems, "$.instances[0].regions.nomask.extent", "the region has none"));
+  g_assert_true (has_problem (problems, "$.instances[0].regions.reversed.extent", "needs 0 <= x1 < x2"));
+  g_assert_true (has_problem (problems, "$.instances[0].regions.short.extent", "4 numbers"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -370,5 +552,10 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/dataset-validate/loader-is-lazy", test_loader_is_lazy);
   g_test_add_func ("/hs/dataset-validate/load-files", test_load_files);
   g_test_add_func ("/hs/dataset-validate/colour-mask", test_colour_mask);
+  g_test_add_func ("/hs/dataset-validate/extent-right", test_extent_right);
+  g_test_add_func ("/hs/dataset-validate/extent-wrong", test_extent_wrong);
+  g_test_add_func ("/hs/dataset-validate/extent-spares-mask", test_extent_spares_mask);
+  g_test_add_func ("/hs/dataset-validate/extent-from-bytes", test_extent_from_bytes);
+  g_test_add_func ("/hs/dataset-validate/extent-bad", test_extent_bad);
   return g_test_run ();
 }

@@ -28,11 +28,16 @@ typedef struct {
 } HsBox;
 
 /* A named target: anatomical region, lesion or class.  Boxes and/or a mask
- * file (relative path; non-zero pixels belong to the region). */
+ * file (relative path; non-zero pixels belong to the region).  `extent` is
+ * the manifest's optional "extent": the bounding box of the mask's non-zero
+ * pixels in image pixels (half-open; [0, 0, 0, 0] for an empty mask), so
+ * that subsets need not decode the mask. */
 typedef struct {
-  char   *name;
-  GArray *boxes;     /* of HsBox; may be empty when a mask is given */
-  char   *mask;      /* relative path or NULL */
+  char    *name;
+  GArray  *boxes;      /* of HsBox; may be empty when a mask is given */
+  char    *mask;       /* relative path or NULL */
+  gboolean has_extent;
+  HsBox    extent;     /* valid when has_extent */
 } HsRegion;
 
 /* A finding label in McInerney et al.'s form: condition, context
@@ -171,6 +176,11 @@ void         hs_instance_add_sentence   (HsInstance *instance, HsSentence *sente
 void         hs_instance_add_map        (HsInstance *instance, HsMapRef *ref);
 void         hs_instance_add_finding    (HsInstance *instance, HsLabel *label);
 void         hs_region_set_mask         (HsRegion *region, const char *mask);
+/* Sets (NULL: clears) the mask's extent in image pixels. */
+void         hs_region_set_extent       (HsRegion *region, const HsBox *extent);
+/* Sets the extent from an 8-bit mask of the image's size (non-zero = in). */
+void         hs_region_set_mask_extent  (HsRegion *region, const guint8 *mask,
+                                         guint width, guint height);
 void         hs_sentence_add_target     (HsSentence *sentence, const char *region_name);
 void         hs_sentence_add_label      (HsSentence *sentence, HsLabel *label);
 void         hs_sentence_set_kind       (HsSentence *sentence, const char *kind);

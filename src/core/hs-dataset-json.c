@@ -932,7 +932,7 @@ get_string_list (HsManifestReader *r, HjNode *object, const HsJsonPath *parent,
 /* --- the schema, one function per object --------------------------------- */
 
 static const char * const label_members[] = { "condition", "context", "locations", NULL };
-static const char * const region_members[] = { "boxes", "mask", NULL };
+static const char * const region_members[] = { "boxes", "mask", "extent", NULL };
 static const char * const sentence_members[] = { "id", "text", "kind", "targets", "labels", NULL };
 static const char * const map_members[] = { "model", "query", "prompt", "file", "tokens", "no_attn", NULL };
 static const char * const instance_members[] = {
@@ -1040,6 +1040,9 @@ read_region (HsManifestReader *r, const char *name, HjNode *node, const HsJsonPa
   g_autoptr(GArray) box_array = g_array_new (FALSE, FALSE, sizeof (HsBox));
   g_autofree char *mask = NULL;
   HsRegion *region;
+  HjNode *extent_node;
+  HsBox extent = { 0, 0, 0, 0 };
+  gboolean has_extent = FALSE;
 
   if (name[0] == '\0')
     {
@@ -1077,6 +1080,32 @@ read_region (HsManifestReader *r, const char *name, HjNode *node, const HsJsonPa
   mask = get_path (r, object, path, "mask", FALSE, &bad);
   if (r->stop)
     return NULL;
+  extent_node = hj_member (object, "extent");
+  if (extent_node != NULL)
+    {
+      PATH_KEY (extent_path, path, "extent");
+
+      if (!read_box (r, extent_node, &extent_path, &extent))
+        bad = TRUE;
+      else if (mask == NULL)
+        {
+          PROBLEM (r, &extent_path, HS_DATASET_ERROR_INVALID,
+                   "an extent describes a mask, but the region has none");
+          bad = TRUE;
+        }
+      else if (!(extent.x1 == 0 && extent.y1 == 0 && extent.x2 == 0 && extent.y2 == 0) &&
+               (extent.x2 <= extent.x1 || extent.y2 <= extent.y1 || extent.x1 < 0 || extent.y1 < 0))
+        {
+          PROBLEM (r, &extent_path, HS_DATASET_ERROR_INVALID,
+                   "extent [%g, %g, %g, %g] needs 0 <= x1 < x2 and 0 <= y1 < y2 "
+                   "([0, 0, 0, 0] for an empty mask)", extent.x1, extent.y1, extent.x2, extent.y2);
+          bad = TRUE;
+        }
+      else
+        has_extent = TRUE;
+      if (r->stop)
+        return NULL;
+    }
   if (!bad && box_array->len == 0 && mask == NULL)
     {
       PROBLEM (r, path, HS_DATASET_ERROR_INVALID, "a region needs at least one box or a mask");
@@ -1088,6 +1117,8 @@ read_region (HsManifestReader *r, const char *name, HjNode *node, const HsJsonPa
   region = hs_region_new (name);
   g_array_append_vals (region->boxes, box_array->data, box_array->len);
   region->mask = g_steal_pointer (&mask);
+  if (has_extent)
+    hs_region_set_extent (region, &extent);
   return region;
 }
 
@@ -1972,6 +2003,19 @@ write_region (Writer *w, const HsRegion *region)
     }
   if (region->mask != NULL)
     member_string (&o, "mask", region->mask);
+  if (region->mask != NULL && region->has_extent)
+    {
+      member (&o, "extent");
+      g_string_append_c (o.out, '[');
+      append_number (o.out, region->extent.x1);
+      g_string_append (o.out, ", ");
+      append_number (o.out, region->extent.y1);
+      g_string_append (o.out, ", ");
+      append_number (o.out, region->extent.x2);
+      g_string_append (o.out, ", ");
+      append_number (o.out, region->extent.y2);
+      g_string_append_c (o.out, ']');
+    }
   close_object (&o);
 }
 

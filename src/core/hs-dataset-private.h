@@ -72,6 +72,14 @@ void hs_validate_check_map (HsManifestReader *reader, HsInstance *instance,
  * *why when it fails. */
 gboolean hs_dataset_path_is_safe (const char *relative, const char **why);
 
+/* Bounding box of a mask's non-zero pixels in mask pixels, half-open;
+ * [0, 0, 0, 0] when it has none (hs-dataset-subsets.c). */
+void hs_dataset_scan_mask_extent (const HsImage *mask, HsBox *extent);
+/* Scales a box in mask pixels to image pixels, as the nearest rule of
+ * metrics.md maps a mask of another size onto the image. */
+void hs_dataset_scale_mask_box (HsBox *box, guint mask_width, guint mask_height,
+                                guint image_width, guint image_height);
+
 HsDataset *hs_dataset_new_internal (const char *root, const char *manifest_path);
 
 G_END_DECLS

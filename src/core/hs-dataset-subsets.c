@@ -11,7 +11,10 @@
  * mdrb      "Most Diverse Report BBoxes": the instance has at least two
  *           report sentences with targets, and the mean pairwise IoU of
  *           their target extents (bounding box of all boxes and masks of
- *           the sentence) is at most 0.25; every such sentence is in it. */
+ *           the sentence) is at most 0.25; every such sentence is in it.
+ *
+ * A mask's bounding box comes from the region's "extent" when the manifest
+ * has one; only otherwise is the mask decoded (once, cached). */
 #include "hs-dataset-private.h"
 #include "hs-image.h"
 
@@ -51,14 +54,55 @@ hs_subset_from_string (const char *name)
   return 0;
 }
 
+void
+hs_dataset_scan_mask_extent (const HsImage *mask, HsBox *extent)
+{
+  guint width = hs_image_get_width (mask), height = hs_image_get_height (mask);
+  guint min_x = G_MAXUINT, min_y = G_MAXUINT, max_x = 0, max_y = 0;
+  const guint16 *data = hs_image_peek_data (mask);
+
+  for (guint y = 0; y < height; y++)
+    {
+      const guint16 *row = data + (gsize) y * width;
+
+      for (guint x = 0; x < width; x++)
+        if (row[x] != 0)
+          {
+            min_x = MIN (min_x, x);
+            max_x = MAX (max_x, x);
+            min_y = MIN (min_y, y);
+            max_y = MAX (max_y, y);
+          }
+    }
+  if (min_x == G_MAXUINT)
+    *extent = (HsBox) { 0, 0, 0, 0 };
+  else
+    *extent = (HsBox) { min_x, min_y, max_x + 1.0, max_y + 1.0 };
+}
+
+void
+hs_dataset_scale_mask_box (HsBox *box, guint mask_width, guint mask_height,
+                           guint image_width, guint image_height)
+{
+  double sx, sy;
+
+  if (mask_width == 0 || mask_height == 0 ||
+      (image_width == mask_width && image_height == mask_height))
+    return;
+  sx = (double) image_width / mask_width;
+  sy = (double) image_height / mask_height;
+  box->x1 *= sx;
+  box->x2 *= sx;
+  box->y1 *= sy;
+  box->y2 *= sy;
+}
+
 static gboolean
 get_mask_extent (HsDataset *dataset, const HsRegion *region, MaskExtent *out, GError **error)
 {
   g_autoptr(HsImage) mask = NULL;
   MaskExtent *cached;
   MaskExtent extent = { 0 };
-  guint min_x = G_MAXUINT, min_y = G_MAXUINT, max_x = 0, max_y = 0;
-  const guint16 *data;
 
   g_mutex_lock (&dataset->cache_lock);
   cached = g_hash_table_lookup (dataset->mask_extents, region);
@@ -73,28 +117,8 @@ get_mask_extent (HsDataset *dataset, const HsRegion *region, MaskExtent *out, GE
     return FALSE;
   extent.mask_width = hs_image_get_width (mask);
   extent.mask_height = hs_image_get_height (mask);
-  data = hs_image_peek_data (mask);
-  for (guint y = 0; y < extent.mask_height; y++)
-    {
-      const guint16 *row = data + (gsize) y * extent.mask_width;
-
-      for (guint x = 0; x < extent.mask_width; x++)
-        if (row[x] != 0)
-          {
-            min_x = MIN (min_x, x);
-            max_x = MAX (max_x, x);
-            min_y = MIN (min_y, y);
-            max_y = MAX (max_y, y);
-          }
-    }
-  extent.empty = min_x == G_MAXUINT;
-  if (!extent.empty)
-    {
-      extent.box.x1 = min_x;
-      extent.box.y1 = min_y;
-      extent.box.x2 = max_x + 1.0;
-      extent.box.y2 = max_y + 1.0;
-    }
+  hs_dataset_scan_mask_extent (mask, &extent.box);
+  extent.empty = extent.box.x2 <= extent.box.x1;
 
   g_mutex_lock (&dataset->cache_lock);
   if (!g_hash_table_contains (dataset->mask_extents, region))
@@ -129,7 +153,13 @@ collect_target_boxes (HsDataset *dataset, const HsInstance *instance,
           if (box->x2 > box->x1 && box->y2 > box->y1)
             g_array_append_val (boxes, *box);
         }
-      if (region->mask != NULL)
+      if (region->mask != NULL && region->has_extent)
+        {
+          /* The manifest's extent spares decoding the mask. */
+          if (region->extent.x2 > region->extent.x1 && region->extent.y2 > region->extent.y1)
+            g_array_append_val (boxes, region->extent);
+        }
+      else if (region->mask != NULL)
         {
           MaskExtent extent;
           HsBox box;
@@ -142,16 +172,7 @@ collect_target_boxes (HsDataset *dataset, const HsInstance *instance,
           box = extent.box;
           if (!hs_dataset_get_image_size (dataset, instance, &width, &height, error))
             return FALSE;
-          if (width != extent.mask_width || height != extent.mask_height)
-            {
-              double sx = (double) width / extent.mask_width;
-              double sy = (double) height / extent.mask_height;
-
-              box.x1 *= sx;
-              box.x2 *= sx;
-              box.y1 *= sy;
-              box.y2 *= sy;
-            }
+          hs_dataset_scale_mask_box (&box, extent.mask_width, extent.mask_height, width, height);
           g_array_append_val (boxes, box);
         }
     }

@@ -76,6 +76,39 @@ hs_validate_check_image (HsManifestReader *r, HsInstance *instance, const HsJson
   r->image_height = height;
 }
 
+/* The manifest's extent must be the mask's real one: subsets trust it
+ * without decoding the mask. */
+static void
+check_extent (HsManifestReader *r, HsRegion *region, const char *file, const HsJsonPath *path,
+              guint width, guint height)
+{
+  HsJsonPath extent_path = { path, "extent", 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsImage) mask = hs_dataset_load_mask (r->dataset, region, &error);
+  const HsBox *stated = &region->extent;
+  HsBox real;
+  double tolerance;
+
+  if (mask == NULL)
+    {
+      hs_manifest_reader_problem (r, file, &extent_path, HS_DATASET_ERROR_INVALID,
+                                  "cannot check the extent: %s",
+                                  without_file_prefix (error->message, file));
+      return;
+    }
+  hs_dataset_scan_mask_extent (mask, &real);
+  if (width > 0 && height > 0)
+    hs_dataset_scale_mask_box (&real, hs_image_get_width (mask), hs_image_get_height (mask),
+                               width, height);
+  /* A scaled extent is fractional; writers print 17 significant digits. */
+  tolerance = 1e-6 * MAX (1.0, MAX (width, height));
+  if (fabs (stated->x1 - real.x1) > tolerance || fabs (stated->y1 - real.y1) > tolerance ||
+      fabs (stated->x2 - real.x2) > tolerance || fabs (stated->y2 - real.y2) > tolerance)
+    PROBLEM (r, &extent_path, "extent [%g, %g, %g, %g] differs from the mask's non-zero pixels "
+             "[%g, %g, %g, %g] (mask \"%s\")", stated->x1, stated->y1, stated->x2, stated->y2,
+             real.x1, real.y1, real.x2, real.y2, region->mask);
+}
+
 void
 hs_validate_check_region (HsManifestReader *r, HsInstance *instance, HsRegion *region,
                           const HsJsonPath *path)
@@ -108,9 +141,14 @@ hs_validate_check_region (HsManifestReader *r, HsInstance *instance, HsRegion *r
       if (file == NULL)
         return;
       if (!hs_image_probe (file, &mask_width, &mask_height, &error))
-        hs_manifest_reader_problem (r, file, &mask_path, HS_DATASET_ERROR_INVALID,
-                                    "not a readable mask image: %s",
-                                    without_file_prefix (error->message, file));
+        {
+          hs_manifest_reader_problem (r, file, &mask_path, HS_DATASET_ERROR_INVALID,
+                                      "not a readable mask image: %s",
+                                      without_file_prefix (error->message, file));
+          return;
+        }
+      if (region->has_extent && !r->stop)
+        check_extent (r, region, file, path, width, height);
     }
 }
 

@@ -303,6 +303,8 @@ hs_import_chexlocalize (HsImportContext *ctx, const char * const *sources, guint
                 }
               region = hs_import_get_region (instance, pathology);
               hs_region_set_mask (region, mask_rel);
+              if (mw == width && mh == height)  /* else subsets scale the decoded mask */
+                hs_region_set_mask_extent (region, mask, mw, mh);
               hs_sentence_add_target (sentence, pathology);
               instance->abnormal = TRUE;
             }

@@ -486,6 +486,8 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
           if (rel == NULL)
             return FALSE;
           hs_region_set_mask (hs_instance_find_region (ci->instance, name), rel);
+          hs_region_set_mask_extent (hs_instance_find_region (ci->instance, name),
+                                     g_hash_table_lookup (ci->masks, name), ci->width, ci->height);
         }
       hs_dataset_add_instance (ctx->dataset, g_steal_pointer (&ci->instance));
     }

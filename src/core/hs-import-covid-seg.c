@@ -483,6 +483,9 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
           if (rel == NULL)
             return FALSE;
           hs_region_set_mask (hs_instance_find_region (ci->instance, region_name), rel);
+          hs_region_set_mask_extent (hs_instance_find_region (ci->instance, region_name),
+                                     g_hash_table_lookup (ci->masks, region_name),
+                                     ci->width, ci->height);
         }
     }
 

@@ -270,6 +270,7 @@ write_instance (const char *root, const HsPhantomWriteOptions *options, guint64 
       region = hs_region_new (f->name);
       hs_region_add_box (region, f->box.x1, f->box.y1, f->box.x2, f->box.y2);
       hs_region_set_mask (region, mask_rel);
+      hs_region_set_mask_extent (region, f->mask, phantom->width, phantom->height);
       hs_instance_add_region (instance, region);
       hs_instance_add_finding (instance, hs_label_new (f->condition, "positive",
                                                        (const char *const *) f->locations));
