@@ -112,11 +112,75 @@ test_errors (void)
     }
 }
 
+/* --backend-exec: a fake backend (a shell script) answering a hand-made map
+ * [0.25, 0.75] (base64 of little-endian float32), a crashing one, bad usage. */
+static void
+test_backend_exec (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *image = reference ("grey8-70x90.png");
+  g_autofree char *script = g_build_filename (dir, "fake.sh", NULL);
+  g_autofree char *npy = g_build_filename (dir, "m.npy", NULL);
+  g_autofree char *command = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsNdArray) map = NULL;
+  int status;
+
+  g_file_set_contents (script,
+                       "read -r line\n"
+                       "printf '%s\\n' '{\"id\":1,\"tokens\":[\"a\"],\"shape\":[1,2],"
+                       "\"maps\":\"AACAPgAAQD8=\",\"no_attn\":null}'\n", -1, &error);
+  g_assert_no_error (error);
+  command = g_strdup_printf ("sh '%s'", script);
+  {
+    const char *argv[] = { hs_test_cli (), "attend", "--backend-exec", command, "--image", image,
+                           "--prompt", "left lung", "-o", npy, NULL };
+
+    hs_test_run (argv, &out, &err, &status);
+    g_test_message ("%s %s", out, err);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_nonnull (strstr (out, "\"shape\":[1,2]"));
+    map = hs_npy_read (npy, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (map->n_values, ==, 2);
+    g_assert_cmpfloat (map->values[0], ==, 0.25);
+    g_assert_cmpfloat (map->values[1], ==, 0.75);
+  }
+  {
+    const char *crash[] = { hs_test_cli (), "attend", "--backend-exec", "sh -c 'exit 3'",
+                            "--image", image, "--prompt", "x", NULL };
+    const char *both[] = { hs_test_cli (), "attend", "--backend-exec", command, "--model", "grounded",
+                           "--image", image, "--prompt", "x", NULL };
+    const char *quote[] = { hs_test_cli (), "attend", "--backend-exec", "sh -c 'x",
+                            "--image", image, "--prompt", "x", NULL };
+    const char *hang[] = { hs_test_cli (), "attend", "--backend-exec", "sleep 100", "--timeout", "1",
+                           "--image", image, "--prompt", "x", NULL };
+    struct { const char * const *argv; int status; const char *needle; } cases[] = {
+      { crash, 1, "exited with status 3" },
+      { both, 2, "exclude each other" },
+      { quote, 2, "sh -c 'x" },
+      { hang, 1, "did not answer within 1.0 s" },
+    };
+
+    for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autofree char *o = NULL, *e = NULL;
+
+        hs_test_run (cases[i].argv, &o, &e, &status);
+        g_test_message ("case %" G_GSIZE_FORMAT ": %d %s", i, status, e);
+        g_assert_cmpint (status, ==, cases[i].status);
+        g_assert_nonnull (strstr (e, cases[i].needle));
+      }
+  }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/hs/cli-attend/sentence-and-tokens", test_sentence_and_tokens);
   g_test_add_func ("/hs/cli-attend/errors", test_errors);
+  g_test_add_func ("/hs/cli-attend/backend-exec", test_backend_exec);
   return g_test_run ();
 }
