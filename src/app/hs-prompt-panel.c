@@ -28,6 +28,7 @@ struct _HsPromptPanel
   int             token;
   guint           n_tokens;
   gboolean        filling;      /* rebuilding the sentence list */
+  gboolean        live;         /* a live model computes the map: no lookup */
 };
 
 enum {
@@ -89,6 +90,16 @@ resolve_map (HsPromptPanel *self)
     {
       self->map_ref = NULL;
       set_status (self, "");
+      g_signal_emit (self, signals[SIGNAL_MAP_CHANGED], 0);
+      return;
+    }
+
+  /* The window computes the map of whatever is typed. */
+  if (self->live)
+    {
+      self->map_ref = NULL;
+      set_status (self, self->prompt == NULL || *self->prompt == '\0'
+                        ? _("Type a prompt or pick a report sentence") : "");
       g_signal_emit (self, signals[SIGNAL_MAP_CHANGED], 0);
       return;
     }
@@ -410,6 +421,36 @@ hs_prompt_panel_set_model (HsPromptPanel *self,
   g_free (self->model);
   self->model = g_strdup (model);
   resolve_map (self);
+}
+
+void
+hs_prompt_panel_set_live (HsPromptPanel *self,
+                          gboolean       live)
+{
+  g_return_if_fail (HS_IS_PROMPT_PANEL (self));
+
+  live = !!live;
+  if (self->live == live)
+    return;
+  self->live = live;
+  resolve_map (self);
+}
+
+gboolean
+hs_prompt_panel_get_live (HsPromptPanel *self)
+{
+  g_return_val_if_fail (HS_IS_PROMPT_PANEL (self), FALSE);
+  return self->live;
+}
+
+void
+hs_prompt_panel_set_live_status (HsPromptPanel *self,
+                                 const char    *status)
+{
+  g_return_if_fail (HS_IS_PROMPT_PANEL (self));
+
+  if (self->live)
+    set_status (self, status != NULL ? status : "");
 }
 
 gboolean

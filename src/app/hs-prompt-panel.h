@@ -25,6 +25,12 @@ void            hs_prompt_panel_set_instance    (HsPromptPanel *self, HsDataset 
                                                  HsInstance *instance);
 /* Model whose precomputed maps are looked up (NULL = none). */
 void            hs_prompt_panel_set_model       (HsPromptPanel *self, const char *model);
+/* With a live model the window computes the map of the prompt on screen:
+ * no precomputed lookup (map-ref stays NULL), map-changed on every edit. */
+void            hs_prompt_panel_set_live        (HsPromptPanel *self, gboolean live);
+gboolean        hs_prompt_panel_get_live        (HsPromptPanel *self);
+/* Why the live model shows no map ("" clears); ignored when not live. */
+void            hs_prompt_panel_set_live_status (HsPromptPanel *self, const char *status);
 gboolean        hs_prompt_panel_select_sentence (HsPromptPanel *self, const char *sentence_id);
 /* Picks the sentence `delta` rows away from the selected one (clamped). */
 void            hs_prompt_panel_select_relative (HsPromptPanel *self, int delta);

@@ -5,6 +5,8 @@
 #include "hs-annotation-window.h"
 #include "hs-import-dialog.h"
 
+#include <heatscope/hs-model.h>
+
 #ifdef HS_HAVE_VIEW_STATE
 # include "hs-view-state.h"
 #endif
@@ -61,6 +63,23 @@ struct _HsWindow
   gboolean              loading;
   gboolean              restoring;
   gboolean              filling_models;
+
+  /* Live attention (the built-in models): see "live models" below. */
+  HsModelCache         *model_cache;
+  GPtrArray            *live_names;        /* built-in names offered, after the precomputed ones */
+  guint                 n_precomputed;     /* dataset models at the head of `models` */
+  gboolean              live_checked;      /* weights tried (errors reported once) */
+  char                 *live_model;        /* built-in name while a live model is chosen */
+  GCancellable         *live_cancellable;  /* the newest request in flight */
+  guint                 live_timeout;      /* debounce */
+  guint                 live_delay_ms;
+  guint64               live_serial;
+  char                 *live_key;          /* (model, instance, prompt) of the map shown */
+  GHashTable           *live_cache;        /* key → HsAttentionMap */
+  GQueue                live_lru;          /* keys, most recent first (owned by live_cache) */
+  gint64                live_changed_us;   /* when the prompt last changed, for latency */
+  double                live_latency_ms;
+  double                live_compute_ms;
 };
 
 enum {
@@ -74,12 +93,13 @@ G_DEFINE_FINAL_TYPE (HsWindow, hs_window, GTK_TYPE_APPLICATION_WINDOW)
 
 static void update_view (HsWindow *self);
 static void update_spinner (HsWindow *self);
+static gboolean live_busy (HsWindow *self);
 
 /* Progress of long work (loading, finding subsets) in the header bar. */
 static void
 update_spinner (HsWindow *self)
 {
-  gboolean busy = self->loading || self->image_cancellable != NULL ||
+  gboolean busy = self->loading || self->image_cancellable != NULL || live_busy (self) ||
                   (self->browser != NULL && hs_instance_browser_get_busy (self->browser));
 
   gtk_widget_set_visible (GTK_WIDGET (self->header_spinner), busy);
@@ -130,7 +150,330 @@ update_actions (HsWindow *self)
 #endif
 }
 
+/* ---- live models ------------------------------------------------------- */
+
+/* With a live model chosen, every edit of the prompt schedules a request
+ * (debounced); a request cancels the one before it, runs encode (cached per
+ * image by HsModelCache) and attend in a GTask, and its result is shown only
+ * if no newer request was made since.  Results are kept in a small LRU keyed
+ * by (model, instance, prompt), so going back to a prompt is immediate. */
+
+#define LIVE_DEFAULT_DELAY_MS 120
+#define LIVE_CACHE_SIZE       48
+
+static void update_view_full (HsWindow *self, gboolean force);
+static void update_spinner (HsWindow *self);
+
+static gboolean
+live_busy (HsWindow *self)
+{
+  return self->live_timeout != 0 || self->live_cancellable != NULL;
+}
+
+static char *
+live_make_key (HsWindow   *self,
+               const char *prompt)
+{
+  if (self->live_model == NULL || self->instance == NULL || prompt == NULL)
+    return NULL;
+  return g_strdup_printf ("%s\x1f%s\x1f%s", self->live_model, self->instance->id, prompt);
+}
+
+static HsAttentionMap *
+live_cache_lookup (HsWindow   *self,
+                   const char *key)
+{
+  HsAttentionMap *map = key != NULL ? g_hash_table_lookup (self->live_cache, key) : NULL;
+
+  if (map != NULL)
+    {
+      GList *link = g_queue_find_custom (&self->live_lru, key, (GCompareFunc) g_strcmp0);
+      if (link != NULL)
+        {
+          g_queue_unlink (&self->live_lru, link);
+          g_queue_push_head_link (&self->live_lru, link);
+        }
+    }
+  return map;
+}
+
+static void
+live_cache_insert (HsWindow       *self,
+                   const char     *key,
+                   HsAttentionMap *map)
+{
+  char *owned;
+
+  if (g_hash_table_contains (self->live_cache, key))
+    return;
+  while (g_queue_get_length (&self->live_lru) >= LIVE_CACHE_SIZE)
+    g_hash_table_remove (self->live_cache, g_queue_pop_tail (&self->live_lru));
+  owned = g_strdup (key);
+  g_hash_table_insert (self->live_cache, owned, hs_attention_map_ref (map));
+  g_queue_push_head (&self->live_lru, owned);
+}
+
+static void
+live_cache_clear (HsWindow *self)
+{
+  g_queue_clear (&self->live_lru);
+  if (self->live_cache != NULL)
+    g_hash_table_remove_all (self->live_cache);
+}
+
+static void
+live_cancel (HsWindow *self)
+{
+  g_clear_handle_id (&self->live_timeout, g_source_remove);
+  g_cancellable_cancel (self->live_cancellable);
+  g_clear_object (&self->live_cancellable);
+  self->live_serial++;
+}
+
+static void
+live_show (HsWindow       *self,
+           const char     *key,
+           HsAttentionMap *map)
+{
+  if (self->live_changed_us != 0)
+    {
+      self->live_latency_ms = (g_get_monotonic_time () - self->live_changed_us) / 1000.0;
+      self->live_changed_us = 0;
+      g_debug ("live: prompt change → map shown in %.1f ms (compute %.1f ms)",
+               self->live_latency_ms, self->live_compute_ms);
+    }
+  g_free (self->live_key);
+  self->live_key = g_strdup (key);
+  if (map != NULL)
+    hs_attention_map_ref (map);
+  g_clear_pointer (&self->map, hs_attention_map_unref);
+  self->map = map;
+  self->shown_ref = NULL;
+  hs_prompt_panel_set_map (self->prompt_panel, self->map);
+  update_view_full (self, TRUE);
+}
+
+typedef struct {
+  HsModelCache *cache;   /* owned by the window, which the task keeps alive */
+  char         *model;
+  HsImage      *image;
+  char         *prompt;
+  char         *key;
+  guint64       serial;
+  gint64        started_us;
+} LiveJob;
+
+static void
+live_job_free (LiveJob *job)
+{
+  g_free (job->model);
+  g_clear_pointer (&job->image, hs_image_unref);
+  g_free (job->prompt);
+  g_free (job->key);
+  g_free (job);
+}
+
+static void
+live_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  LiveJob *job = task_data;
+  GError *error = NULL;
+  g_autoptr(HsModel) model = NULL;
+  g_autoptr(HsImageFeatures) features = NULL;
+  HsAttentionMap *map;
+
+  model = hs_model_cache_get_model (job->cache, job->model, &error);
+  if (model != NULL)
+    features = hs_model_cache_get_features (job->cache, model, job->image, cancellable, &error);
+  if (features == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  /* Attending is a few milliseconds: not worth starting once superseded. */
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  map = hs_model_attend (model, features, job->prompt, &error);
+  if (map == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, map, (GDestroyNotify) hs_attention_map_unref);
+}
+
+static void
+live_done (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  HsWindow *self = HS_WINDOW (object);
+  GTask *task = G_TASK (result);
+  LiveJob *job = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsAttentionMap) map = g_task_propagate_pointer (task, &error);
+
+  /* A finished older request still feeds the cache, but never the view. */
+  if (map != NULL && self->live_cache != NULL)
+    live_cache_insert (self, job->key, map);
+  if (job->serial != self->live_serial || self->live_model == NULL)
+    return;
+  g_clear_object (&self->live_cancellable);
+  self->live_compute_ms = (g_get_monotonic_time () - job->started_us) / 1000.0;
+
+  if (map == NULL)
+    {
+      if (g_error_matches (error, HS_MODEL_ERROR, HS_MODEL_ERROR_EMPTY_PROMPT))
+        hs_prompt_panel_set_live_status (self->prompt_panel,
+                                         _("The prompt has no words the model can read"));
+      else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          hs_prompt_panel_set_live_status (self->prompt_panel, error->message);
+          hs_error_bar_add_error (self->error_bar, job->model, error);
+        }
+      live_show (self, job->key, NULL);
+    }
+  else
+    live_show (self, job->key, map);
+  update_spinner (self);
+}
+
+static void
+live_start (HsWindow *self)
+{
+  g_autoptr(GTask) task = NULL;
+  LiveJob *job;
+  const char *prompt = hs_prompt_panel_get_prompt (self->prompt_panel);
+
+  if (self->live_model == NULL || self->image == NULL || self->instance == NULL)
+    return;
+  live_cancel (self);
+  if (prompt == NULL || *prompt == '\0')
+    {
+      g_autofree char *key = live_make_key (self, prompt);
+      live_show (self, key, NULL);
+      update_spinner (self);
+      return;
+    }
+  self->live_cancellable = g_cancellable_new ();
+
+  job = g_new0 (LiveJob, 1);
+  job->cache = self->model_cache;
+  job->model = g_strdup (self->live_model);
+  job->image = hs_image_ref (self->image);
+  job->prompt = g_strdup (prompt);
+  job->key = live_make_key (self, prompt);
+  job->serial = self->live_serial;
+  job->started_us = g_get_monotonic_time ();
+  task = g_task_new (self, self->live_cancellable, live_done, NULL);
+  g_task_set_source_tag (task, live_start);
+  g_task_set_task_data (task, job, (GDestroyNotify) live_job_free);
+  g_task_run_in_thread (task, live_thread);
+  update_spinner (self);
+}
+
+static gboolean
+live_timeout_cb (gpointer data)
+{
+  HsWindow *self = data;
+
+  self->live_timeout = 0;
+  live_start (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The prompt, sentence, instance or image changed: bring the live map up to
+ * date (immediately from the cache, else after the debounce delay). */
+static void
+live_schedule (HsWindow *self)
+{
+  const char *prompt = hs_prompt_panel_get_prompt (self->prompt_panel);
+  g_autofree char *key = NULL;
+  HsAttentionMap *cached;
+
+  if (self->live_model == NULL || self->instance == NULL)
+    return;
+  key = live_make_key (self, prompt);
+  if (g_strcmp0 (key, self->live_key) == 0 && self->map != NULL && !live_busy (self) &&
+      self->image_cancellable == NULL)
+    return;
+  live_cancel (self);
+  self->live_changed_us = g_get_monotonic_time ();
+
+  cached = live_cache_lookup (self, key);
+  if (cached != NULL && self->image_cancellable == NULL)
+    {
+      self->live_compute_ms = 0.0;
+      live_show (self, key, cached);
+      update_spinner (self);
+      return;
+    }
+  /* image_done calls again once the radiograph is decoded. */
+  if (self->image_cancellable != NULL || self->image == NULL)
+    {
+      update_spinner (self);
+      return;
+    }
+  /* Even without a delay: replacing the text deletes it first, and the
+   * empty prompt in between must not blank the view. */
+  self->live_timeout = g_timeout_add (self->live_delay_ms, live_timeout_cb, self);
+  update_spinner (self);
+}
+
+/* The built-in models whose weights load, once per window. */
+static void
+live_check_models (HsWindow *self)
+{
+  const char * const *names = hs_model_list_builtin ();
+
+  if (self->live_checked)
+    return;
+  self->live_checked = TRUE;
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HsModel) model = hs_model_cache_get_model (self->model_cache, names[i], &error);
+
+      if (model != NULL)
+        g_ptr_array_add (self->live_names, g_strdup (names[i]));
+      else
+        {
+          g_autofree char *message =
+            g_strdup_printf (_("The live model “%s” is not available: %s"), names[i], error->message);
+          hs_error_bar_add (self->error_bar, names[i], message);
+        }
+    }
+}
+
+static char *
+live_display_name (const char *name)
+{
+  /* Translators: a model in the header bar that computes maps as you type */
+  return g_strdup_printf (_("%s (live)"), name);
+}
+
 /* ---- models ------------------------------------------------------------ */
+
+/* `live`: a built-in model name, or NULL for the precomputed maps. */
+static void
+live_select (HsWindow   *self,
+             const char *live)
+{
+  if (g_strcmp0 (live, self->live_model) == 0)
+    return;
+  live_cancel (self);
+  g_free (self->live_model);
+  self->live_model = g_strdup (live);
+  g_clear_pointer (&self->live_key, g_free);
+  /* Neither kind of map stands for the other. */
+  g_clear_pointer (&self->map, hs_attention_map_unref);
+  self->shown_ref = NULL;
+  hs_prompt_panel_set_map (self->prompt_panel, NULL);
+  hs_prompt_panel_set_live (self->prompt_panel, live != NULL);
+  live_schedule (self);
+  update_spinner (self);
+}
 
 static void
 on_model_selected (GObject    *object,
@@ -140,23 +483,45 @@ on_model_selected (GObject    *object,
   GtkStringObject *item = gtk_drop_down_get_selected_item (self->model_dropdown);
   const char *model = item != NULL ? gtk_string_object_get_string (item) : NULL;
 
+  guint position = gtk_drop_down_get_selected (self->model_dropdown);
+  const char *live = NULL;
+
   if (self->filling_models || g_strcmp0 (model, self->model) == 0)
     return;
+  if (position != GTK_INVALID_LIST_POSITION && position >= self->n_precomputed &&
+      position - self->n_precomputed < self->live_names->len)
+    live = g_ptr_array_index (self->live_names, position - self->n_precomputed);
   g_free (self->model);
   self->model = g_strdup (model);
   if (self->settings != NULL && model != NULL)
     g_settings_set_string (self->settings, "last-model", model);
-  hs_prompt_panel_set_model (self->prompt_panel, model);
-  hs_instance_browser_set_model (self->browser, model);
+  live_select (self, live);
+  hs_prompt_panel_set_model (self->prompt_panel, live != NULL ? NULL : model);
+  hs_instance_browser_set_model (self->browser, live != NULL ? live : model);
 }
 
 static void
 fill_models (HsWindow *self)
 {
-  g_auto(GStrv) models = self->dataset != NULL ? hs_dataset_list_models (self->dataset) : NULL;
+  g_auto(GStrv) precomputed = self->dataset != NULL ? hs_dataset_list_models (self->dataset) : NULL;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) models = NULL;
   g_autofree char *wanted = NULL;
-  guint n = models != NULL ? g_strv_length (models) : 0;
+  const char *live = NULL;
+  guint n;
   guint selected = 0;
+
+  live_check_models (self);
+  self->n_precomputed = precomputed != NULL ? g_strv_length (precomputed) : 0;
+  if (precomputed != NULL)
+    g_strv_builder_addv (builder, (const char **) precomputed);
+  for (guint i = 0; i < self->live_names->len; i++)
+    {
+      g_autofree char *label = live_display_name (g_ptr_array_index (self->live_names, i));
+      g_strv_builder_add (builder, label);
+    }
+  models = g_strv_builder_end (builder);
+  n = g_strv_length (models);
 
   if (self->settings != NULL)
     wanted = g_settings_get_string (self->settings, "last-model");
@@ -178,8 +543,11 @@ fill_models (HsWindow *self)
 
   g_free (self->model);
   self->model = g_steal_pointer (&wanted);
-  hs_prompt_panel_set_model (self->prompt_panel, self->model);
-  hs_instance_browser_set_model (self->browser, self->model);
+  if (n > 0 && selected >= self->n_precomputed)
+    live = g_ptr_array_index (self->live_names, selected - self->n_precomputed);
+  live_select (self, live);
+  hs_prompt_panel_set_model (self->prompt_panel, live != NULL ? NULL : self->model);
+  hs_instance_browser_set_model (self->browser, live != NULL ? live : self->model);
 }
 
 /* ---- instance and view -------------------------------------------------- */
@@ -212,8 +580,6 @@ image_thread (GTask        *task,
     g_task_return_pointer (task, image, (GDestroyNotify) hs_image_unref);
 }
 
-static void update_view_full (HsWindow *self, gboolean force);
-
 static void
 image_done (GObject      *object,
             GAsyncResult *result,
@@ -239,6 +605,7 @@ image_done (GObject      *object,
 #endif
   update_spinner (self);
   update_view_full (self, TRUE);
+  live_schedule (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
@@ -307,6 +674,7 @@ on_map_changed (HsPromptPanel *panel,
                 HsWindow      *self)
 {
   update_view (self);
+  live_schedule (self);
 }
 
 static void
@@ -468,6 +836,9 @@ set_dataset (HsWindow   *self,
   self->shown_ref = NULL;
   g_cancellable_cancel (self->image_cancellable);
   g_clear_object (&self->image_cancellable);
+  live_cancel (self);
+  live_cache_clear (self);
+  g_clear_pointer (&self->live_key, g_free);
   g_clear_pointer (&self->map, hs_attention_map_unref);
   g_clear_pointer (&self->image, hs_image_unref);
   g_clear_pointer (&self->dataset, hs_dataset_unref);
@@ -971,6 +1342,8 @@ hs_window_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_cancellable_cancel (self->image_cancellable);
   g_clear_object (&self->image_cancellable);
+  live_cancel (self);
+  live_cache_clear (self);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
@@ -997,6 +1370,12 @@ hs_window_finalize (GObject *object)
 
   g_free (self->dataset_path);
   g_free (self->model);
+  g_free (self->live_model);
+  g_free (self->live_key);
+  g_clear_pointer (&self->live_cache, g_hash_table_unref);
+  g_clear_pointer (&self->live_names, g_ptr_array_unref);
+  /* Last: running tasks hold a reference to the window, so none is left. */
+  g_clear_pointer (&self->model_cache, hs_model_cache_free);
   G_OBJECT_CLASS (hs_window_parent_class)->finalize (object);
 }
 
@@ -1058,6 +1437,13 @@ hs_window_init (HsWindow *self)
   self->settings = hs_settings_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
   hs_import_dialog_add_action (GTK_APPLICATION_WINDOW (self), import_open);
+
+  self->model_cache = hs_model_cache_new ();
+  self->live_names = g_ptr_array_new_with_free_func (g_free);
+  self->live_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                            (GDestroyNotify) hs_attention_map_unref);
+  g_queue_init (&self->live_lru);
+  self->live_delay_ms = LIVE_DEFAULT_DELAY_MS;
 
   self->models = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->model_dropdown, G_LIST_MODEL (self->models));
@@ -1210,4 +1596,33 @@ hs_window_get_canvas (HsWindow *self)
 #else
   return NULL;
 #endif
+}
+
+gboolean
+hs_window_get_live_busy (HsWindow *self)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), FALSE);
+  return live_busy (self);
+}
+
+const char *
+hs_window_get_live_model (HsWindow *self)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), NULL);
+  return self->live_model;
+}
+
+void
+hs_window_set_live_delay (HsWindow *self,
+                          guint     delay_ms)
+{
+  g_return_if_fail (HS_IS_WINDOW (self));
+  self->live_delay_ms = delay_ms;
+}
+
+double
+hs_window_get_live_latency (HsWindow *self)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), 0.0);
+  return self->live_latency_ms;
 }

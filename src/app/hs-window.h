@@ -44,5 +44,13 @@ HsInstanceBrowser *hs_window_get_browser          (HsWindow *self);
 HsPromptPanel     *hs_window_get_prompt_panel     (HsWindow *self);
 /* The canvas widget, or NULL while the canvas is not built in. */
 GtkWidget         *hs_window_get_canvas           (HsWindow *self);
+/* Live models ("grounded (live)" etc. in the model selector): the built-in
+ * name while one is chosen, else NULL; busy while a request is debounced or
+ * computing; the debounce delay (default 120 ms; tests use 0); the time from
+ * the last prompt change to the map shown, in ms. */
+const char        *hs_window_get_live_model       (HsWindow *self);
+gboolean           hs_window_get_live_busy        (HsWindow *self);
+void               hs_window_set_live_delay       (HsWindow *self, guint delay_ms);
+double             hs_window_get_live_latency     (HsWindow *self);
 
 G_END_DECLS

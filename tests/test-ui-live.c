@@ -1,0 +1,299 @@
+/* test-ui-live.c — live models in the main window: the map of the prompt
+ * as typed, computed in a worker thread, equals hs_model_attend run directly */
+#include "hs-ui-fixture.h"
+
+#include "hs-window.h"
+
+static char *dataset_root;
+
+#define PROMPT         "Opacity in the right lower lung."
+#define PROMPT_SWAPPED "Opacity in the left lower lung."
+
+static gboolean
+not_loading (gpointer data)
+{
+  return !hs_window_get_loading (data);
+}
+
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data);
+}
+
+static gboolean
+live_done (gpointer data)
+{
+  return !hs_window_get_live_busy (data) && !hs_window_get_loading (data);
+}
+
+static HsWindow *
+new_window (void)
+{
+  HsWindow *window = hs_window_new (NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  hs_ui_wait_until (is_mapped, window);
+  return window;
+}
+
+static void
+destroy_window (HsWindow *window)
+{
+  g_object_ref (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  hs_ui_settle ();
+  g_assert_finalize_object (window);
+}
+
+static gboolean
+have_models (void)
+{
+  const char * const *names = hs_model_list_builtin ();
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autofree char *path = hs_model_find_builtin (names[i]);
+      if (path == NULL)
+        {
+          g_test_skip ("the built-in model weights (data/models) are missing");
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static HsWindow *
+open_demo (void)
+{
+  HsWindow *window;
+  g_autoptr(GFile) file = g_file_new_for_path (dataset_root);
+
+  window = new_window ();
+  hs_window_open (window, file);
+  hs_ui_wait_until (not_loading, window);
+  hs_ui_settle ();
+  g_assert_nonnull (hs_window_get_dataset (window));
+  g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
+  return window;
+}
+
+/* Replaces the prompt keystroke by keystroke, like a user typing. */
+static void
+type_prompt (HsWindow   *window,
+             const char *text,
+             gboolean    iterate)
+{
+  HsPromptPanel *panel = hs_window_get_prompt_panel (window);
+  GtkTextBuffer *buffer =
+    gtk_text_view_get_buffer (GTK_TEXT_VIEW (g_object_get_data (G_OBJECT (panel), "hs-prompt-view")));
+
+  gtk_text_buffer_set_text (buffer, "", -1);
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      char ch[8] = { 0 };
+      memcpy (ch, p, g_utf8_next_char (p) - p);
+      gtk_text_buffer_insert_at_cursor (buffer, ch, -1);
+      if (iterate)
+        g_main_context_iteration (NULL, FALSE);
+    }
+  g_assert_cmpstr (hs_prompt_panel_get_prompt (panel), ==, text);
+}
+
+/* The map computed without the window. */
+static HsAttentionMap *
+attend_directly (HsWindow   *window,
+                 const char *model_name,
+                 const char *prompt)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsModel) model = hs_model_load_builtin (model_name, &error);
+  g_autoptr(HsImage) image = NULL;
+  g_autoptr(HsImageFeatures) features = NULL;
+  HsAttentionMap *map;
+
+  g_assert_no_error (error);
+  image = hs_dataset_load_image (hs_window_get_dataset (window), hs_window_get_instance (window), &error);
+  g_assert_no_error (error);
+  features = hs_model_encode_image (model, image, NULL, &error);
+  g_assert_no_error (error);
+  map = hs_model_attend (model, features, prompt, &error);
+  g_assert_no_error (error);
+  return map;
+}
+
+static double
+max_abs_diff (HsAttentionMap *a,
+              HsAttentionMap *b)
+{
+  guint cells;
+  const double *va, *vb;
+  double d = 0.0;
+
+  g_assert_cmpuint (hs_attention_map_get_width (a), ==, hs_attention_map_get_width (b));
+  g_assert_cmpuint (hs_attention_map_get_height (a), ==, hs_attention_map_get_height (b));
+  cells = hs_attention_map_get_width (a) * hs_attention_map_get_height (a);
+  va = hs_attention_map_peek_values (a);
+  vb = hs_attention_map_peek_values (b);
+  for (guint c = 0; c < cells; c++)
+    d = MAX (d, fabs (va[c] - vb[c]));
+  return d;
+}
+
+static void
+assert_same_map (HsAttentionMap *shown,
+                 HsAttentionMap *expected)
+{
+  guint n = hs_attention_map_get_n_tokens (expected);
+  guint cells = hs_attention_map_get_width (expected) * hs_attention_map_get_height (expected);
+
+  g_assert_nonnull (shown);
+  g_assert_cmpfloat (max_abs_diff (shown, expected), <=, 1e-6);
+  g_assert_cmpuint (hs_attention_map_get_n_tokens (shown), ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const double *a = hs_attention_map_peek_token (shown, i);
+      const double *b = hs_attention_map_peek_token (expected, i);
+      g_assert_cmpstr (hs_attention_map_get_token (shown, i), ==, hs_attention_map_get_token (expected, i));
+      for (guint c = 0; c < cells; c++)
+        g_assert_cmpfloat (fabs (a[c] - b[c]), <=, 1e-6);
+    }
+  if (isfinite (hs_attention_map_get_no_attn (expected)))
+    g_assert_cmpfloat (fabs (hs_attention_map_get_no_attn (shown) - hs_attention_map_get_no_attn (expected)),
+                       <=, 1e-6);
+  else
+    g_assert_false (isfinite (hs_attention_map_get_no_attn (shown)));
+}
+
+static void
+test_typing (void)
+{
+  HsWindow *window;
+  HsPromptPanel *panel;
+  g_autoptr(HsAttentionMap) expected = NULL;
+  g_autoptr(HsAttentionMap) expected_swapped = NULL;
+  g_autoptr(HsAttentionMap) first = NULL;
+
+  if (hs_ui_skip_without_display () || !have_models ())
+    return;
+  window = open_demo ();
+  panel = hs_window_get_prompt_panel (window);
+
+  g_assert_true (hs_window_select_model (window, "grounded (live)"));
+  g_assert_cmpstr (hs_window_get_live_model (window), ==, "grounded");
+  hs_ui_wait_until (live_done, window);
+
+  /* Typing: one map at the end (the debounce drops the intermediate ones). */
+  type_prompt (window, PROMPT, TRUE);
+  g_assert_true (hs_window_get_live_busy (window));
+  hs_ui_wait_until (live_done, window);
+  expected = attend_directly (window, "grounded", PROMPT);
+  assert_same_map (hs_window_get_map (window), expected);
+  g_assert_cmpstr (hs_prompt_panel_get_status (panel), ==, "");
+  g_assert_null (hs_prompt_panel_get_map_ref (panel));
+  /* The token strip lists the live per-token maps. */
+  g_assert_cmpuint (hs_prompt_panel_get_n_tokens (panel), ==, hs_attention_map_get_n_tokens (expected));
+  g_assert_cmpuint (hs_prompt_panel_get_n_tokens (panel), >, 0);
+  g_test_message ("prompt change → map shown: %.1f ms (120 ms debounce included)",
+                  hs_window_get_live_latency (window));
+  first = hs_attention_map_ref (hs_window_get_map (window));
+
+  /* Swap left/right: a different map, again the model's own. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "swap-sides", NULL);
+  g_assert_cmpstr (hs_prompt_panel_get_prompt (panel), ==, PROMPT_SWAPPED);
+  hs_ui_wait_until (live_done, window);
+  expected_swapped = attend_directly (window, "grounded", PROMPT_SWAPPED);
+  assert_same_map (hs_window_get_map (window), expected_swapped);
+  g_assert_cmpfloat (max_abs_diff (hs_window_get_map (window), first), >, 1e-4);
+
+  /* Back to the first prompt: served from the cache at once. */
+  hs_prompt_panel_set_prompt (panel, PROMPT);
+  g_assert_false (hs_window_get_live_busy (window));
+  g_assert_true (hs_window_get_map (window) == first);
+
+  /* A prompt without words: no map, and the panel says why. */
+  hs_prompt_panel_set_prompt (panel, "...");
+  hs_ui_wait_until (live_done, window);
+  g_assert_null (hs_window_get_map (window));
+  g_assert_cmpstr (hs_prompt_panel_get_status (panel), !=, "");
+
+  destroy_window (window);
+}
+
+/* Requests made in quick succession: whatever order the threads finish in,
+ * only the newest prompt's map is shown. */
+static void
+test_superseded (void)
+{
+  HsWindow *window;
+  HsPromptPanel *panel;
+  const char *prompts[] = { "Opacity in the left upper lung.", "The right lung is clear.",
+                            "Opacity in the right lung.", PROMPT_SWAPPED };
+  g_autoptr(HsAttentionMap) expected = NULL;
+
+  if (hs_ui_skip_without_display () || !have_models ())
+    return;
+  window = open_demo ();
+  panel = hs_window_get_prompt_panel (window);
+  g_assert_true (hs_window_select_model (window, "blind (live)"));
+  hs_window_set_live_delay (window, 0);   /* every edit starts a worker */
+  hs_ui_wait_until (live_done, window);
+
+  for (int round = 0; round < 3; round++)
+    {
+      /* Different instances: the image features are computed anew while
+       * later prompts arrive. */
+      g_action_group_activate_action (G_ACTION_GROUP (window), "next-instance", NULL);
+      hs_ui_wait_until (not_loading, window);
+      for (guint i = 0; i < G_N_ELEMENTS (prompts); i++)
+        {
+          hs_prompt_panel_set_prompt (panel, prompts[(i + round) % G_N_ELEMENTS (prompts)]);
+          g_main_context_iteration (NULL, FALSE);
+        }
+      hs_ui_wait_until (live_done, window);
+      hs_ui_settle ();     /* late results of older requests arrive */
+      g_clear_pointer (&expected, hs_attention_map_unref);
+      expected = attend_directly (window, "blind", hs_prompt_panel_get_prompt (panel));
+      assert_same_map (hs_window_get_map (window), expected);
+    }
+
+  /* The No-Attn model reports its share. */
+  g_assert_true (hs_window_select_model (window, "noattn (live)"));
+  hs_ui_wait_until (live_done, window);
+  g_clear_pointer (&expected, hs_attention_map_unref);
+  expected = attend_directly (window, "noattn", hs_prompt_panel_get_prompt (panel));
+  g_assert_true (isfinite (hs_attention_map_get_no_attn (expected)));
+  assert_same_map (hs_window_get_map (window), expected);
+
+  /* Back to the precomputed maps: none in this dataset, the panel says so. */
+  destroy_window (window);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *tmp = NULL;
+  int status = 0;
+  int ret;
+
+  hs_ui_init (&argc, &argv);
+  tmp = hs_test_make_tmpdir ();
+  dataset_root = g_build_filename (tmp, "demo", NULL);
+  {
+    const char *cli_argv[] = { hs_test_cli (), "demo", "--count", "3", "--seed", "1", "--size", "256",
+                               "--maps", "none", dataset_root, NULL };
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+
+    g_assert_true (hs_test_run (cli_argv, &out, &err, &status));
+    if (status != 0)
+      g_error ("heatscope-cli demo failed (%d): %s", status, err);
+  }
+
+  g_test_add_func ("/hs/ui-live/typing", test_typing);
+  g_test_add_func ("/hs/ui-live/superseded", test_superseded);
+  ret = g_test_run ();
+  g_free (dataset_root);
+  return ret;
+}
