@@ -443,6 +443,12 @@ wait_or_kill (GSubprocess *process, guint ms)
   exited = data.done;
   if (!data.done)
     {
+      const char *pid = g_subprocess_get_identifier (process);
+
+      /* The whole process group: `sh -c '...; sleep 100'` leaves no orphan
+       * behind holding the pipes. */
+      if (pid != NULL)
+        kill (-(pid_t) g_ascii_strtoll (pid, NULL, 10), SIGKILL);
       g_subprocess_force_exit (process);
       while (!data.done)
         g_main_context_iteration (context, TRUE);
@@ -534,6 +540,14 @@ hs_backend_exec_get_timeout (HsBackendExec *self)
   return g_atomic_int_get (&self->timeout_ms);
 }
 
+/* In the child, between fork and exec: its own process group, so that a
+ * hung backend can be killed with everything it started. */
+static void
+child_setup (gpointer user_data)
+{
+  setpgid (0, 0);
+}
+
 static gboolean
 start_locked (HsBackendExec *self, GError **error)
 {
@@ -555,6 +569,7 @@ start_locked (HsBackendExec *self, GError **error)
       goto failed;
     }
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
   g_subprocess_launcher_take_stdin_fd (launcher, to_child[0]);
   g_subprocess_launcher_take_stdout_fd (launcher, from_child[1]);
   self->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) self->argv,
