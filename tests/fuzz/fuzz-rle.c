@@ -1,6 +1,8 @@
 /* fuzz-rle.c — libFuzzer harness: COCO RLE strings: parse, decode at the size given by the first two bytes, re-encode */
 #include "fuzz-util.h"
 
+#include <string.h>
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
@@ -23,8 +25,18 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       if (mask != NULL)
         {
           GArray *again = hs_rle_encode (mask, height, width);
-          g_autofree char *back = hs_rle_counts_to_string ((const guint32 *) again->data, again->len);
+          char *back = hs_rle_counts_to_string ((const guint32 *) again->data, again->len);
+          GArray *parsed = hs_rle_counts_from_string (back, NULL);
+          guint8 *twice;
 
+          /* encode ∘ decode is the identity on masks */
+          g_assert_nonnull (parsed);
+          twice = hs_rle_decode ((const guint32 *) parsed->data, parsed->len, height, width, NULL);
+          g_assert_nonnull (twice);
+          g_assert_true (memcmp (mask, twice, (gsize) height * width) == 0);
+          g_free (twice);
+          g_array_unref (parsed);
+          g_free (back);
           g_array_unref (again);
           g_free (mask);
         }

@@ -5,6 +5,7 @@ int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   g_autofree char *path = fuzz_write ("yolo/labels/a.txt", data, size);
+
   g_autofree char *top = g_build_filename (fuzz_dir (), "yolo", NULL);
   g_autofree char *image = g_build_filename (top, "images", "a.png", NULL);
   g_autofree char *classes = g_build_filename (top, "classes.txt", NULL);
@@ -22,6 +23,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       g_file_set_contents (image, contents, (gssize) len, NULL);
       g_file_set_contents (classes, "lung\nnodule\n", -1, NULL);
     }
+  g_assert_nonnull (path);
   fuzz_import ("yolo", sources, NULL);
   return 0;
 }
