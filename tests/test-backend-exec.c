@@ -383,6 +383,58 @@ test_cancel (void)
   g_assert_cmpfloat (hs_attention_map_peek_values (map)[0], ==, 1.0);
 }
 
+static gpointer
+cancel_later (gpointer cancellable)
+{
+  g_usleep (150 * 1000);
+  g_cancellable_cancel (cancellable);
+  return NULL;
+}
+
+/* A request cancelled while the backend computes: its late answer (id 1)
+ * must be skipped by the next request (id 2), not taken for a wrong id. */
+static void
+test_cancel_in_flight (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  const float v[1] = { 1.0f };
+  g_autofree char *b64 = encode_floats (v, 1);
+  g_autofree char *rest = g_strdup_printf ("\"shape\":[1,1],\"maps\":\"%s\"", b64);
+  g_autofree char *command = NULL;
+  g_autoptr(HsBackendExec) backend = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsAttentionMap) map = NULL;
+  GThread *thread;
+
+  /* Answers each request after 0.5 s ("sleep" before the loop's printf). */
+  command = fake_backend (dir, "slow.sh", NULL, rest, 0);
+  {
+    g_autofree char *path = g_build_filename (dir, "slow.sh", NULL);
+    g_autofree char *text = NULL;
+    g_autofree char *slowed = NULL;
+    g_auto(GStrv) parts = NULL;
+
+    g_file_get_contents (path, &text, NULL, &error);
+    g_assert_no_error (error);
+    parts = g_strsplit (text, "  printf", 2);
+    g_assert_cmpuint (g_strv_length (parts), ==, 2);
+    slowed = g_strjoinv ("  sleep 0.5; printf", parts);
+    g_file_set_contents (path, slowed, -1, &error);
+    g_assert_no_error (error);
+  }
+  backend = hs_backend_exec_new (command, NULL);
+  thread = g_thread_new ("cancel", cancel_later, cancellable);
+  map = hs_backend_exec_attend (backend, some_image (), "left lung", FALSE, cancellable, &error);
+  g_thread_join (thread);
+  g_assert_null (map);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  map = hs_backend_exec_attend (backend, some_image (), "right lung", FALSE, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (hs_attention_map_peek_values (map)[0], ==, 1.0);
+}
+
 /* The reference adapter (PyTorch) against the built-in C model. */
 static void
 test_torch_adapter (void)
@@ -487,6 +539,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/backend-exec/malformed", test_malformed);
   g_test_add_func ("/hs/backend-exec/bad-command", test_bad_command);
   g_test_add_func ("/hs/backend-exec/cancel", test_cancel);
+  g_test_add_func ("/hs/backend-exec/cancel-in-flight", test_cancel_in_flight);
   g_test_add_func ("/hs/backend-exec/torch-adapter", test_torch_adapter);
   return g_test_run ();
 }
