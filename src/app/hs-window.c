@@ -471,6 +471,8 @@ live_select (HsWindow   *self,
   self->shown_ref = NULL;
   hs_prompt_panel_set_map (self->prompt_panel, NULL);
   hs_prompt_panel_set_live (self->prompt_panel, live != NULL);
+  /* The canvas and metrics drop the old map even when no new one follows. */
+  update_view_full (self, TRUE);
   live_schedule (self);
   update_spinner (self);
 }
