@@ -47,6 +47,7 @@ test_case (gconstpointer data)
   g_autofree char *good_image = g_build_filename (bad_dir, "outside", "secret.png", NULL);
   g_autofree char *output = g_build_filename (out_dir, "out", NULL);
   g_autofree char *npy_out = g_build_filename (out_dir, "map.npy", NULL);
+  g_autofree char *images = g_build_filename (bad_dir, "outside", NULL);
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   g_autofree char *both = NULL;
@@ -91,7 +92,7 @@ test_case (gconstpointer data)
       g_ptr_array_add (argv, path);
       if (strcmp (c->loader, "import-nih-bbox") == 0 || strcmp (c->loader, "import-coco") == 0 ||
           strcmp (c->loader, "import-imagenome") == 0)
-        g_ptr_array_add (argv, g_build_filename (bad_dir, "outside", NULL));
+        g_ptr_array_add (argv, images);
       g_ptr_array_add (argv, "--force");
       g_ptr_array_add (argv, "-o");
       g_ptr_array_add (argv, output);
