@@ -1,5 +1,6 @@
 /* hs-application.c — the Heatscope GtkApplication */
 #include <glib/gi18n.h>
+#include <stdio.h>
 
 #include "hs-application.h"
 #include "hs-window.h"
@@ -7,6 +8,9 @@
 struct _HsApplication
 {
   GtkApplication parent_instance;
+
+  char *backend_command;     /* --backend-exec (this run only; never from a dataset) */
+  char *preference_command;  /* the "backend-command" key as last read */
 };
 
 G_DEFINE_FINAL_TYPE (HsApplication, hs_application, GTK_TYPE_APPLICATION)
@@ -151,11 +155,72 @@ hs_application_startup (GApplication *app)
   gtk_window_set_default_icon_name (HS_APPLICATION_ID);
 }
 
+/* --backend-exec is checked here, in the launching process, so a typo in
+ * the quoting is reported on the terminal before any window opens. */
+static int
+hs_application_handle_local_options (GApplication *app,
+                                     GVariantDict *options)
+{
+  HsApplication *self = HS_APPLICATION (app);
+  const char *command = NULL;
+
+  if (g_variant_dict_lookup (options, "backend-exec", "&s", &command))
+    {
+      g_autoptr(GError) error = NULL;
+      g_auto(GStrv) argv = NULL;
+
+      if (!g_shell_parse_argv (command, NULL, &argv, &error))
+        {
+          fprintf (stderr, "heatscope: --backend-exec '%s': %s\n", command, error->message);
+          return 2;
+        }
+      g_free (self->backend_command);
+      self->backend_command = g_strdup (command);
+    }
+  return -1;
+}
+
+const char *
+hs_application_get_backend_command (HsApplication *self)
+{
+  g_autoptr(GSettings) settings = NULL;
+  g_autofree char *preference = NULL;
+
+  g_return_val_if_fail (HS_IS_APPLICATION (self), NULL);
+
+  if (self->backend_command != NULL)
+    return self->backend_command;
+  settings = hs_settings_new ();
+  if (settings == NULL)
+    return NULL;
+  preference = g_settings_get_string (settings, "backend-command");
+  g_free (self->preference_command);
+  self->preference_command = NULL;
+  if (g_strstrip (preference)[0] == '\0')
+    return NULL;
+  /* Kept on the object: the returned string stays valid until the next call. */
+  self->preference_command = g_steal_pointer (&preference);
+  return self->preference_command;
+}
+
+static void
+hs_application_finalize (GObject *object)
+{
+  HsApplication *self = HS_APPLICATION (object);
+
+  g_free (self->backend_command);
+  g_free (self->preference_command);
+  G_OBJECT_CLASS (hs_application_parent_class)->finalize (object);
+}
+
 static void
 hs_application_class_init (HsApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
+  object_class->finalize = hs_application_finalize;
+  app_class->handle_local_options = hs_application_handle_local_options;
   app_class->activate = hs_application_activate;
   app_class->open = hs_application_open;
   app_class->startup = hs_application_startup;
@@ -164,6 +229,11 @@ hs_application_class_init (HsApplicationClass *klass)
 static void
 hs_application_init (HsApplication *self)
 {
+  g_application_add_main_option (G_APPLICATION (self), "backend-exec", 0, G_OPTION_FLAG_NONE,
+                                 G_OPTION_ARG_STRING,
+                                 _("Compute live attention with COMMAND, an external model speaking "
+                                   "the JSON-lines protocol of docs/backend-protocol.md"),
+                                 _("COMMAND"));
 }
 
 HsApplication *

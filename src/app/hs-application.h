@@ -15,6 +15,11 @@ HsApplication *hs_application_new       (void);
 /* The application's settings, or NULL when the schema is not installed
  * (the app then runs without remembering anything). */
 GSettings     *hs_settings_new          (void);
+/* The external model command: --backend-exec if given, else the
+ * "backend-command" preference, else NULL.  Only ever the user's own
+ * command line or preferences — never a value read from a dataset.  The
+ * string stays valid until the next call. */
+const char    *hs_application_get_backend_command (HsApplication *self);
 /* Keyboard accelerators of the app and window actions (also used by tests). */
 void           hs_application_set_accels (GtkApplication *app);
 
