@@ -278,6 +278,60 @@ test_superseded (void)
   destroy_window (window);
 }
 
+/* A dataset with precomputed maps of the same models: the live map of a
+ * report sentence equals the stored one (float32 on disk), and going back to
+ * the precomputed maps with a custom prompt shows none. */
+static void
+test_precomputed_and_live (void)
+{
+  g_autofree char *tmp = hs_test_make_tmpdir ();
+  g_autofree char *root = g_build_filename (tmp, "demo", NULL);
+  const char *cli_argv[] = { hs_test_cli (), "demo", "--count", "2", "--seed", "3", "--size", "128",
+                             "--maps", "models", root, NULL };
+  g_autofree char *err = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(HsAttentionMap) stored = NULL;
+  HsWindow *window;
+  HsPromptPanel *panel;
+  int status = 0;
+
+  if (hs_ui_skip_without_display () || !have_models ())
+    return;
+  g_assert_true (hs_test_run (cli_argv, NULL, &err, &status));
+  if (status != 0)
+    g_error ("heatscope-cli demo --maps models failed (%d): %s", status, err);
+
+  window = new_window ();
+  file = g_file_new_for_path (root);
+  hs_window_open (window, file);
+  hs_ui_wait_until (not_loading, window);
+  hs_ui_settle ();
+  panel = hs_window_get_prompt_panel (window);
+
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  g_assert_null (hs_window_get_live_model (window));
+  g_assert_nonnull (hs_prompt_panel_get_map_ref (panel));
+  g_assert_nonnull (hs_window_get_map (window));
+  stored = hs_attention_map_ref (hs_window_get_map (window));
+
+  g_assert_true (hs_window_select_model (window, "grounded (live)"));
+  g_assert_null (hs_prompt_panel_get_map_ref (panel));
+  hs_ui_wait_until (live_done, window);
+  g_assert_nonnull (hs_window_get_map (window));
+  g_assert_true (hs_window_get_map (window) != stored);
+  g_assert_cmpfloat (max_abs_diff (hs_window_get_map (window), stored), <=, 1e-5);
+
+  /* A custom prompt, then back to the precomputed maps: nothing to show. */
+  type_prompt (window, PROMPT, FALSE);
+  hs_ui_wait_until (live_done, window);
+  g_assert_nonnull (hs_window_get_map (window));
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  g_assert_null (hs_window_get_map (window));
+  g_assert_cmpstr (hs_prompt_panel_get_status (panel), !=, "");
+
+  destroy_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -301,6 +355,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/hs/ui-live/typing", test_typing);
   g_test_add_func ("/hs/ui-live/superseded", test_superseded);
+  g_test_add_func ("/hs/ui-live/precomputed-and-live", test_precomputed_and_live);
   ret = g_test_run ();
   g_free (dataset_root);
   return ret;
