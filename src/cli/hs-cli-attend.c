@@ -94,7 +94,9 @@ hs_cli_attend (int argc, char **argv)
           hs_cli_error ("attend", "%s: no such image file", image_path);
           return HS_CLI_EXIT_INPUT;
         }
-      map = hs_backend_exec_attend (backend, image_path, prompt, per_token, NULL, &error);
+      /* Per-token maps always: they bring the tokens for the JSON summary, and
+       * their mean is the sentence map (the protocol's definition). */
+      map = hs_backend_exec_attend (backend, image_path, prompt, TRUE, NULL, &error);
       if (map == NULL)
         {
           hs_cli_error ("attend", "%s", error->message);
