@@ -341,6 +341,20 @@ test_malformed (void)
     }
 }
 
+/* A line over HS_BACKEND_EXEC_MAX_LINE (64 MiB), and a backend that closes
+ * its output but keeps running. */
+static void
+test_long_line_and_closed_output (void)
+{
+  g_autoptr(HsBackendExec) flood = hs_backend_exec_new (
+    "sh -c 'read l; head -c 70000000 /dev/zero | tr \"\\0\" a; sleep 100'", NULL);
+  g_autoptr(HsBackendExec) closed = hs_backend_exec_new ("sh -c 'exec >&-; sleep 100'", NULL);
+
+  g_assert_cmpuint (HS_BACKEND_EXEC_MAX_LINE, <, 70000000);
+  expect_attend_error (flood, HS_BACKEND_ERROR_TOO_LARGE, "longer than 67108864 bytes");
+  expect_attend_error (closed, HS_BACKEND_ERROR_CRASHED, "closed its output");
+}
+
 static void
 test_bad_command (void)
 {
@@ -537,6 +551,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/backend-exec/restart", test_restart);
   g_test_add_func ("/hs/backend-exec/hang", test_hang);
   g_test_add_func ("/hs/backend-exec/malformed", test_malformed);
+  g_test_add_func ("/hs/backend-exec/long-line-and-closed-output", test_long_line_and_closed_output);
   g_test_add_func ("/hs/backend-exec/bad-command", test_bad_command);
   g_test_add_func ("/hs/backend-exec/cancel", test_cancel);
   g_test_add_func ("/hs/backend-exec/cancel-in-flight", test_cancel_in_flight);
