@@ -221,6 +221,16 @@ test_typing (void)
   destroy_window (window);
 }
 
+static guint started_before;
+
+/* One main-loop iteration at a time, so the result of the request that just
+ * started cannot have been delivered yet. */
+static gboolean
+request_started (gpointer data)
+{
+  return GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (data), "hs-live-started")) != started_before;
+}
+
 /* Requests made in quick succession: whatever order the threads finish in,
  * only the newest prompt's map is shown. */
 static void
@@ -257,6 +267,31 @@ test_superseded (void)
       expected = attend_directly (window, "blind", hs_prompt_panel_get_prompt (panel));
       assert_same_map (hs_window_get_map (window), expected);
     }
+
+  g_test_message ("%u results of superseded requests arrived late and were not shown",
+                  GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (window), "hs-live-dropped")));
+
+  /* Deliberately late: request A starts, its worker has time to finish, but
+   * request B is made before A's result reaches the main loop. */
+  for (guint attempt = 0; attempt < 5; attempt++)
+    {
+      const char *words[] = { "one", "two", "three", "four", "five" };
+      g_autofree char *a = g_strdup_printf ("Opacity %s in the left upper lung.", words[attempt]);
+
+      started_before = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (window), "hs-live-started"));
+      hs_prompt_panel_set_prompt (panel, a);
+      hs_ui_wait_until (request_started, window);
+      g_usleep (100 * 1000);
+      hs_prompt_panel_set_prompt (panel, prompts[attempt % G_N_ELEMENTS (prompts)]);
+      hs_ui_wait_until (live_done, window);
+      hs_ui_settle ();
+      g_clear_pointer (&expected, hs_attention_map_unref);
+      expected = attend_directly (window, "blind", prompts[attempt % G_N_ELEMENTS (prompts)]);
+      assert_same_map (hs_window_get_map (window), expected);
+    }
+  g_test_message ("after the deliberate cases: %u late results dropped",
+                  GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (window), "hs-live-dropped")));
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (window), "hs-live-dropped")), >, 0);
 
   /* The No-Attn model reports its share. */
   g_assert_true (hs_window_select_model (window, "noattn (live)"));

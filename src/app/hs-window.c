@@ -318,7 +318,14 @@ live_done (GObject      *object,
   if (map != NULL && self->live_cache != NULL)
     live_cache_insert (self, job->key, map);
   if (job->serial != self->live_serial || self->live_model == NULL)
-    return;
+    {
+      /* Counted for tests: results that arrived after a newer request. */
+      if (map != NULL)
+        g_object_set_data (G_OBJECT (self), "hs-live-dropped",
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self),
+                                                                                  "hs-live-dropped")) + 1));
+      return;
+    }
   g_clear_object (&self->live_cancellable);
   self->live_compute_ms = (g_get_monotonic_time () - job->started_us) / 1000.0;
 
@@ -368,6 +375,11 @@ live_start (HsWindow *self)
   job->started_us = g_get_monotonic_time ();
   task = g_task_new (self, self->live_cancellable, live_done, NULL);
   g_task_set_source_tag (task, live_start);
+  /* A map finished just before being superseded still goes to the cache. */
+  g_task_set_check_cancellable (task, FALSE);
+  g_object_set_data (G_OBJECT (self), "hs-live-started",
+                     GUINT_TO_POINTER (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self),
+                                                                            "hs-live-started")) + 1));
   g_task_set_task_data (task, job, (GDestroyNotify) live_job_free);
   g_task_run_in_thread (task, live_thread);
   update_spinner (self);
