@@ -4,6 +4,7 @@
 #include "hs-window.h"
 #include "hs-annotation-window.h"
 #include "hs-import-dialog.h"
+#include "hs-perturb-panel.h"
 
 #include <heatscope/hs-model.h>
 
@@ -37,6 +38,8 @@ struct _HsWindow
   GtkBox               *canvas_slot;
   GtkBox               *overlay_slot;
   GtkBox               *metrics_slot;
+  GtkBox               *perturb_slot;
+  GtkWidget            *perturb_panel;
   GtkSpinner           *spinner;
   GtkSpinner           *header_spinner;
   GtkLabel             *empty_title;
@@ -821,6 +824,11 @@ update_view_full (HsWindow *self,
     hs_metrics_panel_set_input (HS_METRICS_PANEL (self->metrics_panel), self->image, self->map,
                                 regions, masks);
 # endif
+    /* Perturbations look up precomputed maps; a live model's precomputed
+     * twin (same name) is used when the dataset has one. */
+    hs_perturb_panel_set_input (HS_PERTURB_PANEL (self->perturb_panel), self->dataset,
+                                self->instance, sentence,
+                                self->live_model != NULL ? self->live_model : self->model);
     release_masks (masks);
   }
 #else
@@ -1298,6 +1306,9 @@ build_panels (HsWindow *self)
   gtk_widget_add_css_class (self->metrics_panel, "dim-label");
 #endif
   gtk_box_append (self->metrics_slot, self->metrics_panel);
+
+  self->perturb_panel = hs_perturb_panel_new ();
+  gtk_box_append (self->perturb_slot, self->perturb_panel);
 }
 
 static gboolean
@@ -1369,6 +1380,7 @@ hs_window_dispose (GObject *object)
   self->canvas = NULL;
   self->overlay_panel = NULL;
   self->metrics_panel = NULL;
+  self->perturb_panel = NULL;
   self->instance = NULL;
   self->shown_ref = NULL;
   g_clear_object (&self->view_state);
@@ -1428,6 +1440,7 @@ hs_window_class_init (HsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsWindow, canvas_slot);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, overlay_slot);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, metrics_slot);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, perturb_slot);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, spinner);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, header_spinner);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, empty_title);
