@@ -396,3 +396,14 @@ T.update({
  "Only instances where the current model's map lies on the other side than the target (wrong_side)":
    "Nur Fälle, in denen die Karte des aktuellen Modells auf der anderen Seite liegt als das Ziel (wrong_side)",
 })
+
+# External model backend, Perturb tab.
+T.update({
+ "External model command": "Befehl des externen Modells",
+ "Command line of an external attention model speaking the JSON-lines protocol of docs/backend-protocol.md (like heatscope --backend-exec); empty means none. It is never taken from a dataset.":
+   "Befehlszeile eines externen Aufmerksamkeitsmodells, das das JSON-Lines-Protokoll aus docs/backend-protocol.md spricht (wie heatscope --backend-exec); leer bedeutet keines. Sie wird nie aus einem Datensatz übernommen.",
+ "Compute live attention with COMMAND, an external model speaking the JSON-lines protocol of docs/backend-protocol.md":
+   "Live-Aufmerksamkeit mit BEFEHL berechnen, einem externen Modell, das das JSON-Lines-Protokoll aus docs/backend-protocol.md spricht",
+ "COMMAND": "BEFEHL",
+ "Perturb": "Veränderung",
+})
