@@ -1308,6 +1308,7 @@ build_panels (HsWindow *self)
   gtk_box_append (self->metrics_slot, self->metrics_panel);
 
   self->perturb_panel = hs_perturb_panel_new ();
+  gtk_widget_set_vexpand (self->perturb_panel, TRUE);
   gtk_box_append (self->perturb_slot, self->perturb_panel);
 }
 
