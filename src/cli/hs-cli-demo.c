@@ -87,7 +87,7 @@ hs_cli_demo (int argc, char **argv)
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, "OUT" },
     { NULL },
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("OUT — generate the phantom demo dataset");
+  g_autoptr(GOptionContext) context = g_option_context_new ("— generate the phantom demo dataset");
   g_autoptr(GPtrArray) slots = g_ptr_array_new_with_free_func ((GDestroyNotify) model_slot_free);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) model_names = g_ptr_array_new ();
