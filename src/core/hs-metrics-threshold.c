@@ -438,6 +438,18 @@ sort_pass (gpointer data, guint part, guint n_parts)
   ps->ss_out = ss_out;
 }
 
+/* Runs the n_parts parts over up to n_threads threads (in order, here, with one). */
+static void
+run_parts (void (*func) (gpointer data, guint part, guint n_parts), gpointer data,
+           guint n_parts, guint n_threads)
+{
+  if (n_threads >= 2 && n_parts >= 2)
+    hs_metrics_run_parts (func, data, n_parts);
+  else
+    for (guint p = 0; p < n_parts; p++)
+      func (data, p, n_parts);
+}
+
 /* Number of elements of a (ascending) whose Otsu level is < k. */
 static gsize
 count_level_below (const double *a, gsize n, guint k, double lo, double hi)
@@ -497,9 +509,10 @@ hs_metrics_prepare (HsEvalState *state, double *s, const HsResampler *resampler,
   state->n = (gsize) state->width * state->height;
   state->n_threads = n_threads;
 
-  n_parts = CLAMP (n_threads, 1, MAX_PARTS);
-  if (state->height < 4 * n_parts)
-    n_parts = 1;
+  /* The split into parts depends on the grid only, never on the thread
+   * count: each part sums its own rows, so the totals are bit-identical
+   * with one thread or two. */
+  n_parts = state->height >= 4 * MAX_PARTS ? MAX_PARTS : 1;
 
   if (!(bound_lo <= bound_hi))
     {
@@ -527,7 +540,7 @@ hs_metrics_prepare (HsEvalState *state, double *s, const HsResampler *resampler,
   for (guint p = 0; p < n_parts; p++)
     pl.counts[p] = count_block + p * n_lists;
 
-  hs_metrics_run_parts (first_pass, &pl, n_parts);
+  run_parts (first_pass, &pl, n_parts, n_threads);
 
   state->min = pl.part[0].min;
   state->max = pl.part[0].max;
@@ -575,7 +588,7 @@ hs_metrics_prepare (HsEvalState *state, double *s, const HsResampler *resampler,
   bucket_start[n_lists] = total;
   g_assert (total == state->n);
 
-  hs_metrics_run_parts (scatter_pass, &pl, n_parts);
+  run_parts (scatter_pass, &pl, n_parts, n_threads);
 
   pl.bucket_start = bucket_start;
   half = total / 2;
@@ -595,7 +608,7 @@ hs_metrics_prepare (HsEvalState *state, double *s, const HsResampler *resampler,
       pl.sort_from[1] = split;
       pl.sort_to[1] = n_lists;
     }
-  hs_metrics_run_parts (sort_pass, &pl, n_parts);
+  run_parts (sort_pass, &pl, n_parts, n_threads);
 
   state->pos = storage;
   state->neg = storage + state->n_pos;
@@ -760,7 +773,23 @@ hs_metrics_rank_metrics (const HsEvalState *state, HsScores *out)
 
   /* the upper stretch is pos[cut..n_pos), the lower pos[0..cut); a group of
    * equal values never straddles the cut */
-  cut = state->n_pos / 2;
+  /* Cut where the merged walk (values of G plus values outside G scanned)
+   * is halved: the lower stretch also scans every value outside G below it,
+   * usually most of them.  The cut depends on the data only. */
+  {
+    gsize lo = 1, hi = state->n_pos, half_n = state->n / 2;
+
+    while (lo < hi)
+      {
+        gsize mid = lo + (hi - lo) / 2;
+
+        if (mid + count_below (state->neg, state->n_neg, state->pos[mid - 1], TRUE) < half_n)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+    cut = lo < state->n_pos ? lo : state->n_pos / 2;
+  }
   while (cut > 0 && state->pos[cut - 1] == state->pos[cut])
     cut--;
   job.begin[0] = state->n_pos;

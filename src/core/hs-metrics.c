@@ -372,7 +372,9 @@ hs_metrics_entropy (const double *grid, gsize n_cells, double no_attn,
   gsize n = n_cells + (slot ? 1 : 0);
   double total = 0, h, slot_value = slot ? MAX (no_attn, 0.0) : 0.0;
   EntropyJob job = { grid, n_cells, 0, { 0, 0 } };
-  guint n_parts = n_cells >= ((gsize) 1 << 18) ? MIN (2, g_get_num_processors ()) : 1;
+  /* The split depends on the size only, so the sum does not depend on the
+   * number of processors. */
+  guint n_parts = n_cells >= ((gsize) 1 << 18) ? 2 : 1;
 
   for (gsize i = 0; i < n_cells; i++)
     total += grid[i] > 0 ? grid[i] : 0;
@@ -384,7 +386,11 @@ hs_metrics_entropy (const double *grid, gsize n_cells, double no_attn,
       return;
     }
   job.total = total;
-  hs_metrics_run_parts (entropy_part, &job, n_parts);
+  if (n_parts > 1 && g_get_num_processors () >= 2)
+    hs_metrics_run_parts (entropy_part, &job, n_parts);
+  else
+    for (guint p = 0; p < n_parts; p++)
+      entropy_part (&job, p, n_parts);
   h = job.part[0] + (n_parts > 1 ? job.part[1] : 0);
   if (slot_value > 0)
     {
