@@ -392,6 +392,8 @@ T.update({
  "The prompt has no words the model can read": "Die Eingabe enthält keine Wörter, die das Modell lesen kann",
  "The live model “%s” is not available: %s": "Das Live-Modell „%s“ ist nicht verfügbar: %s",
  "%s (live)": "%s (live)",
+ "External backend (live)": "Externes Modell (live)",
+ "No external backend command is set": "Es ist kein Befehl für ein externes Modell festgelegt",
  "Wrong Side": "Falsche Seite",
  "Only instances where the current model's map lies on the other side than the target (wrong_side)":
    "Nur Fälle, in denen die Karte des aktuellen Modells auf der anderen Seite liegt als das Ziel (wrong_side)",

@@ -7,6 +7,7 @@
 #include "hs-perturb-panel.h"
 
 #include <heatscope/hs-model.h>
+#include <heatscope/hs-backend-exec.h>
 
 #ifdef HS_HAVE_VIEW_STATE
 # include "hs-view-state.h"
@@ -83,6 +84,8 @@ struct _HsWindow
   gint64                live_changed_us;   /* when the prompt last changed, for latency */
   double                live_latency_ms;
   double                live_compute_ms;
+  char                 *exec_command;      /* the external backend's command, or NULL */
+  HsBackendExec        *exec_backend;      /* created on its first request */
 };
 
 enum {
@@ -163,6 +166,8 @@ update_actions (HsWindow *self)
 
 #define LIVE_DEFAULT_DELAY_MS 120
 #define LIVE_CACHE_SIZE       48
+/* The external backend's entry in live_names (no built-in model has this name). */
+#define LIVE_EXEC_NAME        "external"
 
 static void update_view_full (HsWindow *self, gboolean force);
 static void update_spinner (HsWindow *self);
@@ -264,6 +269,7 @@ typedef struct {
   char         *key;
   guint64       serial;
   gint64        started_us;
+  HsBackendExec *backend;   /* the external backend's request, or NULL */
 } LiveJob;
 
 static void
@@ -273,6 +279,7 @@ live_job_free (LiveJob *job)
   g_clear_pointer (&job->image, hs_image_unref);
   g_free (job->prompt);
   g_free (job->key);
+  g_clear_pointer (&job->backend, hs_backend_exec_unref);
   g_free (job);
 }
 
@@ -350,6 +357,75 @@ live_done (GObject      *object,
 }
 
 static void
+live_exec_done (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  LiveJob *job = g_task_get_task_data (task);
+  GError *error = NULL;
+  HsAttentionMap *map = hs_backend_exec_attend_finish (job->backend, result, &error);
+
+  if (map == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, map, (GDestroyNotify) hs_attention_map_unref);
+}
+
+/* The external backend: the same job, key, cache and live_done as the
+ * built-in models, but the work is a request to the backend process. */
+static void
+live_start_exec (HsWindow   *self,
+                 const char *prompt)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  LiveJob *job;
+
+  if (prompt == NULL || *prompt == '\0')
+    {
+      g_autofree char *key = live_make_key (self, prompt);
+      live_show (self, key, NULL);
+      update_spinner (self);
+      return;
+    }
+  self->live_cancellable = g_cancellable_new ();
+  job = g_new0 (LiveJob, 1);
+  job->model = g_strdup (self->exec_command);  /* errors name the command */
+  job->prompt = g_strdup (prompt);
+  job->key = live_make_key (self, prompt);
+  job->serial = self->live_serial;
+  job->started_us = g_get_monotonic_time ();
+  task = g_task_new (self, self->live_cancellable, live_done, NULL);
+  g_task_set_source_tag (task, live_start_exec);
+  g_task_set_check_cancellable (task, FALSE);
+  g_task_set_task_data (task, job, (GDestroyNotify) live_job_free);
+  g_object_set_data (G_OBJECT (self), "hs-live-started",
+                     GUINT_TO_POINTER (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self),
+                                                                            "hs-live-started")) + 1));
+
+  if (self->exec_backend == NULL && self->exec_command != NULL)
+    self->exec_backend = hs_backend_exec_new (self->exec_command, &error);
+  if (self->exec_backend != NULL && self->dataset != NULL)
+    path = hs_dataset_resolve_path (self->dataset, self->instance->image, &error);
+  if (path == NULL)
+    {
+      if (error == NULL)
+        g_set_error (&error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_COMMAND,
+                     _("No external backend command is set"));
+      g_task_return_error (task, g_steal_pointer (&error));
+    }
+  else
+    {
+      job->backend = hs_backend_exec_ref (self->exec_backend);
+      hs_backend_exec_attend_async (self->exec_backend, path, prompt, TRUE, self->live_cancellable,
+                                    live_exec_done, g_object_ref (task));
+    }
+  update_spinner (self);
+}
+
+static void
 live_start (HsWindow *self)
 {
   g_autoptr(GTask) task = NULL;
@@ -359,6 +435,11 @@ live_start (HsWindow *self)
   if (self->live_model == NULL || self->image == NULL || self->instance == NULL)
     return;
   live_cancel (self);
+  if (g_strcmp0 (self->live_model, LIVE_EXEC_NAME) == 0)
+    {
+      live_start_exec (self, prompt);
+      return;
+    }
   if (prompt == NULL || *prompt == '\0')
     {
       g_autofree char *key = live_make_key (self, prompt);
@@ -436,6 +517,25 @@ live_schedule (HsWindow *self)
   update_spinner (self);
 }
 
+/* The external backend command: --backend-exec or the preference (never a
+ * dataset file).  Nothing runs until the entry is chosen. */
+static void
+live_check_exec (HsWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  g_autofree char *command = NULL;
+
+  if (app != NULL && HS_IS_APPLICATION (app))
+    command = g_strdup (hs_application_get_backend_command (HS_APPLICATION (app)));
+  else if (self->settings != NULL)
+    command = g_settings_get_string (self->settings, "backend-command");
+  if (command == NULL || *g_strstrip (command) == '\0')
+    return;
+  g_free (self->exec_command);
+  self->exec_command = g_steal_pointer (&command);
+  g_ptr_array_add (self->live_names, g_strdup (LIVE_EXEC_NAME));
+}
+
 /* The built-in models whose weights load, once per window. */
 static void
 live_check_models (HsWindow *self)
@@ -460,6 +560,7 @@ live_check_models (HsWindow *self)
           hs_error_bar_add (self->error_bar, names[i], message);
         }
     }
+  live_check_exec (self);
   g_debug ("live: %u built-in models loaded in %.1f ms", self->live_names->len,
            (g_get_monotonic_time () - start) / 1000.0);
 }
@@ -467,6 +568,9 @@ live_check_models (HsWindow *self)
 static char *
 live_display_name (const char *name)
 {
+  if (g_strcmp0 (name, LIVE_EXEC_NAME) == 0)
+    /* Translators: the user's own model program, in the header bar */
+    return g_strdup (_("External backend (live)"));
   /* Translators: a model in the header bar that computes maps as you type */
   return g_strdup_printf (_("%s (live)"), name);
 }
@@ -1373,6 +1477,8 @@ hs_window_dispose (GObject *object)
   g_clear_object (&self->image_cancellable);
   live_cancel (self);
   live_cache_clear (self);
+  /* A request in flight keeps its own reference; the last one ends the process. */
+  g_clear_pointer (&self->exec_backend, hs_backend_exec_unref);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
@@ -1402,6 +1508,7 @@ hs_window_finalize (GObject *object)
   g_free (self->model);
   g_free (self->live_model);
   g_free (self->live_key);
+  g_free (self->exec_command);
   g_clear_pointer (&self->live_cache, g_hash_table_unref);
   g_clear_pointer (&self->live_names, g_ptr_array_unref);
   /* Last: running tasks hold a reference to the window, so none is left. */

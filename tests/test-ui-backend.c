@@ -1,0 +1,250 @@
+/* test-ui-backend.c — the external backend (--backend-exec / backend-command)
+ * as a live model in the main window: a fake backend's constant map reaches
+ * the canvas for a typed prompt; a crashing backend reports an error that
+ * names the command, and the window keeps working. */
+#include "hs-ui-fixture.h"
+
+#include "hs-window.h"
+
+#define EXEC_ENTRY "External backend (live)"
+#define PROMPT     "Opacity in the right lower lung."
+#define PROMPT2    "Clear lungs."
+
+static char *dataset_root;
+static char *tmp_dir;
+
+/* The constant map the fake backend answers with: shape [2, 3], row 0 at
+ * the top.  The values sum to 1, so a normalised map would not differ. */
+static const double fake_values[6] = { 0.05, 0.10, 0.15, 0.20, 0.25, 0.25 };
+
+/* Speaks docs/backend-protocol.md: one JSON request per line, one response
+ * per line with `maps` as base64 little-endian float32; logs each prompt. */
+static const char fake_backend[] =
+  "import sys, json, base64, struct\n"
+  "log = open(sys.argv[1], 'a', encoding='utf-8')\n"
+  "for line in sys.stdin:\n"
+  "    req = json.loads(line)\n"
+  "    log.write(req['prompt'] + '\\n'); log.flush()\n"
+  "    vals = [0.05, 0.10, 0.15, 0.20, 0.25, 0.25]\n"
+  "    out = {'id': req['id'], 'shape': [2, 3],\n"
+  "           'maps': base64.b64encode(struct.pack('<6f', *vals)).decode('ascii'),\n"
+  "           'no_attn': None}\n"
+  "    sys.stdout.write(json.dumps(out) + '\\n'); sys.stdout.flush()\n";
+
+static gboolean
+not_loading (gpointer data)
+{
+  return !hs_window_get_loading (data);
+}
+
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data);
+}
+
+static gboolean
+live_done (gpointer data)
+{
+  return !hs_window_get_live_busy (data) && !hs_window_get_loading (data);
+}
+
+static void
+set_backend_command (const char *command)
+{
+  g_autoptr(GSettings) settings = hs_settings_new ();
+
+  g_assert_nonnull (settings);
+  g_settings_set_string (settings, "backend-command", command);
+}
+
+static HsWindow *
+open_window (void)
+{
+  HsWindow *window = hs_window_new (NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (dataset_root);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
+  gtk_window_present (GTK_WINDOW (window));
+  hs_ui_wait_until (is_mapped, window);
+  hs_window_open (window, file);
+  hs_ui_wait_until (not_loading, window);
+  hs_ui_settle ();
+  g_assert_nonnull (hs_window_get_dataset (window));
+  /* Built-in models whose weights are missing report themselves: start clean. */
+  hs_error_bar_clear (hs_window_get_error_bar (window));
+  return window;
+}
+
+static void
+destroy_window (HsWindow *window)
+{
+  g_object_ref (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  hs_ui_settle ();
+  g_assert_finalize_object (window);
+}
+
+static void
+type_prompt (HsWindow   *window,
+             const char *text)
+{
+  HsPromptPanel *panel = hs_window_get_prompt_panel (window);
+  GtkTextBuffer *buffer =
+    gtk_text_view_get_buffer (GTK_TEXT_VIEW (g_object_get_data (G_OBJECT (panel), "hs-prompt-view")));
+
+  gtk_text_buffer_set_text (buffer, "", -1);
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      char ch[8] = { 0 };
+      memcpy (ch, p, g_utf8_next_char (p) - p);
+      gtk_text_buffer_insert_at_cursor (buffer, ch, -1);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  g_assert_cmpstr (hs_prompt_panel_get_prompt (panel), ==, text);
+}
+
+static void
+assert_fake_map (HsAttentionMap *map)
+{
+  const double *values;
+
+  g_assert_nonnull (map);
+  g_assert_cmpuint (hs_attention_map_get_height (map), ==, 2);
+  g_assert_cmpuint (hs_attention_map_get_width (map), ==, 3);
+  values = hs_attention_map_peek_values (map);
+  for (guint c = 0; c < 6; c++)
+    g_assert_cmpfloat (fabs (values[c] - fake_values[c]), <=, 1e-6);
+}
+
+static void
+test_no_command (void)
+{
+  HsWindow *window;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  set_backend_command ("");
+  window = open_window ();
+  /* Without a command there is no entry, and nothing runs. */
+  g_assert_false (hs_window_select_model (window, EXEC_ENTRY));
+  destroy_window (window);
+}
+
+static void
+test_fake_backend (void)
+{
+  g_autofree char *script = g_build_filename (tmp_dir, "fake backend.py", NULL);
+  g_autofree char *log = g_build_filename (tmp_dir, "prompts.log", NULL);
+  g_autofree char *q_script = g_shell_quote (script);
+  g_autofree char *q_log = g_shell_quote (log);
+  g_autofree char *command = g_strdup_printf ("/usr/bin/python3 %s %s", q_script, q_log);
+  g_autofree char *logged = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  HsWindow *window;
+  guint started;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  if (!g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("/usr/bin/python3 is missing");
+      return;
+    }
+  g_file_set_contents (script, fake_backend, -1, &error);
+  g_assert_no_error (error);
+  g_unlink (log);
+  set_backend_command (command);
+
+  window = open_window ();
+  g_assert_true (hs_window_select_model (window, EXEC_ENTRY));
+  g_assert_cmpstr (hs_window_get_model (window), ==, EXEC_ENTRY);
+  g_assert_nonnull (hs_window_get_live_model (window));
+  hs_ui_wait_until (live_done, window);
+
+  type_prompt (window, PROMPT);
+  g_assert_true (hs_window_get_live_busy (window));
+  hs_ui_wait_until (live_done, window);
+  assert_fake_map (hs_window_get_map (window));
+  g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
+
+  /* The backend saw the whole prompt as typed (the last request it got). */
+  g_file_get_contents (log, &logged, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (g_strchomp (logged), "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), >=, 1);
+  g_assert_cmpstr (lines[g_strv_length (lines) - 1], ==, PROMPT);
+
+  /* A second prompt, then the first again: served from the cache, no request. */
+  type_prompt (window, PROMPT2);
+  hs_ui_wait_until (live_done, window);
+  assert_fake_map (hs_window_get_map (window));
+  started = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (window), "hs-live-started"));
+  type_prompt (window, PROMPT);
+  hs_ui_wait_until (live_done, window);
+  assert_fake_map (hs_window_get_map (window));
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (window), "hs-live-started")), ==, started);
+
+  destroy_window (window);
+  set_backend_command ("");
+}
+
+static void
+test_crashing_backend (void)
+{
+  const char *command = "sh -c 'exit 3'";
+  HsWindow *window;
+  HsErrorBar *bar;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  set_backend_command (command);
+  window = open_window ();
+  bar = hs_window_get_error_bar (window);
+  g_assert_true (hs_window_select_model (window, EXEC_ENTRY));
+  hs_ui_wait_until (live_done, window);
+
+  type_prompt (window, PROMPT);
+  hs_ui_wait_until (live_done, window);
+  g_assert_null (hs_window_get_map (window));
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), >=, 1);
+  g_test_message ("error bar: %s", hs_error_bar_get_text (bar));
+  g_assert_nonnull (strstr (hs_error_bar_get_text (bar), command));
+
+  /* Still responsive: another prompt tries again (a new process, a new error)… */
+  hs_error_bar_clear (bar);
+  type_prompt (window, PROMPT2);
+  hs_ui_wait_until (live_done, window);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), >=, 1);
+
+  /* …and the precomputed maps still show. */
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  hs_ui_wait_until (live_done, window);
+  g_assert_null (hs_window_get_live_model (window));
+  g_assert_true (hs_window_select_instance (window, "hand-01"));
+  hs_ui_wait_until (live_done, window);
+  hs_ui_settle ();
+  g_assert_nonnull (hs_window_get_map (window));
+
+  destroy_window (window);
+  set_backend_command ("");
+}
+
+int
+main (int argc, char **argv)
+{
+  int ret;
+
+  hs_ui_init (&argc, &argv);
+  tmp_dir = hs_test_make_tmpdir ();
+  dataset_root = hs_ui_make_dataset ();
+
+  g_test_add_func ("/hs/ui-backend/no-command", test_no_command);
+  g_test_add_func ("/hs/ui-backend/fake-backend", test_fake_backend);
+  g_test_add_func ("/hs/ui-backend/crashing-backend", test_crashing_backend);
+  ret = g_test_run ();
+  g_free (dataset_root);
+  g_free (tmp_dir);
+  return ret;
+}
