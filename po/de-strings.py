@@ -291,6 +291,8 @@ T.update({
  "%s · swapped left/right": "%s · links/rechts vertauscht",
  "Instance %s, sentence %s: no map of the swapped prompt and no second model to compare with":
    "Fall %s, Satz %s: keine Karte der vertauschten Eingabe und kein zweites Modell zum Vergleichen",
+ "Instance %s, sentence %s: the prompt has no left or right to swap":
+   "Fall %s, Satz %s: Die Eingabe hat kein Links oder Rechts zum Vertauschen",
  "Instance %s: no model has a map for sentence %s": "Fall %s: Kein Modell hat eine Karte für Satz %s",
  "Compare": "Vergleichen",
  "The COVID-19 segmentation folder (structure.csv, metadata.csv, images, masks). Classes become targets, notes become sentences.":

@@ -614,6 +614,56 @@ hs_compare_view_load (HsCompareView *self, HsDataset *dataset, HsInstance *insta
 }
 
 gboolean
+hs_compare_view_load_live (HsCompareView *self, HsDataset *dataset, HsInstance *instance,
+                           HsSentence *sentence, HsModelCache *cache, const char *model,
+                           GError **error)
+{
+  g_autofree char *swapped = NULL;
+  g_autofree char *label_a = NULL;
+  g_autofree char *label_b = NULL;
+  g_autoptr(HsImage) image = NULL;
+  g_autoptr(HsModel) live = NULL;
+  g_autoptr(HsImageFeatures) features = NULL;
+  g_autoptr(HsAttentionMap) a = NULL;
+  g_autoptr(HsAttentionMap) b = NULL;
+
+  g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), FALSE);
+  g_return_val_if_fail (dataset != NULL && instance != NULL && sentence != NULL, FALSE);
+  g_return_val_if_fail (cache != NULL && model != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  swapped = hs_text_swap_sides (sentence->text);
+  if (g_strcmp0 (swapped, sentence->text) == 0)
+    {
+      g_set_error (error, HS_COMPARE_VIEW_ERROR, HS_COMPARE_VIEW_ERROR_NOTHING,
+                   _("Instance %s, sentence %s: the prompt has no left or right to swap"),
+                   instance->id, sentence->id);
+      return FALSE;
+    }
+  image = hs_dataset_load_image (dataset, instance, error);
+  if (image == NULL)
+    return FALSE;
+  live = hs_model_cache_get_model (cache, model, error);
+  if (live == NULL)
+    return FALSE;
+  features = hs_model_cache_get_features (cache, live, image, NULL, error);
+  if (features == NULL)
+    return FALSE;
+  a = hs_model_attend (live, features, sentence->text, error);
+  if (a == NULL)
+    return FALSE;
+  b = hs_model_attend (live, features, swapped, error);
+  if (b == NULL)
+    return FALSE;
+  if (!load_common (self, dataset, instance, sentence, error))
+    return FALSE;
+  label_a = g_strdup_printf (_("%s · original"), model);
+  label_b = g_strdup_printf (_("%s · swapped left/right"), model);
+  hs_compare_view_set_pair (self, a, label_a, b, label_b);
+  return TRUE;
+}
+
+gboolean
 hs_compare_view_load_grid (HsCompareView *self, HsDataset *dataset, HsInstance *instance,
                            HsSentence *sentence, GError **error)
 {

@@ -24,6 +24,7 @@
 
 #include <gtk/gtk.h>
 #include <heatscope/hs-dataset.h>
+#include <heatscope/hs-model.h>
 
 #include "hs-canvas.h"
 #include "hs-view-state.h"
@@ -76,6 +77,13 @@ void           hs_compare_view_set_grid       (HsCompareView *self, GPtrArray *m
 gboolean       hs_compare_view_load           (HsCompareView *self, HsDataset *dataset,
                                                HsInstance *instance, HsSentence *sentence,
                                                const char *model, GError **error);
+/* Pair mode with a live model (a built-in name or path served by `cache`):
+ * A = the sentence's text and B = its left/right-swapped prompt, both
+ * attended on the instance's image exactly as hs_model_attend gives them. */
+gboolean       hs_compare_view_load_live      (HsCompareView *self, HsDataset *dataset,
+                                               HsInstance *instance, HsSentence *sentence,
+                                               HsModelCache *cache, const char *model,
+                                               GError **error);
 /* Grid mode from a dataset: every model with a map for the sentence. */
 gboolean       hs_compare_view_load_grid      (HsCompareView *self, HsDataset *dataset,
                                                HsInstance *instance, HsSentence *sentence,

@@ -21,6 +21,8 @@ struct _HsPerturbPanel
   HsInstance       *instance;   /* borrowed from dataset */
   HsSentence       *sentence;   /* borrowed from dataset */
   char             *model;
+  HsModelCache     *live_cache;  /* borrowed; NULL unless live */
+  char             *live_model;
   HsPerturbContext *context;
   HsPerturbation    perturbation;
   char             *prompt;
@@ -136,6 +138,22 @@ original_target (HsPerturbPanel *self, GError **error)
   return g_steal_pointer (&target);
 }
 
+/* The map of `prompt` from the live model, as hs_model_attend gives it. */
+static HsAttentionMap *
+live_attend (HsPerturbPanel *self, HsImage *image, const char *prompt, GError **error)
+{
+  g_autoptr(HsModel) model = NULL;
+  g_autoptr(HsImageFeatures) features = NULL;
+
+  model = hs_model_cache_get_model (self->live_cache, self->live_model, error);
+  if (model == NULL)
+    return NULL;
+  features = hs_model_cache_get_features (self->live_cache, model, image, NULL, error);
+  if (features == NULL)
+    return NULL;
+  return hs_model_attend (model, features, prompt, error);
+}
+
 static void
 recompute (HsPerturbPanel *self)
 {
@@ -170,6 +188,21 @@ recompute (HsPerturbPanel *self)
   else
     set_prompt (self, perturbed->description);
 
+  if (self->live_model != NULL)
+    {
+      g_autoptr(HsImage) image = hs_dataset_load_image (self->dataset, self->instance, &error);
+
+      if (image != NULL)
+        original = live_attend (self, image, self->sentence->text, &error);
+      if (original != NULL && !hs_perturbation_is_target (self->perturbation))
+        changed = live_attend (self, image, perturbed->prompt, &error);
+      if (original == NULL || (changed == NULL && !hs_perturbation_is_target (self->perturbation)))
+        {
+          set_status (self, error->message);
+          return;
+        }
+      goto score;
+    }
   ref = hs_instance_find_map (self->instance, self->model, self->sentence->id);
   if (ref == NULL)
     {
@@ -200,6 +233,7 @@ recompute (HsPerturbPanel *self)
           return;
         }
     }
+score:
   target = original_target (self, &error);
   if (target == NULL)
     {
@@ -260,6 +294,20 @@ hs_perturb_panel_set_input (HsPerturbPanel *self, HsDataset *dataset, HsInstance
 }
 
 void
+hs_perturb_panel_set_live_model (HsPerturbPanel *self, HsModelCache *cache, const char *model)
+{
+  g_return_if_fail (HS_IS_PERTURB_PANEL (self));
+  g_return_if_fail (model == NULL || cache != NULL);
+
+  self->live_cache = model != NULL ? cache : NULL;
+  if (self->live_model != model)
+    {
+      g_free (self->live_model);
+      self->live_model = g_strdup (model);
+    }
+}
+
+void
 hs_perturb_panel_set_perturbation (HsPerturbPanel *self, HsPerturbation perturbation)
 {
   g_return_if_fail (HS_IS_PERTURB_PANEL (self));
@@ -316,6 +364,7 @@ hs_perturb_panel_finalize (GObject *object)
   HsPerturbPanel *self = HS_PERTURB_PANEL (object);
 
   g_free (self->model);
+  g_free (self->live_model);
   g_free (self->prompt);
   g_free (self->status);
   G_OBJECT_CLASS (hs_perturb_panel_parent_class)->finalize (object);

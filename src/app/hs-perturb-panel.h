@@ -6,12 +6,13 @@
  * prompt (or what changed), and a table: metric | original | perturbed | Δ
  * (perturbed − original, both against the ORIGINAL target for text
  * perturbations; hs_perturb_compare), plus the symmetric KL between the
- * maps.  With precomputed maps a missing perturbed map is reported in the
+ * maps.  With a live model both prompts are attended live.  With precomputed maps a missing perturbed map is reported in the
  * status line, naming the prompt and model. */
 #pragma once
 
 #include <gtk/gtk.h>
 #include <heatscope/hs-dataset.h>
+#include <heatscope/hs-model.h>
 #include <heatscope/hs-perturb.h>
 
 G_BEGIN_DECLS
@@ -23,6 +24,12 @@ GtkWidget  *hs_perturb_panel_new              (void);
 /* What is on screen; NULL dataset clears.  Recomputes at once. */
 void        hs_perturb_panel_set_input        (HsPerturbPanel *self, HsDataset *dataset,
                                                HsInstance *instance, HsSentence *sentence,
+                                               const char *model);
+/* With a live model (a built-in name or path served by `cache`, which the
+ * caller keeps alive), the original and perturbed prompts are attended on
+ * the instance's image instead of looked up; NULL model = precomputed maps.
+ * Takes effect at the next recompute (set_input or set_perturbation). */
+void        hs_perturb_panel_set_live_model   (HsPerturbPanel *self, HsModelCache *cache,
                                                const char *model);
 void        hs_perturb_panel_set_perturbation (HsPerturbPanel *self, HsPerturbation perturbation);
 HsPerturbation hs_perturb_panel_get_perturbation (HsPerturbPanel *self);

@@ -928,8 +928,10 @@ update_view_full (HsWindow *self,
     hs_metrics_panel_set_input (HS_METRICS_PANEL (self->metrics_panel), self->image, self->map,
                                 regions, masks);
 # endif
-    /* Perturbations look up precomputed maps; a live model's precomputed
-     * twin (same name) is used when the dataset has one. */
+    /* With a live model both prompts are attended live; else the
+     * perturbed map is looked up among the precomputed ones. */
+    hs_perturb_panel_set_live_model (HS_PERTURB_PANEL (self->perturb_panel), self->model_cache,
+                                     self->live_model);
     hs_perturb_panel_set_input (HS_PERTURB_PANEL (self->perturb_panel), self->dataset,
                                 self->instance, sentence,
                                 self->live_model != NULL ? self->live_model : self->model);
@@ -1287,6 +1289,9 @@ compare_action (GSimpleAction *action,
   hs_compare_view_set_base_state (view, HS_VIEW_STATE (self->view_state));
   if (grid)
     ok = hs_compare_view_load_grid (view, self->dataset, self->instance, sentence, &error);
+  else if (self->live_model != NULL)
+    ok = hs_compare_view_load_live (view, self->dataset, self->instance, sentence,
+                                    self->model_cache, self->live_model, &error);
   else
     ok = hs_compare_view_load (view, self->dataset, self->instance, sentence, self->model, &error);
   if (!ok)

@@ -1,0 +1,211 @@
+/* test-ui-perturb-live.c — with a live model the Perturb tab and the compare
+ * view attend the original and the swapped prompt on the image, on a demo
+ * dataset that has no precomputed maps at all */
+#include <math.h>
+#include <heatscope/hs-text.h>
+
+#include "hs-compare-view.h"
+#include "hs-perturb-panel.h"
+#include "hs-ui-fixture.h"
+
+static char *dataset_root;
+
+/* The first instance and sentence with a target and a side to swap. */
+static gboolean
+find_query (HsDataset *dataset, HsInstance **instance, HsSentence **sentence)
+{
+  for (guint i = 0; i < hs_dataset_get_n_instances (dataset); i++)
+    {
+      HsInstance *inst = hs_dataset_get_instance (dataset, i);
+
+      for (guint s = 0; s < inst->sentences->len; s++)
+        {
+          HsSentence *sent = g_ptr_array_index (inst->sentences, s);
+          g_autofree char *swapped = hs_text_swap_sides (sent->text);
+
+          if (sent->targets != NULL && sent->targets[0] != NULL &&
+              g_strcmp0 (swapped, sent->text) != 0)
+            {
+              *instance = inst;
+              *sentence = sent;
+              return TRUE;
+            }
+        }
+    }
+  return FALSE;
+}
+
+/* The scores of `prompt` attended directly by the built-in model, against
+ * the sentence's own regions: independent of the panel. */
+static void
+score_direct (HsDataset *dataset, HsInstance *instance, HsSentence *sentence, const char *prompt,
+              HsScores *out)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsModel) model = hs_model_load_builtin ("grounded", &error);
+  g_autoptr(HsImage) image = NULL;
+  g_autoptr(HsAttentionMap) map = NULL;
+  g_autoptr(HsTarget) target = NULL;
+  HsScoreOptions options;
+  HsEvalGrid grid;
+  guint width, height;
+
+  g_assert_no_error (error);
+  image = hs_dataset_load_image (dataset, instance, &error);
+  g_assert_no_error (error);
+  map = hs_model_attend_image (model, image, prompt, &error);
+  g_assert_no_error (error);
+  g_assert_true (hs_dataset_get_image_size (dataset, instance, &width, &height, &error));
+  g_assert_true (hs_eval_grid_init (&grid, HS_PROTOCOL_DEFAULT, width, height, 0, &error));
+  target = hs_target_new (&grid);
+  for (guint t = 0; sentence->targets[t] != NULL; t++)
+    {
+      HsRegion *region = hs_instance_find_region (instance, sentence->targets[t]);
+      g_assert_nonnull (region);
+      g_assert_true (hs_target_add_region (target, dataset, region, &error));
+    }
+  hs_score_options_init (&options);
+  g_assert_true (hs_score_map (map, target, &options, out, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_panel_live (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = hs_dataset_load (dataset_root, &error);
+  g_autoptr(HsModelCache) cache = hs_model_cache_new ();
+  g_autofree char *swapped = NULL;
+  g_autofree char *shown = NULL;
+  HsInstance *instance = NULL;
+  HsSentence *sentence = NULL;
+  HsScores original, perturbed;
+  HsComparison comparison;
+  GtkWidget *panel;
+  GtkWindow *window;
+
+  g_assert_no_error (error);
+  g_assert_true (find_query (dataset, &instance, &sentence));
+  window = GTK_WINDOW (gtk_window_new ());
+  panel = hs_perturb_panel_new ();
+  gtk_window_set_child (window, panel);
+  gtk_window_present (window);
+
+  /* Precomputed lookup: the demo has no maps, so nothing is compared. */
+  hs_perturb_panel_set_input (HS_PERTURB_PANEL (panel), dataset, instance, sentence, "grounded");
+  g_assert_false (hs_perturb_panel_get_comparison (HS_PERTURB_PANEL (panel), NULL));
+  g_assert_cmpstr (hs_perturb_panel_get_status (HS_PERTURB_PANEL (panel)), !=, "");
+
+  /* Live: both prompts attended. */
+  hs_perturb_panel_set_live_model (HS_PERTURB_PANEL (panel), cache, "grounded");
+  hs_perturb_panel_set_input (HS_PERTURB_PANEL (panel), dataset, instance, sentence,
+                              "grounded (live)");
+  g_assert_cmpstr (hs_perturb_panel_get_status (HS_PERTURB_PANEL (panel)), ==, "");
+  g_assert_true (hs_perturb_panel_get_comparison (HS_PERTURB_PANEL (panel), &comparison));
+  swapped = hs_text_swap_sides (sentence->text);
+  shown = g_strdup_printf ("“%s”", swapped);
+  g_assert_cmpstr (hs_perturb_panel_get_prompt (HS_PERTURB_PANEL (panel)), ==, shown);
+
+  score_direct (dataset, instance, sentence, sentence->text, &original);
+  score_direct (dataset, instance, sentence, swapped, &perturbed);
+  g_assert_false (isnan (perturbed.value[HS_METRIC_AUROC]));
+  g_assert_cmpfloat_with_epsilon (comparison.original.value[HS_METRIC_AUROC],
+                                  original.value[HS_METRIC_AUROC], 1e-12);
+  g_assert_cmpfloat_with_epsilon (comparison.perturbed.value[HS_METRIC_AUROC],
+                                  perturbed.value[HS_METRIC_AUROC], 1e-12);
+  g_assert_cmpfloat_with_epsilon (comparison.delta[HS_METRIC_AUROC],
+                                  perturbed.value[HS_METRIC_AUROC] - original.value[HS_METRIC_AUROC],
+                                  1e-12);
+
+  /* Back to precomputed: the lookup fails again. */
+  hs_perturb_panel_set_live_model (HS_PERTURB_PANEL (panel), NULL, NULL);
+  hs_perturb_panel_set_input (HS_PERTURB_PANEL (panel), dataset, instance, sentence, "grounded");
+  g_assert_false (hs_perturb_panel_get_comparison (HS_PERTURB_PANEL (panel), NULL));
+
+  gtk_window_destroy (window);
+  hs_ui_settle ();
+}
+
+static void
+test_compare_live (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = hs_dataset_load (dataset_root, &error);
+  g_autoptr(HsModelCache) cache = hs_model_cache_new ();
+  g_autoptr(HsModel) model = NULL;
+  g_autoptr(HsImage) image = NULL;
+  g_autoptr(HsAttentionMap) a = NULL;
+  g_autoptr(HsAttentionMap) b = NULL;
+  g_autofree char *swapped = NULL;
+  HsInstance *instance = NULL;
+  HsSentence *sentence = NULL;
+  GtkWindow *window;
+  HsCompareView *view;
+  double lo, hi, expect_lo = INFINITY, expect_hi = -INFINITY;
+
+  g_assert_no_error (error);
+  g_assert_true (find_query (dataset, &instance, &sentence));
+  window = hs_compare_window_new (NULL);
+  view = hs_compare_window_get_view (window);
+  gtk_window_present (window);
+
+  /* Without the live model the demo has nothing to compare. */
+  g_assert_false (hs_compare_view_load (view, dataset, instance, sentence, "grounded (live)", &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+
+  g_assert_true (hs_compare_view_load_live (view, dataset, instance, sentence, cache, "grounded",
+                                            &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (hs_compare_view_get_mode (view), ==, HS_COMPARE_MODE_PAIR);
+
+  /* The shared range is that of the two maps attended directly. */
+  model = hs_model_load_builtin ("grounded", &error);
+  g_assert_no_error (error);
+  image = hs_dataset_load_image (dataset, instance, &error);
+  g_assert_no_error (error);
+  swapped = hs_text_swap_sides (sentence->text);
+  a = hs_model_attend_image (model, image, sentence->text, &error);
+  g_assert_no_error (error);
+  b = hs_model_attend_image (model, image, swapped, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hs_attention_map_get_width (a), ==, hs_attention_map_get_width (b));
+  g_assert_cmpuint (hs_attention_map_get_height (a), ==, hs_attention_map_get_height (b));
+  for (guint i = 0; i < hs_attention_map_get_width (a) * hs_attention_map_get_height (a); i++)
+    {
+      double va = hs_attention_map_peek_values (a)[i], vb = hs_attention_map_peek_values (b)[i];
+
+      expect_lo = MIN (expect_lo, MIN (va, vb));
+      expect_hi = MAX (expect_hi, MAX (va, vb));
+    }
+  hs_compare_view_get_shared_range (view, &lo, &hi);
+  g_assert_cmpfloat_with_epsilon (lo, expect_lo, 1e-6);
+  g_assert_cmpfloat_with_epsilon (hi, expect_hi, 1e-6);
+
+  gtk_window_destroy (window);
+  hs_ui_settle ();
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status = 0;
+  int result;
+
+  gtk_test_init (&argc, &argv, NULL);
+  dataset_root = g_build_filename (hs_test_make_tmpdir (), "demo", NULL);
+  {
+    const char *args[] = { hs_test_cli (), "demo", "--count", "3", "--seed", "1", "--size", "256",
+                           "--maps", "none", dataset_root, NULL };
+    hs_test_run (args, &out, &err, &status);
+    if (status != 0)
+      g_error ("heatscope-cli demo failed: %s", err);
+  }
+  g_test_add_func ("/hs/ui-perturb-live/panel", test_panel_live);
+  g_test_add_func ("/hs/ui-perturb-live/compare", test_compare_live);
+  result = g_test_run ();
+  g_free (dataset_root);
+  return result;
+}
