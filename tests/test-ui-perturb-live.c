@@ -6,6 +6,8 @@
 
 #include "hs-compare-view.h"
 #include "hs-perturb-panel.h"
+#include "hs-window.h"
+#include "hs-error-bar.h"
 #include "hs-ui-fixture.h"
 
 static char *dataset_root;
@@ -186,6 +188,49 @@ test_compare_live (void)
   hs_ui_settle ();
 }
 
+static gboolean
+window_idle (gpointer data)
+{
+  return !hs_window_get_loading (data) && !hs_window_get_live_busy (data);
+}
+
+/* win.compare with "grounded (live)" chosen opens a pair of live maps
+ * instead of reporting that the label has no precomputed map. */
+static void
+test_window_compare_live (void)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (dataset_root);
+  g_autoptr(GListModel) toplevels = NULL;
+  HsWindow *window = hs_window_new (NULL);
+  GtkWindow *compare = NULL;
+
+  gtk_window_present (GTK_WINDOW (window));
+  hs_window_open (window, file);
+  hs_ui_wait_until (window_idle, window);
+  g_assert_true (hs_window_select_model (window, "grounded (live)"));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_cmpstr (hs_window_get_live_model (window), ==, "grounded");
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "compare"));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "compare", g_variant_new_string ("pair"));
+  hs_ui_settle ();
+  g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
+  toplevels = g_object_ref (gtk_window_get_toplevels ());
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels) && compare == NULL; i++)
+    {
+      g_autoptr(GtkWindow) item = g_list_model_get_item (toplevels, i);
+      if (hs_compare_window_get_view (item) != NULL)
+        compare = item;
+    }
+  g_assert_nonnull (compare);
+  g_assert_cmpint (hs_compare_view_get_mode (hs_compare_window_get_view (compare)), ==,
+                   HS_COMPARE_MODE_PAIR);
+  g_assert_nonnull (strstr (hs_compare_view_get_title (hs_compare_window_get_view (compare), 0),
+                            "grounded"));
+  gtk_window_destroy (compare);
+  gtk_window_destroy (GTK_WINDOW (window));
+  hs_ui_settle ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -205,6 +250,7 @@ main (int argc, char **argv)
   }
   g_test_add_func ("/hs/ui-perturb-live/panel", test_panel_live);
   g_test_add_func ("/hs/ui-perturb-live/compare", test_compare_live);
+  g_test_add_func ("/hs/ui-perturb-live/window-compare", test_window_compare_live);
   result = g_test_run ();
   g_free (dataset_root);
   return result;
