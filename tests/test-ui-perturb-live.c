@@ -99,7 +99,7 @@ test_panel_live (void)
   g_assert_cmpstr (hs_perturb_panel_get_status (HS_PERTURB_PANEL (panel)), !=, "");
 
   /* Live: both prompts attended. */
-  hs_perturb_panel_set_live_model (HS_PERTURB_PANEL (panel), cache, "grounded");
+  hs_perturb_panel_set_live_model (HS_PERTURB_PANEL (panel), cache, "grounded", NULL);
   hs_perturb_panel_set_input (HS_PERTURB_PANEL (panel), dataset, instance, sentence,
                               "grounded (live)");
   g_assert_cmpstr (hs_perturb_panel_get_status (HS_PERTURB_PANEL (panel)), ==, "");
@@ -120,7 +120,7 @@ test_panel_live (void)
                                   1e-12);
 
   /* Back to precomputed: the lookup fails again. */
-  hs_perturb_panel_set_live_model (HS_PERTURB_PANEL (panel), NULL, NULL);
+  hs_perturb_panel_set_live_model (HS_PERTURB_PANEL (panel), NULL, NULL, NULL);
   hs_perturb_panel_set_input (HS_PERTURB_PANEL (panel), dataset, instance, sentence, "grounded");
   g_assert_false (hs_perturb_panel_get_comparison (HS_PERTURB_PANEL (panel), NULL));
 

@@ -23,6 +23,7 @@ struct _HsPerturbPanel
   char             *model;
   HsModelCache     *live_cache;  /* borrowed; NULL unless live */
   char             *live_model;
+  HsImage          *live_image;  /* NULL: loaded from the dataset */
   HsPerturbContext *context;
   HsPerturbation    perturbation;
   char             *prompt;
@@ -190,7 +191,8 @@ recompute (HsPerturbPanel *self)
 
   if (self->live_model != NULL)
     {
-      g_autoptr(HsImage) image = hs_dataset_load_image (self->dataset, self->instance, &error);
+      g_autoptr(HsImage) image = self->live_image != NULL ? hs_image_ref (self->live_image)
+                                 : hs_dataset_load_image (self->dataset, self->instance, &error);
 
       if (image != NULL)
         original = live_attend (self, image, self->sentence->text, &error);
@@ -294,7 +296,8 @@ hs_perturb_panel_set_input (HsPerturbPanel *self, HsDataset *dataset, HsInstance
 }
 
 void
-hs_perturb_panel_set_live_model (HsPerturbPanel *self, HsModelCache *cache, const char *model)
+hs_perturb_panel_set_live_model (HsPerturbPanel *self, HsModelCache *cache, const char *model,
+                                 HsImage *image)
 {
   g_return_if_fail (HS_IS_PERTURB_PANEL (self));
   g_return_if_fail (model == NULL || cache != NULL);
@@ -305,6 +308,9 @@ hs_perturb_panel_set_live_model (HsPerturbPanel *self, HsModelCache *cache, cons
       g_free (self->live_model);
       self->live_model = g_strdup (model);
     }
+  g_clear_pointer (&self->live_image, hs_image_unref);
+  if (model != NULL && image != NULL)
+    self->live_image = hs_image_ref (image);
 }
 
 void
@@ -355,6 +361,7 @@ hs_perturb_panel_dispose (GObject *object)
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_pointer (&self->context, hs_perturb_context_free);
   g_clear_pointer (&self->dataset, hs_dataset_unref);
+  g_clear_pointer (&self->live_image, hs_image_unref);
   G_OBJECT_CLASS (hs_perturb_panel_parent_class)->dispose (object);
 }
 

@@ -28,9 +28,12 @@ void        hs_perturb_panel_set_input        (HsPerturbPanel *self, HsDataset *
 /* With a live model (a built-in name or path served by `cache`, which the
  * caller keeps alive), the original and perturbed prompts are attended on
  * the instance's image instead of looked up; NULL model = precomputed maps.
- * Takes effect at the next recompute (set_input or set_perturbation). */
+ * `image` is the instance's radiograph when the caller has it loaded (the
+ * cache keeps features per image, so sharing it avoids re-encoding), NULL
+ * to load it from the dataset.  Takes effect at the next recompute
+ * (set_input or set_perturbation). */
 void        hs_perturb_panel_set_live_model   (HsPerturbPanel *self, HsModelCache *cache,
-                                               const char *model);
+                                               const char *model, HsImage *image);
 void        hs_perturb_panel_set_perturbation (HsPerturbPanel *self, HsPerturbation perturbation);
 HsPerturbation hs_perturb_panel_get_perturbation (HsPerturbPanel *self);
 /* The perturbed prompt (or the description of a target perturbation). */

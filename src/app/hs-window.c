@@ -931,7 +931,7 @@ update_view_full (HsWindow *self,
     /* With a live model both prompts are attended live; else the
      * perturbed map is looked up among the precomputed ones. */
     hs_perturb_panel_set_live_model (HS_PERTURB_PANEL (self->perturb_panel), self->model_cache,
-                                     self->live_model);
+                                     self->live_model, self->image);
     hs_perturb_panel_set_input (HS_PERTURB_PANEL (self->perturb_panel), self->dataset,
                                 self->instance, sentence,
                                 self->live_model != NULL ? self->live_model : self->model);
