@@ -119,6 +119,20 @@ test_panel_live (void)
                                   perturbed.value[HS_METRIC_AUROC] - original.value[HS_METRIC_AUROC],
                                   1e-12);
 
+  /* The same with the image handed in (the window's loaded radiograph). */
+  {
+    g_autoptr(HsImage) image = hs_dataset_load_image (dataset, instance, &error);
+    HsComparison shared;
+
+    g_assert_no_error (error);
+    hs_perturb_panel_set_live_model (HS_PERTURB_PANEL (panel), cache, "grounded", image);
+    hs_perturb_panel_set_perturbation (HS_PERTURB_PANEL (panel), HS_PERTURB_SHUFFLE_IN_REPORT);
+    hs_perturb_panel_set_perturbation (HS_PERTURB_PANEL (panel), HS_PERTURB_SWAP_LEFT_RIGHT);
+    g_assert_true (hs_perturb_panel_get_comparison (HS_PERTURB_PANEL (panel), &shared));
+    g_assert_cmpfloat_with_epsilon (shared.perturbed.value[HS_METRIC_AUROC],
+                                    perturbed.value[HS_METRIC_AUROC], 1e-12);
+  }
+
   /* Back to precomputed: the lookup fails again. */
   hs_perturb_panel_set_live_model (HS_PERTURB_PANEL (panel), NULL, NULL, NULL);
   hs_perturb_panel_set_input (HS_PERTURB_PANEL (panel), dataset, instance, sentence, "grounded");
