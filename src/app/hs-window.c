@@ -172,6 +172,14 @@ update_actions (HsWindow *self)
 static void update_view_full (HsWindow *self, gboolean force);
 static void update_spinner (HsWindow *self);
 
+/* The built-in model behind the live choice; NULL for the external backend,
+ * which the Perturb tab and the compare view cannot drive yet. */
+static const char *
+live_builtin_model (HsWindow *self)
+{
+  return g_strcmp0 (self->live_model, LIVE_EXEC_NAME) == 0 ? NULL : self->live_model;
+}
+
 static gboolean
 live_busy (HsWindow *self)
 {
@@ -931,7 +939,7 @@ update_view_full (HsWindow *self,
     /* With a live model both prompts are attended live; else the
      * perturbed map is looked up among the precomputed ones. */
     hs_perturb_panel_set_live_model (HS_PERTURB_PANEL (self->perturb_panel), self->model_cache,
-                                     self->live_model, self->image);
+                                     live_builtin_model (self), self->image);
     hs_perturb_panel_set_input (HS_PERTURB_PANEL (self->perturb_panel), self->dataset,
                                 self->instance, sentence,
                                 self->live_model != NULL ? self->live_model : self->model);
@@ -1289,9 +1297,9 @@ compare_action (GSimpleAction *action,
   hs_compare_view_set_base_state (view, HS_VIEW_STATE (self->view_state));
   if (grid)
     ok = hs_compare_view_load_grid (view, self->dataset, self->instance, sentence, &error);
-  else if (self->live_model != NULL)
+  else if (live_builtin_model (self) != NULL)
     ok = hs_compare_view_load_live (view, self->dataset, self->instance, sentence,
-                                    self->model_cache, self->live_model, &error);
+                                    self->model_cache, live_builtin_model (self), &error);
   else
     ok = hs_compare_view_load (view, self->dataset, self->instance, sentence, self->model, &error);
   if (!ok)
