@@ -103,7 +103,7 @@ T = {
  "undefined": "undefiniert",
  "n/a: target is empty": "k. A.: Ziel ist leer",
  "n/a: target covers the image": "k. A.: Ziel bedeckt das ganze Bild",
- "Target %": "Ziel-%",
+ "Target %s of %s px (%u × %u grid) · %.0f ms": "Ziel %s von %s px (%u × %u-Raster) · %.0f ms",
  "No attention map for this query": "Keine Aufmerksamkeitskarte für diese Anfrage",
  "Computing…": "Wird berechnet …",
  "ROC": "ROC",

@@ -287,6 +287,8 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
   Job *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
   g_autofree char *status = NULL;
+  g_autofree char *target_text = NULL;
+  g_autofree char *grid_text = NULL;
   const char *empty_note;
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
@@ -312,9 +314,13 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
   set_plot (self->pr_plot, job->have_curves ? job->curves.pr : NULL, FALSE, 0, 1, empty_note);
   set_plot (self->iou_plot, job->have_curves ? job->curves.iou : NULL, TRUE,
             job->scores[0].map_min, job->scores[0].map_max, NULL);
+  /* The counts are formatted first: gettext cannot extract a msgid built
+   * with G_GUINT64_FORMAT. */
+  target_text = g_strdup_printf ("%" G_GUINT64_FORMAT, job->scores[0].target_pixels);
+  grid_text = g_strdup_printf ("%" G_GUINT64_FORMAT, job->scores[0].grid_pixels);
   /* TRANSLATORS: |G| target pixels of P grid pixels (W × H), time */
-  status = g_strdup_printf (_("Target %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " px (%u × %u grid) · %.0f ms"),
-                            job->scores[0].target_pixels, job->scores[0].grid_pixels,
+  status = g_strdup_printf (_("Target %s of %s px (%u × %u grid) · %.0f ms"),
+                            target_text, grid_text,
                             job->scores[0].grid_width, job->scores[0].grid_height,
                             job->elapsed_us / 1000.0);
   gtk_label_set_text (GTK_LABEL (self->status_label), status);
