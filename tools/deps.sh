@@ -9,7 +9,7 @@ HS_BUILD_PACKAGES=(
   libjson-glib-dev gettext appstream desktop-file-utils
 )
 HS_TEST_PACKAGES=(
-  xvfb xauth dbus dbus-x11 imagemagick
+  xvfb xauth dbus dbus-x11 imagemagick fonts-dejavu-core fonts-noto-mono xdotool
   python3-numpy python3-sklearn python3-opencv python3-torch
   python3-jsonschema parallel poppler-utils librsvg2-bin python3-matplotlib
 )
