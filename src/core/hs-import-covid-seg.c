@@ -296,21 +296,14 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
       HsRegion *region;
       const char *filename, *mask_file;
       guint left, top, w, h;
+      const char *resolution;
       double x1, y1, x2, y2;
 
       g_clear_error (&local_error);
-      if (!hs_import_progress (ctx, -1.0, NULL, error))
+      if (!hs_import_next_row (ctx, structure, structure_path, &line, &row, error))
         return FALSE;
-      row = hs_csv_reader_next (structure, &line, &local_error);
-      if (row == NULL && local_error == NULL)
-        break;
       if (row == NULL)
-        {
-          hs_import_skip (ctx, structure_path, line, "%s", local_error->message);
-          continue;
-        }
-      if (g_strv_length (row) == 1 && *row[0] == '\0')
-        continue;  /* blank line */
+        break;
       filename = field (row, c_filename);
       if (filename == NULL || *filename == '\0')
         {
@@ -405,7 +398,8 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
           hs_import_skip (ctx, structure_path, line, "image %s could not be imported", filename);
           continue;
         }
-      if (c_res >= 0 && field (row, c_res) != NULL && *field (row, c_res))
+      resolution = c_res >= 0 ? field (row, c_res) : NULL;
+      if (resolution != NULL && *resolution != '\0')
         {
           g_autofree char *expect = g_strdup_printf ("%ux%u", ci->width, ci->height);
           if (strcmp (g_strstrip (row[c_res]), expect) != 0)

@@ -241,19 +241,11 @@ import_gold_tsv (Genome *g, const char *path, GError **error)
       guint nf;
 
       g_clear_error (&local_error);
-      if (!hs_import_progress (g->ctx, -1.0, NULL, error))
+      if (!hs_import_next_row (g->ctx, reader, path, &line, &row, error))
         return FALSE;
-      row = hs_csv_reader_next (reader, &line, &local_error);
-      if (row == NULL && local_error == NULL)
-        break;
       if (row == NULL)
-        {
-          hs_import_skip (g->ctx, path, line, "%s", local_error->message);
-          continue;
-        }
+        break;
       nf = g_strv_length (row);
-      if (nf == 1 && *row[0] == '\0')
-        continue;
       if ((int) nf <= MAX (MAX (c_image, c_sentence), MAX (c_bbox, c_coord)))
         {
           hs_import_skip (g->ctx, path, line, "too few columns");

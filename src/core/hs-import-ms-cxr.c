@@ -87,18 +87,10 @@ hs_import_ms_cxr (HsImportContext *ctx, const char * const *sources, guint n, GE
       g_autofree char *region_name = NULL;
 
       g_clear_error (&local_error);
-      if (!hs_import_progress (ctx, -1.0, NULL, error))
+      if (!hs_import_next_row (ctx, reader, csv_path, &line, &row, error))
         return FALSE;
-      row = hs_csv_reader_next (reader, &line, &local_error);
-      if (row == NULL && local_error == NULL)
-        break;
       if (row == NULL)
-        {
-          hs_import_skip (ctx, csv_path, line, "%s", local_error->message);
-          continue;
-        }
-      if (g_strv_length (row) == 1 && *row[0] == '\0')
-        continue;
+        break;
       if ((int) g_strv_length (row) <= MAX (MAX (c_id, c_cat), MAX (c_text, c_path)))
         {
           hs_import_skip (ctx, csv_path, line, "too few columns");

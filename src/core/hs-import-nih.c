@@ -81,18 +81,10 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
       double x, y, w, h, x1, y1, x2, y2, sx, sy;
 
       g_clear_error (&local_error);
-      if (!hs_import_progress (ctx, -1.0, NULL, error))
+      if (!hs_import_next_row (ctx, reader, csv_path, &line, &row, error))
         return FALSE;
-      row = hs_csv_reader_next (reader, &line, &local_error);
-      if (row == NULL && local_error == NULL)
-        break;
       if (row == NULL)
-        {
-          hs_import_skip (ctx, csv_path, line, "%s", local_error->message);
-          continue;
-        }
-      if (g_strv_length (row) == 1 && *row[0] == '\0')
-        continue;
+        break;
       if ((int) g_strv_length (row) < c_box + 4)
         {
           hs_import_skip (ctx, csv_path, line, "expected image, label and x, y, w, h");

@@ -3,6 +3,7 @@
 
 #include "hs-import.h"
 #include "hs-image.h"
+#include "hs-csv.h"
 
 G_BEGIN_DECLS
 
@@ -33,6 +34,12 @@ gboolean hs_import_npy_folder   (HsImportContext *ctx, const char * const *sourc
  * cancellable: FALSE with G_IO_ERROR_CANCELLED once cancelled. */
 gboolean hs_import_progress     (HsImportContext *ctx, double fraction, const char *what,
                                  GError **error);
+/* The next data row of a CSV source, for the importers' row loops: reports
+ * progress, reports rows the reader cannot parse (with their line) and skips
+ * them and blank lines.  FALSE when the import was cancelled; otherwise TRUE
+ * with *row NULL at the end of the file. */
+gboolean hs_import_next_row     (HsImportContext *ctx, HsCsvReader *reader, const char *path,
+                                 guint *line, char ***row, GError **error);
 /* Records a source row that could not be used. */
 void     hs_import_skip         (HsImportContext *ctx, const char *file, guint line,
                                  const char *format, ...) G_GNUC_PRINTF (4, 5);

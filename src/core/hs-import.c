@@ -110,6 +110,38 @@ hs_import_progress (HsImportContext *ctx, double fraction, const char *what, GEr
   return TRUE;
 }
 
+gboolean
+hs_import_next_row (HsImportContext *ctx, HsCsvReader *reader, const char *path,
+                    guint *line, char ***row, GError **error)
+{
+  while (TRUE)
+    {
+      g_autoptr(GError) local_error = NULL;
+      char **next;
+
+      if (!hs_import_progress (ctx, -1.0, NULL, error))
+        return FALSE;
+      next = hs_csv_reader_next (reader, line, &local_error);
+      if (next == NULL && local_error == NULL)
+        {
+          *row = NULL;
+          return TRUE;
+        }
+      if (next == NULL)
+        {
+          hs_import_skip (ctx, path, *line, "%s", local_error->message);
+          continue;
+        }
+      if (g_strv_length (next) == 1 && *next[0] == '\0')
+        {
+          g_strfreev (next);
+          continue;
+        }
+      *row = next;
+      return TRUE;
+    }
+}
+
 char *
 hs_import_safe_name (const char *text)
 {
