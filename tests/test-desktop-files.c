@@ -10,9 +10,7 @@
 
 #include "hs-test-util.h"
 #include "hs-application.h"
-#ifdef HS_HAVE_VIEW_STATE
 # include "hs-view-state.h"
-#endif
 
 static char *
 build_path (const char *first, ...)
@@ -126,7 +124,6 @@ test_schema_keys (void)
     if (!g_settings_schema_has_key (schema, window_keys[i]))
       g_error ("the window uses the settings key %s, which the schema lacks", window_keys[i]);
 
-#ifdef HS_HAVE_VIEW_STATE
   {
     g_autoptr(HsViewState) state = hs_view_state_new ();
     guint n = 0;
@@ -171,9 +168,6 @@ test_schema_keys (void)
       }
     g_assert_cmpuint (n, >=, 15);
   }
-#else
-  g_test_message ("the view state is not built in yet: its keys are not checked");
-#endif
 }
 
 int

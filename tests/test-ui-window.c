@@ -3,10 +3,8 @@
 
 #include "hs-window.h"
 #include "hs-annotation-window.h"
-#ifdef HS_HAVE_CANVAS
 # include "hs-canvas.h"
 # include "hs-compare-view.h"
-#endif
 
 static char *dataset_root;
 
@@ -285,14 +283,12 @@ test_restore (void)
   g_assert_true (hs_window_select_model (window, "grounded"));
   g_assert_true (hs_window_select_instance (window, "hand-02"));
   hs_instance_browser_set_subsets (hs_window_get_browser (window), HS_SUBSET_ABNORMAL);
-#ifdef HS_HAVE_CANVAS
   {
     /* Overlay settings changed through the controls' shared state. */
     HsViewState *state = hs_canvas_get_view_state (HS_CANVAS (hs_window_get_canvas (window)));
     hs_view_state_set_opacity (state, 0.8);
     hs_view_state_set_colormap (state, "viridis");
   }
-#endif
   g_object_ref (window);
   gtk_window_close (GTK_WINDOW (window));   /* saves the filters and size */
   hs_ui_settle ();
@@ -313,13 +309,11 @@ test_restore (void)
   hs_ui_wait_until (browser_idle, hs_window_get_browser (window));
   g_assert_cmpuint (hs_instance_browser_get_n_shown (hs_window_get_browser (window)), ==, 4);
   g_assert_cmpfloat (g_settings_get_double (settings, "opacity"), ==, 0.8);
-#ifdef HS_HAVE_CANVAS
   {
     HsViewState *state = hs_canvas_get_view_state (HS_CANVAS (hs_window_get_canvas (window)));
     g_assert_cmpfloat (hs_view_state_get_opacity (state), ==, 0.8);
     g_assert_cmpstr (hs_view_state_get_colormap (state), ==, "viridis");
   }
-#endif
   destroy_window (window);
 }
 
@@ -511,7 +505,6 @@ test_tools (void)
   open_path (window, dataset_root);
   g_assert_true (hs_window_select_model (window, "grounded"));
 
-#ifdef HS_HAVE_CANVAS
   /* hand-00's s0 has a map of its swapped prompt: a pair. */
   g_action_group_activate_action (G_ACTION_GROUP (window), "compare", g_variant_new_string ("pair"));
   hs_ui_settle ();
@@ -529,7 +522,6 @@ test_tools (void)
   g_assert_cmpuint (hs_compare_view_get_n_canvases (hs_compare_window_get_view (child)), ==, 2);
   gtk_window_destroy (child);
   hs_ui_settle ();
-#endif
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "annotate", NULL);
   hs_ui_settle ();

@@ -9,19 +9,11 @@
 #include <heatscope/hs-model.h>
 #include <heatscope/hs-backend-exec.h>
 
-#ifdef HS_HAVE_VIEW_STATE
 # include "hs-view-state.h"
-#endif
-#ifdef HS_HAVE_CANVAS
 # include "hs-canvas.h"
 # include "hs-compare-view.h"
-#endif
-#ifdef HS_HAVE_OVERLAY_PANEL
 # include "hs-overlay-panel.h"
-#endif
-#ifdef HS_HAVE_METRICS_PANEL
 # include "hs-metrics-panel.h"
-#endif
 
 struct _HsWindow
 {
@@ -149,11 +141,7 @@ update_actions (HsWindow *self)
   action = g_action_map_lookup_action (G_ACTION_MAP (self), "reload");
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->dataset_path != NULL && !self->loading);
   action = g_action_map_lookup_action (G_ACTION_MAP (self), "export");
-#ifdef HS_HAVE_CANVAS
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->image != NULL);
-#else
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), FALSE);
-#endif
 }
 
 /* ---- live models ------------------------------------------------------- */
@@ -732,9 +720,7 @@ image_done (GObject      *object,
     hs_error_bar_add_error (self->error_bar, job->instance->image, error);
   g_clear_pointer (&self->image, hs_image_unref);
   self->image = g_steal_pointer (&image);
-#ifdef HS_HAVE_CANVAS
   hs_canvas_set_image (HS_CANVAS (self->canvas), self->image);
-#endif
   update_spinner (self);
   update_view_full (self, TRUE);
   live_schedule (self);
@@ -814,9 +800,7 @@ on_token_selected (HsPromptPanel *panel,
                    int            token,
                    HsWindow      *self)
 {
-#ifdef HS_HAVE_CANVAS
   hs_canvas_set_token (HS_CANVAS (self->canvas), token);
-#endif
 }
 
 static void
@@ -824,14 +808,12 @@ update_status (HsWindow *self)
 {
   g_autoptr(GString) text = g_string_new (NULL);
 
-#ifdef HS_HAVE_CANVAS
   const char *hover = hs_canvas_get_hover_text (HS_CANVAS (self->canvas));
   if (hover != NULL && *hover != '\0')
     {
       gtk_label_set_text (self->status_label, hover);
       return;
     }
-#endif
   if (self->image != NULL)
     g_string_append_printf (text, _("%u × %u px"), hs_image_get_width (self->image),
                             hs_image_get_height (self->image));
@@ -851,7 +833,6 @@ update_status (HsWindow *self)
   gtk_label_set_text (self->status_label, text->str);
 }
 
-#ifdef HS_HAVE_CANVAS
 /* The masks array holds NULL for box-only regions; release it without
  * handing NULL to hs_image_unref. */
 static void
@@ -865,7 +846,6 @@ release_masks (GPtrArray *masks)
       hs_image_unref (g_ptr_array_index (masks, i));
   g_ptr_array_unref (masks);
 }
-#endif
 
 static void
 update_view_full (HsWindow *self,
@@ -904,7 +884,6 @@ update_view_full (HsWindow *self,
     }
   map_changed |= force;
 
-#ifdef HS_HAVE_CANVAS
   {
     g_autoptr(GPtrArray) regions = NULL;
     GPtrArray *masks = NULL;
@@ -932,10 +911,8 @@ update_view_full (HsWindow *self,
                                self->model != NULL ? self->model : _("no model"),
                                hs_prompt_panel_get_prompt (self->prompt_panel));
     hs_canvas_set_caption (HS_CANVAS (self->canvas), caption);
-# ifdef HS_HAVE_METRICS_PANEL
     hs_metrics_panel_set_input (HS_METRICS_PANEL (self->metrics_panel), self->image, self->map,
                                 regions, masks);
-# endif
     /* With a live model both prompts are attended live; else the
      * perturbed map is looked up among the precomputed ones. */
     hs_perturb_panel_set_live_model (HS_PERTURB_PANEL (self->perturb_panel), self->model_cache,
@@ -945,10 +922,6 @@ update_view_full (HsWindow *self,
                                 self->live_model != NULL ? self->live_model : self->model);
     release_masks (masks);
   }
-#else
-  (void) sentence;
-  (void) map_changed;
-#endif
 
   update_status (self);
   update_actions (self);
@@ -1281,7 +1254,6 @@ compare_action (GSimpleAction *action,
                 GVariant      *parameter,
                 gpointer       user_data)
 {
-#ifdef HS_HAVE_CANVAS
   HsWindow *self = user_data;
   gboolean grid = g_str_equal (g_variant_get_string (parameter, NULL), "grid");
   HsSentence *sentence = hs_prompt_panel_get_sentence (self->prompt_panel);
@@ -1309,7 +1281,6 @@ compare_action (GSimpleAction *action,
       return;
     }
   gtk_window_present (window);
-#endif
 }
 
 static void
@@ -1373,7 +1344,6 @@ on_drop (GtkDropTarget *target,
 
 /* ---- object ------------------------------------------------------------- */
 
-#ifdef HS_HAVE_CANVAS
 static void
 on_hover_changed (GObject    *object,
                   GParamSpec *pspec,
@@ -1381,47 +1351,29 @@ on_hover_changed (GObject    *object,
 {
   update_status (self);
 }
-#endif
 
 static void
 build_panels (HsWindow *self)
 {
-#ifdef HS_HAVE_VIEW_STATE
   self->view_state = G_OBJECT (hs_view_state_new ());
   if (self->settings != NULL)
     hs_view_state_bind_settings (HS_VIEW_STATE (self->view_state), self->settings);
-#endif
 
-#ifdef HS_HAVE_CANVAS
   self->canvas = hs_canvas_new ();
   hs_canvas_set_view_state (HS_CANVAS (self->canvas), HS_VIEW_STATE (self->view_state));
   g_signal_connect_object (self->canvas, "notify::hover-text", G_CALLBACK (on_hover_changed), self, 0);
-#else
-  self->canvas = gtk_label_new (_("The canvas is not built into this version."));
-  gtk_widget_add_css_class (self->canvas, "dim-label");
-#endif
   gtk_widget_set_hexpand (self->canvas, TRUE);
   gtk_widget_set_vexpand (self->canvas, TRUE);
   gtk_box_append (self->canvas_slot, self->canvas);
 
-#ifdef HS_HAVE_OVERLAY_PANEL
   self->overlay_panel = hs_overlay_panel_new ();
   hs_overlay_panel_set_view_state (HS_OVERLAY_PANEL (self->overlay_panel), HS_VIEW_STATE (self->view_state));
-#else
-  self->overlay_panel = gtk_label_new (_("Overlay controls are not built into this version."));
-  gtk_widget_add_css_class (self->overlay_panel, "dim-label");
-#endif
   gtk_box_append (self->overlay_slot, self->overlay_panel);
 
-#ifdef HS_HAVE_METRICS_PANEL
   self->metrics_panel = hs_metrics_panel_new ();
   if (self->settings != NULL)
     g_settings_bind (self->settings, "metrics-protocol", self->metrics_panel, "protocol",
                      G_SETTINGS_BIND_DEFAULT);
-#else
-  self->metrics_panel = gtk_label_new (_("The metrics panel is not built into this version."));
-  gtk_widget_add_css_class (self->metrics_panel, "dim-label");
-#endif
   gtk_box_append (self->metrics_slot, self->metrics_panel);
 
   self->perturb_panel = hs_perturb_panel_new ();
@@ -1708,13 +1660,7 @@ hs_window_export_to_file (HsWindow    *self,
   g_return_val_if_fail (HS_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-#ifdef HS_HAVE_CANVAS
   return hs_canvas_export (HS_CANVAS (self->canvas), path, error);
-#else
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-               _("Cannot export %s: the canvas is not built into this version"), path);
-  return FALSE;
-#endif
 }
 
 HsErrorBar *
@@ -1742,11 +1688,7 @@ GtkWidget *
 hs_window_get_canvas (HsWindow *self)
 {
   g_return_val_if_fail (HS_IS_WINDOW (self), NULL);
-#ifdef HS_HAVE_CANVAS
   return self->canvas;
-#else
-  return NULL;
-#endif
 }
 
 gboolean
