@@ -92,12 +92,29 @@ fuzz_write (const char *relative, const uint8_t *data, size_t size)
   return path;
 }
 
-/* Runs an importer on sources (inside fuzz_dir()) into fuzz_dir()/out. */
+/* Copies fuzz_dir()/images/a.png to `relative` inside fuzz_dir() (once). */
 G_GNUC_UNUSED static void
-fuzz_import (const char *format, const char * const *sources, const char *classes)
+fuzz_copy_image (const char *relative)
 {
-  g_autofree char *out = g_build_filename (fuzz_dir (), "out", NULL);
-  HsImportOptions options = { .classes = classes, .force = TRUE };
+  g_autofree char *path = g_build_filename (fuzz_dir (), relative, NULL);
+  g_autofree char *src = g_build_filename (fuzz_dir (), "images", "a.png", NULL);
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    return;
+  if (!g_file_get_contents (src, &contents, &len, NULL))
+    g_error ("fuzz: cannot read %s", src);
+  g_free (fuzz_write (relative, (const uint8_t *) contents, len));
+}
+
+/* Runs an importer on sources (inside fuzz_dir()) into fuzz_dir()/`output`. */
+G_GNUC_UNUSED static void
+fuzz_import_full (const char *format, const char * const *sources, const char *classes,
+                  const char *links, const char *output)
+{
+  g_autofree char *out = g_build_filename (fuzz_dir (), output, NULL);
+  HsImportOptions options = { .classes = classes, .links = links, .force = TRUE };
   HsImportSummary summary = { 0 };
   GError *error = NULL;
   HsDataset *dataset;
@@ -107,4 +124,11 @@ fuzz_import (const char *format, const char * const *sources, const char *classe
     hs_dataset_unref (dataset);
   g_clear_error (&error);
   hs_import_summary_clear (&summary);
+}
+
+/* Runs an importer on sources (inside fuzz_dir()) into fuzz_dir()/out. */
+G_GNUC_UNUSED static void
+fuzz_import (const char *format, const char * const *sources, const char *classes)
+{
+  fuzz_import_full (format, sources, classes, NULL, "out");
 }

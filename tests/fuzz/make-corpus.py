@@ -189,3 +189,36 @@ put('chexlocalize', 'seg.json', json.dumps({
     'images_a': {'Atelectasis': {'size': [3, 4], 'counts': '02N0'},
                  'Edema': {'size': [3, 4], 'counts': '<1'}},
     'patient1_study1_view1_frontal': {'Cardiomegaly': {'size': [3, 4], 'counts': '30'}}}))
+
+# COVID-19 segmentation: structure.csv, then metadata.csv and the links CSV
+# after lines "====" (folder: images/a.png 4 × 3, masks/m.png and
+# masks/rgba.png 2 × 2; see fuzz-covid-seg.c)
+structure = ('#,Class,Template Name,Filename,Mask,Resolution,Top,Left,Width,Height\n'
+             '1,COVID-19 Right Lung,Right Lung,a.png,masks/m.png,4x3,0,0,2,2\n'
+             '2,COVID-19 Left Lung,Left Lung,a.png,masks/rgba.png,4x3,1,2,2,2\n'
+             '3,Airways,Airways,a.png,,,0,0,1,1\n'
+             '4,COVID-19 Right Lung,Right Lung,a.png,masks/m.png,,1,1,2,2\n'
+             '5,X,X,missing.png,masks/m.png,,0,0,2,2\n')
+metadata = ('patientid,finding,view,modality,filename,url,license,clinical_notes\n'
+            '1,COVID-19,PA,X-ray,a.png,http://example.org,CC BY,"Opacity in the right lung. '
+            'The left lung is clear."\n'
+            '2,No Finding,AP,X-ray,b.png,,,\n')
+links = 'image,sentence,target\na.png,1,Right Lung\na,The left lung is clear.,Left Lung\na.png,7,Airways\n'
+put('covid-seg', 'structure.csv', structure)
+put('covid-seg', 'with-metadata.txt', structure + '====\n' + metadata)
+put('covid-seg', 'with-links.txt', structure + '====\n' + metadata + '====\n' + links)
+real = os.path.join(shared, 'cxr-covid-seg', 'structure.csv')
+if os.path.exists(real):
+    with open(real) as f:
+        put('covid-seg', 'real.csv', ''.join(f.readlines()[:6]))
+
+# npy-folder: first line the map's file name (without .npy), then its content
+# (dataset: instance "a" with query "s1", instance "x/y" with query "q/1")
+put('npy-folder', 'a.txt', b'a__grounded__s1\n' + npy(rng.random((2, 3), dtype=np.float32)))
+put('npy-folder', 'safe.txt', b'x_y__m__q_1\n' + npy(rng.random((2, 2, 3), dtype=np.float32)))
+put('npy-folder', 'bad-name.txt', b'a__s1\n' + npy(np.zeros((1, 1), np.float32)))
+
+# model: the two tiny reference models of the forward-pass tests
+for name in ('tiny.safetensors', 'tiny-noattn.safetensors'):
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'model-reference', name), 'rb') as f:
+        put('model', name, f.read())
