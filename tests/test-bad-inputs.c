@@ -96,7 +96,8 @@ load_import (const char *format, const char *path)
   HsDataset *dataset;
   char *message;
 
-  if (strcmp (format, "ms-cxr") == 0 || strcmp (format, "chexlocalize") == 0)
+  if (strcmp (format, "ms-cxr") == 0 || strcmp (format, "chexlocalize") == 0 ||
+      strcmp (format, "covid-seg") == 0)
     sources[1] = NULL;
   dataset = hs_import (format, sources, out_dir, &options, &summary, &error);
   if (dataset != NULL)

@@ -223,7 +223,14 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
           m_url = hs_csv_find_column (meta_header, "url");
           m_finding = hs_csv_find_column (meta_header, "finding");
         }
-      if (m_filename < 0)
+      if (meta_header == NULL && local_error != NULL)
+        {
+          /* an unreadable header row: no notes, and the error must not
+           * reach the reads of structure.csv below */
+          hs_import_skip (ctx, metadata_path, line, "%s; notes are not imported", local_error->message);
+          g_clear_error (&local_error);
+        }
+      else if (m_filename < 0)
         hs_import_skip (ctx, metadata_path, 1, "no 'filename' column; notes are not imported");
       else
         while (TRUE)

@@ -11,11 +11,20 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdlib.h>
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
 static char *fuzz_scratch;
+
+/* A fatal GLib message ends in G_BREAKPOINT (SIGTRAP), which libFuzzer does
+ * not catch: turn it into an abort so that the input is saved as a crash. */
+static void
+fuzz_on_trap (int signum)
+{
+  abort ();
+}
 
 static int
 fuzz_remove_one (const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -58,6 +67,7 @@ fuzz_dir (void)
       hs_limits_set (&limits);
       /* A critical is a bug in the caller: make it a crash the fuzzer sees. */
       g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR);
+      signal (SIGTRAP, fuzz_on_trap);
 
       dir = g_dir_make_tmp ("hs-fuzz-XXXXXX", &error);
       if (dir == NULL)
