@@ -84,7 +84,8 @@ load_validate (const char *path)
   return hs_problem_to_string (g_ptr_array_index (problems, 0));
 }
 
-/* The import error, else the first skipped row. */
+/* The first skipped row (the reason an import that imports nothing fails
+ * is that row), else the import error. */
 static char *
 load_import (const char *format, const char *path)
 {
@@ -100,15 +101,14 @@ load_import (const char *format, const char *path)
       strcmp (format, "covid-seg") == 0)
     sources[1] = NULL;
   dataset = hs_import (format, sources, out_dir, &options, &summary, &error);
-  if (dataset != NULL)
+  if (summary.skipped != NULL && summary.skipped->len > 0)
     {
-      hs_dataset_unref (dataset);
-      message = summary.skipped != NULL && summary.skipped->len > 0
-                  ? hs_import_skip_to_string (g_ptr_array_index (summary.skipped, 0))
-                  : g_strdup ("(no error)");
+      message = hs_import_skip_to_string (g_ptr_array_index (summary.skipped, 0));
+      g_clear_error (&error);
     }
   else
     message = take_error (error);
+  g_clear_pointer (&dataset, hs_dataset_unref);
   hs_import_summary_clear (&summary);
   return message;
 }
@@ -128,11 +128,16 @@ load_rle (const char *path)
   g_assert_nonnull (lines[0]);
   g_assert_nonnull (lines[1]);
   g_assert_cmpint (sscanf (lines[0], "%u %u", &height, &width), ==, 2);
+  /* hs-rle decodes strings, not files: its callers (the COCO and
+   * CheXlocalize importers, and this test) name the file. */
   counts = hs_rle_counts_from_string (lines[1], &error);
-  if (counts == NULL)
-    return take_error (error);
-  mask = hs_rle_decode ((const guint32 *) counts->data, counts->len, height, width, &error);
-  g_free (mask);
+  if (counts != NULL)
+    {
+      mask = hs_rle_decode ((const guint32 *) counts->data, counts->len, height, width, &error);
+      g_free (mask);
+    }
+  if (error != NULL)
+    g_prefix_error (&error, "%s: ", path);
   return take_error (error);
 }
 

@@ -106,7 +106,7 @@ make_full_dataset (const char *dir)
   hs_instance_add_finding (instance, hs_label_new ("effusion", "negative", NULL));
   hs_instance_add_region (instance, region_with_box ("left lung", 520, 100, 900, 700.25));
   region = region_with_box ("nodule 1", 600.5, 150.125, 650.1, 199.9);
-  hs_region_add_box (region, 0.1, 0.2, 0.3, 1e-7);
+  hs_region_add_box (region, 0.1, 1e-7, 0.3, 0.2);
   hs_region_set_mask (region, "masks/p00001-nodule-1.png");
   hs_instance_add_region (instance, region);
   region = hs_region_new ("mask only");
@@ -286,7 +286,7 @@ test_python_reads_output (void)
     "assert list(d['models']) == ['blind', 'grounded'], list(d['models'])\n"
     "assert d['description'].endswith('ünïcode ✓') and '\\t' in d['description']\n"
     "assert i['regions']['nodule 1']['boxes'][0] == [600.5, 150.125, 650.1, 199.9]\n"
-    "assert i['regions']['nodule 1']['boxes'][1][3] == 1e-7\n"
+    "assert i['regions']['nodule 1']['boxes'][1][1] == 1e-7\n"
     "assert i['regions']['left lung']['boxes'][0] == [520, 100, 900, 700.25]\n"
     "assert i['maps'][0]['no_attn'] == 0.12\n"
     "assert i['maps'][0]['tokens'] == ['there', 'is', 'a', 'nodule']\n"

@@ -7,7 +7,8 @@
 #include "hs-test-util.h"
 
 /* The real CSV against the two real images (which are not among the boxed
- * ones): every row is reported with its line, nothing is imported. */
+ * ones): every row is reported with its line, nothing is imported, and an
+ * import that imports nothing fails naming the CSV. */
 static void
 test_real_unmatched (void)
 {
@@ -26,7 +27,12 @@ test_real_unmatched (void)
     out_dir = g_build_filename (tmp, "nih", NULL);
   }
   dataset = hs_import ("nih-bbox", sources, out_dir, NULL, &summary, &error);
-  g_assert_no_error (error);
+  g_assert_null (dataset);
+  g_assert_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT);
+  {
+    g_autofree char *expected = g_strdup_printf ("%s: nothing imported: all 984 rows were skipped", csv);
+    g_assert_cmpstr (error->message, ==, expected);
+  }
   g_assert_cmpuint (summary.n_instances, ==, 0);
   g_assert_cmpuint (summary.skipped->len, ==, 984);
   for (guint i = 0; i < summary.skipped->len; i++)
@@ -147,7 +153,11 @@ test_bad_csv (void)
                                       "a.png,Mass,1,2,three,4\r\n"
                                       "a.png,Mass,1,2\r\n", -1, NULL));
   dataset = hs_import ("nih-bbox", sources, out_dir, NULL, &summary, &error);
-  g_assert_no_error (error);
+  /* both rows skipped: nothing imported, which is an error naming the CSV */
+  g_assert_null (dataset);
+  g_assert_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT);
+  g_assert_true (g_str_has_prefix (error->message, csv));
+  g_assert_true (g_str_has_suffix (error->message, ": nothing imported: all 2 rows were skipped"));
   g_assert_cmpuint (summary.skipped->len, ==, 2);
   g_assert_cmpuint (((HsImportSkip *) g_ptr_array_index (summary.skipped, 0))->line, ==, 2);
   g_assert_cmpstr (((HsImportSkip *) g_ptr_array_index (summary.skipped, 0))->reason, ==,

@@ -1071,10 +1071,18 @@ read_region (HsManifestReader *r, const char *name, HjNode *node, const HsJsonPa
               PATH_INDEX (box_path, &boxes_path, i);
               HsBox box;
 
-              if (read_box (r, hj_element (array, i), &box_path, &box))
-                g_array_append_val (box_array, box);
-              else
+              if (!read_box (r, hj_element (array, i), &box_path, &box))
                 bad = TRUE;
+              else if (box.x2 <= box.x1 || box.y2 <= box.y1)
+                {
+                  /* The same words as validate: an inverted box has no area. */
+                  PROBLEM (r, &box_path, HS_DATASET_ERROR_INVALID,
+                           "empty box [%g, %g, %g, %g]: needs x1 < x2 and y1 < y2",
+                           box.x1, box.y1, box.x2, box.y2);
+                  bad = TRUE;
+                }
+              else
+                g_array_append_val (box_array, box);
             }
         }
       else

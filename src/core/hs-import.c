@@ -4,6 +4,7 @@
 #include "hs-image-private.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -171,22 +172,50 @@ hs_import_unique_id (HsImportContext *ctx, const char *base)
   return id;
 }
 
+/* Links or copies `source` to a temporary name beside `dest`, then renames
+ * it over `dest`: a dataset already in the folder (re-imported with --force)
+ * keeps a whole image under every name its manifest uses, whenever the
+ * import is interrupted, and an existing `dest` that is a hard link to some
+ * source file is replaced, never written through. */
 static gboolean
 copy_file (const char *source, const char *dest, GError **error)
 {
+  g_autofree char *tmp = g_strdup_printf ("%s.import-%d~", dest, (int) getpid ());
   g_autoptr(GFile) src = g_file_new_for_path (source);
-  g_autoptr(GFile) dst = g_file_new_for_path (dest);
+  g_autoptr(GFile) dst = g_file_new_for_path (tmp);
   g_autoptr(GError) local_error = NULL;
 
+  g_unlink (tmp);
   /* A hard link costs no space; across file systems fall back to a copy. */
-  if (link (source, dest) == 0)
-    return TRUE;
-  if (!g_file_copy (src, dst, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, &local_error))
+  if (link (source, tmp) != 0)
     {
+      int fd;
+
+      if (!g_file_copy (src, dst, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, &local_error))
+        {
+          g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot copy to %s: %s",
+                       source, dest, local_error->message);
+          g_unlink (tmp);
+          return FALSE;
+        }
+      fd = open (tmp, O_RDONLY | O_CLOEXEC);
+      if (fd >= 0)
+        {
+          (void) fsync (fd);
+          close (fd);
+        }
+    }
+  if (g_rename (tmp, dest) != 0)
+    {
+      int saved = errno;
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot copy to %s: %s",
-                   source, dest, local_error->message);
+                   source, dest, g_strerror (saved));
+      g_unlink (tmp);
       return FALSE;
     }
+  /* rename() leaves both names when they are links to one file already
+   * (the same source imported again). */
+  g_unlink (tmp);
   return TRUE;
 }
 
@@ -201,7 +230,7 @@ hs_import_add_image (HsImportContext *ctx, const char *source, const char *relat
   const char *taken;
 
   /* `relative` derives from names in the source files: it must stay inside
-   * the output folder (the copy below unlinks and writes there). */
+   * the output folder (the copy below replaces what is there). */
   if (g_path_is_absolute (relative) || strcmp (relative, "..") == 0 ||
       g_str_has_prefix (relative, "../") || strstr (relative, "/../") != NULL ||
       g_str_has_suffix (relative, "/.."))
@@ -237,7 +266,6 @@ hs_import_add_image (HsImportContext *ctx, const char *source, const char *relat
                    dir, g_strerror (saved));
       return NULL;
     }
-  g_unlink (dest);
   if (!copy_file (source, dest, error))
     return NULL;
   g_hash_table_insert (ctx->images, g_strdup (rel), g_strdup (source));
@@ -463,7 +491,27 @@ hs_import (const char *format, const char * const *sources, const char *output_d
           summary->n_sentences += instance->sentences->len;
           summary->n_targets += instance->regions->len;
         }
-      ok = hs_dataset_save (ctx.dataset, error);
+      /* An import that imports nothing to look at (no map attached; no
+       * sentence and no region) is a failure, not an empty dataset, and
+       * leaves a dataset already in the output folder as it was. */
+      if (attach ? summary->n_maps == 0 : summary->n_sentences == 0 && summary->n_targets == 0)
+        {
+          guint n_skipped = summary->skipped->len;
+
+          if (n_skipped == 1)
+            g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
+                         "%s: nothing imported: the only row was skipped", sources[0]);
+          else if (n_skipped > 1)
+            g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
+                         "%s: nothing imported: all %u rows were skipped", sources[0], n_skipped);
+          else
+            g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
+                         "%s: nothing imported: no %s found", sources[0],
+                         attach ? "maps" : "sentences or regions");
+          ok = FALSE;
+        }
+      else
+        ok = hs_dataset_save (ctx.dataset, error);
     }
 
   g_hash_table_unref (ctx.images);

@@ -109,6 +109,8 @@ manifest('manifest-absolute-path', head + '[{"id": "a", "image": "/etc/passwd"}]
 manifest('manifest-truncated', head + '[{"id": "a", "ima')
 manifest('manifest-inverted-box', head + '[{"id": "a", "image": "a.png", "regions": '
          '{"r": {"boxes": [[3, 2, 1, 0]]}}}]}')
+manifest('manifest-inverted-y', head + '[{"id": "a", "image": "a.png", "regions": '
+         '{"r": {"boxes": [[0, 3, 2, 1]]}}}]}')
 manifest('manifest-box-outside', head + '[{"id": "a", "image": "a.png", "regions": '
          '{"r": {"boxes": [[1, 1, 40, 30]]}}}]}')
 manifest('manifest-duplicate-id', head + '[{"id": "a", "image": "a.png"}, {"id": "a", "image": "a.png"}]}')
@@ -162,3 +164,11 @@ put('project-answers-absolute.json', '{"annotator": "a", "dataset": "d", "models
 # fuzz-annotation-project found this leak (strings of a refused array); the
 # fuzzer's input itself is project-fuzz-leak-models.json
 put('project-empty-model.json', '{"annotator": "a", "dataset": "d", "models": ["a", "b", ""]}')
+# RLE errors inside an importer's file name that file and the element
+put('coco-rle-bad.json', json.dumps(
+    {'images': [{'id': 1, 'file_name': 'secret.png', 'width': 4, 'height': 3}],
+     'annotations': [{'id': 1, 'image_id': 1, 'category_id': 1, 'bbox': [0, 0, 2, 2],
+                      'segmentation': {'size': [3, 4], 'counts': '02N0000'}}],
+     'categories': [{'id': 1, 'name': 'nodule'}]}))
+put('chexlocalize-rle-bad.json', json.dumps(
+    {'outside/secret': {'Edema': {'size': [3, 4], 'counts': '02N0000'}}}))
