@@ -129,6 +129,21 @@ if os.path.lexists(link):
     os.remove(link)
 os.symlink('../outside/secret.png', link)
 put('outside/secret.png', good_png)
+
+
+def symlink(name, target):
+    link = os.path.join(here, name)
+    if os.path.lexists(link):
+        os.remove(link)
+    os.symlink(target, link)
+
+
+# a map file and a folder of the dataset that are symlinks leading outside it
+manifest('manifest-symlink-map', head + '[{"id": "a", "image": "a.png", "sentences": [{"id": "s", "text": "x"}], '
+         '"maps": [{"model": "m", "query": "s", "file": "m.npy"}]}]}')
+symlink('manifest-symlink-map/m.npy', '../good-map.npy')
+manifest('manifest-symlink-dir', head + '[{"id": "a", "image": "images/secret.png"}]}', with_image=False)
+symlink('manifest-symlink-dir/images', '../outside')
 # --- importers
 put('nih-invalid-utf8.csv', b'Image Index,Finding Label,Bbox [x,y,w,h],,,\nm\xe9ss.png,Mass,1,1,2,2\n')
 put('nih-unterminated-quote.csv', 'Image Index,Finding Label,Bbox [x,y,w,h],,,\n"a.png,Mass,1,1,2,2\n')
