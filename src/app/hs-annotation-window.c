@@ -12,6 +12,7 @@ struct _HsAnnotationWindow
 {
   GtkWindow            parent_instance;
 
+  GtkLabel            *title_label;
   GtkLabel            *progress_label;
   HsErrorBar          *error_bar;
   GtkStack            *stack;
@@ -164,13 +165,29 @@ build_questions (HsAnnotationWindow *self, HsAnnotationForm form)
 
 /* ---- items ------------------------------------------------------------------ */
 
+/* The count is updated only after hs_annotation_session_answer returned, so
+ * what it shows is on disk. */
 static void
 update_progress (HsAnnotationWindow *self)
 {
+  const char *annotator = hs_annotation_session_get_project (self->session)->annotator;
+  g_autofree char *heading = NULL;
+  g_autofree char *answered = NULL;
+  g_autofree char *title = NULL;
+
   g_free (self->progress);
   self->progress = g_strdup_printf ("%u / %u", hs_annotation_session_get_n_answered (self->session),
                                     hs_annotation_session_get_n_items (self->session));
-  gtk_label_set_text (self->progress_label, self->progress);
+  /* Translators: annotation window heading; %s is the annotator's name */
+  heading = g_strdup_printf (_("Annotation — %s"), annotator);
+  /* Translators: under the annotation window heading; %s is "12 / 80" */
+  answered = g_strdup_printf (_("%s answered"), self->progress);
+  gtk_label_set_text (self->title_label, heading);
+  gtk_label_set_text (self->progress_label, answered);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_label), TRUE);
+  /* The window title (task bar) carries the progress too. */
+  title = g_strdup_printf ("%s — %s", heading, self->progress);
+  gtk_window_set_title (GTK_WINDOW (self), title);
 }
 
 static void
@@ -379,6 +396,22 @@ hs_annotation_window_new (GtkWindow *parent)
   return window;
 }
 
+HsAnnotationWindow *
+hs_annotation_window_present_project (GtkApplication *app, const char *project_path)
+{
+  HsAnnotationWindow *window;
+
+  g_return_val_if_fail (GTK_IS_APPLICATION (app), NULL);
+  g_return_val_if_fail (project_path != NULL, NULL);
+
+  window = HS_ANNOTATION_WINDOW (hs_annotation_window_new (NULL));
+  gtk_window_set_application (GTK_WINDOW (window), app);
+  /* Shown first, so the error of a project that cannot be opened is seen. */
+  gtk_window_present (GTK_WINDOW (window));
+  hs_annotation_window_open (window, project_path, NULL);
+  return window;
+}
+
 gboolean
 hs_annotation_window_open (HsAnnotationWindow *self, const char *project_path, GError **error)
 {
@@ -386,7 +419,6 @@ hs_annotation_window_open (HsAnnotationWindow *self, const char *project_path, G
   g_autoptr(GError) local = NULL;
   HsAnnotationSession *session;
   const HsAnnotationProject *project;
-  g_autofree char *title = NULL;
 
   g_return_val_if_fail (HS_IS_ANNOTATION_WINDOW (self), FALSE);
   g_return_val_if_fail (project_path != NULL, FALSE);
@@ -406,8 +438,6 @@ hs_annotation_window_open (HsAnnotationWindow *self, const char *project_path, G
   g_clear_pointer (&self->session, hs_annotation_session_free);
   self->session = session;
   project = hs_annotation_session_get_project (session);
-  title = g_strdup_printf (_("Annotation — %s"), project->annotator);
-  gtk_window_set_title (GTK_WINDOW (self), title);
   build_questions (self, project->form);
   self->index = hs_annotation_session_next_unanswered (session);
   show_item (self);
@@ -712,6 +742,7 @@ hs_annotation_window_class_init (HsAnnotationWindowClass *klass)
   g_type_ensure (HS_TYPE_ERROR_BAR);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/heatscope/Heatscope/ui/hs-annotation-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, progress_label);
   gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, error_bar);
   gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, stack);

@@ -34,6 +34,11 @@ G_DECLARE_FINAL_TYPE (HsAnnotationWindow, hs_annotation_window, HS, ANNOTATION_W
 
 /* `parent` may be NULL; the window joins its application when given. */
 GtkWidget           *hs_annotation_window_new            (GtkWindow *parent);
+/* A new annotation window of `app` (no main window) on `project_path`,
+ * presented; a project that cannot be opened is reported in the window.
+ * `heatscope --annotate PROJECT` starts here. */
+HsAnnotationWindow  *hs_annotation_window_present_project (GtkApplication *app,
+                                                           const char *project_path);
 /* Loads the project, its dataset and answers, and shows the first
  * unanswered item.  Problems in the answers file (skipped lines) are shown
  * in the window.  On failure the window shows the error too. */
@@ -46,7 +51,8 @@ GtkWidget           *hs_annotation_window_get_canvas     (HsAnnotationWindow *se
 /* The item on screen, −1 without a session. */
 int                  hs_annotation_window_get_index      (HsAnnotationWindow *self);
 gboolean             hs_annotation_window_go_to          (HsAnnotationWindow *self, guint index);
-/* "12 / 80": answered items / items. */
+/* "12 / 80": answered items / items (also in the window title, so the
+ * progress shows in the task bar). */
 const char          *hs_annotation_window_get_progress   (HsAnnotationWindow *self);
 /* What the window shows as the map's name (the alias) and the prompt. */
 const char          *hs_annotation_window_get_alias      (HsAnnotationWindow *self);

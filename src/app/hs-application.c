@@ -2,6 +2,7 @@
 #include <glib/gi18n.h>
 #include <stdio.h>
 
+#include "hs-annotation-window.h"
 #include "hs-application.h"
 #include "hs-window.h"
 
@@ -11,6 +12,7 @@ struct _HsApplication
 
   char *backend_command;     /* --backend-exec (this run only; never from a dataset) */
   char *preference_command;  /* the "backend-command" key as last read */
+  char *annotate_path;       /* --annotate PROJECT: start in annotation mode */
 };
 
 G_DEFINE_FINAL_TYPE (HsApplication, hs_application, GTK_TYPE_APPLICATION)
@@ -57,7 +59,14 @@ get_window (HsApplication *self)
 static void
 hs_application_activate (GApplication *app)
 {
-  HsWindow *window = get_window (HS_APPLICATION (app));
+  HsWindow *window;
+
+  if (HS_APPLICATION (app)->annotate_path != NULL)
+    {
+      hs_annotation_window_present_project (GTK_APPLICATION (app), HS_APPLICATION (app)->annotate_path);
+      return;
+    }
+  window = get_window (HS_APPLICATION (app));
 
   hs_window_restore_last_dataset (window);
   gtk_window_present (GTK_WINDOW (window));
@@ -163,7 +172,13 @@ hs_application_handle_local_options (GApplication *app,
 {
   HsApplication *self = HS_APPLICATION (app);
   const char *command = NULL;
+  const char *project = NULL;
 
+  if (g_variant_dict_lookup (options, "annotate", "^&ay", &project))
+    {
+      g_free (self->annotate_path);
+      self->annotate_path = g_canonicalize_filename (project, NULL);
+    }
   if (g_variant_dict_lookup (options, "backend-exec", "&s", &command))
     {
       g_autoptr(GError) error = NULL;
@@ -210,6 +225,7 @@ hs_application_finalize (GObject *object)
 
   g_free (self->backend_command);
   g_free (self->preference_command);
+  g_free (self->annotate_path);
   G_OBJECT_CLASS (hs_application_parent_class)->finalize (object);
 }
 
@@ -234,6 +250,10 @@ hs_application_init (HsApplication *self)
                                  _("Compute live attention with COMMAND, an external model speaking "
                                    "the JSON-lines protocol of docs/backend-protocol.md"),
                                  _("COMMAND"));
+  g_application_add_main_option (G_APPLICATION (self), "annotate", 0, G_OPTION_FLAG_NONE,
+                                 G_OPTION_ARG_FILENAME,
+                                 _("Start in annotation mode on the annotation project PROJECT (JSON)"),
+                                 _("PROJECT"));
 }
 
 HsApplication *
