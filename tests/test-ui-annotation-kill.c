@@ -143,7 +143,7 @@ wait_title_count (const Fixture *fx, const App *app, int count)
     {
       assert_alive (fx, app);
       guard_check ("the window title to show the answered count");
-      g_usleep (5000);
+      g_usleep (20000);
     }
 }
 
@@ -494,6 +494,14 @@ test_kill_and_resume (void)
   g_free (app->window);
   g_free (app);
   g_assert_cmpuint (check_answers (&fx, (int) n), ==, n);
+  {
+    g_autofree char *log = NULL;
+
+    /* Nothing went wrong inside the app along the way. */
+    g_assert_true (g_file_get_contents (fx.log, &log, NULL, NULL));
+    if (strstr (log, "-CRITICAL") != NULL || strstr (log, "-WARNING") != NULL)
+      g_error ("heatscope printed problems:\n%s", log);
+  }
 
   {
     /* Each kill in the middle of a save leaves its temporary file (a

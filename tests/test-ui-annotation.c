@@ -235,6 +235,72 @@ test_likert (void)
   close_window (window);
 }
 
+/* Custom round without project prompts: the keyboard starts in the prompt
+ * entry, Enter hands it back to the answer keys, and the prompt typed for
+ * one alias is shown for the instance's other alias too. */
+static void
+test_custom_typed_prompt (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *project = NULL;
+  g_autofree char *answers_path = NULL;
+  g_autoptr(GPtrArray) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  HsAnnotationWindow *window;
+  GtkWidget *focus, *entry;
+  const guint first[3] = { 2, 1, 0 }, second[3] = { 0, 0, 1 };
+
+  if (hs_ui_skip_without_display ())
+    return;
+  dir = hs_test_make_tmpdir ();
+  project = g_build_filename (dir, "custom.json", NULL);
+  answers_path = g_build_filename (dir, "custom.json.answers.jsonl", NULL);
+  {
+    g_autofree char *json = g_strdup_printf (
+      "{\"annotator\": \"tester\", \"dataset\": \"%s\", \"models\": [\"grounded\", \"blind\"],\n"
+      " \"instances\": [\"hand-01\"], \"rounds\": [\"custom\"], \"seed\": 3}\n", dataset_root);
+    g_assert_true (g_file_set_contents (project, json, -1, &error));
+  }
+
+  window = open_window (project);
+  g_assert_cmpstr (hs_annotation_window_get_progress (window), ==, "0 / 2");
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  entry = gtk_widget_get_ancestor (focus, GTK_TYPE_ENTRY);
+  g_assert_nonnull (entry);
+  /* A digit typed there is text, not an answer. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "annotation.level", "u", 1);
+  g_assert_cmpint (hs_annotation_window_get_level (window, 0), ==, -1);
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "  " HS_UI_S0_SWAPPED " ");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpstr (hs_annotation_window_get_prompt (window), ==, HS_UI_S0_SWAPPED);
+  g_assert_null (gtk_root_get_focus (GTK_ROOT (window)));
+  for (guint q = 0; q < 3; q++)
+    gtk_widget_activate_action (GTK_WIDGET (window), "annotation.level", "u", first[q]);
+  g_assert_cmpint (hs_annotation_window_get_index (window), ==, 1);
+  /* The other alias of the instance: same prompt, nothing to type. */
+  g_assert_cmpstr (hs_annotation_window_get_prompt (window), ==, HS_UI_S0_SWAPPED);
+  assert_blinded (window);
+  answer (window, second);
+  g_assert_cmpstr (hs_annotation_window_get_progress (window), ==, "2 / 2");
+
+  g_assert_true (hs_annotation_load_answers (answers_path, &loaded, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (loaded->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      const HsAnnotationAnswer *a = g_ptr_array_index (loaded, i);
+
+      g_assert_cmpint (a->round, ==, HS_ANNOTATION_ROUND_CUSTOM);
+      g_assert_cmpstr (a->query, ==, "custom-1");
+      g_assert_cmpstr (a->prompt, ==, HS_UI_S0_SWAPPED);
+      for (guint q = 0; q < 3; q++)
+        g_assert_cmpint (a->values[q], ==, (int) (i == 0 ? first : second)[q]);
+    }
+  close_window (window);
+}
+
 static void
 test_bad_project (void)
 {
@@ -269,6 +335,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/hs/ui/annotation/round-and-resume", test_round_and_resume);
   g_test_add_func ("/hs/ui/annotation/likert", test_likert);
+  g_test_add_func ("/hs/ui/annotation/custom-typed-prompt", test_custom_typed_prompt);
   g_test_add_func ("/hs/ui/annotation/bad-project", test_bad_project);
   status = g_test_run ();
   g_free (dataset_root);

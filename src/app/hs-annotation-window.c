@@ -240,6 +240,29 @@ load_item_map (HsAnnotationWindow *self, const HsAnnotationItem *item)
   hs_canvas_set_map (self->canvas, map);
 }
 
+/* The prompt typed for the same instance and custom query under another
+ * alias: one typed prompt is shown for every model of the instance. */
+static char *
+dup_sibling_prompt (HsAnnotationWindow *self, const HsAnnotationItem *item)
+{
+  guint n = hs_annotation_session_get_n_items (self->session);
+
+  for (guint i = 0; i < n; i++)
+    {
+      HsAnnotationItem other;
+      const HsAnnotationAnswer *answer;
+
+      if (i == (guint) self->index || !hs_annotation_session_get_item (self->session, i, &other) ||
+          other.round != item->round || !g_str_equal (other.instance, item->instance) ||
+          !g_str_equal (other.query, item->query))
+        continue;
+      answer = hs_annotation_session_get_answer (self->session, i);
+      if (answer != NULL)
+        return g_strdup (answer->prompt);
+    }
+  return NULL;
+}
+
 static void
 show_item (HsAnnotationWindow *self)
 {
@@ -272,13 +295,17 @@ show_item (HsAnnotationWindow *self)
 
   g_clear_pointer (&self->typed_prompt, g_free);
   answer = hs_annotation_session_get_answer (self->session, (guint) self->index);
-  if (item.prompt == NULL && answer != NULL)
-    self->typed_prompt = g_strdup (answer->prompt);
+  if (item.prompt == NULL)
+    self->typed_prompt = answer != NULL ? g_strdup (answer->prompt) : dup_sibling_prompt (self, &item);
   gtk_widget_set_visible (GTK_WIDGET (self->prompt_entry), item.prompt == NULL);
   gtk_label_set_text (self->prompt_label, item.prompt != NULL ? item.prompt
                                           : self->typed_prompt != NULL ? self->typed_prompt
                                           : _("Type the prompt to show its map."));
   gtk_editable_set_text (GTK_EDITABLE (self->prompt_entry), self->typed_prompt ? self->typed_prompt : "");
+  /* A prompt to type comes first: the keyboard goes to the entry (Enter
+   * gives it back to the answer keys). */
+  if (item.prompt == NULL && self->typed_prompt == NULL)
+    gtk_widget_grab_focus (GTK_WIDGET (self->prompt_entry));
 
   instance = hs_dataset_find_instance (dataset, item.instance);
   image = instance != NULL ? hs_dataset_load_image (dataset, instance, &error) : NULL;
@@ -315,6 +342,7 @@ save_if_complete (HsAnnotationWindow *self)
   if (item.prompt == NULL && self->typed_prompt == NULL)
     {
       hs_error_bar_add (self->error_bar, NULL, _("Type the prompt before answering"));
+      gtk_widget_grab_focus (GTK_WIDGET (self->prompt_entry));
       return;
     }
   if (!hs_annotation_session_answer (self->session, (guint) self->index, values,
@@ -591,9 +619,11 @@ level_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   HsAnnotationWindow *self = HS_ANNOTATION_WINDOW (widget);
 
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
   /* Digits typed into the prompt entry are text, not answers. */
-  if (gtk_widget_has_focus (GTK_WIDGET (self->prompt_entry)) ||
-      gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (self)), GTK_WIDGET (self->prompt_entry)))
+  if (focus != NULL && (focus == GTK_WIDGET (self->prompt_entry) ||
+                        gtk_widget_is_ancestor (focus, GTK_WIDGET (self->prompt_entry))))
     return;
   set_level (self, self->question, (int) g_variant_get_uint32 (parameter));
 }
