@@ -111,6 +111,22 @@ char        *hs_dataset_to_json         (HsDataset *dataset, gsize *length);
  * fills `problems` (HsProblem*, owned by the array) when anything is wrong. */
 gboolean     hs_dataset_validate        (const char *path, GPtrArray **problems);
 
+/* Incremental loading, for a window that shows the first instance of a
+ * large manifest at once.  hs_dataset_open reads the manifest's top level up
+ * to "instances" and the first `n_first` instances (a manifest of no more
+ * than `n_first` instances, or of an unusual layout, is read whole);
+ * hs_dataset_load_more reads up to `max_instances` more, in manifest order,
+ * and returns FALSE with an error (naming the file and the JSON path or
+ * line) at the first problem: the instances read before it stay.  One
+ * thread at a time may call hs_dataset_load_more while others read the
+ * dataset: hs_dataset_get_n_instances grows, and instances below it never
+ * move or change.  hs_dataset_load reads everything and reports the first
+ * problem of the whole manifest before returning any instance. */
+HsDataset   *hs_dataset_open            (const char *path, guint n_first, GError **error);
+gboolean     hs_dataset_load_more       (HsDataset *dataset, guint max_instances, GError **error);
+/* TRUE when every instance is read (always, but for hs_dataset_open). */
+gboolean     hs_dataset_is_complete     (HsDataset *dataset);
+
 HsDataset   *hs_dataset_ref             (HsDataset *dataset);
 void         hs_dataset_unref           (HsDataset *dataset);
 

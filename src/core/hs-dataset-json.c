@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_DEPTH 64
 #define FORMAT_NAME "heatscope-dataset"
@@ -1500,20 +1502,18 @@ read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
   return g_steal_pointer (&instance);
 }
 
+/* Every top-level member but "instances".  `whole` is FALSE for the members
+ * an incremental read finds after "instances" (format and version were
+ * required before them). */
 static void
-read_top (HsManifestReader *r, HjNode *root)
+read_top_fields (HsManifestReader *r, HjNode *object, gboolean whole)
 {
   HsDataset *dataset = r->dataset;
-  HjNode *object;
   HjNode *member;
   gboolean bad = FALSE;
   g_autofree char *format = NULL;
 
-  if (!expect (r, root, NULL, root->type == HJ_OBJECT, "a heatscope-dataset object"))
-    return;
-  object = root;
-
-  format = get_string (r, object, NULL, "format", TRUE, FALSE, &bad);
+  format = get_string (r, object, NULL, "format", whole, FALSE, &bad);
   if (format != NULL && strcmp (format, FORMAT_NAME) != 0)
     {
       PATH_KEY (format_path, NULL, "format");
@@ -1525,7 +1525,10 @@ read_top (HsManifestReader *r, HjNode *root)
 
   member = hj_member (object, "version");
   if (member == NULL)
-    PROBLEM (r, NULL, HS_DATASET_ERROR_INVALID, "missing required member \"version\"");
+    {
+      if (whole)
+        PROBLEM (r, NULL, HS_DATASET_ERROR_INVALID, "missing required member \"version\"");
+    }
   else
     {
       PATH_KEY (version_path, NULL, "version");
@@ -1549,8 +1552,11 @@ read_top (HsManifestReader *r, HjNode *root)
     return;
 
   check_members (r, object, NULL, top_members);
-  dataset->name = get_string (r, object, NULL, "name", FALSE, FALSE, &bad);
-  dataset->description = get_string (r, object, NULL, "description", FALSE, FALSE, &bad);
+  if (whole || hj_member (object, "name") != NULL)
+    g_atomic_pointer_set (&dataset->name, get_string (r, object, NULL, "name", FALSE, FALSE, &bad));
+  if (whole || hj_member (object, "description") != NULL)
+    g_atomic_pointer_set (&dataset->description,
+                          get_string (r, object, NULL, "description", FALSE, FALSE, &bad));
   if (r->stop)
     return;
 
@@ -1586,6 +1592,19 @@ read_top (HsManifestReader *r, HjNode *root)
             }
         }
     }
+}
+
+static void
+read_top (HsManifestReader *r, HjNode *root)
+{
+  HsDataset *dataset = r->dataset;
+  HjNode *object;
+  HjNode *member;
+
+  if (!expect (r, root, NULL, root->type == HJ_OBJECT, "a heatscope-dataset object"))
+    return;
+  object = root;
+  read_top_fields (r, object, TRUE);
   if (r->stop)
     return;
 
@@ -1766,19 +1785,21 @@ locate_manifest (const char *path, char **root, char **manifest, GError **error)
   return TRUE;
 }
 
-HsDataset *
-hs_dataset_load (const char *path, GError **error)
+#ifdef __GLIBC__
+/* The parse tree of a large manifest is freed by now, but glibc keeps the
+ * pages (in a thread's arena when an app loads on a worker): hand them
+ * back, or a 10 000-instance dataset costs its tree size in RSS for good. */
+#define TRIM_AFTER_LARGE_LOAD(dataset) \
+  G_STMT_START { if (hs_dataset_get_n_instances (dataset) >= 1000) malloc_trim (0); } G_STMT_END
+#else
+#define TRIM_AFTER_LARGE_LOAD(dataset) G_STMT_START { } G_STMT_END
+#endif
+
+static HsDataset *
+load_whole (const char *root, const char *manifest, GError **error)
 {
-  g_autofree char *root = NULL;
-  g_autofree char *manifest = NULL;
   g_autoptr(HsDataset) dataset = NULL;
   HsManifestReader reader = { 0 };
-
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  if (!locate_manifest (path, &root, &manifest, error))
-    return NULL;
 
   dataset = hs_dataset_new_internal (root, manifest);
   reader.manifest = manifest;
@@ -1788,14 +1809,400 @@ hs_dataset_load (const char *path, GError **error)
       g_propagate_error (error, reader.error);
       return NULL;
     }
-#ifdef __GLIBC__
-  /* The parse tree of a large manifest is freed by now, but glibc keeps the
-   * pages (in a thread's arena when an app loads on a worker): hand them
-   * back, or a 10 000-instance dataset costs its tree size in RSS for good. */
-  if (hs_dataset_get_n_instances (dataset) >= 1000)
-    malloc_trim (0);
-#endif
+  TRIM_AFTER_LARGE_LOAD (dataset);
   return g_steal_pointer (&dataset);
+}
+
+HsDataset *
+hs_dataset_load (const char *path, GError **error)
+{
+  g_autofree char *root = NULL;
+  g_autofree char *manifest = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!locate_manifest (path, &root, &manifest, error))
+    return NULL;
+  return load_whole (root, manifest, error);
+}
+
+/* --- incremental reading ------------------------------------------------- *
+ * The manifest stays mapped while its instances are read one element of the
+ * "instances" array at a time: each is parsed into a small tree (the arena
+ * is emptied after every batch), checked by the same read_instance as the
+ * whole-file reader, and appended.  The pages already read are handed back
+ * (madvise), so neither a whole parse tree nor the whole text is resident.
+ * Anything unusual before the first instances (no object, no "instances"
+ * array, format or version missing before it, a problem in the first
+ * instances, fewer instances than asked for) makes hs_dataset_open read the
+ * file whole instead, which reports problems exactly as hs_dataset_load. */
+
+struct _HsManifestStream {
+  GMappedFile     *mapped;
+  HjParser         parser;     /* start..end: the whole text; p: where reading goes on */
+  HsManifestReader reader;
+  char            *manifest;
+  GHashTable      *ids;        /* instance ids read so far (duplicates) */
+  GPtrArray       *keys;       /* top-level member names read so far */
+  guint            next;       /* index of the next instance */
+  gsize            released;   /* text before this offset was handed back */
+  GError          *error;      /* the problem that stopped reading */
+};
+typedef struct _HsManifestStream HsManifestStream;
+
+void
+hs_manifest_stream_free (HsManifestStream *stream)
+{
+  if (stream == NULL)
+    return;
+  hj_parser_clear (&stream->parser);
+  g_clear_pointer (&stream->parser.stack, g_ptr_array_unref);
+  g_clear_pointer (&stream->mapped, g_mapped_file_unref);
+  g_clear_pointer (&stream->ids, g_hash_table_unref);
+  g_clear_pointer (&stream->keys, g_ptr_array_unref);
+  g_clear_error (&stream->reader.error);
+  g_clear_error (&stream->error);
+  g_free (stream->manifest);
+  g_free (stream);
+}
+
+/* [from, to) must be UTF-8 without NUL, as the whole-file reader demands
+ * of the whole text; `limit` (≥ to) lets a character cut at `to` finish. */
+static gboolean
+stream_check_utf8 (HsManifestStream *stream, const char *from, const char *to, const char *limit)
+{
+  const char *start = stream->parser.start;
+  const char *invalid = NULL;
+  gsize offset;
+
+  if (g_utf8_validate (from, limit - from, &invalid) || invalid >= to)
+    return TRUE;
+  offset = (gsize) (invalid - start);
+  hs_manifest_reader_problem (&stream->reader, NULL, NULL, HS_DATASET_ERROR_PARSE,
+                              "invalid UTF-8 (or a NUL byte) at byte %" G_GSIZE_FORMAT
+                              " (line %u)", offset, line_of_offset (start, offset));
+  return FALSE;
+}
+
+/* A syntax error at parser->p (parser->error says what), unless the text
+ * before it is not UTF-8: the whole-file reader reports that first. */
+static gboolean
+stream_json_problem (HsManifestStream *stream, const char *from)
+{
+  HjParser *parser = &stream->parser;
+  const char *to = MIN (parser->p, parser->end);
+
+  if (!stream_check_utf8 (stream, from, to, MIN (to + 4, parser->end)))
+    return FALSE;
+  hs_manifest_reader_problem (&stream->reader, NULL, NULL, HS_DATASET_ERROR_PARSE,
+                              "not valid JSON: %s", parser->error);
+  return FALSE;
+}
+
+typedef enum {
+  STEP_INSTANCE,
+  STEP_END,      /* the "instances" array is closed */
+  STEP_ERROR,    /* stream->reader has the problem */
+} StreamStep;
+
+static StreamStep
+stream_step (HsManifestStream *stream, HsDataset *dataset)
+{
+  HjParser *parser = &stream->parser;
+  const char *begin = parser->p;
+  HjNode *node;
+  HsInstance *instance;
+  PATH_KEY (instances_path, NULL, "instances");
+  PATH_INDEX (instance_path, &instances_path, stream->next);
+
+  hj_skip_space (parser);
+  if (parser->p < parser->end && *parser->p == ']')
+    {
+      parser->p++;
+      return stream_check_utf8 (stream, begin, parser->p, parser->p) ? STEP_END : STEP_ERROR;
+    }
+  if (stream->next > 0)
+    {
+      if (parser->p >= parser->end || *parser->p != ',')
+        {
+          hj_fail (parser, "expected ',' or ']'");
+          stream_json_problem (stream, begin);
+          return STEP_ERROR;
+        }
+      parser->p++;
+    }
+  node = hj_parse_value (parser, 2);
+  if (node == NULL)
+    {
+      stream_json_problem (stream, begin);
+      return STEP_ERROR;
+    }
+  if (!stream_check_utf8 (stream, begin, parser->p, parser->p))
+    return STEP_ERROR;
+  instance = read_instance (&stream->reader, node, &instance_path, stream->ids);
+  if (instance == NULL)
+    {
+      if (stream->reader.error == NULL)
+        hs_manifest_reader_problem (&stream->reader, NULL, &instance_path, HS_DATASET_ERROR_INVALID,
+                                    "not a valid instance");
+      return STEP_ERROR;
+    }
+  hs_dataset_add_instance (dataset, instance);
+  stream->next++;
+  return STEP_INSTANCE;
+}
+
+/* Reads one member "key": value of the top-level object; FALSE at a syntax
+ * error (parser->error set) or a duplicate name. */
+static gboolean
+stream_member (HsManifestStream *stream, const char **key_out, HjNode **value_out,
+               gboolean value)
+{
+  HjParser *parser = &stream->parser;
+  const char *key;
+
+  hj_skip_space (parser);
+  if (parser->p >= parser->end || *parser->p != '"')
+    return hj_fail (parser, "expected a member name in double quotes");
+  parser->p++;
+  key = hj_parse_string (parser);
+  if (key == NULL)
+    return FALSE;
+  for (guint i = 0; i < stream->keys->len; i++)
+    if (strcmp (g_ptr_array_index (stream->keys, i), key) == 0)
+      {
+        g_autofree char *message = g_strdup_printf ("duplicate member \"%s\"", key);
+        return hj_fail (parser, message);
+      }
+  g_ptr_array_add (stream->keys, g_strdup (key));
+  hj_skip_space (parser);
+  if (parser->p >= parser->end || *parser->p != ':')
+    return hj_fail (parser, "expected ':' after a member name");
+  parser->p++;
+  *key_out = key;
+  if (value)
+    {
+      *value_out = hj_parse_value (parser, 2);
+      if (*value_out == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* After the "instances" array: the rest of the top-level object. */
+static gboolean
+stream_finish (HsManifestStream *stream, HsDataset *dataset)
+{
+  HjParser *parser = &stream->parser;
+  const char *begin = parser->p;
+  g_autoptr(GArray) members = g_array_new (FALSE, FALSE, sizeof (HjMember));
+
+  for (;;)
+    {
+      HjMember member;
+
+      hj_skip_space (parser);
+      if (parser->p < parser->end && *parser->p == '}')
+        {
+          parser->p++;
+          break;
+        }
+      if (parser->p >= parser->end || *parser->p != ',')
+        {
+          hj_fail (parser, "expected ',' or '}'");
+          return stream_json_problem (stream, begin);
+        }
+      parser->p++;
+      if (!stream_member (stream, &member.key, &member.value, TRUE))
+        return stream_json_problem (stream, begin);
+      g_array_append_val (members, member);
+    }
+  hj_skip_space (parser);
+  if (parser->p < parser->end)
+    {
+      hj_fail (parser, "unexpected text after the top-level value");
+      return stream_json_problem (stream, begin);
+    }
+  if (!stream_check_utf8 (stream, begin, parser->end, parser->end))
+    return FALSE;
+  if (members->len > 0)
+    {
+      HjNode object = { HJ_OBJECT, members->len, { .members = (HjMember *) members->data } };
+
+      read_top_fields (&stream->reader, &object, FALSE);
+    }
+  return !stream->reader.stop;
+}
+
+/* The top level up to "[" of "instances", then `n_first` instances.  FALSE
+ * when the manifest is not laid out so (hs_dataset_open reads it whole). */
+static gboolean
+stream_begin (HsManifestStream *stream, HsDataset *dataset, guint n_first)
+{
+  HjParser *parser = &stream->parser;
+  guint64 limit = hs_limits_get ()->max_manifest_bytes;
+  g_autoptr(GArray) members = g_array_new (FALSE, FALSE, sizeof (HjMember));
+  GStatBuf st;
+  const char *data;
+  gsize len;
+
+  if (g_stat (stream->manifest, &st) != 0 || !S_ISREG (st.st_mode) || (guint64) st.st_size > limit)
+    return FALSE;
+  stream->mapped = g_mapped_file_new (stream->manifest, FALSE, NULL);
+  if (stream->mapped == NULL)
+    return FALSE;
+  data = g_mapped_file_get_contents (stream->mapped);
+  len = g_mapped_file_get_length (stream->mapped);
+  if (data == NULL || (guint64) len > limit)
+    return FALSE;
+
+  parser->start = parser->p = data;
+  parser->end = data + len;
+  parser->stack = g_ptr_array_new ();
+  stream->keys = g_ptr_array_new_with_free_func (g_free);
+  hj_skip_space (parser);
+  if (parser->p >= parser->end || *parser->p != '{')
+    return FALSE;
+  parser->p++;
+  for (;;)
+    {
+      HjMember member;
+
+      hj_skip_space (parser);
+      if (members->len > 0)
+        {
+          if (parser->p >= parser->end || *parser->p != ',')
+            return FALSE;
+          parser->p++;
+        }
+      if (!stream_member (stream, &member.key, &member.value, FALSE))
+        return FALSE;
+      if (strcmp (member.key, "instances") == 0)
+        break;
+      member.value = hj_parse_value (parser, 2);
+      if (member.value == NULL)
+        return FALSE;
+      g_array_append_val (members, member);
+    }
+  hj_skip_space (parser);
+  if (parser->p >= parser->end || *parser->p != '[')
+    return FALSE;
+  parser->p++;
+  if (!g_utf8_validate (data, parser->p - data, NULL))
+    return FALSE;
+
+  {
+    HjNode object = { HJ_OBJECT, members->len, { .members = (HjMember *) members->data } };
+
+    if (hj_member (&object, "format") == NULL || hj_member (&object, "version") == NULL)
+      return FALSE;
+    read_top_fields (&stream->reader, &object, TRUE);
+    if (stream->reader.stop)
+      return FALSE;
+  }
+
+  stream->ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < n_first; i++)
+    if (stream_step (stream, dataset) != STEP_INSTANCE)
+      return FALSE;
+  hj_arena_clear (&parser->arena);
+  return TRUE;
+}
+
+HsDataset *
+hs_dataset_open (const char *path, guint n_first, GError **error)
+{
+  g_autofree char *root = NULL;
+  g_autofree char *manifest = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  HsManifestStream *stream;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!locate_manifest (path, &root, &manifest, error))
+    return NULL;
+
+  dataset = hs_dataset_new_internal (root, manifest);
+  stream = g_new0 (HsManifestStream, 1);
+  stream->manifest = g_strdup (manifest);
+  stream->reader.manifest = stream->manifest;
+  stream->reader.dataset = dataset;
+  if (!stream_begin (stream, dataset, MAX (n_first, 1)))
+    {
+      hs_manifest_stream_free (stream);
+      g_clear_pointer (&dataset, hs_dataset_unref);
+      return load_whole (root, manifest, error);
+    }
+  dataset->stream = stream;
+  g_atomic_int_set (&dataset->complete, FALSE);
+  return g_steal_pointer (&dataset);
+}
+
+gboolean
+hs_dataset_load_more (HsDataset *dataset, guint max_instances, GError **error)
+{
+  HsManifestStream *stream;
+  gboolean complete = FALSE;
+
+  g_return_val_if_fail (dataset != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (g_atomic_int_get (&dataset->complete))
+    return TRUE;
+  stream = dataset->stream;
+  g_return_val_if_fail (stream != NULL, FALSE);
+  if (stream->error == NULL)
+    {
+      for (guint i = 0; i < max_instances; i++)
+        {
+          StreamStep step = stream_step (stream, dataset);
+
+          if (step == STEP_INSTANCE)
+            continue;
+          if (step == STEP_END && stream_finish (stream, dataset))
+            complete = TRUE;
+          break;
+        }
+      hj_arena_clear (&stream->parser.arena);
+      if (stream->reader.stop)
+        {
+          stream->error = g_steal_pointer (&stream->reader.error);
+          if (stream->error == NULL)
+            stream->error = g_error_new (HS_DATASET_ERROR, HS_DATASET_ERROR_PARSE,
+                                         "%s: could not be read", stream->manifest);
+          g_clear_pointer (&stream->mapped, g_mapped_file_unref);
+          g_clear_pointer (&stream->ids, g_hash_table_unref);
+        }
+    }
+  if (stream->error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (stream->error));
+      return FALSE;
+    }
+  if (complete)
+    {
+      dataset->stream = NULL;
+      hs_manifest_stream_free (stream);
+      TRIM_AFTER_LARGE_LOAD (dataset);
+      g_atomic_int_set (&dataset->complete, TRUE);
+      return TRUE;
+    }
+  {
+    /* Hand back the text already read (it is read again only to find the
+     * line of a later syntax error). */
+    gsize page = (gsize) sysconf (_SC_PAGESIZE);
+    gsize done = (gsize) (stream->parser.p - stream->parser.start) & ~(page - 1);
+
+    if (done > stream->released)
+      {
+        madvise ((char *) stream->parser.start + stream->released, done - stream->released,
+                 MADV_DONTNEED);
+        stream->released = done;
+      }
+  }
+  return TRUE;
 }
 
 gboolean
@@ -2199,9 +2606,14 @@ write_instance_cb (Writer *w, gconstpointer item)
 static char *
 dataset_to_json (HsDataset *dataset, gsize *len)
 {
-  GString *out = g_string_sized_new (4096 + 2048 * dataset->instances->len);
+  guint n = hs_dataset_get_n_instances (dataset);
+  GString *out = g_string_sized_new (4096 + 2048 * (gsize) n);
+  g_autoptr(GPtrArray) instances = g_ptr_array_sized_new (n);
   Writer top = { out, 0, TRUE, FALSE };
   Writer o;
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (instances, hs_dataset_get_instance (dataset, i));
 
   open_object (&top, &o);
   member_string (&o, "format", FORMAT_NAME);
@@ -2238,7 +2650,7 @@ dataset_to_json (HsDataset *dataset, gsize *len)
         }
       close_object (&m);
     }
-  write_array_of (&o, "instances", dataset->instances, write_instance_cb);
+  write_array_of (&o, "instances", instances, write_instance_cb);
   close_object (&o);
   g_string_append_c (out, '\n');
   *len = out->len;

@@ -12,9 +12,22 @@ struct _HsDataset {
   char       *name;
   char       *description;
   GHashTable *models;          /* model name → description (may be NULL) */
-  GPtrArray  *instances;       /* of HsInstance* */
+
+  /* Instances: slots[0 .. n_instances) (hs-dataset.c).  A loader thread may
+   * append (hs_dataset_load_more) while other threads read, so the slot
+   * array never moves under a reader: it grows into a new array, published
+   * before n_instances, and the old one is kept until the dataset goes. */
+  HsInstance **slots;
+  guint       n_slots;         /* capacity */
+  gint        n_instances;     /* atomic */
+  GSList     *retired_slots;
+  GMutex      index_lock;      /* guards by_id, index_of and models while loading */
   GHashTable *by_id;           /* id → HsInstance* (first with that id) */
   GHashTable *index_of;        /* HsInstance* → index + 1 */
+
+  /* Incremental loading (hs_dataset_open); NULL once complete. */
+  struct _HsManifestStream *stream;
+  gint        complete;        /* atomic */
 
   /* Lazily filled caches, guarded by cache_lock (metrics workers share them). */
   GMutex      cache_lock;
@@ -81,5 +94,8 @@ void hs_dataset_scale_mask_box (HsBox *box, guint mask_width, guint mask_height,
                                 guint image_width, guint image_height);
 
 HsDataset *hs_dataset_new_internal (const char *root, const char *manifest_path);
+
+/* The stream behind hs_dataset_open/hs_dataset_load_more (hs-dataset-json.c). */
+void hs_manifest_stream_free (struct _HsManifestStream *stream);
 
 G_END_DECLS

@@ -36,12 +36,6 @@ map_ref_free_cb (gpointer data)
   hs_map_ref_free (data);
 }
 
-static void
-instance_free_cb (gpointer data)
-{
-  hs_instance_free (data);
-}
-
 HsInstance *
 hs_instance_new (const char *id, const char *image)
 {
@@ -360,7 +354,10 @@ hs_dataset_new_internal (const char *root, const char *manifest_path)
   dataset->manifest_path = manifest_path ? g_strdup (manifest_path)
                                          : g_build_filename (root, HS_DATASET_MANIFEST, NULL);
   dataset->models = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  dataset->instances = g_ptr_array_new_with_free_func (instance_free_cb);
+  dataset->n_slots = 16;
+  dataset->slots = g_new0 (HsInstance *, dataset->n_slots);
+  g_mutex_init (&dataset->index_lock);
+  dataset->complete = TRUE;
   dataset->by_id = g_hash_table_new (g_str_hash, g_str_equal);
   dataset->index_of = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_mutex_init (&dataset->cache_lock);
@@ -428,10 +425,15 @@ hs_dataset_unref (HsDataset *dataset)
   g_free (dataset->manifest_path);
   g_free (dataset->name);
   g_free (dataset->description);
+  g_clear_pointer (&dataset->stream, hs_manifest_stream_free);
   g_hash_table_unref (dataset->models);
   g_hash_table_unref (dataset->by_id);
   g_hash_table_unref (dataset->index_of);
-  g_ptr_array_unref (dataset->instances);
+  for (guint i = 0, n = (guint) dataset->n_instances; i < n; i++)
+    hs_instance_free (dataset->slots[i]);
+  g_free (dataset->slots);
+  g_slist_free_full (dataset->retired_slots, g_free);
+  g_mutex_clear (&dataset->index_lock);
   g_mutex_clear (&dataset->cache_lock);
   g_hash_table_unref (dataset->image_sizes);
   g_hash_table_unref (dataset->mask_extents);
@@ -488,62 +490,109 @@ hs_dataset_set_model_description (HsDataset *dataset, const char *model, const c
 {
   g_return_if_fail (dataset != NULL);
   g_return_if_fail (model != NULL);
+  g_mutex_lock (&dataset->index_lock);
   g_hash_table_insert (dataset->models, g_strdup (model), g_strdup (description));
+  g_mutex_unlock (&dataset->index_lock);
 }
 
 const char *
 hs_dataset_get_model_description (HsDataset *dataset, const char *model)
 {
   g_return_val_if_fail (dataset != NULL, NULL);
+  const char *description;
+
   g_return_val_if_fail (model != NULL, NULL);
-  return g_hash_table_lookup (dataset->models, model);
+  g_mutex_lock (&dataset->index_lock);
+  description = g_hash_table_lookup (dataset->models, model);
+  g_mutex_unlock (&dataset->index_lock);
+  return description;
 }
 
 guint
 hs_dataset_get_n_instances (HsDataset *dataset)
 {
   g_return_val_if_fail (dataset != NULL, 0);
-  return dataset->instances->len;
+  return (guint) g_atomic_int_get (&dataset->n_instances);
 }
 
 HsInstance *
 hs_dataset_get_instance (HsDataset *dataset, guint index)
 {
+  HsInstance **slots;
+
   g_return_val_if_fail (dataset != NULL, NULL);
-  if (index >= dataset->instances->len)
+  /* Count first, then the array: an array published with a count holds
+   * at least that many slots. */
+  if (index >= (guint) g_atomic_int_get (&dataset->n_instances))
     return NULL;
-  return g_ptr_array_index (dataset->instances, index);
+  slots = g_atomic_pointer_get (&dataset->slots);
+  return slots[index];
 }
 
 HsInstance *
 hs_dataset_find_instance (HsDataset *dataset, const char *id)
 {
+  HsInstance *instance;
+
   g_return_val_if_fail (dataset != NULL, NULL);
   if (id == NULL)
     return NULL;
-  return g_hash_table_lookup (dataset->by_id, id);
+  g_mutex_lock (&dataset->index_lock);
+  instance = g_hash_table_lookup (dataset->by_id, id);
+  g_mutex_unlock (&dataset->index_lock);
+  return instance;
 }
 
 int
 hs_dataset_get_instance_index (HsDataset *dataset, const HsInstance *instance)
 {
+  int index;
+
   g_return_val_if_fail (dataset != NULL, -1);
   if (instance == NULL)
     return -1;
-  return GPOINTER_TO_INT (g_hash_table_lookup (dataset->index_of, instance)) - 1;
+  g_mutex_lock (&dataset->index_lock);
+  index = GPOINTER_TO_INT (g_hash_table_lookup (dataset->index_of, instance)) - 1;
+  g_mutex_unlock (&dataset->index_lock);
+  return index;
 }
 
 void
 hs_dataset_add_instance (HsDataset *dataset, HsInstance *instance)
 {
+  guint n;
+
   g_return_if_fail (dataset != NULL);
   g_return_if_fail (instance != NULL);
+  g_return_if_fail (dataset->n_instances < G_MAXINT);
 
-  g_ptr_array_add (dataset->instances, instance);
-  g_hash_table_insert (dataset->index_of, instance, GINT_TO_POINTER ((int) dataset->instances->len));
+  n = (guint) dataset->n_instances;
+  if (n == dataset->n_slots)
+    {
+      guint capacity = dataset->n_slots * 2;
+      HsInstance **grown = g_new (HsInstance *, capacity);
+
+      memcpy (grown, dataset->slots, n * sizeof *grown);
+      dataset->retired_slots = g_slist_prepend (dataset->retired_slots, dataset->slots);
+      g_atomic_pointer_set (&dataset->slots, grown);
+      dataset->n_slots = capacity;
+    }
+  dataset->slots[n] = instance;
+
+  g_mutex_lock (&dataset->index_lock);
+  g_hash_table_insert (dataset->index_of, instance, GINT_TO_POINTER ((int) n + 1));
   /* A duplicate id keeps the first instance findable; validation reports it. */
   if (instance->id != NULL && !g_hash_table_contains (dataset->by_id, instance->id))
     g_hash_table_insert (dataset->by_id, instance->id, instance);
+  g_mutex_unlock (&dataset->index_lock);
+  g_atomic_int_set (&dataset->n_instances, (int) n + 1);
+}
+
+gboolean
+hs_dataset_is_complete (HsDataset *dataset)
+{
+  g_return_val_if_fail (dataset != NULL, FALSE);
+  return g_atomic_int_get (&dataset->complete);
 }
 
 static int
@@ -563,9 +612,9 @@ hs_dataset_list_models (HsDataset *dataset)
 
   seen = g_hash_table_new (g_str_hash, g_str_equal);
   names = g_ptr_array_new ();
-  for (guint i = 0; i < dataset->instances->len; i++)
+  for (guint i = 0, n = hs_dataset_get_n_instances (dataset); i < n; i++)
     {
-      HsInstance *instance = g_ptr_array_index (dataset->instances, i);
+      HsInstance *instance = hs_dataset_get_instance (dataset, i);
 
       for (guint j = 0; j < instance->maps->len; j++)
         {
