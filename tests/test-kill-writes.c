@@ -7,8 +7,10 @@
  *   maps and images the library writes (hs_npy_write, hs_image_save_png:
  *     demo, attend -o, import masks), in a child process that writes in a
  *     loop.
- * Annotations are killed mid-save in test-annotation.c (and the app in
- * test-ui-annotation-kill.c); settings go through GSettings (see
+ *   settings: GSettings with the dconf backend on a private D-Bus, whose
+ *     dconf-service (the process that writes the settings file) is killed
+ *     while it writes.
+ * Annotations are killed mid-save in test-annotation.c (see
  * docs/reliability.md).
  *
  * A writer is killed the moment the parent sees its temporary file beside
@@ -392,6 +394,151 @@ test_library (gconstpointer data)
   g_assert_cmpuint (kills, >=, 1);
 }
 
+/* ---- settings: GSettings through dconf --------------------------------- */
+
+static void
+own_process_group (gpointer data)
+{
+  setpgid (0, 0);
+}
+
+/* The dconf-service D-Bus started for the bus whose process group is
+ * `group` (it double-forks, so it is found by group, not by parent). */
+static pid_t
+find_dconf_service (pid_t group)
+{
+  g_autoptr(GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *entry;
+
+  while (proc != NULL && (entry = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *comm_path = g_build_filename ("/proc", entry, "comm", NULL);
+      g_autofree char *comm = NULL;
+      pid_t pid = (pid_t) atoi (entry);
+
+      if (pid <= 0 || getpgid (pid) != group)
+        continue;
+      if (g_file_get_contents (comm_path, &comm, NULL, NULL) && g_str_has_prefix (comm, "dconf-service"))
+        return pid;
+    }
+  return 0;
+}
+
+static char *
+settings_get (char **env)
+{
+  const char *argv[] = { "gsettings", "get", "org.heatscope.Heatscope", "last-dataset", NULL };
+  g_autofree char *out = NULL;
+  int status = -1;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &out, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return g_strstrip (g_steal_pointer (&out));
+}
+
+/* A writer sets the "last-dataset" key again and again through gsettings
+ * (GSETTINGS_BACKEND=dconf on a private session bus); dconf-service, which
+ * writes the settings file, is killed as soon as its temporary file shows
+ * up.  The file is still a whole GVDB file that a new reader reads one of
+ * the written values from. */
+static void
+test_settings (void)
+{
+  g_autofree char *tmp = hs_test_make_tmpdir ();
+  g_autofree char *config = g_build_filename (tmp, "config", NULL);
+  g_autofree char *dconf_dir = g_build_filename (config, "dconf", NULL);
+  g_autofree char *user_db = g_build_filename (dconf_dir, "user", NULL);
+  g_autofree char *runtime = g_build_filename (tmp, "run", NULL);
+  g_autofree char *bus = g_strdup_printf ("unix:path=%s/bus", tmp);
+  g_autofree char *bus_arg = g_strdup_printf ("--address=%s", bus);
+  g_autofree char *schemas = g_build_filename (g_getenv ("HS_BUILD_DIR") ? g_getenv ("HS_BUILD_DIR") : ".",
+                                               "data", NULL);
+  g_autofree char *compiled = g_build_filename (schemas, "gschemas.compiled", NULL);
+  const char *daemon_argv[] = { "dbus-daemon", "--session", "--nofork", bus_arg, NULL };
+  const char *writer_argv[] = { "sh", "-c", "i=0; while :; do i=$((i+1)); "
+                                "gsettings set org.heatscope.Heatscope last-dataset \"/v/$i\" || exit 1; done",
+                                NULL };
+  const char *dirs[] = { dconf_dir, NULL };
+  g_auto(GStrv) env = NULL;
+  g_autoptr(GError) error = NULL;
+  GPid daemon = 0, writer = 0;
+  guint kills = 0, rounds;
+
+  g_autofree char *have_daemon = g_find_program_in_path ("dbus-daemon");
+  g_autofree char *have_gsettings = g_find_program_in_path ("gsettings");
+
+  if (have_daemon == NULL || have_gsettings == NULL ||
+      !g_file_test ("/usr/libexec/dconf-service", G_FILE_TEST_IS_EXECUTABLE) ||
+      !g_file_test (compiled, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("needs dbus-daemon, gsettings, dconf-service and the compiled schema");
+      return;
+    }
+  g_assert_cmpint (g_mkdir_with_parents (config, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (runtime, 0700), ==, 0);
+  env = g_get_environ ();
+  env = g_environ_setenv (env, "HOME", tmp, TRUE);
+  env = g_environ_setenv (env, "XDG_CONFIG_HOME", config, TRUE);
+  env = g_environ_setenv (env, "XDG_RUNTIME_DIR", runtime, TRUE);
+  env = g_environ_setenv (env, "DBUS_SESSION_BUS_ADDRESS", bus, TRUE);
+  env = g_environ_setenv (env, "GSETTINGS_BACKEND", "dconf", TRUE);
+  env = g_environ_setenv (env, "GSETTINGS_SCHEMA_DIR", schemas, TRUE);
+
+  g_assert_true (g_spawn_async (NULL, (char **) daemon_argv, env,
+                                G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD |
+                                G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                own_process_group, NULL, &daemon, &error));
+  g_assert_no_error (error);
+  {
+    /* the first write starts dconf-service and creates the file */
+    g_autofree char *socket = g_build_filename (tmp, "bus", NULL);
+    const char *first[] = { "gsettings", "set", "org.heatscope.Heatscope", "last-dataset", "/v/0", NULL };
+    int status = -1;
+
+    while (!g_file_test (socket, G_FILE_TEST_EXISTS))
+      g_usleep (1000);
+    g_assert_true (g_spawn_sync (NULL, (char **) first, env, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                                 NULL, NULL, &status, NULL));
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+  }
+  g_assert_true (g_spawn_async (NULL, (char **) writer_argv, env,
+                                G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD |
+                                G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                own_process_group, NULL, &writer, &error));
+  g_assert_no_error (error);
+
+  for (rounds = 0; rounds < MAX_ROUNDS && kills < WANTED_KILLS; rounds++)
+    {
+      g_autofree char *value = NULL;
+      g_autofree char *header = NULL;
+      gsize length = 0;
+      pid_t service = 0;
+
+      /* Wait for a write in progress, then kill its writer. */
+      while (!temp_present (dirs, "user"))
+        g_assert_cmpint (waitpid (writer, NULL, WNOHANG), ==, 0);
+      service = find_dconf_service (daemon);
+      if (service > 0 && kill (service, SIGKILL) == 0)
+        kills++;
+
+      g_assert_true (g_file_get_contents (user_db, &header, &length, NULL));
+      g_assert_cmpuint (length, >=, 24);
+      g_assert_true (memcmp (header, "GVariant", 8) == 0);
+      value = settings_get (env);
+      g_assert_true (g_str_has_prefix (value, "'/v/") && g_str_has_suffix (value, "'"));
+    }
+  g_test_message ("settings: %u rounds, dconf-service killed %u times while writing", rounds, kills);
+
+  kill (-writer, SIGKILL);
+  kill (-daemon, SIGKILL);   /* the bus and the dconf-service it started */
+  waitpid (writer, NULL, 0);
+  waitpid (daemon, NULL, 0);
+  g_spawn_close_pid (writer);
+  g_spawn_close_pid (daemon);
+  g_assert_cmpuint (kills, >=, 1);
+}
+
 /* ---- setup ----------------------------------------------------------------- */
 
 static void
@@ -433,6 +580,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/kill-writes/import", test_import);
   g_test_add_data_func ("/hs/kill-writes/npy", "npy", test_library);
   g_test_add_data_func ("/hs/kill-writes/png", "png", test_library);
+  g_test_add_func ("/hs/kill-writes/settings", test_settings);
   status = g_test_run ();
   g_free (demo_root);
   g_free (instance_a);
