@@ -90,6 +90,7 @@ static char *
 load_import (const char *format, const char *path)
 {
   g_autofree char *images = g_build_filename (bad_dir, "outside", NULL);
+  g_autofree char *links = g_build_filename (path, "links.csv", NULL);
   const char *sources[] = { path, images, NULL };
   HsImportOptions options = { .force = TRUE };
   HsImportSummary summary = { 0 };
@@ -100,6 +101,9 @@ load_import (const char *format, const char *path)
   if (strcmp (format, "ms-cxr") == 0 || strcmp (format, "chexlocalize") == 0 ||
       strcmp (format, "covid-seg") == 0)
     sources[1] = NULL;
+  /* a covid-seg folder may hold the links CSV of --links */
+  if (strcmp (format, "covid-seg") == 0 && g_file_test (links, G_FILE_TEST_EXISTS))
+    options.links = links;
   dataset = hs_import (format, sources, out_dir, &options, &summary, &error);
   if (summary.skipped != NULL && summary.skipped->len > 0)
     {

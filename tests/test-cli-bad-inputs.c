@@ -48,6 +48,7 @@ test_case (gconstpointer data)
   g_autofree char *output = g_build_filename (out_dir, "out", NULL);
   g_autofree char *npy_out = g_build_filename (out_dir, "map.npy", NULL);
   g_autofree char *images = g_build_filename (bad_dir, "outside", NULL);
+  g_autofree char *links = g_build_filename (path, "links.csv", NULL);
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   g_autofree char *both = NULL;
@@ -93,6 +94,12 @@ test_case (gconstpointer data)
       if (strcmp (c->loader, "import-nih-bbox") == 0 || strcmp (c->loader, "import-coco") == 0 ||
           strcmp (c->loader, "import-imagenome") == 0)
         g_ptr_array_add (argv, images);
+      /* a covid-seg folder may hold the links CSV of --links */
+      if (strcmp (c->loader, "import-covid-seg") == 0 && g_file_test (links, G_FILE_TEST_EXISTS))
+        {
+          g_ptr_array_add (argv, "--links");
+          g_ptr_array_add (argv, links);
+        }
       g_ptr_array_add (argv, "--force");
       g_ptr_array_add (argv, "-o");
       g_ptr_array_add (argv, output);

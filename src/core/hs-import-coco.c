@@ -141,7 +141,9 @@ add_segmentation (CocoImage *ci, const char *name, JsonNode *seg, char **reason)
           *reason = g_strdup ("RLE segmentation needs size [height, width]");
           return FALSE;
         }
-      if ((guint) h != ci->height || (guint) w != ci->width)
+      /* compared as doubles: a negative, huge or fractional size must not
+       * be cast to guint (undefined) */
+      if (h != ci->height || w != ci->width)
         {
           *reason = g_strdup_printf ("RLE size [%g, %g] differs from the image (%u × %u)", h, w,
                                      ci->height, ci->width);

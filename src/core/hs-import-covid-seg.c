@@ -151,6 +151,11 @@ apply_links (HsImportContext *ctx, GHashTable *by_name, GHashTable *by_id)
           hs_import_skip (ctx, ctx->options->links, line, "unknown image '%s'", image);
           continue;
         }
+      if (ci->instance == NULL)
+        {
+          hs_import_skip (ctx, ctx->options->links, line, "image '%s' was not imported", image);
+          continue;
+        }
       if (parse_uint (which, &number) && number >= 1 && number <= ci->instance->sentences->len)
         sentence = g_ptr_array_index (ci->instance->sentences, number - 1);
       else
