@@ -45,8 +45,10 @@ gboolean    hs_baseline_needs_image (HsBaseline baseline);
  *   float64): sqrt(gx² + gy²) and |∇²|; under gloria sampled onto the 224
  *   crop with the nearest rule (padding = 0).  `image` must have the grid's
  *   image size.
- * - random: model_w × model_h uniform [0, 1) values from a GRand seeded with
- *   `seed` (model_w/h of 0 → 16 × 16).
+ * - random: model_w × model_h uniform [0, 1) values in row-major order,
+ *   (x >> 11) · 2⁻⁵³ for x the successive outputs of xoshiro256** seeded by
+ *   four splitmix64 outputs of `seed` (as hs-summary.h; identical on every
+ *   machine); model_w/h of 0 → 16 × 16.
  * The map never holds a non-finite value. */
 HsAttentionMap *hs_baseline_make   (HsBaseline baseline, const HsEvalGrid *grid,
                                     const HsImage *image, guint model_w, guint model_h,

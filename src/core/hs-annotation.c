@@ -1,5 +1,6 @@
 /* hs-annotation.c — annotation projects, blinded sessions, answer files */
 #include "hs-json-guard-private.h"
+#include "hs-random-private.h"
 #include "heatscope/hs-annotation.h"
 #include "heatscope/hs-atomic-file.h"
 #include "heatscope/hs-limits.h"
@@ -67,44 +68,23 @@ hs_annotation_value_to_level (HsAnnotationForm form, guint q, int value)
   return value >= 0 && value <= 100 && value % 20 == 0 ? value / 20 : -1;
 }
 
-/* --- PRNG (splitmix64) and the blinding permutation ---------------------- */
+/* --- the blinding permutation ------------------------------------------- */
 
-static guint64
-splitmix64 (guint64 *state)
-{
-  guint64 z = (*state += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
-  return z ^ (z >> 31);
-}
-
-static guint64
-fnv1a (const char *text)
-{
-  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325);
-  for (const guchar *p = (const guchar *) text; *p; p++)
-    h = (h ^ *p) * G_GUINT64_CONSTANT (0x100000001b3);
-  return h;
-}
-
-/* perm[alias] = model index; Fisher–Yates with unbiased bounded draws. */
+/* perm[alias] = model index: Fisher–Yates over the splitmix64 stream of
+ * seed ^ hash(instance id) (hs-random-private.h), unbiased bounded draws. */
 static void
 blind_permutation (guint64 seed, const char *instance, guint n, guint *perm)
 {
-  guint64 state = seed ^ fnv1a (instance);
+  HsRandom rng;
 
+  hs_random_init (&rng, seed ^ hs_random_hash_string (instance));
   for (guint i = 0; i < n; i++)
     perm[i] = i;
   for (guint i = n; i > 1; i--)
     {
-      guint64 limit = G_MAXUINT64 - G_MAXUINT64 % i, r;
-      guint j, t;
+      guint j = hs_random_below (&rng, i);
+      guint t = perm[i - 1];
 
-      do
-        r = splitmix64 (&state);
-      while (r >= limit);
-      j = (guint) (r % i);
-      t = perm[i - 1];
       perm[i - 1] = perm[j];
       perm[j] = t;
     }

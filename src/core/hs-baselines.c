@@ -1,6 +1,7 @@
 /* hs-baselines.c — null baselines of metrics.md, scored like a model's map */
 #include "hs-baselines.h"
 #include "hs-limits.h"
+#include "hs-random-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -239,16 +240,18 @@ hs_baseline_make (HsBaseline baseline, const HsEvalGrid *grid,
 
     case HS_BASELINE_RANDOM:
       {
-        g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
         g_autofree double *values = NULL;
+        guint64 state[4];
 
         if (model_w == 0 || model_h == 0)
           model_w = model_h = 16;
         if (!check_cells (model_w, model_h, "random", error))
           return NULL;
         values = g_new (double, (gsize) model_w * model_h);
+        /* not GRand: its stream for a seed depends on G_RANDOM_VERSION */
+        hs_xoshiro256_init (state, seed);
         for (gsize i = 0; i < (gsize) model_w * model_h; i++)
-          values[i] = g_rand_double (rand);
+          values[i] = hs_random_bits_to_double (hs_xoshiro256_next (state));
         return hs_attention_map_new (0, model_h, model_w, values, error);
       }
 

@@ -2,6 +2,7 @@
 #include "heatscope/hs-perturb.h"
 #include "heatscope/hs-report.h"
 #include "heatscope/hs-text.h"
+#include "hs-random-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -57,55 +58,21 @@ hs_perturbed_free (HsPerturbed *perturbed)
   g_free (perturbed);
 }
 
-/* --- PRNG: splitmix64 ---------------------------------------------------- */
+/* --- draws --------------------------------------------------------------- */
 
-static guint64
-splitmix64 (guint64 *state)
+/* The splitmix64 stream of one query (hs-random-private.h), keyed by (seed,
+ * perturbation, instance id, sentence id) alone. */
+static void
+query_rng_init (HsRandom *rng, guint64 seed, HsPerturbation perturbation, const char *instance,
+                const char *sentence)
 {
-  guint64 z = (*state += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
-  return z ^ (z >> 31);
-}
-
-static guint64
-fnv1a (const char *text)
-{
-  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325);
-  for (const guchar *p = (const guchar *) text; p != NULL && *p; p++)
-    h = (h ^ *p) * G_GUINT64_CONSTANT (0x100000001b3);
-  return h;
-}
-
-/* Uniform in [0, n), n ≥ 1, without modulo bias. */
-static guint
-uniform_below (guint64 *state, guint n)
-{
-  guint64 limit = G_MAXUINT64 - G_MAXUINT64 % n, r;
-
-  do
-    r = splitmix64 (state);
-  while (r >= limit);
-  return (guint) (r % n);
-}
-
-/* Uniform in [0, 1). */
-static double
-uniform01 (guint64 *state)
-{
-  return (double) (splitmix64 (state) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static guint64
-query_state (guint64 seed, HsPerturbation perturbation, const char *instance, const char *sentence)
-{
-  guint64 state = seed ^ fnv1a (instance);
-  guint64 s2 = fnv1a (sentence);
+  guint64 state = seed ^ hs_random_hash_string (instance);
+  guint64 s2 = hs_random_hash_string (sentence);
 
   state ^= (s2 << 17) | (s2 >> 47);
   state ^= ((guint64) perturbation + 1) * G_GUINT64_CONSTANT (0xD1B54A32D192ED03);
-  splitmix64 (&state);
-  return state;
+  hs_random_init (rng, state);
+  (void) hs_random_next (rng);
 }
 
 /* --- context ------------------------------------------------------------- */
@@ -230,7 +197,7 @@ not_applicable (GError **error, const HsInstance *instance, const HsSentence *se
 }
 
 static gboolean
-shuffle_in_report (const HsInstance *instance, const HsSentence *sentence, guint64 *state,
+shuffle_in_report (const HsInstance *instance, const HsSentence *sentence, HsRandom *rng,
                    HsPerturbed *out, GError **error)
 {
   g_autoptr(GPtrArray) others = g_ptr_array_new ();
@@ -246,7 +213,7 @@ shuffle_in_report (const HsInstance *instance, const HsSentence *sentence, guint
   if (others->len == 0)
     return not_applicable (error, instance, sentence, HS_PERTURB_SHUFFLE_IN_REPORT,
                            "the report has no other sentence");
-  other = g_ptr_array_index (others, uniform_below (state, others->len));
+  other = g_ptr_array_index (others, hs_random_below (rng, others->len));
   out->prompt = g_strdup (other->text);
   out->source_query = g_strdup (other->id);
   out->description = g_strdup_printf ("paired with sentence \"%s\" of the same report", other->id);
@@ -255,7 +222,7 @@ shuffle_in_report (const HsInstance *instance, const HsSentence *sentence, guint
 
 static gboolean
 random_sentence (HsPerturbContext *context, const HsInstance *instance,
-                 const HsSentence *sentence, guint64 *state, HsPerturbed *out, GError **error)
+                 const HsSentence *sentence, HsRandom *rng, HsPerturbed *out, GError **error)
 {
   guint index = GPOINTER_TO_UINT (g_hash_table_lookup (context->index, instance));
   guint lo = 0, hi = 0, n_other, k;
@@ -272,7 +239,7 @@ random_sentence (HsPerturbContext *context, const HsInstance *instance,
   if (n_other == 0)
     return not_applicable (error, instance, sentence, HS_PERTURB_RANDOM_SENTENCE,
                            "no other instance has a report sentence");
-  k = uniform_below (state, n_other);
+  k = hs_random_below (rng, n_other);
   if (k >= lo)
     k += hi - lo;
   ref = g_array_index (context->sentences, SentenceRef, k);
@@ -287,7 +254,7 @@ random_sentence (HsPerturbContext *context, const HsInstance *instance,
 
 static gboolean
 random_boxes (HsPerturbContext *context, const HsInstance *instance, const HsSentence *sentence,
-              guint64 *state, HsPerturbed *out, GError **error)
+              HsRandom *rng, HsPerturbed *out, GError **error)
 {
   guint width = 0, height = 0;
 
@@ -336,8 +303,8 @@ random_boxes (HsPerturbContext *context, const HsInstance *instance, const HsSen
 
           if (!isfinite (w) || !isfinite (h))
             w = h = 0.0;
-          x1 = uniform01 (state) * ((double) width - w);
-          y1 = uniform01 (state) * ((double) height - h);
+          x1 = hs_random_double (rng) * ((double) width - w);
+          y1 = hs_random_double (rng) * ((double) height - h);
           hs_region_add_box (copy, x1, y1, x1 + w, y1 + h);
         }
       g_ptr_array_add (out->regions, copy);
@@ -354,7 +321,7 @@ compare_strings (gconstpointer a, gconstpointer b)
 
 static gboolean
 synthetic_swapped (HsPerturbContext *context, const HsInstance *instance,
-                   const HsSentence *sentence, guint64 *state, HsPerturbed *out, GError **error)
+                   const HsSentence *sentence, HsRandom *rng, HsPerturbed *out, GError **error)
 {
   g_autoptr(GHashTable) candidates = g_hash_table_new (g_str_hash, g_str_equal);
   g_autofree const char **keys = NULL;
@@ -399,7 +366,7 @@ synthetic_swapped (HsPerturbContext *context, const HsInstance *instance,
   /* Sorted keys: the draw must not depend on hash order. */
   keys = (const char **) g_hash_table_get_keys_as_array (candidates, &n_keys);
   qsort (keys, n_keys, sizeof (char *), compare_strings);
-  out->condition = g_strdup (g_hash_table_lookup (candidates, keys[uniform_below (state, n_keys)]));
+  out->condition = g_strdup (g_hash_table_lookup (candidates, keys[hs_random_below (rng, n_keys)]));
 
   finding.locations = (const char * const *) label->locations;
   finding.condition = out->condition;
@@ -420,7 +387,7 @@ hs_perturb (HsPerturbContext *context, const HsInstance *instance, const HsSente
             HsPerturbation perturbation, HsProtocol protocol, guint64 seed, GError **error)
 {
   g_autoptr(HsPerturbed) out = NULL;
-  guint64 state;
+  HsRandom rng;
   gboolean ok = FALSE;
 
   g_return_val_if_fail (context != NULL && instance != NULL && sentence != NULL, NULL);
@@ -434,7 +401,7 @@ hs_perturb (HsPerturbContext *context, const HsInstance *instance, const HsSente
     }
   out = g_new0 (HsPerturbed, 1);
   out->perturbation = perturbation;
-  state = query_state (seed, perturbation, instance->id, sentence->id);
+  query_rng_init (&rng, seed, perturbation, instance->id, sentence->id);
 
   switch (perturbation)
     {
@@ -448,16 +415,16 @@ hs_perturb (HsPerturbContext *context, const HsInstance *instance, const HsSente
       ok = TRUE;
       break;
     case HS_PERTURB_SHUFFLE_IN_REPORT:
-      ok = shuffle_in_report (instance, sentence, &state, out, error);
+      ok = shuffle_in_report (instance, sentence, &rng, out, error);
       break;
     case HS_PERTURB_RANDOM_SENTENCE:
-      ok = random_sentence (context, instance, sentence, &state, out, error);
+      ok = random_sentence (context, instance, sentence, &rng, out, error);
       break;
     case HS_PERTURB_RANDOM_BOXES:
-      ok = random_boxes (context, instance, sentence, &state, out, error);
+      ok = random_boxes (context, instance, sentence, &rng, out, error);
       break;
     case HS_PERTURB_SYNTHETIC_SWAPPED_CONDITION:
-      ok = synthetic_swapped (context, instance, sentence, &state, out, error);
+      ok = synthetic_swapped (context, instance, sentence, &rng, out, error);
       break;
     case HS_N_PERTURBATIONS:
     default:

@@ -12,21 +12,12 @@
 #include <string.h>
 
 void
-hs_rng_init (HsRng *rng, guint64 seed, guint64 stream, guint64 index)
+hs_phantom_rng_init (HsRandom *rng, guint64 seed, guint64 stream, guint64 index)
 {
   rng->state = seed;
-  rng->state = hs_rng_next (rng) ^ (stream * G_GUINT64_CONSTANT (0xd1b54a32d192ed03));
-  rng->state = hs_rng_next (rng) ^ (index * G_GUINT64_CONSTANT (0x8cb92ba72f3d8dd7));
-  (void) hs_rng_next (rng);
-}
-
-double
-hs_rng_gauss (HsRng *rng)
-{
-  double u1 = hs_rng_uniform (rng), u2 = hs_rng_uniform (rng);
-  if (u1 < 1e-300)
-    u1 = 1e-300;
-  return sqrt (-2.0 * log (u1)) * cos (2.0 * G_PI * u2);
+  rng->state = hs_random_next (rng) ^ (stream * G_GUINT64_CONSTANT (0xd1b54a32d192ed03));
+  rng->state = hs_random_next (rng) ^ (index * G_GUINT64_CONSTANT (0x8cb92ba72f3d8dd7));
+  (void) hs_random_next (rng);
 }
 
 void
@@ -276,7 +267,7 @@ typedef struct {
 } VesselSeed;
 
 static void
-grow_vessels (const HsPhantomGeom *g, int side, HsRng *rng, float *buf)
+grow_vessels (const HsPhantomGeom *g, int side, HsRandom *rng, float *buf)
 {
   static const double trunks[] = { -105, -145, 172, 135, 102 };
   const HsLungGeom *L = &g->lung[side];
@@ -286,8 +277,8 @@ grow_vessels (const HsPhantomGeom *g, int side, HsRng *rng, float *buf)
   for (gsize i = 0; i < G_N_ELEMENTS (trunks); i++)
     {
       /* separate statements: the evaluation order inside an initializer is unspecified */
-      double angle = (trunks[i] + hs_rng_range (rng, -8, 8)) * G_PI / 180.0;
-      double len = hs_rng_range (rng, 0.045, 0.065);
+      double angle = (trunks[i] + hs_random_double_range (rng, -8, 8)) * G_PI / 180.0;
+      double len = hs_random_double_range (rng, 0.045, 0.065);
       double dv = (i + 0.5) / G_N_ELEMENTS (trunks) - 0.5;
       /* lower-zone vessels are larger (more perfusion at the bases) */
       double r0 = 0.0042 + 0.0022 * (dv + 0.5);
@@ -297,7 +288,7 @@ grow_vessels (const HsPhantomGeom *g, int side, HsRng *rng, float *buf)
   while (stack->len > 0)
     {
       VesselSeed s = g_array_index (stack, VesselSeed, stack->len - 1);
-      double a = s.angle + 0.18 * hs_rng_gauss (rng);
+      double a = s.angle + 0.18 * hs_random_gauss (rng);
       double us1 = s.us + cos (a) * s.len, v1 = s.v + sin (a) * s.len;
       double r1 = s.r * 0.9;
       double x0, y0, x1, y1;
@@ -318,8 +309,8 @@ grow_vessels (const HsPhantomGeom *g, int side, HsRng *rng, float *buf)
       if (r1 * 0.8 < min_r || s.depth >= 13)
         continue;
       {
-        double spread = hs_rng_range (rng, 0.5, 0.9);
-        double bias = hs_rng_range (rng, -0.15, 0.15);
+        double spread = hs_random_double_range (rng, 0.5, 0.9);
+        double bias = hs_random_double_range (rng, -0.15, 0.15);
         VesselSeed c1 = { us1, v1, a + spread * (0.4 + bias), s.len * 0.92, r1 * 0.95, s.depth + 1 };
         VesselSeed c2 = { us1, v1, a - spread * (0.6 - bias), s.len * 0.85, r1 * 0.8, s.depth + 1 };
         g_array_append_val (stack, c1);
@@ -337,11 +328,11 @@ add_texture (float *dst, const guint8 *where, guint w, guint h, guint64 seed, gu
 {
   guint gw = w / cell + 2, gh = h / cell + 2;
   g_autofree float *grid = g_new (float, (gsize) gw * gh);
-  HsRng rng;
+  HsRandom rng;
 
-  hs_rng_init (&rng, seed, 7, cell);
+  hs_phantom_rng_init (&rng, seed, 7, cell);
   for (gsize i = 0; i < (gsize) gw * gh; i++)
-    grid[i] = (float) (hs_rng_uniform (&rng) * 2.0 - 1.0);
+    grid[i] = (float) (hs_random_double (&rng) * 2.0 - 1.0);
   for (guint y = 0; y < h; y++)
     {
       double gy = (double) y / cell;
@@ -511,7 +502,7 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
   g_autofree float *soft = NULL, *bone = NULL, *haze = NULL, *vessels = NULL, *scratch = NULL;
   g_autofree double *sums = NULL;
   g_autofree guint8 *aer = NULL;
-  HsRng rng;
+  HsRandom rng;
   double px_frame = 1.0 / g->scale;
 
   memset (raster, 0, sizeof *raster);
@@ -778,7 +769,7 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
       }
 
   /* vessels branch from the hila, only visible in aerated lung */
-  hs_rng_init (&rng, g->texture_seed, 3, 0);
+  hs_phantom_rng_init (&rng, g->texture_seed, 3, 0);
   grow_vessels (g, 0, &rng, vessels);
   grow_vessels (g, 1, &rng, vessels);
   gauss_blur (vessels, scratch, sums, w, h, 0.0028 * g->scale);
@@ -804,14 +795,14 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
         double d = d_lo + i * step;
         lut[i] = pow (1.0 - exp (-g->exposure * MAX (d, 0.0)), g->gamma);
       }
-    hs_rng_init (&rng, g->texture_seed, 11, 0);
+    hs_phantom_rng_init (&rng, g->texture_seed, 11, 0);
     for (gsize i = 0; i < n; i++)
       {
         double d = soft[i] + g->bone_gain * bone[i] + haze[i];
         double s = (CLAMP (d, d_lo, d_hi - step) - d_lo) / step;
         int j = (int) s;
         double I = lut[j] + (s - j) * (lut[j + 1] - lut[j]);
-        guint64 r = hs_rng_next (&rng);
+        guint64 r = hs_random_next (&rng);
         /* Irwin–Hall of four 16-bit uniforms: a cheap, nearly Gaussian deviate */
         double z = ((double) ((r & 0xffff) + ((r >> 16) & 0xffff) + ((r >> 32) & 0xffff) + (r >> 48))
                     / 65536.0 - 2.0) * 1.7320508075688772;

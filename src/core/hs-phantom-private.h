@@ -2,44 +2,14 @@
 #pragma once
 
 #include "heatscope/hs-phantom.h"
+#include "hs-random-private.h"
 
 G_BEGIN_DECLS
 
-/* splitmix64: small, fast, identical everywhere */
-typedef struct {
-  guint64 state;
-} HsRng;
-
-static inline guint64
-hs_rng_next (HsRng *rng)
-{
-  guint64 z = (rng->state += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
-  return z ^ (z >> 31);
-}
-
-/* uniform in [0, 1) with 53 bits */
-static inline double
-hs_rng_uniform (HsRng *rng)
-{
-  return (double) (hs_rng_next (rng) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static inline double
-hs_rng_range (HsRng *rng, double lo, double hi)
-{
-  return lo + (hi - lo) * hs_rng_uniform (rng);
-}
-
-static inline guint
-hs_rng_int (HsRng *rng, guint n)
-{
-  return (guint) (hs_rng_uniform (rng) * n);
-}
-
-void   hs_rng_init     (HsRng *rng, guint64 seed, guint64 stream, guint64 index);
-double hs_rng_gauss    (HsRng *rng);
+/* A phantom's draws: the splitmix64 stream of (seed, stream, index), so
+ * each instance and each part of it (anatomy, texture, noise, maps) draws
+ * independently of the others. */
+void   hs_phantom_rng_init (HsRandom *rng, guint64 seed, guint64 stream, guint64 index);
 
 /* Patient frame: u to the image's right, v down, about [0, 1]²; the
  * patient's right lung is at small u.  "Side coordinates" mirror u for the

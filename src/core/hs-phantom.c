@@ -43,28 +43,28 @@ side_name (int side)
 }
 
 static double
-jitter (HsRng *rng, double amount)
+jitter (HsRandom *rng, double amount)
 {
-  return hs_rng_range (rng, -amount, amount);
+  return hs_random_double_range (rng, -amount, amount);
 }
 
 static void
-random_anatomy (HsPhantomGeom *g, HsRng *rng, guint width, guint height)
+random_anatomy (HsPhantomGeom *g, HsRandom *rng, guint width, guint height)
 {
   double base = MIN (width, height);
   double rot = jitter (rng, 3.0) * G_PI / 180.0;
 
   g->width = width;
   g->height = height;
-  g->scale = base * hs_rng_range (rng, 0.93, 1.02);
+  g->scale = base * hs_random_double_range (rng, 0.93, 1.02);
   g->cx = width / 2.0 + jitter (rng, 0.02) * base;
   g->cy = height / 2.0 + jitter (rng, 0.02) * base;
   g->cos_t = cos (rot);
   g->sin_t = sin (rot);
-  g->body_w = hs_rng_range (rng, 0.43, 0.47);
-  g->shoulder_v = hs_rng_range (rng, 0.05, 0.09);
-  g->neck_w = hs_rng_range (rng, 0.09, 0.11);
-  g->med_w = hs_rng_range (rng, 0.048, 0.062);
+  g->body_w = hs_random_double_range (rng, 0.43, 0.47);
+  g->shoulder_v = hs_random_double_range (rng, 0.05, 0.09);
+  g->neck_w = hs_random_double_range (rng, 0.09, 0.11);
+  g->med_w = hs_random_double_range (rng, 0.048, 0.062);
 
   for (int k = 0; k < 2; k++)
     {
@@ -79,7 +79,7 @@ random_anatomy (HsPhantomGeom *g, HsRng *rng, guint width, guint height)
       L->hv = 0.425 + jitter (rng, 0.015) - 0.02 * k;
     }
   g->lung[0].vdome = 0.645 + jitter (rng, 0.025);
-  g->lung[1].vdome = g->lung[0].vdome + hs_rng_range (rng, 0.01, 0.04);
+  g->lung[1].vdome = g->lung[0].vdome + hs_random_double_range (rng, 0.01, 0.04);
   g->med_top = MIN (g->lung[0].va, g->lung[1].va) - 0.02;
 
   g->heart_base = MAX (g->lung[0].vdome, g->lung[1].vdome) + 0.035 + 0.01;
@@ -95,21 +95,21 @@ random_anatomy (HsPhantomGeom *g, HsRng *rng, guint width, guint height)
   g->rib_v0 = 0.085 + jitter (rng, 0.01);
   g->rib_step = 0.061 + jitter (rng, 0.004);
   g->spine_w = 0.03 + jitter (rng, 0.003);
-  g->breast = hs_rng_uniform (rng) < 0.5 ? hs_rng_range (rng, 0.09, 0.15) : 0.0;
-  g->breast_u = hs_rng_range (rng, 0.2, 0.28);
-  g->breast_v = hs_rng_range (rng, 0.6, 0.66);
-  g->exposure = hs_rng_range (rng, 1.35, 1.6);
-  g->gamma = hs_rng_range (rng, 1.0, 1.2);
-  g->noise = hs_rng_range (rng, 0.008, 0.016);
-  g->lung_dark = hs_rng_range (rng, 0.56, 0.66);
-  g->bone_gain = hs_rng_range (rng, 0.9, 1.2);
-  g->texture_seed = hs_rng_next (rng);
+  g->breast = hs_random_double (rng) < 0.5 ? hs_random_double_range (rng, 0.09, 0.15) : 0.0;
+  g->breast_u = hs_random_double_range (rng, 0.2, 0.28);
+  g->breast_v = hs_random_double_range (rng, 0.6, 0.66);
+  g->exposure = hs_random_double_range (rng, 1.35, 1.6);
+  g->gamma = hs_random_double_range (rng, 1.0, 1.2);
+  g->noise = hs_random_double_range (rng, 0.008, 0.016);
+  g->lung_dark = hs_random_double_range (rng, 0.56, 0.66);
+  g->bone_gain = hs_random_double_range (rng, 0.9, 1.2);
+  g->texture_seed = hs_random_next (rng);
 }
 
 /* A point of lung `side`, zone `zone` (or any zone when < 0), whose
  * neighbourhood of radius `margin` lies in the lung too. */
 static gboolean
-sample_lung_point (const HsPhantomGeom *g, HsRng *rng, int side, int zone, double margin,
+sample_lung_point (const HsPhantomGeom *g, HsRandom *rng, int side, int zone, double margin,
                    double *u, double *v)
 {
   const HsLungGeom *L = &g->lung[side];
@@ -122,8 +122,8 @@ sample_lung_point (const HsPhantomGeom *g, HsRng *rng, int side, int zone, doubl
     }
   for (int attempt = 0; attempt < 400; attempt++)
     {
-      double us = hs_rng_range (rng, L->uw, L->um);
-      double vv = hs_rng_range (rng, v0, v1);
+      double us = hs_random_double_range (rng, L->uw, L->um);
+      double vv = hs_random_double_range (rng, v0, v1);
       gboolean ok = hs_phantom_lung_contains (g, side, us, vv, 0.0);
 
       for (int a = 0; a < 8 && ok; a++)
@@ -142,14 +142,14 @@ sample_lung_point (const HsPhantomGeom *g, HsRng *rng, int side, int zone, doubl
 }
 
 static HsLesionKind
-pick_kind (HsRng *rng, const gboolean *taken)
+pick_kind (HsRandom *rng, const gboolean *taken)
 {
   double total = 0, x;
 
   for (int k = 0; k < HS_N_LESION_KINDS; k++)
     if (!taken[k])
       total += lesion_weights[k];
-  x = hs_rng_uniform (rng) * total;
+  x = hs_random_double (rng) * total;
   for (int k = 0; k < HS_N_LESION_KINDS; k++)
     if (!taken[k])
       {
@@ -177,7 +177,7 @@ add_unique (GPtrArray *names, char *name)
 
 /* Places a lesion and fills its report locations.  FALSE if it does not fit. */
 static gboolean
-place_lesion (HsPhantomGeom *g, HsRng *rng, HsLesionKind kind, int side, HsLesionGeom *l,
+place_lesion (HsPhantomGeom *g, HsRandom *rng, HsLesionKind kind, int side, HsLesionGeom *l,
               GPtrArray *locations)
 {
   static const char *const zone_names[] = { "upper", "mid", "lower" };
@@ -191,13 +191,13 @@ place_lesion (HsPhantomGeom *g, HsRng *rng, HsLesionKind kind, int side, HsLesio
     {
     case HS_LESION_NODULE:
     case HS_LESION_MASS:
-      l->r = kind == HS_LESION_NODULE ? hs_rng_range (rng, 0.011, 0.02) : hs_rng_range (rng, 0.03, 0.05);
-      l->density = kind == HS_LESION_NODULE ? hs_rng_range (rng, 0.28, 0.4) : hs_rng_range (rng, 0.32, 0.42);
-      l->a1 = kind == HS_LESION_NODULE ? hs_rng_range (rng, 0.0, 0.06) : hs_rng_range (rng, 0.06, 0.16);
-      l->a2 = kind == HS_LESION_NODULE ? hs_rng_range (rng, 0.0, 0.04) : hs_rng_range (rng, 0.03, 0.08);
-      l->p1 = hs_rng_range (rng, 0, 2 * G_PI);
-      l->p2 = hs_rng_range (rng, 0, 2 * G_PI);
-      zone = (int) hs_rng_int (rng, 3);
+      l->r = kind == HS_LESION_NODULE ? hs_random_double_range (rng, 0.011, 0.02) : hs_random_double_range (rng, 0.03, 0.05);
+      l->density = kind == HS_LESION_NODULE ? hs_random_double_range (rng, 0.28, 0.4) : hs_random_double_range (rng, 0.32, 0.42);
+      l->a1 = kind == HS_LESION_NODULE ? hs_random_double_range (rng, 0.0, 0.06) : hs_random_double_range (rng, 0.06, 0.16);
+      l->a2 = kind == HS_LESION_NODULE ? hs_random_double_range (rng, 0.0, 0.04) : hs_random_double_range (rng, 0.03, 0.08);
+      l->p1 = hs_random_double_range (rng, 0, 2 * G_PI);
+      l->p2 = hs_random_double_range (rng, 0, 2 * G_PI);
+      zone = (int) hs_random_scaled (rng, 3);
       if (!sample_lung_point (g, rng, side, zone, l->r * 1.3, &l->cu, &l->cv))
         return FALSE;
       zone = hs_phantom_lung_zone (g, side, l->cv);
@@ -215,18 +215,18 @@ place_lesion (HsPhantomGeom *g, HsRng *rng, HsLesionKind kind, int side, HsLesio
     case HS_LESION_OPACITY:
       {
         gboolean big = kind == HS_LESION_OPACITY;
-        zone = (int) hs_rng_int (rng, 3);
+        zone = (int) hs_random_scaled (rng, 3);
         if (!sample_lung_point (g, rng, side, zone, 0.02, &l->cu, &l->cv))
           return FALSE;
-        l->density = big ? hs_rng_range (rng, 0.15, 0.22) : hs_rng_range (rng, 0.28, 0.38);
-        l->n_blobs = 3 + hs_rng_int (rng, HS_MAX_BLOBS - 2);
+        l->density = big ? hs_random_double_range (rng, 0.15, 0.22) : hs_random_double_range (rng, 0.28, 0.38);
+        l->n_blobs = 3 + hs_random_scaled (rng, HS_MAX_BLOBS - 2);
         for (guint b = 0; b < l->n_blobs; b++)
           {
             double spread = big ? 0.06 : 0.04;
             l->bu[b] = l->cu + jitter (rng, spread);
             l->bv[b] = l->cv + jitter (rng, spread);
-            l->brx[b] = hs_rng_range (rng, 0.025, big ? 0.065 : 0.05);
-            l->bry[b] = hs_rng_range (rng, 0.02, big ? 0.06 : 0.045);
+            l->brx[b] = hs_random_double_range (rng, 0.025, big ? 0.065 : 0.05);
+            l->bry[b] = hs_random_double_range (rng, 0.02, big ? 0.06 : 0.045);
           }
         /* zones of the blob centres that lie in the lung, top to bottom */
         for (int z = 0; z < 3; z++)
@@ -247,10 +247,10 @@ place_lesion (HsPhantomGeom *g, HsRng *rng, HsLesionKind kind, int side, HsLesio
       }
 
     case HS_LESION_ATELECTASIS:
-      l->r = hs_rng_range (rng, 0.045, 0.075);
-      l->a1 = hs_rng_range (rng, 0.006, 0.011);
+      l->r = hs_random_double_range (rng, 0.045, 0.075);
+      l->a1 = hs_random_double_range (rng, 0.006, 0.011);
       l->level = jitter (rng, 0.25) + (side == 0 ? 0.1 : -0.1);
-      l->density = hs_rng_range (rng, 0.2, 0.3);
+      l->density = hs_random_double_range (rng, 0.2, 0.3);
       if (!sample_lung_point (g, rng, side, 2, 0.025, &l->cu, &l->cv))
         return FALSE;
       add_unique (locations, g_strdup_printf ("%s %s lung zone", s,
@@ -258,10 +258,10 @@ place_lesion (HsPhantomGeom *g, HsRng *rng, HsLesionKind kind, int side, HsLesio
       return TRUE;
 
     case HS_LESION_EFFUSION:
-      if (hs_rng_uniform (rng) < 0.15)
+      if (hs_random_double (rng) < 0.15)
         l->side = 2;
-      l->level = hs_rng_range (rng, -0.05, 0.05);
-      l->r = hs_rng_range (rng, 0.025, 0.05);
+      l->level = hs_random_double_range (rng, -0.05, 0.05);
+      l->r = hs_random_double_range (rng, 0.025, 0.05);
       for (int k = 0; k < 2; k++)
         if (l->side == 2 || l->side == k)
           {
@@ -272,14 +272,14 @@ place_lesion (HsPhantomGeom *g, HsRng *rng, HsLesionKind kind, int side, HsLesio
       return TRUE;
 
     case HS_LESION_PNEUMOTHORAX:
-      l->level = hs_rng_range (rng, 0.018, 0.05);
+      l->level = hs_random_double_range (rng, 0.018, 0.05);
       add_unique (locations, g_strdup_printf (l->level < 0.036 ? "%s apical zone" : "%s lung", s));
       return TRUE;
 
     case HS_LESION_CARDIOMEGALY:
       l->side = 2;
-      g->heart_bulge_l *= hs_rng_range (rng, 1.5, 1.7);
-      g->heart_bulge_r *= hs_rng_range (rng, 1.6, 1.9);
+      g->heart_bulge_l *= hs_random_double_range (rng, 1.5, 1.7);
+      g->heart_bulge_r *= hs_random_double_range (rng, 1.6, 1.9);
       hs_phantom_geom_update (g);
       add_unique (locations, g_strdup ("cardiac silhouette"));
       return TRUE;
@@ -319,10 +319,10 @@ boxes_intersect (const HsBox *a, const HsBox *b)
 }
 
 static guint
-pick_variant (HsRng *rng, guint n_variants)
+pick_variant (HsRandom *rng, guint n_variants)
 {
   /* the A.3 template (variant 0) is the most common phrasing */
-  return hs_rng_uniform (rng) < 0.4 ? 0 : 1 + hs_rng_int (rng, n_variants - 1);
+  return hs_random_double (rng) < 0.4 ? 0 : 1 + hs_random_scaled (rng, n_variants - 1);
 }
 
 /* Is `region` free of every lesion of the lungs (cardiomegaly aside)? */
@@ -360,7 +360,7 @@ has_condition_on_side (const HsPhantom *p, const char *condition, HsPhantomSide 
 }
 
 static void
-write_report (HsPhantom *p, HsRng *rng)
+write_report (HsPhantom *p, HsRandom *rng)
 {
   static const char *const side_conditions[] = {
     "pleural effusion", "pneumothorax", "consolidation", "nodule", "atelectasis",
@@ -385,18 +385,18 @@ write_report (HsPhantom *p, HsRng *rng)
     }
 
   /* the other lung is clear: what teaches a model to follow the side word */
-  if (lung_side >= 0 && hs_rng_uniform (rng) < 0.75)
+  if (lung_side >= 0 && hs_random_double (rng) < 0.75)
     {
       const char *other = lung_side == HS_PHANTOM_SIDE_RIGHT ? "left lung" : "right lung";
       if (region_is_clear (p, other))
-        g_ptr_array_add (p->sentences, hs_report_clear (other, hs_rng_int (rng, 3)));
+        g_ptr_array_add (p->sentences, hs_report_clear (other, hs_random_scaled (rng, 3)));
     }
   /* a region said to be clear, chosen among the clear ones */
   {
     guint wanted = p->findings->len == 0 ? 2 : 1;
     for (guint attempt = 0; attempt < 12 && wanted > 0; attempt++)
       {
-        const char *region = clear_candidates[hs_rng_int (rng, G_N_ELEMENTS (clear_candidates))];
+        const char *region = clear_candidates[hs_random_scaled (rng, G_N_ELEMENTS (clear_candidates))];
         gboolean dup = FALSE;
 
         for (guint i = 0; i < p->sentences->len && !dup; i++)
@@ -406,32 +406,32 @@ write_report (HsPhantom *p, HsRng *rng)
           }
         if (!dup && region_is_clear (p, region))
           {
-            g_ptr_array_add (p->sentences, hs_report_clear (region, hs_rng_int (rng, 3)));
+            g_ptr_array_add (p->sentences, hs_report_clear (region, hs_random_scaled (rng, 3)));
             wanted--;
           }
       }
   }
   /* "No effusion on the left." */
-  if (hs_rng_uniform (rng) < 0.6)
+  if (hs_random_double (rng) < 0.6)
     {
-      const char *condition = side_conditions[hs_rng_int (rng, G_N_ELEMENTS (side_conditions))];
-      int side = (int) hs_rng_int (rng, 2);
+      const char *condition = side_conditions[hs_random_scaled (rng, G_N_ELEMENTS (side_conditions))];
+      int side = (int) hs_random_scaled (rng, 2);
       HsPhantomSide ps = side == 0 ? HS_PHANTOM_SIDE_RIGHT : HS_PHANTOM_SIDE_LEFT;
       g_autofree char *lung = g_strdup_printf ("%s lung", side_name (side));
 
       if (!has_condition_on_side (p, condition, ps) && region_is_clear (p, lung))
-        g_ptr_array_add (p->sentences, hs_report_negative (condition, lung, hs_rng_int (rng, 3)));
+        g_ptr_array_add (p->sentences, hs_report_negative (condition, lung, hs_random_scaled (rng, 3)));
     }
   /* global negatives for conditions the image does not show */
   {
-    guint wanted = 1 + hs_rng_int (rng, 2);
+    guint wanted = 1 + hs_random_scaled (rng, 2);
     guint n = g_strv_length ((char **) conditions);
-    guint start = hs_rng_int (rng, n);
+    guint start = hs_random_scaled (rng, n);
 
     for (guint i = 0; i < n && wanted > 0; i++)
       {
         const char *c = conditions[(start + i * 3) % n];
-        if (!has_condition_on_side (p, c, HS_PHANTOM_SIDE_NONE) && hs_rng_uniform (rng) < 0.6)
+        if (!has_condition_on_side (p, c, HS_PHANTOM_SIDE_NONE) && hs_random_double (rng) < 0.6)
           {
             g_ptr_array_add (p->sentences, hs_report_negative (c, NULL, pick_variant (rng, 3)));
             wanted--;
@@ -456,7 +456,7 @@ hs_phantom_generate (guint64 seed, guint64 index, guint width, guint height, GEr
   HsPhantomGeom g = { 0 };
   HsPhantomRaster raster;
   GPtrArray *locations[HS_MAX_LESIONS] = { NULL };
-  HsRng rng;
+  HsRandom rng;
   gboolean taken[HS_N_LESION_KINDS] = { FALSE };
   guint n_wanted = 0;
 
@@ -475,13 +475,13 @@ hs_phantom_generate (guint64 seed, guint64 index, guint width, guint height, GEr
       return NULL;
     }
 
-  hs_rng_init (&rng, seed, 1, index);
+  hs_phantom_rng_init (&rng, seed, 1, index);
   random_anatomy (&g, &rng, width, height);
 
   /* ~35 % normal; abnormal images get 1–3 findings, most on one side */
-  if (hs_rng_uniform (&rng) >= 0.35)
+  if (hs_random_double (&rng) >= 0.35)
     {
-      double x = hs_rng_uniform (&rng);
+      double x = hs_random_double (&rng);
       n_wanted = x < 0.5 ? 1 : x < 0.85 ? 2 : 3;
     }
   {
@@ -501,7 +501,7 @@ hs_phantom_generate (guint64 seed, guint64 index, guint width, guint height, GEr
   for (guint i = 0; i < n_wanted; i++)
     {
       HsLesionKind kind = kinds[i];
-      int side = (int) hs_rng_int (&rng, 2);
+      int side = (int) hs_random_scaled (&rng, 2);
       GPtrArray *locs = g_ptr_array_new_with_free_func (g_free);
 
       /* a pneumothorax and an effusion on the same side would be a
@@ -668,7 +668,7 @@ hs_phantom_simulate_map (const HsPhantom *phantom, const char *model, const HsBo
   g_autofree double *values = NULL;
   gboolean blind;
   double max = 0, sum = 0;
-  HsRng rng;
+  HsRandom rng;
 
   g_return_val_if_fail (phantom != NULL && model != NULL, NULL);
   g_return_val_if_fail (grid >= 1 && grid <= 1024, NULL);
@@ -681,7 +681,7 @@ hs_phantom_simulate_map (const HsPhantom *phantom, const char *model, const HsBo
     return NULL;
 
   values = g_new0 (double, (gsize) grid * grid);
-  hs_rng_init (&rng, phantom->seed ^ key, blind ? 21 : 22, phantom->index);
+  hs_phantom_rng_init (&rng, phantom->seed ^ key, blind ? 21 : 22, phantom->index);
   if (blind)
     {
       /* the lesions, whatever the text says; salient anatomy when there are none */
@@ -711,7 +711,7 @@ hs_phantom_simulate_map (const HsPhantom *phantom, const char *model, const HsBo
     max = MAX (max, values[i]);
   for (gsize i = 0; i < (gsize) grid * grid; i++)
     {
-      values[i] += max * (0.02 + 0.18 * hs_rng_uniform (&rng));
+      values[i] += max * (0.02 + 0.18 * hs_random_double (&rng));
       sum += values[i];
     }
   for (gsize i = 0; i < (gsize) grid * grid; i++)

@@ -1,5 +1,6 @@
 /* hs-summary.c — means, counts and seeded bootstrap percentile intervals */
 #include "hs-summary.h"
+#include "hs-random-private.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -17,54 +18,25 @@ struct _HsSummary {
   gboolean open_has_rows;
 };
 
-/* --- generator ----------------------------------------------------------- */
-
-static guint64
-splitmix64 (guint64 *state)
-{
-  guint64 z = (*state += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
-
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
-  return z ^ (z >> 31);
-}
+/* --- generator: xoshiro256** (hs-random-private.h) --------------------- */
 
 void
 hs_summary_rng_init (HsSummaryRng *rng, guint64 seed)
 {
-  guint64 state = seed;
-
   g_return_if_fail (rng != NULL);
-  for (guint i = 0; i < 4; i++)
-    rng->s[i] = splitmix64 (&state);
-}
-
-static inline guint64
-rotl (guint64 x, int k)
-{
-  return (x << k) | (x >> (64 - k));
+  hs_xoshiro256_init (rng->s, seed);
 }
 
 guint64
 hs_summary_rng_next (HsSummaryRng *rng)
 {
-  guint64 *s = rng->s;
-  guint64 result = rotl (s[1] * 5, 7) * 9;
-  guint64 t = s[1] << 17;
-
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl (s[3], 45);
-  return result;
+  return hs_xoshiro256_next (rng->s);
 }
 
 double
 hs_summary_rng_uniform (HsSummaryRng *rng)
 {
-  return (double) (hs_summary_rng_next (rng) >> 11) * 0x1.0p-53;
+  return hs_random_bits_to_double (hs_xoshiro256_next (rng->s));
 }
 
 /* --- table --------------------------------------------------------------- */
