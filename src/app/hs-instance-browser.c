@@ -5,6 +5,119 @@
 #include "hs-wrong-side.h"
 #include "hs-instance-item.h"
 
+/* ---- the rows ----------------------------------------------------------- *
+ * A list model over the dataset's instances that makes a row object only
+ * when something asks for it (the list view binds the few rows on screen;
+ * a search or subset filter asks for all), so opening 10 000 instances
+ * costs no 10 000 GObjects.  It grows while the dataset loads. */
+
+#define HS_TYPE_INSTANCE_LIST (hs_instance_list_get_type ())
+G_DECLARE_FINAL_TYPE (HsInstanceList, hs_instance_list, HS, INSTANCE_LIST, GObject)
+
+struct _HsInstanceList
+{
+  GObject    parent_instance;
+  HsDataset *dataset;
+  GPtrArray *items;      /* HsInstanceItem* or NULL until asked for; len = n_items */
+};
+
+static GType
+hs_instance_list_get_item_type (GListModel *model)
+{
+  return HS_TYPE_INSTANCE_ITEM;
+}
+
+static guint
+hs_instance_list_get_n_items (GListModel *model)
+{
+  return HS_INSTANCE_LIST (model)->items->len;
+}
+
+static gpointer
+hs_instance_list_get_item (GListModel *model,
+                           guint       position)
+{
+  HsInstanceList *self = HS_INSTANCE_LIST (model);
+
+  if (position >= self->items->len)
+    return NULL;
+  if (g_ptr_array_index (self->items, position) == NULL)
+    g_ptr_array_index (self->items, position) = hs_instance_item_new (self->dataset, position);
+  return g_object_ref (g_ptr_array_index (self->items, position));
+}
+
+static void
+hs_instance_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = hs_instance_list_get_item_type;
+  iface->get_n_items = hs_instance_list_get_n_items;
+  iface->get_item = hs_instance_list_get_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (HsInstanceList, hs_instance_list, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, hs_instance_list_model_init))
+
+static void
+item_unref0 (gpointer item)
+{
+  if (item != NULL)
+    g_object_unref (item);
+}
+
+static void
+hs_instance_list_finalize (GObject *object)
+{
+  HsInstanceList *self = HS_INSTANCE_LIST (object);
+
+  g_ptr_array_unref (self->items);
+  g_clear_pointer (&self->dataset, hs_dataset_unref);
+  G_OBJECT_CLASS (hs_instance_list_parent_class)->finalize (object);
+}
+
+static void
+hs_instance_list_class_init (HsInstanceListClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = hs_instance_list_finalize;
+}
+
+static void
+hs_instance_list_init (HsInstanceList *self)
+{
+  self->items = g_ptr_array_new_with_free_func (item_unref0);
+}
+
+/* Shows the instances the dataset has now (all of them, or the ones read
+ * so far); NULL empties the list. */
+static void
+hs_instance_list_set_dataset (HsInstanceList *self,
+                              HsDataset      *dataset)
+{
+  guint removed = self->items->len;
+
+  if (dataset != NULL)
+    hs_dataset_ref (dataset);
+  g_clear_pointer (&self->dataset, hs_dataset_unref);
+  self->dataset = dataset;
+  g_ptr_array_set_size (self->items, 0);
+  g_ptr_array_set_size (self->items, dataset != NULL ? hs_dataset_get_n_instances (dataset) : 0);
+  if (removed > 0 || self->items->len > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, self->items->len);
+}
+
+/* Adds the rows of instances read since; TRUE when there were any. */
+static gboolean
+hs_instance_list_grow (HsInstanceList *self)
+{
+  guint before = self->items->len;
+  guint now = self->dataset != NULL ? hs_dataset_get_n_instances (self->dataset) : 0;
+
+  if (now <= before)
+    return FALSE;
+  g_ptr_array_set_size (self->items, now);
+  g_list_model_items_changed (G_LIST_MODEL (self), before, 0, now - before);
+  return TRUE;
+}
+
 struct _HsInstanceBrowser
 {
   GtkWidget           parent_instance;
@@ -14,7 +127,13 @@ struct _HsInstanceBrowser
   GtkLabel           *count_label;
 
   HsDataset          *dataset;
-  GListStore         *store;
+  HsInstanceList     *store;
+  gboolean            filtering;   /* the filter function is set (some filter is on) */
+
+  /* The rest of a dataset opened with hs_dataset_open is read in a worker;
+   * a timer adds its rows to the list as they come. */
+  GCancellable       *load_cancellable;
+  guint               grow_timeout;
   GtkCustomFilter    *filter;
   GtkFilterListModel *filter_model;
   GtkSingleSelection *selection;
@@ -47,19 +166,23 @@ enum {
   PROP_FILTER_ANNOTATED,
   PROP_FILTER_WRONG_SIDE,
   PROP_BUSY,
+  PROP_LOADING,
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
 
 enum {
   SIGNAL_INSTANCE_SELECTED,
+  SIGNAL_LOAD_FAILED,
   N_SIGNALS
 };
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (HsInstanceBrowser, hs_instance_browser, GTK_TYPE_WIDGET)
 
+
 static void refilter (HsInstanceBrowser *self);
+static void ensure_wrong_side (HsInstanceBrowser *self);
 
 static void
 cancel_wrong_side (HsInstanceBrowser *self)
@@ -100,7 +223,8 @@ ensure_wrong_side (HsInstanceBrowser *self)
   HsInstanceBrowser **slot;
 
   if (!self->filter_wrong_side || self->dataset == NULL || self->model == NULL ||
-      self->wrong_side_ids != NULL || self->wrong_side_cancellable != NULL)
+      self->wrong_side_ids != NULL || self->wrong_side_cancellable != NULL ||
+      self->load_cancellable != NULL)
     return;
   self->wrong_side_cancellable = g_cancellable_new ();
   slot = g_new (HsInstanceBrowser *, 1);
@@ -184,6 +308,13 @@ ensure_subsets (HsInstanceBrowser *self)
 
   if (self->subsets_ready || self->subsets_cancellable != NULL || self->dataset == NULL)
     return;
+  /* Computed once over the whole dataset: "Finding the subsets…" until
+   * it is read. */
+  if (self->load_cancellable != NULL)
+    {
+      set_busy (self, TRUE);
+      return;
+    }
 
   n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
   items = g_ptr_array_new_full (n, g_object_unref);
@@ -227,10 +358,115 @@ update_count (HsInstanceBrowser *self)
 static void
 refilter (HsInstanceBrowser *self)
 {
+  gboolean filtering;
+
   if (hs_instance_browser_get_subsets (self) != 0)
     ensure_subsets (self);
-  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  /* With no filter on, the filter matches everything without looking at
+   * the rows (GTK_FILTER_MATCH_ALL), so no row object is made. */
+  filtering = hs_instance_browser_get_subsets (self) != 0 || self->filter_annotated ||
+              (self->filter_wrong_side && self->wrong_side_ids != NULL) ||
+              (self->folded_search != NULL && *self->folded_search != '\0');
+  if (filtering != self->filtering)
+    {
+      self->filtering = filtering;
+      gtk_custom_filter_set_filter_func (self->filter, filtering ? filter_func : NULL,
+                                         filtering ? self : NULL, NULL);
+    }
+  else if (filtering)
+    gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
   update_count (self);
+}
+
+/* ---- reading the rest of the dataset ------------------------------------ */
+
+#define LOAD_BATCH        256
+#define GROW_INTERVAL_MS  100
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  HsDataset *dataset = task_data;
+  GError *error = NULL;
+
+  while (!hs_dataset_is_complete (dataset))
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          g_task_return_boolean (task, FALSE);
+          return;
+        }
+      if (!hs_dataset_load_more (dataset, LOAD_BATCH, &error))
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static gboolean
+grow_tick (gpointer user_data)
+{
+  HsInstanceBrowser *self = user_data;
+
+  /* Added rows go through the filter model by themselves. */
+  if (hs_instance_list_grow (self->store))
+    update_count (self);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+load_done (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  HsInstanceBrowser *self = HS_INSTANCE_BROWSER (object);
+  GTask *task = G_TASK (result);
+  g_autoptr(GError) error = NULL;
+  gboolean ok = g_task_propagate_boolean (task, &error);
+
+  /* Superseded by another dataset, or the browser is going away. */
+  if (g_task_get_cancellable (task) != self->load_cancellable)
+    return;
+  g_clear_object (&self->load_cancellable);
+  g_clear_handle_id (&self->grow_timeout, g_source_remove);
+  hs_instance_list_grow (self->store);
+  if (!ok && error != NULL)
+    g_signal_emit (self, signals[SIGNAL_LOAD_FAILED], 0, error);
+  /* Scans that wait for the whole dataset start now (on what was read,
+   * after an error). */
+  ensure_wrong_side (self);
+  refilter (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
+static void
+start_loading (HsInstanceBrowser *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  self->load_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->load_cancellable, load_done, NULL);
+  g_task_set_source_tag (task, start_loading);
+  g_task_set_task_data (task, hs_dataset_ref (self->dataset), (GDestroyNotify) hs_dataset_unref);
+  g_task_run_in_thread (task, load_thread);
+  self->grow_timeout = g_timeout_add (GROW_INTERVAL_MS, grow_tick, self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
+static void
+cancel_loading (HsInstanceBrowser *self)
+{
+  if (self->load_cancellable == NULL)
+    return;
+  g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
+  g_clear_handle_id (&self->grow_timeout, g_source_remove);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
 static void
@@ -332,6 +568,9 @@ hs_instance_browser_get_property (GObject    *object,
     case PROP_BUSY:
       g_value_set_boolean (value, self->busy);
       break;
+    case PROP_LOADING:
+      g_value_set_boolean (value, self->load_cancellable != NULL);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -385,6 +624,7 @@ hs_instance_browser_dispose (GObject *object)
 
   cancel_subsets (self);
   cancel_wrong_side (self);
+  cancel_loading (self);
   g_clear_pointer (&self->model, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), HS_TYPE_INSTANCE_BROWSER);
   /* Unbound template children (boxes, labels) are ours to unparent. */
@@ -435,11 +675,16 @@ hs_instance_browser_class_init (HsInstanceBrowserClass *klass)
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOADING] =
+    g_param_spec_boolean ("loading", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[SIGNAL_INSTANCE_SELECTED] =
     g_signal_new ("instance-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+  signals[SIGNAL_LOAD_FAILED] =
+    g_signal_new ("load-failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/heatscope/Heatscope/ui/hs-instance-browser.ui");
@@ -464,8 +709,8 @@ hs_instance_browser_init (HsInstanceBrowser *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->last_emitted = G_MAXUINT;
-  self->store = g_list_store_new (HS_TYPE_INSTANCE_ITEM);
-  self->filter = gtk_custom_filter_new (filter_func, self, NULL);
+  self->store = g_object_new (HS_TYPE_INSTANCE_LIST, NULL);
+  self->filter = gtk_custom_filter_new (NULL, NULL, NULL);
   self->filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->store)),
                                                   g_object_ref (GTK_FILTER (self->filter)));
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->filter_model)));
@@ -492,9 +737,6 @@ void
 hs_instance_browser_set_dataset (HsInstanceBrowser *self,
                                  HsDataset         *dataset)
 {
-  g_autoptr(GPtrArray) items = NULL;
-  guint n;
-
   g_return_if_fail (HS_IS_INSTANCE_BROWSER (self));
 
   if (dataset != NULL)
@@ -504,15 +746,12 @@ hs_instance_browser_set_dataset (HsInstanceBrowser *self,
   self->last_emitted = G_MAXUINT;
   cancel_subsets (self);
   cancel_wrong_side (self);
-  ensure_wrong_side (self);
+  cancel_loading (self);
 
-  n = dataset != NULL ? hs_dataset_get_n_instances (dataset) : 0;
-  items = g_ptr_array_new_full (n, g_object_unref);
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add (items, hs_instance_item_new (dataset, i));
-  /* One splice: a single items-changed for 10 000 rows. */
-  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
-                       items->pdata, items->len);
+  hs_instance_list_set_dataset (self->store, dataset);
+  if (dataset != NULL && !hs_dataset_is_complete (dataset))
+    start_loading (self);
+  ensure_wrong_side (self);
   refilter (self);
 }
 
@@ -575,10 +814,15 @@ hs_instance_browser_set_search_text (HsInstanceBrowser *self,
 }
 
 static guint
-find_position (GListModel *model,
-               guint       index)
+find_position (HsInstanceBrowser *self,
+               guint              index)
 {
+  GListModel *model = G_LIST_MODEL (self->filter_model);
   guint n = g_list_model_get_n_items (model);
+
+  /* Unfiltered, rows are the dataset's order (no row object needed). */
+  if (!self->filtering)
+    return index < n ? index : GTK_INVALID_LIST_POSITION;
 
   for (guint pos = 0; pos < n; pos++)
     {
@@ -610,13 +854,13 @@ hs_instance_browser_select_id (HsInstanceBrowser *self,
   if (index == G_MAXUINT)
     return FALSE;
 
-  pos = find_position (G_LIST_MODEL (self->filter_model), index);
+  pos = find_position (self, index);
   if (pos == GTK_INVALID_LIST_POSITION)
     {
       hs_instance_browser_set_subsets (self, 0);
       g_object_set (self, "filter-annotated", FALSE, NULL);
       hs_instance_browser_set_search_text (self, "");
-      pos = find_position (G_LIST_MODEL (self->filter_model), index);
+      pos = find_position (self, index);
     }
   if (pos == GTK_INVALID_LIST_POSITION)
     return FALSE;
@@ -654,6 +898,13 @@ hs_instance_browser_get_selected (HsInstanceBrowser *self)
 
   item = gtk_single_selection_get_selected_item (self->selection);
   return item != NULL ? hs_instance_item_get_index (item) : G_MAXUINT;
+}
+
+gboolean
+hs_instance_browser_get_loading (HsInstanceBrowser *self)
+{
+  g_return_val_if_fail (HS_IS_INSTANCE_BROWSER (self), FALSE);
+  return self->load_cancellable != NULL;
 }
 
 gboolean

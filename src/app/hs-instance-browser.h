@@ -1,11 +1,18 @@
 /* hs-instance-browser.h — the searchable, filterable list of instances
  *
- * A GtkListView over one HsInstanceItem per instance (scales to 10 000+
+ * A GtkListView over a list model of the dataset's instances whose row
+ * objects (HsInstanceItem) are made when asked for (scales to 10 000+
  * rows), a search entry matching ids and sentence text, and the subset
  * filters of McInerney et al. as boolean properties with actions
  * browser.filter-abnormal, browser.filter-one-lung, browser.filter-mdrb.
  * Emits "instance-selected" (guint dataset index) when the selection
- * changes.  Template: ui/hs-instance-browser.ui. */
+ * changes.  Template: ui/hs-instance-browser.ui.
+ *
+ * A dataset that is not complete (hs_dataset_open) is read on in a worker:
+ * rows are added as instances come (property "loading" is TRUE meanwhile),
+ * subset and wrong-side filters wait for the whole dataset, and
+ * "load-failed" (GError) reports a problem in a later instance (the rows
+ * read before it stay). */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -19,6 +26,7 @@ G_DECLARE_FINAL_TYPE (HsInstanceBrowser, hs_instance_browser, HS, INSTANCE_BROWS
 GtkWidget  *hs_instance_browser_new               (void);
 /* NULL clears the list. */
 void        hs_instance_browser_set_dataset       (HsInstanceBrowser *self, HsDataset *dataset);
+gboolean    hs_instance_browser_get_loading       (HsInstanceBrowser *self);
 /* HsSubset flags every shown instance must have (0 = no filter). */
 void        hs_instance_browser_set_subsets       (HsInstanceBrowser *self, guint subsets);
 guint       hs_instance_browser_get_subsets       (HsInstanceBrowser *self);

@@ -96,20 +96,23 @@ guint
 hs_instance_item_get_subsets (HsInstanceItem *self)
 {
   HsInstance *instance;
+  guint subsets = 0;
 
   g_return_val_if_fail (HS_IS_INSTANCE_ITEM (self), 0);
   if (self->subsets_known)
     return self->subsets;
 
-  /* Computed lazily: only a subset filter needs it, and MDRB may be costly. */
-  self->subsets = 0;
+  /* Computed lazily: only a subset filter needs it, and MDRB may be costly.
+   * A worker computes it; stored once, so a reader never sees a partial
+   * value. */
   instance = get_instance (self);
   if (instance != NULL && instance->sentences != NULL)
     for (guint i = 0; i < instance->sentences->len; i++)
-      self->subsets |= hs_dataset_get_subsets (self->dataset, instance,
-                                               g_ptr_array_index (instance->sentences, i));
+      subsets |= hs_dataset_get_subsets (self->dataset, instance,
+                                         g_ptr_array_index (instance->sentences, i));
+  self->subsets = subsets;
   self->subsets_known = TRUE;
-  return self->subsets;
+  return subsets;
 }
 
 gboolean

@@ -1,10 +1,12 @@
 /* hs-window.c — the main window */
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "hs-window.h"
 #include "hs-annotation-window.h"
 #include "hs-import-dialog.h"
 #include "hs-perturb-panel.h"
+#include "hs-startup-trace.h"
 
 #include <heatscope/hs-model.h>
 #include <heatscope/hs-backend-exec.h>
@@ -98,7 +100,8 @@ static void
 update_spinner (HsWindow *self)
 {
   gboolean busy = self->loading || self->image_cancellable != NULL || live_busy (self) ||
-                  (self->browser != NULL && hs_instance_browser_get_busy (self->browser));
+                  (self->browser != NULL && (hs_instance_browser_get_busy (self->browser) ||
+                                             hs_instance_browser_get_loading (self->browser)));
 
   gtk_widget_set_visible (GTK_WIDGET (self->header_spinner), busy);
   gtk_spinner_set_spinning (self->header_spinner, busy);
@@ -648,7 +651,11 @@ fill_models (HsWindow *self)
   if (wanted == NULL || *wanted == '\0' || models == NULL || !g_strv_contains ((const char * const *) models, wanted))
     {
       g_free (wanted);
-      wanted = n > 0 ? g_strdup (models[0]) : NULL;
+      /* "grounded" is the map people want to see first; else the first listed */
+      if (models != NULL && g_strv_contains ((const char * const *) models, "grounded"))
+        wanted = g_strdup ("grounded");
+      else
+        wanted = n > 0 ? g_strdup (models[0]) : NULL;
     }
   for (guint i = 0; i < n; i++)
     if (g_strcmp0 (models[i], wanted) == 0)
@@ -720,6 +727,7 @@ image_done (GObject      *object,
     hs_error_bar_add_error (self->error_bar, job->instance->image, error);
   g_clear_pointer (&self->image, hs_image_unref);
   self->image = g_steal_pointer (&image);
+  hs_startup_trace ("image-decoded");
   hs_canvas_set_image (HS_CANVAS (self->canvas), self->image);
   update_spinner (self);
   update_view_full (self, TRUE);
@@ -906,6 +914,8 @@ update_view_full (HsWindow *self,
 
     if (map_changed)
       hs_canvas_set_map (HS_CANVAS (self->canvas), self->map);
+    hs_startup_trace_instance_ready (self->canvas, self->image != NULL,
+                                     self->map != NULL || self->shown_ref == NULL);
     hs_canvas_set_regions (HS_CANVAS (self->canvas), regions, masks);
     caption = g_strdup_printf ("%s · %s · “%s”", self->instance->id,
                                self->model != NULL ? self->model : _("no model"),
@@ -969,6 +979,7 @@ set_dataset (HsWindow   *self,
                                          ? hs_dataset_get_name (dataset) : _("Heatscope"));
   gtk_window_set_title (GTK_WINDOW (self), gtk_label_get_text (self->title_label));
   fill_models (self);
+  hs_startup_trace ("models-filled");
 
   /* Fill the browser without showing its auto-selected first row: the
    * remembered instance is shown instead when it belongs to this dataset. */
@@ -977,6 +988,7 @@ set_dataset (HsWindow   *self,
   if (g_strcmp0 (last_dataset, path) == 0 && last_instance != NULL && *last_instance != '\0')
     hs_instance_browser_select_id (self->browser, last_instance);
   self->restoring = FALSE;
+  hs_startup_trace ("browser-filled");
 
   gtk_stack_set_visible_child_name (self->view_stack, "view");
   selected = hs_instance_browser_get_selected (self->browser);
@@ -991,6 +1003,21 @@ set_dataset (HsWindow   *self,
   update_actions (self);
 }
 
+#define LARGE_MANIFEST_BYTES (4 << 20)
+
+static gboolean
+manifest_is_large (const char *path)
+{
+  g_autofree char *manifest = NULL;
+  GStatBuf st;
+
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    manifest = g_build_filename (path, HS_DATASET_MANIFEST, NULL);
+  else
+    manifest = g_strdup (path);
+  return g_stat (manifest, &st) == 0 && st.st_size >= LARGE_MANIFEST_BYTES;
+}
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
@@ -999,8 +1026,17 @@ load_thread (GTask        *task,
 {
   const char *path = task_data;
   GError *error = NULL;
-  HsDataset *dataset = hs_dataset_load (path, &error);
+  HsDataset *dataset;
 
+  /* A large manifest shows its first instance at once and the browser
+   * reads the rest in a worker; a small one is read whole (a problem
+   * anywhere in it is reported before anything is shown). */
+  hs_startup_trace ("load-start");
+  if (manifest_is_large (path))
+    dataset = hs_dataset_open (path, 1, &error);
+  else
+    dataset = hs_dataset_load (path, &error);
+  hs_startup_trace ("load-end");
   if (dataset == NULL)
     g_task_return_error (task, error);
   else
@@ -1033,7 +1069,44 @@ load_done (GObject      *object,
       return;
     }
   hs_error_bar_clear (self->error_bar);
+  hs_startup_trace ("set-dataset");
   set_dataset (self, dataset, path);
+  hs_startup_trace ("set-dataset-end");
+}
+
+/* The browser has read the rest of the dataset (or stopped at a problem):
+ * models named only by later instances join the model list. */
+static void
+on_browser_loading (GObject    *object,
+                    GParamSpec *pspec,
+                    HsWindow   *self)
+{
+  if (!hs_instance_browser_get_loading (self->browser) && self->dataset != NULL)
+    {
+      g_auto(GStrv) precomputed = hs_dataset_list_models (self->dataset);
+      guint n = g_strv_length (precomputed);
+      gboolean same = n == self->n_precomputed;
+
+      hs_startup_trace ("dataset-complete");
+      for (guint i = 0; same && i < n; i++)
+        same = g_strcmp0 (precomputed[i], gtk_string_list_get_string (self->models, i)) == 0;
+      if (!same)
+        fill_models (self);
+    }
+  update_spinner (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
+static void
+on_browser_load_failed (HsInstanceBrowser *browser,
+                        GError            *error,
+                        HsWindow          *self)
+{
+  g_autofree char *message =
+    g_strdup_printf (_("Only the first %u instances could be read: %s"),
+                     hs_dataset_get_n_instances (self->dataset), error->message);
+
+  hs_error_bar_add (self->error_bar, self->dataset_path, message);
 }
 
 void
@@ -1554,6 +1627,8 @@ hs_window_init (HsWindow *self)
 
   build_panels (self);
   g_signal_connect_object (self->browser, "notify::busy", G_CALLBACK (on_browser_busy), self, 0);
+  g_signal_connect_object (self->browser, "notify::loading", G_CALLBACK (on_browser_loading), self, 0);
+  g_signal_connect_object (self->browser, "load-failed", G_CALLBACK (on_browser_load_failed), self, 0);
   /* Tests blank this area in golden images (it belongs to other units). */
   g_object_set_data (G_OBJECT (self), "hs-side-stack", self->side_stack);
 
@@ -1583,6 +1658,8 @@ hs_window_init (HsWindow *self)
     }
 
   update_actions (self);
+  hs_startup_trace ("window-created");
+  hs_startup_trace_after_paint (GTK_WIDGET (self), "window-painted");
 }
 
 HsWindow *
@@ -1595,7 +1672,8 @@ gboolean
 hs_window_get_loading (HsWindow *self)
 {
   g_return_val_if_fail (HS_IS_WINDOW (self), FALSE);
-  return self->loading || self->image_cancellable != NULL;
+  return self->loading || self->image_cancellable != NULL ||
+         (self->browser != NULL && hs_instance_browser_get_loading (self->browser));
 }
 
 HsDataset *
