@@ -70,13 +70,6 @@ guard_start (void)
   guard_end = g_get_monotonic_time () + GUARD_SECONDS * G_USEC_PER_SEC;
 }
 
-static void
-guard_check (const char *waiting_for)
-{
-  if (g_get_monotonic_time () > guard_end)
-    g_error ("annotation-kill: still waiting for %s after %d s (hung?)", waiting_for, GUARD_SECONDS);
-}
-
 /* Runs xdotool; its stdout (stripped) or NULL when it failed. */
 static char *
 xdotool (const char *first, ...)
@@ -97,6 +90,24 @@ xdotool (const char *first, ...)
       !g_spawn_check_wait_status (status, NULL))
     return NULL;
   return g_strdup (g_strstrip (out));
+}
+
+/* Fails when the guard ran out, with what is needed to see why. */
+static void
+guard_check (const Fixture *fx, const App *app, const char *waiting_for)
+{
+  g_autofree char *title = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *answers = NULL;
+
+  if (g_get_monotonic_time () <= guard_end)
+    return;
+  title = app->window != NULL ? xdotool ("getwindowname", app->window, NULL) : NULL;
+  g_file_get_contents (fx->log, &log, NULL, NULL);
+  g_file_get_contents (fx->answers, &answers, NULL, NULL);
+  g_error ("annotation-kill: still waiting for %s after %d s (hung?)\nwindow title: %s\n"
+           "answers file:\n%s\napp output:\n%s", waiting_for, GUARD_SECONDS,
+           title ? title : "(none)", answers ? answers : "(none)", log ? log : "");
 }
 
 static void
@@ -138,13 +149,16 @@ title_count (const App *app)
 static void
 wait_title_count (const Fixture *fx, const App *app, int count)
 {
+  int shown;
+
   guard_start ();
-  while (title_count (app) != count)
+  while ((shown = title_count (app)) < count)
     {
       assert_alive (fx, app);
-      guard_check ("the window title to show the answered count");
+      guard_check (fx, app, "the window title to show the answered count");
       g_usleep (20000);
     }
+  g_assert_cmpint (shown, ==, count);
 }
 
 static App *
@@ -172,27 +186,31 @@ app_start (Fixture *fx)
   close (log_fd);
   g_assert_no_error (error);
 
-  /* Its visible window (GTK sets _NET_WM_PID). */
+  /* Its visible window showing the project (GTK sets _NET_WM_PID; a
+   * tooltip or popover window of the app has no such title). */
   pid_text = g_strdup_printf ("%d", (int) app->pid);
   guard_start ();
-  for (;;)
+  while (app->window == NULL)
     {
       g_autofree char *found = xdotool ("search", "--onlyvisible", "--pid", pid_text, NULL);
+      g_auto(GStrv) windows = g_strsplit (found != NULL ? found : "", "\n", -1);
 
-      if (found != NULL && found[0] != '\0')
+      for (guint i = 0; windows[i] != NULL && app->window == NULL; i++)
         {
-          char *newline = strchr (found, '\n');
-          if (newline != NULL)
-            *newline = '\0';
-          app->window = g_steal_pointer (&found);
-          break;
+          app->window = g_strdup (windows[i]);
+          if (windows[i][0] == '\0' || title_count (app) < 0)
+            g_clear_pointer (&app->window, g_free);
         }
+      if (app->window != NULL)
+        break;
       assert_alive (fx, app);
-      guard_check ("the annotation window");
-      g_usleep (10000);
+      guard_check (fx, app, "the annotation window");
+      g_usleep (20000);
     }
   /* No window manager under xvfb-run: give it the keyboard ourselves. */
   g_free (xdotool ("windowfocus", app->window, NULL));
+  /* The pointer out of the way: no hover read-out or tooltip. */
+  g_free (xdotool ("mousemove", "--window", app->window, "-10", "-10", NULL));
   return app;
 }
 
@@ -309,23 +327,38 @@ kill_and_check (Fixture *fx, App *app)
   return check_answers (fx, MAX (acknowledged, 0));
 }
 
-/* Kills the app as soon as the `n_events`-th event of `mask` on `name_prefix`
- * (a name in the project folder) is seen, watching with inotify.
- * `press_digits` are pressed once the watch is in place. */
 static guint
-kill_on_file_event (Fixture *fx, App *app, const char *press_digits, guint32 mask,
-                    gboolean exact_name, const char *name, guint n_events)
+count_lines (const char *path)
+{
+  g_autofree char *text = NULL;
+  guint n = 0;
+
+  if (g_file_get_contents (path, &text, NULL, NULL))
+    for (const char *p = text; *p != '\0'; p++)
+      n += *p == '\n';
+  return n;
+}
+
+/* Presses `digits`, then kills the app at once when, watching the project
+ * folder with inotify, an event of `mask` on a name starting with `name`
+ * is seen and (when `lines` > 0) the answers file holds at least `lines`
+ * lines.  The inotify queue merges identical events (two quick renames
+ * onto the answers file give one), hence the line count rather than a
+ * count of events. */
+static guint
+kill_on_file_event (Fixture *fx, App *app, const char *digits, guint32 mask,
+                    const char *name, guint lines)
 {
   int fd = inotify_init1 (IN_NONBLOCK | IN_CLOEXEC);
-  guint seen = 0;
+  gboolean hit = FALSE;
   int acknowledged;
 
   g_assert_cmpint (fd, >=, 0);
   g_assert_cmpint (inotify_add_watch (fd, fx->dir, mask), >=, 0);
   acknowledged = title_count (app);
-  press (press_digits);
+  press (digits);
   guard_start ();
-  while (seen < n_events)
+  while (!hit)
     {
       char buffer[4096] __attribute__ ((aligned (__alignof__ (struct inotify_event))));
       struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -334,17 +367,16 @@ kill_on_file_event (Fixture *fx, App *app, const char *press_digits, guint32 mas
       if (poll (&pfd, 1, 100) <= 0)
         {
           assert_alive (fx, app);
-          guard_check ("the app to save an answer");
+          guard_check (fx, app, "the app to save an answer");
           continue;
         }
       len = read (fd, buffer, sizeof buffer);
-      for (char *p = buffer; len > 0 && p < buffer + len && seen < n_events;)
+      for (char *p = buffer; len > 0 && p < buffer + len && !hit;)
         {
           const struct inotify_event *event = (const struct inotify_event *) p;
 
-          if (event->len > 0 && (event->mask & mask) != 0 &&
-              (exact_name ? g_str_equal (event->name, name) : g_str_has_prefix (event->name, name)))
-            seen++;
+          hit = event->len > 0 && (event->mask & mask) != 0 && g_str_has_prefix (event->name, name) &&
+                (lines == 0 || count_lines (fx->answers) >= lines);
           p += sizeof (struct inotify_event) + event->len;
         }
     }
@@ -439,7 +471,7 @@ test_kill_and_resume (void)
 
       app = app_start (&fx);
       wait_title_count (&fx, app, (int) n);
-      n = kill_on_file_event (&fx, app, item_keys[n], IN_CREATE, FALSE, "tester.jsonl.", 1);
+      n = kill_on_file_event (&fx, app, item_keys[n], IN_CREATE, "tester.jsonl.", 0);
       g_assert_cmpuint (n, >=, before);
       g_assert_cmpuint (n, <=, before + 1);
     }
@@ -451,7 +483,7 @@ test_kill_and_resume (void)
 
     app = app_start (&fx);
     wait_title_count (&fx, app, (int) n);
-    n = kill_on_file_event (&fx, app, item_keys[n], IN_MOVED_TO, TRUE, "tester.jsonl", 1);
+    n = kill_on_file_event (&fx, app, item_keys[n], IN_MOVED_TO, "tester.jsonl", before + 1);
     g_assert_cmpuint (n, ==, before + 1);
   }
 
@@ -464,7 +496,7 @@ test_kill_and_resume (void)
     burst = g_strconcat (item_keys[n], item_keys[n + 1], item_keys[n + 2], NULL);
     app = app_start (&fx);
     wait_title_count (&fx, app, (int) n);
-    n = kill_on_file_event (&fx, app, burst, IN_MOVED_TO, TRUE, "tester.jsonl", 2);
+    n = kill_on_file_event (&fx, app, burst, IN_MOVED_TO, "tester.jsonl", before + 2);
     g_assert_cmpuint (n, >=, before + 2);
     g_assert_cmpuint (n, <=, before + 3);
   }
@@ -485,7 +517,7 @@ test_kill_and_resume (void)
   guard_start ();
   while (waitpid (app->pid, &status, WNOHANG) != app->pid)
     {
-      guard_check ("the app to quit after Ctrl+W");
+      guard_check (&fx, app, "the app to quit after Ctrl+W");
       g_usleep (10000);
     }
   g_assert_true (WIFEXITED (status));
