@@ -1,10 +1,15 @@
 /* test-ui-backend.c — the external backend (--backend-exec / backend-command)
  * as a live model in the main window: a fake backend's constant map reaches
  * the canvas for a typed prompt; a crashing backend reports an error that
- * names the command, and the window keeps working. */
+ * names the command, and the window keeps working.  The Perturb tab, the
+ * pair compare and the model grid drive the backend too: the perturbed and
+ * swapped prompts are sent to it, its maps shown, its errors shown in the
+ * panel's status and in the compare cells. */
 #include "hs-ui-fixture.h"
 
 #include "hs-window.h"
+#include "hs-compare-view.h"
+#include "hs-perturb-panel.h"
 
 #define EXEC_ENTRY "External backend (live)"
 #define PROMPT     "Opacity in the right lower lung."
@@ -117,6 +122,81 @@ assert_fake_map (HsAttentionMap *map)
     g_assert_cmpfloat (fabs (values[c] - fake_values[c]), <=, 1e-6);
 }
 
+/* The first descendant of `root` of `type`. */
+static GtkWidget *
+find_widget (GtkWidget *root,
+             GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+panel_idle (gpointer panel)
+{
+  return !hs_perturb_panel_get_busy (panel);
+}
+
+static gboolean
+view_idle (gpointer view)
+{
+  return !hs_compare_view_get_busy (view);
+}
+
+/* Runs win.compare(kind) and returns the compare window it opened. */
+static GtkWindow *
+open_compare (HsWindow   *window,
+              const char *kind)
+{
+  g_autoptr(GListModel) toplevels = NULL;
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "compare", g_variant_new_string (kind));
+  hs_ui_settle ();
+  toplevels = g_object_ref (gtk_window_get_toplevels ());
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) item = g_list_model_get_item (toplevels, i);
+      if (hs_compare_window_get_view (item) != NULL)
+        return item;
+    }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* The grid cell titled `title`. */
+static guint
+find_cell (HsCompareView *view,
+           const char    *title)
+{
+  for (guint i = 0; i < hs_compare_view_get_n_canvases (view); i++)
+    if (g_strcmp0 (hs_compare_view_get_title (view, i), title) == 0)
+      return i;
+  g_assert_not_reached ();
+  return 0;
+}
+
+static gboolean
+log_has_line (const char *log,
+              const char *line)
+{
+  g_autofree char *logged = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_file_get_contents (log, &logged, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (logged, "\n", -1);
+  return g_strv_contains ((const char * const *) lines, line);
+}
+
 static void
 test_no_command (void)
 {
@@ -190,6 +270,89 @@ test_fake_backend (void)
   set_backend_command ("");
 }
 
+/* The Perturb tab, the pair compare and the grid with the external backend:
+ * the swapped prompt reaches the backend and its maps come back.  The fake
+ * backend answers every prompt with the same map, so every Δ is exactly 0,
+ * A − B is 0 everywhere and the symmetric KL is 0. */
+static void
+test_backend_perturb_compare (void)
+{
+  g_autofree char *script = g_build_filename (tmp_dir, "fake backend.py", NULL);
+  g_autofree char *log = g_build_filename (tmp_dir, "prompts-perturb.log", NULL);
+  g_autofree char *q_script = g_shell_quote (script);
+  g_autofree char *q_log = g_shell_quote (log);
+  g_autofree char *command = g_strdup_printf ("/usr/bin/python3 %s %s", q_script, q_log);
+  g_autoptr(GError) error = NULL;
+  HsWindow *window;
+  HsPerturbPanel *panel;
+  HsComparison cmp;
+  GtkWindow *compare;
+  HsCompareView *view;
+  guint cell;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  if (!g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("/usr/bin/python3 is missing");
+      return;
+    }
+  g_file_set_contents (script, fake_backend, -1, &error);
+  g_assert_no_error (error);
+  g_unlink (log);
+  set_backend_command (command);
+  window = open_window ();
+  g_assert_true (hs_window_select_instance (window, "hand-00"));
+  hs_ui_wait_until (live_done, window);
+  g_assert_true (hs_window_select_model (window, EXEC_ENTRY));
+  hs_ui_wait_until (live_done, window);
+
+  /* Perturb tab: swap-left-right of s0, both prompts sent to the backend. */
+  panel = HS_PERTURB_PANEL (find_widget (GTK_WIDGET (window), HS_TYPE_PERTURB_PANEL));
+  g_assert_nonnull (panel);
+  hs_perturb_panel_set_perturbation (panel, HS_PERTURB_SWAP_LEFT_RIGHT);
+  hs_ui_wait_until (panel_idle, panel);
+  g_test_message ("perturb status: %s", hs_perturb_panel_get_status (panel));
+  g_assert_cmpstr (hs_perturb_panel_get_status (panel), ==, "");
+  g_assert_nonnull (strstr (hs_perturb_panel_get_prompt (panel), HS_UI_S0_SWAPPED));
+  g_assert_true (hs_perturb_panel_get_comparison (panel, &cmp));
+  g_assert_cmpfloat (cmp.delta[HS_METRIC_AUROC], ==, 0.0);
+  g_assert_cmpfloat (cmp.delta[HS_METRIC_MASS_IN_TARGET], ==, 0.0);
+  g_assert_false (isnan (cmp.original.value[HS_METRIC_MASS_IN_TARGET]));
+  g_assert_cmpfloat (fabs (cmp.sym_kl), <=, 1e-9);
+  g_assert_true (log_has_line (log, HS_UI_S0));
+  g_assert_true (log_has_line (log, HS_UI_S0_SWAPPED));
+
+  /* Pair compare: A and B are the backend's maps, A − B is zero. */
+  compare = open_compare (window, "pair");
+  view = hs_compare_window_get_view (compare);
+  g_assert_cmpint (hs_compare_view_get_mode (view), ==, HS_COMPARE_MODE_PAIR);
+  hs_ui_wait_until (view_idle, view);
+  g_assert_nonnull (strstr (hs_compare_view_get_title (view, 0), EXEC_ENTRY));
+  assert_fake_map (hs_compare_view_get_map (view, 0));
+  assert_fake_map (hs_compare_view_get_map (view, 1));
+  g_assert_nonnull (hs_compare_view_get_map (view, 2));
+  for (guint c = 0; c < 6; c++)
+    g_assert_cmpfloat (hs_attention_map_peek_values (hs_compare_view_get_map (view, 2))[c], ==, 0.0);
+  gtk_window_destroy (compare);
+  hs_ui_settle ();
+
+  /* Grid: the precomputed models, the built-in live ones and the backend. */
+  compare = open_compare (window, "grid");
+  view = hs_compare_window_get_view (compare);
+  g_assert_cmpint (hs_compare_view_get_mode (view), ==, HS_COMPARE_MODE_GRID);
+  hs_ui_wait_until (view_idle, view);
+  cell = find_cell (view, EXEC_ENTRY);
+  g_assert_null (hs_compare_view_get_error (view, cell));
+  assert_fake_map (hs_compare_view_get_map (view, cell));
+  g_assert_nonnull (hs_compare_view_get_map (view, find_cell (view, "grounded")));
+  gtk_window_destroy (compare);
+  hs_ui_settle ();
+
+  destroy_window (window);
+  set_backend_command ("");
+}
+
 static void
 test_crashing_backend (void)
 {
@@ -211,6 +374,42 @@ test_crashing_backend (void)
   g_assert_cmpuint (hs_error_bar_get_n_errors (bar), >=, 1);
   g_test_message ("error bar: %s", hs_error_bar_get_text (bar));
   g_assert_nonnull (strstr (hs_error_bar_get_text (bar), command));
+
+  /* The Perturb tab and the compare cells show the failure, naming the command. */
+  {
+    HsPerturbPanel *panel = HS_PERTURB_PANEL (find_widget (GTK_WIDGET (window), HS_TYPE_PERTURB_PANEL));
+    GtkWindow *compare;
+    HsCompareView *view;
+    guint cell;
+
+    hs_perturb_panel_set_perturbation (panel, HS_PERTURB_SHUFFLE_IN_REPORT);
+    hs_perturb_panel_set_perturbation (panel, HS_PERTURB_SWAP_LEFT_RIGHT);
+    hs_ui_wait_until (panel_idle, panel);
+    g_test_message ("perturb status: %s", hs_perturb_panel_get_status (panel));
+    g_assert_false (hs_perturb_panel_get_comparison (panel, NULL));
+    g_assert_nonnull (strstr (hs_perturb_panel_get_status (panel), command));
+
+    compare = open_compare (window, "pair");
+    view = hs_compare_window_get_view (compare);
+    hs_ui_wait_until (view_idle, view);
+    g_assert_null (hs_compare_view_get_map (view, 0));
+    g_assert_nonnull (strstr (hs_compare_view_get_error (view, 0), command));
+    g_assert_nonnull (hs_compare_view_get_error (view, 2));   /* A − B needs both */
+    gtk_window_destroy (compare);
+    hs_ui_settle ();
+
+    compare = open_compare (window, "grid");
+    view = hs_compare_window_get_view (compare);
+    hs_ui_wait_until (view_idle, view);
+    cell = find_cell (view, EXEC_ENTRY);
+    g_assert_null (hs_compare_view_get_map (view, cell));
+    g_test_message ("grid cell: %s", hs_compare_view_get_error (view, cell));
+    g_assert_nonnull (strstr (hs_compare_view_get_error (view, cell), command));
+    /* The other cells are unaffected. */
+    g_assert_nonnull (hs_compare_view_get_map (view, find_cell (view, "grounded")));
+    gtk_window_destroy (compare);
+    hs_ui_settle ();
+  }
 
   /* Still responsive: another prompt tries again (a new process, a new error)… */
   hs_error_bar_clear (bar);
@@ -242,6 +441,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/hs/ui-backend/no-command", test_no_command);
   g_test_add_func ("/hs/ui-backend/fake-backend", test_fake_backend);
+  g_test_add_func ("/hs/ui-backend/perturb-compare", test_backend_perturb_compare);
   g_test_add_func ("/hs/ui-backend/crashing-backend", test_crashing_backend);
   ret = g_test_run ();
   g_free (dataset_root);

@@ -9,8 +9,15 @@
  * eye catches what moved.  Under each map its laterality read-out and the
  * wrong_side flag (metrics.md) against the original target.
  *
- * Grid mode: one canvas per model for one prompt, one shared scale, linked
- * zoom and pan, each with its read-out.
+ * Grid mode: one canvas per model for one prompt — the precomputed models
+ * and the live ones (built-in models and the external backend) — one
+ * shared scale, linked zoom and pan, each with its read-out.
+ *
+ * Live maps are computed off the main thread through the window's
+ * HsLiveAttend (its cache first): the cell shows a spinner until the map is
+ * in, and the error (naming the model or the backend's command) when it
+ * fails; property "busy" is TRUE meanwhile.  Under the maps a colour bar
+ * with printed values for the shared scale (and one for A − B).
  *
  * Usage:
  *   view = hs_compare_view_new ();
@@ -27,6 +34,7 @@
 #include <heatscope/hs-model.h>
 
 #include "hs-canvas.h"
+#include "hs-live-attend.h"
 #include "hs-view-state.h"
 
 G_BEGIN_DECLS
@@ -77,17 +85,29 @@ void           hs_compare_view_set_grid       (HsCompareView *self, GPtrArray *m
 gboolean       hs_compare_view_load           (HsCompareView *self, HsDataset *dataset,
                                                HsInstance *instance, HsSentence *sentence,
                                                const char *model, GError **error);
-/* Pair mode with a live model (a built-in name or path served by `cache`):
- * A = the sentence's text and B = its left/right-swapped prompt, both
- * attended on the instance's image exactly as hs_model_attend gives them. */
+/* Pair mode with a live model (a built-in name or path, or
+ * HS_LIVE_EXEC_NAME, served by `live`): A = the sentence's text and B = its
+ * left/right-swapped prompt, attended on the instance's image (`image` when
+ * the caller has it decoded, else loaded) exactly as hs_model_attend or the
+ * backend gives them; asynchronous unless both are cached.  FALSE when the
+ * prompt has nothing to swap or the image or targets cannot be loaded. */
 gboolean       hs_compare_view_load_live      (HsCompareView *self, HsDataset *dataset,
                                                HsInstance *instance, HsSentence *sentence,
-                                               HsModelCache *cache, const char *model,
-                                               GError **error);
+                                               HsImage *image, HsLiveAttend *live,
+                                               const char *model, GError **error);
 /* Grid mode from a dataset: every model with a map for the sentence. */
 gboolean       hs_compare_view_load_grid      (HsCompareView *self, HsDataset *dataset,
                                                HsInstance *instance, HsSentence *sentence,
                                                GError **error);
+/* The same plus one cell per live model of `live_models` (NULL-terminated;
+ * names as for load_live) attending the sentence's text.  A map that fails
+ * to load or compute is an error in its cell. */
+gboolean       hs_compare_view_load_grid_live (HsCompareView *self, HsDataset *dataset,
+                                               HsInstance *instance, HsSentence *sentence,
+                                               HsImage *image, HsLiveAttend *live,
+                                               const char * const *live_models, GError **error);
+/* TRUE while live maps are computed (property "busy"). */
+gboolean       hs_compare_view_get_busy       (HsCompareView *self);
 
 HsCompareMode  hs_compare_view_get_mode       (HsCompareView *self);
 gboolean       hs_compare_view_get_blink      (HsCompareView *self);
@@ -98,6 +118,10 @@ HsCanvas      *hs_compare_view_get_canvas     (HsCompareView *self, guint index)
 /* The title and the laterality / wrong-side read-out under canvas `index`. */
 const char    *hs_compare_view_get_title      (HsCompareView *self, guint index);
 const char    *hs_compare_view_get_readout    (HsCompareView *self, guint index);
+/* The map of cell `index` (NULL while pending or after an error) and the
+ * error shown in the cell (NULL when none). */
+HsAttentionMap *hs_compare_view_get_map       (HsCompareView *self, guint index);
+const char    *hs_compare_view_get_error      (HsCompareView *self, guint index);
 /* wrong_side of the map in canvas `index`: 1, 0, or −1 when undefined. */
 int            hs_compare_view_get_wrong_side (HsCompareView *self, guint index);
 /* The shared range of the maps, and the symmetric range of A − B. */

@@ -6,6 +6,7 @@
 #include <heatscope/hs-target.h>
 
 #include "hs-perturb-panel.h"
+#include "hs-live-attend.h"
 
 struct _HsPerturbPanel
 {
@@ -15,15 +16,24 @@ struct _HsPerturbPanel
   GtkDropDown      *dropdown;
   GtkLabel         *prompt_label;
   GtkLabel         *status_label;
+  GtkWidget        *progress_box;
+  GtkSpinner       *spinner;
+  GtkLabel         *progress_label;
   GtkGrid          *table;
 
   HsDataset        *dataset;
   HsInstance       *instance;   /* borrowed from dataset */
   HsSentence       *sentence;   /* borrowed from dataset */
   char             *model;
-  HsModelCache     *live_cache;  /* borrowed; NULL unless live */
+  HsLiveAttend     *live;        /* NULL unless live */
   char             *live_model;
   HsImage          *live_image;  /* NULL: loaded from the dataset */
+  /* The live requests of the newest recompute; older ones are dropped. */
+  GCancellable     *cancellable;
+  guint             generation;
+  HsPerturbed      *pending;
+  HsAttentionMap   *pending_maps[2];   /* original, perturbed */
+  guint             n_waiting;
   HsPerturbContext *context;
   HsPerturbation    perturbation;
   char             *prompt;
@@ -33,6 +43,14 @@ struct _HsPerturbPanel
 };
 
 G_DEFINE_FINAL_TYPE (HsPerturbPanel, hs_perturb_panel, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_BUSY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 static void
 set_status (HsPerturbPanel *self, const char *status)
@@ -139,20 +157,157 @@ original_target (HsPerturbPanel *self, GError **error)
   return g_steal_pointer (&target);
 }
 
-/* The map of `prompt` from the live model, as hs_model_attend gives it. */
-static HsAttentionMap *
-live_attend (HsPerturbPanel *self, HsImage *image, const char *prompt, GError **error)
+/* Scores both maps against the original target and fills the table. */
+static void
+score (HsPerturbPanel *self, HsPerturbed *perturbed, HsAttentionMap *original,
+       HsAttentionMap *changed)
 {
-  g_autoptr(HsModel) model = NULL;
-  g_autoptr(HsImageFeatures) features = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsTarget) target = NULL;
+  HsScoreOptions options;
 
-  model = hs_model_cache_get_model (self->live_cache, self->live_model, error);
-  if (model == NULL)
-    return NULL;
-  features = hs_model_cache_get_features (self->live_cache, model, image, NULL, error);
-  if (features == NULL)
-    return NULL;
-  return hs_model_attend (model, features, prompt, error);
+  target = original_target (self, &error);
+  if (target == NULL)
+    {
+      set_status (self, error->message);
+      return;
+    }
+  hs_score_options_init (&options);
+  if (!hs_perturb_compare (self->context, self->instance, self->sentence, perturbed, original,
+                           changed != NULL ? changed : original, target, &options,
+                           &self->comparison, &error))
+    {
+      set_status (self, error->message);
+      return;
+    }
+  hs_score_release_memory ();
+  set_status (self, NULL);
+  fill_table (self);
+}
+
+static void
+set_busy (HsPerturbPanel *self, gboolean busy, const char *text)
+{
+  gboolean was = gtk_widget_get_visible (self->progress_box);
+
+  gtk_label_set_text (self->progress_label, text != NULL ? text : "");
+  gtk_widget_set_visible (self->progress_box, busy);
+  gtk_spinner_set_spinning (self->spinner, busy);
+  if (was != busy)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+/* Forgets the live requests in flight (their results still feed the cache). */
+static void
+cancel_live (HsPerturbPanel *self)
+{
+  self->generation++;
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->pending, hs_perturbed_free);
+  g_clear_pointer (&self->pending_maps[0], hs_attention_map_unref);
+  g_clear_pointer (&self->pending_maps[1], hs_attention_map_unref);
+  self->n_waiting = 0;
+  set_busy (self, FALSE, NULL);
+}
+
+typedef struct {
+  HsPerturbPanel *panel;   /* weak: the panel may go first */
+  guint           generation;
+  guint           slot;
+} LiveRequest;
+
+static void
+live_done (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  LiveRequest *request = user_data;
+  HsPerturbPanel *self = request->panel;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsAttentionMap) map = hs_live_attend_finish (HS_LIVE_ATTEND (object), result, &error);
+
+  if (self != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self), (gpointer *) &request->panel);
+  if (self == NULL || request->generation != self->generation)
+    {
+      g_free (request);
+      return;
+    }
+  if (map == NULL)
+    {
+      g_autofree char *message = NULL;
+
+      g_free (request);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      /* The backend's messages name its command; a built-in model's do not. */
+      if (hs_live_attend_is_exec (self->live_model))
+        message = g_strdup (error->message);
+      else
+        message = g_strdup_printf (_("Live model %s: %s"), self->live_model, error->message);
+      cancel_live (self);
+      set_status (self, message);
+      return;
+    }
+  self->pending_maps[request->slot] = g_steal_pointer (&map);
+  g_free (request);
+  if (--self->n_waiting > 0)
+    return;
+  {
+    g_autoptr(HsPerturbed) perturbed = g_steal_pointer (&self->pending);
+    g_autoptr(HsAttentionMap) original = g_steal_pointer (&self->pending_maps[0]);
+    g_autoptr(HsAttentionMap) changed = g_steal_pointer (&self->pending_maps[1]);
+
+    cancel_live (self);
+    score (self, perturbed, original, changed);
+  }
+}
+
+/* The original and the perturbed prompt attended live: from the cache when
+ * they are there, else off the main thread (the Perturb tab stays usable
+ * while the external backend thinks). */
+static void
+recompute_live (HsPerturbPanel *self, HsPerturbed *perturbed)
+{
+  const char *prompts[2] = { self->sentence->text, perturbed->prompt };
+  guint n = hs_perturbation_is_target (self->perturbation) ? 1 : 2;
+  g_autofree char *progress = NULL;
+
+  self->pending = perturbed;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *key = hs_live_attend_make_key (self->dataset, self->instance,
+                                                      self->live_model, prompts[i]);
+      self->pending_maps[i] = hs_live_attend_lookup (self->live, key);
+    }
+  if (self->pending_maps[0] != NULL && (n == 1 || self->pending_maps[1] != NULL))
+    {
+      g_autoptr(HsPerturbed) done = g_steal_pointer (&self->pending);
+      g_autoptr(HsAttentionMap) original = g_steal_pointer (&self->pending_maps[0]);
+      g_autoptr(HsAttentionMap) changed = g_steal_pointer (&self->pending_maps[1]);
+
+      score (self, done, original, changed);
+      return;
+    }
+
+  self->cancellable = g_cancellable_new ();
+  for (guint i = 0; i < n; i++)
+    {
+      LiveRequest *request;
+
+      if (self->pending_maps[i] != NULL)
+        continue;
+      request = g_new0 (LiveRequest, 1);
+      request->panel = self;
+      request->generation = self->generation;
+      request->slot = i;
+      g_object_add_weak_pointer (G_OBJECT (self), (gpointer *) &request->panel);
+      self->n_waiting++;
+      hs_live_attend_async (self->live, self->dataset, self->instance, self->live_image,
+                            self->live_model, prompts[i], self->cancellable, live_done, request);
+    }
+  progress = g_strdup_printf (_("Attending with %s…"),
+                              hs_live_attend_get_source_name (self->live, self->live_model));
+  set_busy (self, TRUE, progress);
 }
 
 static void
@@ -162,10 +317,9 @@ recompute (HsPerturbPanel *self)
   g_autoptr(HsPerturbed) perturbed = NULL;
   g_autoptr(HsAttentionMap) original = NULL;
   g_autoptr(HsAttentionMap) changed = NULL;
-  g_autoptr(HsTarget) target = NULL;
-  HsScoreOptions options;
   HsMapRef *ref;
 
+  cancel_live (self);
   clear_table (self);
   set_prompt (self, NULL);
   if (self->dataset == NULL || self->instance == NULL || self->sentence == NULL || self->model == NULL)
@@ -191,19 +345,9 @@ recompute (HsPerturbPanel *self)
 
   if (self->live_model != NULL)
     {
-      g_autoptr(HsImage) image = self->live_image != NULL ? hs_image_ref (self->live_image)
-                                 : hs_dataset_load_image (self->dataset, self->instance, &error);
-
-      if (image != NULL)
-        original = live_attend (self, image, self->sentence->text, &error);
-      if (original != NULL && !hs_perturbation_is_target (self->perturbation))
-        changed = live_attend (self, image, perturbed->prompt, &error);
-      if (original == NULL || (changed == NULL && !hs_perturbation_is_target (self->perturbation)))
-        {
-          set_status (self, error->message);
-          return;
-        }
-      goto score;
+      set_status (self, NULL);
+      recompute_live (self, g_steal_pointer (&perturbed));
+      return;
     }
   ref = hs_instance_find_map (self->instance, self->model, self->sentence->id);
   if (ref == NULL)
@@ -235,24 +379,7 @@ recompute (HsPerturbPanel *self)
           return;
         }
     }
-score:
-  target = original_target (self, &error);
-  if (target == NULL)
-    {
-      set_status (self, error->message);
-      return;
-    }
-  hs_score_options_init (&options);
-  if (!hs_perturb_compare (self->context, self->instance, self->sentence, perturbed, original,
-                           changed != NULL ? changed : original, target, &options,
-                           &self->comparison, &error))
-    {
-      set_status (self, error->message);
-      return;
-    }
-  hs_score_release_memory ();
-  set_status (self, NULL);
-  fill_table (self);
+  score (self, perturbed, original, changed);
 }
 
 static void
@@ -296,13 +423,15 @@ hs_perturb_panel_set_input (HsPerturbPanel *self, HsDataset *dataset, HsInstance
 }
 
 void
-hs_perturb_panel_set_live_model (HsPerturbPanel *self, HsModelCache *cache, const char *model,
-                                 HsImage *image)
+hs_perturb_panel_set_live (HsPerturbPanel *self, HsLiveAttend *live, const char *model,
+                           HsImage *image)
 {
   g_return_if_fail (HS_IS_PERTURB_PANEL (self));
-  g_return_if_fail (model == NULL || cache != NULL);
+  g_return_if_fail (model == NULL || HS_IS_LIVE_ATTEND (live));
 
-  self->live_cache = model != NULL ? cache : NULL;
+  if (model == NULL)
+    live = NULL;
+  g_set_object (&self->live, live);
   if (self->live_model != model)
     {
       g_free (self->live_model);
@@ -311,6 +440,13 @@ hs_perturb_panel_set_live_model (HsPerturbPanel *self, HsModelCache *cache, cons
   g_clear_pointer (&self->live_image, hs_image_unref);
   if (model != NULL && image != NULL)
     self->live_image = hs_image_ref (image);
+}
+
+gboolean
+hs_perturb_panel_get_busy (HsPerturbPanel *self)
+{
+  g_return_val_if_fail (HS_IS_PERTURB_PANEL (self), FALSE);
+  return self->n_waiting > 0;
 }
 
 void
@@ -358,10 +494,12 @@ hs_perturb_panel_dispose (GObject *object)
 {
   HsPerturbPanel *self = HS_PERTURB_PANEL (object);
 
+  cancel_live (self);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_pointer (&self->context, hs_perturb_context_free);
   g_clear_pointer (&self->dataset, hs_dataset_unref);
   g_clear_pointer (&self->live_image, hs_image_unref);
+  g_clear_object (&self->live);
   G_OBJECT_CLASS (hs_perturb_panel_parent_class)->dispose (object);
 }
 
@@ -378,6 +516,19 @@ hs_perturb_panel_finalize (GObject *object)
 }
 
 static void
+hs_perturb_panel_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_BUSY:
+      g_value_set_boolean (value, hs_perturb_panel_get_busy (HS_PERTURB_PANEL (object)));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 hs_perturb_panel_class_init (HsPerturbPanelClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -385,8 +536,24 @@ hs_perturb_panel_class_init (HsPerturbPanelClass *klass)
 
   object_class->dispose = hs_perturb_panel_dispose;
   object_class->finalize = hs_perturb_panel_finalize;
+  object_class->get_property = hs_perturb_panel_get_property;
+
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
+
+/* What the dropdown shows, in HsPerturbation order; the core's ids
+ * (hs_perturbation_to_string) stay those of the CLI and the files. */
+static const char * const perturbation_labels[] = {
+  NC_("perturbation", "Swap left/right"),
+  NC_("perturbation", "Shuffle in report"),
+  NC_("perturbation", "Random sentence"),
+  NC_("perturbation", "Random boxes"),
+  NC_("perturbation", "Synthetic swapped condition"),
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (perturbation_labels) == HS_N_PERTURBATIONS);
 
 static void
 hs_perturb_panel_init (HsPerturbPanel *self)
@@ -395,7 +562,7 @@ hs_perturb_panel_init (HsPerturbPanel *self)
   GtkWidget *scrolled;
 
   for (guint p = 0; p < HS_N_PERTURBATIONS; p++)
-    gtk_string_list_append (names, hs_perturbation_to_string (p));
+    gtk_string_list_append (names, g_dpgettext2 (NULL, "perturbation", perturbation_labels[p]));
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   self->dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (names)), NULL));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->dropdown), _("Perturbation (McInerney et al. §3.1)"));
@@ -406,6 +573,15 @@ hs_perturb_panel_init (HsPerturbPanel *self)
   gtk_label_set_wrap (self->status_label, TRUE);
   gtk_label_set_xalign (self->status_label, 0);
   gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "error");
+  self->progress_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  self->spinner = GTK_SPINNER (gtk_spinner_new ());
+  self->progress_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->progress_label, 0);
+  gtk_label_set_ellipsize (self->progress_label, PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->progress_label), "dim-label");
+  gtk_box_append (GTK_BOX (self->progress_box), GTK_WIDGET (self->spinner));
+  gtk_box_append (GTK_BOX (self->progress_box), GTK_WIDGET (self->progress_label));
+  gtk_widget_set_visible (self->progress_box, FALSE);
   self->table = GTK_GRID (gtk_grid_new ());
   gtk_grid_set_column_spacing (self->table, 12);
   gtk_grid_set_row_spacing (self->table, 2);
@@ -416,6 +592,7 @@ hs_perturb_panel_init (HsPerturbPanel *self)
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->dropdown));
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->prompt_label));
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->status_label));
+  gtk_box_append (GTK_BOX (self->box), self->progress_box);
   gtk_box_append (GTK_BOX (self->box), scrolled);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   gtk_drop_down_set_selected (self->dropdown, 0);

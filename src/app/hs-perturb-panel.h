@@ -6,14 +6,18 @@
  * prompt (or what changed), and a table: metric | original | perturbed | Δ
  * (perturbed − original, both against the ORIGINAL target for text
  * perturbations; hs_perturb_compare), plus the symmetric KL between the
- * maps.  With a live model both prompts are attended live.  With precomputed maps a missing perturbed map is reported in the
- * status line, naming the prompt and model. */
+ * maps.  With a live model (built-in or the external backend) both prompts
+ * are attended live, off the main thread.  With precomputed maps a missing
+ * perturbed map is reported in the status line, naming the prompt and
+ * model. */
 #pragma once
 
 #include <gtk/gtk.h>
 #include <heatscope/hs-dataset.h>
 #include <heatscope/hs-model.h>
 #include <heatscope/hs-perturb.h>
+
+#include "hs-live-attend.h"
 
 G_BEGIN_DECLS
 
@@ -25,15 +29,19 @@ GtkWidget  *hs_perturb_panel_new              (void);
 void        hs_perturb_panel_set_input        (HsPerturbPanel *self, HsDataset *dataset,
                                                HsInstance *instance, HsSentence *sentence,
                                                const char *model);
-/* With a live model (a built-in name or path served by `cache`, which the
- * caller keeps alive), the original and perturbed prompts are attended on
- * the instance's image instead of looked up; NULL model = precomputed maps.
- * `image` is the instance's radiograph when the caller has it loaded (the
- * cache keeps features per image, so sharing it avoids re-encoding), NULL
- * to load it from the dataset.  Takes effect at the next recompute
- * (set_input or set_perturbation). */
-void        hs_perturb_panel_set_live_model   (HsPerturbPanel *self, HsModelCache *cache,
+/* With a live model (a built-in name or path, or HS_LIVE_EXEC_NAME for the
+ * external backend, served by `live`), the original and perturbed prompts
+ * are attended on the instance's image instead of looked up: from `live`'s
+ * cache when there, else off the main thread ("busy" meanwhile, a spinner
+ * in the panel); a failure (naming the model or the backend's command) goes
+ * to the status line.  NULL model = precomputed maps.  `image` is the
+ * instance's radiograph when the caller has it loaded (features are cached
+ * per image, so sharing it avoids re-encoding), NULL to load it.  Takes
+ * effect at the next recompute (set_input or set_perturbation). */
+void        hs_perturb_panel_set_live         (HsPerturbPanel *self, HsLiveAttend *live,
                                                const char *model, HsImage *image);
+/* TRUE while live requests are in flight (property "busy"). */
+gboolean    hs_perturb_panel_get_busy         (HsPerturbPanel *self);
 void        hs_perturb_panel_set_perturbation (HsPerturbPanel *self, HsPerturbation perturbation);
 HsPerturbation hs_perturb_panel_get_perturbation (HsPerturbPanel *self);
 /* The perturbed prompt (or the description of a target perturbation). */

@@ -6,6 +6,7 @@
 #include "hs-annotation-window.h"
 #include "hs-import-dialog.h"
 #include "hs-perturb-panel.h"
+#include "hs-live-attend.h"
 #include "hs-startup-trace.h"
 
 #include <heatscope/hs-model.h>
@@ -63,7 +64,7 @@ struct _HsWindow
   gboolean              filling_models;
 
   /* Live attention (the built-in models): see "live models" below. */
-  HsModelCache         *model_cache;
+  HsLiveAttend         *live;              /* models, backend, LRU: shared with compare/perturb */
   GPtrArray            *live_names;        /* built-in names offered, after the precomputed ones */
   guint                 n_precomputed;     /* dataset models at the head of `models` */
   gboolean              live_checked;      /* weights tried (errors reported once) */
@@ -73,13 +74,9 @@ struct _HsWindow
   guint                 live_delay_ms;
   guint64               live_serial;
   char                 *live_key;          /* (model, instance, prompt) of the map shown */
-  GHashTable           *live_cache;        /* key → HsAttentionMap */
-  GQueue                live_lru;          /* keys, most recent first (owned by live_cache) */
   gint64                live_changed_us;   /* when the prompt last changed, for latency */
   double                live_latency_ms;
   double                live_compute_ms;
-  char                 *exec_command;      /* the external backend's command, or NULL */
-  HsBackendExec        *exec_backend;      /* created on its first request */
 };
 
 enum {
@@ -151,25 +148,18 @@ update_actions (HsWindow *self)
 
 /* With a live model chosen, every edit of the prompt schedules a request
  * (debounced); a request cancels the one before it, runs encode (cached per
- * image by HsModelCache) and attend in a GTask, and its result is shown only
- * if no newer request was made since.  Results are kept in a small LRU keyed
- * by (model, instance, prompt), so going back to a prompt is immediate. */
+ * image by HsModelCache) and attend off the main thread (HsLiveAttend, shared
+ * with the compare view and the Perturb tab), and its result is shown only
+ * if no newer request was made since.  Results are kept in HsLiveAttend's
+ * small LRU keyed by (model, instance, prompt), so going back to a prompt is
+ * immediate. */
 
 #define LIVE_DEFAULT_DELAY_MS 120
-#define LIVE_CACHE_SIZE       48
-/* The external backend's entry in live_names (no built-in model has this name). */
-#define LIVE_EXEC_NAME        "external"
+/* The external backend's entry in live_names. */
+#define LIVE_EXEC_NAME        HS_LIVE_EXEC_NAME
 
 static void update_view_full (HsWindow *self, gboolean force);
 static void update_spinner (HsWindow *self);
-
-/* The built-in model behind the live choice; NULL for the external backend,
- * which the Perturb tab and the compare view cannot drive yet. */
-static const char *
-live_builtin_model (HsWindow *self)
-{
-  return g_strcmp0 (self->live_model, LIVE_EXEC_NAME) == 0 ? NULL : self->live_model;
-}
 
 static gboolean
 live_busy (HsWindow *self)
@@ -181,51 +171,7 @@ static char *
 live_make_key (HsWindow   *self,
                const char *prompt)
 {
-  if (self->live_model == NULL || self->instance == NULL || prompt == NULL)
-    return NULL;
-  return g_strdup_printf ("%s\x1f%s\x1f%s", self->live_model, self->instance->id, prompt);
-}
-
-static HsAttentionMap *
-live_cache_lookup (HsWindow   *self,
-                   const char *key)
-{
-  HsAttentionMap *map = key != NULL ? g_hash_table_lookup (self->live_cache, key) : NULL;
-
-  if (map != NULL)
-    {
-      GList *link = g_queue_find_custom (&self->live_lru, key, (GCompareFunc) g_strcmp0);
-      if (link != NULL)
-        {
-          g_queue_unlink (&self->live_lru, link);
-          g_queue_push_head_link (&self->live_lru, link);
-        }
-    }
-  return map;
-}
-
-static void
-live_cache_insert (HsWindow       *self,
-                   const char     *key,
-                   HsAttentionMap *map)
-{
-  char *owned;
-
-  if (g_hash_table_contains (self->live_cache, key))
-    return;
-  while (g_queue_get_length (&self->live_lru) >= LIVE_CACHE_SIZE)
-    g_hash_table_remove (self->live_cache, g_queue_pop_tail (&self->live_lru));
-  owned = g_strdup (key);
-  g_hash_table_insert (self->live_cache, owned, hs_attention_map_ref (map));
-  g_queue_push_head (&self->live_lru, owned);
-}
-
-static void
-live_cache_clear (HsWindow *self)
-{
-  g_queue_clear (&self->live_lru);
-  if (self->live_cache != NULL)
-    g_hash_table_remove_all (self->live_cache);
+  return hs_live_attend_make_key (self->dataset, self->instance, self->live_model, prompt);
 }
 
 static void
@@ -261,71 +207,35 @@ live_show (HsWindow       *self,
 }
 
 typedef struct {
-  HsModelCache *cache;   /* owned by the window, which the task keeps alive */
-  char         *model;
-  HsImage      *image;
-  char         *prompt;
+  HsWindow     *window;  /* kept alive until the request ends */
+  char         *model;   /* what errors are reported under */
   char         *key;
   guint64       serial;
   gint64        started_us;
-  HsBackendExec *backend;   /* the external backend's request, or NULL */
 } LiveJob;
 
 static void
 live_job_free (LiveJob *job)
 {
+  g_object_unref (job->window);
   g_free (job->model);
-  g_clear_pointer (&job->image, hs_image_unref);
-  g_free (job->prompt);
   g_free (job->key);
-  g_clear_pointer (&job->backend, hs_backend_exec_unref);
   g_free (job);
 }
 
-static void
-live_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  LiveJob *job = task_data;
-  GError *error = NULL;
-  g_autoptr(HsModel) model = NULL;
-  g_autoptr(HsImageFeatures) features = NULL;
-  HsAttentionMap *map;
-
-  model = hs_model_cache_get_model (job->cache, job->model, &error);
-  if (model != NULL)
-    features = hs_model_cache_get_features (job->cache, model, job->image, cancellable, &error);
-  if (features == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  /* Attending is a few milliseconds: not worth starting once superseded. */
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  map = hs_model_attend (model, features, job->prompt, &error);
-  if (map == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, map, (GDestroyNotify) hs_attention_map_unref);
-}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LiveJob, live_job_free)
 
 static void
 live_done (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
 {
-  HsWindow *self = HS_WINDOW (object);
-  GTask *task = G_TASK (result);
-  LiveJob *job = g_task_get_task_data (task);
+  g_autoptr(LiveJob) job = user_data;
+  HsWindow *self = job->window;
   g_autoptr(GError) error = NULL;
-  g_autoptr(HsAttentionMap) map = g_task_propagate_pointer (task, &error);
+  g_autoptr(HsAttentionMap) map = hs_live_attend_finish (HS_LIVE_ATTEND (object), result, &error);
 
-  /* A finished older request still feeds the cache, but never the view. */
-  if (map != NULL && self->live_cache != NULL)
-    live_cache_insert (self, job->key, map);
+  /* A finished older request fed the cache (HsLiveAttend), but never the view. */
   if (job->serial != self->live_serial || self->live_model == NULL)
     {
       /* Counted for tests: results that arrived after a newer request. */
@@ -356,89 +266,14 @@ live_done (GObject      *object,
 }
 
 static void
-live_exec_done (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  LiveJob *job = g_task_get_task_data (task);
-  GError *error = NULL;
-  HsAttentionMap *map = hs_backend_exec_attend_finish (job->backend, result, &error);
-
-  if (map == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, map, (GDestroyNotify) hs_attention_map_unref);
-}
-
-/* The external backend: the same job, key, cache and live_done as the
- * built-in models, but the work is a request to the backend process. */
-static void
-live_start_exec (HsWindow   *self,
-                 const char *prompt)
-{
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
-  LiveJob *job;
-
-  if (prompt == NULL || *prompt == '\0')
-    {
-      g_autofree char *key = live_make_key (self, prompt);
-      live_show (self, key, NULL);
-      update_spinner (self);
-      return;
-    }
-  self->live_cancellable = g_cancellable_new ();
-  job = g_new0 (LiveJob, 1);
-  job->model = g_strdup (self->exec_command);  /* errors name the command */
-  job->prompt = g_strdup (prompt);
-  job->key = live_make_key (self, prompt);
-  job->serial = self->live_serial;
-  job->started_us = g_get_monotonic_time ();
-  task = g_task_new (self, self->live_cancellable, live_done, NULL);
-  g_task_set_source_tag (task, live_start_exec);
-  g_task_set_check_cancellable (task, FALSE);
-  g_task_set_task_data (task, job, (GDestroyNotify) live_job_free);
-  g_object_set_data (G_OBJECT (self), "hs-live-started",
-                     GUINT_TO_POINTER (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self),
-                                                                            "hs-live-started")) + 1));
-
-  if (self->exec_backend == NULL && self->exec_command != NULL)
-    self->exec_backend = hs_backend_exec_new (self->exec_command, &error);
-  if (self->exec_backend != NULL && self->dataset != NULL)
-    path = hs_dataset_resolve_path (self->dataset, self->instance->image, &error);
-  if (path == NULL)
-    {
-      if (error == NULL)
-        g_set_error (&error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_COMMAND,
-                     _("No external backend command is set"));
-      g_task_return_error (task, g_steal_pointer (&error));
-    }
-  else
-    {
-      job->backend = hs_backend_exec_ref (self->exec_backend);
-      hs_backend_exec_attend_async (self->exec_backend, path, prompt, TRUE, self->live_cancellable,
-                                    live_exec_done, g_object_ref (task));
-    }
-  update_spinner (self);
-}
-
-static void
 live_start (HsWindow *self)
 {
-  g_autoptr(GTask) task = NULL;
   LiveJob *job;
   const char *prompt = hs_prompt_panel_get_prompt (self->prompt_panel);
 
   if (self->live_model == NULL || self->image == NULL || self->instance == NULL)
     return;
   live_cancel (self);
-  if (g_strcmp0 (self->live_model, LIVE_EXEC_NAME) == 0)
-    {
-      live_start_exec (self, prompt);
-      return;
-    }
   if (prompt == NULL || *prompt == '\0')
     {
       g_autofree char *key = live_make_key (self, prompt);
@@ -449,22 +284,16 @@ live_start (HsWindow *self)
   self->live_cancellable = g_cancellable_new ();
 
   job = g_new0 (LiveJob, 1);
-  job->cache = self->model_cache;
-  job->model = g_strdup (self->live_model);
-  job->image = hs_image_ref (self->image);
-  job->prompt = g_strdup (prompt);
+  job->window = g_object_ref (self);
+  job->model = g_strdup (hs_live_attend_get_source_name (self->live, self->live_model));
   job->key = live_make_key (self, prompt);
   job->serial = self->live_serial;
   job->started_us = g_get_monotonic_time ();
-  task = g_task_new (self, self->live_cancellable, live_done, NULL);
-  g_task_set_source_tag (task, live_start);
-  /* A map finished just before being superseded still goes to the cache. */
-  g_task_set_check_cancellable (task, FALSE);
   g_object_set_data (G_OBJECT (self), "hs-live-started",
                      GUINT_TO_POINTER (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self),
                                                                             "hs-live-started")) + 1));
-  g_task_set_task_data (task, job, (GDestroyNotify) live_job_free);
-  g_task_run_in_thread (task, live_thread);
+  hs_live_attend_async (self->live, self->dataset, self->instance, self->image, self->live_model,
+                        prompt, self->live_cancellable, live_done, job);
   update_spinner (self);
 }
 
@@ -485,7 +314,7 @@ live_schedule (HsWindow *self)
 {
   const char *prompt = hs_prompt_panel_get_prompt (self->prompt_panel);
   g_autofree char *key = NULL;
-  HsAttentionMap *cached;
+  g_autoptr(HsAttentionMap) cached = NULL;
 
   if (self->live_model == NULL || self->instance == NULL)
     return;
@@ -496,7 +325,7 @@ live_schedule (HsWindow *self)
   live_cancel (self);
   self->live_changed_us = g_get_monotonic_time ();
 
-  cached = live_cache_lookup (self, key);
+  cached = hs_live_attend_lookup (self->live, key);
   if (cached != NULL && self->image_cancellable == NULL)
     {
       self->live_compute_ms = 0.0;
@@ -530,8 +359,7 @@ live_check_exec (HsWindow *self)
     command = g_settings_get_string (self->settings, "backend-command");
   if (command == NULL || *g_strstrip (command) == '\0')
     return;
-  g_free (self->exec_command);
-  self->exec_command = g_steal_pointer (&command);
+  hs_live_attend_set_exec_command (self->live, command);
   g_ptr_array_add (self->live_names, g_strdup (LIVE_EXEC_NAME));
 }
 
@@ -548,7 +376,8 @@ live_check_models (HsWindow *self)
   for (guint i = 0; names[i] != NULL; i++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(HsModel) model = hs_model_cache_get_model (self->model_cache, names[i], &error);
+      g_autoptr(HsModel) model = hs_model_cache_get_model (hs_live_attend_get_model_cache (self->live),
+                                                                  names[i], &error);
 
       if (model != NULL)
         g_ptr_array_add (self->live_names, g_strdup (names[i]));
@@ -567,11 +396,7 @@ live_check_models (HsWindow *self)
 static char *
 live_display_name (const char *name)
 {
-  if (g_strcmp0 (name, LIVE_EXEC_NAME) == 0)
-    /* Translators: the user's own model program, in the header bar */
-    return g_strdup (_("External backend (live)"));
-  /* Translators: a model in the header bar that computes maps as you type */
-  return g_strdup_printf (_("%s (live)"), name);
+  return hs_live_attend_display_name (name);
 }
 
 /* ---- models ------------------------------------------------------------ */
@@ -925,8 +750,8 @@ update_view_full (HsWindow *self,
                                 regions, masks);
     /* With a live model both prompts are attended live; else the
      * perturbed map is looked up among the precomputed ones. */
-    hs_perturb_panel_set_live_model (HS_PERTURB_PANEL (self->perturb_panel), self->model_cache,
-                                     live_builtin_model (self), self->image);
+    hs_perturb_panel_set_live (HS_PERTURB_PANEL (self->perturb_panel), self->live,
+                               self->live_model, self->image);
     hs_perturb_panel_set_input (HS_PERTURB_PANEL (self->perturb_panel), self->dataset,
                                 self->instance, sentence,
                                 self->live_model != NULL ? self->live_model : self->model);
@@ -959,7 +784,7 @@ set_dataset (HsWindow   *self,
   g_cancellable_cancel (self->image_cancellable);
   g_clear_object (&self->image_cancellable);
   live_cancel (self);
-  live_cache_clear (self);
+  hs_live_attend_clear (self->live);
   g_clear_pointer (&self->live_key, g_free);
   g_clear_pointer (&self->map, hs_attention_map_unref);
   g_clear_pointer (&self->image, hs_image_unref);
@@ -1330,6 +1155,8 @@ compare_action (GSimpleAction *action,
   HsWindow *self = user_data;
   gboolean grid = g_str_equal (g_variant_get_string (parameter, NULL), "grid");
   HsSentence *sentence = hs_prompt_panel_get_sentence (self->prompt_panel);
+  /* The decoded radiograph, unless the next instance's is still loading. */
+  HsImage *image = self->image_cancellable == NULL ? self->image : NULL;
   g_autoptr(GError) error = NULL;
   GtkWindow *window;
   HsCompareView *view;
@@ -1341,10 +1168,20 @@ compare_action (GSimpleAction *action,
   view = hs_compare_window_get_view (window);
   hs_compare_view_set_base_state (view, HS_VIEW_STATE (self->view_state));
   if (grid)
-    ok = hs_compare_view_load_grid (view, self->dataset, self->instance, sentence, &error);
-  else if (live_builtin_model (self) != NULL)
-    ok = hs_compare_view_load_live (view, self->dataset, self->instance, sentence,
-                                    self->model_cache, live_builtin_model (self), &error);
+    {
+      /* The precomputed models and every live one. */
+      g_autoptr(GPtrArray) live_models = g_ptr_array_new ();   /* borrowed names */
+
+      for (guint i = 0; i < self->live_names->len; i++)
+        g_ptr_array_add (live_models, g_ptr_array_index (self->live_names, i));
+      g_ptr_array_add (live_models, NULL);
+      ok = hs_compare_view_load_grid_live (view, self->dataset, self->instance, sentence, image,
+                                           self->live, (const char * const *) live_models->pdata,
+                                           &error);
+    }
+  else if (self->live_model != NULL)
+    ok = hs_compare_view_load_live (view, self->dataset, self->instance, sentence, image,
+                                    self->live, self->live_model, &error);
   else
     ok = hs_compare_view_load (view, self->dataset, self->instance, sentence, self->model, &error);
   if (!ok)
@@ -1514,9 +1351,6 @@ hs_window_dispose (GObject *object)
   g_cancellable_cancel (self->image_cancellable);
   g_clear_object (&self->image_cancellable);
   live_cancel (self);
-  live_cache_clear (self);
-  /* A request in flight keeps its own reference; the last one ends the process. */
-  g_clear_pointer (&self->exec_backend, hs_backend_exec_unref);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
@@ -1546,11 +1380,9 @@ hs_window_finalize (GObject *object)
   g_free (self->model);
   g_free (self->live_model);
   g_free (self->live_key);
-  g_free (self->exec_command);
-  g_clear_pointer (&self->live_cache, g_hash_table_unref);
   g_clear_pointer (&self->live_names, g_ptr_array_unref);
-  /* Last: running tasks hold a reference to the window, so none is left. */
-  g_clear_pointer (&self->model_cache, hs_model_cache_free);
+  /* Requests in flight hold their own reference to it. */
+  g_clear_object (&self->live);
   G_OBJECT_CLASS (hs_window_parent_class)->finalize (object);
 }
 
@@ -1614,11 +1446,8 @@ hs_window_init (HsWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
   hs_import_dialog_add_action (GTK_APPLICATION_WINDOW (self), import_open);
 
-  self->model_cache = hs_model_cache_new ();
+  self->live = hs_live_attend_new ();
   self->live_names = g_ptr_array_new_with_free_func (g_free);
-  self->live_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                            (GDestroyNotify) hs_attention_map_unref);
-  g_queue_init (&self->live_lru);
   self->live_delay_ms = LIVE_DEFAULT_DELAY_MS;
 
   self->models = gtk_string_list_new (NULL);
