@@ -85,7 +85,8 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
         return FALSE;
       if (row == NULL)
         break;
-      if ((int) g_strv_length (row) < c_box + 4)
+      /* the image and label columns may also come after the box */
+      if ((int) g_strv_length (row) < MAX (MAX (c_image, c_label) + 1, c_box + 4))
         {
           hs_import_skip (ctx, csv_path, line, "expected image, label and x, y, w, h");
           continue;
