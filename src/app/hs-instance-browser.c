@@ -134,6 +134,9 @@ struct _HsInstanceBrowser
    * a timer adds its rows to the list as they come. */
   GCancellable       *load_cancellable;
   guint               grow_timeout;
+  guint               launch_timeout;   /* the worker starts after the next frame... */
+  GdkFrameClock      *launch_clock;     /* ...or after this timeout */
+  gulong              launch_handler;
   GtkCustomFilter    *filter;
   GtkFilterListModel *filter_model;
   GtkSingleSelection *selection;
@@ -445,16 +448,62 @@ load_done (GObject      *object,
 }
 
 static void
-start_loading (HsInstanceBrowser *self)
+disarm_launch (HsInstanceBrowser *self)
+{
+  g_clear_handle_id (&self->launch_timeout, g_source_remove);
+  if (self->launch_clock != NULL)
+    {
+      g_clear_signal_handler (&self->launch_handler, self->launch_clock);
+      g_clear_object (&self->launch_clock);
+    }
+}
+
+static void
+launch_loader (HsInstanceBrowser *self)
 {
   g_autoptr(GTask) task = NULL;
 
-  self->load_cancellable = g_cancellable_new ();
+  disarm_launch (self);
   task = g_task_new (self, self->load_cancellable, load_done, NULL);
-  g_task_set_source_tag (task, start_loading);
+  g_task_set_source_tag (task, launch_loader);
   g_task_set_task_data (task, hs_dataset_ref (self->dataset), (GDestroyNotify) hs_dataset_unref);
   g_task_run_in_thread (task, load_thread);
   self->grow_timeout = g_timeout_add (GROW_INTERVAL_MS, grow_tick, self);
+}
+
+static void
+on_launch_paint (GdkFrameClock     *clock,
+                 HsInstanceBrowser *self)
+{
+  launch_loader (self);
+}
+
+static gboolean
+on_launch_timeout (gpointer user_data)
+{
+  HsInstanceBrowser *self = user_data;
+
+  self->launch_timeout = 0;
+  launch_loader (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The worker starts once the next frame is painted (the one that shows the
+ * first rows and, usually, the first instance), so it does not compete with
+ * it; without a frame (hidden, not realized) after 250 ms. */
+static void
+start_loading (HsInstanceBrowser *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  self->load_cancellable = g_cancellable_new ();
+  if (clock != NULL)
+    {
+      self->launch_clock = g_object_ref (clock);
+      self->launch_handler = g_signal_connect (clock, "after-paint", G_CALLBACK (on_launch_paint), self);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+  self->launch_timeout = g_timeout_add (250, on_launch_timeout, self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
@@ -463,6 +512,7 @@ cancel_loading (HsInstanceBrowser *self)
 {
   if (self->load_cancellable == NULL)
     return;
+  disarm_launch (self);
   g_cancellable_cancel (self->load_cancellable);
   g_clear_object (&self->load_cancellable);
   g_clear_handle_id (&self->grow_timeout, g_source_remove);

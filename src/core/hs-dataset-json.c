@@ -1305,6 +1305,50 @@ any_positive (GPtrArray *labels)
   return FALSE;
 }
 
+static void
+compact_labels (GPtrArray *labels)
+{
+  for (guint i = 0; i < labels->len; i++)
+    {
+      HsLabel *label = g_ptr_array_index (labels, i);
+
+      hs_dataset_intern_in_place (&label->condition);
+      hs_dataset_intern_in_place (&label->context);
+      for (char **p = label->locations; p != NULL && *p != NULL; p++)
+        hs_dataset_intern_in_place (p);
+    }
+}
+
+/* Names that repeat across the instances of a dataset (regions, labels,
+ * kinds, sentence and model ids, targets, tokens) become shared interned
+ * copies; ids, texts, paths and prompts stay the instance's own. */
+static void
+compact_instance (HsInstance *instance)
+{
+  compact_labels (instance->findings);
+  for (guint i = 0; i < instance->regions->len; i++)
+    hs_dataset_intern_in_place (&((HsRegion *) g_ptr_array_index (instance->regions, i))->name);
+  for (guint i = 0; i < instance->sentences->len; i++)
+    {
+      HsSentence *sentence = g_ptr_array_index (instance->sentences, i);
+
+      hs_dataset_intern_in_place (&sentence->id);
+      hs_dataset_intern_in_place (&sentence->kind);
+      for (char **p = sentence->targets; p != NULL && *p != NULL; p++)
+        hs_dataset_intern_in_place (p);
+      compact_labels (sentence->labels);
+    }
+  for (guint i = 0; i < instance->maps->len; i++)
+    {
+      HsMapRef *ref = g_ptr_array_index (instance->maps, i);
+
+      hs_dataset_intern_in_place (&ref->model);
+      hs_dataset_intern_in_place (&ref->query);
+      for (char **p = ref->tokens; p != NULL && *p != NULL; p++)
+        hs_dataset_intern_in_place (p);
+    }
+}
+
 static HsInstance *
 read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
                GHashTable *instance_ids)
@@ -1378,8 +1422,10 @@ read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
             {
               PATH_KEY (value_path, &meta_path, key);
 
+              /* Keys repeat across instances: interned (see compact_instance). */
               if (expect (r, value, &value_path, node_is_string (value), "a string"))
-                hs_instance_set_metadata (instance, key, value->v.s);
+                g_hash_table_insert (instance->metadata, (char *) g_intern_string (key),
+                                     g_strdup (value->v.s));
               else
                 bad = TRUE;
             }
@@ -1499,6 +1545,7 @@ read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
 
   if (bad || r->stop || id == NULL || image == NULL)
     return NULL;
+  compact_instance (instance);
   return g_steal_pointer (&instance);
 }
 

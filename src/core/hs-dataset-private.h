@@ -95,6 +95,10 @@ void hs_dataset_scale_mask_box (HsBox *box, guint mask_width, guint mask_height,
 
 HsDataset *hs_dataset_new_internal (const char *root, const char *manifest_path);
 
+/* Replaces a g_malloc'ed *text by its interned copy (hs-dataset.c: the
+ * free functions of the plain structs leave interned strings alone). */
+void hs_dataset_intern_in_place (char **text);
+
 /* The stream behind hs_dataset_open/hs_dataset_load_more (hs-dataset-json.c). */
 void hs_manifest_stream_free (struct _HsManifestStream *stream);
 

@@ -1,0 +1,198 @@
+/* test-ui-browser-stream.c — the instance browser over a dataset opened
+ * with hs_dataset_open: it shows the instances read so far, reads the rest
+ * in a worker and grows, keeps a search and the selection while it grows,
+ * and reports a problem in a later instance with "load-failed" (keeping the
+ * rows before it). */
+#include "hs-ui-fixture.h"
+#include "hs-instance-browser.h"
+
+#define N_INSTANCES 600
+
+/* Instance i has id "case-%05d"; its one sentence states a positive
+ * nodule (so every instance is in the "abnormal" subset).  With `bad_at`
+ * < N_INSTANCES, that instance has no "image" (a schema problem). */
+static char *
+write_manifest (guint bad_at)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "heatscope.json", NULL);
+  g_autoptr(GString) text = g_string_new ("{\"format\": \"heatscope-dataset\", \"version\": 1,\n"
+                                          " \"name\": \"stream\", \"instances\": [\n");
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < N_INSTANCES; i++)
+    {
+      g_string_append_printf (text, "%s{\"id\": \"case-%05u\"", i > 0 ? ",\n" : "", i);
+      if (i != bad_at)
+        g_string_append_printf (text, ", \"image\": \"images/case-%05u.png\"", i);
+      g_string_append (text, ", \"sentences\": [{\"id\": \"s1\", \"text\": \"A nodule.\", "
+                             "\"labels\": [{\"condition\": \"nodule\", \"context\": \"positive\"}]}]}");
+    }
+  g_string_append (text, "]}\n");
+  g_assert_true (g_file_set_contents (path, text->str, text->len, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&dir);
+}
+
+static gboolean
+not_loading (gpointer data)
+{
+  return !hs_instance_browser_get_loading (data);
+}
+
+static gboolean
+not_busy (gpointer data)
+{
+  return !hs_instance_browser_get_busy (data);
+}
+
+static GtkWidget *
+new_browser_window (HsInstanceBrowser **browser)
+{
+  GtkWidget *window = gtk_window_new ();
+
+  *browser = HS_INSTANCE_BROWSER (hs_instance_browser_new ());
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (*browser));
+  gtk_window_set_default_size (GTK_WINDOW (window), 300, 500);
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+static void
+on_load_failed (HsInstanceBrowser *browser, GError *error, gpointer user_data)
+{
+  GPtrArray *messages = user_data;
+
+  g_ptr_array_add (messages, g_strdup (error->message));
+}
+
+static void
+test_grows (void)
+{
+  g_autofree char *dir = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) failures = g_ptr_array_new_with_free_func (g_free);
+  HsInstanceBrowser *browser;
+  GtkWidget *window;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  dir = write_manifest (G_MAXUINT);
+  dataset = hs_dataset_open (dir, 1, &error);
+  g_assert_no_error (error);
+  g_assert_false (hs_dataset_is_complete (dataset));
+
+  window = new_browser_window (&browser);
+  g_signal_connect (browser, "load-failed", G_CALLBACK (on_load_failed), failures);
+  hs_instance_browser_set_dataset (browser, dataset);
+  /* Instance 0 at once, selected; the rest comes. */
+  g_assert_true (hs_instance_browser_get_loading (browser));
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 1);
+  g_assert_cmpuint (hs_instance_browser_get_selected (browser), ==, 0);
+  /* A search typed while it reads applies to the rows that come:
+   * case-00590 … case-00599. */
+  hs_instance_browser_set_search_text (browser, "CASE-0059");
+  hs_ui_wait_until (not_loading, browser);
+  g_assert_true (hs_dataset_is_complete (dataset));
+  g_assert_cmpuint (failures->len, ==, 0);
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 10);
+  hs_instance_browser_set_search_text (browser, "");
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, N_INSTANCES);
+  g_assert_true (hs_instance_browser_select_id (browser, "case-00599"));
+  g_assert_cmpuint (hs_instance_browser_get_selected (browser), ==, 599);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Subset filters wait for the whole dataset ("busy" meanwhile). */
+static void
+test_subsets_wait (void)
+{
+  g_autofree char *dir = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  HsInstanceBrowser *browser;
+  GtkWidget *window;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  dir = write_manifest (G_MAXUINT);
+  dataset = hs_dataset_open (dir, 1, &error);
+  g_assert_no_error (error);
+  window = new_browser_window (&browser);
+  hs_instance_browser_set_dataset (browser, dataset);
+  hs_instance_browser_set_subsets (browser, HS_SUBSET_ABNORMAL);
+  g_assert_true (hs_instance_browser_get_busy (browser));
+  hs_ui_wait_until (not_loading, browser);
+  hs_ui_wait_until (not_busy, browser);
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, N_INSTANCES);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_later_problem (void)
+{
+  g_autofree char *dir = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) failures = g_ptr_array_new_with_free_func (g_free);
+  HsInstanceBrowser *browser;
+  GtkWidget *window;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  dir = write_manifest (300);
+  dataset = hs_dataset_open (dir, 1, &error);
+  g_assert_no_error (error);
+  window = new_browser_window (&browser);
+  g_signal_connect (browser, "load-failed", G_CALLBACK (on_load_failed), failures);
+  hs_instance_browser_set_dataset (browser, dataset);
+  hs_ui_wait_until (not_loading, browser);
+  g_assert_cmpuint (failures->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (failures, 0),
+                            "heatscope.json: $.instances[300]: missing required member \"image\""));
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 300);
+  g_assert_false (hs_dataset_is_complete (dataset));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Another dataset while the first is still read: the first reader stops,
+ * the list is the second's. */
+static void
+test_replaced (void)
+{
+  g_autofree char *dir = NULL;
+  g_autoptr(HsDataset) first = NULL;
+  g_autoptr(HsDataset) second = NULL;
+  g_autoptr(GError) error = NULL;
+  HsInstanceBrowser *browser;
+  GtkWidget *window;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  dir = write_manifest (G_MAXUINT);
+  first = hs_dataset_open (dir, 1, &error);
+  g_assert_no_error (error);
+  second = hs_dataset_open (dir, 1, &error);
+  g_assert_no_error (error);
+  window = new_browser_window (&browser);
+  hs_instance_browser_set_dataset (browser, first);
+  hs_instance_browser_set_dataset (browser, second);
+  hs_ui_wait_until (not_loading, browser);
+  g_assert_true (hs_dataset_is_complete (second));
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, N_INSTANCES);
+  hs_instance_browser_set_dataset (browser, NULL);
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc, char **argv)
+{
+  hs_ui_init (&argc, &argv);
+  g_test_add_func ("/hs/ui/browser-stream/grows", test_grows);
+  g_test_add_func ("/hs/ui/browser-stream/subsets-wait", test_subsets_wait);
+  g_test_add_func ("/hs/ui/browser-stream/later-problem", test_later_problem);
+  g_test_add_func ("/hs/ui/browser-stream/replaced", test_replaced);
+  return g_test_run ();
+}
