@@ -411,3 +411,29 @@ T.update({
  "COMMAND": "BEFEHL",
  "Perturb": "Veränderung",
 })
+
+# Compare view and Perturb tab with live models (spinners, errors in cells, colour bars).
+T.update({
+ "Computing the map…": "Karte wird berechnet …",
+ "Laterality %s · target %s": "Lateralität %s · Ziel %s",
+ "%s · wrong side n/a (no target side)": "%s · falsche Seite n. v. (Ziel ohne Seite)",
+ "Difference of the two maps (A’s grid)": "Differenz der beiden Karten (Raster von A)",
+ "A and B · one shared scale": "A und B · eine gemeinsame Skala",
+ "A − B · diverging, symmetric about 0": "A − B · divergierend, symmetrisch um 0",
+ "Computing the live maps…": "Live-Karten werden berechnet …",
+ "A − B needs both maps": "A − B braucht beide Karten",
+ "One of the maps could not be computed": "Eine der Karten konnte nicht berechnet werden",
+ "One shared scale for A and B: %s – %s · press B to blink":
+   "Eine gemeinsame Skala für A und B: %s – %s · B drücken zum Blinken",
+ "Every model · one shared scale": "Alle Modelle · eine gemeinsame Skala",
+ ("%u model · one shared scale: %s – %s", "%u models · one shared scale: %s – %s"):
+   ("%u Modell · eine gemeinsame Skala: %s – %s", "%u Modelle · eine gemeinsame Skala: %s – %s"),
+ (" · %u live map computing", " · %u live maps computing"):
+   (" · %u Live-Karte wird berechnet", " · %u Live-Karten werden berechnet"),
+ (" · %u failed", " · %u failed"): (" · %u fehlgeschlagen", " · %u fehlgeschlagen"),
+ "Live model %s: %s": "Live-Modell %s: %s",
+ "%s · “%s”": "%s · „%s“",
+ "Attending with %s…": "Aufmerksamkeit mit %s …",
+ # hs-window.c (start-up of large datasets), so the translation stays complete
+ "Only the first %u instances could be read: %s": "Nur die ersten %u Fälle konnten gelesen werden: %s",
+})
