@@ -618,7 +618,6 @@ static void
 level_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   HsAnnotationWindow *self = HS_ANNOTATION_WINDOW (widget);
-
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
 
   /* Digits typed into the prompt entry are text, not answers. */

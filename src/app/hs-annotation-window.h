@@ -12,7 +12,10 @@
  * item are answered the answer is saved at once through
  * hs_annotation_session_answer (atomic rewrite of the JSONL file) and the
  * next item is shown.  Page Up/Page Down (or Alt+Left/Right) move between
- * items; opening a project resumes at the first unanswered item.
+ * items; opening a project resumes at the first unanswered item.  A
+ * custom-round item without a listed prompt gives the keyboard to the prompt
+ * entry first (Enter hands it back to the answer keys); the prompt typed
+ * for one alias is shown for the instance's other aliases.
  *
  * Actions (widget actions, usable from tests):
  *   annotation.open            file chooser for a project
