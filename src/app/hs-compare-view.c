@@ -150,8 +150,7 @@ draw_bar (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer dat
   GdkRGBA fg;
   PangoLayout *layout;
   cairo_surface_t *strip;
-  int stride;
-  guchar *pixels;
+  guint32 *pixels;
 
   if (cell == NULL || bar_w < 40 || !(hi > lo))
     return;
@@ -164,13 +163,17 @@ draw_bar (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer dat
   options.threshold = 0;
   options.opacity = 1;
   hs_overlay_build_lut (&options, lut, G_N_ELEMENTS (lut));
+  /* One row of 256 pixels: the stride does not matter. */
   strip = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, G_N_ELEMENTS (lut), 1);
-  stride = cairo_image_surface_get_stride (strip);
-  pixels = cairo_image_surface_get_data (strip);
+  if (cairo_surface_status (strip) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (strip);
+      return;
+    }
   cairo_surface_flush (strip);
+  pixels = (guint32 *) cairo_image_surface_get_data (strip);
   for (guint i = 0; i < G_N_ELEMENTS (lut); i++)
-    ((guint32 *) pixels)[i] = lut[i] | 0xff000000u;
-  (void) stride;
+    pixels[i] = lut[i] | 0xff000000u;
   cairo_surface_mark_dirty (strip);
 
   cairo_save (cr);
