@@ -33,6 +33,7 @@ struct _HsPerturbPanel
   guint             generation;
   HsPerturbed      *pending;
   HsAttentionMap   *pending_maps[2];   /* original, perturbed */
+  char             *pending_inputs;    /* what the requests in flight are for */
   guint             n_waiting;
   HsPerturbContext *context;
   HsPerturbation    perturbation;
@@ -207,6 +208,7 @@ cancel_live (HsPerturbPanel *self)
   g_clear_pointer (&self->pending, hs_perturbed_free);
   g_clear_pointer (&self->pending_maps[0], hs_attention_map_unref);
   g_clear_pointer (&self->pending_maps[1], hs_attention_map_unref);
+  g_clear_pointer (&self->pending_inputs, g_free);
   self->n_waiting = 0;
   set_busy (self, FALSE, NULL);
 }
@@ -317,8 +319,18 @@ recompute (HsPerturbPanel *self)
   g_autoptr(HsPerturbed) perturbed = NULL;
   g_autoptr(HsAttentionMap) original = NULL;
   g_autoptr(HsAttentionMap) changed = NULL;
+  g_autofree char *inputs = NULL;
   HsMapRef *ref;
 
+  /* The window updates its panels often; requests already in flight for
+   * the same inputs are not restarted. */
+  if (self->live_model != NULL && self->dataset != NULL && self->instance != NULL &&
+      self->sentence != NULL)
+    inputs = g_strdup_printf ("%s\x1f%s\x1f%s\x1f%s\x1f%d\x1f%p", self->live_model,
+                              hs_dataset_get_root (self->dataset), self->instance->id,
+                              self->sentence->id, (int) self->perturbation, (gpointer) self->live_image);
+  if (inputs != NULL && self->n_waiting > 0 && g_strcmp0 (inputs, self->pending_inputs) == 0)
+    return;
   cancel_live (self);
   clear_table (self);
   set_prompt (self, NULL);
@@ -347,6 +359,8 @@ recompute (HsPerturbPanel *self)
     {
       set_status (self, NULL);
       recompute_live (self, g_steal_pointer (&perturbed));
+      if (self->n_waiting > 0)
+        self->pending_inputs = g_steal_pointer (&inputs);
       return;
     }
   ref = hs_instance_find_map (self->instance, self->model, self->sentence->id);
