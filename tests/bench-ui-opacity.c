@@ -98,6 +98,8 @@ compare_gint64 (gconstpointer a, gconstpointer b)
   return (x > y) - (x < y);
 }
 
+static const char *only;   /* HS_BENCH_ONLY: run the drags whose label starts with it */
+
 static void
 run_drag (GtkWidget *canvas, HsViewState *state, const char *label, const char *property,
           double base, double amplitude)
@@ -105,6 +107,9 @@ run_drag (GtkWidget *canvas, HsViewState *state, const char *label, const char *
   Drag d = { 0 };
   double seconds;
   gint64 p95;
+
+  if (only && !g_str_has_prefix (label, only))
+    return;
 
   d.state = state;
   d.property = property;
@@ -140,6 +145,7 @@ main (int argc, char **argv)
   GRand *rand = g_rand_new_with_seed (7);
 
   setvbuf (stdout, NULL, _IOLBF, 0);
+  only = g_getenv ("HS_BENCH_ONLY");
   if (!gtk_init_check ())
     {
       printf ("bench-ui-opacity: no display (run under xvfb-run); skipped\n");

@@ -152,6 +152,22 @@ gboolean         hs_overlay_field_colorize_into (const HsOverlayField *field,
                                                  const HsOverlayOptions *options,
                                                  cairo_surface_t *target, GError **error);
 
+/* The table behind hs_overlay_field_colorize: entry q is the premultiplied
+ * ARGB32 pixel of quantised field value q (HS_OVERLAY_Q_LEVELS entries).  A
+ * strength, scale or colour-map change then costs this table plus one look-up
+ * per pixel of whatever quantised view the caller keeps (the canvas keeps the
+ * visible part at screen resolution). */
+#define HS_OVERLAY_Q_LEVELS 65536
+gboolean         hs_overlay_field_build_lut (const HsOverlayField *field, const HsScaleRange *range,
+                                             const HsOverlayOptions *options, guint32 *lut,
+                                             GError **error);
+/* The quantised values, rw × rh row-major (q = 0 is the grid's min, 65535 its max). */
+const guint16   *hs_overlay_field_peek_quantised (const HsOverlayField *field);
+/* dst pixel (x, y) = lut[q[y·q_stride + x]] for w × h pixels; dst_stride in
+ * bytes (2 threads when large). */
+void             hs_overlay_apply_lut       (const guint32 *lut, const guint16 *q, gsize q_stride,
+                                             guint w, guint h, guint8 *dst, gsize dst_stride);
+
 /* One-shot: grid → resample → scale → strength → LUT → ARGB32 out_w × out_h.
  * `range` may be NULL: resolved from the grid with options->scale (SHARED
  * and FIXED use options->scale.lo/hi). */

@@ -1,13 +1,19 @@
 /* hs-canvas.c — the radiograph with its attention overlay
  *
- * Layers, each cached as a render node and rebuilt only when its inputs
- * change:
- *   image    levelled radiograph (full-size RGB24 + a 2× mip chain for zoom < ½)
- *   overlay  the colour-mapped map for the visible part of the image, at
- *            display resolution (zoom < 1) or image resolution (zoom ≥ 1),
- *            with a margin so small pans reuse it; drawn under an opacity
- *            node so dragging the opacity slider re-composites only
- *   decor    boxes, mask contours, top-k/Otsu outline, colour bar, gauge
+ * Layers, each kept as a texture node of the visible part at device
+ * resolution and rebuilt only when its inputs change:
+ *   image    window/level applied to the visible pixels only, sampled from a
+ *            2× pyramid of the raw samples (built off the main thread for
+ *            large images): a pan, zoom or window/level change costs the
+ *            viewport, never the whole image
+ *   overlay  the visible part of the quantised map field at device
+ *            resolution (uint16); strength, gamma, scale and colour-map
+ *            changes are a 64 K-entry table rebuild plus one look-up pass;
+ *            drawn under an opacity node, so the opacity slider re-uses the
+ *            texture as it is
+ *   decor    boxes, mask contours, top-k/Otsu outline, caption
+ *   hud      colour bar and No-Attn gauge (its own small node: the colour bar
+ *            changes with the strength, the boxes do not)
  *   hover    drawn uncached on top
  */
 #include <math.h>
@@ -22,10 +28,33 @@ G_DEFINE_QUARK (hs-canvas-error-quark, hs_canvas_error)
 
 
 #define ZOOM_STEP 1.25
-#define MAX_MIP_LEVELS 8
+#define MAX_MIP_LEVELS 12
 /* Longest side of the grid the top-k/Otsu outline is computed on. */
 #define OUTLINE_GRID_MAX 1024
 #define HUD_FONT_SIZE 11.0
+/* Images above this many pixels get their pyramid built on a worker thread. */
+#define PYRAMID_THREAD_PIXELS (2048 * 2048)
+/* Below this many pixels a second thread costs more than it saves. */
+#define PARALLEL_MIN_PIXELS (128 * 1024)
+/* The HUD's area at the top right of the view (colour bar and gauge). */
+#define HUD_AREA_W 170
+#define HUD_AREA_H 340
+
+/* What a view-dependent layer was made for. */
+typedef struct {
+  double zoom, offset_x, offset_y;
+  int    vw, vh, scale;
+} ViewKey;
+
+/* A layer of the visible part: `surface` covers device pixels
+ * [x, x + width) × [y, y + height) of the view. */
+typedef struct {
+  cairo_surface_t *surface;        /* NULL: nothing to show */
+  gboolean         built;
+  guint            gen;            /* which build (the composite remembers it) */
+  int              x, y;
+  ViewKey          key;
+} Layer;
 
 struct _HsCanvas
 {
@@ -46,25 +75,41 @@ struct _HsCanvas
   int             view_w, view_h;
 
   /* image layer */
-  cairo_surface_t *mips[MAX_MIP_LEVELS];   /* [0] = full-size levels */
+  guint16        *pyr[MAX_MIP_LEVELS];     /* [0] = the image's samples (borrowed), then 2× box-filtered */
+  guint           pyr_w[MAX_MIP_LEVELS], pyr_h[MAX_MIP_LEVELS];
+  guint           n_levels;                /* levels ready (0 = none yet) */
+  GCancellable   *pyr_cancel;              /* a worker is building the pyramid */
+  guint8         *wl_lut;                  /* raw sample → grey, 65 536 entries; NULL = stale */
+  Layer           img;
   /* overlay layer */
   gboolean        range_valid;
   HsScaleRange    range;
   char           *scale_label;
   HsOverlayField *field;
+  guint           field_gen;                /* bumped for every new field */
   HsUpsample      field_upsample;
   guint           field_sw, field_sh;       /* scaled grid the field is a region of */
   int             field_x, field_y;         /* its origin in that grid */
-  cairo_surface_t *colored;
+  guint16        *vq;                       /* field values of the visible part, device pixels */
+  int             vq_x, vq_y, vq_w, vq_h;
+  ViewKey         vq_key;
+  guint           vq_field_gen;
+  guint32        *lut;                      /* HS_OVERLAY_Q_LEVELS entries */
+  Layer           ovl;
+  guint           layer_gen;
+  /* image and overlay composited at the current opacity */
+  GskRenderNode  *composite_node;
+  guint           composite_img, composite_ovl;
+  double          composite_opacity;
   GPtrArray      *outline;                  /* HsPolyline* in outline-grid pixels */
   gboolean        outline_valid;
+  HsUpsample      outline_upsample;
   guint           outline_w, outline_h;
   char           *map_error;
 
-  cairo_surface_t *image_vp;       /* background + levelled image, view-sized, opaque */
-  cairo_surface_t *overlay_vp;     /* colour-mapped overlay, view-sized               */
-  GskRenderNode  *composite_node;  /* the two composited at the current opacity      */
   GskRenderNode  *decor_node;
+  gboolean        decor_overlay;            /* show-overlay when decor_node was drawn */
+  GskRenderNode  *hud_node;
 
   /* pointer */
   gboolean        pointer_inside;
@@ -88,6 +133,7 @@ enum {
   PROP_FIT,
   PROP_HOVER_TEXT,
   PROP_CAPTION,
+  PROP_BUSY,
   N_PROPS
 };
 
@@ -238,39 +284,63 @@ image_h (HsCanvas *self)
 }
 
 static void
+layer_clear (Layer *layer)
+{
+  g_clear_pointer (&layer->surface, cairo_surface_destroy);
+  layer->built = FALSE;
+}
+
+/* Everything that depends on the transform or the view size. */
+static void
 clear_nodes (HsCanvas *self)
 {
-  g_clear_pointer (&self->image_vp, cairo_surface_destroy);
-  g_clear_pointer (&self->overlay_vp, cairo_surface_destroy);
+  layer_clear (&self->img);
+  layer_clear (&self->ovl);
   g_clear_pointer (&self->composite_node, gsk_render_node_unref);
   g_clear_pointer (&self->decor_node, gsk_render_node_unref);
+  g_clear_pointer (&self->hud_node, gsk_render_node_unref);
 }
 
 static void
+free_pyramid (HsCanvas *self)
+{
+  if (self->pyr_cancel)
+    {
+      g_cancellable_cancel (self->pyr_cancel);
+      g_clear_object (&self->pyr_cancel);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+    }
+  for (guint i = 1; i < MAX_MIP_LEVELS; i++)
+    g_clear_pointer (&self->pyr[i], g_free);
+  self->pyr[0] = NULL;
+  self->n_levels = 0;
+}
+
+/* Window/level changed: the raw pyramid stays, only the visible pixels are
+ * levelled again. */
+static void
 invalidate_levels (HsCanvas *self)
 {
-  for (guint i = 0; i < MAX_MIP_LEVELS; i++)
-    g_clear_pointer (&self->mips[i], cairo_surface_destroy);
-  g_clear_pointer (&self->image_vp, cairo_surface_destroy);
-  g_clear_pointer (&self->composite_node, gsk_render_node_unref);
+  g_clear_pointer (&self->wl_lut, g_free);
+  layer_clear (&self->img);
 }
 
 static void
 invalidate_colors (HsCanvas *self)
 {
   self->range_valid = FALSE;
-  g_clear_pointer (&self->colored, cairo_surface_destroy);
-  g_clear_pointer (&self->overlay_vp, cairo_surface_destroy);
-  g_clear_pointer (&self->composite_node, gsk_render_node_unref);
-  g_clear_pointer (&self->decor_node, gsk_render_node_unref);   /* colour bar */
+  layer_clear (&self->ovl);
+  g_clear_pointer (&self->hud_node, gsk_render_node_unref);   /* colour bar */
 }
 
 static void
 invalidate_field (HsCanvas *self)
 {
   g_clear_pointer (&self->field, hs_overlay_field_unref);
+  g_clear_pointer (&self->vq, g_free);
   g_clear_pointer (&self->map_error, g_free);
   self->outline_valid = FALSE;
+  g_clear_pointer (&self->decor_node, gsk_render_node_unref);
   invalidate_colors (self);
 }
 
@@ -387,9 +457,7 @@ ensure_field (HsCanvas *self, const HsCanvasTransform *t, int vw, int vh)
   y1 = MIN ((int) sh, y1 + my);
 
   g_clear_pointer (&self->field, hs_overlay_field_unref);
-  g_clear_pointer (&self->colored, cairo_surface_destroy);
-  g_clear_pointer (&self->overlay_vp, cairo_surface_destroy);
-  g_clear_pointer (&self->composite_node, gsk_render_node_unref);
+  layer_clear (&self->ovl);
   self->field = hs_overlay_field_new_region (current_grid (self),
                                              hs_attention_map_get_width (self->map),
                                              hs_attention_map_get_height (self->map),
@@ -401,32 +469,12 @@ ensure_field (HsCanvas *self, const HsCanvasTransform *t, int vw, int vh)
       self->map_error = g_strdup (error->message);
       return FALSE;
     }
+  self->field_gen++;
   self->field_sw = sw;
   self->field_sh = sh;
   self->field_x = x0;
   self->field_y = y0;
   self->field_upsample = options.upsample;
-  return TRUE;
-}
-
-static gboolean
-ensure_colored (HsCanvas *self, const HsCanvasTransform *t, int vw, int vh)
-{
-  HsOverlayOptions options;
-  g_autoptr(GError) error = NULL;
-
-  if (!ensure_field (self, t, vw, vh) || !ensure_range (self))
-    return FALSE;
-  if (self->colored)
-    return TRUE;
-  get_overlay_options (self, &options);
-  self->colored = hs_overlay_field_colorize (self->field, &self->range, &options, &error);
-  if (self->colored == NULL)
-    {
-      g_free (self->map_error);
-      self->map_error = g_strdup (error->message);
-      return FALSE;
-    }
   return TRUE;
 }
 
@@ -442,6 +490,7 @@ ensure_outline (HsCanvas *self)
     return;
   self->outline_valid = TRUE;
   g_clear_pointer (&self->outline, g_ptr_array_unref);
+  self->outline_upsample = self->state ? hs_view_state_get_upsample (self->state) : HS_UPSAMPLE_BILINEAR;
   if (self->state == NULL || current_grid (self) == NULL || self->image == NULL)
     return;
   outline = hs_view_state_get_outline (self->state);
@@ -466,94 +515,588 @@ ensure_outline (HsCanvas *self)
                                          self->outline_w, HS_CONTOUR_SIMPLIFY);
 }
 
-static cairo_surface_t *
-ensure_levels (HsCanvas *self, double zoom)
-{
-  guint level = 0;
+/* ---- two-thread row split ------------------------------------------------ */
 
-  if (self->image == NULL)
-    return NULL;
-  if (self->mips[0] == NULL)
+typedef void (*RowFunc) (gpointer data, guint begin, guint end);
+
+typedef struct {
+  RowFunc  func;
+  gpointer data;
+  guint    begin, end;
+} RowJob;
+
+static gpointer
+row_job_run (gpointer p)
+{
+  RowJob *job = p;
+  job->func (job->data, job->begin, job->end);
+  return NULL;
+}
+
+/* The UI thread waits for the frame anyway: a large layer is split with one
+ * more thread (the machines have 2 cores). */
+static void
+parallel_rows (guint n_rows, guint64 n_pixels, RowFunc func, gpointer data)
+{
+  RowJob second;
+  GThread *thread;
+  guint half;
+
+  if (n_pixels < PARALLEL_MIN_PIXELS || n_rows < 2 || g_get_num_processors () < 2)
     {
-      double c, w;
-      get_window_level (self, &c, &w);
-      self->mips[0] = hs_image_levels (self->image, c, w);
-      if (self->mips[0] == NULL || cairo_surface_status (self->mips[0]) != CAIRO_STATUS_SUCCESS)
+      func (data, 0, n_rows);
+      return;
+    }
+  half = n_rows / 2;
+  second = (RowJob) { func, data, half, n_rows };
+  thread = g_thread_try_new ("hs-canvas", row_job_run, &second, NULL);
+  if (thread == NULL)
+    {
+      func (data, 0, n_rows);
+      return;
+    }
+  func (data, 0, half);
+  g_thread_join (thread);
+}
+
+/* ---- layer buffers -------------------------------------------------------- */
+
+/* View-sized layers come and go with every slider step.  Fresh 4 MB
+ * buffers cost page faults and calloc's zeroing (a fifth of a frame in the
+ * profile); a few recycled ones cost nothing.  Used from the main thread
+ * only (textures are released there too). */
+#define POOL_MAX 6
+
+typedef struct {
+  gsize size;
+  gsize pad;            /* keeps data 16-byte aligned */
+  guint8 data[];
+} PoolBuffer;
+
+static GSList *buffer_pool;
+
+static void
+pool_release (gpointer data)
+{
+  PoolBuffer *buf = (PoolBuffer *) (void *) ((guint8 *) data - G_STRUCT_OFFSET (PoolBuffer, data));
+
+  if (g_slist_length (buffer_pool) < POOL_MAX)
+    buffer_pool = g_slist_prepend (buffer_pool, buf);
+  else
+    g_free (buf);
+}
+
+static const cairo_user_data_key_t pool_key;
+
+/* An image surface of w × h whose pixels are left uninitialised (the
+ * caller writes every one). */
+static cairo_surface_t *
+layer_surface_new (cairo_format_t format, int w, int h)
+{
+  int stride = cairo_format_stride_for_width (format, w);
+  gsize size = (gsize) stride * (gsize) h;
+  PoolBuffer *buf = NULL;
+  cairo_surface_t *surface;
+
+  if (w <= 0 || h <= 0 || stride <= 0)
+    return NULL;
+  for (GSList *l = buffer_pool; l; l = l->next)
+    if (((PoolBuffer *) l->data)->size == size)
+      {
+        buf = l->data;
+        buffer_pool = g_slist_delete_link (buffer_pool, l);
+        break;
+      }
+  if (buf == NULL)
+    {
+      buf = g_try_malloc (sizeof (PoolBuffer) + size);
+      if (buf == NULL)
+        return NULL;
+      buf->size = size;
+    }
+  surface = cairo_image_surface_create_for_data (buf->data, format, w, h, stride);
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS ||
+      cairo_surface_set_user_data (surface, &pool_key, buf->data, pool_release) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (surface);
+      g_free (buf);
+      return NULL;
+    }
+  return surface;
+}
+
+/* ---- raw-sample pyramid ------------------------------------------------- */
+
+/* Level k + 1 is level k halved (rounded up), each sample the rounded mean of
+ * the 2 × 2 block (edges repeat), per channel, in source units: levelling
+ * happens after, on the visible pixels only. */
+static guint16 *
+pyramid_halve (const guint16 *src, guint w, guint h, guint ch, guint *nw, guint *nh,
+               GCancellable *cancellable)
+{
+  guint ow = MAX (1, (w + 1) / 2), oh = MAX (1, (h + 1) / 2);
+  guint16 *out = g_try_new (guint16, (gsize) ow * oh * ch);
+
+  if (out == NULL)
+    return NULL;
+  for (guint y = 0; y < oh; y++)
+    {
+      const guint16 *r0 = src + (gsize) MIN (2 * y, h - 1) * w * ch;
+      const guint16 *r1 = src + (gsize) MIN (2 * y + 1, h - 1) * w * ch;
+      guint16 *o = out + (gsize) y * ow * ch;
+
+      if ((y & 63) == 0 && g_cancellable_is_cancelled (cancellable))
         {
-          g_clear_pointer (&self->mips[0], cairo_surface_destroy);
+          g_free (out);
           return NULL;
         }
+      for (guint x = 0; x < ow; x++)
+        {
+          gsize a = (gsize) MIN (2 * x, w - 1) * ch, b = (gsize) MIN (2 * x + 1, w - 1) * ch;
+          for (guint c = 0; c < ch; c++)
+            o[(gsize) x * ch + c] = (guint16) (((guint) r0[a + c] + r0[b + c] + r1[a + c] + r1[b + c] + 2) >> 2);
+        }
     }
+  *nw = ow;
+  *nh = oh;
+  return out;
+}
 
-  /* Strong minification through a 2× pyramid: cheap and without aliasing. */
-  while (level + 1 < MAX_MIP_LEVELS && zoom * (1 << (level + 1)) <= 1.0)
-    level++;
-  for (guint i = 1; i <= level; i++)
+typedef struct {
+  HsImage *image;
+  guint16 *levels[MAX_MIP_LEVELS];
+  guint    w[MAX_MIP_LEVELS], h[MAX_MIP_LEVELS];
+  guint    n;
+} PyramidJob;
+
+static void
+pyramid_job_free (PyramidJob *job)
+{
+  for (guint i = 1; i < job->n; i++)
+    g_free (job->levels[i]);
+  hs_image_unref (job->image);
+  g_free (job);
+}
+
+static void
+pyramid_job_run (PyramidJob *job, GCancellable *cancellable)
+{
+  guint ch = hs_image_get_channels (job->image);
+
+  job->levels[0] = (guint16 *) hs_image_peek_data (job->image);
+  job->w[0] = hs_image_get_width (job->image);
+  job->h[0] = hs_image_get_height (job->image);
+  job->n = 1;
+  /* Down to the first level of at most 256 pixels on its long side. */
+  while (job->n < MAX_MIP_LEVELS && MAX (job->w[job->n - 1], job->h[job->n - 1]) > 256)
     {
-      cairo_surface_t *src = self->mips[i - 1];
-      int w = cairo_image_surface_get_width (src), h = cairo_image_surface_get_height (src);
-      int nw = MAX (1, (w + 1) / 2), nh = MAX (1, (h + 1) / 2);
-      cairo_t *cr;
-
-      if (self->mips[i])
-        continue;
-      if (w <= 1 && h <= 1)
-        return src;
-      self->mips[i] = cairo_image_surface_create (CAIRO_FORMAT_RGB24, nw, nh);
-      cr = cairo_create (self->mips[i]);
-      cairo_scale (cr, (double) nw / w, (double) nh / h);
-      cairo_set_source_surface (cr, src, 0, 0);
-      cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_GOOD);
-      cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
-      cairo_paint (cr);
-      cairo_destroy (cr);
+      guint16 *next = pyramid_halve (job->levels[job->n - 1], job->w[job->n - 1], job->h[job->n - 1],
+                                     ch, &job->w[job->n], &job->h[job->n], cancellable);
+      if (next == NULL)
+        break;
+      job->levels[job->n++] = next;
     }
-  return self->mips[level];
+}
+
+static void
+pyramid_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  pyramid_job_run (data, cancellable);
+  g_task_return_boolean (task, !g_cancellable_is_cancelled (cancellable));
+}
+
+static void
+set_busy (HsCanvas *self, GCancellable *cancel)
+{
+  gboolean was = self->pyr_cancel != NULL;
+
+  if (self->pyr_cancel && self->pyr_cancel != cancel)
+    g_cancellable_cancel (self->pyr_cancel);
+  g_set_object (&self->pyr_cancel, cancel);
+  if (was != (cancel != NULL))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+install_pyramid (HsCanvas *self, PyramidJob *job)
+{
+  for (guint i = 1; i < MAX_MIP_LEVELS; i++)
+    g_clear_pointer (&self->pyr[i], g_free);
+  for (guint i = 0; i < job->n; i++)
+    {
+      self->pyr[i] = job->levels[i];
+      self->pyr_w[i] = job->w[i];
+      self->pyr_h[i] = job->h[i];
+    }
+  self->n_levels = job->n;
+  job->n = 1;   /* the levels belong to the canvas now */
+}
+
+static void
+pyramid_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  HsCanvas *self = HS_CANVAS (source);
+  GTask *task = G_TASK (result);
+  PyramidJob *job = g_task_get_task_data (task);
+  GCancellable *cancellable = g_task_get_cancellable (task);
+
+  if (!g_task_propagate_boolean (task, NULL) || cancellable != self->pyr_cancel ||
+      job->image != self->image)
+    return;
+  install_pyramid (self, job);
+  set_busy (self, NULL);
+  layer_clear (&self->img);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Level 0 is the image itself, at once; the smaller levels come from a
+ * worker thread for a large image (until then the view samples level 0). */
+static void
+ensure_pyramid (HsCanvas *self)
+{
+  PyramidJob *job;
+  guint64 pixels;
+
+  if (self->image == NULL || self->n_levels > 0)
+    return;
+  job = g_new0 (PyramidJob, 1);
+  job->image = hs_image_ref (self->image);
+  pixels = (guint64) hs_image_get_width (self->image) * hs_image_get_height (self->image);
+  if (pixels <= PYRAMID_THREAD_PIXELS)
+    {
+      pyramid_job_run (job, NULL);
+      install_pyramid (self, job);
+      pyramid_job_free (job);
+      return;
+    }
+
+  self->pyr[0] = (guint16 *) hs_image_peek_data (self->image);
+  self->pyr_w[0] = hs_image_get_width (self->image);
+  self->pyr_h[0] = hs_image_get_height (self->image);
+  self->n_levels = 1;
+  if (self->pyr_cancel == NULL)
+    {
+      g_autoptr(GCancellable) cancel = g_cancellable_new ();
+      g_autoptr(GTask) task = g_task_new (self, cancel, pyramid_done, NULL);
+
+      g_task_set_source_tag (task, ensure_pyramid);
+      g_task_set_task_data (task, job, (GDestroyNotify) pyramid_job_free);
+      set_busy (self, cancel);
+      g_task_run_in_thread (task, pyramid_thread);
+      return;
+    }
+  pyramid_job_free (job);
+}
+
+static const guint8 *
+ensure_wl_lut (HsCanvas *self)
+{
+  double c, w, lo, hi, scale;
+
+  if (self->wl_lut)
+    return self->wl_lut;
+  get_window_level (self, &c, &w);
+  /* As hs_image_levels: centre ± width/2 → black..white, rounded. */
+  if (w > 0 && isfinite (w) && isfinite (c))
+    {
+      lo = c - w / 2.0;
+      hi = c + w / 2.0;
+    }
+  else
+    {
+      lo = 0.0;
+      hi = hs_image_get_max_value (self->image);
+    }
+  scale = 255.0 / (hi - lo);
+  self->wl_lut = g_malloc (65536);
+  for (guint v = 0; v < 65536; v++)
+    {
+      double out = (v - lo) * scale;
+      self->wl_lut[v] = out <= 0.0 ? 0 : out >= 255.0 ? 255 : (guint8) (out + 0.5);
+    }
+  return self->wl_lut;
+}
+
+/* ---- view geometry ------------------------------------------------------ */
+
+static ViewKey
+view_key (const HsCanvasTransform *t, int vw, int vh, int scale)
+{
+  return (ViewKey) { t->zoom, t->offset_x, t->offset_y, vw, vh, scale };
+}
+
+static gboolean
+view_key_equal (const ViewKey *a, const ViewKey *b)
+{
+  return a->zoom == b->zoom && a->offset_x == b->offset_x && a->offset_y == b->offset_y &&
+         a->vw == b->vw && a->vh == b->vh && a->scale == b->scale;
+}
+
+/* Device pixels whose centres fall on the image: [x0, x1) × [y0, y1). */
+static gboolean
+visible_device_rect (HsCanvas *self, const ViewKey *k, int *x0, int *y0, int *x1, int *y1)
+{
+  double z = k->zoom * k->scale, ox = k->offset_x * k->scale, oy = k->offset_y * k->scale;
+
+  *x0 = (int) CLAMP (ceil (ox - 0.5), 0, k->vw * k->scale);
+  *y0 = (int) CLAMP (ceil (oy - 0.5), 0, k->vh * k->scale);
+  *x1 = (int) CLAMP (ceil (ox + image_w (self) * z - 0.5), 0, k->vw * k->scale);
+  *y1 = (int) CLAMP (ceil (oy + image_h (self) * z - 0.5), 0, k->vh * k->scale);
+  return *x1 > *x0 && *y1 > *y0;
+}
+
+/* ---- image layer -------------------------------------------------------- */
+
+typedef struct {
+  const guint16 *src;
+  guint          src_w, ch, colour;
+  const guint8  *lut;
+  guint8        *dst;
+  gsize          stride;
+  guint          w;
+  gboolean       nearest;
+  const guint   *xa, *xb, *xw;    /* per column: sample offsets and weight of xb (0..256) */
+  const guint   *ya, *yb, *yw;    /* per row */
+} ImageJob;
+
+static void
+image_rows (gpointer data, guint begin, guint end)
+{
+  ImageJob *job = data;
+  const guint8 *lut = job->lut;
+
+  for (guint r = begin; r < end; r++)
+    {
+      const guint16 *ra = job->src + (gsize) job->ya[r] * job->src_w * job->ch;
+      const guint16 *rb = job->src + (gsize) job->yb[r] * job->src_w * job->ch;
+      guint fy = job->yw[r];
+      guint32 *out = (guint32 *) (void *) (job->dst + (gsize) r * job->stride);
+
+      for (guint x = 0; x < job->w; x++)
+        {
+          guint v[3];
+
+          for (guint c = 0; c < job->colour; c++)
+            {
+              if (job->nearest)
+                v[c] = ra[job->xa[x] + c];
+              else
+                {
+                  guint fx = job->xw[x];
+                  /* ≤ 65535·256·256 + 32768: fits 32 bits */
+                  guint top = ra[job->xa[x] + c] * (256 - fx) + ra[job->xb[x] + c] * fx;
+                  guint bot = rb[job->xa[x] + c] * (256 - fx) + rb[job->xb[x] + c] * fx;
+                  v[c] = (top * (256 - fy) + bot * fy + 32768) >> 16;
+                }
+            }
+          if (job->colour == 1)
+            {
+              guint g = lut[v[0]];
+              out[x] = 0xff000000u | (g << 16) | (g << 8) | g;
+            }
+          else
+            out[x] = 0xff000000u | ((guint) lut[v[0]] << 16) | ((guint) lut[v[1]] << 8) | lut[v[2]];
+        }
+    }
+}
+
+/* Column (or row) sampling of a level for device pixels [p0, p1): nearest
+ * on level 0 when zoomed in (whole image pixels, as before), bilinear with
+ * half-pixel centres on the level otherwise. */
+static void
+sample_axis (guint n, int p0, double offset, double zoom, double image_len, guint level_len,
+             guint step, gboolean nearest, guint *a, guint *b, guint *w)
+{
+  double ratio = level_len / image_len;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double u = (p0 + i + 0.5 - offset) / zoom;   /* image coordinate */
+
+      if (nearest)
+        {
+          double f = floor (u);
+          guint k = (guint) CLAMP (f, 0, (double) level_len - 1);
+          a[i] = b[i] = k * step;
+          w[i] = 0;
+        }
+      else
+        {
+          double s = CLAMP (u * ratio - 0.5, 0, (double) level_len - 1);
+          guint k = (guint) floor (s);
+          guint k1 = MIN (k + 1, level_len - 1);
+          a[i] = k * step;
+          b[i] = k1 * step;
+          w[i] = (guint) lround ((s - k) * 256);
+        }
+    }
+}
+
+static cairo_surface_t *
+build_image_layer (HsCanvas *self, const ViewKey *k, int *ox, int *oy)
+{
+  int x0, y0, x1, y1;
+  double z = k->zoom * k->scale;
+  guint level = 0, w, h, ch;
+  gboolean nearest = z >= 1.0;
+  g_autofree guint *cols = NULL;
+  g_autofree guint *rows = NULL;
+  cairo_surface_t *surface;
+  ImageJob job;
+
+  if (self->image == NULL || !visible_device_rect (self, k, &x0, &y0, &x1, &y1))
+    return NULL;
+  ensure_pyramid (self);
+  /* Strong minification through the 2× pyramid: cheap and without aliasing. */
+  while (!nearest && level + 1 < self->n_levels && z * (1 << (level + 1)) <= 1.0)
+    level++;
+  w = (guint) (x1 - x0);
+  h = (guint) (y1 - y0);
+  ch = hs_image_get_channels (self->image);
+  surface = layer_surface_new (CAIRO_FORMAT_RGB24, (int) w, (int) h);
+  if (surface == NULL)
+    return NULL;
+  cols = g_new (guint, 3 * (gsize) w);
+  rows = g_new (guint, 3 * (gsize) h);
+  sample_axis (w, x0, k->offset_x * k->scale, z, image_w (self), self->pyr_w[level], ch, nearest,
+               cols, cols + w, cols + 2 * w);
+  sample_axis (h, y0, k->offset_y * k->scale, z, image_h (self), self->pyr_h[level], 1, nearest,
+               rows, rows + h, rows + 2 * h);
+  job = (ImageJob) {
+    self->pyr[level], self->pyr_w[level], ch, ch >= 3 ? 3 : 1, ensure_wl_lut (self),
+    cairo_image_surface_get_data (surface), (gsize) cairo_image_surface_get_stride (surface),
+    w, nearest, cols, cols + w, cols + 2 * w, rows, rows + h, rows + 2 * h,
+  };
+  cairo_surface_flush (surface);
+  parallel_rows (h, (guint64) w * h, image_rows, &job);
+  cairo_surface_mark_dirty (surface);
+  *ox = x0;
+  *oy = y0;
+  return surface;
+}
+
+/* ---- overlay layer ------------------------------------------------------ */
+
+/* The field's quantised values of the visible device pixels, nearest (the
+ * field is at display resolution when zoomed out and at image resolution
+ * when zoomed in, where every image pixel shows as a block). */
+static gboolean
+ensure_view_field (HsCanvas *self, const ViewKey *k)
+{
+  int x0, y0, x1, y1;
+  guint fw, fh, w, h;
+  double z = k->zoom * k->scale;
+  double sx, sy;
+  const guint16 *q;
+  g_autofree guint *cols = NULL;
+
+  if (self->vq && self->vq_field_gen == self->field_gen && view_key_equal (&self->vq_key, k))
+    return TRUE;
+  g_clear_pointer (&self->vq, g_free);
+  if (!visible_device_rect (self, k, &x0, &y0, &x1, &y1))
+    return FALSE;
+  w = (guint) (x1 - x0);
+  h = (guint) (y1 - y0);
+  fw = hs_overlay_field_get_width (self->field);
+  fh = hs_overlay_field_get_height (self->field);
+  q = hs_overlay_field_peek_quantised (self->field);
+  /* field pixel = (device − offset) · sw / (image_w · zoom) − field origin */
+  sx = self->field_sw / (image_w (self) * z);
+  sy = self->field_sh / (image_h (self) * z);
+  self->vq = g_try_new (guint16, (gsize) w * h);
+  if (self->vq == NULL)
+    return FALSE;
+  cols = g_new (guint, w);
+  for (guint i = 0; i < w; i++)
+    {
+      double f = floor ((x0 + i + 0.5 - k->offset_x * k->scale) * sx) - self->field_x;
+      cols[i] = (guint) CLAMP (f, 0, (double) fw - 1);
+    }
+  for (guint j = 0; j < h; j++)
+    {
+      double f = floor ((y0 + j + 0.5 - k->offset_y * k->scale) * sy) - self->field_y;
+      const guint16 *row = q + (gsize) CLAMP (f, 0, (double) fh - 1) * fw;
+      guint16 *out = self->vq + (gsize) j * w;
+
+      for (guint i = 0; i < w; i++)
+        out[i] = row[cols[i]];
+    }
+  self->vq_x = x0;
+  self->vq_y = y0;
+  self->vq_w = (int) w;
+  self->vq_h = (int) h;
+  self->vq_key = *k;
+  self->vq_field_gen = self->field_gen;
+  return TRUE;
+}
+
+/* The colour-mapped overlay of the visible part at full alpha; the caller
+ * applies the opacity (an opacity node on screen, paint_with_alpha
+ * offscreen).  NULL when there is nothing to show. */
+static cairo_surface_t *
+build_overlay_layer (HsCanvas *self, const ViewKey *k, int *ox, int *oy)
+{
+  HsOverlayOptions options;
+  g_autoptr(GError) error = NULL;
+  HsCanvasTransform t = { k->zoom, k->offset_x, k->offset_y };
+  cairo_surface_t *surface;
+
+  if (current_grid (self) == NULL || self->image == NULL ||
+      (self->state && !hs_view_state_get_show_overlay (self->state)))
+    return NULL;
+  if (!ensure_field (self, &t, k->vw, k->vh) || !ensure_range (self) || !ensure_view_field (self, k))
+    return NULL;
+  get_overlay_options (self, &options);
+  if (self->lut == NULL)
+    self->lut = g_new (guint32, HS_OVERLAY_Q_LEVELS);
+  if (!hs_overlay_field_build_lut (self->field, &self->range, &options, self->lut, &error))
+    {
+      g_free (self->map_error);
+      self->map_error = g_strdup (error->message);
+      return NULL;
+    }
+  surface = layer_surface_new (CAIRO_FORMAT_ARGB32, self->vq_w, self->vq_h);
+  if (surface == NULL)
+    return NULL;
+  cairo_surface_flush (surface);
+  hs_overlay_apply_lut (self->lut, self->vq, (gsize) self->vq_w, (guint) self->vq_w, (guint) self->vq_h,
+                        cairo_image_surface_get_data (surface),
+                        (gsize) cairo_image_surface_get_stride (surface));
+  cairo_surface_mark_dirty (surface);
+  *ox = self->vq_x;
+  *oy = self->vq_y;
+  return surface;
 }
 
 /* ---- drawing (shared by snapshot, render_surface and tests) ------------- */
 
+/* A device-pixel layer painted 1:1 (exact: no resampling by cairo). */
 static void
-draw_image (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
+paint_layer (cairo_t *cr, cairo_surface_t *surface, int x, int y, int scale, double alpha)
 {
-  cairo_surface_t *levels = ensure_levels (self, t->zoom);
-  double sx, sy;
-
-  if (levels == NULL)
-    return;
-  sx = image_w (self) / cairo_image_surface_get_width (levels);
-  sy = image_h (self) / cairo_image_surface_get_height (levels);
   cairo_save (cr);
-  cairo_translate (cr, t->offset_x, t->offset_y);
-  cairo_scale (cr, t->zoom * sx, t->zoom * sy);
-  cairo_rectangle (cr, 0, 0, cairo_image_surface_get_width (levels),
-                   cairo_image_surface_get_height (levels));
+  cairo_scale (cr, 1.0 / scale, 1.0 / scale);
+  cairo_rectangle (cr, x, y, cairo_image_surface_get_width (surface), cairo_image_surface_get_height (surface));
   cairo_clip (cr);
-  cairo_set_source_surface (cr, levels, 0, 0);
-  cairo_pattern_set_filter (cairo_get_source (cr),
-                            t->zoom >= 1.0 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR);
-  cairo_paint (cr);
+  cairo_set_source_surface (cr, surface, x, y);
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+  if (alpha >= 1.0)
+    cairo_paint (cr);
+  else
+    cairo_paint_with_alpha (cr, alpha);
   cairo_restore (cr);
 }
 
-/* Draws the colour-mapped overlay at full alpha; the caller applies the
- * opacity (an opacity node on screen, paint_with_alpha offscreen). */
-static void
-draw_overlay (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
+static gboolean
+show_overlay (HsCanvas *self)
 {
-  if (self->colored == NULL)
-    return;
-  cairo_save (cr);
-  cairo_translate (cr, t->offset_x, t->offset_y);
-  cairo_scale (cr, t->zoom * image_w (self) / self->field_sw, t->zoom * image_h (self) / self->field_sh);
-  cairo_rectangle (cr, self->field_x, self->field_y,
-                   cairo_image_surface_get_width (self->colored),
-                   cairo_image_surface_get_height (self->colored));
-  cairo_clip (cr);
-  cairo_set_source_surface (cr, self->colored, self->field_x, self->field_y);
-  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
-  cairo_paint (cr);
-  cairo_restore (cr);
+  return !self->state || hs_view_state_get_show_overlay (self->state);
+}
+
+static double
+overlay_opacity (HsCanvas *self)
+{
+  return self->state ? CLAMP (hs_view_state_get_opacity (self->state), 0.0, 1.0) : 0.5;
 }
 
 /* The palette of hs-figure, in the same order (box i, then mask j after all
@@ -766,8 +1309,14 @@ draw_decor (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int
   if (current_grid (self) && (!self->state || hs_view_state_get_show_overlay (self->state)))
     draw_outline (self, cr, t);
   draw_regions (self, cr, t);
-  draw_hud (self, cr, vw, vh);
   draw_caption (self, cr, vw, vh);
+}
+
+static void
+draw_hud_layer (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int vh)
+{
+  if (self->image)
+    draw_hud (self, cr, vw, vh);
 }
 
 typedef struct {
@@ -844,54 +1393,41 @@ draw_background (cairo_t *cr, int vw, int vh)
 static void
 draw_all (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int vh)
 {
+  ViewKey k = view_key (t, vw, vh, 1);
+  cairo_surface_t *layer;
+  int x, y;
+
   draw_background (cr, vw, vh);
   if (self->image == NULL)
     return;
-  draw_image (self, cr, t);
-  if (current_grid (self) && (!self->state || hs_view_state_get_show_overlay (self->state)) &&
-      ensure_colored (self, t, vw, vh))
+  /* The same layers as on screen, painted 1:1. */
+  layer = build_image_layer (self, &k, &x, &y);
+  if (layer)
     {
-      cairo_push_group (cr);
-      draw_overlay (self, cr, t);
-      cairo_pop_group_to_source (cr);
-      cairo_paint_with_alpha (cr, self->state ? hs_view_state_get_opacity (self->state) : 0.5);
+      paint_layer (cr, layer, x, y, 1, 1.0);
+      cairo_surface_destroy (layer);
+    }
+  layer = build_overlay_layer (self, &k, &x, &y);
+  if (layer)
+    {
+      paint_layer (cr, layer, x, y, 1, overlay_opacity (self));
+      cairo_surface_destroy (layer);
     }
   draw_decor (self, cr, t, vw, vh);
+  draw_hud_layer (self, cr, t, vw, vh);
   draw_hover (self, cr, t, vw, vh);
 }
 
 /* ---- GtkWidget ------------------------------------------------------------ */
 
-/* A layer rendered once with cairo into a surface of the widget's size
- * (device pixels); later frames reuse it. */
-static cairo_surface_t *
-render_layer (HsCanvas *self, int vw, int vh,
-              void (*func) (HsCanvas *, cairo_t *, const HsCanvasTransform *, int, int))
-{
-  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, vw * scale, vh * scale);
-  cairo_t *cr;
-
-  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
-    {
-      cairo_surface_destroy (surface);
-      return NULL;
-    }
-  cairo_surface_set_device_scale (surface, scale, scale);
-  cr = cairo_create (surface);
-  func (self, cr, &self->t, vw, vh);
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  return surface;
-}
-
-/* A texture node showing `surface` (kept alive by the texture) at vw × vh:
- * uploaded once, then only composited by the renderer — cheap even with
- * a software GL renderer. */
+/* A texture node showing `surface` (kept alive by the texture) over the
+ * logical rectangle `bounds`: uploaded once, then only composited by the
+ * renderer.  Cairo's ARGB32 is GDK_MEMORY_DEFAULT (B8G8R8A8 premultiplied
+ * on little-endian), which GTK 4.8 hands to GL without conversion. */
 static GskRenderNode *
-texture_node (cairo_surface_t *surface, int vw, int vh)
+texture_node (cairo_surface_t *surface, const graphene_rect_t *bounds)
 {
-  int w = cairo_image_surface_get_width (surface), h = cairo_image_surface_get_height (surface);
+  int h = cairo_image_surface_get_height (surface);
   int stride = cairo_image_surface_get_stride (surface);
   GBytes *bytes;
   GdkTexture *texture;
@@ -900,39 +1436,204 @@ texture_node (cairo_surface_t *surface, int vw, int vh)
   bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface), (gsize) stride * h,
                                       (GDestroyNotify) cairo_surface_destroy,
                                       cairo_surface_reference (surface));
-  texture = gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, bytes, stride);
-  node = gsk_texture_node_new (texture, &GRAPHENE_RECT_INIT (0, 0, vw, vh));
+  texture = gdk_memory_texture_new (cairo_image_surface_get_width (surface), h,
+                                    GDK_MEMORY_DEFAULT, bytes, stride);
+  node = gsk_texture_node_new (texture, bounds);
   g_object_unref (texture);
   g_bytes_unref (bytes);
   return node;
 }
 
 static GskRenderNode *
-record_node (HsCanvas *self, int vw, int vh,
+layer_node (cairo_surface_t *surface, int x, int y, int scale)
+{
+  return texture_node (surface, &GRAPHENE_RECT_INIT ((float) x / scale, (float) y / scale,
+                                                     (float) cairo_image_surface_get_width (surface) / scale,
+                                                     (float) cairo_image_surface_get_height (surface) / scale));
+}
+
+#define DECOR_TILE 64
+
+/* A texture node of the device-pixel rectangle (x, y, w, h) of `surface`,
+ * sharing its memory (the upload reads it with the big surface's stride). */
+static GskRenderNode *
+sub_texture_node (cairo_surface_t *surface, GBytes *all, int x, int y, int w, int h, int scale)
+{
+  int stride = cairo_image_surface_get_stride (surface);
+  gsize offset = (gsize) y * stride + (gsize) x * 4;
+  g_autoptr(GBytes) bytes = g_bytes_new_from_bytes (all, offset, (gsize) (h - 1) * stride + (gsize) w * 4);
+  g_autoptr(GdkTexture) texture = gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, bytes, stride);
+
+  return gsk_texture_node_new (texture, &GRAPHENE_RECT_INIT ((float) x / scale, (float) y / scale,
+                                                             (float) w / scale, (float) h / scale));
+}
+
+/* Cairo drawing of the logical rectangle (x, y, w, h) of the view as
+ * texture nodes at device resolution, one per horizontal run of 64-pixel
+ * tiles holding something: a box outline or a label costs the renderer its
+ * own area, not a full-view quad of transparent pixels. */
+static GskRenderNode *
+record_node (HsCanvas *self, int x, int y, int w, int h, int vw, int vh,
              void (*func) (HsCanvas *, cairo_t *, const HsCanvasTransform *, int, int))
 {
-  cairo_surface_t *surface = render_layer (self, vw, vh, func);
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  cairo_surface_t *surface;
+  g_autoptr(GPtrArray) nodes = NULL;
+  g_autoptr(GBytes) all = NULL;
   GskRenderNode *node;
+  int sw, sh, stride, tx, ty;
+  const guint8 *data;
+  cairo_t *cr;
 
-  if (surface == NULL)
+  if (w <= 0 || h <= 0)
     return NULL;
-  node = texture_node (surface, vw, vh);
-  cairo_surface_destroy (surface);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w * scale, h * scale);
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (surface);
+      return NULL;
+    }
+  cr = cairo_create (surface);
+  cairo_scale (cr, scale, scale);
+  cairo_translate (cr, -x, -y);
+  func (self, cr, &self->t, vw, vh);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  sw = w * scale;
+  sh = h * scale;
+  stride = cairo_image_surface_get_stride (surface);
+  data = cairo_image_surface_get_data (surface);
+  all = g_bytes_new_with_free_func (data, (gsize) stride * sh, (GDestroyNotify) cairo_surface_destroy,
+                                    surface);
+  nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) gsk_render_node_unref);
+  for (ty = 0; ty < sh; ty += DECOR_TILE)
+    {
+      int th = MIN (DECOR_TILE, sh - ty), run = -1;
+
+      for (tx = 0; tx < sw + DECOR_TILE; tx += DECOR_TILE)
+        {
+          gboolean used = FALSE;
+
+          for (int yy = ty; tx < sw && yy < ty + th && !used; yy++)
+            {
+              const guint32 *row = (const guint32 *) (const void *) (data + (gsize) yy * stride);
+              for (int xx = tx; xx < MIN (tx + DECOR_TILE, sw); xx++)
+                if (row[xx] != 0)
+                  {
+                    used = TRUE;
+                    break;
+                  }
+            }
+          if (used && run < 0)
+            run = tx;
+          else if (!used && run >= 0)
+            {
+              g_ptr_array_add (nodes, sub_texture_node (surface, all, run, ty, MIN (tx, sw) - run, th, scale));
+              run = -1;
+            }
+        }
+    }
+  if (nodes->len == 0)
+    return NULL;
+  node = gsk_container_node_new ((GskRenderNode **) nodes->pdata, nodes->len);
+  if (x != 0 || y != 0)
+    {
+      GskTransform *shift = gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (x, y));
+      GskRenderNode *moved = gsk_transform_node_new (node, shift);
+      gsk_transform_unref (shift);
+      gsk_render_node_unref (node);
+      node = moved;
+    }
   return node;
 }
 
 static void
-layer_image (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int vh)
+ensure_layer (HsCanvas *self, Layer *layer, const ViewKey *k,
+              cairo_surface_t *(*build) (HsCanvas *, const ViewKey *, int *, int *))
 {
-  /* Opaque, so the composite needs no alpha. */
-  draw_background (cr, vw, vh);
-  draw_image (self, cr, t);
+  if (layer->built && view_key_equal (&layer->key, k))
+    return;
+  layer_clear (layer);
+  layer->key = *k;
+  layer->surface = build (self, k, &layer->x, &layer->y);
+  layer->built = TRUE;
+  layer->gen = ++self->layer_gen;
 }
 
-static void
-layer_overlay (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int vh)
+/* Image and overlay blended on the CPU into one texture.  With Mesa's
+ * software GL (llvmpipe, what Xvfb offers) every full-view textured quad
+ * costs ~8 ms of CPU, more than this SSE2 blend (1–2 ms) plus the upload,
+ * so an opacity node over a second full-view texture was the slower of the
+ * two (docs/performance.md).  The overlay's colours stay cached: an opacity
+ * step is the blend alone. */
+static GskRenderNode *
+ensure_composite (HsCanvas *self)
 {
-  draw_overlay (self, cr, t);
+  double opacity = overlay_opacity (self);
+  gboolean with_overlay = self->ovl.surface && opacity > 0;
+  cairo_surface_t *out;
+  g_autoptr(GError) error = NULL;
+
+  if (self->img.surface == NULL)
+    return NULL;
+  if (self->composite_node && self->composite_img == self->img.gen &&
+      self->composite_ovl == (with_overlay ? self->ovl.gen : 0) &&
+      (!with_overlay || self->composite_opacity == opacity))
+    return self->composite_node;
+  g_clear_pointer (&self->composite_node, gsk_render_node_unref);
+  self->composite_img = self->img.gen;
+  self->composite_ovl = with_overlay ? self->ovl.gen : 0;
+  self->composite_opacity = opacity;
+  if (!with_overlay || self->ovl.x != self->img.x || self->ovl.y != self->img.y)
+    {
+      self->composite_node = layer_node (self->img.surface, self->img.x, self->img.y, self->img.key.scale);
+      return self->composite_node;
+    }
+  out = layer_surface_new (CAIRO_FORMAT_RGB24, cairo_image_surface_get_width (self->img.surface),
+                           cairo_image_surface_get_height (self->img.surface));
+  if (out && hs_overlay_composite_into (self->img.surface, self->ovl.surface, opacity, out, &error))
+    self->composite_node = layer_node (out, self->img.x, self->img.y, self->img.key.scale);
+  else
+    {
+      if (error)
+        g_warning ("Canvas composite: %s", error->message);
+      self->composite_node = layer_node (self->img.surface, self->img.x, self->img.y, self->img.key.scale);
+    }
+  if (out)
+    cairo_surface_destroy (out);
+  return self->composite_node;
+}
+
+/* The dark background where the (opaque) image does not cover the view:
+ * no full-view quad under it. */
+static void
+append_background (HsCanvas *self, GtkSnapshot *snapshot, int vw, int vh)
+{
+  const GdkRGBA bg = { 0.14, 0.14, 0.15, 1 };
+  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+
+  if (self->img.surface)
+    {
+      int scale = self->img.key.scale;
+      x0 = (double) self->img.x / scale;
+      y0 = (double) self->img.y / scale;
+      x1 = (double) (self->img.x + cairo_image_surface_get_width (self->img.surface)) / scale;
+      y1 = (double) (self->img.y + cairo_image_surface_get_height (self->img.surface)) / scale;
+    }
+  if (x1 <= x0 || y1 <= y0)
+    {
+      gtk_snapshot_append_color (snapshot, &bg, &GRAPHENE_RECT_INIT (0, 0, vw, vh));
+      return;
+    }
+  if (y0 > 0)
+    gtk_snapshot_append_color (snapshot, &bg, &GRAPHENE_RECT_INIT (0, 0, vw, y0));
+  if (y1 < vh)
+    gtk_snapshot_append_color (snapshot, &bg, &GRAPHENE_RECT_INIT (0, y1, vw, vh - y1));
+  if (x0 > 0)
+    gtk_snapshot_append_color (snapshot, &bg, &GRAPHENE_RECT_INIT (0, y0, x0, y1 - y0));
+  if (x1 < vw)
+    gtk_snapshot_append_color (snapshot, &bg, &GRAPHENE_RECT_INIT (x1, y0, vw - x1, y1 - y0));
 }
 
 static void
@@ -940,13 +1641,16 @@ hs_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   HsCanvas *self = HS_CANVAS (widget);
   int vw = gtk_widget_get_width (widget), vh = gtk_widget_get_height (widget);
-  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, vw, vh);
+  int scale = gtk_widget_get_scale_factor (widget);
+  ViewKey k;
 
-  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 0.14, 0.14, 0.15, 1 }, &bounds);
   if (self->image == NULL || vw <= 0 || vh <= 0)
     {
       PangoLayout *layout = gtk_widget_create_pango_layout (widget, _("No image"));
       int lw, lh;
+
+      gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 0.14, 0.14, 0.15, 1 },
+                                 &GRAPHENE_RECT_INIT (0, 0, vw, vh));
       pango_layout_get_pixel_size (layout, &lw, &lh);
       gtk_snapshot_save (snapshot);
       gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((vw - lw) / 2.0, (vh - lh) / 2.0));
@@ -956,50 +1660,25 @@ hs_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       return;
     }
 
-  if (self->image_vp == NULL)
-    self->image_vp = render_layer (self, vw, vh, layer_image);
-  if (current_grid (self) && (!self->state || hs_view_state_get_show_overlay (self->state)) &&
-      ensure_colored (self, &self->t, vw, vh))
-    {
-      if (self->overlay_vp == NULL)
-        self->overlay_vp = render_layer (self, vw, vh, layer_overlay);
-    }
-  else if (self->overlay_vp)
-    {
-      g_clear_pointer (&self->overlay_vp, cairo_surface_destroy);
-      g_clear_pointer (&self->composite_node, gsk_render_node_unref);
-    }
-
-  /* Opacity changes only redo this: one SIMD blend of two cached surfaces. */
-  if (self->composite_node == NULL && self->image_vp)
-    {
-      if (self->overlay_vp)
-        {
-          g_autoptr(GError) error = NULL;
-          cairo_surface_t *composite =
-            cairo_image_surface_create (CAIRO_FORMAT_ARGB32, cairo_image_surface_get_width (self->image_vp),
-                                        cairo_image_surface_get_height (self->image_vp));
-          if (hs_overlay_composite_into (self->image_vp, self->overlay_vp,
-                                         self->state ? hs_view_state_get_opacity (self->state) : 0.5,
-                                         composite, &error))
-            {
-              cairo_surface_mark_dirty (composite);
-              self->composite_node = texture_node (composite, vw, vh);
-            }
-          else
-            g_warning ("Canvas composite: %s", error->message);
-          cairo_surface_destroy (composite);
-        }
-      if (self->composite_node == NULL)
-        self->composite_node = texture_node (self->image_vp, vw, vh);
-    }
-  if (self->composite_node)
+  k = view_key (&self->t, vw, vh, scale);
+  ensure_layer (self, &self->img, &k, build_image_layer);
+  ensure_layer (self, &self->ovl, &k, build_overlay_layer);
+  append_background (self, snapshot, vw, vh);
+  if (ensure_composite (self))
     gtk_snapshot_append_node (snapshot, self->composite_node);
 
   if (self->decor_node == NULL)
-    self->decor_node = record_node (self, vw, vh, draw_decor);
+    {
+      self->decor_node = record_node (self, 0, 0, vw, vh, vw, vh, draw_decor);
+      self->decor_overlay = show_overlay (self);
+    }
   if (self->decor_node)
     gtk_snapshot_append_node (snapshot, self->decor_node);
+  if (self->hud_node == NULL)
+    self->hud_node = record_node (self, MAX (0, vw - HUD_AREA_W), 0, MIN (vw, HUD_AREA_W),
+                                  MIN (vh, HUD_AREA_H), vw, vh, draw_hud_layer);
+  if (self->hud_node)
+    gtk_snapshot_append_node (snapshot, self->hud_node);
 
   /* Hover: uncached, in a node just covering the cell and the label. */
   if (self->hover.valid && self->hover_text)
@@ -1240,16 +1919,24 @@ static void
 on_state_changed (HsViewState *state, const char *what, HsCanvas *self)
 {
   if (g_str_equal (what, "composite"))
-    g_clear_pointer (&self->composite_node, gsk_render_node_unref);   /* the blend alone */
+    ;   /* the opacity node alone: nothing cached changes */
   else if (g_str_equal (what, "image"))
     invalidate_levels (self);
   else if (g_str_equal (what, "decor"))
-    invalidate_outline (self);
+    {
+      invalidate_outline (self);
+      g_clear_pointer (&self->hud_node, gsk_render_node_unref);   /* the gauge */
+    }
   else
     {
-      /* Upsampling changes the field itself (ensure_field notices). */
+      /* Upsampling changes the field itself (ensure_field notices) and the
+       * outline; strength, scale and colours only the colours. */
       invalidate_colors (self);
-      invalidate_outline (self);
+      if (self->outline_valid && self->state &&
+          hs_view_state_get_upsample (self->state) != self->outline_upsample)
+        invalidate_outline (self);
+      if (self->decor_node && self->decor_overlay != show_overlay (self))
+        g_clear_pointer (&self->decor_node, gsk_render_node_unref);   /* the outline */
     }
   update_hover (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -1266,8 +1953,10 @@ hs_canvas_dispose (GObject *object)
     g_clear_signal_handler (&self->state_changed_id, self->state);
   g_clear_object (&self->state);
   clear_nodes (self);
+  free_pyramid (self);
   invalidate_levels (self);
   invalidate_field (self);
+  g_clear_pointer (&self->lut, g_free);
   g_clear_pointer (&self->outline, g_ptr_array_unref);
   g_clear_pointer (&self->image, hs_image_unref);
   g_clear_pointer (&self->map, hs_attention_map_unref);
@@ -1301,6 +1990,7 @@ hs_canvas_get_property (GObject *object, guint prop_id, GValue *value, GParamSpe
     case PROP_FIT:        g_value_set_boolean (value, self->fit); break;
     case PROP_HOVER_TEXT: g_value_set_string (value, self->hover_text); break;
     case PROP_CAPTION:    g_value_set_string (value, self->caption); break;
+    case PROP_BUSY:       g_value_set_boolean (value, self->pyr_cancel != NULL); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -1353,6 +2043,10 @@ hs_canvas_class_init (HsCanvasClass *klass)
   properties[PROP_CAPTION] =
     g_param_spec_string ("caption", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* TRUE while a worker prepares a large image (the view already shows it,
+   * sampled from full resolution until the reduced levels are ready). */
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* Emitted after every zoom, pan or fit (linked views in the compare view). */
@@ -1466,6 +2160,7 @@ hs_canvas_set_image (HsCanvas *self, HsImage *image)
   same_size = self->image && image &&
               hs_image_get_width (self->image) == hs_image_get_width (image) &&
               hs_image_get_height (self->image) == hs_image_get_height (image);
+  free_pyramid (self);
   g_clear_pointer (&self->image, hs_image_unref);
   if (image)
     self->image = hs_image_ref (image);
@@ -1747,6 +2442,13 @@ hs_canvas_get_hover_text (HsCanvas *self)
   return self->hover_text;
 }
 
+gboolean
+hs_canvas_get_busy (HsCanvas *self)
+{
+  g_return_val_if_fail (HS_IS_CANVAS (self), FALSE);
+  return self->pyr_cancel != NULL;
+}
+
 cairo_surface_t *
 hs_canvas_render_surface (HsCanvas *self, int width, int height)
 {
@@ -1785,7 +2487,7 @@ hs_canvas_render_surface (HsCanvas *self, int width, int height)
       self->view_h = saved_h;
       /* The field and outline were made for the other size. */
       g_clear_pointer (&self->field, hs_overlay_field_unref);
-      g_clear_pointer (&self->colored, cairo_surface_destroy);
+      g_clear_pointer (&self->vq, g_free);
       clear_nodes (self);
     }
   return surface;

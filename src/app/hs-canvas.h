@@ -80,7 +80,9 @@ G_DECLARE_FINAL_TYPE (HsCanvas, hs_canvas, HS, CANVAS, GtkWidget)
 GtkWidget     *hs_canvas_new               (void);
 
 /* Properties: "view-state", "zoom" (double), "fit" (boolean, refits on
- * resize), "hover-text" (string, read-only), "caption" (string). */
+ * resize), "hover-text" (string, read-only), "caption" (string), "busy"
+ * (boolean, read-only: a worker thread still prepares the reduced levels of
+ * a large image; the view is usable meanwhile). */
 void           hs_canvas_set_view_state    (HsCanvas *self, HsViewState *state);
 HsViewState   *hs_canvas_get_view_state    (HsCanvas *self);
 void           hs_canvas_set_image         (HsCanvas *self, HsImage *image);
@@ -112,6 +114,7 @@ void           hs_canvas_image_to_widget   (HsCanvas *self, double ix, double iy
  * status line); fills `out` when non-NULL. */
 void           hs_canvas_hover_at          (HsCanvas *self, double wx, double wy, HsCanvasHover *out);
 const char    *hs_canvas_get_hover_text    (HsCanvas *self);
+gboolean       hs_canvas_get_busy          (HsCanvas *self);
 
 /* Writes what is on screen (image region in view, overlay, boxes, contours,
  * outline, gauge, colour bar, caption) as PNG, SVG or PDF chosen by the

@@ -687,10 +687,12 @@ hs_overlay_field_get_value (const HsOverlayField *field, guint x, guint y)
 /* ---- colorize ----------------------------------------------------------- */
 
 typedef struct {
-  const HsOverlayField *field;
+  const guint16 *q;
+  gsize q_stride;
+  guint w;
   const guint32 *lut;           /* Q_LEVELS entries, one per quantised value */
   guint8 *dst;
-  int stride;
+  gsize stride;
 } ColorizeJob;
 
 static void
@@ -698,11 +700,11 @@ colorize_rows (gpointer data, guint begin, guint end)
 {
   ColorizeJob *job = data;
   const guint32 *restrict lut = job->lut;
-  guint w = job->field->width;
+  guint w = job->w;
 
   for (guint y = begin; y < end; y++)
     {
-      const guint16 *restrict q = job->field->q + (gsize) y * w;
+      const guint16 *restrict q = job->q + (gsize) y * job->q_stride;
       guint32 *restrict out = (guint32 *) (void *) (job->dst + (gsize) y * job->stride);
       guint x = 0;
 
@@ -722,6 +724,56 @@ colorize_rows (gpointer data, guint begin, guint end)
 #if defined(__SSE2__)
   _mm_sfence ();
 #endif
+}
+
+void
+hs_overlay_apply_lut (const guint32 *lut, const guint16 *q, gsize q_stride,
+                      guint w, guint h, guint8 *dst, gsize dst_stride)
+{
+  ColorizeJob job = { q, q_stride, w, lut, dst, dst_stride };
+
+  g_return_if_fail (lut != NULL);
+  g_return_if_fail ((q != NULL && dst != NULL) || w == 0 || h == 0);
+  g_return_if_fail (q_stride >= w && dst_stride >= (gsize) w * 4);
+
+  if (w == 0 || h == 0)
+    return;
+  parallel_rows (h, (guint64) w * h, colorize_rows, &job);
+}
+
+const guint16 *
+hs_overlay_field_peek_quantised (const HsOverlayField *field)
+{
+  g_return_val_if_fail (field != NULL, NULL);
+  return field->q;
+}
+
+gboolean
+hs_overlay_field_build_lut (const HsOverlayField *field, const HsScaleRange *range,
+                            const HsOverlayOptions *options, guint32 *lut, GError **error)
+{
+  guint32 s_lut[S_LEVELS];
+
+  g_return_val_if_fail (field != NULL, FALSE);
+  g_return_val_if_fail (range != NULL, FALSE);
+  g_return_val_if_fail (options != NULL, FALSE);
+  g_return_val_if_fail (lut != NULL, FALSE);
+
+  if (!isfinite (range->lo) || !isfinite (range->hi))
+    {
+      g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                   "scale range [%g, %g] is not finite", range->lo, range->hi);
+      return FALSE;
+    }
+  /* Strength, colour and threshold once per scaled level, then one entry per
+   * quantised field value: no pow/log per pixel. */
+  hs_overlay_build_lut (options, s_lut, S_LEVELS);
+  for (guint q = 0; q < Q_LEVELS; q++)
+    {
+      double s = hs_scale_apply (range, field_value_of (field, q));
+      lut[q] = s_lut[(guint) (s * (S_LEVELS - 1) + 0.5)];
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -762,45 +814,30 @@ hs_overlay_field_colorize_into (const HsOverlayField *field, const HsScaleRange 
                                 const HsOverlayOptions *options, cairo_surface_t *target,
                                 GError **error)
 {
-  /* One table per calling thread, reused: a fresh 272 KiB allocation would
+  /* One table per calling thread, reused: a fresh 256 KiB allocation would
    * cost page faults on every slider step. */
   static GPrivate tables_key = G_PRIVATE_INIT (g_free);
-  guint32 *s_lut, *lut;
-  ColorizeJob job;
+  guint32 *lut;
 
   g_return_val_if_fail (field != NULL, FALSE);
   g_return_val_if_fail (range != NULL, FALSE);
   g_return_val_if_fail (options != NULL, FALSE);
 
-  if (!isfinite (range->lo) || !isfinite (range->hi))
-    {
-      g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                   "scale range [%g, %g] is not finite", range->lo, range->hi);
-      return FALSE;
-    }
   if (!check_surface (target, field->width, field->height, TRUE, "the overlay target", error))
     return FALSE;
-
-  /* Strength, colour and threshold once per scaled level, then one entry per
-   * quantised field value: no pow/log per pixel. */
   lut = g_private_get (&tables_key);
   if (lut == NULL)
     {
-      lut = g_new (guint32, Q_LEVELS + S_LEVELS);
+      lut = g_new (guint32, Q_LEVELS);
       g_private_set (&tables_key, lut);
     }
-  s_lut = lut + Q_LEVELS;
-  hs_overlay_build_lut (options, s_lut, S_LEVELS);
-  for (guint q = 0; q < Q_LEVELS; q++)
-    {
-      double s = hs_scale_apply (range, field_value_of (field, q));
-      lut[q] = s_lut[(guint) (s * (S_LEVELS - 1) + 0.5)];
-    }
+  if (!hs_overlay_field_build_lut (field, range, options, lut, error))
+    return FALSE;
 
   cairo_surface_flush (target);
-  job = (ColorizeJob) { field, lut, cairo_image_surface_get_data (target),
-                        cairo_image_surface_get_stride (target) };
-  parallel_rows (field->height, (guint64) field->width * field->height, colorize_rows, &job);
+  hs_overlay_apply_lut (lut, field->q, field->width, field->width, field->height,
+                        cairo_image_surface_get_data (target),
+                        (gsize) cairo_image_surface_get_stride (target));
   cairo_surface_mark_dirty (target);
   return TRUE;
 }
