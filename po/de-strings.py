@@ -412,6 +412,27 @@ T.update({
  "Perturb": "Veränderung",
 })
 
+# Annotation mode: progress, command-line option, keys.
+T.update({
+ "%s answered": "%s beantwortet",
+ "Start in annotation mode on the annotation project PROJECT (JSON)":
+   "Im Annotationsmodus mit dem Annotationsprojekt PROJEKT (JSON) starten",
+ "PROJECT": "PROJEKT",
+ "Answered items / items; every answer is saved at once":
+   "Beantwortete Einträge / Einträge; jede Antwort wird sofort gespeichert",
+ "Keys: 1–6 answer the highlighted question, Up/Down change it, Page Up/Page Down move between items. A prompt to type comes first (Enter when done). Every answer is saved at once.":
+   "Tasten: 1–6 beantworten die hervorgehobene Frage, Auf/Ab wechseln sie, Bild auf/Bild ab wechseln den Eintrag. Eine zu tippende Eingabe kommt zuerst (Eingabetaste, wenn fertig). Jede Antwort wird sofort gespeichert.",
+})
+
+# Perturb tab: display names of the perturbations (the ids stay untranslated).
+T.update({
+ ("perturbation", "Swap left/right"): "Links/rechts tauschen",
+ ("perturbation", "Shuffle in report"): "Im Befund mischen",
+ ("perturbation", "Random sentence"): "Zufälliger Satz",
+ ("perturbation", "Random boxes"): "Zufällige Rahmen",
+ ("perturbation", "Synthetic swapped condition"): "Synthetischer Satz, anderer Befund",
+})
+
 # Compare view and Perturb tab with live models (spinners, errors in cells, colour bars).
 T.update({
  "Computing the map…": "Karte wird berechnet …",

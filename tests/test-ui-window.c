@@ -133,15 +133,17 @@ test_open_and_browse (void)
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 5);
 
   /* The first instance and its first sentence are shown; models are sorted
-   * and the first one ("blind") is picked. */
+   * ("blind" comes first) but "grounded" is picked. */
   instance = hs_window_get_instance (window);
   g_assert_nonnull (instance);
   g_assert_cmpstr (instance->id, ==, "hand-00");
-  g_assert_cmpstr (hs_window_get_model (window), ==, "blind");
+  g_assert_cmpstr (hs_window_get_model (window), ==, "grounded");
   g_assert_cmpstr (hs_prompt_panel_get_prompt (panel), ==, HS_UI_S0);
   g_assert_nonnull (hs_window_get_map (window));
-  g_assert_cmpstr (hs_prompt_panel_get_map_ref (panel)->file, ==, "maps/hand-00-s0-blind.npy");
+  g_assert_cmpstr (hs_prompt_panel_get_map_ref (panel)->file, ==, "maps/hand-00-s0.npy");
 
+  g_assert_true (hs_window_select_model (window, "blind"));
+  g_assert_cmpstr (hs_prompt_panel_get_map_ref (panel)->file, ==, "maps/hand-00-s0-blind.npy");
   g_assert_true (hs_window_select_model (window, "grounded"));
   g_assert_cmpstr (hs_prompt_panel_get_map_ref (panel)->file, ==, "maps/hand-00-s0.npy");
   g_assert_cmpuint (hs_attention_map_get_width (hs_window_get_map (window)), ==, 16);
@@ -280,7 +282,8 @@ test_restore (void)
   reset_settings ();
   window = new_window ();
   open_path (window, dataset_root);
-  g_assert_true (hs_window_select_model (window, "grounded"));
+  /* not the default ("grounded"), so that restoring it shows */
+  g_assert_true (hs_window_select_model (window, "blind"));
   g_assert_true (hs_window_select_instance (window, "hand-02"));
   hs_instance_browser_set_subsets (hs_window_get_browser (window), HS_SUBSET_ABNORMAL);
   {
@@ -304,7 +307,7 @@ test_restore (void)
   hs_ui_wait_until (not_loading, window);
   hs_ui_settle ();
   g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-02");
-  g_assert_cmpstr (hs_window_get_model (window), ==, "grounded");
+  g_assert_cmpstr (hs_window_get_model (window), ==, "blind");
   g_assert_cmpuint (hs_instance_browser_get_subsets (hs_window_get_browser (window)), ==, HS_SUBSET_ABNORMAL);
   hs_ui_wait_until (browser_idle, hs_window_get_browser (window));
   g_assert_cmpuint (hs_instance_browser_get_n_shown (hs_window_get_browser (window)), ==, 4);
