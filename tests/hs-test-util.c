@@ -1,6 +1,8 @@
 /* hs-test-util.c — helpers shared by the test programs */
 #include "hs-test-util.h"
 
+#include <heatscope/hs-image.h>
+
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,4 +128,50 @@ hs_test_python (const char *script, const char * const *args)
       return NULL;
     }
   return out;
+}
+
+int
+hs_test_run_cli (const char *command, const char * const *args, char **out, char **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  int status = -1;
+
+  g_ptr_array_add (argv, (char *) hs_test_cli ());
+  g_ptr_array_add (argv, (char *) command);
+  for (guint i = 0; args != NULL && args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (hs_test_run ((const char * const *) argv->pdata, out, err, &status));
+  return status;
+}
+
+void
+hs_test_write_file (const char *dir, const char *name, const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (parent, 0755), ==, 0);
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+}
+
+guint64
+hs_test_count_mask_pixels (HsDataset *dataset, const HsRegion *region)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsImage) mask = hs_dataset_load_mask (dataset, region, &error);
+  const guint16 *data;
+  gsize n_pixels;
+  guint64 n = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (hs_image_get_channels (mask), ==, 1);
+  g_assert_cmpuint (hs_image_get_bit_depth (mask), ==, 8);
+  data = hs_image_peek_data (mask);
+  n_pixels = (gsize) hs_image_get_width (mask) * hs_image_get_height (mask);
+  for (gsize i = 0; i < n_pixels; i++)
+    n += data[i] != 0;
+  return n;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib.h>
+#include <heatscope/hs-dataset.h>
 
 G_BEGIN_DECLS
 
@@ -21,5 +22,36 @@ gboolean    hs_test_run            (const char * const *argv, char **out, char *
 /* Runs /usr/bin/python3 with `script` (a string) and args; returns stdout,
  * or NULL and skips the test when python3 or a module is missing. */
 char       *hs_test_python         (const char *script, const char * const *args);
+/* Runs `heatscope-cli COMMAND ARGS...` (args NULL-terminated, or NULL);
+ * returns the exit status. */
+int         hs_test_run_cli        (const char *command, const char * const *args,
+                                    char **out, char **err);
+/* Writes `text` to DIR/NAME, creating the folders NAME names. */
+void        hs_test_write_file     (const char *dir, const char *name, const char *text);
+/* Non-zero pixels of a region's mask (asserting it loads as 8-bit grey). */
+guint64     hs_test_count_mask_pixels (HsDataset *dataset, const HsRegion *region);
+
+/* Python for test scripts: runs(m), the COCO run lengths of a 2-D mask
+ * (numpy Fortran order, starting with a run of zeros), and to_string(cnts),
+ * maskApi.c's rleToString ported line by line. */
+#define HS_TEST_PY_COCO_RLE \
+  "def runs(m):\n" \
+  "    flat = m.ravel(order='F'); out = []; cur = 0; n = 0\n" \
+  "    for v in flat:\n" \
+  "        if v != cur: out.append(n); n = 0; cur = v\n" \
+  "        n += 1\n" \
+  "    return out + [n]\n" \
+  "def to_string(cnts):\n" \
+  "    s = ''\n" \
+  "    for i, x in enumerate(cnts):\n" \
+  "        x = int(x)\n" \
+  "        if i > 2: x -= int(cnts[i - 2])\n" \
+  "        more = True\n" \
+  "        while more:\n" \
+  "            c = x & 0x1f; x >>= 5\n" \
+  "            more = (x != -1) if (c & 0x10) else (x != 0)\n" \
+  "            if more: c |= 0x20\n" \
+  "            s += chr(c + 48)\n" \
+  "    return s\n"
 
 G_END_DECLS

@@ -34,21 +34,6 @@ write_answers (const char *name, const char *annotator, const char * const *corr
   return path;
 }
 
-static int
-run (const char * const *args, char **out, char **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  int status = -1;
-
-  g_ptr_array_add (argv, (char *) hs_test_cli ());
-  g_ptr_array_add (argv, (char *) "agreement");
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *) args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (hs_test_run ((const char * const *) argv->pdata, out, err, &status));
-  return status;
-}
-
 static double
 member (JsonObject *root, const char *question, const char *key)
 {
@@ -83,7 +68,7 @@ test_two_annotators (void)
   const char *keys[] = { "percent_agreement", "cohen_kappa", "fleiss_kappa",
                          "krippendorff_alpha_ordinal", "krippendorff_alpha_nominal" };
 
-  g_assert_cmpint (run ((const char *[]) { "--json", fa, fb, NULL }, &out, &err), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("agreement", (const char *[]) { "--json", fa, fb, NULL }, &out, &err), ==, 0);
   g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
   g_assert_no_error (error);
   root = json_node_get_object (json_parser_get_root (parser));
@@ -105,7 +90,7 @@ test_two_annotators (void)
 
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run ((const char *[]) { fa, fb, NULL }, &out, &err), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("agreement", (const char *[]) { fa, fb, NULL }, &out, &err), ==, 0);
   g_assert_nonnull (strstr (out, "correct"));
   g_assert_nonnull (strstr (out, "0.6364"));
 }
@@ -124,7 +109,7 @@ test_three_annotators_and_bad_lines (void)
   g_autoptr(JsonParser) parser = json_parser_new ();
   JsonObject *root;
 
-  g_assert_cmpint (run ((const char *[]) { "--json", fa, fb, fc, NULL }, &out, &err), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("agreement", (const char *[]) { "--json", fa, fb, fc, NULL }, &out, &err), ==, 0);
   /* The cut line is reported with file:line and skipped. */
   g_assert_nonnull (strstr (err, where));
   g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
@@ -147,10 +132,10 @@ test_errors (void)
   g_autofree char *likert = g_build_filename (tmpdir, "likert.jsonl", NULL);
   g_autofree char *out = NULL, *err = NULL;
 
-  g_assert_cmpint (run ((const char *[]) { NULL }, &out, &err), ==, 2);
+  g_assert_cmpint (hs_test_run_cli ("agreement", (const char *[]) { NULL }, &out, &err), ==, 2);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run ((const char *[]) { fa, missing, NULL }, &out, &err), ==, 1);
+  g_assert_cmpint (hs_test_run_cli ("agreement", (const char *[]) { fa, missing, NULL }, &out, &err), ==, 1);
   g_assert_nonnull (strstr (err, missing));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
@@ -158,11 +143,11 @@ test_errors (void)
     "{\"annotator\": \"x\", \"instance\": \"i0\", \"round\": \"report\", \"query\": \"s1\", "
     "\"model\": \"grounded\", \"alias\": \"Model A\", \"form\": \"likert\", \"recall\": 40, "
     "\"precision\": 60, \"intuitive\": 3}\n", -1, NULL));
-  g_assert_cmpint (run ((const char *[]) { fa, likert, NULL }, &out, &err), ==, 1);
+  g_assert_cmpint (hs_test_run_cli ("agreement", (const char *[]) { fa, likert, NULL }, &out, &err), ==, 1);
   g_assert_nonnull (strstr (err, likert));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run ((const char *[]) { "--bogus", fa, NULL }, &out, &err), ==, 2);
+  g_assert_cmpint (hs_test_run_cli ("agreement", (const char *[]) { "--bogus", fa, NULL }, &out, &err), ==, 2);
 }
 
 int

@@ -139,21 +139,6 @@ make_dataset (gboolean with_broken)
   return dir;
 }
 
-static int
-run_cli (const char * const *extra, char **out, char **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  int status = -1;
-
-  g_ptr_array_add (argv, (char *) hs_test_cli ());
-  g_ptr_array_add (argv, (char *) "metrics");
-  for (guint i = 0; extra[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *) extra[i]);
-  g_ptr_array_add (argv, NULL);
-  hs_test_run ((const char * const *) argv->pdata, out, err, &status);
-  return status;
-}
-
 /* Keys and order of every jsonl row; returns the rows' (instance, query, model). */
 static GPtrArray *
 check_jsonl_rows (const char *text)
@@ -205,7 +190,7 @@ test_rows_order_and_errors (void)
   GString *expected = g_string_new (NULL);
   GString *actual = g_string_new (NULL);
 
-  g_assert_cmpint (run_cli (args, &out, &err), ==, 1);
+  g_assert_cmpint (hs_test_run_cli ("metrics", args, &out, &err), ==, 1);
   g_assert_nonnull (strstr (err, "p3_beta_s0.npy"));
   g_assert_nonnull (strstr (err, "instance \"p3\", query \"s0\", model \"beta\""));
   keys = check_jsonl_rows (out);
@@ -291,7 +276,7 @@ test_against_sklearn (void)
   guint n = 0, nulls = 0;
   double worst = 1;
 
-  g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("metrics", args, &out, &err), ==, 0);
   g_assert_cmpstr (out, ==, "");
   py = hs_test_python (script, py_args);
   if (py == NULL)
@@ -314,8 +299,8 @@ test_jobs_identical (void)
       const char *args1[] = { "--format", formats[f], "--jobs", "1", dir, NULL };
       const char *args2[] = { "--format", formats[f], "--jobs", "2", dir, NULL };
 
-      g_assert_cmpint (run_cli (args1, &out1, &err1), ==, 1);
-      g_assert_cmpint (run_cli (args2, &out2, &err2), ==, 1);
+      g_assert_cmpint (hs_test_run_cli ("metrics", args1, &out1, &err1), ==, 1);
+      g_assert_cmpint (hs_test_run_cli ("metrics", args2, &out2, &err2), ==, 1);
       g_assert_cmpstr (out1, ==, out2);
       g_assert_cmpstr (err1, ==, err2);
       g_assert_cmpuint (strlen (out1), >, 1000);
@@ -334,7 +319,7 @@ test_shards_merge (void)
       g_autofree char *whole = NULL, *err = NULL;
       const char *args[] = { "--format", formats[f], dir, NULL };
 
-      g_assert_cmpint (run_cli (args, &whole, &err), ==, 0);
+      g_assert_cmpint (hs_test_run_cli ("metrics", args, &whole, &err), ==, 0);
       for (guint c = 0; c < G_N_ELEMENTS (counts); c++)
         {
           GString *merged = g_string_new (NULL);
@@ -346,7 +331,7 @@ test_shards_merge (void)
               g_autofree char *out = NULL, *shard_err = NULL;
               const char *shard_args[] = { "--format", formats[f], "--shard", shard, "--jobs", "2", dir, NULL };
 
-              g_assert_cmpint (run_cli (shard_args, &out, &shard_err), ==, 0);
+              g_assert_cmpint (hs_test_run_cli ("metrics", shard_args, &out, &shard_err), ==, 0);
               g_string_append (merged, out);
             }
           g_assert_cmpstr (merged->str, ==, whole);
@@ -367,7 +352,7 @@ test_csv_cells (void)
   int auroc = -1, no_attn = -1;
 
   hs_protocol_get_metrics (HS_PROTOCOL_DEFAULT, &n_metrics);
-  g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("metrics", args, &out, &err), ==, 0);
   lines = g_strsplit (out, "\n", -1);
   header = g_strsplit (lines[0], ",", -1);
   g_assert_cmpuint (g_strv_length (header), ==, 4 + n_metrics);
@@ -413,9 +398,9 @@ test_subset_filter (void)
   const char *args_all[] = { "--format", "jsonl", dir, NULL };
   const char *args_some[] = { "--format", "jsonl", "--subset", "one_lung", dir, NULL };
 
-  g_assert_cmpint (run_cli (args_all, &all, &err), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("metrics", args_all, &all, &err), ==, 0);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_cli (args_some, &some, &err), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("metrics", args_some, &some, &err), ==, 0);
   lines = g_strsplit (all, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     if (strstr (lines[i], "\"one_lung\"") != NULL)
@@ -466,19 +451,19 @@ test_summary (void)
   guint n_summary = 0, checked = 0, n_metrics;
 
   hs_protocol_get_metrics (HS_PROTOCOL_DEFAULT, &n_metrics);
-  g_assert_cmpint (run_cli (args, &first, &err), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("metrics", args, &first, &err), ==, 0);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_cli (args, &second, &err), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("metrics", args, &second, &err), ==, 0);
   g_clear_pointer (&err, g_free);
   g_assert_cmpstr (first, ==, second);
-  g_assert_cmpint (run_cli (args_seed, &other, &err), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("metrics", args_seed, &other, &err), ==, 0);
   g_clear_pointer (&err, g_free);
   g_assert_cmpstr (first, !=, other);
   g_assert_nonnull (strstr (other, "\"seed\": 5}"));
-  g_assert_cmpint (run_cli (args_rows, &rows, &err), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("metrics", args_rows, &rows, &err), ==, 0);
   g_clear_pointer (&err, g_free);
   g_clear_pointer (&rows, g_free);
-  g_assert_cmpint (run_cli (args_file, &rows, &err), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("metrics", args_file, &rows, &err), ==, 0);
 
   py = hs_test_python (script, py_args);
   if (py == NULL)
@@ -507,24 +492,24 @@ test_usage (void)
       g_autofree char *out = NULL, *err = NULL;
       const char *args[] = { bad[i][0], bad[i][1], dir, NULL };
 
-      g_assert_cmpint (run_cli (args, &out, &err), ==, 2);
+      g_assert_cmpint (hs_test_run_cli ("metrics", args, &out, &err), ==, 2);
       g_assert_cmpstr (out, ==, "");
     }
   {
     g_autofree char *out = NULL, *err = NULL;
     const char *args[] = { NULL };
-    g_assert_cmpint (run_cli (args, &out, &err), ==, 2);
+    g_assert_cmpint (hs_test_run_cli ("metrics", args, &out, &err), ==, 2);
   }
   {
     g_autofree char *out = NULL, *err = NULL;
     const char *args[] = { "--model", "gamma", dir, NULL };
-    g_assert_cmpint (run_cli (args, &out, &err), ==, 1);
+    g_assert_cmpint (hs_test_run_cli ("metrics", args, &out, &err), ==, 1);
     g_assert_nonnull (strstr (err, "gamma"));
   }
   {
     g_autofree char *out = NULL, *err = NULL;
     const char *args[] = { "--model", "beta", "--format", "jsonl", dir, NULL };
-    g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
+    g_assert_cmpint (hs_test_run_cli ("metrics", args, &out, &err), ==, 0);
     g_assert_null (strstr (out, "alpha"));
     g_assert_nonnull (strstr (out, "beta"));
   }

@@ -83,17 +83,13 @@ make_dataset (void)
 static int
 run (const char * const *args, char **out, char **err)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  int status = -1;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) argv = NULL;
 
-  g_ptr_array_add (argv, (char *) hs_test_cli ());
-  g_ptr_array_add (argv, (char *) "metrics");
-  g_ptr_array_add (argv, dataset_dir);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *) args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (hs_test_run ((const char * const *) argv->pdata, out, err, &status));
-  return status;
+  g_strv_builder_add (builder, dataset_dir);
+  g_strv_builder_addv (builder, (const char **) args);
+  argv = g_strv_builder_end (builder);
+  return hs_test_run_cli ("metrics", (const char * const *) argv, out, err);
 }
 
 /* Parses the jsonl rows; returns the row of `query`. */

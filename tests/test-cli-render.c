@@ -6,16 +6,6 @@
 
 #include "hs-test-util.h"
 
-static void
-write_text (const char *dir, const char *name, const char *text)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autoptr(GError) error = NULL;
-
-  g_file_set_contents (path, text, -1, &error);
-  g_assert_no_error (error);
-}
-
 /* A 120 × 80 image (grey 100 of 255), a 2 × 1 map [0, 1] for sentence s0 by
  * model "grounded" with no_attn 0.2, a box region and a 12 × 8 mask region. */
 static char *
@@ -42,7 +32,7 @@ make_dataset (void)
   g_assert_true (hs_image_save_png (mask, mask_path, &error));
   g_assert_true (hs_npy_write (map_path, HS_DTYPE_FLOAT32, 2, shape, values, FALSE, FALSE, &error));
   g_assert_no_error (error);
-  write_text (dir, "heatscope.json",
+  hs_test_write_file (dir, "heatscope.json",
               "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": ["
               " {\"id\": \"p0001\", \"image\": \"img.png\","
               "  \"regions\": {\"right lung\": {\"boxes\": [[70, 10, 110, 60]]},"
@@ -53,21 +43,6 @@ make_dataset (void)
               "  \"maps\": [{\"model\": \"grounded\", \"query\": \"s0\", \"file\": \"map.npy\","
               "             \"no_attn\": 0.2}]}]}");
   return dir;
-}
-
-static int
-run_render (const char * const *extra, char **out, char **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  int status = -1;
-
-  g_ptr_array_add (argv, (char *) hs_test_cli ());
-  g_ptr_array_add (argv, (char *) "render");
-  for (guint i = 0; extra[i]; i++)
-    g_ptr_array_add (argv, (char *) extra[i]);
-  g_ptr_array_add (argv, NULL);
-  hs_test_run ((const char * const *) argv->pdata, out, err, &status);
-  return status;
 }
 
 static void
@@ -84,7 +59,7 @@ test_png (void)
   int w, h, status;
   gboolean found_low = FALSE, found_high = FALSE;
 
-  status = run_render (args, &out, &err);
+  status = hs_test_run_cli ("render", args, &out, &err);
   /* (sanitizer builds may add their own report to stderr) */
   g_assert_null (strstr (err, "heatscope-cli"));
   g_assert_cmpint (status, ==, 0);
@@ -126,7 +101,7 @@ test_svg_and_pdf (void)
     const char *args[] = { dir, "--instance", "p0001", "--query", "s0", "--scale", "fixed:0:2",
                            "--log-strength", "10", "--threshold", "0.3", "--outline", "otsu",
                            "--window", "100:50", "-o", svg_path, NULL };
-    g_assert_cmpint (run_render (args, &out, &err), ==, 0);
+    g_assert_cmpint (hs_test_run_cli ("render", args, &out, &err), ==, 0);
   }
   g_assert_true (g_file_get_contents (svg_path, &svg, NULL, NULL));
   g_assert_nonnull (strstr (svg, ">right lung</text>"));
@@ -141,7 +116,7 @@ test_svg_and_pdf (void)
     const char *args[] = { dir, "--instance", "p0001", "--query", "s0", "--scale",
                            "percentile:1:99", "--gamma", "0.5", "--outline", "topk:10",
                            "-o", pdf_path, NULL };
-    g_assert_cmpint (run_render (args, &out, &err), ==, 0);
+    g_assert_cmpint (hs_test_run_cli ("render", args, &out, &err), ==, 0);
   }
   g_assert_true (g_file_get_contents (pdf_path, &pdf, &len, NULL));
   g_assert_true (len > 4 && memcmp (pdf, "%PDF", 4) == 0);
@@ -178,7 +153,7 @@ test_token (void)
 
   g_assert_true (hs_image_save_png (image, image_path, NULL));
   g_assert_true (hs_npy_write (map_path, HS_DTYPE_FLOAT64, 3, shape, values, FALSE, FALSE, NULL));
-  write_text (dir, "heatscope.json",
+  hs_test_write_file (dir, "heatscope.json",
               "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": ["
               " {\"id\": \"t\", \"image\": \"img.png\","
               "  \"sentences\": [{\"id\": \"s0\", \"text\": \"left lung\"}],"
@@ -187,7 +162,7 @@ test_token (void)
   {
     g_autofree char *out = NULL, *err = NULL;
     const char *args[] = { dir, "--instance", "t", "--query", "s0", "--token", "1", "-o", svg_path, NULL };
-    g_assert_cmpint (run_render (args, &out, &err), ==, 0);
+    g_assert_cmpint (hs_test_run_cli ("render", args, &out, &err), ==, 0);
   }
   g_assert_true (g_file_get_contents (svg_path, &svg, NULL, NULL));
   g_assert_nonnull (strstr (svg, "token 1 “lung”"));
@@ -195,7 +170,7 @@ test_token (void)
     g_autofree char *out = NULL, *err = NULL;
     const char *args[] = { dir, "--instance", "t", "--query", "s0", "--token", "1", "--opacity", "1",
                            "--upsample", "nearest", "--size", "40", "--no-caption", "-o", png_path, NULL };
-    g_assert_cmpint (run_render (args, &out, &err), ==, 0);
+    g_assert_cmpint (hs_test_run_cli ("render", args, &out, &err), ==, 0);
   }
   /* token 1 is high on the right: the image panel's right half is jet(1) */
   png = cairo_image_surface_create_from_png (png_path);
@@ -248,7 +223,7 @@ test_usage_errors (void)
       for (; bad[i][n]; n++)
         args[n] = g_str_equal (bad[i][n], "D") ? dir : g_str_equal (bad[i][n], "P") ? png : bad[i][n];
       args[n] = NULL;
-      g_assert_cmpint (run_render (args, &out, &err), ==, 2);
+      g_assert_cmpint (hs_test_run_cli ("render", args, &out, &err), ==, 2);
       g_assert_true (g_str_has_prefix (err, "heatscope-cli render: "));
     }
   g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
@@ -265,32 +240,32 @@ test_input_errors (void)
   {
     g_autofree char *out = NULL, *err = NULL;
     const char *args[] = { dir, "--instance", "p9", "--query", "s0", "-o", png, NULL };
-    g_assert_cmpint (run_render (args, &out, &err), ==, 1);
+    g_assert_cmpint (hs_test_run_cli ("render", args, &out, &err), ==, 1);
     g_assert_nonnull (strstr (err, "p9"));
   }
   {
     g_autofree char *out = NULL, *err = NULL;
     const char *args[] = { dir, "--instance", "p0001", "--query", "s1", "-o", png, NULL };
-    g_assert_cmpint (run_render (args, &out, &err), ==, 1);
+    g_assert_cmpint (hs_test_run_cli ("render", args, &out, &err), ==, 1);
     g_assert_nonnull (strstr (err, "no map"));
   }
   {
     g_autofree char *out = NULL, *err = NULL;
     const char *args[] = { dir, "--instance", "p0001", "--query", "s0", "--model", "blind", "-o", png, NULL };
-    g_assert_cmpint (run_render (args, &out, &err), ==, 1);
+    g_assert_cmpint (hs_test_run_cli ("render", args, &out, &err), ==, 1);
     g_assert_nonnull (strstr (err, "blind"));
   }
   {
     g_autofree char *out = NULL, *err = NULL;
     const char *args[] = { missing, "--instance", "p0001", "--query", "s0", "-o", png, NULL };
-    g_assert_cmpint (run_render (args, &out, &err), ==, 1);
+    g_assert_cmpint (hs_test_run_cli ("render", args, &out, &err), ==, 1);
     g_assert_nonnull (strstr (err, "nope"));
   }
   /* the map has no per-token maps */
   {
     g_autofree char *out = NULL, *err = NULL;
     const char *args[] = { dir, "--instance", "p0001", "--query", "s0", "--token", "0", "-o", png, NULL };
-    g_assert_cmpint (run_render (args, &out, &err), ==, 1);
+    g_assert_cmpint (hs_test_run_cli ("render", args, &out, &err), ==, 1);
     g_assert_nonnull (strstr (err, "map.npy"));
     g_assert_nonnull (strstr (err, "token 0"));
   }
@@ -302,7 +277,7 @@ test_input_errors (void)
     const char *args[] = { dir, "--instance", "p0001", "--query", "s0", "-o", png, NULL };
 
     g_assert_true (hs_npy_write (map_path, HS_DTYPE_FLOAT64, 2, shape, values, FALSE, FALSE, NULL));
-    g_assert_cmpint (run_render (args, &out, &err), ==, 1);
+    g_assert_cmpint (hs_test_run_cli ("render", args, &out, &err), ==, 1);
     g_assert_nonnull (strstr (err, "map.npy"));
   }
   g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));

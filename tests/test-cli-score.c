@@ -20,21 +20,6 @@ write_map (const char *name, guint h, guint w, const double *values)
   return path;
 }
 
-static int
-run (const char * const *extra, char **out, char **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  int status = -1;
-
-  g_ptr_array_add (argv, (char *) hs_test_cli ());
-  g_ptr_array_add (argv, (char *) "score");
-  for (guint i = 0; extra[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *) extra[i]);
-  g_ptr_array_add (argv, NULL);
-  hs_test_run ((const char * const *) argv->pdata, out, err, &status);
-  return status;
-}
-
 static JsonObject *
 parse_object (JsonParser *parser, const char *text)
 {
@@ -61,7 +46,7 @@ test_hand_worked (void)
   const HsMetric *list = hs_protocol_get_metrics (HS_PROTOCOL_DEFAULT, &n);
   guint i = 0;
 
-  g_assert_cmpint (run (args, &out, &err), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("score", args, &out, &err), ==, 0);
   obj = parse_object (parser, out);
   /* exactly the metric keys, in order */
   members = json_object_get_members (obj);
@@ -85,7 +70,7 @@ test_empty_target_nulls (void)
   g_autoptr(JsonParser) parser = json_parser_new ();
   JsonObject *obj;
 
-  g_assert_cmpint (run (args, &out, &err), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("score", args, &out, &err), ==, 0);
   obj = parse_object (parser, out);
   g_assert_true (json_object_get_null_member (obj, "auroc"));
   g_assert_true (json_object_get_null_member (obj, "recall@5"));
@@ -130,7 +115,7 @@ test_matches_library (void)
       guint n;
       const HsMetric *list;
 
-      g_assert_cmpint (run (args, &out, &err), ==, 0);
+      g_assert_cmpint (hs_test_run_cli ("score", args, &out, &err), ==, 0);
       obj = parse_object (parser, out);
 
       g_assert_true (hs_eval_grid_init (&grid, (HsProtocol) p, W, H, 0, &error));
@@ -184,7 +169,7 @@ test_baselines (void)
                            "--baselines", "--json", NULL };
     g_autofree char *out = NULL, *err = NULL;
 
-    g_assert_cmpint (run (args, &out, &err), ==, 0);
+    g_assert_cmpint (hs_test_run_cli ("score", args, &out, &err), ==, 0);
     obj = parse_object (parser, out);
   }
   g_assert_true (json_object_has_member (obj, "auroc"));
@@ -207,7 +192,7 @@ test_baselines (void)
     const char *args[] = { "--map", map, "--size", "30x20", "--baselines", "--json", NULL };
     g_autofree char *out = NULL, *err = NULL;
 
-    g_assert_cmpint (run (args, &out, &err), ==, 2);
+    g_assert_cmpint (hs_test_run_cli ("score", args, &out, &err), ==, 2);
     g_assert_nonnull (strstr (err, "--image"));
   }
 }
@@ -222,7 +207,7 @@ test_perturbed (void)
   g_autoptr(JsonParser) parser = json_parser_new ();
   JsonObject *obj;
 
-  g_assert_cmpint (run (args, &out, &err), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("score", args, &out, &err), ==, 0);
   obj = parse_object (parser, out);
   g_assert_true (json_object_get_double_member (obj, "sym_kl") > 0);
   g_assert_cmpfloat (json_object_get_double_member (obj, "delta_pointing_hit"), ==, -1.0);
@@ -265,7 +250,7 @@ test_errors (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *out = NULL, *err = NULL;
-      int status = run (cases[i].args, &out, &err);
+      int status = hs_test_run_cli ("score", cases[i].args, &out, &err);
 
       if (status != cases[i].status || strstr (err, cases[i].needle) == NULL)
         g_error ("case %u: status %d (want %d), stderr: %s", i, status, cases[i].status, err);
@@ -276,7 +261,7 @@ test_errors (void)
   /* the NaN message names the cell */
   {
     g_autofree char *out = NULL, *err = NULL;
-    run (cases[0].args, &out, &err);
+    hs_test_run_cli ("score", cases[0].args, &out, &err);
     g_assert_nonnull (strstr (err, "row 1"));
   }
 }
@@ -289,7 +274,7 @@ test_text_output (void)
   const char *args[] = { "--map", map, "--size", "8x8", NULL };
   g_autofree char *out = NULL, *err = NULL;
 
-  g_assert_cmpint (run (args, &out, &err), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("score", args, &out, &err), ==, 0);
   g_assert_nonnull (strstr (out, "auroc"));
   g_assert_nonnull (strstr (out, "n/a — target is empty"));
 }

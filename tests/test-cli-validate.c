@@ -6,18 +6,6 @@
 #include "hs-test-util.h"
 
 static void
-write_text (const char *dir, const char *name, const char *text)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autofree char *parent = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (parent, 0755), ==, 0);
-  g_file_set_contents (path, text, -1, &error);
-  g_assert_no_error (error);
-}
-
-static void
 make_valid (const char *dir)
 {
   g_autofree char *image_path = g_build_filename (dir, "images", "a.png", NULL);
@@ -37,7 +25,7 @@ make_valid (const char *dir)
   g_assert_no_error (error);
   g_assert_true (hs_npy_write (map_path, HS_DTYPE_FLOAT64, 2, shape, values, FALSE, FALSE, &error));
   g_assert_no_error (error);
-  write_text (dir, "heatscope.json",
+  hs_test_write_file (dir, "heatscope.json",
               "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": ["
               " {\"id\": \"a\", \"image\": \"images/a.png\","
               "  \"regions\": {\"r\": {\"boxes\": [[1, 1, 10, 10]]}},"
@@ -90,8 +78,8 @@ test_problems (void)
   map_file = g_build_filename (dir, "maps", "a.npy", NULL);
   /* Three problems: a box outside the 30 × 20 image, an unknown region and a
    * map file that is not a .npy. */
-  write_text (dir, "maps/a.npy", "not numpy");
-  write_text (dir, "heatscope.json",
+  hs_test_write_file (dir, "maps/a.npy", "not numpy");
+  hs_test_write_file (dir, "heatscope.json",
               "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": ["
               " {\"id\": \"a\", \"image\": \"images/a.png\","
               "  \"regions\": {\"r\": {\"boxes\": [[1, 1, 40, 10]]}},"

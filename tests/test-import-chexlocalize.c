@@ -13,23 +13,7 @@ static const char fixture_script[] =
   "os.makedirs(d + '/valid/patient1/study1')\n"
   "# the copy is half the original size (img_size [60, 80])\n"
   "cv2.imwrite(d + '/valid/patient1/study1/view1_frontal.jpg', np.zeros((30, 40), np.uint8))\n"
-  "def runs(m):\n"
-  "    flat = m.ravel(order='F'); out = []; cur = 0; n = 0\n"
-  "    for v in flat:\n"
-  "        if v != cur: out.append(n); n = 0; cur = v\n"
-  "        n += 1\n"
-  "    return out + [n]\n"
-  "def to_string(cnts):\n"
-  "    s = ''\n"
-  "    for i, x in enumerate(cnts):\n"
-  "        if i > 2: x -= cnts[i - 2]\n"
-  "        more = True\n"
-  "        while more:\n"
-  "            c = x & 0x1f; x >>= 5\n"
-  "            more = (x != -1) if (c & 0x10) else (x != 0)\n"
-  "            if more: c |= 0x20\n"
-  "            s += chr(c + 48)\n"
-  "    return s\n"
+  HS_TEST_PY_COCO_RLE
   "poly = {'patient1_study1_view1_frontal': {\n"
   "           'Cardiomegaly': [[[20, 20], [60, 20], [60, 40], [20, 40]]],\n"
   "           'Edema': [],\n"
@@ -44,19 +28,6 @@ static const char fixture_script[] =
   "          'Pneumothorax': {'size': [30, 40], 'counts': '30'}}}\n"
   "json.dump(seg, open(d + '/gt_segmentations_val.json', 'w'))\n"
   "print(int(m.sum()))\n";
-
-static guint64
-mask_pixels (HsDataset *dataset, const HsRegion *region)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HsImage) mask = hs_dataset_load_mask (dataset, region, &error);
-  guint64 n = 0;
-
-  g_assert_no_error (error);
-  for (gsize i = 0; i < (gsize) hs_image_get_width (mask) * hs_image_get_height (mask); i++)
-    n += hs_image_peek_data (mask)[i] != 0;
-  return n;
-}
 
 static void
 test_fixtures (void)
@@ -101,7 +72,7 @@ test_fixtures (void)
   /* polygon (20,20)-(60,40) in 80 × 60 pixels, halved: (10,10)-(30,20) → 20 × 10 */
   region = hs_instance_find_region (instance, "Cardiomegaly");
   g_assert_nonnull (region);
-  g_assert_cmpuint (mask_pixels (dataset, region), ==, 200);
+  g_assert_cmpuint (hs_test_count_mask_pixels (dataset, region), ==, 200);
   sentence = hs_instance_find_sentence (instance, "class:Cardiomegaly");
   g_assert_cmpstr (sentence->kind, ==, "class");
   g_assert_cmpstr (sentence->targets[0], ==, "Cardiomegaly");
@@ -126,7 +97,7 @@ test_fixtures (void)
   instance = hs_dataset_find_instance (dataset, "patient1_study1_view1_frontal");
   region = hs_instance_find_region (instance, "Atelectasis");
   g_assert_nonnull (region);
-  g_assert_cmpuint (mask_pixels (dataset, region), ==, rle_pixels);
+  g_assert_cmpuint (hs_test_count_mask_pixels (dataset, region), ==, rle_pixels);
   {
     /* column-major decoding puts the block at rows 3..8, columns 5..11 */
     g_autoptr(HsImage) mask = hs_dataset_load_mask (dataset, region, &error);

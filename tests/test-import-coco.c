@@ -7,19 +7,6 @@
 
 #include "hs-test-util.h"
 
-static guint64
-mask_pixels (HsDataset *dataset, const HsRegion *region)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HsImage) mask = hs_dataset_load_mask (dataset, region, &error);
-  guint64 n = 0;
-
-  g_assert_no_error (error);
-  for (gsize i = 0; i < (gsize) hs_image_get_width (mask) * hs_image_get_height (mask); i++)
-    n += hs_image_peek_data (mask)[i] != 0;
-  return n;
-}
-
 static const char real_script[] =
   "import json, os, sys\n"
   "p = sys.argv[1]; d = json.load(open(p))\n"
@@ -126,23 +113,7 @@ static const char fixture_script[] =
   "d = sys.argv[1]\n"
   "os.makedirs(d + '/images')\n"
   "cv2.imwrite(d + '/images/one.png', np.zeros((10, 20), np.uint8))\n"
-  "def runs(m):\n"
-  "    flat = m.ravel(order='F'); out = []; cur = 0; n = 0\n"
-  "    for v in flat:\n"
-  "        if v != cur: out.append(n); n = 0; cur = v\n"
-  "        n += 1\n"
-  "    return out + [n]\n"
-  "def to_string(cnts):\n"
-  "    s = ''\n"
-  "    for i, x in enumerate(cnts):\n"
-  "        if i > 2: x -= cnts[i - 2]\n"
-  "        more = True\n"
-  "        while more:\n"
-  "            c = x & 0x1f; x >>= 5\n"
-  "            more = (x != -1) if (c & 0x10) else (x != 0)\n"
-  "            if more: c |= 0x20\n"
-  "            s += chr(c + 48)\n"
-  "    return s\n"
+  HS_TEST_PY_COCO_RLE
   "m1 = np.zeros((10, 20), np.uint8); m1[0:2, 10:15] = 1\n"
   "m2 = np.zeros((10, 20), np.uint8); m2[5:7, 15:17] = 1\n"
   "coco = {'categories': [{'id': 1, 'name': 'lesion'}, {'id': 2, 'name': 'nodule'}],\n"
@@ -208,8 +179,8 @@ test_fixture (void)
   g_assert_nonnull (nodule);
   /* polygon (2,3)-(7,8): pixel centres 2.5..6.5 × 3.5..7.5 → 5 × 5 = 25,
    * plus the 2 × 5 compressed-RLE block */
-  g_assert_cmpuint (mask_pixels (dataset, lesion), ==, 25 + n1);
-  g_assert_cmpuint (mask_pixels (dataset, nodule), ==, n2);
+  g_assert_cmpuint (hs_test_count_mask_pixels (dataset, lesion), ==, 25 + n1);
+  g_assert_cmpuint (hs_test_count_mask_pixels (dataset, nodule), ==, n2);
   g_assert_cmpuint (lesion->boxes->len, ==, 1);
   g_assert_cmpuint (nodule->boxes->len, ==, 1);
   {

@@ -34,21 +34,6 @@ get_real_dataset (void)
   return real_dataset;
 }
 
-static guint64
-count_mask (HsDataset *dataset, const HsRegion *region)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HsImage) mask = hs_dataset_load_mask (dataset, region, &error);
-  guint64 n = 0;
-
-  g_assert_no_error (error);
-  g_assert_cmpuint (hs_image_get_channels (mask), ==, 1);
-  g_assert_cmpuint (hs_image_get_bit_depth (mask), ==, 8);
-  for (gsize i = 0; i < (gsize) hs_image_get_width (mask) * hs_image_get_height (mask); i++)
-    n += hs_image_peek_data (mask)[i] != 0;
-  return n;
-}
-
 /* Counts, boxes and mask pixel counts against numpy's own pasting of the
  * cropped masks (colour non-zero = inside; several rows of a class add up). */
 static const char expected_script[] =
@@ -126,7 +111,7 @@ test_real (void)
       else
         {
           g_assert_nonnull (region->mask);
-          g_assert_cmpuint (count_mask (dataset, region), ==, (guint64) want_pixels);
+          g_assert_cmpuint (hs_test_count_mask_pixels (dataset, region), ==, (guint64) want_pixels);
           n_masks++;
         }
     }
