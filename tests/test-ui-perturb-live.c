@@ -371,6 +371,21 @@ test_grid_live (void)
   g_assert_finalize_object (view);
 }
 
+static GtkWidget *
+find_widget (GtkWidget *root, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static gboolean
 window_idle (gpointer data)
 {
@@ -387,12 +402,24 @@ test_window_compare_live (void)
   HsWindow *window = hs_window_new (NULL);
   GtkWindow *compare = NULL;
 
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));
   hs_window_open (window, file);
   hs_ui_wait_until (window_idle, window);
   g_assert_true (hs_window_select_model (window, "grounded (live)"));
   hs_ui_wait_until (window_idle, window);
   g_assert_cmpstr (hs_window_get_live_model (window), ==, "grounded");
+  {
+    /* The window's Perturb tab attends live too. */
+    GtkWidget *panel = find_widget (GTK_WIDGET (window), HS_TYPE_PERTURB_PANEL);
+
+    g_assert_nonnull (panel);
+    gtk_stack_set_visible_child_name (g_object_get_data (G_OBJECT (window), "hs-side-stack"), "perturb");
+    hs_ui_wait_until (panel_idle, panel);
+    g_assert_cmpstr (hs_perturb_panel_get_status (HS_PERTURB_PANEL (panel)), ==, "");
+    g_assert_true (hs_perturb_panel_get_comparison (HS_PERTURB_PANEL (panel), NULL));
+    save_screenshot (GTK_WINDOW (window), "window-perturb-live");
+  }
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "compare"));
   g_action_group_activate_action (G_ACTION_GROUP (window), "compare", g_variant_new_string ("pair"));
   hs_ui_settle ();
