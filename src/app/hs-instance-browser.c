@@ -384,7 +384,7 @@ refilter (HsInstanceBrowser *self)
 /* ---- reading the rest of the dataset ------------------------------------ */
 
 #define LOAD_BATCH        256
-#define GROW_INTERVAL_MS  100
+#define GROW_INTERVAL_MS  400
 
 static void
 load_thread (GTask        *task,
@@ -488,22 +488,17 @@ on_launch_timeout (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* The worker starts once the next frame is painted (the one that shows the
- * first rows and, usually, the first instance), so it does not compete with
- * it; without a frame (hidden, not realized) after 250 ms. */
+/* The worker should not compete with the frame that shows the first
+ * instance: it starts after the frame following
+ * hs_instance_browser_load_after_next_frame (the window calls it once the
+ * instance's image and map are on the canvas), or after a second. */
+#define LAUNCH_TIMEOUT_MS 1000
+
 static void
 start_loading (HsInstanceBrowser *self)
 {
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
-
   self->load_cancellable = g_cancellable_new ();
-  if (clock != NULL)
-    {
-      self->launch_clock = g_object_ref (clock);
-      self->launch_handler = g_signal_connect (clock, "after-paint", G_CALLBACK (on_launch_paint), self);
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-    }
-  self->launch_timeout = g_timeout_add (250, on_launch_timeout, self);
+  self->launch_timeout = g_timeout_add (LAUNCH_TIMEOUT_MS, on_launch_timeout, self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
@@ -948,6 +943,23 @@ hs_instance_browser_get_selected (HsInstanceBrowser *self)
 
   item = gtk_single_selection_get_selected_item (self->selection);
   return item != NULL ? hs_instance_item_get_index (item) : G_MAXUINT;
+}
+
+void
+hs_instance_browser_load_after_next_frame (HsInstanceBrowser *self)
+{
+  GdkFrameClock *clock;
+
+  g_return_if_fail (HS_IS_INSTANCE_BROWSER (self));
+
+  /* Nothing waiting, or already armed. */
+  if (self->load_cancellable == NULL || self->launch_timeout == 0 || self->launch_clock != NULL)
+    return;
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+  if (clock == NULL)
+    return;
+  self->launch_clock = g_object_ref (clock);
+  self->launch_handler = g_signal_connect (clock, "after-paint", G_CALLBACK (on_launch_paint), self);
 }
 
 gboolean

@@ -27,6 +27,10 @@ GtkWidget  *hs_instance_browser_new               (void);
 /* NULL clears the list. */
 void        hs_instance_browser_set_dataset       (HsInstanceBrowser *self, HsDataset *dataset);
 gboolean    hs_instance_browser_get_loading       (HsInstanceBrowser *self);
+/* The rest of the dataset is read from after the next painted frame (else
+ * a second after set_dataset): the window calls this when the first
+ * instance is on the canvas, so the reading does not delay that frame. */
+void        hs_instance_browser_load_after_next_frame (HsInstanceBrowser *self);
 /* HsSubset flags every shown instance must have (0 = no filter). */
 void        hs_instance_browser_set_subsets       (HsInstanceBrowser *self, guint subsets);
 guint       hs_instance_browser_get_subsets       (HsInstanceBrowser *self);

@@ -741,6 +741,7 @@ update_view_full (HsWindow *self,
       hs_canvas_set_map (HS_CANVAS (self->canvas), self->map);
     hs_startup_trace_instance_ready (self->canvas, self->image != NULL,
                                      self->map != NULL || self->shown_ref == NULL);
+    hs_instance_browser_load_after_next_frame (self->browser);
     hs_canvas_set_regions (HS_CANVAS (self->canvas), regions, masks);
     caption = g_strdup_printf ("%s · %s · “%s”", self->instance->id,
                                self->model != NULL ? self->model : _("no model"),
