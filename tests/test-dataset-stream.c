@@ -356,6 +356,57 @@ test_concurrent_readers (void)
   g_assert_cmpuint (reader.wrong, ==, 0);
 }
 
+/* Names repeated across instances are shared copies after loading, and
+ * the setters and frees still work on them (MALLOC_CHECK_ in the test
+ * environment catches a bad free). */
+static void
+test_shared_names (void)
+{
+  g_autofree char *dir = write_dataset (3);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = hs_dataset_load (dir, &error);
+  HsInstance *a, *b;
+  HsRegion *region_a, *region_b;
+  HsSentence *sentence_a, *sentence_b;
+  HsMapRef *ref_a, *ref_b;
+  const char *tokens[] = { "two", "words", NULL };
+  g_autofree char *json = NULL;
+
+  g_assert_no_error (error);
+  a = hs_dataset_get_instance (dataset, 0);
+  b = hs_dataset_get_instance (dataset, 1);
+  region_a = hs_instance_find_region (a, "left lung");
+  region_b = hs_instance_find_region (b, "left lung");
+  sentence_a = hs_instance_find_sentence (a, "s1");
+  sentence_b = hs_instance_find_sentence (b, "s1");
+  ref_a = hs_instance_find_map (a, "grounded", "s1");
+  ref_b = hs_instance_find_map (b, "grounded", "s1");
+  g_assert_true (region_a->name == region_b->name);
+  g_assert_true (sentence_a->kind == sentence_b->kind);
+  g_assert_true (sentence_a->targets[0] == sentence_b->targets[0]);
+  g_assert_true (ref_a->model == ref_b->model);
+  g_assert_true (ref_a->tokens[1] == ref_b->tokens[1]);
+  /* Own copies stay own: ids, texts, paths. */
+  g_assert_false (a->id == b->id);
+  g_assert_false (sentence_a->text == sentence_b->text);
+
+  hs_region_set_mask (region_a, "masks/a.png");
+  hs_sentence_set_kind (sentence_a, "custom");
+  hs_sentence_add_target (sentence_a, "nodule");
+  hs_map_ref_set_tokens (ref_a, tokens);
+  hs_map_ref_set_prompt (ref_a, "two words");
+  hs_instance_set_metadata (a, "view", "LL");
+  hs_instance_set_metadata (b, "view", NULL);
+  g_assert_cmpstr (region_b->name, ==, "left lung");
+  g_assert_cmpstr (sentence_b->kind, ==, "report");
+  g_assert_cmpstr (ref_b->tokens[1], ==, "nodule");
+  g_assert_cmpstr (hs_instance_get_metadata (a, "view"), ==, "LL");
+  g_assert_null (hs_instance_get_metadata (b, "view"));
+  json = hs_dataset_to_json (dataset, NULL);
+  g_assert_nonnull (strstr (json, "\"kind\": \"custom\""));
+  /* The last reference frees everything (checked by MALLOC_CHECK_). */
+}
+
 int
 main (int argc, char **argv)
 {
@@ -372,5 +423,6 @@ main (int argc, char **argv)
       g_test_add_data_func (path, &later_problems[i], test_later_problem);
     }
   g_test_add_func ("/hs/dataset-stream/concurrent-readers", test_concurrent_readers);
+  g_test_add_func ("/hs/dataset-stream/shared-names", test_shared_names);
   return g_test_run ();
 }
