@@ -299,6 +299,193 @@ test_golden (CanvasTest *t, gconstpointer data)
   cairo_surface_destroy (s);
 }
 
+
+/* ---- a 6000 × 6000 16-bit image ----------------------------------------- */
+
+#define BIG 6000
+
+/* A ramp in both directions plus a one-pixel checkerboard of 20000: a
+ * single sample and a block average differ by ~39 grey levels, so a view
+ * that skips the averaging cannot pass. */
+static guint16
+big_value (guint x, guint y)
+{
+  return (guint16) (((x * 9 + y * 5 + (x * y) / 4096) & 0x7fff) + (((x ^ y) & 1) ? 20000 : 0));
+}
+
+static void
+load_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+  HsImage *image = hs_image_load (data, &error);
+
+  if (image)
+    g_task_return_pointer (task, image, (GDestroyNotify) hs_image_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+static gboolean
+count_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  (*(guint *) data)++;
+  gtk_widget_queue_draw (widget);
+  return G_SOURCE_CONTINUE;
+}
+
+/* Grey the canvas must show for raw value v with window [lo, hi]. */
+static int
+levelled (double v, double lo, double hi)
+{
+  double out = (v - lo) * 255.0 / (hi - lo);
+  return out <= 0 ? 0 : out >= 255 ? 255 : (int) floor (out + 0.5);
+}
+
+static void
+test_large_image (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsImage) written = NULL;
+  g_autoptr(HsImage) image = NULL;
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "big.png", NULL);
+  HsViewState *state = hs_view_state_new ();
+  HsCanvas *canvas = HS_CANVAS (hs_canvas_new ());
+  GtkWidget *window;
+  HsCanvasTransform t;
+  cairo_surface_t *s, *shot;
+  guint16 *data;
+  guint ticks = 0, ticks_decoding, ticks_busy = 0;
+  gboolean busy;
+  double mean;
+  guint64 bad;
+  guint tick_id;
+  int p[3];
+
+  /* Written with the library's PNG writer, never committed. */
+  written = hs_image_new (BIG, BIG, 1, 16, &error);
+  g_assert_no_error (error);
+  data = hs_image_get_data (written);
+  for (guint y = 0; y < BIG; y++)
+    for (guint x = 0; x < BIG; x++)
+      data[(gsize) y * BIG + x] = big_value (x, y);
+  g_assert_true (hs_image_save_png (written, path, &error));
+  g_assert_no_error (error);
+
+  g_object_ref_sink (canvas);
+  hs_canvas_set_view_state (canvas, state);
+  window = fixture_present (GTK_WIDGET (canvas), VIEW_W, VIEW_H);
+  tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (canvas), count_tick, &ticks, NULL);
+
+  /* Decoding on a worker (as the window does): the canvas keeps painting
+   * frames meanwhile. */
+  task = g_task_new (NULL, NULL, NULL, NULL);
+  g_task_set_task_data (task, g_strdup (path), g_free);
+  g_task_run_in_thread (task, load_thread);
+  while (!g_task_get_completed (task))
+    g_main_context_iteration (NULL, TRUE);
+  ticks_decoding = ticks;
+  image = g_task_propagate_pointer (task, &error);
+  g_assert_no_error (error);
+  g_test_message ("frames painted while decoding: %u", ticks_decoding);
+  g_assert_cmpuint (ticks_decoding, >=, 2);
+  g_assert_cmpuint (hs_image_get_width (image), ==, BIG);
+  g_assert_cmpuint (hs_image_get_max_value (image), ==, 65535);
+
+  /* Shown at once, sampled from full resolution, while a worker builds the
+   * reduced levels: frames keep coming. */
+  hs_canvas_set_image (canvas, image);
+  g_object_get (canvas, "busy", &busy, NULL);
+  g_assert_true (busy);
+  ticks = 0;
+  while (hs_canvas_get_busy (canvas))
+    g_main_context_iteration (NULL, TRUE);
+  ticks_busy = ticks;
+  g_test_message ("frames painted while the pyramid was built: %u", ticks_busy);
+  g_assert_cmpuint (ticks_busy, >=, 1);
+  gtk_widget_remove_tick_callback (GTK_WIDGET (canvas), tick_id);
+  fixture_settle (30);
+
+  /* 1:1 somewhere inside: widget (x, y) shows image (x + 1234, y + 2345),
+   * the full 16-bit range mapped to 0..255. */
+  t = (HsCanvasTransform) { 1.0, -1234, -2345 };
+  hs_canvas_set_transform (canvas, &t);
+  s = hs_canvas_render_surface (canvas, 0, 0);
+  for (int y = 0; y < VIEW_H; y += 37)
+    for (int x = 0; x < VIEW_W; x += 41)
+      {
+        fixture_pixel (s, x, y, p);
+        g_assert_cmpint (p[0], ==, levelled (big_value (x + 1234, y + 2345), 0, 65535));
+        g_assert_cmpint (p[1], ==, p[0]);
+      }
+  /* The screen (texture nodes) shows the same. */
+  fixture_settle (30);
+  shot = fixture_snapshot_widget (GTK_WIDGET (canvas));
+  fixture_compare (shot, s, &mean, &bad);
+  g_assert_cmpfloat (mean, <, 0.5);
+  cairo_surface_destroy (shot);
+  cairo_surface_destroy (s);
+
+  /* Window/level re-levels what is visible: centre ¼, width 1/16 of the
+   * range → [4096·3.5, 4096·4.5]. */
+  hs_view_state_set_window_level (state, 0.25, 1.0 / 16);
+  s = hs_canvas_render_surface (canvas, 0, 0);
+  for (int y = 0; y < VIEW_H; y += 23)
+    for (int x = 0; x < VIEW_W; x += 29)
+      {
+        double c = 0.25 * 65535, w = 65535.0 / 16;
+        fixture_pixel (s, x, y, p);
+        g_assert_cmpint (p[0], ==, levelled (big_value (x + 1234, y + 2345), c - w / 2, c + w / 2));
+      }
+  cairo_surface_destroy (s);
+  hs_view_state_set_window_level (state, -1, -1);
+
+  /* Zoom ¼: every widget pixel is the mean of its 4 × 4 image block (the
+   * pyramid's level 2), within the rounding of two halvings. */
+  t = (HsCanvasTransform) { 0.25, -300, -200 };
+  hs_canvas_set_transform (canvas, &t);
+  s = hs_canvas_render_surface (canvas, 0, 0);
+  for (int y = 0; y < VIEW_H; y += 31)
+    for (int x = 0; x < VIEW_W; x += 43)
+      {
+        guint ix = 4 * (x + 300), iy = 4 * (y + 200);
+        double sum = 0;
+
+        for (guint j = 0; j < 4; j++)
+          for (guint i = 0; i < 4; i++)
+            sum += big_value (ix + i, iy + j);
+        fixture_pixel (s, x, y, p);
+        g_assert_cmpint (ABS (p[0] - levelled (sum / 16, 0, 65535)), <=, 1);
+      }
+  cairo_surface_destroy (s);
+
+  /* Fit (zoom 0.05): still the right place — the top-left widget pixel of
+   * the image is near the mean of the image's top-left 20 × 20 block. */
+  hs_canvas_zoom_fit (canvas);
+  g_assert_cmpfloat_with_epsilon (hs_canvas_get_zoom (canvas), 300.0 / BIG, 1e-9);
+  s = hs_canvas_render_surface (canvas, 0, 0);
+  {
+    double sum = 0;
+    int x0 = (VIEW_W - 300) / 2;
+
+    for (guint j = 0; j < 20; j++)
+      for (guint i = 0; i < 20; i++)
+        sum += big_value (i, j);
+    fixture_pixel (s, x0, 0, p);
+    g_assert_cmpint (ABS (p[0] - levelled (sum / 400, 0, 65535)), <=, 2);
+    /* Left of the image: the background. */
+    fixture_pixel (s, x0 - 2, 150, p);
+    g_assert_cmpint (ABS (p[0] - 36), <=, 1);
+  }
+  cairo_surface_destroy (s);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  fixture_settle (20);
+  g_assert_finalize_object (canvas);
+  g_assert_finalize_object (state);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -310,5 +497,6 @@ main (int argc, char **argv)
   ADD ("window-level", test_window_level);
   ADD ("tokens", test_tokens);
   ADD ("golden", test_golden);
+  g_test_add_func ("/hs/ui-canvas/large-image", test_large_image);
   return g_test_run ();
 }

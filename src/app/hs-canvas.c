@@ -2164,6 +2164,7 @@ hs_canvas_set_image (HsCanvas *self, HsImage *image)
   g_clear_pointer (&self->image, hs_image_unref);
   if (image)
     self->image = hs_image_ref (image);
+  ensure_pyramid (self);   /* a large image's worker starts now */
   invalidate_levels (self);
   invalidate_field (self);
   clear_nodes (self);
