@@ -5,6 +5,8 @@
  * rows before it). */
 #include "hs-ui-fixture.h"
 #include "hs-instance-browser.h"
+#include "hs-window.h"
+#include "hs-application.h"
 
 #define N_INSTANCES 600
 
@@ -186,6 +188,61 @@ test_replaced (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The window opens a manifest over 4 MB incrementally: instance 0 first,
+ * "loading" until every row is read, and the instance remembered from last
+ * time (not among the first rows) is shown once it is read. */
+static gboolean
+window_not_loading (gpointer data)
+{
+  return !hs_window_get_loading (data);
+}
+
+static void
+test_window_large (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GString) text = g_string_new ("{\"format\": \"heatscope-dataset\", \"version\": 1,\n"
+                                          " \"name\": \"large\", \"instances\": [\n");
+  g_autofree char *pad = g_strnfill (2100, 'x');
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  HsWindow *window;
+  HsDataset *dataset;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  dir = hs_test_make_tmpdir ();
+  path = g_build_filename (dir, "heatscope.json", NULL);
+  for (guint i = 0; i < 2000; i++)
+    g_string_append_printf (text, "%s{\"id\": \"case-%05u\", \"image\": \"images/case-%05u.png\", "
+                            "\"metadata\": {\"x-pad\": \"%s\"}}", i > 0 ? ",\n" : "", i, i, pad);
+  g_string_append (text, "]}\n");
+  g_assert_cmpuint (text->len, >, 4 << 20);
+  g_assert_true (g_file_set_contents (path, text->str, text->len, &error));
+  g_assert_no_error (error);
+
+  settings = hs_settings_new ();
+  g_assert_nonnull (settings);
+  g_settings_set_string (settings, "last-dataset", dir);
+  g_settings_set_string (settings, "last-instance", "case-01500");
+
+  window = hs_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  gtk_window_present (GTK_WINDOW (window));
+  file = g_file_new_for_path (dir);
+  hs_window_open (window, file);
+  hs_ui_wait_until (window_not_loading, window);
+  dataset = hs_window_get_dataset (window);
+  g_assert_nonnull (dataset);
+  g_assert_true (hs_dataset_is_complete (dataset));
+  g_assert_cmpuint (hs_instance_browser_get_n_shown (hs_window_get_browser (window)), ==, 2000);
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "case-01500");
+  gtk_window_destroy (GTK_WINDOW (window));
+  hs_ui_settle ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -194,5 +251,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/browser-stream/subsets-wait", test_subsets_wait);
   g_test_add_func ("/hs/ui/browser-stream/later-problem", test_later_problem);
   g_test_add_func ("/hs/ui/browser-stream/replaced", test_replaced);
+  g_test_add_func ("/hs/ui/browser-stream/window-large", test_window_large);
   return g_test_run ();
 }

@@ -50,6 +50,7 @@ struct _HsWindow
 
   HsDataset            *dataset;
   char                 *dataset_path;
+  char                 *pending_instance;  /* remembered id not read yet (large datasets) */
   HsInstance           *instance;        /* borrowed from dataset */
   HsImage              *image;
   HsAttentionMap       *map;
@@ -811,8 +812,11 @@ set_dataset (HsWindow   *self,
    * remembered instance is shown instead when it belongs to this dataset. */
   self->restoring = TRUE;
   hs_instance_browser_set_dataset (self->browser, dataset);
-  if (g_strcmp0 (last_dataset, path) == 0 && last_instance != NULL && *last_instance != '\0')
-    hs_instance_browser_select_id (self->browser, last_instance);
+  g_clear_pointer (&self->pending_instance, g_free);
+  if (g_strcmp0 (last_dataset, path) == 0 && last_instance != NULL && *last_instance != '\0' &&
+      !hs_instance_browser_select_id (self->browser, last_instance) &&
+      !hs_dataset_is_complete (dataset))
+    self->pending_instance = g_steal_pointer (&last_instance);   /* shown once it is read */
   self->restoring = FALSE;
   hs_startup_trace ("browser-filled");
 
@@ -918,6 +922,11 @@ on_browser_loading (GObject    *object,
         same = g_strcmp0 (precomputed[i], gtk_string_list_get_string (self->models, i)) == 0;
       if (!same)
         fill_models (self);
+      /* The instance remembered from last time, unless the user has moved on
+       * from the first one meanwhile. */
+      if (self->pending_instance != NULL && self->instance == hs_dataset_get_instance (self->dataset, 0))
+        hs_instance_browser_select_id (self->browser, self->pending_instance);
+      g_clear_pointer (&self->pending_instance, g_free);
     }
   update_spinner (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
@@ -1378,6 +1387,7 @@ hs_window_finalize (GObject *object)
   HsWindow *self = HS_WINDOW (object);
 
   g_free (self->dataset_path);
+  g_free (self->pending_instance);
   g_free (self->model);
   g_free (self->live_model);
   g_free (self->live_key);
