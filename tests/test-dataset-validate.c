@@ -9,18 +9,6 @@
 #include "hs-test-util.h"
 
 static void
-write_text (const char *dir, const char *name, const char *text)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autofree char *parent = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (parent, 0755), ==, 0);
-  g_file_set_contents (path, text, -1, &error);
-  g_assert_no_error (error);
-}
-
-static void
 write_png (const char *dir, const char *name, guint width, guint height)
 {
   g_autofree char *path = g_build_filename (dir, name, NULL);
@@ -184,15 +172,15 @@ test_every_problem (void)
   };
 
   write_png (dir, "images/b.png", 64, 48);
-  write_text (dir, "images/corrupt.png", "\x89PNG\r\n\x1a\n but then nothing");
-  write_text (dir, "masks/corrupt.png", "garbage");
-  write_text (dir, "maps/notnpy.npy", "this is text");
+  hs_test_write_file (dir, "images/corrupt.png", "\x89PNG\r\n\x1a\n but then nothing");
+  hs_test_write_file (dir, "masks/corrupt.png", "garbage");
+  hs_test_write_file (dir, "maps/notnpy.npy", "this is text");
   write_npy (dir, "maps/tokens.npy", 3, token_shape, FALSE);
   write_npy (dir, "maps/nan.npy", 2, plain_shape, TRUE);
   write_npy (dir, "maps/cube.npy", 4, cube_shape, FALSE);
-  write_text (top, "outside.png", "x");
+  hs_test_write_file (top, "outside.png", "x");
   g_assert_cmpint (symlink (outside, link), ==, 0);
-  write_text (dir, "heatscope.json",
+  hs_test_write_file (dir, "heatscope.json",
     "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": [\n"
     " {\"id\": \"a\", \"image\": \"images/missing.png\"},\n"
     " {\"id\": \"b\", \"image\": \"images/b.png\", \"width\": 100, \"height\": 48,\n"
@@ -253,7 +241,7 @@ test_unreadable_manifest (void)
   g_autoptr(GPtrArray) problems = NULL;
   HsProblem *problem;
 
-  write_text (dir, "heatscope.json", "{\"format\": ");
+  hs_test_write_file (dir, "heatscope.json", "{\"format\": ");
   g_assert_false (hs_dataset_validate (dir, &problems));
   g_assert_cmpuint (problems->len, ==, 1);
   problem = problems->pdata[0];
@@ -277,7 +265,7 @@ test_loader_is_lazy (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(HsImage) image = NULL;
 
-  write_text (dir, "heatscope.json",
+  hs_test_write_file (dir, "heatscope.json",
               "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": ["
               " {\"id\": \"a\", \"image\": \"images/missing.png\","
               "  \"regions\": {\"r\": {\"boxes\": [[5000, 0, 6000, 10]]}}}]}");
@@ -530,7 +518,7 @@ test_extent_bad (void)
 
   write_png (dir, "images/a.png", 64, 48);
   write_png (dir, "masks/m.png", 64, 48);
-  write_text (dir, "heatscope.json",
+  hs_test_write_file (dir, "heatscope.json",
     "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": [\n"
     " {\"id\": \"a\", \"image\": \"images/a.png\", \"regions\": {\n"
     "   \"nomask\": {\"boxes\": [[1, 1, 2, 2]], \"extent\": [1, 1, 2, 2]},\n"

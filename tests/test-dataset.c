@@ -10,16 +10,6 @@
 
 /* --- helpers ------------------------------------------------------------- */
 
-static void
-write_text (const char *dir, const char *name, const char *text)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autoptr(GError) error = NULL;
-
-  g_file_set_contents (path, text, -1, &error);
-  g_assert_no_error (error);
-}
-
 /* A manifest with one instance whose body is `instance_json` (plus id and image). */
 static char *
 manifest_with (const char *instance_json)
@@ -38,7 +28,7 @@ expect_load_error (const char *text, HsDatasetError code, const char * const *ne
   g_autoptr(GError) error = NULL;
   g_autoptr(HsDataset) dataset = NULL;
 
-  write_text (dir, "heatscope.json", text);
+  hs_test_write_file (dir, "heatscope.json", text);
   dataset = hs_dataset_load (dir, &error);
   g_assert_null (dataset);
   g_assert_error (error, HS_DATASET_ERROR, (gint) code);
@@ -329,7 +319,7 @@ test_defaults (void)
   HsSentence *sentence;
   HsMapRef *ref;
 
-  write_text (dir, "heatscope.json",
+  hs_test_write_file (dir, "heatscope.json",
               "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": ["
               " {\"id\": \"a\", \"image\": \"a.png\","
               "  \"findings\": [{\"condition\": \"mass\"}],"
@@ -484,7 +474,7 @@ test_json_values (void)
   HsRegion *region;
   const HsBox *box;
 
-  write_text (dir, "heatscope.json",
+  hs_test_write_file (dir, "heatscope.json",
               "\r\n\t {\"format\": \"heatscope-dataset\", \"version\": 1,"
               " \"name\": \"\\u00e9\\ud83d\\ude00\\n\\t\\\"\\\\\\/ \u00e9\","
               " \"instances\": [{\"id\": \"a\", \"image\": \"a.png\", \"width\": 5, \"height\": 7,"
@@ -518,7 +508,7 @@ test_error_deep_nesting (void)
   for (guint i = 0; i < 63; i++)
     g_string_append_c (text, ']');
   g_string_append_c (text, '}');
-  write_text (dir, "heatscope.json", text->str);
+  hs_test_write_file (dir, "heatscope.json", text->str);
   dataset = hs_dataset_load (dir, &error);
   g_assert_no_error (error);
   g_assert_nonnull (dataset);
@@ -657,8 +647,8 @@ test_resolve_path (void)
   g_assert_cmpint (g_mkdir_with_parents (outside, 0755), ==, 0);
   g_assert_cmpint (g_mkdir_with_parents (real_in, 0755), ==, 0);
   g_assert_cmpint (g_rmdir (real_in), ==, 0);
-  write_text (outside, "secret.png", "x");
-  write_text (dir, "images/a.png", "x");
+  hs_test_write_file (outside, "secret.png", "x");
+  hs_test_write_file (dir, "images/a.png", "x");
   g_assert_cmpint (symlink (secret, link_out), ==, 0);
   g_assert_cmpint (symlink (outside, link_dir), ==, 0);
   g_assert_cmpint (symlink ("a.png", link_in), ==, 0);
