@@ -350,6 +350,9 @@ update_count (HsInstanceBrowser *self)
 
   if (self->busy && hs_instance_browser_get_subsets (self) != 0)
     text = g_strdup (_("Finding the subsets…"));
+  else if (shown == total && self->load_cancellable != NULL)
+    text = g_strdup_printf (ngettext ("%u instance read so far…", "%u instances read so far…", total),
+                            total);
   else if (shown == total)
     text = g_strdup_printf (ngettext ("%u instance", "%u instances", total), total);
   else
