@@ -130,5 +130,10 @@ main (int argc, char **argv)
   printf ("subset_counts abnormal=%u one_lung=%u mdrb=%u\n", counts[0], counts[1], counts[2]);
   printf ("rss_end_mb %.1f\n", status_mb ("VmRSS:"));
   printf ("rss_peak_mb %.1f\n", status_mb ("VmHWM:"));
+  t0 = g_get_monotonic_time () / 1e6;
+  c0 = cpu_seconds ();
+  g_clear_pointer (&dataset, hs_dataset_unref);
+  printf ("free_wall_s %.3f\n", g_get_monotonic_time () / 1e6 - t0);
+  printf ("free_cpu_s %.3f\n", cpu_seconds () - c0);
   return 0;
 }

@@ -14,9 +14,10 @@ G_DEFINE_QUARK (hs-dataset-error-quark, hs_dataset_error)
  * The loader replaces names that repeat across instances (region names,
  * labels, kinds, sentence and model ids, tokens, metadata keys) by their
  * interned copy (g_intern_string: one per distinct text for the process,
- * never freed), which roughly thirds the resident size of a 10 000-instance
- * dataset.  Every free below therefore goes through str_free, which leaves
- * interned copies alone. */
+ * never freed), which saves a fifth of the resident size of a 10 000-instance
+ * dataset.  The frees of those fields therefore go through str_free, which
+ * leaves interned copies alone; ids, texts, paths, prompts and metadata
+ * values are never interned. */
 
 static gboolean
 is_interned (const char *text)
@@ -88,7 +89,7 @@ hs_instance_new (const char *id, const char *image)
 
   instance->id = g_strdup (id);
   instance->image = g_strdup (image);
-  instance->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, str_free, str_free);
+  instance->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, str_free, g_free);
   instance->findings = g_ptr_array_new_with_free_func (label_free_cb);
   instance->regions = g_ptr_array_new_with_free_func (region_free_cb);
   instance->sentences = g_ptr_array_new_with_free_func (sentence_free_cb);
@@ -101,8 +102,8 @@ hs_instance_free (HsInstance *instance)
 {
   if (instance == NULL)
     return;
-  str_free (instance->id);
-  str_free (instance->image);
+  g_free (instance->id);
+  g_free (instance->image);
   g_clear_pointer (&instance->metadata, g_hash_table_unref);
   g_clear_pointer (&instance->findings, g_ptr_array_unref);
   g_clear_pointer (&instance->regions, g_ptr_array_unref);
@@ -187,7 +188,7 @@ void
 hs_region_set_mask (HsRegion *region, const char *mask)
 {
   g_return_if_fail (region != NULL);
-  str_free (region->mask);
+  g_free (region->mask);
   region->mask = g_strdup (mask);
 }
 
@@ -233,7 +234,7 @@ hs_region_free (HsRegion *region)
     return;
   str_free (region->name);
   g_clear_pointer (&region->boxes, g_array_unref);
-  str_free (region->mask);
+  g_free (region->mask);
   g_free (region);
 }
 
@@ -286,7 +287,7 @@ hs_sentence_free (HsSentence *sentence)
   if (sentence == NULL)
     return;
   str_free (sentence->id);
-  str_free (sentence->text);
+  g_free (sentence->text);
   str_free (sentence->kind);
   strv_free (sentence->targets);
   g_clear_pointer (&sentence->labels, g_ptr_array_unref);
@@ -339,7 +340,7 @@ void
 hs_map_ref_set_prompt (HsMapRef *ref, const char *prompt)
 {
   g_return_if_fail (ref != NULL);
-  str_free (ref->prompt);
+  g_free (ref->prompt);
   ref->prompt = g_strdup (prompt);
 }
 
@@ -350,8 +351,8 @@ hs_map_ref_free (HsMapRef *ref)
     return;
   str_free (ref->model);
   str_free (ref->query);
-  str_free (ref->prompt);
-  str_free (ref->file);
+  g_free (ref->prompt);
+  g_free (ref->file);
   strv_free (ref->tokens);
   g_free (ref);
 }
