@@ -480,11 +480,13 @@ main (int argc, char **argv)
 {
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
+  g_autofree char *tmp = NULL;
   int status = 0;
   int result;
 
   gtk_test_init (&argc, &argv, NULL);
-  dataset_root = g_build_filename (hs_test_make_tmpdir (), "demo", NULL);
+  tmp = hs_test_make_tmpdir ();
+  dataset_root = g_build_filename (tmp, "demo", NULL);
   {
     const char *args[] = { hs_test_cli (), "demo", "--count", "3", "--seed", "1", "--size", "256",
                            "--maps", "none", dataset_root, NULL };
