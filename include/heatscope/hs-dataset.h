@@ -184,7 +184,11 @@ gboolean     hs_dataset_get_target_extent (HsDataset *dataset, const HsInstance 
                                            GError **error);
 
 /* Building instances (all strings are copied; add_* take ownership of the
- * added struct). */
+ * added struct).  In a loaded dataset, names that repeat across instances
+ * (region names, label conditions/contexts/locations, sentence ids, kinds
+ * and targets, map models, queries and tokens, metadata keys) are shared
+ * interned strings: change and free them only through these functions,
+ * never with g_free. */
 void         hs_instance_set_metadata   (HsInstance *instance, const char *key, const char *value);
 const char  *hs_instance_get_metadata   (const HsInstance *instance, const char *key);
 void         hs_instance_add_region     (HsInstance *instance, HsRegion *region);
