@@ -192,6 +192,13 @@ gboolean         hs_overlay_composite_into  (cairo_surface_t *image, cairo_surfa
                                              double opacity, cairo_surface_t *target,
                                              GError **error);
 
+/* Same blend with the overlay given as quantised values and their table
+ * (hs_overlay_field_build_lut): overlay pixel (x, y) = lut[q[y·q_stride + x]],
+ * looked up on the fly — identical to colouring into a surface first. */
+gboolean         hs_overlay_composite_lut_into (cairo_surface_t *image, const guint32 *lut,
+                                                const guint16 *q, gsize q_stride, double opacity,
+                                                cairo_surface_t *target, GError **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HsOverlayField, hs_overlay_field_unref)
 
 G_END_DECLS

@@ -94,12 +94,14 @@ struct _HsCanvas
   int             vq_x, vq_y, vq_w, vq_h;
   ViewKey         vq_key;
   guint           vq_field_gen;
+  guint           vq_gen;
   guint32        *lut;                      /* HS_OVERLAY_Q_LEVELS entries */
-  Layer           ovl;
+  gboolean        lut_valid;
+  guint           lut_gen;
   guint           layer_gen;
   /* image and overlay composited at the current opacity */
   GskRenderNode  *composite_node;
-  guint           composite_img, composite_ovl;
+  guint           composite_img, composite_vq, composite_lut;
   double          composite_opacity;
   GPtrArray      *outline;                  /* HsPolyline* in outline-grid pixels */
   gboolean        outline_valid;
@@ -295,7 +297,6 @@ static void
 clear_nodes (HsCanvas *self)
 {
   layer_clear (&self->img);
-  layer_clear (&self->ovl);
   g_clear_pointer (&self->composite_node, gsk_render_node_unref);
   g_clear_pointer (&self->decor_node, gsk_render_node_unref);
   g_clear_pointer (&self->hud_node, gsk_render_node_unref);
@@ -329,7 +330,7 @@ static void
 invalidate_colors (HsCanvas *self)
 {
   self->range_valid = FALSE;
-  layer_clear (&self->ovl);
+  self->lut_valid = FALSE;
   g_clear_pointer (&self->hud_node, gsk_render_node_unref);   /* colour bar */
 }
 
@@ -457,7 +458,6 @@ ensure_field (HsCanvas *self, const HsCanvasTransform *t, int vw, int vh)
   y1 = MIN ((int) sh, y1 + my);
 
   g_clear_pointer (&self->field, hs_overlay_field_unref);
-  layer_clear (&self->ovl);
   self->field = hs_overlay_field_new_region (current_grid (self),
                                              hs_attention_map_get_width (self->map),
                                              hs_attention_map_get_height (self->map),
@@ -1027,25 +1027,26 @@ ensure_view_field (HsCanvas *self, const ViewKey *k)
   self->vq_h = (int) h;
   self->vq_key = *k;
   self->vq_field_gen = self->field_gen;
+  self->vq_gen++;
   return TRUE;
 }
 
-/* The colour-mapped overlay of the visible part at full alpha; the caller
- * applies the opacity (an opacity node on screen, paint_with_alpha
- * offscreen).  NULL when there is nothing to show. */
-static cairo_surface_t *
-build_overlay_layer (HsCanvas *self, const ViewKey *k, int *ox, int *oy)
+/* The overlay's quantised values of the view and its colour table are
+ * current for `k`; FALSE when no overlay is shown. */
+static gboolean
+ensure_overlay_colours (HsCanvas *self, const ViewKey *k)
 {
   HsOverlayOptions options;
   g_autoptr(GError) error = NULL;
   HsCanvasTransform t = { k->zoom, k->offset_x, k->offset_y };
-  cairo_surface_t *surface;
 
   if (current_grid (self) == NULL || self->image == NULL ||
       (self->state && !hs_view_state_get_show_overlay (self->state)))
-    return NULL;
+    return FALSE;
   if (!ensure_field (self, &t, k->vw, k->vh) || !ensure_range (self) || !ensure_view_field (self, k))
-    return NULL;
+    return FALSE;
+  if (self->lut_valid)
+    return TRUE;
   get_overlay_options (self, &options);
   if (self->lut == NULL)
     self->lut = g_new (guint32, HS_OVERLAY_Q_LEVELS);
@@ -1053,8 +1054,23 @@ build_overlay_layer (HsCanvas *self, const ViewKey *k, int *ox, int *oy)
     {
       g_free (self->map_error);
       self->map_error = g_strdup (error->message);
-      return NULL;
+      return FALSE;
     }
+  self->lut_valid = TRUE;
+  self->lut_gen++;
+  return TRUE;
+}
+
+/* The colour-mapped overlay of the visible part at full alpha (the
+ * offscreen path; on screen the colours are looked up inside the blend).
+ * NULL when there is nothing to show. */
+static cairo_surface_t *
+build_overlay_layer (HsCanvas *self, const ViewKey *k, int *ox, int *oy)
+{
+  cairo_surface_t *surface;
+
+  if (!ensure_overlay_colours (self, k))
+    return NULL;
   surface = layer_surface_new (CAIRO_FORMAT_ARGB32, self->vq_w, self->vq_h);
   if (surface == NULL)
     return NULL;
@@ -1561,38 +1577,45 @@ ensure_layer (HsCanvas *self, Layer *layer, const ViewKey *k,
   layer->gen = ++self->layer_gen;
 }
 
-/* Image and overlay blended on the CPU into one texture.  With Mesa's
- * software GL (llvmpipe, what Xvfb offers) every full-view textured quad
- * costs ~8 ms of CPU, more than this SSE2 blend (1–2 ms) plus the upload,
- * so an opacity node over a second full-view texture was the slower of the
- * two (docs/performance.md).  The overlay's colours stay cached: an opacity
- * step is the blend alone. */
+/* Image and overlay blended on the CPU into one texture, the overlay's
+ * colours looked up from its quantised values inside the blend (SSE2,
+ * 2 threads): an opacity step is this pass alone, a strength or colour step
+ * adds the 64 K-entry table.  With Mesa's software GL (llvmpipe, what Xvfb
+ * offers) every full-view textured quad costs ~8 ms of CPU, more than this
+ * pass plus the upload, so an opacity node over a second full-view
+ * texture was the slower of the two (docs/performance.md). */
 static GskRenderNode *
-ensure_composite (HsCanvas *self)
+ensure_composite (HsCanvas *self, const ViewKey *k)
 {
   double opacity = overlay_opacity (self);
-  gboolean with_overlay = self->ovl.surface && opacity > 0;
+  gboolean with_overlay;
   cairo_surface_t *out;
   g_autoptr(GError) error = NULL;
 
   if (self->img.surface == NULL)
     return NULL;
+  with_overlay = opacity > 0 && ensure_overlay_colours (self, k) &&
+                 self->vq_x == self->img.x && self->vq_y == self->img.y &&
+                 self->vq_w == cairo_image_surface_get_width (self->img.surface) &&
+                 self->vq_h == cairo_image_surface_get_height (self->img.surface);
   if (self->composite_node && self->composite_img == self->img.gen &&
-      self->composite_ovl == (with_overlay ? self->ovl.gen : 0) &&
+      self->composite_vq == (with_overlay ? self->vq_gen : 0) &&
+      self->composite_lut == (with_overlay ? self->lut_gen : 0) &&
       (!with_overlay || self->composite_opacity == opacity))
     return self->composite_node;
   g_clear_pointer (&self->composite_node, gsk_render_node_unref);
   self->composite_img = self->img.gen;
-  self->composite_ovl = with_overlay ? self->ovl.gen : 0;
+  self->composite_vq = with_overlay ? self->vq_gen : 0;
+  self->composite_lut = with_overlay ? self->lut_gen : 0;
   self->composite_opacity = opacity;
-  if (!with_overlay || self->ovl.x != self->img.x || self->ovl.y != self->img.y)
+  if (!with_overlay)
     {
       self->composite_node = layer_node (self->img.surface, self->img.x, self->img.y, self->img.key.scale);
       return self->composite_node;
     }
-  out = layer_surface_new (CAIRO_FORMAT_RGB24, cairo_image_surface_get_width (self->img.surface),
-                           cairo_image_surface_get_height (self->img.surface));
-  if (out && hs_overlay_composite_into (self->img.surface, self->ovl.surface, opacity, out, &error))
+  out = layer_surface_new (CAIRO_FORMAT_RGB24, self->vq_w, self->vq_h);
+  if (out && hs_overlay_composite_lut_into (self->img.surface, self->lut, self->vq, (gsize) self->vq_w,
+                                            opacity, out, &error))
     self->composite_node = layer_node (out, self->img.x, self->img.y, self->img.key.scale);
   else
     {
@@ -1662,9 +1685,8 @@ hs_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 
   k = view_key (&self->t, vw, vh, scale);
   ensure_layer (self, &self->img, &k, build_image_layer);
-  ensure_layer (self, &self->ovl, &k, build_overlay_layer);
   append_background (self, snapshot, vw, vh);
-  if (ensure_composite (self))
+  if (ensure_composite (self, &k))
     gtk_snapshot_append_node (snapshot, self->composite_node);
 
   if (self->decor_node == NULL)

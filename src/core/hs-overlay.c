@@ -906,6 +906,8 @@ hs_overlay_colorize (const double *grid, guint w, guint h,
 typedef struct {
   const guint8 *src; int src_stride;
   const guint8 *ovl; int ovl_stride;
+  const guint16 *q; gsize q_stride;   /* instead of ovl: overlay pixel = lut[q] */
+  const guint32 *lut;
   guint8 *dst; int dst_stride;
   guint width;
   guint m;
@@ -949,6 +951,41 @@ composite_half (__m128i b16, __m128i o16, __m128i m16)
 }
 #endif
 
+/* One row of hs_overlay_composite_lut_into: the overlay pixel looked up
+ * from its quantised value on the fly (no overlay surface in between). */
+static void
+composite_lut_row (const guint32 *src, const guint16 *q, const guint32 *lut, guint32 *dst,
+                   guint width, guint m)
+{
+  guint x = 0;
+
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128 ();
+  const __m128i m16 = _mm_set1_epi16 ((short) m);
+  const __m128i opaque = _mm_set1_epi32 ((int) 0xff000000u);
+
+  for (; x + 4 <= width; x += 4)
+    {
+      __m128i b = _mm_loadu_si128 ((const __m128i *) (const void *) (src + x));
+      __m128i o = _mm_setr_epi32 ((int) lut[q[x]], (int) lut[q[x + 1]], (int) lut[q[x + 2]],
+                                  (int) lut[q[x + 3]]);
+      __m128i r;
+
+      if (_mm_movemask_epi8 (_mm_cmpeq_epi32 (o, zero)) == 0xffff)
+        r = _mm_or_si128 (b, opaque);
+      else
+        {
+          __m128i lo = composite_half (_mm_unpacklo_epi8 (b, zero), _mm_unpacklo_epi8 (o, zero), m16);
+          __m128i hi = composite_half (_mm_unpackhi_epi8 (b, zero), _mm_unpackhi_epi8 (o, zero), m16);
+          r = _mm_or_si128 (_mm_packus_epi16 (lo, hi), opaque);
+        }
+      _mm_storeu_si128 ((__m128i *) (void *) (dst + x), r);
+    }
+#endif
+  for (; x < width; x++)
+    dst[x] = composite_pixel (src[x], lut[q[x]], m);
+}
+
 static void
 composite_rows (gpointer data, guint begin, guint end)
 {
@@ -962,6 +999,11 @@ composite_rows (gpointer data, guint begin, guint end)
       const guint32 *ovl;
       guint x = 0;
 
+      if (job->q != NULL)
+        {
+          composite_lut_row (src, job->q + (gsize) y * job->q_stride, job->lut, dst, job->width, m);
+          continue;
+        }
       if (job->ovl == NULL)
         {
           for (; x < job->width; x++)
@@ -1033,7 +1075,7 @@ hs_overlay_composite_into (cairo_surface_t *image, cairo_surface_t *overlay,
     opacity = 0;
   opacity = CLAMP (opacity, 0.0, 1.0);
 
-  job = g_new (CompositeJob, 1);
+  job = g_new0 (CompositeJob, 1);
   cairo_surface_flush (image);
   if (overlay)
     cairo_surface_flush (overlay);
@@ -1049,6 +1091,52 @@ hs_overlay_composite_into (cairo_surface_t *image, cairo_surface_t *overlay,
   parallel_rows (h, (guint64) w * h, composite_rows, job);
   cairo_surface_mark_dirty (target);
   g_free (job);
+  return TRUE;
+}
+
+gboolean
+hs_overlay_composite_lut_into (cairo_surface_t *image, const guint32 *lut, const guint16 *q,
+                               gsize q_stride, double opacity, cairo_surface_t *target,
+                               GError **error)
+{
+  CompositeJob job = { 0 };
+  guint w, h;
+
+  g_return_val_if_fail (image != NULL, FALSE);
+  g_return_val_if_fail (lut != NULL && q != NULL, FALSE);
+  g_return_val_if_fail (target != NULL, FALSE);
+
+  if (!check_surface (image, cairo_image_surface_get_width (image),
+                      cairo_image_surface_get_height (image), FALSE, "the image", error))
+    return FALSE;
+  w = (guint) cairo_image_surface_get_width (image);
+  h = (guint) cairo_image_surface_get_height (image);
+  if (q_stride < w)
+    {
+      g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
+                   "quantised rows of %" G_GSIZE_FORMAT " values are shorter than the %u-pixel image",
+                   q_stride, w);
+      return FALSE;
+    }
+  if (!check_surface (target, w, h, FALSE, "the composite target", error))
+    return FALSE;
+  if (!isfinite (opacity))
+    opacity = 0;
+  opacity = CLAMP (opacity, 0.0, 1.0);
+
+  cairo_surface_flush (image);
+  cairo_surface_flush (target);
+  job.src = cairo_image_surface_get_data (image);
+  job.src_stride = cairo_image_surface_get_stride (image);
+  job.q = opacity > 0 ? q : NULL;
+  job.q_stride = q_stride;
+  job.lut = lut;
+  job.dst = cairo_image_surface_get_data (target);
+  job.dst_stride = cairo_image_surface_get_stride (target);
+  job.width = w;
+  job.m = (guint) lround (opacity * 255.0);
+  parallel_rows (h, (guint64) w * h, composite_rows, &job);
+  cairo_surface_mark_dirty (target);
   return TRUE;
 }
 
