@@ -459,6 +459,74 @@ test_composite_vs_cairo (void)
 }
 
 /* The two-thread path (≥ 256 k pixels) gives the same pixels as the formula. */
+
+/* The table behind colorize, its look-up pass, and the blend that looks the
+ * colours up on the fly: the same pixels as colouring first. */
+static void
+test_lut_paths (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsOverlayField) field = NULL;
+  const double grid[6] = { 0, 1, 4, 9, 16, 25 };
+  HsOverlayOptions options;
+  HsScaleRange range = { 0, 25 };
+  const guint8 *jet = hs_colormap_get_lut (HS_COLORMAP_JET);
+  g_autofree guint32 *lut = g_new (guint32, HS_OVERLAY_Q_LEVELS);
+  cairo_surface_t *colored, *looked_up, *image, *a, *b;
+  const guint16 *q;
+  guint w = 37, h = 23;
+
+  hs_overlay_options_init (&options);
+  field = hs_overlay_field_new (grid, 3, 2, w, h, HS_UPSAMPLE_BILINEAR, &error);
+  g_assert_no_error (error);
+  g_assert_true (hs_overlay_field_build_lut (field, &range, &options, lut, &error));
+  g_assert_no_error (error);
+  /* q = 65535 is the grid's max, 25 → scaled 1 → jet's last colour, opaque;
+   * q = 0 is 0 → jet's first. */
+  g_assert_cmphex (lut[65535], ==, 0xff000000u | (guint32) jet[765] << 16 | (guint32) jet[766] << 8 | jet[767]);
+  g_assert_cmphex (lut[0], ==, 0xff000000u | (guint32) jet[0] << 16 | (guint32) jet[1] << 8 | jet[2]);
+
+  q = hs_overlay_field_peek_quantised (field);
+  g_assert_nonnull (q);
+  colored = hs_overlay_field_colorize (field, &range, &options, &error);
+  g_assert_no_error (error);
+  looked_up = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) w, (int) h);
+  hs_overlay_apply_lut (lut, q, w, w, h, cairo_image_surface_get_data (looked_up),
+                        (gsize) cairo_image_surface_get_stride (looked_up));
+  cairo_surface_mark_dirty (looked_up);
+  for (guint y = 0; y < h; y++)
+    for (guint x = 0; x < w; x++)
+      g_assert_cmphex (pixel (looked_up, x, y), ==, pixel (colored, x, y));
+
+  image = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) w, (int) h);
+  for (guint y = 0; y < h; y++)
+    for (guint x = 0; x < w; x++)
+      ((guint32 *) (void *) (cairo_image_surface_get_data (image) + y * cairo_image_surface_get_stride (image)))[x] =
+        0xff000000u | ((x * 7) & 0xff) << 16 | ((y * 11) & 0xff) << 8 | ((x + y) & 0xff);
+  cairo_surface_mark_dirty (image);
+  for (double opacity = 0; opacity <= 1.0; opacity += 0.3)
+    {
+      a = hs_overlay_composite (image, colored, opacity, &error);
+      g_assert_no_error (error);
+      b = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) w, (int) h);
+      g_assert_true (hs_overlay_composite_lut_into (image, lut, q, w, opacity, b, &error));
+      g_assert_no_error (error);
+      for (guint y = 0; y < h; y++)
+        for (guint x = 0; x < w; x++)
+          g_assert_cmphex (pixel (b, x, y) | 0xff000000u, ==, pixel (a, x, y) | 0xff000000u);
+      cairo_surface_destroy (a);
+      cairo_surface_destroy (b);
+    }
+  /* Rows shorter than the image are refused. */
+  b = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) w, (int) h);
+  g_assert_false (hs_overlay_composite_lut_into (image, lut, q, w - 1, 0.5, b, &error));
+  g_assert_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID);
+  cairo_surface_destroy (b);
+  cairo_surface_destroy (image);
+  cairo_surface_destroy (looked_up);
+  cairo_surface_destroy (colored);
+}
+
 static void
 test_large_threaded (void)
 {
@@ -492,6 +560,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/hs/overlay/scale-minmax-fixed-shared", test_scale_minmax_fixed_shared);
+  g_test_add_func ("/hs/overlay/lut-paths", test_lut_paths);
   g_test_add_func ("/hs/overlay/scale-percentile", test_scale_percentile);
   g_test_add_func ("/hs/overlay/scale-errors", test_scale_errors);
   g_test_add_func ("/hs/overlay/scale-labels", test_scale_labels);
