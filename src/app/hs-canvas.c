@@ -1503,13 +1503,13 @@ record_node (HsCanvas *self, int x, int y, int w, int h, int vw, int vh,
 
   if (w <= 0 || h <= 0)
     return NULL;
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w * scale, h * scale);
-  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
-    {
-      cairo_surface_destroy (surface);
-      return NULL;
-    }
+  surface = layer_surface_new (CAIRO_FORMAT_ARGB32, w * scale, h * scale);
+  if (surface == NULL)
+    return NULL;
   cr = cairo_create (surface);
+  cairo_set_operator (cr, CAIRO_OPERATOR_CLEAR);   /* a recycled buffer */
+  cairo_paint (cr);
+  cairo_set_operator (cr, CAIRO_OPERATOR_OVER);
   cairo_scale (cr, scale, scale);
   cairo_translate (cr, -x, -y);
   func (self, cr, &self->t, vw, vh);
