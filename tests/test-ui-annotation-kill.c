@@ -393,7 +393,7 @@ test_kill_and_resume (void)
 {
   g_autofree char *dataset = NULL;
   g_autofree char *binary = NULL;
-  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  g_autofree char *xdotool_path = g_find_program_in_path ("xdotool");
   g_autoptr(GError) error = NULL;
   g_autofree char *json = NULL;
   Fixture fx = { 0 };
@@ -406,7 +406,7 @@ test_kill_and_resume (void)
       g_test_skip ("no display: run the UI suite under xvfb-run");
       return;
     }
-  if (xdotool == NULL)
+  if (xdotool_path == NULL)
     {
       g_test_skip ("xdotool not found (tools/deps.sh installs it)");
       return;
