@@ -69,6 +69,7 @@ struct _HsCanvas
   GPtrArray      *masks;           /* HsImage* or NULL        */
   GPtrArray      *mask_contours;   /* GPtrArray* of HsPolyline (mask pixels) or NULL */
   char           *caption;
+  gboolean        show_color_bar;           /* FALSE where a shared bar is drawn outside */
 
   HsCanvasTransform t;
   gboolean        fit;
@@ -136,6 +137,7 @@ enum {
   PROP_HOVER_TEXT,
   PROP_CAPTION,
   PROP_BUSY,
+  PROP_SHOW_COLOR_BAR,
   N_PROPS
 };
 
@@ -1292,7 +1294,7 @@ draw_hud (HsCanvas *self, cairo_t *cr, int vw, int vh)
   if (current_grid (self) == NULL || panel_h < 100 || vw < 3 * panel_w)
     return;
   get_overlay_options (self, &options);
-  if (overlay && ensure_range (self))
+  if (overlay && self->show_color_bar && ensure_range (self))
     {
       panel_background (cr, x, y, panel_w, panel_h);
       hs_figure_draw_colorbar (cr, x + 8, y + fs, bar_w, panel_h - 2 * fs, &options, &self->range,
@@ -2013,6 +2015,7 @@ hs_canvas_get_property (GObject *object, guint prop_id, GValue *value, GParamSpe
     case PROP_HOVER_TEXT: g_value_set_string (value, self->hover_text); break;
     case PROP_CAPTION:    g_value_set_string (value, self->caption); break;
     case PROP_BUSY:       g_value_set_boolean (value, self->pyr_cancel != NULL); break;
+    case PROP_SHOW_COLOR_BAR: g_value_set_boolean (value, self->show_color_bar); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -2033,6 +2036,7 @@ hs_canvas_set_property (GObject *object, guint prop_id, const GValue *value, GPa
         set_fit (self, FALSE);
       break;
     case PROP_CAPTION:    hs_canvas_set_caption (self, g_value_get_string (value)); break;
+    case PROP_SHOW_COLOR_BAR: hs_canvas_set_show_color_bar (self, g_value_get_boolean (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -2069,6 +2073,10 @@ hs_canvas_class_init (HsCanvasClass *klass)
    * sampled from full resolution until the reduced levels are ready). */
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /* The compare view prints one shared colour bar for all its cells. */
+  properties[PROP_SHOW_COLOR_BAR] =
+    g_param_spec_boolean ("show-color-bar", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* Emitted after every zoom, pan or fit (linked views in the compare view). */
@@ -2102,6 +2110,7 @@ hs_canvas_init (HsCanvas *self)
 
   self->t.zoom = 1;
   self->fit = TRUE;
+  self->show_color_bar = TRUE;
   self->token = -1;
   self->hover.row = self->hover.col = -1;
   self->hover.value = NAN;
@@ -2309,6 +2318,28 @@ hs_canvas_set_regions (HsCanvas *self, GPtrArray *regions, GPtrArray *masks)
     }
   g_clear_pointer (&self->decor_node, gsk_render_node_unref);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+hs_canvas_set_show_color_bar (HsCanvas *self, gboolean show)
+{
+  g_return_if_fail (HS_IS_CANVAS (self));
+
+  show = !!show;
+  if (self->show_color_bar == show)
+    return;
+  self->show_color_bar = show;
+  g_clear_pointer (&self->hud_node, gsk_render_node_unref);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_COLOR_BAR]);
+}
+
+gboolean
+hs_canvas_get_show_color_bar (HsCanvas *self)
+{
+  g_return_val_if_fail (HS_IS_CANVAS (self), TRUE);
+
+  return self->show_color_bar;
 }
 
 void

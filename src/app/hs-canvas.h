@@ -82,7 +82,8 @@ GtkWidget     *hs_canvas_new               (void);
 /* Properties: "view-state", "zoom" (double), "fit" (boolean, refits on
  * resize), "hover-text" (string, read-only), "caption" (string), "busy"
  * (boolean, read-only: a worker thread still prepares the reduced levels of
- * a large image; the view is usable meanwhile). */
+ * a large image; the view is usable meanwhile), "show-color-bar" (boolean,
+ * default TRUE; the compare view draws one shared bar instead). */
 void           hs_canvas_set_view_state    (HsCanvas *self, HsViewState *state);
 HsViewState   *hs_canvas_get_view_state    (HsCanvas *self);
 void           hs_canvas_set_image         (HsCanvas *self, HsImage *image);
@@ -96,6 +97,8 @@ void           hs_canvas_set_token         (HsCanvas *self, int token);
  * the same length holding HsImage* or NULL; referenced).  NULL clears. */
 void           hs_canvas_set_regions       (HsCanvas *self, GPtrArray *regions, GPtrArray *masks);
 void           hs_canvas_set_caption       (HsCanvas *self, const char *caption);
+void           hs_canvas_set_show_color_bar (HsCanvas *self, gboolean show);
+gboolean       hs_canvas_get_show_color_bar (HsCanvas *self);
 
 double         hs_canvas_get_zoom          (HsCanvas *self);
 /* Zoom around the widget point (wx, wy); wx < 0 means the view centre. */

@@ -332,6 +332,7 @@ add_cell (HsCompareView *self, guint column, guint band)
   gtk_widget_add_css_class (GTK_WIDGET (cell->title), "heading");
 
   cell->canvas = HS_CANVAS (hs_canvas_new ());
+  hs_canvas_set_show_color_bar (cell->canvas, FALSE);   /* the view's shared bar instead */
   gtk_widget_set_hexpand (GTK_WIDGET (cell->canvas), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (cell->canvas), TRUE);
   gtk_widget_set_size_request (GTK_WIDGET (cell->canvas), 160, 160);
