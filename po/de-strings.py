@@ -457,4 +457,6 @@ T.update({
  "Attending with %s…": "Aufmerksamkeit mit %s …",
  # hs-window.c (start-up of large datasets), so the translation stays complete
  "Only the first %u instances could be read: %s": "Nur die ersten %u Fälle konnten gelesen werden: %s",
+ ("%u instance read so far…", "%u instances read so far…"):
+   ("%u Fall bisher gelesen …", "%u Fälle bisher gelesen …"),
 })
