@@ -30,5 +30,6 @@
 #include "hs-annotation.h"
 #include "hs-backend-exec.h"
 #include "hs-perturb.h"
+#include "hs-parallel.h"
 
 #undef HS_INSIDE_HEATSCOPE_H

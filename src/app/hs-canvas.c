@@ -21,6 +21,7 @@
 
 #include <glib/gi18n.h>
 #include <heatscope/hs-figure.h>
+#include <heatscope/hs-parallel.h>
 
 #include "hs-canvas.h"
 
@@ -517,50 +518,6 @@ ensure_outline (HsCanvas *self)
                                          self->outline_w, HS_CONTOUR_SIMPLIFY);
 }
 
-/* ---- two-thread row split ------------------------------------------------ */
-
-typedef void (*RowFunc) (gpointer data, guint begin, guint end);
-
-typedef struct {
-  RowFunc  func;
-  gpointer data;
-  guint    begin, end;
-} RowJob;
-
-static gpointer
-row_job_run (gpointer p)
-{
-  RowJob *job = p;
-  job->func (job->data, job->begin, job->end);
-  return NULL;
-}
-
-/* The UI thread waits for the frame anyway: a large layer is split with one
- * more thread (the machines have 2 cores). */
-static void
-parallel_rows (guint n_rows, guint64 n_pixels, RowFunc func, gpointer data)
-{
-  RowJob second;
-  GThread *thread;
-  guint half;
-
-  if (n_pixels < PARALLEL_MIN_PIXELS || n_rows < 2 || g_get_num_processors () < 2)
-    {
-      func (data, 0, n_rows);
-      return;
-    }
-  half = n_rows / 2;
-  second = (RowJob) { func, data, half, n_rows };
-  thread = g_thread_try_new ("hs-canvas", row_job_run, &second, NULL);
-  if (thread == NULL)
-    {
-      func (data, 0, n_rows);
-      return;
-    }
-  func (data, 0, half);
-  g_thread_join (thread);
-}
-
 /* ---- layer buffers -------------------------------------------------------- */
 
 /* View-sized layers come and go with every slider step.  Fresh 4 MB
@@ -970,7 +927,7 @@ build_image_layer (HsCanvas *self, const ViewKey *k, int *ox, int *oy)
     w, nearest, cols, cols + w, cols + 2 * w, rows, rows + h, rows + 2 * h,
   };
   cairo_surface_flush (surface);
-  parallel_rows (h, (guint64) w * h, image_rows, &job);
+  hs_parallel_rows (h, (guint64) w * h, PARALLEL_MIN_PIXELS, image_rows, &job);
   cairo_surface_mark_dirty (surface);
   *ox = x0;
   *oy = y0;

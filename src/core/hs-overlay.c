@@ -1,6 +1,7 @@
 /* hs-overlay.c — attention map → coloured, composited overlay */
 #include "hs-overlay.h"
 #include "hs-limits.h"
+#include "hs-parallel.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -458,66 +459,6 @@ hs_overlay_build_lut (const HsOverlayOptions *options, guint32 *lut, guint n)
     lut[i] = lut_entry (options, cmap, (double) i / (n - 1));
 }
 
-/* ---- two-thread row split ----------------------------------------------- */
-
-typedef void (*RowFunc) (gpointer data, guint row_begin, guint row_end);
-
-typedef struct {
-  RowFunc  func;
-  gpointer data;
-  guint    begin, end;
-} RowJob;
-
-static gpointer
-row_job_run (gpointer p)
-{
-  RowJob *job = p;
-  job->func (job->data, job->begin, job->end);
-  return NULL;
-}
-
-/* Runs func over [0, n_rows) on the calling thread and, for large jobs, one
- * more thread (the machines have 2 cores; the UI thread waits anyway). */
-static gboolean
-use_threads (void)
-{
-  static gsize once = 0;
-  static gboolean threads;
-
-  if (g_once_init_enter (&once))
-    {
-      /* HEATSCOPE_OVERLAY_THREADS=1 turns the second thread off (benchmarks) */
-      threads = g_get_num_processors () >= 2
-                && g_strcmp0 (g_getenv ("HEATSCOPE_OVERLAY_THREADS"), "1") != 0;
-      g_once_init_leave (&once, 1);
-    }
-  return threads;
-}
-
-static void
-parallel_rows (guint n_rows, guint64 n_pixels, RowFunc func, gpointer data)
-{
-  RowJob second;
-  GThread *thread = NULL;
-  guint half;
-
-  if (n_pixels < PARALLEL_MIN_PIXELS || n_rows < 2 || !use_threads ())
-    {
-      func (data, 0, n_rows);
-      return;
-    }
-  half = n_rows / 2;
-  second = (RowJob) { func, data, half, n_rows };
-  thread = g_thread_try_new ("hs-overlay", row_job_run, &second, NULL);
-  if (thread == NULL)
-    {
-      func (data, 0, n_rows);
-      return;
-    }
-  func (data, 0, half);
-  g_thread_join (thread);
-}
-
 /* ---- field -------------------------------------------------------------- */
 
 struct _HsOverlayField {
@@ -624,7 +565,7 @@ hs_overlay_field_new_region (const double *grid, guint w, guint h,
 
   job = (ResampleJob) { grid, w, h, out_w, out_h, x0, y0, rw, upsample, vmin,
                         vmax > vmin ? 65535.0 / (vmax - vmin) : 0.0, field->q };
-  parallel_rows (rh, pixels, resample_rows, &job);
+  hs_parallel_rows (rh, pixels, PARALLEL_MIN_PIXELS, resample_rows, &job);
   return field;
 }
 
@@ -738,7 +679,7 @@ hs_overlay_apply_lut (const guint32 *lut, const guint16 *q, gsize q_stride,
 
   if (w == 0 || h == 0)
     return;
-  parallel_rows (h, (guint64) w * h, colorize_rows, &job);
+  hs_parallel_rows (h, (guint64) w * h, PARALLEL_MIN_PIXELS, colorize_rows, &job);
 }
 
 const guint16 *
@@ -1088,7 +1029,7 @@ hs_overlay_composite_into (cairo_surface_t *image, cairo_surface_t *overlay,
   job->dst_stride = cairo_image_surface_get_stride (target);
   job->width = w;
   job->m = (guint) lround (opacity * 255.0);
-  parallel_rows (h, (guint64) w * h, composite_rows, job);
+  hs_parallel_rows (h, (guint64) w * h, PARALLEL_MIN_PIXELS, composite_rows, job);
   cairo_surface_mark_dirty (target);
   g_free (job);
   return TRUE;
@@ -1135,7 +1076,7 @@ hs_overlay_composite_lut_into (cairo_surface_t *image, const guint32 *lut, const
   job.dst_stride = cairo_image_surface_get_stride (target);
   job.width = w;
   job.m = (guint) lround (opacity * 255.0);
-  parallel_rows (h, (guint64) w * h, composite_rows, &job);
+  hs_parallel_rows (h, (guint64) w * h, PARALLEL_MIN_PIXELS, composite_rows, &job);
   cairo_surface_mark_dirty (target);
   return TRUE;
 }

@@ -1,0 +1,24 @@
+/* hs-parallel.h — split row-wise pixel work over the calling thread and one more.
+ *
+ * The machines Heatscope targets have two cores and the caller (often the UI
+ * thread, waiting for its frame) would otherwise idle: large jobs run their
+ * second half on a short-lived thread, small ones stay on the caller.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Processes rows [row_begin, row_end); must be safe to run on two disjoint
+ * ranges at once. */
+typedef void (*HsRowFunc) (gpointer data, guint row_begin, guint row_end);
+
+/* Runs func over [0, n_rows).  Uses a second thread when n_pixels is at least
+ * min_pixels, there are two rows or more and two processors, and
+ * HEATSCOPE_THREADS is not "1" (benchmarks compare one and two threads).
+ * Returns after both halves are done; the result never depends on the split. */
+void hs_parallel_rows (guint n_rows, guint64 n_pixels, guint64 min_pixels,
+                       HsRowFunc func, gpointer data);
+
+G_END_DECLS
