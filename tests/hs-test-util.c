@@ -175,3 +175,68 @@ hs_test_count_mask_pixels (HsDataset *dataset, const HsRegion *region)
     n += data[i] != 0;
   return n;
 }
+
+char *
+hs_test_bad_inputs_dir (void)
+{
+  g_autofree char *dir = g_build_filename (hs_test_source_dir (), "tests", "bad-inputs", NULL);
+  char *real = realpath (dir, NULL);
+  char *copy;
+
+  g_assert_nonnull (real);
+  copy = g_strdup (real);
+  free (real);
+  return copy;
+}
+
+static void
+bad_input_free (gpointer data)
+{
+  HsBadInput *row = data;
+
+  g_free (row->file);
+  g_free (row->loader);
+  g_free (row->status);
+  g_free (row->message);
+  g_free (row);
+}
+
+GPtrArray *
+hs_test_read_bad_inputs (const char *bad_dir)
+{
+  g_autofree char *tsv = g_build_filename (bad_dir, "expected.tsv", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *rows = g_ptr_array_new_with_free_func (bad_input_free);
+
+  if (!g_file_get_contents (tsv, &text, NULL, &error))
+    g_error ("%s", error->message);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) fields = NULL;
+      HsBadInput *row;
+
+      if (lines[i][0] == '\0' || lines[i][0] == '#')
+        continue;
+      fields = g_strsplit (lines[i], "\t", 4);
+      if (g_strv_length (fields) != 4)
+        g_error ("%s:%u: expected FILE, LOADER, CLI-STATUS and MESSAGE", tsv, i + 1);
+      row = g_new0 (HsBadInput, 1);
+      row->file = g_strdup (fields[0]);
+      row->loader = g_strdup (fields[1]);
+      row->status = g_strdup (fields[2]);
+      row->message = g_strdup (fields[3]);
+      g_ptr_array_add (rows, row);
+    }
+  return rows;
+}
+
+char *
+hs_test_replace (const char *text, const char *what, const char *with)
+{
+  g_auto(GStrv) parts = g_strsplit (text, what, -1);
+
+  return g_strjoinv (with, parts);
+}

@@ -31,6 +31,24 @@ void        hs_test_write_file     (const char *dir, const char *name, const cha
 /* Non-zero pixels of a region's mask (asserting it loads as 8-bit grey). */
 guint64     hs_test_count_mask_pixels (HsDataset *dataset, const HsRegion *region);
 
+/* One row of tests/bad-inputs/expected.tsv: FILE, LOADER, CLI-STATUS ("-"
+ * when no command reads the file) and the exact MESSAGE (@DIR@ and @OUT@
+ * stand for the bad-inputs and output folders). */
+typedef struct {
+  char *file;
+  char *loader;
+  char *status;
+  char *message;
+} HsBadInput;
+
+/* The real path of tests/bad-inputs (symlinks resolved, as messages show it). */
+char       *hs_test_bad_inputs_dir (void);
+/* Every row of BAD_DIR/expected.tsv (comments and blank lines skipped); the
+ * array frees its rows.  A malformed row fails the test program. */
+GPtrArray  *hs_test_read_bad_inputs (const char *bad_dir);
+/* TEXT with every WHAT replaced by WITH. */
+char       *hs_test_replace        (const char *text, const char *what, const char *with);
+
 /* Python for test scripts: runs(m), the COCO run lengths of a 2-D mask
  * (numpy Fortran order, starting with a run of zeros), and to_string(cnts),
  * maskApi.c's rleToString ported line by line. */

@@ -203,30 +203,7 @@ load_with (const char *loader, const char *path)
   return take_error (error);
 }
 
-static char *
-replace (const char *text, const char *what, const char *with)
-{
-  g_auto(GStrv) parts = g_strsplit (text, what, -1);
-
-  return g_strjoinv (with, parts);
-}
-
-typedef struct {
-  char *file;
-  char *loader;
-  char *message;
-} Case;
-
-static void
-case_free (gpointer data)
-{
-  Case *c = data;
-
-  g_free (c->file);
-  g_free (c->loader);
-  g_free (c->message);
-  g_free (c);
-}
+typedef HsBadInput Case;   /* a row of expected.tsv */
 
 static void
 test_case (gconstpointer data)
@@ -234,15 +211,15 @@ test_case (gconstpointer data)
   const Case *c = data;
   g_autofree char *path = g_build_filename (bad_dir, c->file, NULL);
   g_autofree char *got = NULL;
-  g_autofree char *with_dir = replace (c->message, "@DIR@", bad_dir);
-  g_autofree char *expected = replace (with_dir, "@OUT@", out_dir);
+  g_autofree char *with_dir = hs_test_replace (c->message, "@DIR@", bad_dir);
+  g_autofree char *expected = hs_test_replace (with_dir, "@OUT@", out_dir);
 
   g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
   got = load_with (c->loader, path);
   if (g_getenv ("HS_BAD_INPUTS_PRINT") != NULL)
     {
-      g_autofree char *a = replace (got, bad_dir, "@DIR@");
-      g_autofree char *b = replace (a, out_dir, "@OUT@");
+      g_autofree char *a = hs_test_replace (got, bad_dir, "@DIR@");
+      g_autofree char *b = hs_test_replace (a, out_dir, "@OUT@");
 
       g_printerr ("%s\t%s\t%s\n", c->file, c->loader, b);
       return;
@@ -262,43 +239,18 @@ test_count (gconstpointer data)
 int
 main (int argc, char **argv)
 {
-  g_autofree char *tsv = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *dir = NULL;
-  g_autoptr(GPtrArray) cases = g_ptr_array_new_with_free_func (case_free);
-  g_auto(GStrv) lines = NULL;
-  g_autoptr(GError) error = NULL;
-  char *real;
+  g_autoptr(GPtrArray) cases = NULL;
   int status;
 
   g_test_init (&argc, &argv, NULL);
-  dir = g_build_filename (hs_test_source_dir (), "tests", "bad-inputs", NULL);
-  real = realpath (dir, NULL);
-  g_assert_nonnull (real);
-  bad_dir = g_strdup (real);
-  free (real);
+  bad_dir = hs_test_bad_inputs_dir ();
   out_dir = hs_test_make_tmpdir ();
-  tsv = g_build_filename (bad_dir, "expected.tsv", NULL);
-  if (!g_file_get_contents (tsv, &text, NULL, &error))
-    g_error ("%s", error->message);
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
+  cases = hs_test_read_bad_inputs (bad_dir);
+  for (guint i = 0; i < cases->len; i++)
     {
-      g_auto(GStrv) fields = NULL;
-      Case *c;
-      g_autofree char *name = NULL;
+      const Case *c = g_ptr_array_index (cases, i);
+      g_autofree char *name = g_strdup_printf ("/hs/bad-inputs/%s", c->file);
 
-      if (lines[i][0] == '\0' || lines[i][0] == '#')
-        continue;
-      fields = g_strsplit (lines[i], "\t", 4);
-      if (g_strv_length (fields) != 4)
-        g_error ("%s:%u: expected FILE, LOADER, CLI-STATUS and MESSAGE", tsv, i + 1);
-      c = g_new0 (Case, 1);
-      c->file = g_strdup (fields[0]);
-      c->loader = g_strdup (fields[1]);
-      c->message = g_strdup (fields[3]);
-      g_ptr_array_add (cases, c);
-      name = g_strdup_printf ("/hs/bad-inputs/%s", c->file);
       g_test_add_data_func (name, c, test_case);
     }
   g_test_add_data_func ("/hs/bad-inputs/count", cases, test_count);

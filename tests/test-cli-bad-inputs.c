@@ -11,32 +11,7 @@
 static char *bad_dir;
 static char *out_dir;
 
-typedef struct {
-  char *file;
-  char *loader;
-  char *status;
-  char *message;
-} Case;
-
-static void
-case_free (gpointer data)
-{
-  Case *c = data;
-
-  g_free (c->file);
-  g_free (c->loader);
-  g_free (c->status);
-  g_free (c->message);
-  g_free (c);
-}
-
-static char *
-replace (const char *text, const char *what, const char *with)
-{
-  g_auto(GStrv) parts = g_strsplit (text, what, -1);
-
-  return g_strjoinv (with, parts);
-}
+typedef HsBadInput Case;   /* a row of expected.tsv */
 
 static void
 test_case (gconstpointer data)
@@ -52,8 +27,8 @@ test_case (gconstpointer data)
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   g_autofree char *both = NULL;
-  g_autofree char *with_dir = replace (c->message, "@DIR@", bad_dir);
-  g_autofree char *expected = replace (with_dir, "@OUT@", output);
+  g_autofree char *with_dir = hs_test_replace (c->message, "@DIR@", bad_dir);
+  g_autofree char *expected = hs_test_replace (with_dir, "@OUT@", output);
   g_autofree char *base = g_path_get_basename (path);
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   gboolean exact = TRUE;
@@ -124,45 +99,20 @@ test_case (gconstpointer data)
 int
 main (int argc, char **argv)
 {
-  g_autofree char *dir = NULL;
-  g_autofree char *tsv = NULL;
-  g_autofree char *text = NULL;
-  g_autoptr(GPtrArray) cases = g_ptr_array_new_with_free_func (case_free);
-  g_auto(GStrv) lines = NULL;
-  g_autoptr(GError) error = NULL;
-  char *real;
+  g_autoptr(GPtrArray) cases = NULL;
   int status;
 
   g_test_init (&argc, &argv, NULL);
-  dir = g_build_filename (hs_test_source_dir (), "tests", "bad-inputs", NULL);
-  real = realpath (dir, NULL);
-  g_assert_nonnull (real);
-  bad_dir = g_strdup (real);
-  free (real);
+  bad_dir = hs_test_bad_inputs_dir ();
   out_dir = hs_test_make_tmpdir ();
-  tsv = g_build_filename (bad_dir, "expected.tsv", NULL);
-  if (!g_file_get_contents (tsv, &text, NULL, &error))
-    g_error ("%s", error->message);
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
+  cases = hs_test_read_bad_inputs (bad_dir);
+  for (guint i = 0; i < cases->len; i++)
     {
-      g_auto(GStrv) fields = NULL;
+      const Case *c = g_ptr_array_index (cases, i);
       g_autofree char *name = NULL;
-      Case *c;
 
-      if (lines[i][0] == '\0' || lines[i][0] == '#')
-        continue;
-      fields = g_strsplit (lines[i], "\t", 4);
-      if (g_strv_length (fields) != 4)
-        g_error ("%s:%u: expected FILE, LOADER, CLI-STATUS and MESSAGE", tsv, i + 1);
-      if (strcmp (fields[2], "-") == 0)
-        continue;
-      c = g_new0 (Case, 1);
-      c->file = g_strdup (fields[0]);
-      c->loader = g_strdup (fields[1]);
-      c->status = g_strdup (fields[2]);
-      c->message = g_strdup (fields[3]);
-      g_ptr_array_add (cases, c);
+      if (strcmp (c->status, "-") == 0)
+        continue;                     /* no command reads this file */
       name = g_strdup_printf ("/hs/cli-bad-inputs/%s", c->file);
       g_test_add_data_func (name, c, test_case);
     }

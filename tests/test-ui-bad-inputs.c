@@ -23,30 +23,13 @@ static char *good_root;      /* hs_ui_make_dataset () */
 static char *good_project;   /* an annotation project over good_root */
 static HsWindow *window;     /* one window for every case: errors must not wear it down */
 
-typedef struct {
-  char *file;
-  char *loader;
-  int   cli_status;
-  char *message;
-} Case;
+typedef HsBadInput Case;   /* a row of expected.tsv */
 
-static void
-case_free (gpointer data)
+/* The CLI's exit status for the file, -1 when no command reads it. */
+static int
+cli_status (const Case *c)
 {
-  Case *c = data;
-
-  g_free (c->file);
-  g_free (c->loader);
-  g_free (c->message);
-  g_free (c);
-}
-
-static char *
-replace (const char *text, const char *what, const char *with)
-{
-  g_auto(GStrv) parts = g_strsplit (text, what, -1);
-
-  return g_strjoinv (with, parts);
+  return strcmp (c->status, "-") == 0 ? -1 : atoi (c->status);
 }
 
 static char *
@@ -242,7 +225,7 @@ run_around (const Case *c, const char *role)
 {
   g_autofree char *path = g_build_filename (bad_dir, c->file, NULL);
   g_autofree char *root = make_dataset_around (path, role);
-  g_autofree char *message = replace (c->message, "@DIR@", root);
+  g_autofree char *message = hs_test_replace (c->message, "@DIR@", root);
   g_autofree char *id = g_strdup_printf ("bad-%s", role);
   g_autofree char *expected = strcmp (role, "mask") == 0 ? g_strdup_printf ("%s: %s", id, message)
                                                          : g_strdup (message);
@@ -327,7 +310,7 @@ run_import (const Case *c, const char *expected)
       g_autoptr(GtkStringObject) first = g_list_model_get_item (skipped, 0);
 
       g_assert_cmpstr (gtk_string_object_get_string (first), ==, expected);
-      if (c->cli_status == 0)
+      if (cli_status (c) == 0)
         {
           g_assert_nonnull (hs_import_dialog_get_summary (dialog));
           g_assert_true (g_str_has_prefix (status, "Imported "));
@@ -348,12 +331,12 @@ run_import (const Case *c, const char *expected)
     {
       g_autofree char *shown = g_strdup_printf ("Import failed: %s", expected);
 
-      g_assert_cmpint (c->cli_status, !=, 0);
+      g_assert_cmpint (cli_status (c), !=, 0);
       g_assert_cmpstr (status, ==, shown);
       g_assert_nonnull (hs_import_dialog_get_error (dialog));
     }
   /* a failed import writes no dataset */
-  if (c->cli_status != 0)
+  if (cli_status (c) != 0)
     {
       g_autofree char *manifest = g_build_filename (output, HS_DATASET_MANIFEST, NULL);
       g_assert_false (g_file_test (manifest, G_FILE_TEST_EXISTS));
@@ -368,7 +351,7 @@ static void
 test_case (gconstpointer data)
 {
   const Case *c = data;
-  g_autofree char *with_dir = replace (c->message, "@DIR@", bad_dir);
+  g_autofree char *with_dir = hs_test_replace (c->message, "@DIR@", bad_dir);
   g_autofree char *expected = NULL;
 
   if (hs_ui_skip_without_display ())
@@ -460,11 +443,7 @@ int
 main (int argc, char **argv)
 {
   g_autofree char *dir = NULL;
-  g_autofree char *tsv = NULL;
-  g_autofree char *text = NULL;
-  g_autoptr(GPtrArray) cases = g_ptr_array_new_with_free_func (case_free);
-  g_auto(GStrv) lines = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) cases = NULL;
   g_autofree char *tmp_good = NULL;
   guint n_run = 0;
   int status;
@@ -476,32 +455,17 @@ main (int argc, char **argv)
   good_root = real_path (tmp_good);
   write_good_project ();
 
-  tsv = g_build_filename (bad_dir, "expected.tsv", NULL);
-  if (!g_file_get_contents (tsv, &text, NULL, &error))
-    g_error ("%s", error->message);
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
+  cases = hs_test_read_bad_inputs (bad_dir);
+  for (guint i = 0; i < cases->len; i++)
     {
-      g_auto(GStrv) fields = NULL;
+      const Case *c = g_ptr_array_index (cases, i);
       g_autofree char *name = NULL;
-      Case *c;
 
-      if (lines[i][0] == '\0' || lines[i][0] == '#')
-        continue;
-      fields = g_strsplit (lines[i], "\t", 4);
-      if (g_strv_length (fields) != 4)
-        g_error ("%s:%u: expected FILE, LOADER, CLI-STATUS and MESSAGE", tsv, i + 1);
-      if (strcmp (fields[1], "safetensors") == 0 || strcmp (fields[1], "rle") == 0)
+      if (strcmp (c->loader, "safetensors") == 0 || strcmp (c->loader, "rle") == 0)
         {
-          g_test_message ("%s: the app never opens a %s file by itself", fields[0], fields[1]);
+          g_test_message ("%s: the app never opens a %s file by itself", c->file, c->loader);
           continue;
         }
-      c = g_new0 (Case, 1);
-      c->file = g_strdup (fields[0]);
-      c->loader = g_strdup (fields[1]);
-      c->cli_status = strcmp (fields[2], "-") == 0 ? -1 : atoi (fields[2]);
-      c->message = g_strdup (fields[3]);
-      g_ptr_array_add (cases, c);
       name = g_strdup_printf ("/hs/ui/bad-inputs/%s", c->file);
       g_test_add_data_func (name, c, test_case);
       n_run++;
