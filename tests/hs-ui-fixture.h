@@ -14,6 +14,7 @@
 #include <heatscope/heatscope.h>
 
 #include "hs-test-util.h"
+#include "hs-window.h"
 
 G_GNUC_UNUSED static gboolean hs_ui_have_display;
 
@@ -69,6 +70,27 @@ hs_ui_wait_until (gboolean (*cond) (gpointer), gpointer data)
         g_error ("UI test: condition not reached within 20 s");
       g_usleep (1000);
     }
+}
+
+/* Conditions for hs_ui_wait_until. */
+G_GNUC_UNUSED static gboolean
+hs_ui_is_mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget);
+}
+
+/* The window's dataset, instance and image are loaded (decoding runs in threads). */
+G_GNUC_UNUSED static gboolean
+hs_ui_window_not_loading (gpointer window)
+{
+  return !hs_window_get_loading (window);
+}
+
+/* ... and no live map is being computed either. */
+G_GNUC_UNUSED static gboolean
+hs_ui_window_live_done (gpointer window)
+{
+  return !hs_window_get_live_busy (window) && !hs_window_get_loading (window);
 }
 
 G_GNUC_UNUSED static gboolean

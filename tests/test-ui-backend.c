@@ -36,24 +36,6 @@ static const char fake_backend[] =
   "           'no_attn': None}\n"
   "    sys.stdout.write(json.dumps(out) + '\\n'); sys.stdout.flush()\n";
 
-static gboolean
-not_loading (gpointer data)
-{
-  return !hs_window_get_loading (data);
-}
-
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (data);
-}
-
-static gboolean
-live_done (gpointer data)
-{
-  return !hs_window_get_live_busy (data) && !hs_window_get_loading (data);
-}
-
 static void
 set_backend_command (const char *command)
 {
@@ -71,9 +53,9 @@ open_window (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
   gtk_window_present (GTK_WINDOW (window));
-  hs_ui_wait_until (is_mapped, window);
+  hs_ui_wait_until (hs_ui_is_mapped, window);
   hs_window_open (window, file);
-  hs_ui_wait_until (not_loading, window);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
   hs_ui_settle ();
   g_assert_nonnull (hs_window_get_dataset (window));
   /* Built-in models whose weights are missing report themselves: start clean. */
@@ -241,11 +223,11 @@ test_fake_backend (void)
   g_assert_true (hs_window_select_model (window, EXEC_ENTRY));
   g_assert_cmpstr (hs_window_get_model (window), ==, EXEC_ENTRY);
   g_assert_nonnull (hs_window_get_live_model (window));
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
 
   type_prompt (window, PROMPT);
   g_assert_true (hs_window_get_live_busy (window));
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
   assert_fake_map (hs_window_get_map (window));
   g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
 
@@ -258,11 +240,11 @@ test_fake_backend (void)
 
   /* A second prompt, then the first again: served from the cache, no request. */
   type_prompt (window, PROMPT2);
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
   assert_fake_map (hs_window_get_map (window));
   started = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (window), "hs-live-started"));
   type_prompt (window, PROMPT);
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
   assert_fake_map (hs_window_get_map (window));
   g_assert_cmpuint (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (window), "hs-live-started")), ==, started);
 
@@ -303,9 +285,9 @@ test_backend_perturb_compare (void)
   set_backend_command (command);
   window = open_window ();
   g_assert_true (hs_window_select_instance (window, "hand-00"));
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
   g_assert_true (hs_window_select_model (window, EXEC_ENTRY));
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
 
   /* Perturb tab: swap-left-right of s0, both prompts sent to the backend. */
   panel = HS_PERTURB_PANEL (find_widget (GTK_WIDGET (window), HS_TYPE_PERTURB_PANEL));
@@ -366,10 +348,10 @@ test_crashing_backend (void)
   window = open_window ();
   bar = hs_window_get_error_bar (window);
   g_assert_true (hs_window_select_model (window, EXEC_ENTRY));
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
 
   type_prompt (window, PROMPT);
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
   g_assert_null (hs_window_get_map (window));
   g_assert_cmpuint (hs_error_bar_get_n_errors (bar), >=, 1);
   g_test_message ("error bar: %s", hs_error_bar_get_text (bar));
@@ -414,15 +396,15 @@ test_crashing_backend (void)
   /* Still responsive: another prompt tries again (a new process, a new error)… */
   hs_error_bar_clear (bar);
   type_prompt (window, PROMPT2);
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
   g_assert_cmpuint (hs_error_bar_get_n_errors (bar), >=, 1);
 
   /* …and the precomputed maps still show. */
   g_assert_true (hs_window_select_model (window, "grounded"));
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
   g_assert_null (hs_window_get_live_model (window));
   g_assert_true (hs_window_select_instance (window, "hand-01"));
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
   hs_ui_settle ();
   g_assert_nonnull (hs_window_get_map (window));
 

@@ -47,18 +47,6 @@ real_path (const char *path)
 /* ---- waiting ------------------------------------------------------------ */
 
 static gboolean
-not_loading (gpointer data)
-{
-  return !hs_window_get_loading (data);
-}
-
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (data);
-}
-
-static gboolean
 flag_is_set (gpointer data)
 {
   return *(gboolean *) data;
@@ -85,7 +73,7 @@ open_folder (const char *path)
   g_autoptr(GFile) file = g_file_new_for_path (path);
 
   hs_window_open (window, file);
-  hs_ui_wait_until (not_loading, window);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
   drain ();
 }
 
@@ -247,7 +235,7 @@ run_project (const Case *c, const char *expected)
 
   g_object_ref (annotation);
   gtk_window_present (GTK_WINDOW (annotation));
-  hs_ui_wait_until (is_mapped, annotation);
+  hs_ui_wait_until (hs_ui_is_mapped, annotation);
   g_assert_false (hs_annotation_window_open (annotation, path, &error));
   g_assert_nonnull (error);
   g_assert_cmpstr (hs_annotation_window_get_error_text (annotation), ==, expected);
@@ -294,7 +282,7 @@ run_import (const Case *c, const char *expected)
     sources[1] = images;
   g_object_ref (dialog);
   gtk_window_present (GTK_WINDOW (dialog));
-  hs_ui_wait_until (is_mapped, dialog);
+  hs_ui_wait_until (hs_ui_is_mapped, dialog);
   g_assert_true (hs_import_dialog_set_format (dialog, format));
   hs_import_dialog_set_sources (dialog, sources);
   hs_import_dialog_set_output (dialog, output);
@@ -478,7 +466,7 @@ main (int argc, char **argv)
       g_object_ref (window);
       gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
       gtk_window_present (GTK_WINDOW (window));
-      hs_ui_wait_until (is_mapped, window);
+      hs_ui_wait_until (hs_ui_is_mapped, window);
     }
   g_assert_cmpuint (n_run, >=, 40);
   status = g_test_run ();

@@ -191,12 +191,6 @@ test_replaced (void)
 /* The window opens a manifest over 4 MB incrementally: instance 0 first,
  * "loading" until every row is read, and the instance remembered from last
  * time (not among the first rows) is shown once it is read. */
-static gboolean
-window_not_loading (gpointer data)
-{
-  return !hs_window_get_loading (data);
-}
-
 static void
 test_window_large (void)
 {
@@ -233,7 +227,7 @@ test_window_large (void)
   gtk_window_present (GTK_WINDOW (window));
   file = g_file_new_for_path (dir);
   hs_window_open (window, file);
-  hs_ui_wait_until (window_not_loading, window);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
   dataset = hs_window_get_dataset (window);
   g_assert_nonnull (dataset);
   g_assert_true (hs_dataset_is_complete (dataset));

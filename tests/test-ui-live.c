@@ -9,24 +9,6 @@ static char *dataset_root;
 #define PROMPT         "Opacity in the right lower lung."
 #define PROMPT_SWAPPED "Opacity in the left lower lung."
 
-static gboolean
-not_loading (gpointer data)
-{
-  return !hs_window_get_loading (data);
-}
-
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (data);
-}
-
-static gboolean
-live_done (gpointer data)
-{
-  return !hs_window_get_live_busy (data) && !hs_window_get_loading (data);
-}
-
 static HsWindow *
 new_window (void)
 {
@@ -34,7 +16,7 @@ new_window (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));
-  hs_ui_wait_until (is_mapped, window);
+  hs_ui_wait_until (hs_ui_is_mapped, window);
   return window;
 }
 
@@ -72,7 +54,7 @@ open_demo (void)
 
   window = new_window ();
   hs_window_open (window, file);
-  hs_ui_wait_until (not_loading, window);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
   hs_ui_settle ();
   g_assert_nonnull (hs_window_get_dataset (window));
   g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
@@ -182,12 +164,12 @@ test_typing (void)
 
   g_assert_true (hs_window_select_model (window, "grounded (live)"));
   g_assert_cmpstr (hs_window_get_live_model (window), ==, "grounded");
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
 
   /* Typing: one map at the end (the debounce drops the intermediate ones). */
   type_prompt (window, PROMPT, TRUE);
   g_assert_true (hs_window_get_live_busy (window));
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
   expected = attend_directly (window, "grounded", PROMPT);
   assert_same_map (hs_window_get_map (window), expected);
   g_assert_cmpstr (hs_prompt_panel_get_status (panel), ==, "");
@@ -202,7 +184,7 @@ test_typing (void)
   /* Swap left/right: a different map, again the model's own. */
   g_action_group_activate_action (G_ACTION_GROUP (window), "swap-sides", NULL);
   g_assert_cmpstr (hs_prompt_panel_get_prompt (panel), ==, PROMPT_SWAPPED);
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
   expected_swapped = attend_directly (window, "grounded", PROMPT_SWAPPED);
   assert_same_map (hs_window_get_map (window), expected_swapped);
   g_assert_cmpfloat (max_abs_diff (hs_window_get_map (window), first), >, 1e-4);
@@ -214,7 +196,7 @@ test_typing (void)
 
   /* A prompt without words: no map, and the panel says why. */
   hs_prompt_panel_set_prompt (panel, "...");
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
   g_assert_null (hs_window_get_map (window));
   g_assert_cmpstr (hs_prompt_panel_get_status (panel), !=, "");
 
@@ -248,20 +230,20 @@ test_superseded (void)
   panel = hs_window_get_prompt_panel (window);
   g_assert_true (hs_window_select_model (window, "blind (live)"));
   hs_window_set_live_delay (window, 0);   /* every edit starts a worker */
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
 
   for (int round = 0; round < 3; round++)
     {
       /* Different instances: the image features are computed anew while
        * later prompts arrive. */
       g_action_group_activate_action (G_ACTION_GROUP (window), "next-instance", NULL);
-      hs_ui_wait_until (not_loading, window);
+      hs_ui_wait_until (hs_ui_window_not_loading, window);
       for (guint i = 0; i < G_N_ELEMENTS (prompts); i++)
         {
           hs_prompt_panel_set_prompt (panel, prompts[(i + round) % G_N_ELEMENTS (prompts)]);
           g_main_context_iteration (NULL, FALSE);
         }
-      hs_ui_wait_until (live_done, window);
+      hs_ui_wait_until (hs_ui_window_live_done, window);
       hs_ui_settle ();     /* late results of older requests arrive */
       g_clear_pointer (&expected, hs_attention_map_unref);
       expected = attend_directly (window, "blind", hs_prompt_panel_get_prompt (panel));
@@ -283,7 +265,7 @@ test_superseded (void)
       hs_ui_wait_until (request_started, window);
       g_usleep (100 * 1000);
       hs_prompt_panel_set_prompt (panel, prompts[attempt % G_N_ELEMENTS (prompts)]);
-      hs_ui_wait_until (live_done, window);
+      hs_ui_wait_until (hs_ui_window_live_done, window);
       hs_ui_settle ();
       g_clear_pointer (&expected, hs_attention_map_unref);
       expected = attend_directly (window, "blind", prompts[attempt % G_N_ELEMENTS (prompts)]);
@@ -295,7 +277,7 @@ test_superseded (void)
 
   /* The No-Attn model reports its share. */
   g_assert_true (hs_window_select_model (window, "noattn (live)"));
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
   g_clear_pointer (&expected, hs_attention_map_unref);
   expected = attend_directly (window, "noattn", hs_prompt_panel_get_prompt (panel));
   g_assert_true (isfinite (hs_attention_map_get_no_attn (expected)));
@@ -304,7 +286,7 @@ test_superseded (void)
   g_test_message ("noattn, first prompt (encodes the image): prompt change → map shown %.1f ms "
                   "(no debounce)", hs_window_get_live_latency (window));
   hs_prompt_panel_set_prompt (panel, PROMPT);
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
   g_test_message ("noattn, image features cached: prompt change → map shown %.1f ms (no debounce)",
                   hs_window_get_live_latency (window));
   g_clear_pointer (&expected, hs_attention_map_unref);
@@ -339,7 +321,7 @@ test_precomputed_and_live (void)
   window = new_window ();
   file = g_file_new_for_path (root);
   hs_window_open (window, file);
-  hs_ui_wait_until (not_loading, window);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
   hs_ui_settle ();
   panel = hs_window_get_prompt_panel (window);
 
@@ -351,14 +333,14 @@ test_precomputed_and_live (void)
 
   g_assert_true (hs_window_select_model (window, "grounded (live)"));
   g_assert_null (hs_prompt_panel_get_map_ref (panel));
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
   g_assert_nonnull (hs_window_get_map (window));
   g_assert_true (hs_window_get_map (window) != stored);
   g_assert_cmpfloat (max_abs_diff (hs_window_get_map (window), stored), <=, 1e-5);
 
   /* A custom prompt, then back to the precomputed maps: nothing to show. */
   type_prompt (window, PROMPT, FALSE);
-  hs_ui_wait_until (live_done, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
   g_assert_nonnull (hs_window_get_map (window));
   g_assert_true (hs_window_select_model (window, "grounded"));
   g_assert_null (hs_window_get_map (window));

@@ -9,18 +9,6 @@
 static char *dataset_root;
 
 static gboolean
-not_loading (gpointer data)
-{
-  return !hs_window_get_loading (data);
-}
-
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (data);
-}
-
-static gboolean
 browser_idle (gpointer data)
 {
   return !hs_instance_browser_get_busy (data);
@@ -33,7 +21,7 @@ new_window (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));
-  hs_ui_wait_until (is_mapped, window);
+  hs_ui_wait_until (hs_ui_is_mapped, window);
   return window;
 }
 
@@ -44,7 +32,7 @@ open_path (HsWindow *window, const char *path)
 
   hs_window_open (window, file);
   g_assert_true (hs_window_get_loading (window));
-  hs_ui_wait_until (not_loading, window);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
   hs_ui_settle ();
 }
 
@@ -165,7 +153,7 @@ test_open_and_browse (void)
   g_assert_cmpstr (hs_prompt_panel_get_prompt (panel), ==, HS_UI_S0_SWAPPED);
   g_assert_cmpstr (hs_prompt_panel_get_map_ref (panel)->file, ==, "maps/hand-01-s0-swap.npy");
   g_assert_nonnull (hs_window_get_map (window));
-  hs_ui_wait_until (not_loading, window);      /* the image decodes in a thread */
+  hs_ui_wait_until (hs_ui_window_not_loading, window);      /* the image decodes in a thread */
   hs_ui_settle ();
 
   texture = render_shell (window);
@@ -244,7 +232,7 @@ test_bad_data (void)
   /* A missing image and map: shown in the window with the file named. */
   open_path (window, dataset_root);
   g_assert_true (hs_window_select_instance (window, "broken-image"));
-  hs_ui_wait_until (not_loading, window);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
   hs_ui_settle ();
   g_assert_cmpuint (hs_error_bar_get_n_errors (bar), >=, 1);
   g_assert_nonnull (strstr (hs_error_bar_get_text (bar), "missing"));
@@ -304,7 +292,7 @@ test_restore (void)
   /* A new window comes back to the same dataset, instance, model, filters. */
   window = new_window ();
   g_assert_true (hs_window_restore_last_dataset (window));
-  hs_ui_wait_until (not_loading, window);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
   hs_ui_settle ();
   g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-02");
   g_assert_cmpstr (hs_window_get_model (window), ==, "blind");
@@ -394,7 +382,7 @@ test_drop (void)
   g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
   g_value_unset (&value);
   g_assert_true (accepted);
-  hs_ui_wait_until (not_loading, window);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
   hs_ui_settle ();
   g_assert_nonnull (hs_window_get_dataset (window));
   g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-00");
@@ -571,7 +559,7 @@ test_application (void)
   g_application_open (G_APPLICATION (app), &file, 1, "");
   window = gtk_application_get_active_window (GTK_APPLICATION (app));
   g_assert_true (HS_IS_WINDOW (window));
-  hs_ui_wait_until (not_loading, window);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
   hs_ui_settle ();
   g_assert_cmpstr (hs_window_get_instance (HS_WINDOW (window))->id, ==, "hand-00");
   g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
