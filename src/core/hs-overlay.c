@@ -993,11 +993,39 @@ composite_rows (gpointer data, guint begin, guint end)
 #endif
 }
 
+/* A NaN opacity draws no overlay; others are clamped to [0, 1]. */
+static double
+composite_opacity (double opacity)
+{
+  return isfinite (opacity) ? CLAMP (opacity, 0.0, 1.0) : 0.0;
+}
+
+/* Blends job's overlay source (set by the caller) over image into target;
+ * the surfaces have been checked. */
+static void
+composite_run (cairo_surface_t *image, cairo_surface_t *target, double opacity,
+               CompositeJob *job)
+{
+  guint w = (guint) cairo_image_surface_get_width (image);
+  guint h = (guint) cairo_image_surface_get_height (image);
+
+  cairo_surface_flush (image);
+  cairo_surface_flush (target);
+  job->src = cairo_image_surface_get_data (image);
+  job->src_stride = cairo_image_surface_get_stride (image);
+  job->dst = cairo_image_surface_get_data (target);
+  job->dst_stride = cairo_image_surface_get_stride (target);
+  job->width = w;
+  job->m = (guint) lround (opacity * 255.0);
+  hs_parallel_rows (h, (guint64) w * h, PARALLEL_MIN_PIXELS, composite_rows, job);
+  cairo_surface_mark_dirty (target);
+}
+
 gboolean
 hs_overlay_composite_into (cairo_surface_t *image, cairo_surface_t *overlay,
                            double opacity, cairo_surface_t *target, GError **error)
 {
-  CompositeJob *job;
+  CompositeJob job = { 0 };
   guint w, h;
 
   g_return_val_if_fail (image != NULL, FALSE);
@@ -1012,26 +1040,13 @@ hs_overlay_composite_into (cairo_surface_t *image, cairo_surface_t *overlay,
     return FALSE;
   if (!check_surface (target, w, h, FALSE, "the composite target", error))
     return FALSE;
-  if (!isfinite (opacity))
-    opacity = 0;
-  opacity = CLAMP (opacity, 0.0, 1.0);
+  opacity = composite_opacity (opacity);
 
-  job = g_new0 (CompositeJob, 1);
-  cairo_surface_flush (image);
   if (overlay)
     cairo_surface_flush (overlay);
-  cairo_surface_flush (target);
-  job->src = cairo_image_surface_get_data (image);
-  job->src_stride = cairo_image_surface_get_stride (image);
-  job->ovl = overlay && opacity > 0 ? cairo_image_surface_get_data (overlay) : NULL;
-  job->ovl_stride = overlay ? cairo_image_surface_get_stride (overlay) : 0;
-  job->dst = cairo_image_surface_get_data (target);
-  job->dst_stride = cairo_image_surface_get_stride (target);
-  job->width = w;
-  job->m = (guint) lround (opacity * 255.0);
-  hs_parallel_rows (h, (guint64) w * h, PARALLEL_MIN_PIXELS, composite_rows, job);
-  cairo_surface_mark_dirty (target);
-  g_free (job);
+  job.ovl = overlay && opacity > 0 ? cairo_image_surface_get_data (overlay) : NULL;
+  job.ovl_stride = overlay ? cairo_image_surface_get_stride (overlay) : 0;
+  composite_run (image, target, opacity, &job);
   return TRUE;
 }
 
@@ -1061,23 +1076,12 @@ hs_overlay_composite_lut_into (cairo_surface_t *image, const guint32 *lut, const
     }
   if (!check_surface (target, w, h, FALSE, "the composite target", error))
     return FALSE;
-  if (!isfinite (opacity))
-    opacity = 0;
-  opacity = CLAMP (opacity, 0.0, 1.0);
+  opacity = composite_opacity (opacity);
 
-  cairo_surface_flush (image);
-  cairo_surface_flush (target);
-  job.src = cairo_image_surface_get_data (image);
-  job.src_stride = cairo_image_surface_get_stride (image);
   job.q = opacity > 0 ? q : NULL;
   job.q_stride = q_stride;
   job.lut = lut;
-  job.dst = cairo_image_surface_get_data (target);
-  job.dst_stride = cairo_image_surface_get_stride (target);
-  job.width = w;
-  job.m = (guint) lround (opacity * 255.0);
-  hs_parallel_rows (h, (guint64) w * h, PARALLEL_MIN_PIXELS, composite_rows, &job);
-  cairo_surface_mark_dirty (target);
+  composite_run (image, target, opacity, &job);
   return TRUE;
 }
 
