@@ -2,6 +2,7 @@
 #pragma once
 
 #include "hs-dataset.h"
+#include "hs-json-reader-private.h"   /* HsJsonPath */
 
 G_BEGIN_DECLS
 
@@ -35,17 +36,6 @@ struct _HsDataset {
   GHashTable *mask_extents;    /* HsRegion* → extent in mask pixels (hs-dataset-subsets.c) */
   GHashTable *mdrb;            /* HsInstance* → GINT_TO_POINTER (1 + is_mdrb) */
 };
-
-/* A segment of a JSON path kept on the C stack while walking the tree, so a
- * path string is only built when there is a problem to report. */
-typedef struct _HsJsonPath HsJsonPath;
-struct _HsJsonPath {
-  const HsJsonPath *parent;
-  const char       *key;     /* member name, or NULL for an array index */
-  guint             index;
-};
-
-char *hs_json_path_to_string (const HsJsonPath *path);
 
 /* Where problems go while reading a manifest: the loader stops at the first
  * one (collect == FALSE); the validator records them all and, with
@@ -99,7 +89,7 @@ HsDataset *hs_dataset_new_internal (const char *root, const char *manifest_path)
  * free functions of the plain structs leave interned strings alone). */
 void hs_dataset_intern_in_place (char **text);
 
-/* The stream behind hs_dataset_open/hs_dataset_load_more (hs-dataset-json.c). */
+/* The stream behind hs_dataset_open/hs_dataset_load_more (hs-manifest-stream.c). */
 void hs_manifest_stream_free (struct _HsManifestStream *stream);
 
 G_END_DECLS

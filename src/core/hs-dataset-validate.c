@@ -1,6 +1,6 @@
 /* hs-dataset-validate.c — the file checks behind hs_dataset_validate
  *
- * hs_dataset_validate (in hs-dataset-json.c) walks the manifest in
+ * hs_dataset_validate (in hs-manifest-reader.c) walks the manifest in
  * collecting mode; these hooks run as each image, region and map is read,
  * so every problem carries the JSON path of the element it belongs to. */
 #include "hs-dataset-private.h"

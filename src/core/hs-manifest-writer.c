@@ -1,0 +1,463 @@
+/* hs-manifest-writer.c — writing heatscope.json: hs_dataset_to_json and
+ * hs_dataset_save.  Pretty-printed, members in a fixed order, so equal
+ * datasets give equal bytes; saved through the atomic writer. */
+#include "hs-manifest-private.h"
+#include "hs-atomic-file.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+static void
+indent (GString *out, guint level)
+{
+  for (guint i = 0; i < level; i++)
+    g_string_append (out, "  ");
+}
+
+/* Shortest decimal that reads back as the same double; integers without a
+ * fraction. */
+static void
+append_number (GString *out, double value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (value == floor (value) && fabs (value) < 9007199254740992.0)
+    {
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, (gint64) value);
+      return;
+    }
+  /* 15 digits print 0.1 as "0.1"; 17 always read back exactly. */
+  g_ascii_formatd (buffer, sizeof buffer, "%.15g", value);
+  if (g_ascii_strtod (buffer, NULL) != value)
+    {
+      g_ascii_formatd (buffer, sizeof buffer, "%.16g", value);
+      if (g_ascii_strtod (buffer, NULL) != value)
+        g_ascii_formatd (buffer, sizeof buffer, "%.17g", value);
+    }
+  g_string_append (out, buffer);
+}
+
+static void
+append_key (GString *out, guint level, const char *key)
+{
+  indent (out, level);
+  hj_append_quoted (out, key);
+  g_string_append (out, ": ");
+}
+
+/* Members are written by hand in a fixed order: each call appends ",\n"
+ * before all but the first member of an object. */
+typedef struct {
+  GString *out;
+  guint    level;
+  gboolean first;
+  gboolean one_line;   /* small objects (labels, regions, maps) stay on one line */
+} Writer;
+
+static void
+member (Writer *w, const char *key)
+{
+  if (w->one_line)
+    {
+      if (!w->first)
+        g_string_append (w->out, ", ");
+      hj_append_quoted (w->out, key);
+      g_string_append (w->out, ": ");
+    }
+  else
+    {
+      if (!w->first)
+        g_string_append (w->out, ",\n");
+      append_key (w->out, w->level, key);
+    }
+  w->first = FALSE;
+}
+
+static void
+member_string (Writer *w, const char *key, const char *value)
+{
+  member (w, key);
+  hj_append_quoted (w->out, value);
+}
+
+static void
+append_inline_strings (GString *out, char **strv)
+{
+  g_string_append_c (out, '[');
+  for (guint i = 0; strv != NULL && strv[i] != NULL; i++)
+    {
+      if (i > 0)
+        g_string_append (out, ", ");
+      hj_append_quoted (out, strv[i]);
+    }
+  g_string_append_c (out, ']');
+}
+
+static void
+open_object (Writer *w, Writer *child)
+{
+  g_string_append (w->out, "{\n");
+  child->out = w->out;
+  child->level = w->level + 1;
+  child->first = TRUE;
+  child->one_line = FALSE;
+}
+
+static void
+open_one_line_object (Writer *w, Writer *child)
+{
+  g_string_append_c (w->out, '{');
+  child->out = w->out;
+  child->level = w->level + 1;
+  child->first = TRUE;
+  child->one_line = TRUE;
+}
+
+static void
+close_object (Writer *child)
+{
+  if (child->one_line)
+    {
+      g_string_append_c (child->out, '}');
+      return;
+    }
+  g_string_append_c (child->out, '\n');
+  indent (child->out, child->level - 1);
+  g_string_append_c (child->out, '}');
+}
+
+static void
+write_label (Writer *w, const HsLabel *label)
+{
+  Writer o;
+
+  open_one_line_object (w, &o);
+  member_string (&o, "condition", label->condition ? label->condition : "");
+  member_string (&o, "context", label->context ? label->context : "positive");
+  member (&o, "locations");
+  append_inline_strings (o.out, label->locations);
+  close_object (&o);
+}
+
+static void
+write_labels (Writer *w, const char *key, GPtrArray *labels)
+{
+  member (w, key);
+  if (labels->len == 0)
+    {
+      g_string_append (w->out, "[]");
+      return;
+    }
+  g_string_append (w->out, "[\n");
+  for (guint i = 0; i < labels->len; i++)
+    {
+      Writer item = { w->out, w->level + 1, TRUE, FALSE };
+
+      indent (w->out, w->level + 1);
+      write_label (&item, g_ptr_array_index (labels, i));
+      g_string_append (w->out, i + 1 < labels->len ? ",\n" : "\n");
+    }
+  indent (w->out, w->level);
+  g_string_append_c (w->out, ']');
+}
+
+static void
+write_region (Writer *w, const HsRegion *region)
+{
+  Writer o;
+
+  open_one_line_object (w, &o);
+  if (region->boxes != NULL && region->boxes->len > 0)
+    {
+      member (&o, "boxes");
+      g_string_append_c (o.out, '[');
+      for (guint i = 0; i < region->boxes->len; i++)
+        {
+          const HsBox *box = &g_array_index (region->boxes, HsBox, i);
+
+          if (i > 0)
+            g_string_append (o.out, ", ");
+          g_string_append_c (o.out, '[');
+          append_number (o.out, box->x1);
+          g_string_append (o.out, ", ");
+          append_number (o.out, box->y1);
+          g_string_append (o.out, ", ");
+          append_number (o.out, box->x2);
+          g_string_append (o.out, ", ");
+          append_number (o.out, box->y2);
+          g_string_append_c (o.out, ']');
+        }
+      g_string_append_c (o.out, ']');
+    }
+  if (region->mask != NULL)
+    member_string (&o, "mask", region->mask);
+  if (region->mask != NULL && region->has_extent)
+    {
+      member (&o, "extent");
+      g_string_append_c (o.out, '[');
+      append_number (o.out, region->extent.x1);
+      g_string_append (o.out, ", ");
+      append_number (o.out, region->extent.y1);
+      g_string_append (o.out, ", ");
+      append_number (o.out, region->extent.x2);
+      g_string_append (o.out, ", ");
+      append_number (o.out, region->extent.y2);
+      g_string_append_c (o.out, ']');
+    }
+  close_object (&o);
+}
+
+static void
+write_sentence (Writer *w, const HsSentence *sentence)
+{
+  Writer o;
+
+  open_object (w, &o);
+  member_string (&o, "id", sentence->id ? sentence->id : "");
+  member_string (&o, "text", sentence->text ? sentence->text : "");
+  member_string (&o, "kind", sentence->kind ? sentence->kind : "report");
+  member (&o, "targets");
+  append_inline_strings (o.out, sentence->targets);
+  if (sentence->labels != NULL && sentence->labels->len > 0)
+    write_labels (&o, "labels", sentence->labels);
+  close_object (&o);
+}
+
+static void
+write_map (Writer *w, const HsMapRef *ref)
+{
+  Writer o;
+
+  open_one_line_object (w, &o);
+  member_string (&o, "model", ref->model ? ref->model : "");
+  if (ref->query != NULL)
+    member_string (&o, "query", ref->query);
+  if (ref->prompt != NULL)
+    member_string (&o, "prompt", ref->prompt);
+  member_string (&o, "file", ref->file ? ref->file : "");
+  if (ref->tokens != NULL)
+    {
+      member (&o, "tokens");
+      append_inline_strings (o.out, ref->tokens);
+    }
+  if (isfinite (ref->no_attn))
+    {
+      member (&o, "no_attn");
+      append_number (o.out, ref->no_attn);
+    }
+  close_object (&o);
+}
+
+static int
+compare_keys (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
+static GPtrArray *
+sorted_keys (GHashTable *table)
+{
+  GPtrArray *keys = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, table);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (keys, key);
+  g_ptr_array_sort (keys, compare_keys);
+  return keys;
+}
+
+static void
+write_array_of (Writer *w, const char *key, GPtrArray *items,
+                void (*write_item) (Writer *, gconstpointer))
+{
+  member (w, key);
+  if (items->len == 0)
+    {
+      g_string_append (w->out, "[]");
+      return;
+    }
+  g_string_append (w->out, "[\n");
+  for (guint i = 0; i < items->len; i++)
+    {
+      Writer item = { w->out, w->level + 1, TRUE, FALSE };
+
+      indent (w->out, w->level + 1);
+      write_item (&item, g_ptr_array_index (items, i));
+      g_string_append (w->out, i + 1 < items->len ? ",\n" : "\n");
+    }
+  indent (w->out, w->level);
+  g_string_append_c (w->out, ']');
+}
+
+static void
+write_sentence_cb (Writer *w, gconstpointer item)
+{
+  write_sentence (w, item);
+}
+
+static void
+write_map_cb (Writer *w, gconstpointer item)
+{
+  write_map (w, item);
+}
+
+static void
+write_instance (Writer *w, const HsInstance *instance)
+{
+  Writer o;
+
+  open_object (w, &o);
+  member_string (&o, "id", instance->id ? instance->id : "");
+  member_string (&o, "image", instance->image ? instance->image : "");
+  if (instance->width > 0 && instance->height > 0)
+    {
+      member (&o, "width");
+      g_string_append_printf (o.out, "%u", instance->width);
+      member (&o, "height");
+      g_string_append_printf (o.out, "%u", instance->height);
+    }
+  if (instance->metadata != NULL && g_hash_table_size (instance->metadata) > 0)
+    {
+      g_autoptr(GPtrArray) keys = sorted_keys (instance->metadata);
+      Writer m;
+
+      member (&o, "metadata");
+      open_object (&o, &m);
+      for (guint i = 0; i < keys->len; i++)
+        {
+          const char *key = g_ptr_array_index (keys, i);
+          member_string (&m, key, g_hash_table_lookup (instance->metadata, key));
+        }
+      close_object (&m);
+    }
+  member (&o, "abnormal");
+  g_string_append (o.out, instance->abnormal ? "true" : "false");
+  write_labels (&o, "findings", instance->findings);
+
+  member (&o, "regions");
+  if (instance->regions->len == 0)
+    g_string_append (o.out, "{}");
+  else
+    {
+      Writer r;
+
+      open_object (&o, &r);
+      for (guint i = 0; i < instance->regions->len; i++)
+        {
+          const HsRegion *region = g_ptr_array_index (instance->regions, i);
+
+          member (&r, region->name ? region->name : "");
+          write_region (&r, region);
+        }
+      close_object (&r);
+    }
+  write_array_of (&o, "sentences", instance->sentences, write_sentence_cb);
+  write_array_of (&o, "maps", instance->maps, write_map_cb);
+  close_object (&o);
+}
+
+static void
+write_instance_cb (Writer *w, gconstpointer item)
+{
+  write_instance (w, item);
+}
+
+/* The manifest text: pretty-printed, members in a fixed order, metadata and
+ * models sorted by key, so equal datasets give equal bytes. */
+static char *
+dataset_to_json (HsDataset *dataset, gsize *len)
+{
+  guint n = hs_dataset_get_n_instances (dataset);
+  GString *out = g_string_sized_new (4096 + 2048 * (gsize) n);
+  g_autoptr(GPtrArray) instances = g_ptr_array_sized_new (n);
+  Writer top = { out, 0, TRUE, FALSE };
+  Writer o;
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (instances, hs_dataset_get_instance (dataset, i));
+
+  open_object (&top, &o);
+  member_string (&o, "format", HS_MANIFEST_FORMAT_NAME);
+  member (&o, "version");
+  g_string_append_printf (out, "%d", HS_DATASET_FORMAT_VERSION);
+  if (dataset->name != NULL)
+    member_string (&o, "name", dataset->name);
+  if (dataset->description != NULL)
+    member_string (&o, "description", dataset->description);
+  if (g_hash_table_size (dataset->models) > 0)
+    {
+      g_autoptr(GPtrArray) keys = sorted_keys (dataset->models);
+      Writer m;
+
+      member (&o, "models");
+      open_object (&o, &m);
+      for (guint i = 0; i < keys->len; i++)
+        {
+          const char *key = g_ptr_array_index (keys, i);
+          const char *description = g_hash_table_lookup (dataset->models, key);
+          Writer d;
+
+          member (&m, key);
+          open_object (&m, &d);
+          if (description != NULL)
+            member_string (&d, "description", description);
+          if (d.first)
+            {
+              g_string_truncate (out, out->len - 1);  /* "{\n" → "{}" */
+              g_string_append_c (out, '}');
+            }
+          else
+            close_object (&d);
+        }
+      close_object (&m);
+    }
+  write_array_of (&o, "instances", instances, write_instance_cb);
+  close_object (&o);
+  g_string_append_c (out, '\n');
+  *len = out->len;
+  return g_string_free (out, FALSE);
+}
+
+char *
+hs_dataset_to_json (HsDataset *dataset, gsize *length)
+{
+  gsize len = 0;
+  char *text;
+
+  g_return_val_if_fail (dataset != NULL, NULL);
+  text = dataset_to_json (dataset, &len);
+  if (length != NULL)
+    *length = len;
+  return text;
+}
+
+gboolean
+hs_dataset_save (HsDataset *dataset, GError **error)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gsize len = 0;
+
+  g_return_val_if_fail (dataset != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (g_mkdir_with_parents (dataset->root, 0755) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_IO,
+                   "%s: cannot create the dataset folder: %s", dataset->root, g_strerror (saved));
+      return FALSE;
+    }
+  text = dataset_to_json (dataset, &len);
+  if (!hs_atomic_write (dataset->manifest_path, text, len, &local_error))
+    {
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_IO, "%s: cannot write the manifest: %s",
+                   dataset->manifest_path, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
