@@ -394,7 +394,10 @@ hj_parse_container (HjParser *parser, guint depth, gboolean object)
     {
       node->n = n;
       node->v.items = hj_alloc (&parser->arena, MAX (1, n) * sizeof (HjNode *));
-      memcpy (node->v.items, parser->stack->pdata + base, n * sizeof (HjNode *));
+      /* An empty array may come before anything was ever pushed: pdata is
+       * still NULL then, and even NULL + 0 is undefined. */
+      if (n > 0)
+        memcpy (node->v.items, parser->stack->pdata + base, n * sizeof (HjNode *));
     }
   g_ptr_array_set_size (parser->stack, base);
   return node;

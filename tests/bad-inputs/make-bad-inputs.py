@@ -171,6 +171,9 @@ put('good-map.npy', npy(np.full((3, 4), 0.25, np.float32)))
 put('coco-empty.json', '')
 put('chexlocalize-whitespace.json', '  \n ')
 put('manifest-empty/heatscope.json', '')
+# fuzz-manifest found this (UBSan: NULL + 0 copying the items of an empty
+# array that came before anything was collected); the fuzzer's input itself
+put('manifest-top-array/heatscope.json', '[]')
 # project files must not point the answers file (which the session replaces) elsewhere
 put('project-answers-escape.json', '{"annotator": "a", "dataset": "d", "models": ["a"], '
     '"answers": "notes/../../../.bashrc"}')
