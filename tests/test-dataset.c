@@ -856,6 +856,80 @@ test_subset_one_lung_mask (void)
   g_assert_false (subsets_of (dataset, instance, "mixed") & HS_SUBSET_ONE_LUNG);
 }
 
+/* The targets of a sentence in its order, unknown names skipped, masks
+ * loaded beside their regions, a broken mask an error naming its file. */
+static void
+test_collect_targets (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *masks_dir = g_build_filename (dir, "masks", NULL);
+  g_autofree char *mask_path = g_build_filename (dir, "masks", "m.png", NULL);
+  g_autoptr(HsDataset) dataset = hs_dataset_new (dir, "targets");
+  g_autoptr(HsImage) mask = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) regions = NULL;
+  g_autoptr(GPtrArray) masks = NULL;
+  HsInstance *instance = hs_instance_new ("a", "image.png");
+  HsSentence *sentence;
+  HsRegion *region;
+  HsImage *loaded;
+  guint16 *data;
+
+  g_assert_cmpint (g_mkdir_with_parents (masks_dir, 0755), ==, 0);
+  mask = hs_image_new (20, 10, 1, 8, &error);
+  g_assert_no_error (error);
+  data = hs_image_get_data (mask);
+  data[3 * 20 + 12] = 255;
+  g_assert_true (hs_image_save_png (mask, mask_path, &error));
+  g_assert_no_error (error);
+
+  region = hs_region_new ("lesion");
+  hs_region_set_mask (region, "masks/m.png");
+  hs_instance_add_region (instance, region);
+  hs_instance_add_region (instance, region_with_box ("box", 10, 10, 20, 20));
+  region = hs_region_new ("broken");
+  hs_region_set_mask (region, "masks/missing.png");
+  hs_instance_add_region (instance, region);
+  sentence = sentence_with_targets ("s", "t", "lesion", "ghost");
+  hs_sentence_add_target (sentence, "box");
+  hs_instance_add_sentence (instance, sentence);
+  hs_instance_add_sentence (instance, hs_sentence_new ("none", "t"));
+  hs_instance_add_sentence (instance, sentence_with_targets ("bad", "t", "box", "broken"));
+  hs_dataset_add_instance (dataset, instance);
+
+  g_assert_true (hs_dataset_collect_targets (dataset, instance, hs_instance_find_sentence (instance, "s"),
+                                             &regions, &masks, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (regions->len, ==, 2);
+  g_assert_cmpuint (masks->len, ==, 2);
+  g_assert_true (g_ptr_array_index (regions, 0) == hs_instance_find_region (instance, "lesion"));
+  g_assert_true (g_ptr_array_index (regions, 1) == hs_instance_find_region (instance, "box"));
+  loaded = g_ptr_array_index (masks, 0);
+  g_assert_nonnull (loaded);
+  g_assert_cmpuint (hs_image_get_width (loaded), ==, 20);
+  g_assert_cmpuint (hs_image_get_height (loaded), ==, 10);
+  g_assert_cmpuint (hs_image_peek_data (loaded)[3 * 20 + 12], !=, 0);
+  g_assert_cmpuint (hs_image_peek_data (loaded)[3 * 20 + 11], ==, 0);
+  g_assert_null (g_ptr_array_index (masks, 1));
+  g_clear_pointer (&regions, g_ptr_array_unref);
+  g_clear_pointer (&masks, g_ptr_array_unref);
+
+  g_assert_true (hs_dataset_collect_targets (dataset, instance, hs_instance_find_sentence (instance, "none"),
+                                             &regions, &masks, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (regions->len, ==, 0);
+  g_assert_cmpuint (masks->len, ==, 0);
+  g_clear_pointer (&regions, g_ptr_array_unref);
+  g_clear_pointer (&masks, g_ptr_array_unref);
+
+  g_assert_false (hs_dataset_collect_targets (dataset, instance, hs_instance_find_sentence (instance, "bad"),
+                                              &regions, &masks, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "missing.png"));
+  g_assert_null (regions);
+  g_assert_null (masks);
+}
+
 static void
 test_subset_mdrb (void)
 {
@@ -987,6 +1061,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/dataset/subset-abnormal", test_subset_abnormal);
   g_test_add_func ("/hs/dataset/subset-one-lung", test_subset_one_lung);
   g_test_add_func ("/hs/dataset/subset-one-lung-mask", test_subset_one_lung_mask);
+  g_test_add_func ("/hs/dataset/collect-targets", test_collect_targets);
   g_test_add_func ("/hs/dataset/subset-mdrb", test_subset_mdrb);
   g_test_add_func ("/hs/dataset/subset-mdrb-threshold", test_subset_mdrb_threshold);
   g_test_add_func ("/hs/dataset/many-instances", test_many_instances);

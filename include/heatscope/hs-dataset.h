@@ -147,6 +147,15 @@ HsImage     *hs_dataset_load_image      (HsDataset *dataset, const HsInstance *i
 HsAttentionMap *hs_dataset_load_map     (HsDataset *dataset, const HsMapRef *ref, GError **error);
 /* Mask of a region as a one-channel image (non-zero = inside). */
 HsImage     *hs_dataset_load_mask       (HsDataset *dataset, const HsRegion *region, GError **error);
+/* The regions a sentence targets (HsRegion*, borrowed from the instance) and
+ * their masks (HsImage* loaded from the dataset, or NULL for a region
+ * without one), two arrays of the same length in the order of
+ * sentence->targets.  Target names the instance does not have are skipped;
+ * a mask that fails to load sets `error` (naming the file) and returns
+ * FALSE. */
+gboolean     hs_dataset_collect_targets (HsDataset *dataset, const HsInstance *instance,
+                                         const HsSentence *sentence,
+                                         GPtrArray **regions, GPtrArray **masks, GError **error);
 
 HsSentence  *hs_instance_find_sentence  (const HsInstance *instance, const char *id);
 HsRegion    *hs_instance_find_region    (const HsInstance *instance, const char *name);

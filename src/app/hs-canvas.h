@@ -17,7 +17,7 @@
  *   hs_canvas_set_view_state (canvas, state);
  *   hs_canvas_set_image (canvas, image);
  *   hs_canvas_set_map (canvas, map);              // NULL = no overlay
- *   hs_canvas_set_regions (canvas, regions, masks);  // see hs_app_collect_targets
+ *   hs_canvas_set_regions (canvas, regions, masks);  // see hs_dataset_collect_targets
  */
 #pragma once
 
@@ -126,14 +126,5 @@ gboolean       hs_canvas_export            (HsCanvas *self, const char *path, GE
 /* Renders the view into a new ARGB32 surface of the widget's size (or
  * width × height when > 0): what tests compare with golden PNGs. */
 cairo_surface_t *hs_canvas_render_surface  (HsCanvas *self, int width, int height);
-
-/* Collects the regions a sentence targets (borrowed HsRegion*) and their
- * masks (HsImage* or NULL, loaded from the dataset) for hs_canvas_set_regions
- * and hs_metrics_panel_set_input.  Missing regions are skipped; a mask that
- * fails to load sets `error` and returns FALSE. */
-gboolean       hs_app_collect_targets      (HsDataset *dataset, const HsInstance *instance,
-                                            const HsSentence *sentence,
-                                            GPtrArray **regions, GPtrArray **masks,
-                                            GError **error);
 
 G_END_DECLS

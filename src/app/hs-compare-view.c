@@ -1005,7 +1005,7 @@ load_common (HsCompareView *self, HsDataset *dataset, HsInstance *instance, HsSe
         return FALSE;
       image = decoded;
     }
-  if (!hs_app_collect_targets (dataset, instance, sentence, &regions, &masks, error))
+  if (!hs_dataset_collect_targets (dataset, instance, sentence, &regions, &masks, error))
     return FALSE;
   if (self->dataset != dataset)
     {

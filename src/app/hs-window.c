@@ -725,7 +725,7 @@ update_view_full (HsWindow *self,
     g_autofree char *caption = NULL;
 
     if (sentence != NULL &&
-        !hs_app_collect_targets (self->dataset, self->instance, sentence, &regions, &masks, &error))
+        !hs_dataset_collect_targets (self->dataset, self->instance, sentence, &regions, &masks, &error))
       hs_error_bar_add_error (self->error_bar, self->instance->id, error);
 
     /* Box-only targets: no mask array at all. */

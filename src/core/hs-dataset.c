@@ -963,6 +963,47 @@ hs_dataset_load_mask (HsDataset *dataset, const HsRegion *region, GError **error
   return mask_to_one_channel (image, error);
 }
 
+static void
+image_unref0 (gpointer image)
+{
+  if (image)
+    hs_image_unref (image);
+}
+
+gboolean
+hs_dataset_collect_targets (HsDataset *dataset, const HsInstance *instance, const HsSentence *sentence,
+                            GPtrArray **regions, GPtrArray **masks, GError **error)
+{
+  g_autoptr(GPtrArray) r = NULL;
+  g_autoptr(GPtrArray) m = NULL;
+
+  g_return_val_if_fail (dataset != NULL && instance != NULL, FALSE);
+  g_return_val_if_fail (regions != NULL && masks != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  r = g_ptr_array_new ();
+  m = g_ptr_array_new_with_free_func (image_unref0);
+  for (guint i = 0; sentence && sentence->targets && sentence->targets[i]; i++)
+    {
+      HsRegion *region = hs_instance_find_region (instance, sentence->targets[i]);
+      HsImage *mask = NULL;
+
+      if (region == NULL)
+        continue;
+      if (region->mask)
+        {
+          mask = hs_dataset_load_mask (dataset, region, error);
+          if (mask == NULL)
+            return FALSE;
+        }
+      g_ptr_array_add (r, region);
+      g_ptr_array_add (m, mask);
+    }
+  *regions = g_steal_pointer (&r);
+  *masks = g_steal_pointer (&m);
+  return TRUE;
+}
+
 gboolean
 hs_dataset_get_image_size (HsDataset *dataset, const HsInstance *instance,
                            guint *width, guint *height, GError **error)
