@@ -3,10 +3,13 @@
 
 #include <heatscope/hs-image.h>
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 const char *
 hs_test_shared_data (void)
@@ -239,4 +242,89 @@ hs_test_replace (const char *text, const char *what, const char *with)
   g_auto(GStrv) parts = g_strsplit (text, what, -1);
 
   return g_strjoinv (with, parts);
+}
+
+/* ---- kill tests ------------------------------------------------------------ */
+
+GPid
+hs_test_spawn_logged (const char * const *argv, const char * const *env, const char *cwd,
+                      const char *stop_at, const char *log)
+{
+  g_auto(GStrv) envp = env != NULL ? g_strdupv ((char **) env) : g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  GPid pid = 0;
+  int fd;
+
+  envp = stop_at != NULL ? g_environ_setenv (envp, "HS_TEST_STOP_AT", stop_at, TRUE)
+                         : g_environ_unsetenv (envp, "HS_TEST_STOP_AT");
+  fd = open (log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  g_assert_cmpint (fd, >=, 0);
+  g_spawn_async_with_pipes_and_fds (cwd, argv, (const char * const *) envp,
+                                    G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_SEARCH_PATH,
+                                    NULL, NULL, -1, fd, fd, NULL, NULL, 0, &pid, NULL, NULL, NULL,
+                                    &error);
+  close (fd);
+  g_assert_no_error (error);
+  return pid;
+}
+
+void
+hs_test_wait_stopped (GPid pid, const char *stop_at, const char *log)
+{
+  g_autofree char *output = NULL;
+  g_autofree char *line = NULL;
+  int status = 0;
+
+  /* Blocks: the process either reaches the point or ends. */
+  g_assert_cmpint (waitpid (pid, &status, WUNTRACED), ==, pid);
+  g_file_get_contents (log, &output, NULL, NULL);
+  if (!WIFSTOPPED (status))
+    g_error ("process %d did not stop at %s: %s %d; its output:\n%s", (int) pid, stop_at,
+             WIFEXITED (status) ? "exited with status" : "killed by signal",
+             WIFEXITED (status) ? WEXITSTATUS (status) : WTERMSIG (status), output ? output : "");
+  g_assert_cmpint (WSTOPSIG (status), ==, SIGSTOP);
+  /* It stopped itself at that point, not somewhere else. */
+  line = g_strdup_printf ("HS_TEST_STOP_AT: stopped at %s (pid %d)\n", stop_at, (int) pid);
+  if (output == NULL || strstr (output, line) == NULL)
+    g_error ("process %d stopped, but not saying \"%s\"; its output:\n%s", (int) pid,
+             g_strchomp (line), output ? output : "");
+}
+
+void
+hs_test_kill_stopped (GPid pid)
+{
+  int status = 0;
+
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFSIGNALED (status));
+  g_assert_cmpint (WTERMSIG (status), ==, SIGKILL);
+  g_spawn_close_pid (pid);
+}
+
+void
+hs_test_continue_stopped (GPid pid, const char *log)
+{
+  g_autofree char *output = NULL;
+  int status = 0;
+
+  g_assert_cmpint (kill (pid, SIGCONT), ==, 0);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_spawn_close_pid (pid);
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 0)
+    return;
+  g_file_get_contents (log, &output, NULL, NULL);
+  g_error ("process %d, continued, did not finish well (wait status %d); its output:\n%s",
+           (int) pid, status, output ? output : "");
+}
+
+GPid
+hs_test_run_to_stop (const char * const *argv, const char *stop_at)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *log = g_build_filename (dir, "log", NULL);
+  GPid pid = hs_test_spawn_logged (argv, NULL, NULL, stop_at, log);
+
+  hs_test_wait_stopped (pid, stop_at, log);
+  return pid;
 }

@@ -31,6 +31,28 @@ void        hs_test_write_file     (const char *dir, const char *name, const cha
 /* Non-zero pixels of a region's mask (asserting it loads as 8-bit grey). */
 guint64     hs_test_count_mask_pixels (HsDataset *dataset, const HsRegion *region);
 
+/* Kill tests (hs-stop-point.h): a writer started with HS_TEST_STOP_AT stops
+ * itself at the chosen point and the test kills it there, by construction.
+ * Nothing here is timed: waits block until the process stops or ends, and
+ * only the suite's per-test timeout bounds a hang.
+ *
+ * Starts argv (in `cwd`, NULL for this one) with `env` (NULL: this process's
+ * environment) plus HS_TEST_STOP_AT=STOP_AT (NULL: unset), its stdout and
+ * stderr appended to the file `log`; not reaped. */
+GPid        hs_test_spawn_logged   (const char * const *argv, const char * const *env,
+                                    const char *cwd, const char *stop_at, const char *log);
+/* Waits until `pid` stopped itself at STOP_AT (written POINT[@FILE]:N, the
+ * count always given): fails with its output when it ended instead, and
+ * asserts that it printed the line naming that point to `log`. */
+void        hs_test_wait_stopped   (GPid pid, const char *stop_at, const char *log);
+/* SIGKILL to a (stopped) process; asserts that the kill is what ended it. */
+void        hs_test_kill_stopped   (GPid pid);
+/* SIGCONT, then waits for it to finish; asserts exit status 0. */
+void        hs_test_continue_stopped (GPid pid, const char *log);
+/* hs_test_spawn_logged + hs_test_wait_stopped, the output logged to a fresh
+ * temporary file; returns the process, stopped at STOP_AT. */
+GPid        hs_test_run_to_stop    (const char * const *argv, const char *stop_at);
+
 /* One row of tests/bad-inputs/expected.tsv: FILE, LOADER, CLI-STATUS ("-"
  * when no command reads the file) and the exact MESSAGE (@DIR@ and @OUT@
  * stand for the bad-inputs and output folders). */

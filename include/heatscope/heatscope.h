@@ -5,6 +5,7 @@
 
 #include "hs-limits.h"
 #include "hs-atomic-file.h"
+#include "hs-stop-point.h"
 #include "hs-image.h"
 #include "hs-npy.h"
 #include "hs-attention-map.h"

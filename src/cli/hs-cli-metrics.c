@@ -7,6 +7,7 @@
  * outputs in K order gives the unsharded output byte for byte (the CSV
  * header is written by shard 1 only). */
 #include "hs-cli.h"
+#include <heatscope/hs-stop-point.h>
 #include <heatscope/hs-summary.h>
 
 #include <errno.h>
@@ -450,7 +451,13 @@ output_open (Output *out, const char *path, GError **error)
 static gboolean
 output_write (Output *out, const char *text, gsize len)
 {
-  return len == 0 || fwrite (text, 1, len, out->file) == len;
+  gboolean ok = len == 0 || fwrite (text, 1, len, out->file) == len;
+
+  /* A kill test may stop here, mid-file (after the header, after each
+   * instance's rows): the same phase as hs_atomic_write's. */
+  if (out->path != NULL)
+    hs_stop_point_file ("atomic-partial", out->path);
+  return ok;
 }
 
 /* Moves the finished file into place (a reader never sees half a file). */
@@ -467,8 +474,12 @@ output_close (Output *out, gboolean keep, GError **error)
       ok = (fclose (out->file) == 0) && ok;
       out->file = NULL;
     }
+  if (ok && keep)
+    hs_stop_point_file ("atomic-before-rename", out->path);
   if (ok && keep && g_rename (out->tmp_path, out->path) != 0)
     ok = FALSE;
+  if (ok && keep)
+    hs_stop_point_file ("atomic-after-rename", out->path);
   if (!ok)
     {
       int saved = errno;

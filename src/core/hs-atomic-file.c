@@ -1,25 +1,86 @@
-/* hs-atomic-file.c — crash-safe file writes */
+/* hs-atomic-file.c — crash-safe file writes
+ *
+ * Written out (not g_file_set_contents_full) so that the kill tests can stop
+ * the writer at each of its phases (hs-stop-point.h): with half the data in
+ * the temporary file, with the whole temporary file synced but not renamed,
+ * and renamed but the folder not yet synced. */
 #include "hs-atomic-file.h"
+#include "hs-stop-point.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <glib/gstdio.h>
 #include <unistd.h>
+
+static gboolean
+write_all (int fd, const char *data, gsize len)
+{
+  while (len > 0)
+    {
+      gssize n = write (fd, data, MIN (len, (gsize) G_MAXSSIZE));
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n == 0)
+        errno = EIO;
+      if (n <= 0)
+        return FALSE;
+      data += n;
+      len -= (gsize) n;
+    }
+  return TRUE;
+}
+
+static gboolean
+fail (const char *path, const char *what, int saved, GError **error)
+{
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "Failed to %s “%s”: %s", what,
+               path, g_strerror (saved));
+  return FALSE;
+}
 
 gboolean
 hs_atomic_write (const char *path, const void *data, gsize len, GError **error)
 {
   g_autofree char *dir = NULL;
-  int dir_fd;
+  g_autofree char *tmp = NULL;
+  const char *bytes = data;
+  gsize half = len / 2;
+  int fd, dir_fd, saved;
 
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (data != NULL || len == 0, FALSE);
 
-  /* CONSISTENT = temp file + rename; DURABLE adds the fsync of the file so
-   * its content is on disk before the rename makes it visible. */
-  if (!g_file_set_contents_full (path, data ? data : "", len,
-                                 G_FILE_SET_CONTENTS_CONSISTENT |
-                                 G_FILE_SET_CONTENTS_DURABLE,
-                                 0644, error))
-    return FALSE;
+  /* The temporary name GLib uses: NAME.XXXXXX beside the target, so the
+   * rename never crosses a file system and a leftover never has the real
+   * name. */
+  tmp = g_strdup_printf ("%s.XXXXXX", path);
+  fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return fail (tmp, "create file", errno, error);
+
+  if (!write_all (fd, bytes, half))
+    goto write_failed;
+  hs_stop_point_file ("atomic-partial", path);
+  if (!write_all (fd, bytes + half, len - half))
+    goto write_failed;
+  /* The content is on disk before the rename makes it visible. */
+  if (fsync (fd) != 0)
+    goto write_failed;
+  if (close (fd) != 0)
+    {
+      fd = -1;
+      goto write_failed;
+    }
+  fd = -1;
+  hs_stop_point_file ("atomic-before-rename", path);
+  if (g_rename (tmp, path) != 0)
+    {
+      saved = errno;
+      g_unlink (tmp);
+      return fail (path, "rename the new version onto", saved, error);
+    }
+  hs_stop_point_file ("atomic-after-rename", path);
 
   /* The rename itself is only durable once the folder entry is synced. */
   dir = g_path_get_dirname (path);
@@ -30,4 +91,11 @@ hs_atomic_write (const char *path, const void *data, gsize len, GError **error)
       close (dir_fd);
     }
   return TRUE;
+
+write_failed:
+  saved = errno;
+  if (fd >= 0)
+    close (fd);
+  g_unlink (tmp);
+  return fail (tmp, "write file", saved, error);
 }

@@ -2,6 +2,7 @@
 #include "hs-import-private.h"
 
 #include "hs-image-private.h"
+#include "hs-stop-point.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -205,6 +206,9 @@ copy_file (const char *source, const char *dest, GError **error)
           close (fd);
         }
     }
+  /* A kill test may stop here: this image whole under its temporary name,
+   * the old one still in place. */
+  hs_stop_point_file ("copy-image", dest);
   if (g_rename (tmp, dest) != 0)
     {
       int saved = errno;
