@@ -68,7 +68,55 @@ test_uniform (void)
   g_assert_cmpfloat (sc.value[HS_METRIC_POINTING_HIT], ==, 1.0);  /* pixel 0 is in G */
   g_assert_cmpfloat (sc.value[HS_METRIC_MASS_IN_TARGET], ==, 0.25);
   g_assert_true (isnan (sc.value[HS_METRIC_CNR]));
-  g_assert_cmpfloat (sc.value[HS_METRIC_ENTROPY], ==, 0.0);       /* one cell */
+  /* constant on the model's 7 × 7 grid (metrics.md), not one cell */
+  g_assert_cmpfloat_with_epsilon (sc.value[HS_METRIC_ENTROPY], log (49.0), 1e-12);
+  g_assert_cmpfloat_with_epsilon (sc.value[HS_METRIC_ENTROPY_NORM], 1.0, 1e-12);
+}
+
+/* Entropy of p = v / Σv over n cells, written out independently of the library. */
+static double
+entropy_of (const double *v, guint n)
+{
+  double sum = 0, e = 0;
+
+  for (guint i = 0; i < n; i++)
+    sum += v[i];
+  for (guint i = 0; i < n; i++)
+    if (v[i] > 0)
+      e -= v[i] / sum * log (v[i] / sum);
+  return e;
+}
+
+/* The center baseline's grid metrics are taken on the model's grid: the 40 × 20 image-grid map
+ * area-averaged onto h × w.  The reference splits every image pixel into w × h (resp. h) equal
+ * sub-cells, so each model cell is a plain mean of whole sub-cells — no overlap weights. */
+static void
+test_grid_metrics_on_model_grid (void)
+{
+  g_autoptr(HsTarget) t = new_target (HS_PROTOCOL_DEFAULT, 40, 20, NULL);
+  g_autoptr(GError) error = NULL;
+  const guint shapes[][2] = { { 8, 4 }, { 7, 3 }, { 13, 11 }, { 1, 1 }, { 64, 32 } };
+
+  for (guint k = 0; k < G_N_ELEMENTS (shapes); k++)
+    {
+      guint mw = shapes[k][0], mh = shapes[k][1];
+      g_autoptr(HsAttentionMap) map = hs_baseline_make (HS_BASELINE_CENTER, hs_target_get_grid (t),
+                                                        NULL, mw, mh, 0, &error);
+      const double *v = hs_attention_map_peek_values (map);
+      guint fw = 40 * mw, fh = 20 * mh;   /* sub-cell grid: divisible by both */
+      g_autofree double *cells = g_new0 (double, mw * mh);
+      HsScores sc;
+
+      for (guint fy = 0; fy < fh; fy++)
+        for (guint fx = 0; fx < fw; fx++)
+          cells[(fy / 20) * mw + fx / 40] += v[(fy / mh) * 40 + fx / mw];
+      g_assert_true (hs_baseline_score (HS_BASELINE_CENTER, t, NULL, mw, mh, 0, NULL, &sc, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat_with_epsilon (sc.value[HS_METRIC_ENTROPY], entropy_of (cells, mw * mh), 1e-12);
+      if (mw * mh > 1)
+        g_assert_cmpfloat_with_epsilon (sc.value[HS_METRIC_ENTROPY_NORM],
+                                        entropy_of (cells, mw * mh) / log ((double) mw * mh), 1e-12);
+    }
 }
 
 static void
@@ -245,6 +293,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/hs/baselines/names", test_names);
   g_test_add_func ("/hs/baselines/uniform", test_uniform);
+  g_test_add_func ("/hs/baselines/grid-metrics-on-model-grid", test_grid_metrics_on_model_grid);
   g_test_add_func ("/hs/baselines/center", test_center);
   g_test_add_func ("/hs/baselines/random", test_random);
   g_test_add_func ("/hs/baselines/needs-image", test_needs_image);

@@ -197,6 +197,94 @@ test_baselines (void)
   }
 }
 
+/* `score --baselines` without `--map`: the baselines alone, on the 16 × 16 grid metrics.md gives
+ * them when no model map is at hand — the same numbers as with a 16 × 16 map given, and the
+ * uniform baseline constant on that grid (entropy ln 256, entropy_norm 1). */
+static void
+test_baselines_without_map (void)
+{
+  g_autofree double *flat = g_new0 (double, 16 * 16);
+  g_autofree char *map16 = NULL;
+  g_autofree char *image_path = g_build_filename (tmpdir, "image-nomap.png", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsImage) image = hs_image_new (40, 24, 1, 8, &error);
+  g_autoptr(JsonParser) parser_alone = json_parser_new ();
+  g_autoptr(JsonParser) parser_with = json_parser_new ();
+  const char *names[] = { "uniform", "center", "sobel", "laplace", "random" };
+  JsonObject *alone, *with, *uniform;
+
+  for (guint i = 0; i < 16 * 16; i++)
+    flat[i] = (double) ((i * 7) % 11);
+  map16 = write_map ("sixteen.npy", 16, 16, flat);
+  for (guint i = 0; i < 40 * 24; i++)
+    hs_image_get_data (image)[i] = (guint16) ((i * 53) % 256);
+  g_assert_true (hs_image_save_png (image, image_path, &error));
+  {
+    const char *args[] = { "--image", image_path, "--box", "4,4,20,18", "--baselines", "--json", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (hs_test_run_cli ("score", args, &out, &err), ==, 0);
+    alone = parse_object (parser_alone, out);
+  }
+  {
+    const char *args[] = { "--map", map16, "--image", image_path, "--box", "4,4,20,18",
+                           "--baselines", "--json", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (hs_test_run_cli ("score", args, &out, &err), ==, 0);
+    with = parse_object (parser_with, out);
+  }
+  /* No map, so no model metrics: only the baselines. */
+  g_assert_false (json_object_has_member (alone, "auroc"));
+  g_assert_cmpuint (json_object_get_size (alone), ==, 1);
+  alone = json_object_get_object_member (alone, "baselines");
+  with = json_object_get_object_member (with, "baselines");
+  g_assert_cmpuint (json_object_get_size (alone), ==, 5);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(JsonGenerator) gen = json_generator_new ();
+      g_autofree char *a = NULL, *b = NULL;
+      JsonNode *node;
+
+      node = json_object_get_member (alone, names[i]);
+      json_generator_set_root (gen, node);
+      a = json_generator_to_data (gen, NULL);
+      node = json_object_get_member (with, names[i]);
+      json_generator_set_root (gen, node);
+      b = json_generator_to_data (gen, NULL);
+      g_assert_cmpstr (a, ==, b);
+    }
+  uniform = json_object_get_object_member (alone, "uniform");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (uniform, "entropy"), log (256.0), 1e-12);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (uniform, "entropy_norm"), 1.0, 1e-12);
+
+  /* Text output says what was scored. */
+  {
+    const char *args[] = { "--image", image_path, "--box", "4,4,20,18", "--baselines", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (hs_test_run_cli ("score", args, &out, &err), ==, 0);
+    g_assert_nonnull (strstr (out, "no map: null baselines on a 16×16 grid"));
+    g_assert_nonnull (strstr (out, "baseline random"));
+  }
+  /* Neither --map nor --baselines, or a --perturbed map with nothing to compare it with: usage errors. */
+  {
+    const char *args[] = { "--image", image_path, "--box", "4,4,20,18", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (hs_test_run_cli ("score", args, &out, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "missing --map"));
+  }
+  {
+    const char *args[] = { "--image", image_path, "--box", "4,4,20,18", "--baselines",
+                           "--perturbed", map16, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (hs_test_run_cli ("score", args, &out, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "--perturbed needs --map"));
+  }
+}
+
 static void
 test_perturbed (void)
 {
@@ -288,6 +376,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/cli-score/empty-target-nulls", test_empty_target_nulls);
   g_test_add_func ("/hs/cli-score/matches-library", test_matches_library);
   g_test_add_func ("/hs/cli-score/baselines", test_baselines);
+  g_test_add_func ("/hs/cli-score/baselines-without-map", test_baselines_without_map);
   g_test_add_func ("/hs/cli-score/perturbed", test_perturbed);
   g_test_add_func ("/hs/cli-score/errors", test_errors);
   g_test_add_func ("/hs/cli-score/text-output", test_text_output);

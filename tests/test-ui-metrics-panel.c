@@ -1,10 +1,13 @@
 /* test-ui-metrics-panel.c — HsMetricsPanel in a plain window: values against
  * NumPy/scikit-learn, null baselines, n/a with reasons, protocols, golden */
+#include <json-glib/json-glib.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "hs-metrics-panel.h"
 #include "hs-plot.h"
 #include "hs-canvas-fixture.h"
+#include "hs-test-util.h"
 
 typedef struct {
   Fixture         f;
@@ -163,6 +166,45 @@ test_protocols (PanelTest *t, gconstpointer data)
   g_assert_nonnull (strstr (hs_metrics_panel_get_status (t->panel), "128 × 96"));
 }
 
+/* The baselines' grid metrics in the panel are the CLI's `score --baselines` for the same map,
+ * image and target (one library function, the model's grid): the uniform column is constant on
+ * the 12 × 16 grid, so its entropy is ln 192 and entropy_norm 1, not 0 as for one cell. */
+static void
+test_baselines_agree_with_cli (PanelTest *t, gconstpointer data)
+{
+  g_autofree char *map_path = g_build_filename (t->f.dir, "map.npy", NULL);
+  g_autofree char *image_path = g_build_filename (t->f.dir, "image.png", NULL);
+  g_autofree char *mask_path = g_build_filename (t->f.dir, "mask.png", NULL);
+  const char *args[] = { "--map", map_path, "--image", image_path, "--box", "8,8,40,40",
+                         "--mask", mask_path, "--baselines", "--json", NULL };
+  const char *columns[] = { "uniform", "center", "sobel", "laplace", "random" };
+  const char *metrics[] = { "entropy", "entropy_norm" };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *baselines;
+  guint cells = hs_attention_map_get_width (t->f.map) * hs_attention_map_get_height (t->f.map);
+
+  g_assert_cmpint (hs_test_run_cli ("score", args, &out, &err), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  baselines = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                             "baselines");
+  hs_metrics_panel_set_input (t->panel, t->f.image, t->f.map, t->f.regions, t->f.masks);
+  wait_idle (t);
+  for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+    for (guint m = 0; m < G_N_ELEMENTS (metrics); m++)
+      {
+        double cli = json_object_get_double_member (json_object_get_object_member (baselines, columns[c]),
+                                                    metrics[m]);
+
+        /* the panel prints three decimals */
+        g_assert_cmpfloat_with_epsilon (cell_value (t, metrics[m], columns[c]), cli, 5e-4 + 1e-12);
+      }
+  g_assert_cmpuint (cells, >, 1);
+  g_assert_cmpfloat_with_epsilon (cell_value (t, "entropy", "uniform"), log ((double) cells), 5e-4);
+  g_assert_cmpfloat_with_epsilon (cell_value (t, "entropy_norm", "uniform"), 1.0, 5e-4);
+}
+
 static void
 test_golden (PanelTest *t, gconstpointer data)
 {
@@ -198,6 +240,7 @@ main (int argc, char **argv)
 #define ADD(path, func) g_test_add ("/hs/ui-metrics-panel/" path, PanelTest, NULL, setup, func, teardown)
   ADD ("values", test_values);
   ADD ("undefined", test_undefined);
+  ADD ("baselines-agree-with-cli", test_baselines_agree_with_cli);
   ADD ("protocols", test_protocols);
   ADD ("golden", test_golden);
   return g_test_run ();

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #define CMD "score"
+/* The null baselines take the model map's grid; with no map at hand they are scored on 16 × 16. */
+#define BASELINE_GRID_WITHOUT_MAP 16
 
 static gboolean
 parse_size (const char *text, guint *w, guint *h)
@@ -114,7 +116,7 @@ hs_cli_score (int argc, char **argv)
     { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &threshold, "chexlocalize: fixed threshold on the normalised map instead of Otsu", "T" },
     { "image", 0, 0, G_OPTION_ARG_FILENAME, &image_path, "The image (needed by the sobel and laplace baselines)", "F.png" },
     { "perturbed", 0, 0, G_OPTION_ARG_FILENAME, &perturbed_path, "A perturbed map of the same image: adds sym_kl and delta_<metric>", "F.npy" },
-    { "baselines", 0, 0, G_OPTION_ARG_NONE, &baselines, "Add the null baselines (uniform, center, sobel, laplace, random)", NULL },
+    { "baselines", 0, 0, G_OPTION_ARG_NONE, &baselines, "Add the null baselines (uniform, center, sobel, laplace, random); without --map, score them alone on a 16×16 grid", NULL },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of the random baseline", "N" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
     { NULL }
@@ -142,9 +144,14 @@ hs_cli_score (int argc, char **argv)
       hs_cli_error (CMD, "unexpected argument '%s'", argv[1]);
       return HS_CLI_EXIT_USAGE;
     }
-  if (map_path == NULL)
+  if (map_path == NULL && !baselines)
     {
-      hs_cli_error (CMD, "missing --map F.npy");
+      hs_cli_error (CMD, "missing --map F.npy (or --baselines alone to score the null baselines)");
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (map_path == NULL && (perturbed_path != NULL || !isnan (no_attn)))
+    {
+      hs_cli_error (CMD, "%s needs --map F.npy", perturbed_path != NULL ? "--perturbed" : "--no-attn");
       return HS_CLI_EXIT_USAGE;
     }
   if (size_text != NULL && !parse_size (size_text, &W, &H))
@@ -216,11 +223,14 @@ hs_cli_score (int argc, char **argv)
     }
 
   /* Inputs. */
-  map = hs_attention_map_load_npy (map_path, NULL, NAN, &error);
-  if (map == NULL)
+  if (map_path != NULL)
     {
-      file_error (map_path, error);
-      return HS_CLI_EXIT_INPUT;
+      map = hs_attention_map_load_npy (map_path, NULL, NAN, &error);
+      if (map == NULL)
+        {
+          file_error (map_path, error);
+          return HS_CLI_EXIT_INPUT;
+        }
     }
   if (!isnan (no_attn))
     {
@@ -304,7 +314,7 @@ hs_cli_score (int argc, char **argv)
         }
     }
 
-  if (!hs_score_map (map, target, &options, &scores, &error))
+  if (map != NULL && !hs_score_map (map, target, &options, &scores, &error))
     {
       file_error (map_path, error);
       return HS_CLI_EXIT_INPUT;
@@ -320,9 +330,12 @@ hs_cli_score (int argc, char **argv)
         file_error (perturbed_path, error);
         return HS_CLI_EXIT_INPUT;
       }
+    /* The baselines take the model's grid shape; with no map at hand, 16 × 16 (metrics.md). */
+    guint grid_w = map != NULL ? hs_attention_map_get_width (map) : BASELINE_GRID_WITHOUT_MAP;
+    guint grid_h = map != NULL ? hs_attention_map_get_height (map) : BASELINE_GRID_WITHOUT_MAP;
+
     for (guint b = 0; baselines && b < HS_N_BASELINES; b++)
-      if (!hs_baseline_score ((HsBaseline) b, target, image,
-                              hs_attention_map_get_width (map), hs_attention_map_get_height (map),
+      if (!hs_baseline_score ((HsBaseline) b, target, image, grid_w, grid_h,
                               (guint32) seed, &options, &base[b], &error))
         {
           hs_cli_error (CMD, "%s baseline: %s", hs_baseline_to_string ((HsBaseline) b), error->message);
@@ -332,7 +345,8 @@ hs_cli_score (int argc, char **argv)
     if (json)
       {
         g_string_append_c (out, '{');
-        hs_scores_append_json (&scores, out);
+        if (map != NULL)
+          hs_scores_append_json (&scores, out);
         if (perturbed != NULL)
           {
             guint n;
@@ -348,7 +362,7 @@ hs_cli_score (int argc, char **argv)
           }
         if (baselines)
           {
-            g_string_append (out, ", \"baselines\": {");
+            g_string_append (out, map != NULL ? ", \"baselines\": {" : "\"baselines\": {");
             for (guint b = 0; b < HS_N_BASELINES; b++)
               {
                 g_string_append_printf (out, "%s\"%s\": ", b > 0 ? ", " : "",
@@ -362,10 +376,18 @@ hs_cli_score (int argc, char **argv)
       }
     else
       {
-        printf ("protocol %s, evaluation grid %u×%u, target %" G_GUINT64_FORMAT " pixels\n",
-                hs_protocol_to_string (options.protocol), scores.grid_width, scores.grid_height,
-                scores.target_pixels);
-        print_text (&scores, NULL);
+        if (map != NULL)
+          {
+            printf ("protocol %s, evaluation grid %u×%u, target %" G_GUINT64_FORMAT " pixels\n",
+                    hs_protocol_to_string (options.protocol), scores.grid_width, scores.grid_height,
+                    scores.target_pixels);
+            print_text (&scores, NULL);
+          }
+        else
+          printf ("protocol %s, no map: null baselines on a %u×%u grid, evaluation grid %u×%u, "
+                  "target %" G_GUINT64_FORMAT " pixels\n",
+                  hs_protocol_to_string (options.protocol), grid_w, grid_h,
+                  base[0].grid_width, base[0].grid_height, base[0].target_pixels);
         if (perturbed != NULL)
           {
             guint n;

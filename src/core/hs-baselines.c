@@ -1,6 +1,7 @@
 /* hs-baselines.c — null baselines of metrics.md, scored like a model's map */
 #include "hs-baselines.h"
 #include "hs-limits.h"
+#include "hs-metrics-private.h"
 #include "hs-random-private.h"
 
 #include <math.h>
@@ -221,8 +222,18 @@ hs_baseline_make (HsBaseline baseline, const HsEvalGrid *grid,
     {
     case HS_BASELINE_UNIFORM:
       {
-        const double one = 1.0;
-        return hs_attention_map_new (0, 1, 1, &one, error);
+        /* Constant on the model's grid, so that its entropy is ln(h·w) (metrics.md); every
+         * pixel metric is the same as for any constant map. */
+        g_autofree double *ones = NULL;
+
+        if (model_w == 0 || model_h == 0)
+          model_w = model_h = 16;
+        if (!check_cells (model_w, model_h, "uniform", error))
+          return NULL;
+        ones = g_new (double, (gsize) model_w * model_h);
+        for (gsize i = 0; i < (gsize) model_w * model_h; i++)
+          ones[i] = 1.0;
+        return hs_attention_map_new (0, model_h, model_w, ones, error);
       }
 
     case HS_BASELINE_CENTER:
@@ -262,6 +273,74 @@ hs_baseline_make (HsBaseline baseline, const HsEvalGrid *grid,
     }
 }
 
+/* The exact area average of an n_in-cell axis onto n_out cells: output cell o covers input
+ * [o·n_in/n_out, (o+1)·n_in/n_out), and each input cell counts with the length of its overlap.
+ * Written as weights per (output, input) pair along one axis; the 2-D average is separable. */
+typedef struct { guint first, count; double *weight; } AreaAxis;
+
+static void
+area_axis_init (AreaAxis *axis, guint n_in, guint n_out)
+{
+  for (guint o = 0; o < n_out; o++)
+    {
+      /* In units of 1/n_out of an input cell, so that the bounds are integers. */
+      guint64 lo = (guint64) o * n_in, hi = (guint64) (o + 1) * n_in;
+      guint first = (guint) (lo / n_out), last = (guint) ((hi - 1) / n_out);
+
+      axis[o].first = first;
+      axis[o].count = last - first + 1;
+      axis[o].weight = g_new (double, axis[o].count);
+      for (guint i = first; i <= last; i++)
+        {
+          guint64 a = MAX (lo, (guint64) i * n_out), b = MIN (hi, (guint64) (i + 1) * n_out);
+
+          axis[o].weight[i - first] = (double) (b - a) / (double) n_in;
+        }
+    }
+}
+
+static void
+area_axis_clear (AreaAxis *axis, guint n_out)
+{
+  for (guint o = 0; o < n_out; o++)
+    g_free (axis[o].weight);
+}
+
+/* The baseline map area-averaged onto the model's h × w grid (metrics.md: center, sobel and
+ * laplace are computed on the image grid and area-averaged onto the model grid for the metrics
+ * defined on the grid). */
+static double *
+area_average (const HsAttentionMap *map, guint out_w, guint out_h)
+{
+  guint in_w = hs_attention_map_get_width (map), in_h = hs_attention_map_get_height (map);
+  const double *in = hs_attention_map_peek_values (map);
+  g_autofree AreaAxis *ax = g_new (AreaAxis, out_w);
+  g_autofree AreaAxis *ay = g_new (AreaAxis, out_h);
+  double *out = g_new0 (double, (gsize) out_w * out_h);
+
+  area_axis_init (ax, in_w, out_w);
+  area_axis_init (ay, in_h, out_h);
+  for (guint oy = 0; oy < out_h; oy++)
+    for (guint ox = 0; ox < out_w; ox++)
+      {
+        double sum = 0;
+
+        for (guint j = 0; j < ay[oy].count; j++)
+          {
+            const double *row = in + (gsize) (ay[oy].first + j) * in_w + ax[ox].first;
+            double row_sum = 0;
+
+            for (guint i = 0; i < ax[ox].count; i++)
+              row_sum += ax[ox].weight[i] * row[i];
+            sum += ay[oy].weight[j] * row_sum;
+          }
+        out[(gsize) oy * out_w + ox] = sum;
+      }
+  area_axis_clear (ax, out_w);
+  area_axis_clear (ay, out_h);
+  return out;
+}
+
 gboolean
 hs_baseline_score (HsBaseline baseline, const HsTarget *target,
                    const HsImage *image, guint model_w, guint model_h,
@@ -273,7 +352,24 @@ hs_baseline_score (HsBaseline baseline, const HsTarget *target,
   g_return_val_if_fail (target != NULL && out != NULL, FALSE);
 
   map = hs_baseline_make (baseline, hs_target_get_grid (target), image, model_w, model_h, seed, error);
-  if (map == NULL)
+  if (map == NULL || !hs_score_map (map, target, options, out, error))
     return FALSE;
-  return hs_score_map (map, target, options, out, error);
+
+  /* uniform and random are already on the model's grid; the others are image-sized, and their
+   * grid metrics (entropy, entropy_norm) are taken on the model's grid, so that every column of
+   * a baselines table is comparable with the model's. */
+  if (baseline == HS_BASELINE_CENTER || baseline == HS_BASELINE_SOBEL
+      || baseline == HS_BASELINE_LAPLACE)
+    {
+      g_autofree double *cells = NULL;
+
+      if (model_w == 0 || model_h == 0)
+        model_w = model_h = 16;
+      if (!check_cells (model_w, model_h, hs_baseline_to_string (baseline), error))
+        return FALSE;
+      cells = area_average (map, model_w, model_h);
+      hs_metrics_entropy (cells, (gsize) model_w * model_h, NAN,
+                          hs_target_get_grid (target)->protocol, out);
+    }
+  return TRUE;
 }
