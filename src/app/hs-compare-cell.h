@@ -1,0 +1,56 @@
+/* hs-compare-cell.h — one map of the compare view
+ *
+ * A title, the map's canvas (or a spinner while a live map is computed, or
+ * the error when it failed) and a read-out under it with a WRONG SIDE /
+ * same side badge.  The compare view lays the cells out, links their zoom
+ * and sets their maps and read-outs.  Template: ui/hs-compare-cell.ui.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "hs-canvas.h"
+#include "hs-view-state.h"
+
+G_BEGIN_DECLS
+
+#define HS_TYPE_COMPARE_CELL (hs_compare_cell_get_type ())
+G_DECLARE_FINAL_TYPE (HsCompareCell, hs_compare_cell, HS, COMPARE_CELL, GtkWidget)
+
+GtkWidget      *hs_compare_cell_new              (void);
+HsCanvas       *hs_compare_cell_get_canvas       (HsCompareCell *self);
+/* The display settings of this cell's canvas. */
+void            hs_compare_cell_set_state        (HsCompareCell *self, HsViewState *state);
+HsViewState    *hs_compare_cell_get_state        (HsCompareCell *self);
+
+/* The title and its tooltip (what the map is). */
+void            hs_compare_cell_set_title        (HsCompareCell *self, const char *title,
+                                                  const char *tooltip);
+const char     *hs_compare_cell_get_title        (HsCompareCell *self);
+const char     *hs_compare_cell_get_title_tooltip (HsCompareCell *self);
+/* Shows `text` in the title's place until the next call (NULL: the title
+ * again), as blink does. */
+void            hs_compare_cell_show_title       (HsCompareCell *self, const char *text);
+const char     *hs_compare_cell_get_shown_title  (HsCompareCell *self);
+
+/* The map (shown in the canvas), or pending (a spinner), or an error in
+ * the map's place; each replaces the others. */
+void            hs_compare_cell_set_map          (HsCompareCell *self, HsAttentionMap *map);
+HsAttentionMap *hs_compare_cell_get_map          (HsCompareCell *self);
+void            hs_compare_cell_set_pending      (HsCompareCell *self);
+gboolean        hs_compare_cell_get_pending      (HsCompareCell *self);
+/* Also clears the read-out. */
+void            hs_compare_cell_set_error        (HsCompareCell *self, const char *message);
+const char     *hs_compare_cell_get_error        (HsCompareCell *self);
+
+/* The read-out: `text` in full (the tooltip and get_readout), `detail`
+ * (NULL: `text`) on screen, and the badge for wrong_side 1 (WRONG SIDE) or
+ * 0 (same side); −1 hides it. */
+void            hs_compare_cell_set_readout      (HsCompareCell *self, const char *text,
+                                                  const char *detail, int wrong_side);
+const char     *hs_compare_cell_get_readout      (HsCompareCell *self);
+int             hs_compare_cell_get_wrong_side   (HsCompareCell *self);
+/* The read-out's row, so cells side by side can share its height. */
+GtkWidget      *hs_compare_cell_get_readout_row  (HsCompareCell *self);
+
+G_END_DECLS

@@ -1,0 +1,339 @@
+/* hs-compare-view-load.c — the compare view loaded from a dataset: its
+ * precomputed maps, and live maps computed off the main thread where the
+ * newest load wins
+ */
+#include <glib/gi18n.h>
+#include <heatscope/hs-text.h>
+
+#include "hs-compare-view-private.h"
+
+/* Forgets the live requests in flight (their maps still feed the cache). */
+void
+_hs_compare_view_cancel_live (HsCompareView *self)
+{
+  gboolean was_busy = self->n_pending > 0;
+
+  self->generation++;
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->n_pending = 0;
+  if (was_busy)
+    _hs_compare_view_notify (self, PROP_BUSY);
+}
+
+/* ---- live maps ---------------------------------------------------------------- */
+
+typedef struct {
+  HsCompareView *view;     /* weak: the view may go first */
+  guint          generation;
+  guint          index;
+  char          *source;   /* what errors are reported under */
+} LiveRequest;
+
+static void
+live_request_free (LiveRequest *request)
+{
+  if (request->view != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (request->view), (gpointer *) &request->view);
+  g_free (request->source);
+  g_free (request);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LiveRequest, live_request_free)
+
+static void
+live_done (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(LiveRequest) request = user_data;
+  HsCompareView *self = request->view;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsAttentionMap) map = hs_live_attend_finish (HS_LIVE_ATTEND (object), result, &error);
+  HsCompareCell *cell;
+
+  /* Superseded by a newer load, or the view is gone: the map is cached. */
+  if (self == NULL || request->generation != self->generation)
+    return;
+  cell = _hs_compare_view_get_cell (self, request->index);
+  if (cell == NULL)
+    return;
+  if (map != NULL)
+    hs_compare_cell_set_map (cell, map);
+  else
+    {
+      g_autofree char *message = NULL;
+
+      if (g_error_matches (error, HS_MODEL_ERROR, HS_MODEL_ERROR_EMPTY_PROMPT))
+        message = g_strdup (_("The prompt has no words the model can read"));
+      else if (hs_live_attend_is_exec (request->source))
+        message = g_strdup (error->message);   /* names the backend's command */
+      else
+        message = g_strdup_printf (_("Live model %s: %s"), request->source, error->message);
+      hs_compare_cell_set_error (cell, message);
+    }
+  if (self->n_pending > 0 && --self->n_pending == 0)
+    {
+      g_clear_object (&self->cancellable);
+      _hs_compare_view_notify (self, PROP_BUSY);
+    }
+  if (self->mode == HS_COMPARE_MODE_PAIR)
+    _hs_compare_view_finish_pair (self);
+  else
+    _hs_compare_view_refresh_grid (self);
+}
+
+/* Cell `index` gets the live map of `prompt`: at once from the cache, else
+ * a spinner until the request ends.  FALSE when it had to wait. */
+static gboolean
+request_live (HsCompareView *self, HsDataset *dataset, HsInstance *instance, guint index,
+              const char *model, const char *prompt)
+{
+  g_autofree char *key = hs_live_attend_make_key (dataset, instance, model, prompt);
+  g_autoptr(HsAttentionMap) cached = hs_live_attend_lookup (self->live, key);
+  HsCompareCell *cell = _hs_compare_view_get_cell (self, index);
+  LiveRequest *request;
+
+  if (cached != NULL)
+    {
+      hs_compare_cell_set_map (cell, cached);
+      return TRUE;
+    }
+  hs_compare_cell_set_pending (cell);
+  if (self->cancellable == NULL)
+    self->cancellable = g_cancellable_new ();
+  request = g_new0 (LiveRequest, 1);
+  request->view = self;
+  g_object_add_weak_pointer (G_OBJECT (self), (gpointer *) &request->view);
+  request->generation = self->generation;
+  request->index = index;
+  request->source = g_strdup (model);
+  if (self->n_pending++ == 0)
+    _hs_compare_view_notify (self, PROP_BUSY);
+  hs_live_attend_async (self->live, dataset, instance, self->image, model, prompt,
+                        self->cancellable, live_done, request);
+  return FALSE;
+}
+
+/* ---- loading from a dataset ----------------------------------------------------- */
+
+static void
+set_prompt_label (HsCompareView *self, HsInstance *instance, const char *prompt)
+{
+  g_autofree char *text = NULL;
+
+  if (instance == NULL)
+    {
+      gtk_label_set_text (self->prompt_label, "");
+      return;
+    }
+  text = g_strdup_printf (_("%s · “%s”"), instance->id, prompt != NULL ? prompt : "");
+  gtk_label_set_text (self->prompt_label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->prompt_label), text);
+}
+
+/* The radiograph (`image` when the caller has it decoded) and the
+ * sentence's target. */
+static gboolean
+load_common (HsCompareView *self, HsDataset *dataset, HsInstance *instance, HsSentence *sentence,
+             HsImage *image, GError **error)
+{
+  g_autoptr(HsImage) decoded = NULL;
+  g_autoptr(GPtrArray) regions = NULL;
+  g_autoptr(GPtrArray) masks = NULL;
+
+  if (image == NULL)
+    {
+      decoded = hs_dataset_load_image (dataset, instance, error);
+      if (decoded == NULL)
+        return FALSE;
+      image = decoded;
+    }
+  if (!hs_dataset_collect_targets (dataset, instance, sentence, &regions, &masks, error))
+    return FALSE;
+  if (self->dataset != dataset)
+    {
+      g_clear_pointer (&self->dataset, hs_dataset_unref);
+      self->dataset = hs_dataset_ref (dataset);
+    }
+  hs_compare_view_set_image (self, image, regions, masks);
+  set_prompt_label (self, instance, sentence->text);
+  return TRUE;
+}
+
+gboolean
+hs_compare_view_load (HsCompareView *self, HsDataset *dataset, HsInstance *instance,
+                      HsSentence *sentence, const char *model, GError **error)
+{
+  g_autofree char *swapped = NULL;
+  g_autoptr(HsAttentionMap) a = NULL;
+  g_autoptr(HsAttentionMap) b = NULL;
+  g_auto(GStrv) models = NULL;
+  g_autofree char *label_a = NULL;
+  g_autofree char *label_b = NULL;
+  HsMapRef *ref_a, *ref_b = NULL;
+
+  g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), FALSE);
+  g_return_val_if_fail (dataset != NULL && instance != NULL && sentence != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  models = hs_dataset_list_models (dataset);
+  if (model == NULL && models != NULL)
+    model = models[0];
+  ref_a = model != NULL ? hs_instance_find_map (instance, model, sentence->id) : NULL;
+  if (ref_a == NULL)
+    {
+      g_set_error (error, HS_COMPARE_VIEW_ERROR, HS_COMPARE_VIEW_ERROR_NOTHING,
+                   _("Instance %s: model %s has no map for sentence %s"),
+                   instance->id, model ? model : _("(none)"), sentence->id);
+      return FALSE;
+    }
+
+  swapped = hs_text_swap_sides (sentence->text);
+  if (g_strcmp0 (swapped, sentence->text) != 0)
+    ref_b = hs_instance_find_map_by_prompt (instance, model, swapped);
+  if (ref_b != NULL)
+    {
+      label_a = g_strdup_printf (_("%s · original"), model);
+      label_b = g_strdup_printf (_("%s · swapped left/right"), model);
+    }
+  else
+    {
+      /* Two models: the next one (in sorted order) with a map for the sentence. */
+      guint n = g_strv_length (models), start = 0;
+
+      for (guint i = 0; i < n; i++)
+        if (g_str_equal (models[i], model))
+          start = i;
+      for (guint k = 1; k < n && ref_b == NULL; k++)
+        {
+          const char *other = models[(start + k) % n];
+          ref_b = hs_instance_find_map (instance, other, sentence->id);
+          if (ref_b != NULL)
+            {
+              label_a = g_strdup (model);
+              label_b = g_strdup (other);
+            }
+        }
+    }
+  if (ref_b == NULL)
+    {
+      g_set_error (error, HS_COMPARE_VIEW_ERROR, HS_COMPARE_VIEW_ERROR_NOTHING,
+                   _("Instance %s, sentence %s: no map of the swapped prompt and no second model to compare with"),
+                   instance->id, sentence->id);
+      return FALSE;
+    }
+
+  if (!load_common (self, dataset, instance, sentence, NULL, error))
+    return FALSE;
+  a = hs_dataset_load_map (dataset, ref_a, error);
+  if (a == NULL)
+    return FALSE;
+  b = hs_dataset_load_map (dataset, ref_b, error);
+  if (b == NULL)
+    return FALSE;
+  hs_compare_view_set_pair (self, a, label_a, b, label_b);
+  return TRUE;
+}
+
+gboolean
+hs_compare_view_load_live (HsCompareView *self, HsDataset *dataset, HsInstance *instance,
+                           HsSentence *sentence, HsImage *image, HsLiveAttend *live,
+                           const char *model, GError **error)
+{
+  g_autofree char *swapped = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *label_a = NULL;
+  g_autofree char *label_b = NULL;
+
+  g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), FALSE);
+  g_return_val_if_fail (dataset != NULL && instance != NULL && sentence != NULL, FALSE);
+  g_return_val_if_fail (HS_IS_LIVE_ATTEND (live) && model != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  swapped = hs_text_swap_sides (sentence->text);
+  if (g_strcmp0 (swapped, sentence->text) == 0)
+    {
+      g_set_error (error, HS_COMPARE_VIEW_ERROR, HS_COMPARE_VIEW_ERROR_NOTHING,
+                   _("Instance %s, sentence %s: the prompt has no left or right to swap"),
+                   instance->id, sentence->id);
+      return FALSE;
+    }
+  if (!load_common (self, dataset, instance, sentence, image, error))
+    return FALSE;
+  g_set_object (&self->live, live);
+  name = hs_live_attend_display_name (model);
+  label_a = g_strdup_printf (_("%s · original"), name);
+  label_b = g_strdup_printf (_("%s · swapped left/right"), name);
+  _hs_compare_view_build_pair (self, label_a, label_b);
+  request_live (self, dataset, instance, 0, model, sentence->text);
+  request_live (self, dataset, instance, 1, model, swapped);
+  _hs_compare_view_finish_pair (self);
+  return TRUE;
+}
+
+gboolean
+hs_compare_view_load_grid_live (HsCompareView *self, HsDataset *dataset, HsInstance *instance,
+                                HsSentence *sentence, HsImage *image, HsLiveAttend *live,
+                                const char * const *live_models, GError **error)
+{
+  g_auto(GStrv) models = NULL;
+  g_autoptr(GPtrArray) refs = g_ptr_array_new ();
+  g_autoptr(GStrvBuilder) labels = g_strv_builder_new ();
+  g_auto(GStrv) label_v = NULL;
+  guint n_live = 0;
+
+  g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), FALSE);
+  g_return_val_if_fail (dataset != NULL && instance != NULL && sentence != NULL, FALSE);
+  g_return_val_if_fail (live_models == NULL || live_models[0] == NULL || HS_IS_LIVE_ATTEND (live), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  models = hs_dataset_list_models (dataset);
+  for (guint i = 0; models != NULL && models[i] != NULL; i++)
+    {
+      HsMapRef *ref = hs_instance_find_map (instance, models[i], sentence->id);
+
+      if (ref == NULL)
+        continue;
+      g_ptr_array_add (refs, ref);
+      g_strv_builder_add (labels, models[i]);
+    }
+  for (guint i = 0; live_models != NULL && live_models[i] != NULL; i++, n_live++)
+    {
+      g_autofree char *name = hs_live_attend_display_name (live_models[i]);
+      g_strv_builder_add (labels, name);
+    }
+  if (refs->len + n_live == 0)
+    {
+      g_set_error (error, HS_COMPARE_VIEW_ERROR, HS_COMPARE_VIEW_ERROR_NOTHING,
+                   _("Instance %s: no model has a map for sentence %s"), instance->id, sentence->id);
+      return FALSE;
+    }
+  if (!load_common (self, dataset, instance, sentence, image, error))
+    return FALSE;
+  if (n_live > 0)
+    g_set_object (&self->live, live);
+  label_v = g_strv_builder_end (labels);
+  _hs_compare_view_build_grid (self, refs->len + n_live, (const char * const *) label_v);
+
+  /* A precomputed map that does not load is that cell's error, not the grid's. */
+  for (guint i = 0; i < refs->len; i++)
+    {
+      g_autoptr(GError) map_error = NULL;
+      g_autoptr(HsAttentionMap) map = hs_dataset_load_map (dataset, g_ptr_array_index (refs, i), &map_error);
+
+      if (map != NULL)
+        hs_compare_cell_set_map (_hs_compare_view_get_cell (self, i), map);
+      else
+        hs_compare_cell_set_error (_hs_compare_view_get_cell (self, i), map_error->message);
+    }
+  for (guint i = 0; i < n_live; i++)
+    request_live (self, dataset, instance, refs->len + i, live_models[i], sentence->text);
+  _hs_compare_view_refresh_grid (self);
+  return TRUE;
+}
+
+gboolean
+hs_compare_view_load_grid (HsCompareView *self, HsDataset *dataset, HsInstance *instance,
+                           HsSentence *sentence, GError **error)
+{
+  return hs_compare_view_load_grid_live (self, dataset, instance, sentence, NULL, NULL, NULL, error);
+}
