@@ -473,6 +473,125 @@ test_summary (void)
   g_assert_cmpuint (checked, >, 2 * n_metrics);
 }
 
+/* --thresholds with --protocol chexlocalize: the rows of queries whose class (here the single
+ * label "nodule" of s0) the table names are scored at its threshold, the others at Otsu's; a
+ * threshold column says which; every number equals the library's with that threshold. */
+static void
+test_threshold_table (void)
+{
+  g_autofree char *dir = make_dataset (FALSE);
+  g_autofree char *table = g_build_filename (dir, "tuning_results.csv", NULL);
+  g_autofree char *out = NULL, *err = NULL, *plain_out = NULL, *plain_err = NULL;
+  const char *args[] = { "--protocol", "chexlocalize", "--format", "jsonl", "--thresholds", table, dir, NULL };
+  const char *plain_args[] = { "--protocol", "chexlocalize", "--format", "jsonl", dir, NULL };
+  g_auto(GStrv) lines = NULL, plain_lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  guint n_table = 0, n_otsu = 0, n_changed = 0;
+
+  g_assert_true (g_file_set_contents (table, "threshold,task\n0.3,Nodule\n0.6,Edema\n", -1, NULL));
+  g_assert_cmpint (hs_test_run_cli ("metrics", args, &out, &err), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("metrics", plain_args, &plain_out, &plain_err), ==, 0);
+  g_assert_nonnull (strstr (err, "rows used its threshold"));
+  g_assert_nonnull (strstr (err, "used Otsu's (no row for \"(no class label)\")"));
+  dataset = hs_dataset_load (dir, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (out, "\n", -1);
+  plain_lines = g_strsplit (plain_out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, g_strv_length (plain_lines));
+  for (guint r = 0; lines[r] != NULL && lines[r][0] != '\0'; r++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(JsonParser) plain_parser = json_parser_new ();
+      JsonObject *row, *plain;
+      const char *query;
+
+      g_assert_true (json_parser_load_from_data (parser, lines[r], -1, NULL));
+      g_assert_true (json_parser_load_from_data (plain_parser, plain_lines[r], -1, NULL));
+      row = json_node_get_object (json_parser_get_root (parser));
+      plain = json_node_get_object (json_parser_get_root (plain_parser));
+      query = json_object_get_string_member (row, "query");
+      if (strcmp (query, "s0") == 0)
+        {
+          HsInstance *instance = hs_dataset_find_instance (dataset, json_object_get_string_member (row, "instance"));
+          HsSentence *sentence = hs_instance_find_sentence (instance, "s0");
+          HsMapRef *ref = hs_instance_find_map (instance, json_object_get_string_member (row, "model"), "s0");
+          g_autoptr(HsAttentionMap) map = hs_dataset_load_map (dataset, ref, &error);
+          g_autoptr(HsTarget) target = NULL;
+          HsScoreOptions options;
+          HsEvalGrid grid;
+          HsScores scores;
+          guint w = 0, h = 0;
+
+          g_assert_cmpfloat (json_object_get_double_member (row, "threshold"), ==, 0.3);
+          g_assert_true (hs_dataset_get_image_size (dataset, instance, &w, &h, &error));
+          hs_score_options_init (&options);
+          options.protocol = HS_PROTOCOL_CHEXLOCALIZE;
+          options.threshold = 0.3;
+          g_assert_true (hs_eval_grid_init (&grid, options.protocol, w, h, 0, &error));
+          target = hs_target_new (&grid);
+          for (guint t = 0; sentence->targets[t] != NULL; t++)
+            g_assert_true (hs_target_add_region (target, dataset,
+                                                 hs_instance_find_region (instance, sentence->targets[t]), &error));
+          g_assert_true (hs_score_map (map, target, &options, &scores, &error));
+          if (isnan (scores.value[HS_METRIC_OTSU_IOU]))
+            g_assert_true (json_object_get_null_member (row, "otsu_iou"));
+          else
+            g_assert_cmpfloat_with_epsilon (json_object_get_double_member (row, "otsu_iou"),
+                                            scores.value[HS_METRIC_OTSU_IOU], 1e-12);
+          if (!json_object_get_null_member (row, "otsu_iou") && !json_object_get_null_member (plain, "otsu_iou")
+              && json_object_get_double_member (row, "otsu_iou") != json_object_get_double_member (plain, "otsu_iou"))
+            n_changed++;
+          n_table++;
+        }
+      else
+        {
+          g_autoptr(JsonGenerator) gen = json_generator_new ();
+          g_autofree char *a = NULL, *b = NULL;
+
+          g_assert_cmpstr (json_object_get_string_member (row, "threshold"), ==, "otsu");
+          json_object_remove_member (row, "threshold");
+          json_generator_set_root (gen, json_parser_get_root (parser));
+          a = json_generator_to_data (gen, NULL);
+          json_generator_set_root (gen, json_parser_get_root (plain_parser));
+          b = json_generator_to_data (gen, NULL);
+          g_assert_cmpstr (a, ==, b);
+          n_otsu++;
+        }
+    }
+  g_assert_cmpuint (n_table, ==, 10);
+  g_assert_cmpuint (n_otsu, >, 0);
+  g_assert_cmpuint (n_changed, >, 0);   /* the threshold mattered somewhere */
+
+  /* CSV: the column after subsets. */
+  {
+    const char *csv_args[] = { "--protocol", "chexlocalize", "--thresholds", table, dir, NULL };
+    g_autofree char *csv = NULL, *csv_err = NULL;
+
+    g_assert_cmpint (hs_test_run_cli ("metrics", csv_args, &csv, &csv_err), ==, 0);
+    g_assert_true (g_str_has_prefix (csv, "instance,query,model,subsets,threshold,"));
+    g_auto(GStrv) rows = g_strsplit (csv, "\n", -1);
+    guint seen = 0;
+
+    for (guint r = 1; rows[r] != NULL && rows[r][0] != '\0'; r++)
+      {
+        g_auto(GStrv) cells = g_strsplit (rows[r], ",", -1);
+
+        g_assert_cmpstr (cells[4], ==, strcmp (cells[1], "s0") == 0 ? "0.3" : "otsu");
+        seen++;
+      }
+    g_assert_cmpuint (seen, ==, n_table + n_otsu);
+  }
+  /* Another protocol: a usage error. */
+  {
+    const char *bad[] = { "--thresholds", table, dir, NULL };
+    g_autofree char *o = NULL, *e = NULL;
+
+    g_assert_cmpint (hs_test_run_cli ("metrics", bad, &o, &e), ==, 2);
+    g_assert_nonnull (strstr (e, "--protocol chexlocalize only"));
+  }
+}
+
 static void
 test_usage (void)
 {
@@ -526,6 +645,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/cli-metrics/csv-cells", test_csv_cells);
   g_test_add_func ("/hs/cli-metrics/subset-filter", test_subset_filter);
   g_test_add_func ("/hs/cli-metrics/summary", test_summary);
+  g_test_add_func ("/hs/cli-metrics/threshold-table", test_threshold_table);
   g_test_add_func ("/hs/cli-metrics/usage", test_usage);
   return g_test_run ();
 }

@@ -285,6 +285,81 @@ test_baselines_without_map (void)
   }
 }
 
+/* --thresholds: CheXlocalize's per-class table picks the chexlocalize protocol's threshold by the
+ * class given with --query; the numbers equal --threshold with that value, a class without a row
+ * equals Otsu and says so. */
+static void
+test_threshold_table (void)
+{
+  double v[64];
+  g_autofree char *map = NULL;
+  g_autofree char *table = g_build_filename (tmpdir, "tuning_results.csv", NULL);
+  const char *base[] = { "--map", NULL, "--size", "64x48", "--box", "8,6,30,40", "--protocol",
+                         "chexlocalize", "--json" };
+  g_autoptr(JsonParser) p_fixed = json_parser_new ();
+  g_autoptr(JsonParser) p_table = json_parser_new ();
+  g_autoptr(JsonParser) p_otsu = json_parser_new ();
+  g_autoptr(JsonParser) p_plain = json_parser_new ();
+  JsonObject *fixed, *tabled, *otsu, *plain;
+
+  for (guint i = 0; i < 64; i++)
+    v[i] = (double) ((i * 29) % 17) / 16.0 + ((i % 8) < 3 ? 0.5 : 0.0);
+  map = write_map ("thr.npy", 8, 8, v);
+  base[1] = map;
+  g_assert_true (g_file_set_contents (table, "threshold,task\n0.2,Cardiomegaly\n0.7,Lung Lesion\n", -1, NULL));
+#define RUN(parser, obj, ...) \
+  { \
+    const char *args[] = { base[0], base[1], base[2], base[3], base[4], base[5], base[6], base[7], \
+                           base[8], __VA_ARGS__, NULL }; \
+    g_autofree char *out = NULL, *err = NULL; \
+    g_assert_cmpint (hs_test_run_cli ("score", args, &out, &err), ==, 0); \
+    obj = parse_object (parser, out); \
+  }
+  RUN (p_fixed, fixed, "--threshold", "0.7");
+  RUN (p_table, tabled, "--thresholds", table, "--query", "lung lesion");
+  RUN (p_otsu, otsu, "--thresholds", table, "--query", "Edema");
+  RUN (p_plain, plain, "--seed", "1");
+#undef RUN
+  g_assert_cmpstr (json_object_get_string_member (tabled, "threshold_source"), ==, "table");
+  g_assert_cmpfloat (json_object_get_double_member (tabled, "threshold"), ==, 0.7);
+  g_assert_cmpfloat (json_object_get_double_member (tabled, "otsu_iou"), ==,
+                     json_object_get_double_member (fixed, "otsu_iou"));
+  g_assert_cmpstr (json_object_get_string_member (otsu, "threshold_source"), ==, "otsu");
+  g_assert_true (json_object_get_null_member (otsu, "threshold"));
+  g_assert_cmpfloat (json_object_get_double_member (otsu, "otsu_iou"), ==,
+                     json_object_get_double_member (plain, "otsu_iou"));
+  /* The table's threshold really changes the number here (else the test could not fail). */
+  g_assert_cmpfloat (json_object_get_double_member (fixed, "otsu_iou"), !=,
+                     json_object_get_double_member (plain, "otsu_iou"));
+
+  /* Text output says which threshold was used. */
+  {
+    const char *args[] = { "--map", map, "--size", "64x48", "--box", "8,6,30,40", "--protocol",
+                           "chexlocalize", "--thresholds", table, "--query", "Edema", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (hs_test_run_cli ("score", args, &out, &err), ==, 0);
+    g_assert_nonnull (strstr (out, "threshold: Otsu"));
+    g_assert_nonnull (strstr (err, "has no row for class \"Edema\""));
+  }
+  /* Usage: --thresholds without --query, with another protocol; a broken table names its line. */
+  {
+    struct { const char *args[12]; int status; const char *message; } cases[] = {
+      { { "--map", map, "--size", "64x48", "--protocol", "chexlocalize", "--thresholds", table, NULL }, 2, "go together" },
+      { { "--map", map, "--size", "64x48", "--thresholds", table, "--query", "Edema", NULL }, 2, "chexlocalize protocol only" },
+      { { "--map", map, "--size", "64x48", "--protocol", "chexlocalize", "--thresholds", map, "--query", "Edema", NULL }, 1, "thr.npy" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autofree char *out = NULL, *err = NULL;
+
+        g_assert_cmpint (hs_test_run_cli ("score", cases[i].args, &out, &err), ==, cases[i].status);
+        g_assert_nonnull (strstr (err, cases[i].message));
+      }
+  }
+}
+
 static void
 test_perturbed (void)
 {
@@ -377,6 +452,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/cli-score/matches-library", test_matches_library);
   g_test_add_func ("/hs/cli-score/baselines", test_baselines);
   g_test_add_func ("/hs/cli-score/baselines-without-map", test_baselines_without_map);
+  g_test_add_func ("/hs/cli-score/threshold-table", test_threshold_table);
   g_test_add_func ("/hs/cli-score/perturbed", test_perturbed);
   g_test_add_func ("/hs/cli-score/errors", test_errors);
   g_test_add_func ("/hs/cli-score/text-output", test_text_output);

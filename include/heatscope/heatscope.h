@@ -25,6 +25,7 @@
 #include "hs-metrics.h"
 #include "hs-baselines.h"
 #include "hs-csv.h"
+#include "hs-threshold-table.h"
 #include "hs-rle.h"
 #include "hs-import.h"
 #include "hs-agreement.h"

@@ -40,6 +40,9 @@ typedef struct {
   HsPerturbation    perturbation;
   guint64           perturb_seed;
   guint             n_columns;
+  /* --thresholds: CheXlocalize's per-class table; rows gain a `threshold` column (the table's
+   * value, or `otsu` for a query whose class has no row). */
+  HsThresholdTable *thresholds;
 } Job;
 
 typedef struct {
@@ -53,6 +56,8 @@ typedef struct {
   GString   *errors;
   GPtrArray *rows;       /* of RowValues* */
   guint      n_failed;
+  guint      n_table, n_otsu;       /* --thresholds: rows by where their threshold came from */
+  GPtrArray *otsu_classes;          /* class labels (or "(none)") the table has no row for */
   gboolean   done;
 } InstanceResult;
 
@@ -152,8 +157,9 @@ row_values (const Job *job, const HsScores *scores, const HsComparison *cmp, dou
 
 static void
 append_row (const Job *job, GString *out, const char *instance, const char *query,
-            const char *model, guint subsets, const double *values)
+            const char *model, guint subsets, double threshold, const double *values)
 {
+  g_autofree char *threshold_text = isnan (threshold) ? g_strdup ("otsu") : hs_metric_format (threshold);
   if (job->jsonl)
     {
       g_string_append (out, "{\"instance\": ");
@@ -167,6 +173,9 @@ append_row (const Job *job, GString *out, const char *instance, const char *quer
         if (subsets & summary_subset_flags[s])
           g_string_append_printf (out, "%s\"%s\"", n++ ? ", " : "", summary_subset_names[s]);
       g_string_append (out, "]");
+      if (job->thresholds != NULL)
+        g_string_append_printf (out, isnan (threshold) ? ", \"threshold\": \"%s\"" : ", \"threshold\": %s",
+                                threshold_text);
       for (guint k = 0; k < job->n_columns; k++)
         {
           g_autofree char *name = column_name (job, k);
@@ -187,6 +196,8 @@ append_row (const Job *job, GString *out, const char *instance, const char *quer
       for (guint s = 1, n = 0; s < N_SUMMARY_SUBSETS; s++)
         if (subsets & summary_subset_flags[s])
           g_string_append_printf (out, "%s%s", n++ ? ";" : "", summary_subset_names[s]);
+      if (job->thresholds != NULL)
+        g_string_append_printf (out, ",%s", threshold_text);
       for (guint k = 0; k < job->n_columns; k++)
         {
           g_string_append_c (out, ',');
@@ -200,6 +211,8 @@ static void
 append_csv_header (const Job *job, GString *out)
 {
   g_string_append (out, "instance,query,model,subsets");
+  if (job->thresholds != NULL)
+    g_string_append (out, ",threshold");
   for (guint k = 0; k < job->n_columns; k++)
     {
       g_autofree char *name = column_name (job, k);
@@ -249,7 +262,7 @@ static gboolean
 compare_perturbed (const Job *job, InstanceResult *result, const HsInstance *instance,
                    const HsSentence *sentence, const HsPerturbed *perturbed,
                    const GError *perturb_error, const char *model, const HsAttentionMap *map,
-                   const HsTarget *target, HsComparison *cmp)
+                   const HsTarget *target, const HsScoreOptions *options, HsComparison *cmp)
 {
   g_autoptr(HsAttentionMap) other = NULL;
   g_autoptr(GError) error = NULL;
@@ -266,7 +279,7 @@ compare_perturbed (const Job *job, InstanceResult *result, const HsInstance *ins
     other = hs_dataset_load_map (job->dataset, ref, &error);
   if (ref == NULL || (other == NULL && !hs_perturbation_is_target (perturbed->perturbation)) ||
       !hs_perturb_compare (job->perturb, instance, sentence, perturbed, map, other, target,
-                           &job->options, cmp, &error))
+                           options, cmp, &error))
     {
       note (result, "instance \"%s\", query \"%s\", model \"%s\": %s: %s (deltas null)",
             instance->id, sentence->id, model, hs_perturbation_to_string (job->perturbation),
@@ -298,6 +311,7 @@ score_instance (const Job *job, guint index, InstanceResult *result)
   result->text = g_string_new (NULL);
   result->errors = g_string_new (NULL);
   result->rows = g_ptr_array_new_with_free_func (g_free);
+  result->otsu_classes = g_ptr_array_new_with_free_func (g_free);
 
   for (guint s = 0; s < instance->sentences->len; s++)
     {
@@ -306,6 +320,7 @@ score_instance (const Job *job, guint index, InstanceResult *result)
       g_autoptr(GError) error = NULL;
       g_autoptr(HsPerturbed) perturbed = NULL;
       g_autoptr(GError) perturb_error = NULL;
+      HsScoreOptions row_options;
       guint n_maps = count_maps (job, instance, sentence);
       guint subsets;
 
@@ -357,6 +372,21 @@ score_instance (const Job *job, guint index, InstanceResult *result)
         perturbed = hs_perturb (job->perturb, instance, sentence, job->perturbation,
                                 job->options.protocol, job->perturb_seed, &perturb_error);
 
+      /* The query's own threshold from the table, else Otsu (options.threshold = NAN). */
+      row_options = job->options;
+      if (job->thresholds != NULL)
+        {
+          const char *label = hs_sentence_get_class_label (sentence);
+
+          if (!hs_threshold_table_lookup (job->thresholds, label, &row_options.threshold))
+            {
+              const char *name = label != NULL ? label : "(no class label)";
+
+              if (!g_ptr_array_find_with_equal_func (result->otsu_classes, name, g_str_equal, NULL))
+                g_ptr_array_add (result->otsu_classes, g_strdup (name));
+            }
+        }
+
       for (guint m = 0; m < job->n_models; m++)
         {
           HsMapRef *ref = hs_instance_find_map (instance, job->models[m], sentence->id);
@@ -371,7 +401,7 @@ score_instance (const Job *job, guint index, InstanceResult *result)
             continue;
           map = hs_dataset_load_map (job->dataset, ref, &map_error);
           if (map == NULL ||
-              !hs_score_map (map, target, &job->options, &scores, &map_error))
+              !hs_score_map (map, target, &row_options, &scores, &map_error))
             {
               report (result, "instance \"%s\", query \"%s\", model \"%s\": %s", instance->id,
                       sentence->id, job->models[m], map_error->message);
@@ -379,13 +409,20 @@ score_instance (const Job *job, guint index, InstanceResult *result)
             }
           if (job->perturb != NULL)
             have_cmp = compare_perturbed (job, result, instance, sentence, perturbed, perturb_error,
-                                          job->models[m], map, target, &cmp);
+                                          job->models[m], map, target, &row_options, &cmp);
+          if (job->thresholds != NULL)
+            {
+              if (isnan (row_options.threshold))
+                result->n_otsu++;
+              else
+                result->n_table++;
+            }
           row = g_malloc (sizeof (RowValues) + job->n_columns * sizeof (double));
           row->model = m;
           row->subsets = subsets;
           row_values (job, &scores, have_cmp ? &cmp : NULL, row->values);
           append_row (job, result->text, instance->id, sentence->id, job->models[m], subsets,
-                      row->values);
+                      row_options.threshold, row->values);
           g_ptr_array_add (result->rows, row);
         }
     }
@@ -399,6 +436,7 @@ instance_result_clear (InstanceResult *result)
   if (result->errors != NULL)
     g_string_free (result->errors, TRUE);
   g_clear_pointer (&result->rows, g_ptr_array_unref);
+  g_clear_pointer (&result->otsu_classes, g_ptr_array_unref);
   result->text = result->errors = NULL;
 }
 
@@ -580,6 +618,10 @@ hs_cli_metrics (int argc, char **argv)
   g_autofree char *output_path = NULL;
   g_autofree char *seed_text = NULL;
   g_autofree char *perturb_name = NULL;
+  g_autofree char *thresholds_path = NULL;
+  g_autoptr(HsThresholdTable) thresholds = NULL;
+  g_autoptr(GPtrArray) otsu_classes = g_ptr_array_new_with_free_func (g_free);
+  guint n_table = 0, n_otsu = 0;
   g_autofree char *perturb_seed_text = NULL;
   g_autoptr(HsPerturbContext) perturb_context = NULL;
   g_autoptr(GPtrArray) models = g_ptr_array_new_with_free_func (g_free);
@@ -607,6 +649,7 @@ hs_cli_metrics (int argc, char **argv)
     { "eval-size", 0, 0, G_OPTION_ARG_INT, &eval_size, "default protocol: longest side of the evaluation grid (0 = image grid)", "N" },
     { "upsample", 0, 0, G_OPTION_ARG_STRING, &upsample_name, "default protocol: bilinear (default) or nearest", "MODE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path, "Write to FILE (atomically) instead of standard output", "FILE" },
+    { "thresholds", 0, 0, G_OPTION_ARG_FILENAME, &thresholds_path, "chexlocalize: CheXlocalize's per-class threshold table (tuning_results.csv: threshold,task), used instead of Otsu for the queries whose class it names; adds a threshold column (otsu for the others)", "FILE.csv" },
     { "perturb", 0, 0, G_OPTION_ARG_STRING, &perturb_name, "Add delta_<metric> and sym_kl of a perturbation: swap-left-right, shuffle-in-report, random-sentence, random-boxes or synthetic-swapped-condition", "NAME" },
     { "perturb-seed", 0, 0, G_OPTION_ARG_STRING, &perturb_seed_text, "Seed of the perturbations' draws (default 0)", "S" },
     { NULL }
@@ -695,6 +738,21 @@ hs_cli_metrics (int argc, char **argv)
       hs_cli_error ("metrics", "--perturb-seed wants a non-negative integer, not \"%s\"",
                     perturb_seed_text);
       return HS_CLI_EXIT_USAGE;
+    }
+  if (thresholds_path != NULL)
+    {
+      if (job.options.protocol != HS_PROTOCOL_CHEXLOCALIZE)
+        {
+          hs_cli_error ("metrics", "--thresholds applies to --protocol chexlocalize only");
+          return HS_CLI_EXIT_USAGE;
+        }
+      thresholds = hs_threshold_table_load (thresholds_path, &error);
+      if (thresholds == NULL)
+        {
+          hs_cli_error ("metrics", "%s", error->message);
+          return HS_CLI_EXIT_INPUT;
+        }
+      job.thresholds = thresholds;
     }
   if (jobs == 0)
     jobs = (gint) CLAMP (g_get_num_processors (), 1, 8);
@@ -808,6 +866,12 @@ hs_cli_metrics (int argc, char **argv)
       if (result->errors->len > 0)
         fputs (result->errors->str, stderr);
       n_failed += result->n_failed;
+      n_table += result->n_table;
+      n_otsu += result->n_otsu;
+      for (guint c = 0; c < result->otsu_classes->len; c++)
+        if (!g_ptr_array_find_with_equal_func (otsu_classes, result->otsu_classes->pdata[c],
+                                               g_str_equal, NULL))
+          g_ptr_array_add (otsu_classes, g_strdup (result->otsu_classes->pdata[c]));
       if (summaries != NULL)
         {
           for (guint k = 0; k < job.n_models * N_SUMMARY_SUBSETS; k++)
@@ -839,6 +903,22 @@ hs_cli_metrics (int argc, char **argv)
       write_ok = write_ok && output_write (&output, text->str, text->len);
       for (guint i = 0; i < job.n_models * N_SUMMARY_SUBSETS; i++)
         hs_summary_free (summaries[i]);
+    }
+
+  if (thresholds != NULL)
+    {
+      g_ptr_array_add (otsu_classes, NULL);
+      if (n_otsu > 0)
+        {
+          g_autofree char *classes = g_strjoinv ("\", \"", (char **) otsu_classes->pdata);
+
+          g_printerr ("heatscope-cli metrics: %s: %u row%s used its threshold, %u used Otsu's "
+                      "(no row for \"%s\")\n", thresholds_path, n_table, n_table == 1 ? "" : "s",
+                      n_otsu, classes);
+        }
+      else
+        g_printerr ("heatscope-cli metrics: %s: all %u rows used its threshold\n", thresholds_path,
+                    n_table);
     }
 
   if (!write_ok)

@@ -99,6 +99,9 @@ hs_cli_score (int argc, char **argv)
 {
   g_autofree char *map_path = NULL, *size_text = NULL, *protocol_text = NULL;
   g_autofree char *upsample_text = NULL, *image_path = NULL, *perturbed_path = NULL;
+  g_autofree char *thresholds_path = NULL, *query_class = NULL;
+  g_autoptr(HsThresholdTable) thresholds = NULL;
+  const char *threshold_source = NULL;   /* with --thresholds: "table" or "otsu" */
   g_auto(GStrv) box_texts = NULL, mask_paths = NULL;
   gint eval_size = 0;
   gint64 seed = HS_BASELINE_DEFAULT_SEED;
@@ -114,6 +117,8 @@ hs_cli_score (int argc, char **argv)
     { "eval-size", 0, 0, G_OPTION_ARG_INT, &eval_size, "Longest side of the evaluation grid (default protocol)", "N" },
     { "no-attn", 0, 0, G_OPTION_ARG_DOUBLE, &no_attn, "Mass on the No-Attn slot", "V" },
     { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &threshold, "chexlocalize: fixed threshold on the normalised map instead of Otsu", "T" },
+    { "thresholds", 0, 0, G_OPTION_ARG_FILENAME, &thresholds_path, "chexlocalize: CheXlocalize's per-class threshold table (tuning_results.csv: threshold,task); the row of --query's class is used instead of Otsu", "FILE.csv" },
+    { "query", 0, 0, G_OPTION_ARG_STRING, &query_class, "The class label that picks the --thresholds row (e.g. \"Atelectasis\")", "CLASS" },
     { "image", 0, 0, G_OPTION_ARG_FILENAME, &image_path, "The image (needed by the sobel and laplace baselines)", "F.png" },
     { "perturbed", 0, 0, G_OPTION_ARG_FILENAME, &perturbed_path, "A perturbed map of the same image: adds sym_kl and delta_<metric>", "F.npy" },
     { "baselines", 0, 0, G_OPTION_ARG_NONE, &baselines, "Add the null baselines (uniform, center, sobel, laplace, random); without --map, score them alone on a 16×16 grid", NULL },
@@ -200,6 +205,34 @@ hs_cli_score (int argc, char **argv)
           return HS_CLI_EXIT_USAGE;
         }
       options.threshold = threshold;
+    }
+  if (thresholds_path != NULL || query_class != NULL)
+    {
+      if (thresholds_path == NULL || query_class == NULL)
+        {
+          hs_cli_error (CMD, "--thresholds FILE.csv and --query CLASS go together");
+          return HS_CLI_EXIT_USAGE;
+        }
+      if (options.protocol != HS_PROTOCOL_CHEXLOCALIZE || !isnan (threshold))
+        {
+          hs_cli_error (CMD, "--thresholds applies to the chexlocalize protocol only, without --threshold");
+          return HS_CLI_EXIT_USAGE;
+        }
+      thresholds = hs_threshold_table_load (thresholds_path, &error);
+      if (thresholds == NULL)
+        {
+          hs_cli_error (CMD, "%s", error->message);
+          return HS_CLI_EXIT_INPUT;
+        }
+      if (hs_threshold_table_lookup (thresholds, query_class, &options.threshold))
+        threshold_source = "table";
+      else
+        {
+          threshold_source = "otsu";
+          if (!json)
+            g_printerr ("heatscope-cli score: %s has no row for class \"%s\": Otsu's threshold is used\n",
+                        thresholds_path, query_class);
+        }
     }
   if (baselines && image_path == NULL)
     {
@@ -347,6 +380,14 @@ hs_cli_score (int argc, char **argv)
         g_string_append_c (out, '{');
         if (map != NULL)
           hs_scores_append_json (&scores, out);
+        if (threshold_source != NULL)
+          {
+            g_autofree char *value = isnan (options.threshold) ? g_strdup ("null")
+                                                               : hs_metric_format (options.threshold);
+
+            g_string_append_printf (out, "%s\"threshold_source\": \"%s\", \"threshold\": %s",
+                                    out->len > 1 ? ", " : "", threshold_source, value);
+          }
         if (perturbed != NULL)
           {
             guint n;
@@ -362,7 +403,7 @@ hs_cli_score (int argc, char **argv)
           }
         if (baselines)
           {
-            g_string_append (out, map != NULL ? ", \"baselines\": {" : "\"baselines\": {");
+            g_string_append (out, out->len > 1 ? ", \"baselines\": {" : "\"baselines\": {");
             for (guint b = 0; b < HS_N_BASELINES; b++)
               {
                 g_string_append_printf (out, "%s\"%s\": ", b > 0 ? ", " : "",
@@ -381,6 +422,14 @@ hs_cli_score (int argc, char **argv)
             printf ("protocol %s, evaluation grid %u×%u, target %" G_GUINT64_FORMAT " pixels\n",
                     hs_protocol_to_string (options.protocol), scores.grid_width, scores.grid_height,
                     scores.target_pixels);
+            if (threshold_source != NULL)
+              {
+                if (isnan (options.threshold))
+                  printf ("threshold: Otsu (%s has no row for \"%s\")\n", thresholds_path, query_class);
+                else
+                  printf ("threshold: %g (%s, class \"%s\")\n", options.threshold, thresholds_path,
+                          query_class);
+              }
             print_text (&scores, NULL);
           }
         else
