@@ -412,6 +412,65 @@ test_crashing_backend (void)
   set_backend_command ("");
 }
 
+/* A backend that never answers, and one that answers garbage: each request shows as an error
+ * in the window that names the command and what went wrong, and the window stays usable.  The
+ * hanging backend never reads or replies, so the only way the error appears is the
+ * window's timeout (the "backend-timeout" key, 1 s here): no machine is fast enough to pass by
+ * luck, and the hs_ui_wait_until guard (20 s) is far above it. */
+static void
+check_failing_backend (const char *command, const char *reason)
+{
+  g_autoptr(GSettings) settings = hs_settings_new ();
+  HsWindow *window;
+  HsErrorBar *bar;
+  const char *next;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  set_backend_command (command);
+  g_settings_set_uint (settings, "backend-timeout", 1);
+  window = open_window ();
+  bar = hs_window_get_error_bar (window);
+  g_assert_true (hs_window_select_model (window, EXEC_ENTRY));
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  hs_error_bar_clear (bar);
+
+  type_prompt (window, PROMPT);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  g_assert_null (hs_window_get_map (window));
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), >=, 1);
+  g_test_message ("error bar: %s", hs_error_bar_get_text (bar));
+  g_assert_nonnull (strstr (hs_error_bar_get_text (bar), command));
+  g_assert_nonnull (strstr (hs_error_bar_get_text (bar), reason));
+
+  /* Still usable: browsing (to an instance other than the one on screen, which the window may
+   * have restored from the previous test), another model, its map on screen. */
+  next = g_strcmp0 (hs_window_get_instance (window)->id, "hand-02") == 0 ? "hand-01" : "hand-02";
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  g_assert_true (hs_window_select_instance (window, next));
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  hs_ui_settle ();
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, next);
+  g_assert_nonnull (hs_window_get_map (window));
+
+  destroy_window (window);
+  set_backend_command ("");
+  g_settings_reset (settings, "backend-timeout");
+}
+
+static void
+test_hanging_backend (void)
+{
+  check_failing_backend ("sh -c 'exec sleep 600'", "did not answer within 1.0 s");
+}
+
+static void
+test_malformed_backend (void)
+{
+  check_failing_backend ("sh -c 'while read line; do echo \"not json {\"; done'", "malformed response");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -425,6 +484,8 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui-backend/fake-backend", test_fake_backend);
   g_test_add_func ("/hs/ui-backend/perturb-compare", test_backend_perturb_compare);
   g_test_add_func ("/hs/ui-backend/crashing-backend", test_crashing_backend);
+  g_test_add_func ("/hs/ui-backend/hanging-backend", test_hanging_backend);
+  g_test_add_func ("/hs/ui-backend/malformed-backend", test_malformed_backend);
   ret = g_test_run ();
   g_free (dataset_root);
   g_free (tmp_dir);

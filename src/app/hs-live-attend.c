@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 #include <heatscope/hs-backend-exec.h>
 
+#include "hs-application.h"
 #include "hs-live-attend.h"
 
 /* Finished maps kept (a few prompts × models × instances). */
@@ -268,7 +269,15 @@ hs_live_attend_async (HsLiveAttend        *self,
           return;
         }
       if (self->exec_backend == NULL)
-        self->exec_backend = hs_backend_exec_new (self->exec_command, &error);
+        {
+          g_autoptr(GSettings) settings = hs_settings_new ();
+
+          self->exec_backend = hs_backend_exec_new (self->exec_command, &error);
+          /* A backend that hangs costs at most this, then shows as an error. */
+          if (self->exec_backend != NULL && settings != NULL)
+            hs_backend_exec_set_timeout (self->exec_backend,
+                                         g_settings_get_uint (settings, "backend-timeout") * 1000);
+        }
       if (self->exec_backend != NULL)
         request->image_path = hs_dataset_resolve_path (dataset, instance->image, &error);
       if (request->image_path == NULL)
