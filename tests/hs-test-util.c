@@ -318,6 +318,25 @@ hs_test_continue_stopped (GPid pid, const char *log)
            (int) pid, status, output ? output : "");
 }
 
+void
+hs_test_wait_exit (GPid pid, const char *log)
+{
+  g_autofree char *output = NULL;
+  int status = 0;
+
+  g_assert_cmpint (waitpid (pid, &status, WUNTRACED), ==, pid);
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 0)
+    {
+      g_spawn_close_pid (pid);
+      return;
+    }
+  g_file_get_contents (log, &output, NULL, NULL);
+  if (WIFSTOPPED (status))
+    kill (pid, SIGKILL);
+  g_error ("process %d did not finish well (%s); its output:\n%s", (int) pid,
+           WIFSTOPPED (status) ? "it stopped" : "wait status not 0", output ? output : "");
+}
+
 GPid
 hs_test_run_to_stop (const char * const *argv, const char *stop_at)
 {

@@ -49,6 +49,9 @@ void        hs_test_wait_stopped   (GPid pid, const char *stop_at, const char *l
 void        hs_test_kill_stopped   (GPid pid);
 /* SIGCONT, then waits for it to finish; asserts exit status 0. */
 void        hs_test_continue_stopped (GPid pid, const char *log);
+/* Waits for `pid` to finish without stopping; asserts exit status 0 (a
+ * stop is a failure: the point was reached when it should not be). */
+void        hs_test_wait_exit      (GPid pid, const char *log);
 /* hs_test_spawn_logged + hs_test_wait_stopped, the output logged to a fresh
  * temporary file; returns the process, stopped at STOP_AT. */
 GPid        hs_test_run_to_stop    (const char * const *argv, const char *stop_at);

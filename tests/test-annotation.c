@@ -3,6 +3,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include "hs-test-util.h"
 
 static char *tmpdir;
+static char *self_exe;   /* this program, re-run as an answering writer */
 
 static const char * const models[] = { "grounded", "blind", "noattn", "random", NULL };
 
@@ -355,83 +357,111 @@ test_corrupt_lines (void)
   }
 }
 
-/* A child answers in a loop, telling the parent over a pipe after each
- * answer that was saved; the parent kills it with SIGKILL at some point
- * (often inside a write) and checks that every reported answer is in the
- * file and that the file has no broken line. */
+/* The writer: `test-annotation --answer TMPDIR ANSWERS N` answers items 0 to
+ * N − 1 in order, item k − 1 with answer_values (k), each saved before the
+ * next (HS_TEST_STOP_AT set by the test). */
+static void
+answer_values (guint k, int v[3])
+{
+  v[0] = k % 3;
+  v[1] = (k / 3) % 3;
+  v[2] = (k / 9) % 3;
+}
+
+static int
+answer_child (const char *dir, const char *answers, guint n)
+{
+  g_autoptr(HsAnnotationSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tmpdir = g_strdup (dir);
+  session = open_session ("three", 9, TRUE, answers, NULL);
+  for (guint k = 1; k <= n; k++)
+    {
+      int v[3];
+
+      answer_values (k, v);
+      if (!hs_annotation_session_answer (session, k - 1, v, "typed prompt", NAN, &error))
+        {
+          g_printerr ("%s\n", error->message);
+          return 1;
+        }
+    }
+  return 0;
+}
+
+/* The answers file holds exactly the first `n` answers, whole, and a new
+ * session counts them and resumes at item n. */
+static void
+assert_answers (const char *answers, guint n)
+{
+  g_autoptr(GPtrArray) loaded = NULL;
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsAnnotationSession) session = NULL;
+
+  if (n == 0 && !g_file_test (answers, G_FILE_TEST_EXISTS))
+    loaded = g_ptr_array_new ();
+  else
+    {
+      g_assert_true (hs_annotation_load_answers (answers, &loaded, &problems, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (problems->len, ==, 0);
+    }
+  g_assert_cmpuint (loaded->len, ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      HsAnnotationAnswer *answer = g_ptr_array_index (loaded, i);
+      int v[3];
+
+      answer_values (i + 1, v);
+      for (guint q = 0; q < 3; q++)
+        g_assert_cmpint (answer->values[q], ==, v[q]);
+    }
+  session = open_session ("three", 9, TRUE, answers, NULL);
+  g_assert_cmpuint (hs_annotation_session_get_n_answered (session), ==, n);
+  g_assert_cmpint (hs_annotation_session_next_unanswered (session), ==, (int) n);
+}
+
+/* A writer of five answers is stopped at every phase of the save of its
+ * first and of its fourth answer, then killed there: the file holds every
+ * answer saved before that point and nothing else, whole. */
 static void
 test_kill_while_saving (void)
 {
   g_autofree char *answers = g_build_filename (tmpdir, "kill.jsonl", NULL);
-  g_autofree char *root = g_build_filename (tmpdir, "data", NULL);
-  int fds[2];
-  pid_t pid;
-  guint reported = 0;
+  g_autofree char *log = g_build_filename (tmpdir, "kill.log", NULL);
+  const char *argv[] = { self_exe, "--answer", tmpdir, answers, "5", NULL };
+  static const struct {
+    const char *point;
+    guint       saved;   /* answers on disk there: hit − 1 or hit */
+  } phases[] = {
+    { "annotation-answer", 0 },      /* the answer given, not written */
+    { "atomic-partial", 0 },         /* half the new file in its temporary file */
+    { "atomic-before-rename", 0 },   /* the new file whole, not renamed */
+    { "atomic-after-rename", 1 },    /* renamed: saved */
+  };
+  const guint hits[] = { 1, 4 };
 
-  {
-    /* Prepare the dataset folder before forking. */
-    g_autoptr(HsAnnotationSession) session = open_session ("three", 9, TRUE, answers, NULL);
-  }
-  g_assert_cmpint (pipe (fds), ==, 0);
-  pid = fork ();
-  g_assert_cmpint (pid, >=, 0);
-  if (pid == 0)
-    {
-      HsAnnotationSession *session;
-      guint n;
+  for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
+    for (guint h = 0; h < G_N_ELEMENTS (hits); h++)
+      {
+        g_autofree char *spec = g_strdup_printf ("%s@kill.jsonl:%u", phases[i].point, hits[h]);
+        guint saved = hits[h] - 1 + phases[i].saved;
+        GPid pid;
 
-      close (fds[0]);
-      session = open_session ("three", 9, TRUE, answers, NULL);
-      n = hs_annotation_session_get_n_items (session);
-      for (guint k = 1;; k++)
-        {
-          int v[3] = { k % 3, (k / 3) % 3, (k / 9) % 3 };
-
-          if (!hs_annotation_session_answer (session, k % n, v, "typed prompt", NAN, NULL))
-            _exit (3);
-          if (write (fds[1], &k, sizeof k) != sizeof k)
-            _exit (4);
-        }
-    }
-  close (fds[1]);
-  for (;;)
-    {
-      guint k;
-      g_assert_cmpint (read (fds[0], &k, sizeof k), ==, sizeof k);
-      reported = k;
-      if (reported >= 40)
-        break;
-    }
-  /* Let it run into the middle of another write, then kill. */
-  g_usleep (g_random_int_range (0, 3000));
-  kill (pid, SIGKILL);
-  {
-    guint k;
-    int status;
-
-    while (read (fds[0], &k, sizeof k) == sizeof k)
-      reported = k;
-    close (fds[0]);
-    g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
-    g_assert_true (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL);
-  }
-  {
-    g_autoptr(GPtrArray) loaded = NULL;
-    g_autoptr(GPtrArray) problems = NULL;
-    g_autoptr(GError) error = NULL;
-
-    g_assert_true (hs_annotation_load_answers (answers, &loaded, &problems, &error));
-    g_assert_cmpuint (problems->len, ==, 0);
-    /* Every saved answer is there (at most one more: saved, not yet reported). */
-    g_assert_cmpuint (loaded->len, >=, reported);
-    g_assert_cmpuint (loaded->len, <=, reported + 1);
-  }
-  {
-    /* No temporary file left beside it that a reader would mistake for data. */
-    g_autoptr(HsAnnotationSession) session = open_session ("three", 9, TRUE, answers, NULL);
-    g_assert_cmpuint (hs_annotation_session_get_n_answered (session), ==,
-                      MIN (reported, hs_annotation_session_get_n_items (session)));
-  }
+        g_unlink (answers);
+        pid = hs_test_spawn_logged (argv, NULL, NULL, spec, log);
+        hs_test_wait_stopped (pid, spec, log);
+        assert_answers (answers, saved);
+        hs_test_kill_stopped (pid);
+        assert_answers (answers, saved);
+        g_test_message ("killed at %s: %u answer(s) saved", spec, saved);
+      }
+  /* Unstopped, all five. */
+  g_unlink (answers);
+  hs_test_wait_exit (hs_test_spawn_logged (argv, NULL, NULL, NULL, log), log);
+  assert_answers (answers, 5);
 }
 
 static void
@@ -548,6 +578,10 @@ test_save_failure (void)
 int
 main (int argc, char **argv)
 {
+  if (argc == 5 && strcmp (argv[1], "--answer") == 0)
+    return answer_child (argv[2], argv[3], (guint) atoi (argv[4]));
+  self_exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_assert_nonnull (self_exe);
   g_test_init (&argc, &argv, NULL);
   tmpdir = hs_test_make_tmpdir ();
   g_test_add_func ("/hs/annotation/project-errors", test_project_errors);

@@ -156,13 +156,13 @@ test_stop_point_selection (void)
 
   /* Another file's name: not stopped. */
   pid = hs_test_spawn_logged (argv, NULL, NULL, "atomic-partial@f.txt:1", log);
-  hs_test_continue_stopped (pid, log);
+  hs_test_wait_exit (pid, log);
   /* The second hit of a point reached once: not stopped. */
   pid = hs_test_spawn_logged (argv, NULL, NULL, "atomic-partial:2", log);
-  hs_test_continue_stopped (pid, log);
+  hs_test_wait_exit (pid, log);
   /* Malformed: said once, ignored. */
   pid = hs_test_spawn_logged (argv, NULL, NULL, "atomic-partial:x", log);
-  hs_test_continue_stopped (pid, log);
+  hs_test_wait_exit (pid, log);
   g_assert_true (g_file_get_contents (log, &output, NULL, NULL));
   g_assert_cmpstr (output, ==, "HS_TEST_STOP_AT: \"atomic-partial:x\" is not POINT[@FILE][:N]; ignored\n");
   /* Without @FILE any file counts; without :N the first hit. */

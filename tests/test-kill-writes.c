@@ -1,22 +1,27 @@
 /* test-kill-writes.c — "an interrupted write leaves the old file intact",
- * by killing writers with SIGKILL while they write:
+ * by killing writers with SIGKILL at every phase of their writes:
  *   exports: `heatscope-cli render` to PNG, SVG and PDF (the app's
  *     File → Export calls the same hs_figure_save through hs_canvas_export);
  *   datasets written by import: `heatscope-cli import coco --force` over a
- *     dataset imported before (manifest and copied images);
+ *     dataset imported before (each copied image, the manifest);
  *   maps and images the library writes (hs_npy_write, hs_image_save_png:
- *     demo, attend -o, import masks), in a child process that writes in a
- *     loop.
+ *     demo, attend -o, import masks), in this program re-run as a writer;
+ *   `heatscope-cli metrics -o` (its own streaming temporary file);
  *   settings: GSettings with the dconf backend on a private D-Bus, whose
  *     dconf-service (the process that writes the settings file) is killed
  *     while it writes.
- * Annotations are killed mid-save in test-annotation.c (see
- * docs/reliability.md).
+ * Annotations are killed mid-save in test-annotation.c and, in the real
+ * app, in test-ui-annotation-kill.c (see docs/reliability.md).
  *
- * A writer is killed the moment the parent sees its temporary file beside
- * the target (so the kill lands between the temporary file's creation and
- * the rename); after each kill the target is byte-identical to the old or
- * to the new version and parses, and no temporary file has the real name. */
+ * No race decides where a kill lands: each writer runs with
+ * HS_TEST_STOP_AT=POINT@FILE:N (hs-stop-point.h) and stops itself there; the
+ * test checks what is on disk at that moment (the old target and a part- or
+ * whole-written temporary file, or the new target), kills it with SIGKILL,
+ * and checks again: the target is byte-identical to the old or to the new
+ * version, as the phase says, and parses; a leftover temporary file never
+ * has the real name.  Nothing is timed: waits block until the writer stops
+ * or ends, and only the suite's timeout bounds a hang. */
+#define _GNU_SOURCE   /* memmem */
 #include <heatscope/heatscope.h>
 
 #include <errno.h>
@@ -29,84 +34,38 @@
 
 #include "hs-test-util.h"
 
-#define MAX_ROUNDS 40
-#define WANTED_KILLS 3
-
+static char *self_exe;    /* this program, re-run as a library writer */
 static char *demo_root;   /* a 2-instance demo dataset */
 static char *instance_a, *instance_b, *query_a, *query_b;
 
-/* ---- killing ------------------------------------------------------------- */
+/* ---- phases ------------------------------------------------------------------ */
 
-/* A temporary file of a writer of `name`: "NAME.XXXXXX" (g_file_set_contents)
- * or "NAME.import-PID~" (import's image copies), never NAME itself. */
-static gboolean
-is_temp_of (const char *entry, const char *name)
+typedef enum { TEMP_NONE, TEMP_PART, TEMP_WHOLE } TempState;
+
+/* A phase of a write: the point the writer stops at, its hit, and what is
+ * on disk there (and after a kill there): the old or the new target, and
+ * the temporary file. */
+typedef struct {
+  const char *point;
+  guint       hit;
+  gboolean    new_target;
+  TempState   temp;
+} Phase;
+
+/* hs_atomic_write's phases (render, npy, png, the import's manifest). */
+static const Phase atomic_phases[] = {
+  { "atomic-partial", 1, FALSE, TEMP_PART },
+  { "atomic-before-rename", 1, FALSE, TEMP_WHOLE },
+  { "atomic-after-rename", 1, TRUE, TEMP_NONE },
+};
+
+static char *
+stop_spec (const Phase *phase, const char *file)
 {
-  gsize n = strlen (name);
-
-  if (name[0] == '*')
-    return strstr (entry, ".import-") != NULL && g_str_has_suffix (entry, "~");
-  return strncmp (entry, name, n) == 0 && entry[n] == '.' && strlen (entry) > n + 1;
+  return g_strdup_printf ("%s@%s:%u", phase->point, file, phase->hit);
 }
 
-static gboolean
-temp_present (const char * const *dirs, const char *name)
-{
-  for (guint i = 0; dirs[i] != NULL; i++)
-    {
-      g_autoptr(GDir) dir = g_dir_open (dirs[i], 0, NULL);
-      const char *entry;
-
-      while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL)
-        if (is_temp_of (entry, name))
-          return TRUE;
-    }
-  return FALSE;
-}
-
-/* Waits for `pid`, killing it with SIGKILL as soon as a temporary file of
- * `name` shows up in one of `dirs`.  TRUE when it was killed (mid-write),
- * FALSE when it exited by itself first. */
-static gboolean
-kill_when_writing (GPid pid, const char * const *dirs, const char *name)
-{
-  int status = 0;
-
-  for (;;)
-    {
-      pid_t done = waitpid (pid, &status, WNOHANG);
-
-      g_assert_cmpint (done, >=, 0);
-      if (done == pid)
-        {
-          g_assert_true (WIFEXITED (status));
-          g_assert_cmpint (WEXITSTATUS (status), ==, 0);
-          return FALSE;
-        }
-      if (temp_present (dirs, name))
-        {
-          kill (pid, SIGKILL);
-          g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
-          /* it may have finished the write just before the signal */
-          g_assert_true ((WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL) ||
-                         (WIFEXITED (status) && WEXITSTATUS (status) == 0));
-          return WIFSIGNALED (status);
-        }
-    }
-}
-
-static GPid
-spawn (const char * const *argv)
-{
-  g_autoptr(GError) error = NULL;
-  GPid pid = 0;
-
-  g_assert_true (g_spawn_async (NULL, (char **) argv, NULL,
-                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
-                                G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error));
-  g_assert_no_error (error);
-  return pid;
-}
+/* ---- files ------------------------------------------------------------------- */
 
 static GBytes *
 read_bytes (const char *path)
@@ -115,11 +74,127 @@ read_bytes (const char *path)
   gsize length = 0;
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (g_file_get_contents (path, &data, &length, &error));
+  g_file_get_contents (path, &data, &length, &error);
   g_assert_no_error (error);
   return g_bytes_new_take (data, length);
 }
 
+static void
+write_bytes (const char *path, GBytes *bytes)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                      &error));
+  g_assert_no_error (error);
+}
+
+/* The temporary files of a writer of `name` in `dir`: "NAME.XXXXXX"
+ * (hs_atomic_write), "NAME.import-PID~" (import's image copies),
+ * "NAME.tmp-XXXXXX" (metrics -o); never NAME itself. */
+static GPtrArray *
+temporaries (const char *dir, const char *name)
+{
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  GPtrArray *found = g_ptr_array_new_with_free_func (g_free);
+  gsize n = strlen (name);
+  const char *entry;
+
+  g_assert_nonnull (listing);
+  while ((entry = g_dir_read_name (listing)) != NULL)
+    if (strncmp (entry, name, n) == 0 && entry[n] == '.' && entry[n + 1] != '\0')
+      g_ptr_array_add (found, g_build_filename (dir, entry, NULL));
+  return found;
+}
+
+/* A kill leaves its temporary file behind (a unique name nobody reads):
+ * removed so that the next phase sees only its own. */
+static void
+remove_temporaries (const char *dir, const char *name)
+{
+  g_autoptr(GPtrArray) temps = temporaries (dir, name);
+
+  for (guint i = 0; i < temps->len; i++)
+    g_assert_cmpint (g_unlink (g_ptr_array_index (temps, i)), ==, 0);
+}
+
+/* PDFs carry their creation time: equal up to the CreationDate entry
+ * (compared over the first `len` bytes of both; renders a second apart
+ * differ there). */
+static gboolean
+same_prefix (GBytes *got, GBytes *want, gsize len, gboolean pdf)
+{
+  gsize ng, nw;
+  const char *dg = g_bytes_get_data (got, &ng), *dw = g_bytes_get_data (want, &nw);
+  const char *date;
+  gsize at;
+
+  if (ng < len || nw < len)
+    return FALSE;
+  /* memmem, not g_strstr_len: the compressed streams before it hold NULs */
+  date = pdf ? memmem (dw, nw, "/CreationDate (", 15) : NULL;
+  if (date == NULL || (gsize) (date - dw) >= len)
+    return memcmp (dg, dw, len) == 0;
+  at = (gsize) (date - dw);
+  return memcmp (dg, dw, at) == 0 &&
+         (len <= at + 40 || memcmp (dg + at + 40, dw + at + 40, len - at - 40) == 0);
+}
+
+static gboolean
+same_file (GBytes *got, GBytes *want, gboolean pdf)
+{
+  return g_bytes_get_size (got) == g_bytes_get_size (want) &&
+         same_prefix (got, want, g_bytes_get_size (want), pdf);
+}
+
+/* What is on disk at `phase` of a write of `new` over `old` (one file, one
+ * hs_atomic_write or metrics -o): the target and its temporary file.  A
+ * part-written temporary file holds a prefix of the new version (all of it
+ * still in the writer's buffer for a streaming writer: `exact_half` FALSE). */
+static void
+assert_single_state (const char *dir, const char *name, GBytes *old, GBytes *new,
+                     const Phase *phase, gboolean pdf, gboolean exact_half)
+{
+  g_autofree char *target = g_build_filename (dir, name, NULL);
+  g_autoptr(GBytes) got = read_bytes (target);
+  g_autoptr(GPtrArray) temps = temporaries (dir, name);
+
+  g_assert_true (same_file (got, phase->new_target ? new : old, pdf));
+  g_assert_cmpuint (temps->len, ==, phase->temp == TEMP_NONE ? 0 : 1);
+  if (phase->temp != TEMP_NONE)
+    {
+      g_autoptr(GBytes) temp = read_bytes (g_ptr_array_index (temps, 0));
+      gsize len = g_bytes_get_size (temp);
+
+      if (phase->temp == TEMP_WHOLE)
+        {
+        g_assert_true (same_file (temp, new, pdf));
+        }
+      else
+        {
+          if (exact_half)
+            g_assert_cmpuint (len, ==, g_bytes_get_size (new) / 2);
+          g_assert_cmpuint (len, <, g_bytes_get_size (new));
+          g_assert_true (same_prefix (temp, new, len, pdf));
+        }
+    }
+}
+
+/* Starts argv stopped at `spec`, checks the state there, kills it, checks
+ * again (a kill changes nothing on disk), removes the leftover. */
+static void
+kill_at (const char * const *argv, const char *spec, const char *dir, const char *name,
+         GBytes *old, GBytes *new, const Phase *phase, gboolean pdf, gboolean exact_half)
+{
+  GPid pid = hs_test_run_to_stop (argv, spec);
+
+  assert_single_state (dir, name, old, new, phase, pdf, exact_half);
+  hs_test_kill_stopped (pid);
+  assert_single_state (dir, name, old, new, phase, pdf, exact_half);
+  remove_temporaries (dir, name);
+}
+
+/* Runs argv to its end; asserts it succeeded. */
 static void
 run_cli (const char * const *argv)
 {
@@ -142,26 +217,6 @@ render (const char *instance, const char *query, const char *out)
   run_cli (argv);
 }
 
-/* PDFs carry their creation time: equal up to the CreationDate entry. */
-static gboolean
-same_figure (GBytes *a, GBytes *b, gboolean pdf)
-{
-  gsize na, nb;
-  const char *da = g_bytes_get_data (a, &na), *db = g_bytes_get_data (b, &nb);
-  const char *ca, *cb;
-
-  if (!pdf)
-    return g_bytes_equal (a, b);
-  if (na != nb)
-    return FALSE;
-  ca = g_strstr_len (da, na, "/CreationDate (");
-  cb = g_strstr_len (db, nb, "/CreationDate (");
-  if (ca == NULL || cb == NULL)
-    return memcmp (da, db, na) == 0;
-  return ca - da == cb - db && memcmp (da, db, ca - da) == 0 &&
-         memcmp (ca + 40, cb + 40, na - (ca - da) - 40) == 0;
-}
-
 static void
 test_render (gconstpointer data)
 {
@@ -174,35 +229,38 @@ test_render (gconstpointer data)
   g_autofree char *ref_b = g_strdup_printf ("%s/b.%s", ref_dir, ext);
   g_autoptr(GBytes) a = NULL;
   g_autoptr(GBytes) b = NULL;
-  const char *dirs[] = { dir, NULL };
   gboolean pdf = strcmp (ext, "pdf") == 0;
-  guint kills = 0, rounds;
+  const char *argv[] = { hs_test_cli (), "render", demo_root, "--instance", instance_b,
+                         "--query", query_b, "--size", "512", "-o", target, NULL };
 
-  if (demo_root == NULL)
-    return;
   render (instance_a, query_a, ref_a);
   render (instance_b, query_b, ref_b);
   a = read_bytes (ref_a);
   b = read_bytes (ref_b);
-  g_assert_false (same_figure (a, b, pdf));
+  g_assert_false (same_file (a, b, pdf));
 
-  for (rounds = 0; rounds < MAX_ROUNDS && kills < WANTED_KILLS; rounds++)
+  for (guint i = 0; i < G_N_ELEMENTS (atomic_phases); i++)
     {
-      const char *argv[] = { hs_test_cli (), "render", demo_root, "--instance", instance_b,
-                             "--query", query_b, "--size", "512", "-o", target, NULL };
-      g_autoptr(GBytes) got = NULL;
+      g_autofree char *spec = stop_spec (&atomic_phases[i], name);
 
-      g_assert_true (g_file_set_contents (target, g_bytes_get_data (a, NULL), g_bytes_get_size (a), NULL));
-      if (kill_when_writing (spawn (argv), dirs, name))
-        kills++;
-      got = read_bytes (target);
-      g_assert_true (same_figure (got, a, pdf) || same_figure (got, b, pdf));
+      write_bytes (target, a);
+      kill_at (argv, spec, dir, name, a, b, &atomic_phases[i], pdf, TRUE);
+      g_test_message ("render %s: killed at %s", ext, spec);
     }
-  g_test_message ("render %s: %u rounds, %u killed mid-write", ext, rounds, kills);
-  g_assert_cmpuint (kills, >=, 1);
+  {
+    /* One write per export: its second hit is never reached. */
+    g_autofree char *log = g_build_filename (ref_dir, "log", NULL);
+    g_autofree char *spec = g_strdup_printf ("atomic-partial@%s:2", name);
+
+    write_bytes (target, a);
+    hs_test_wait_exit (hs_test_spawn_logged (argv, NULL, NULL, spec, log), log);
+    assert_single_state (dir, name, a, b, &atomic_phases[2], pdf, TRUE);
+  }
 }
 
 /* ---- datasets written by import ------------------------------------------ */
+
+#define N_IMAGES 24
 
 /* 24 images, the same names in both versions, different pixels, and a COCO
  * file boxing each. */
@@ -214,7 +272,7 @@ write_coco_source (const char *dir, guint version)
   g_autoptr(GError) error = NULL;
 
   g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  for (guint i = 0; i < 24; i++)
+  for (guint i = 0; i < N_IMAGES; i++)
     {
       g_autoptr(HsImage) image = hs_image_new (96, 80, 1, 8, &error);
       g_autofree char *name = g_strdup_printf ("img-%02u.png", i);
@@ -228,7 +286,7 @@ write_coco_source (const char *dir, guint version)
                               i ? ", " : "", i + 1, name);
     }
   g_string_append (json, "], \"annotations\": [");
-  for (guint i = 0; i < 24; i++)
+  for (guint i = 0; i < N_IMAGES; i++)
     g_string_append_printf (json, "%s{\"id\": %u, \"image_id\": %u, \"category_id\": 1, "
                             "\"bbox\": [%u, 10, 20, 30]}", i ? ", " : "", i + 1, i + 1, 5 + version);
   g_string_append (json, "], \"categories\": [{\"id\": 1, \"name\": \"nodule\"}]}");
@@ -236,68 +294,166 @@ write_coco_source (const char *dir, guint version)
   g_assert_no_error (error);
 }
 
-static void
-assert_dataset_whole (const char *out, const char *src_a, const char *src_b)
+typedef struct {
+  char   *src[2];        /* the two source folders */
+  char   *out;           /* the dataset folder */
+  char   *images;        /* its images/ */
+  GBytes *manifest[2];   /* heatscope.json as each version's import writes it */
+} ImportFixture;
+
+/* The dataset in `out` loads, and each image it names is whole: one of the
+ * two versions' bytes.  Returns how many are the new version's. */
+static guint
+assert_dataset_whole (const ImportFixture *fx, guint new_version)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(HsDataset) dataset = hs_dataset_load (out, &error);
+  g_autoptr(HsDataset) dataset = hs_dataset_load (fx->out, &error);
+  guint n_new = 0;
 
   g_assert_no_error (error);
-  g_assert_cmpuint (hs_dataset_get_n_instances (dataset), ==, 24);
-  for (guint i = 0; i < 24; i++)
+  g_assert_cmpuint (hs_dataset_get_n_instances (dataset), ==, N_IMAGES);
+  for (guint i = 0; i < N_IMAGES; i++)
     {
       HsInstance *instance = hs_dataset_get_instance (dataset, i);
       g_autofree char *base = g_path_get_basename (instance->image);
-      g_autofree char *in_a = g_build_filename (src_a, base, NULL);
-      g_autofree char *in_b = g_build_filename (src_b, base, NULL);
-      g_autofree char *copy = g_build_filename (out, instance->image, NULL);
+      g_autofree char *in_old = g_build_filename (fx->src[!new_version], base, NULL);
+      g_autofree char *in_new = g_build_filename (fx->src[new_version], base, NULL);
+      g_autofree char *copy = g_build_filename (fx->out, instance->image, NULL);
       g_autoptr(GBytes) got = read_bytes (copy);
-      g_autoptr(GBytes) a = read_bytes (in_a);
-      g_autoptr(GBytes) b = read_bytes (in_b);
+      g_autoptr(GBytes) old = read_bytes (in_old);
+      g_autoptr(GBytes) new = read_bytes (in_new);
       g_autoptr(HsImage) image = hs_dataset_load_image (dataset, instance, &error);
 
       g_assert_no_error (error);
       g_assert_nonnull (image);
-      g_assert_true (g_bytes_equal (got, a) || g_bytes_equal (got, b));
+      g_assert_true (g_bytes_equal (got, old) || g_bytes_equal (got, new));
+      n_new += g_bytes_equal (got, new);
     }
+  return n_new;
+}
+
+static GBytes *
+image_bytes (const char *dir, guint i)
+{
+  g_autofree char *name = g_strdup_printf ("img-%02u.png", i);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+
+  return read_bytes (path);
+}
+
+/* The import of version `new_version` over the other, stopped at an image
+ * copy: images 0..k-1 are new already (the import copies in the COCO
+ * file's order), image k is old under its name and whole and new under its
+ * temporary name, the rest old, the manifest old. */
+static void
+assert_import_at_image (const ImportFixture *fx, guint new_version, guint k)
+{
+  g_autofree char *name = g_strdup_printf ("img-%02u.png", k);
+  g_autofree char *manifest = g_build_filename (fx->out, HS_DATASET_MANIFEST, NULL);
+  g_autoptr(GBytes) got = read_bytes (manifest);
+  g_autoptr(GPtrArray) temps = temporaries (fx->images, name);
+  g_autoptr(GBytes) temp = NULL;
+  g_autoptr(GBytes) want = image_bytes (fx->src[new_version], k);
+
+  g_assert_true (g_bytes_equal (got, fx->manifest[!new_version]));
+  g_assert_cmpuint (assert_dataset_whole (fx, new_version), ==, k);
+  g_assert_cmpuint (temps->len, ==, 1);
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (temps, 0), "~"));
+  temp = read_bytes (g_ptr_array_index (temps, 0));
+  g_assert_true (g_bytes_equal (temp, want));
 }
 
 static void
 test_import (void)
 {
   g_autofree char *tmp = hs_test_make_tmpdir ();
-  g_autofree char *src_a = g_build_filename (tmp, "a", NULL);
-  g_autofree char *src_b = g_build_filename (tmp, "b", NULL);
-  g_autofree char *json_a = g_build_filename (src_a, "coco.json", NULL);
-  g_autofree char *json_b = g_build_filename (src_b, "coco.json", NULL);
-  g_autofree char *out = g_build_filename (tmp, "out", NULL);
-  g_autofree char *images = g_build_filename (out, "images", NULL);
-  const char *first[] = { hs_test_cli (), "import", "coco", json_a, src_a, "-o", out, NULL };
-  guint manifest_kills = 0, image_kills = 0, rounds;
+  g_autofree char *manifest = NULL;
+  ImportFixture fx = { 0 };
+  const char *import_argv[2][9];
+  const guint image_stops[] = { 0, 11, N_IMAGES - 1 };
 
-  write_coco_source (src_a, 0);
-  write_coco_source (src_b, 1);
-  run_cli (first);
-  assert_dataset_whole (out, src_a, src_a);
-
-  /* Killed while writing the manifest, then while copying images. */
-  for (rounds = 0; rounds < 2 * MAX_ROUNDS && (manifest_kills < WANTED_KILLS || image_kills < 1); rounds++)
+  fx.src[0] = g_build_filename (tmp, "a", NULL);
+  fx.src[1] = g_build_filename (tmp, "b", NULL);
+  fx.out = g_build_filename (tmp, "out", NULL);
+  fx.images = g_build_filename (fx.out, "images", NULL);
+  manifest = g_build_filename (fx.out, HS_DATASET_MANIFEST, NULL);
+  write_coco_source (fx.src[0], 0);
+  write_coco_source (fx.src[1], 1);
+  for (guint v = 0; v < 2; v++)
     {
-      const char *argv[] = { hs_test_cli (), "import", "coco", rounds % 2 ? json_a : json_b,
-                             rounds % 2 ? src_a : src_b, "--force", "-o", out, NULL };
-      const char *manifest_dirs[] = { out, NULL };
-      const char *image_dirs[] = { images, NULL };
+      g_autofree char *json = g_build_filename (fx.src[v], "coco.json", NULL);
+      const char *argv[] = { hs_test_cli (), "import", "coco", NULL, fx.src[v], "--force", "-o",
+                             fx.out, NULL };
 
-      if (manifest_kills < WANTED_KILLS && (image_kills >= 1 || rounds % 3 != 0))
-        manifest_kills += kill_when_writing (spawn (argv), manifest_dirs, HS_DATASET_MANIFEST);
-      else
-        image_kills += kill_when_writing (spawn (argv), image_dirs, "*");
-      assert_dataset_whole (out, src_a, src_b);
+      argv[3] = g_intern_string (json);
+      memcpy (import_argv[v], argv, sizeof argv);
+      run_cli (argv);
+      g_assert_cmpuint (assert_dataset_whole (&fx, v), ==, N_IMAGES);
+      fx.manifest[v] = read_bytes (manifest);
     }
-  g_test_message ("import: %u rounds, %u killed writing the manifest, %u copying images",
-                  rounds, manifest_kills, image_kills);
-  g_assert_cmpuint (manifest_kills, >=, 1);
-  g_assert_cmpuint (image_kills, >=, 1);
+  g_assert_false (g_bytes_equal (fx.manifest[0], fx.manifest[1]));
+
+  /* Each image copy: the first, one in the middle, the last. */
+  for (guint i = 0; i < G_N_ELEMENTS (image_stops); i++)
+    {
+      g_autofree char *spec = g_strdup_printf ("copy-image@img-%02u.png:1", image_stops[i]);
+      g_autofree char *name = g_strdup_printf ("img-%02u.png", image_stops[i]);
+      GPid pid;
+
+      run_cli (import_argv[0]);
+      pid = hs_test_run_to_stop (import_argv[1], spec);
+      assert_import_at_image (&fx, 1, image_stops[i]);
+      hs_test_kill_stopped (pid);
+      assert_import_at_image (&fx, 1, image_stops[i]);
+      remove_temporaries (fx.images, name);
+      g_test_message ("import: killed at %s", spec);
+    }
+  /* The count of copies is the number of images: the 24th hit is the
+   * last image, the 25th never comes. */
+  {
+    GPid pid;
+
+    run_cli (import_argv[0]);
+    pid = hs_test_run_to_stop (import_argv[1], "copy-image:24");
+    assert_import_at_image (&fx, 1, N_IMAGES - 1);
+    hs_test_kill_stopped (pid);
+    remove_temporaries (fx.images, "img-23.png");
+    {
+      g_autofree char *log = g_build_filename (tmp, "log", NULL);
+
+      run_cli (import_argv[0]);
+      hs_test_wait_exit (hs_test_spawn_logged (import_argv[1], NULL, NULL, "copy-image:25", log), log);
+      g_assert_cmpuint (assert_dataset_whole (&fx, 1), ==, N_IMAGES);
+    }
+  }
+
+  /* The manifest, written after every image is in place. */
+  for (guint i = 0; i < G_N_ELEMENTS (atomic_phases); i++)
+    {
+      g_autofree char *spec = stop_spec (&atomic_phases[i], HS_DATASET_MANIFEST);
+      GPid pid;
+
+      run_cli (import_argv[0]);
+      pid = hs_test_run_to_stop (import_argv[1], spec);
+      for (guint killed = 0; killed < 2; killed++)
+        {
+          assert_single_state (fx.out, HS_DATASET_MANIFEST, fx.manifest[0], fx.manifest[1],
+                               &atomic_phases[i], FALSE, TRUE);
+          g_assert_cmpuint (assert_dataset_whole (&fx, 1), ==, N_IMAGES);
+          if (!killed)
+            hs_test_kill_stopped (pid);
+        }
+      remove_temporaries (fx.out, HS_DATASET_MANIFEST);
+      g_test_message ("import: killed at %s", spec);
+    }
+
+  for (guint v = 0; v < 2; v++)
+    {
+      g_free (fx.src[v]);
+      g_bytes_unref (fx.manifest[v]);
+    }
+  g_free (fx.out);
+  g_free (fx.images);
 }
 
 /* ---- maps and images written by the library ------------------------------ */
@@ -352,15 +508,14 @@ test_library (gconstpointer data)
 {
   const char *kind = data;
   g_autofree char *dir = hs_test_make_tmpdir ();
-  g_autofree char *name = g_strdup_printf ("file.%s", strcmp (kind, "npy") == 0 ? "npy" : "png");
+  g_autofree char *name = g_strdup_printf ("file.%s", kind);
   g_autofree char *target = g_build_filename (dir, name, NULL);
   g_autofree char *ref_dir = hs_test_make_tmpdir ();
   g_autofree char *ref_a = g_build_filename (ref_dir, "a", NULL);
   g_autofree char *ref_b = g_build_filename (ref_dir, "b", NULL);
   g_autoptr(GBytes) a = NULL;
   g_autoptr(GBytes) b = NULL;
-  const char *dirs[] = { dir, NULL };
-  guint kills = 0, rounds;
+  const char *argv[] = { self_exe, "--write", kind, target, "1", NULL };
 
   write_version (kind, ref_a, 0);
   write_version (kind, ref_b, 1);
@@ -368,30 +523,78 @@ test_library (gconstpointer data)
   b = read_bytes (ref_b);
   g_assert_false (g_bytes_equal (a, b));
 
-  for (rounds = 0; rounds < MAX_ROUNDS && kills < WANTED_KILLS; rounds++)
+  for (guint i = 0; i < G_N_ELEMENTS (atomic_phases); i++)
     {
-      g_autoptr(GBytes) got = NULL;
-      pid_t pid;
+      g_autofree char *spec = stop_spec (&atomic_phases[i], name);
 
-      write_version (kind, target, rounds % 2);
-      pid = fork ();
-      g_assert_cmpint (pid, >=, 0);
-      if (pid == 0)
-        {
-          /* The child writes the other version, again and again. */
-          for (guint k = 1;; k++)
-            write_version (kind, target, (rounds + k) % 2);
-        }
-      /* Let it finish a few writes first: killed at some later one. */
-      g_usleep (g_random_int_range (1000, 20000));
-      if (kill_when_writing (pid, dirs, name))
-        kills++;
-      got = read_bytes (target);
-      g_assert_true (g_bytes_equal (got, a) || g_bytes_equal (got, b));
+      write_bytes (target, a);
+      kill_at (argv, spec, dir, name, a, b, &atomic_phases[i], FALSE, TRUE);
       assert_parses (kind, target);
+      g_test_message ("%s: killed at %s", kind, spec);
     }
-  g_test_message ("%s: %u rounds, %u killed mid-write", kind, rounds, kills);
-  g_assert_cmpuint (kills, >=, 1);
+}
+
+/* ---- heatscope-cli metrics -o ---------------------------------------------- */
+
+/* The output is streamed to NAME.tmp-XXXXXX: a part after the header and
+ * after each of the two instances' rows, then the rename. */
+static void
+test_metrics (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *target = g_build_filename (dir, "out.csv", NULL);
+  g_autofree char *ref_dir = hs_test_make_tmpdir ();
+  g_autofree char *ref_a = g_build_filename (ref_dir, "a.csv", NULL);
+  g_autofree char *ref_b = g_build_filename (ref_dir, "b.csv", NULL);
+  g_autofree char *log = g_build_filename (ref_dir, "log", NULL);
+  const char *old_argv[] = { hs_test_cli (), "metrics", demo_root, "--protocol", "gloria", "-o", ref_a,
+                             NULL };
+  const char *new_argv[] = { hs_test_cli (), "metrics", demo_root, "-o", ref_b, NULL };
+  const char *argv[] = { hs_test_cli (), "metrics", demo_root, "-o", target, NULL };
+  const Phase phases[] = {
+    { "atomic-partial", 1, FALSE, TEMP_PART },   /* the header */
+    { "atomic-partial", 2, FALSE, TEMP_PART },   /* the first instance */
+    { "atomic-partial", 3, FALSE, TEMP_PART },   /* the second, last */
+    { "atomic-before-rename", 1, FALSE, TEMP_WHOLE },
+    { "atomic-after-rename", 1, TRUE, TEMP_NONE },
+  };
+  g_autoptr(GBytes) a = NULL;
+  g_autoptr(GBytes) b = NULL;
+
+  run_cli (old_argv);
+  run_cli (new_argv);
+  a = read_bytes (ref_a);
+  b = read_bytes (ref_b);
+  g_assert_false (g_bytes_equal (a, b));
+
+  for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
+    {
+      g_autofree char *spec = stop_spec (&phases[i], "out.csv");
+
+      write_bytes (target, a);
+      kill_at (argv, spec, dir, "out.csv", a, b, &phases[i], FALSE, FALSE);
+      g_test_message ("metrics -o: killed at %s", spec);
+    }
+  /* Two instances: no fourth part. */
+  write_bytes (target, a);
+  hs_test_wait_exit (hs_test_spawn_logged (argv, NULL, NULL, "atomic-partial@out.csv:4", log), log);
+  assert_single_state (dir, "out.csv", a, b, &phases[4], FALSE, FALSE);
+}
+
+#define MAX_ROUNDS 40
+#define WANTED_KILLS 3
+
+static gboolean
+temp_present (const char * const *dirs, const char *name)
+{
+  for (guint i = 0; dirs[i] != NULL; i++)
+    {
+      g_autoptr(GPtrArray) temps = temporaries (dirs[i], name);
+
+      if (temps->len > 0)
+        return TRUE;
+    }
+  return FALSE;
 }
 
 /* ---- settings: GSettings through dconf --------------------------------- */
@@ -572,6 +775,14 @@ main (int argc, char **argv)
 {
   int status;
 
+  /* The library writer: `test-kill-writes --write npy|png PATH VERSION`. */
+  if (argc == 5 && strcmp (argv[1], "--write") == 0)
+    {
+      write_version (argv[2], argv[3], (guint) atoi (argv[4]));
+      return 0;
+    }
+  self_exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_assert_nonnull (self_exe);
   g_test_init (&argc, &argv, NULL);
   make_demo ();
   g_test_add_data_func ("/hs/kill-writes/render-png", "png", test_render);
@@ -580,8 +791,10 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/kill-writes/import", test_import);
   g_test_add_data_func ("/hs/kill-writes/npy", "npy", test_library);
   g_test_add_data_func ("/hs/kill-writes/png", "png", test_library);
+  g_test_add_func ("/hs/kill-writes/metrics", test_metrics);
   g_test_add_func ("/hs/kill-writes/settings", test_settings);
   status = g_test_run ();
+  g_free (self_exe);
   g_free (demo_root);
   g_free (instance_a);
   g_free (instance_b);

@@ -3,6 +3,7 @@
 #include "hs-random-private.h"
 #include "heatscope/hs-annotation.h"
 #include "heatscope/hs-atomic-file.h"
+#include "heatscope/hs-stop-point.h"
 #include "heatscope/hs-limits.h"
 
 #include <json-glib/json-glib.h>
@@ -986,6 +987,8 @@ hs_annotation_session_answer (HsAnnotationSession *session, guint index,
                    "no annotation item %u (of %u)", index, session->items->len);
       return FALSE;
     }
+  /* A kill test may stop here: the answer given, nothing of it saved yet. */
+  hs_stop_point_file ("annotation-answer", session->answers_path);
   item = &g_array_index (session->items, Item, index);
   instance = g_ptr_array_index (session->instances, item->instance);
   for (guint q = 0; q < HS_ANNOTATION_N_QUESTIONS; q++)
