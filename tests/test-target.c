@@ -158,8 +158,10 @@ test_gloria_geometry (void)
   g_assert_cmpuint (grid.resized_height, ==, 85);
   g_assert_cmpuint (grid.pad_y, ==, 85);
 
-  /* inclusive box: [32, 0, 63, 10] → x' 0 … 15.5, y' 48 … 53 → columns
-   * 0 … 15, rows 48 … 53 */
+  /* inclusive box: [32, 0, 63, 10] → the mask covers image columns 32 … 63
+   * and rows 0 … 10; halved (2 × 2 blocks) that is columns 16 … 31 and rows
+   * 0 … 4 in full plus row 5 at (2·255 + 2) >> 2 = 128 ≥ 128; in the crop
+   * columns 0 … 15, rows 48 … 53 */
   t = new_target (HS_PROTOCOL_GLORIA, 512, 256, 0);
   add_box (t, 32, 0, 63, 10);
   g_assert_cmpuint (hs_target_get_count (t), ==, 16 * 6);
@@ -170,8 +172,12 @@ test_gloria_geometry (void)
   /* a box in the cropped-away margin adds nothing */
   add_box (t, 0, 0, 20, 10);
   g_assert_cmpuint (hs_target_get_count (t), ==, 16 * 6);
-  /* inclusive corners: a zero-size box still marks one pixel */
+  /* inclusive corners: a zero-size box is one image pixel, a quarter of its
+   * 2 × 2 block (64 < 128): it vanishes, as in the fork; a 2 × 2 box on a
+   * block keeps that block's pixel */
   add_box (t, 300, 100, 300, 100);
+  g_assert_cmpuint (hs_target_get_count (t), ==, 16 * 6);
+  add_box (t, 300, 100, 301, 101);
   g_assert_cmpuint (hs_target_get_count (t), ==, 16 * 6 + 1);
   g_assert_true (hs_target_peek_mask (t)[(50 + 48) * 224 + 150 - 16]);
 }

@@ -67,10 +67,24 @@ gboolean hs_eval_grid_init      (HsEvalGrid *grid, HsProtocol protocol,
 gsize    hs_eval_grid_n_pixels  (const HsEvalGrid *grid);
 
 /* Resamples an h × w map (its frame, see above) onto the evaluation grid:
- * default: `mode`; gloria: nearest with src = floor(dst·h/224); chexlocalize:
+ * default: `mode`; gloria: nearest as torch.nn.Upsample on the CPU (src =
+ * min(floor(dst · (float) (h/224)), h − 1), the product in float); chexlocalize:
  * bilinear.  `out` holds width·height doubles. */
 void     hs_eval_grid_resample  (const HsEvalGrid *grid, const double *values,
                                  guint w, guint h, HsUpsample mode, double *out);
+
+/* gloria: the box as McInerney et al.'s fork maps it into the 224 × 224
+ * crop (process_bboxes): the box is rasterised in the W × H image as a mask,
+ * inclusive of both corners (rows y1 … y2, columns x1 … x2 as Python slices
+ * [y1:y2+1, x1:x2+1], so a negative corner counts from the far edge;
+ * fractional corners are floored first), min–max scaled to 0/255 (a mask
+ * that is all 0 or all 1 becomes all 0), resized like the image
+ * (cv2.resize INTER_AREA to resized_width × resized_height), zero-padded,
+ * cropped to rows/columns 16 … 239 of the 256 square, kept where ≥ 128, and
+ * replaced by the tight box of what remains.  Writes that box (inclusive
+ * corners x1, y1, x2, y2 in crop pixels) and returns TRUE; returns FALSE
+ * when nothing remains (the fork's [-1, -1, -1, -1]: no target). */
+gboolean hs_eval_grid_gloria_box (const HsEvalGrid *grid, const HsBox *box, guint out[4]);
 
 /* A boolean raster G on an evaluation grid. */
 typedef struct _HsTarget HsTarget;
@@ -82,8 +96,8 @@ void           hs_target_free       (HsTarget *target);
 /* Adds a box given in image pixels.
  * default/chexlocalize: half-open, pixel (x, y) is inside iff
  *   x1' ≤ x + 0.5 < x2' and y1' ≤ y + 0.5 < y2' (corners scaled onto the grid).
- * gloria: corners pushed through the transform, then inclusive of both
- *   corners: columns floor(x1') … floor(x2'), rows likewise, clipped. */
+ * gloria: the crop box of hs_eval_grid_gloria_box, inclusive of both
+ *   corners (nothing when the box maps to nothing). */
 gboolean       hs_target_add_box    (HsTarget *target, const HsBox *box, GError **error);
 gboolean       hs_target_add_boxes  (HsTarget *target, const HsBox *boxes, guint n_boxes, GError **error);
 /* Adds a mask covering the whole image (any size: resampled with the

@@ -67,6 +67,9 @@ void     hs_metrics_count_at_least  (const HsEvalState *state, double v, gboolea
 void     hs_metrics_set_region      (const HsEvalState *state, HsScores *out, guint slot,
                                      guint64 iou_size, guint64 iou_hit,
                                      guint64 pr_size, guint64 pr_hit);
+/* The iou@k / precision@k metric of k slot 0..3. */
+HsMetric hs_metrics_iou_metric      (guint slot);
+HsMetric hs_metrics_precision_metric (guint slot);
 void     hs_metrics_rank_metrics    (const HsEvalState *state, HsScores *out);
 void     hs_metrics_topk_default    (const HsEvalState *state, HsScores *out);
 void     hs_metrics_topk_gloria     (const HsEvalState *state, HsScores *out);

@@ -812,6 +812,18 @@ static const HsMetric rec_metrics[4] = { HS_METRIC_RECALL_5, HS_METRIC_RECALL_10
                                          HS_METRIC_RECALL_20, HS_METRIC_RECALL_30 };
 static const guint k_percent[4] = { 5, 10, 20, 30 };
 
+HsMetric
+hs_metrics_iou_metric (guint slot)
+{
+  return iou_metrics[slot];
+}
+
+HsMetric
+hs_metrics_precision_metric (guint slot)
+{
+  return prec_metrics[slot];
+}
+
 void
 hs_metrics_set_region (const HsEvalState *state, HsScores *out, guint slot,
                     guint64 iou_size, guint64 iou_hit, guint64 pr_size, guint64 pr_hit)

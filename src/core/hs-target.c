@@ -1,6 +1,7 @@
 /* hs-target.c — evaluation grids and ground-truth targets (metrics.md) */
 #include "hs-target.h"
 #include "hs-limits.h"
+#include "hs-raster-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -134,6 +135,22 @@ hs_eval_grid_n_pixels (const HsEvalGrid *grid)
   return (gsize) grid->width * grid->height;
 }
 
+/* torch's CPU nearest index (UpSample.h nearest_neighbor_compute_source_index):
+ * the identity for equal sizes, otherwise floor of dst · (float) (n / out) in
+ * float, clipped to n − 1. */
+static void
+nearest_float_index (guint n, guint out, guint *index)
+{
+  float scale = (float) n / (float) out;
+
+  for (guint d = 0; d < out; d++)
+    {
+      float f = (float) d * scale;
+
+      index[d] = n == out ? d : MIN ((guint) floorf (f), n - 1);
+    }
+}
+
 void
 hs_eval_grid_resample (const HsEvalGrid *grid, const double *values,
                        guint w, guint h, HsUpsample mode, double *out)
@@ -150,14 +167,17 @@ hs_eval_grid_resample (const HsEvalGrid *grid, const double *values,
       break;
     case HS_PROTOCOL_GLORIA:
       {
-        guint xs[HS_GLORIA_CROP];
+        guint xs[HS_GLORIA_CROP], ys[HS_GLORIA_CROP];
 
-        /* McInerney et al.: src = floor(dst · h / 224), no half-pixel shift. */
-        for (guint x = 0; x < grid->width; x++)
-          xs[x] = (guint) (((guint64) x * w) / grid->width);
+        /* McInerney et al.: torch.nn.Upsample(mode='nearest') on the CPU,
+         * src = min(floor(dst · s), n − 1) with s = n/224 and the product
+         * in single precision — one row/column off the exact floor(dst·n/224)
+         * for n = 62, 76, 124, 152. */
+        nearest_float_index (w, grid->width, xs);
+        nearest_float_index (h, grid->height, ys);
         for (guint y = 0; y < grid->height; y++)
           {
-            const double *row = values + (gsize) (((guint64) y * h) / grid->height) * w;
+            const double *row = values + (gsize) ys[y] * w;
             double *dst = out + (gsize) y * grid->width;
 
             for (guint x = 0; x < grid->width; x++)
@@ -204,12 +224,11 @@ hs_target_free (HsTarget *target)
   g_free (target);
 }
 
-/* Image x → continuous grid x. */
+/* Image x → continuous grid x (default and chexlocalize; gloria boxes go
+ * through hs_eval_grid_gloria_box). */
 static double
-to_grid (double v, guint image_size, guint grid_size, double scale, double offset, HsProtocol protocol)
+to_grid (double v, guint image_size, guint grid_size)
 {
-  if (protocol == HS_PROTOCOL_GLORIA)
-    return v * scale + offset;
   if (grid_size == image_size)
     return v;
   return v * grid_size / image_size;
@@ -272,27 +291,96 @@ hs_target_add_box (HsTarget *target, const HsBox *box, GError **error)
       return FALSE;
     }
 
-  x1 = to_grid (box->x1, g->image_width, g->width, g->scale_x, g->offset_x, g->protocol);
-  x2 = to_grid (box->x2, g->image_width, g->width, g->scale_x, g->offset_x, g->protocol);
-  y1 = to_grid (box->y1, g->image_height, g->height, g->scale_y, g->offset_y, g->protocol);
-  y2 = to_grid (box->y2, g->image_height, g->height, g->scale_y, g->offset_y, g->protocol);
-
   if (g->protocol == HS_PROTOCOL_GLORIA)
     {
-      /* Inclusive of both corners: columns floor(x1') … floor(x2'). */
-      double fx1 = floor (x1), fx2 = floor (x2), fy1 = floor (y1), fy2 = floor (y2);
+      guint crop[4];
 
-      if (fx2 < 0 || fy2 < 0 || fx1 >= g->width || fy1 >= g->height)
-        return TRUE;
-      fill_rect (target,
-                 (guint) MAX (fx1, 0.0), (guint) MIN (fx2, (double) g->width - 1) + 1,
-                 (guint) MAX (fy1, 0.0), (guint) MIN (fy2, (double) g->height - 1) + 1);
+      if (hs_eval_grid_gloria_box (g, box, crop))
+        fill_rect (target, crop[0], crop[2] + 1, crop[1], crop[3] + 1);
       return TRUE;
     }
+
+  x1 = to_grid (box->x1, g->image_width, g->width);
+  x2 = to_grid (box->x2, g->image_width, g->width);
+  y1 = to_grid (box->y1, g->image_height, g->height);
+  y2 = to_grid (box->y2, g->image_height, g->height);
 
   fill_rect (target,
              first_at_or_after (x1, g->width), first_at_or_after (x2, g->width),
              first_at_or_after (y1, g->height), first_at_or_after (y2, g->height));
+  return TRUE;
+}
+
+/* Python's slice start:stop on a sequence of n (negative counts from the
+ * end, both clipped to [0, n]) as the half-open [lo, hi). */
+static void
+python_slice (double start, double stop, guint n, guint *lo, guint *hi)
+{
+  double a = CLAMP (start, -1e15, 1e15), b = CLAMP (stop, -1e15, 1e15);
+
+  if (a < 0)
+    a += n;
+  if (b < 0)
+    b += n;
+  a = CLAMP (a, 0.0, (double) n);
+  b = CLAMP (b, 0.0, (double) n);
+  *lo = (guint) a;
+  *hi = (guint) MAX (a, b);
+}
+
+gboolean
+hs_eval_grid_gloria_box (const HsEvalGrid *grid, const HsBox *box, guint out[4])
+{
+  guint c0, c1, r0, r1, rw, rh;
+  gint64 shift_x, shift_y, x_lo = G_MAXINT64, x_hi = -1, y_lo = G_MAXINT64, y_hi = -1;
+  g_autofree guint8 *resized = NULL;
+
+  g_return_val_if_fail (grid != NULL && box != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (grid->protocol == HS_PROTOCOL_GLORIA, FALSE);
+
+  if (!isfinite (box->x1) || !isfinite (box->y1) || !isfinite (box->x2) || !isfinite (box->y2))
+    return FALSE;
+  /* bbox_to_mask: box_mask[y1:y2 + 1, x1:x2 + 1] = 1 */
+  python_slice (floor (box->x1), floor (box->x2) + 1, grid->image_width, &c0, &c1);
+  python_slice (floor (box->y1), floor (box->y2) + 1, grid->image_height, &r0, &r1);
+  /* normalize(): (m − min)/(max − min) is 0/0 for an empty or a full mask,
+   * and NaN cast to uint8 is 0 */
+  if (c0 >= c1 || r0 >= r1
+      || (c0 == 0 && c1 == grid->image_width && r0 == 0 && r1 == grid->image_height))
+    return FALSE;
+
+  rw = grid->resized_width;
+  rh = grid->resized_height;
+  resized = g_malloc ((gsize) rw * rh);
+  hs_resize_area_rect_u8 (grid->image_width, grid->image_height, c0, c1, r0, r1, resized, rw, rh);
+  /* padded position minus the crop offset (256 − 224)/2 */
+  shift_x = (gint64) grid->pad_x - (HS_GLORIA_RESIZE - HS_GLORIA_CROP) / 2;
+  shift_y = (gint64) grid->pad_y - (HS_GLORIA_RESIZE - HS_GLORIA_CROP) / 2;
+  for (guint y = 0; y < rh; y++)
+    {
+      gint64 cy = (gint64) y + shift_y;
+
+      if (cy < 0 || cy >= HS_GLORIA_CROP)
+        continue;
+      for (guint x = 0; x < rw; x++)
+        {
+          gint64 cx = (gint64) x + shift_x;
+
+          /* Normalize((0.5,), (0.5,)) of v/255 is > 0 exactly for v ≥ 128 */
+          if (cx < 0 || cx >= HS_GLORIA_CROP || resized[(gsize) y * rw + x] < 128)
+            continue;
+          x_lo = MIN (x_lo, cx);
+          x_hi = MAX (x_hi, cx);
+          y_lo = MIN (y_lo, cy);
+          y_hi = MAX (y_hi, cy);
+        }
+    }
+  if (x_hi < 0)
+    return FALSE;
+  out[0] = (guint) x_lo;
+  out[1] = (guint) y_lo;
+  out[2] = (guint) x_hi;
+  out[3] = (guint) y_hi;
   return TRUE;
 }
 
