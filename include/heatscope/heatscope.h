@@ -6,6 +6,7 @@
 #include "hs-limits.h"
 #include "hs-atomic-file.h"
 #include "hs-stop-point.h"
+#include "hs-safe-open.h"
 #include "hs-image.h"
 #include "hs-npy.h"
 #include "hs-attention-map.h"

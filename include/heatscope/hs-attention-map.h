@@ -27,6 +27,10 @@ HsAttentionMap *hs_attention_map_new           (guint n_tokens, guint height, gu
  * have n_tokens entries when given.  Non-finite cells are rejected. */
 HsAttentionMap *hs_attention_map_load_npy      (const char *path, const char * const *tokens,
                                                 double no_attn, GError **error);
+/* The same from the open regular file `fd` (the caller keeps it). */
+HsAttentionMap *hs_attention_map_load_npy_fd   (int fd, const char *path,
+                                                const char * const *tokens, double no_attn,
+                                                GError **error);
 HsAttentionMap *hs_attention_map_ref           (HsAttentionMap *map);
 void            hs_attention_map_unref         (HsAttentionMap *map);
 

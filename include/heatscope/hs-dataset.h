@@ -143,6 +143,14 @@ char       **hs_dataset_list_models     (HsDataset *dataset);
 /* Absolute path for a manifest-relative path; refuses absolute paths, "..",
  * and symlinks that resolve outside the dataset folder. */
 char        *hs_dataset_resolve_path    (HsDataset *dataset, const char *relative, GError **error);
+/* Opens a manifest-relative file for reading, relative to the dataset
+ * folder's descriptor without following a symlink out of it (hs-safe-open.h):
+ * a symlink swapped in after hs_dataset_resolve_path is refused, not read.
+ * Returns the descriptor (the caller closes it) and, in *resolved, the path
+ * that names the file in errors; -1 with `error` set otherwise.  Every
+ * loader of dataset files reads through it. */
+int          hs_dataset_open_file       (HsDataset *dataset, const char *relative,
+                                         char **resolved, GError **error);
 HsImage     *hs_dataset_load_image      (HsDataset *dataset, const HsInstance *instance, GError **error);
 HsAttentionMap *hs_dataset_load_map     (HsDataset *dataset, const HsMapRef *ref, GError **error);
 /* Mask of a region as a one-channel image (non-zero = inside). */

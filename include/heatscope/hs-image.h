@@ -27,11 +27,16 @@ typedef struct _HsImage HsImage;
 HsImage       *hs_image_new              (guint width, guint height, guint channels,
                                           guint bit_depth, GError **error);
 HsImage       *hs_image_load             (const char *path, GError **error);
+/* Loads the open regular file `fd` (the caller keeps it); `path` names it
+ * in errors.  The dataset and the importers open with hs-safe-open.h. */
+HsImage       *hs_image_load_fd          (int fd, const char *path, GError **error);
 HsImage       *hs_image_load_from_memory (const guint8 *data, gsize len,
                                           const char *name_for_errors, GError **error);
 gboolean       hs_image_save_png         (HsImage *image, const char *path, GError **error);
 /* Reads only the header of a PNG or JPEG: cheap size checks for loaders. */
 gboolean       hs_image_probe            (const char *path, guint *width, guint *height,
+                                          GError **error);
+gboolean       hs_image_probe_fd         (int fd, const char *path, guint *width, guint *height,
                                           GError **error);
 
 HsImage       *hs_image_ref              (HsImage *image);

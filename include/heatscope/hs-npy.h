@@ -37,6 +37,8 @@ typedef struct {
 } HsNdArray;
 
 HsNdArray  *hs_npy_read             (const char *path, GError **error);
+/* Reads the open regular file `fd` (the caller keeps it); `path` names it. */
+HsNdArray  *hs_npy_read_fd          (int fd, const char *path, GError **error);
 HsNdArray  *hs_npy_read_from_memory (const guint8 *data, gsize len,
                                      const char *name_for_errors, GError **error);
 /* Writes `values` (C order) as `dtype`, little-endian unless big_endian,

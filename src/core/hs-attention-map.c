@@ -125,14 +125,15 @@ hs_attention_map_new (guint n_tokens, guint height, guint width, const double *v
   return map_new_named ("attention map", n_tokens, height, width, values, error);
 }
 
+static HsAttentionMap *map_from_array (HsNdArray *array, const char *path,
+                                       const char * const *tokens, double no_attn,
+                                       GError **error);
+
 HsAttentionMap *
 hs_attention_map_load_npy (const char *path, const char * const *tokens, double no_attn,
                            GError **error)
 {
   g_autoptr(HsNdArray) array = NULL;
-  HsAttentionMap *map;
-  guint n_tokens, height, width;
-  guint n_given = tokens != NULL ? g_strv_length ((char **) tokens) : 0;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -140,6 +141,32 @@ hs_attention_map_load_npy (const char *path, const char * const *tokens, double 
   array = hs_npy_read (path, error);
   if (array == NULL)
     return NULL;
+  return map_from_array (array, path, tokens, no_attn, error);
+}
+
+HsAttentionMap *
+hs_attention_map_load_npy_fd (int fd, const char *path, const char * const *tokens,
+                              double no_attn, GError **error)
+{
+  g_autoptr(HsNdArray) array = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  array = hs_npy_read_fd (fd, path, error);
+  if (array == NULL)
+    return NULL;
+  return map_from_array (array, path, tokens, no_attn, error);
+}
+
+static HsAttentionMap *
+map_from_array (HsNdArray *array, const char *path, const char * const *tokens,
+                double no_attn, GError **error)
+{
+  HsAttentionMap *map;
+  guint n_tokens, height, width;
+  guint n_given = tokens != NULL ? g_strv_length ((char **) tokens) : 0;
+
   if (array->ndim != 2 && array->ndim != 3)
     {
       g_set_error (error, HS_MAP_ERROR, HS_MAP_ERROR_SHAPE,

@@ -92,4 +92,8 @@ void hs_dataset_intern_in_place (char **text);
 /* The stream behind hs_dataset_open/hs_dataset_load_more (hs-manifest-stream.c). */
 void hs_manifest_stream_free (struct _HsManifestStream *stream);
 
+/* Tests only: called by hs_dataset_open_file between the path check and
+ * the open, so a test can swap a symlink in exactly there. */
+extern void (*hs_dataset_test_after_check) (const char *resolved);
+
 G_END_DECLS

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PROBLEM(reader, path, ...) \
   hs_manifest_reader_problem ((reader), NULL, (path), HS_DATASET_ERROR_INVALID, __VA_ARGS__)
@@ -24,45 +25,59 @@ without_file_prefix (const char *message, const char *file)
   return message;
 }
 
-/* Resolves a manifest path and checks that the file exists; reports and
- * returns NULL otherwise. */
-static char *
-resolve_existing (HsManifestReader *r, const char *relative, const HsJsonPath *path,
-                  const char *what)
+/* Opens a manifest path (hs_dataset_open_file: never out of the folder) and
+ * reports when it is missing or not a regular file; the checks below read
+ * the descriptor returned, so the file checked is the file read.  Returns
+ * -1 after reporting. */
+static int
+open_existing (HsManifestReader *r, const char *relative, const HsJsonPath *path,
+               const char *what, char **file)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *resolved = hs_dataset_resolve_path (r->dataset, relative, &error);
+  int fd;
 
   if (resolved == NULL)
     {
       /* The message already names the manifest; keep only the reason. */
       hs_manifest_reader_problem (r, NULL, path, HS_DATASET_ERROR_PATH, "%s",
                                   without_file_prefix (error->message, r->manifest));
-      return NULL;
+      return -1;
     }
   if (!g_file_test (resolved, G_FILE_TEST_EXISTS))
     {
       PROBLEM (r, path, "%s file \"%s\" does not exist", what, relative);
-      return NULL;
+      return -1;
     }
   if (!g_file_test (resolved, G_FILE_TEST_IS_REGULAR))
     {
       PROBLEM (r, path, "%s \"%s\" is not a regular file", what, relative);
-      return NULL;
+      return -1;
     }
-  return g_steal_pointer (&resolved);
+  fd = hs_dataset_open_file (r->dataset, relative, file, &error);
+  if (fd < 0)
+    {
+      hs_manifest_reader_problem (r, NULL, path, error->code, "%s \"%s\": %s", what, relative,
+                                  without_file_prefix (error->message, resolved));
+      return -1;
+    }
+  return fd;
 }
 
 void
 hs_validate_check_image (HsManifestReader *r, HsInstance *instance, const HsJsonPath *path)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *file = resolve_existing (r, instance->image, path, "image");
+  g_autofree char *file = NULL;
+  int fd = open_existing (r, instance->image, path, "image", &file);
   guint width = 0, height = 0;
+  gboolean probed;
 
-  if (file == NULL)
+  if (fd < 0)
     return;
-  if (!hs_image_probe (file, &width, &height, &error))
+  probed = hs_image_probe_fd (fd, file, &width, &height, &error);
+  close (fd);
+  if (!probed)
     {
       hs_manifest_reader_problem (r, file, path, HS_DATASET_ERROR_INVALID,
                                   "not a readable image: %s",
@@ -135,12 +150,16 @@ hs_validate_check_region (HsManifestReader *r, HsInstance *instance, HsRegion *r
     {
       HsJsonPath mask_path = { path, "mask", 0 };
       g_autoptr(GError) error = NULL;
-      g_autofree char *file = resolve_existing (r, region->mask, &mask_path, "mask");
+      g_autofree char *file = NULL;
+      int fd = open_existing (r, region->mask, &mask_path, "mask", &file);
       guint mask_width, mask_height;
+      gboolean probed;
 
-      if (file == NULL)
+      if (fd < 0)
         return;
-      if (!hs_image_probe (file, &mask_width, &mask_height, &error))
+      probed = hs_image_probe_fd (fd, file, &mask_width, &mask_height, &error);
+      close (fd);
+      if (!probed)
         {
           hs_manifest_reader_problem (r, file, &mask_path, HS_DATASET_ERROR_INVALID,
                                       "not a readable mask image: %s",
@@ -160,6 +179,7 @@ hs_validate_check_map (HsManifestReader *r, HsInstance *instance, HsMapRef *ref,
   g_autoptr(GError) error = NULL;
   g_autoptr(HsAttentionMap) map = NULL;
   g_autofree char *file = NULL;
+  int fd;
 
   if (isfinite (ref->no_attn) && (ref->no_attn < 0 || ref->no_attn > 1))
     {
@@ -167,10 +187,14 @@ hs_validate_check_map (HsManifestReader *r, HsInstance *instance, HsMapRef *ref,
       PROBLEM (r, &no_attn_path, "no_attn %g is not an attention share in [0, 1]", ref->no_attn);
     }
 
-  file = resolve_existing (r, ref->file, &file_path, "map");
-  if (file == NULL || r->stop)
+  if (r->stop)
     return;
-  map = hs_attention_map_load_npy (file, (const char * const *) ref->tokens, ref->no_attn, &error);
+  fd = open_existing (r, ref->file, &file_path, "map", &file);
+  if (fd < 0)
+    return;
+  map = hs_attention_map_load_npy_fd (fd, file, (const char * const *) ref->tokens,
+                                      ref->no_attn, &error);
+  close (fd);
   if (map == NULL)
     {
       hs_manifest_reader_problem (r, file, &file_path, HS_DATASET_ERROR_INVALID, "%s",

@@ -1,12 +1,14 @@
 /* hs-dataset.c — the dataset object, lookups, constructors and file access */
 #include "hs-dataset-private.h"
 #include "hs-limits.h"
+#include "hs-safe-open.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 G_DEFINE_QUARK (hs-dataset-error-quark, hs_dataset_error)
 
@@ -880,32 +882,75 @@ hs_dataset_resolve_path (HsDataset *dataset, const char *relative, GError **erro
   return g_steal_pointer (&joined);
 }
 
+void (*hs_dataset_test_after_check) (const char *resolved);
+
+int
+hs_dataset_open_file (HsDataset *dataset, const char *relative, char **resolved,
+                      GError **error)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GError) local_error = NULL;
+  int fd;
+
+  g_return_val_if_fail (dataset != NULL, -1);
+  g_return_val_if_fail (error == NULL || *error == NULL, -1);
+
+  /* The string check first: it names where a symlink leads.  The open
+   * below is what protects: it cannot leave the folder whatever changed
+   * since. */
+  path = hs_dataset_resolve_path (dataset, relative, error);
+  if (path == NULL)
+    return -1;
+  if (hs_dataset_test_after_check != NULL)
+    hs_dataset_test_after_check (path);
+  fd = hs_safe_open_under (dataset->root, relative, path, &local_error);
+  if (fd < 0)
+    {
+      int code = local_error->code == HS_SAFE_OPEN_ERROR_ESCAPE ? HS_DATASET_ERROR_PATH
+                                                                  : HS_DATASET_ERROR_IO;
+      g_set_error (error, HS_DATASET_ERROR, code, "%s", local_error->message);
+      return -1;
+    }
+  if (resolved != NULL)
+    *resolved = g_steal_pointer (&path);
+  return fd;
+}
+
 HsImage *
 hs_dataset_load_image (HsDataset *dataset, const HsInstance *instance, GError **error)
 {
   g_autofree char *path = NULL;
+  HsImage *image;
+  int fd;
 
   g_return_val_if_fail (dataset != NULL, NULL);
   g_return_val_if_fail (instance != NULL, NULL);
 
-  path = hs_dataset_resolve_path (dataset, instance->image, error);
-  if (path == NULL)
+  fd = hs_dataset_open_file (dataset, instance->image, &path, error);
+  if (fd < 0)
     return NULL;
-  return hs_image_load (path, error);
+  image = hs_image_load_fd (fd, path, error);
+  close (fd);
+  return image;
 }
 
 HsAttentionMap *
 hs_dataset_load_map (HsDataset *dataset, const HsMapRef *ref, GError **error)
 {
   g_autofree char *path = NULL;
+  HsAttentionMap *map;
+  int fd;
 
   g_return_val_if_fail (dataset != NULL, NULL);
   g_return_val_if_fail (ref != NULL, NULL);
 
-  path = hs_dataset_resolve_path (dataset, ref->file, error);
-  if (path == NULL)
+  fd = hs_dataset_open_file (dataset, ref->file, &path, error);
+  if (fd < 0)
     return NULL;
-  return hs_attention_map_load_npy (path, (const char * const *) ref->tokens, ref->no_attn, error);
+  map = hs_attention_map_load_npy_fd (fd, path, (const char * const *) ref->tokens,
+                                      ref->no_attn, error);
+  close (fd);
+  return map;
 }
 
 /* A pixel belongs to the mask when any colour channel is non-zero (alpha
@@ -941,6 +986,7 @@ hs_dataset_load_mask (HsDataset *dataset, const HsRegion *region, GError **error
 {
   g_autofree char *path = NULL;
   g_autoptr(HsImage) image = NULL;
+  int fd;
 
   g_return_val_if_fail (dataset != NULL, NULL);
   g_return_val_if_fail (region != NULL, NULL);
@@ -952,10 +998,11 @@ hs_dataset_load_mask (HsDataset *dataset, const HsRegion *region, GError **error
                    region->name ? region->name : "");
       return NULL;
     }
-  path = hs_dataset_resolve_path (dataset, region->mask, error);
-  if (path == NULL)
+  fd = hs_dataset_open_file (dataset, region->mask, &path, error);
+  if (fd < 0)
     return NULL;
-  image = hs_image_load (path, error);
+  image = hs_image_load_fd (fd, path, error);
+  close (fd);
   if (image == NULL)
     return NULL;
   if (hs_image_get_channels (image) == 1)
@@ -1011,6 +1058,8 @@ hs_dataset_get_image_size (HsDataset *dataset, const HsInstance *instance,
   g_autofree char *path = NULL;
   gpointer cached;
   guint w = 0, h = 0;
+  gboolean probed;
+  int fd;
 
   g_return_val_if_fail (dataset != NULL, FALSE);
   g_return_val_if_fail (instance != NULL, FALSE);
@@ -1033,8 +1082,12 @@ hs_dataset_get_image_size (HsDataset *dataset, const HsInstance *instance,
       goto done;
     }
 
-  path = hs_dataset_resolve_path (dataset, instance->image, error);
-  if (path == NULL || !hs_image_probe (path, &w, &h, error))
+  fd = hs_dataset_open_file (dataset, instance->image, &path, error);
+  if (fd < 0)
+    return FALSE;
+  probed = hs_image_probe_fd (fd, path, &w, &h, error);
+  close (fd);
+  if (!probed)
     return FALSE;
 
   {

@@ -2,8 +2,12 @@
 #include "hs-image-private.h"
 
 #include "hs-limits.h"
+#include "hs-safe-open.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
@@ -138,45 +142,40 @@ hs_image_load_from_memory (const guint8 *data, gsize len, const char *name_for_e
   return NULL;
 }
 
-/* Reads a whole file after checking its size against HsLimits. */
+/* Reads the whole open file after checking its size against HsLimits on
+ * the descriptor itself: the file checked is the file read. */
 static gboolean
-read_limited (const char *path, guint8 **contents, gsize *len, GError **error)
+read_limited_fd (int fd, const char *path, guint8 **contents, gsize *len, GError **error)
 {
-  GStatBuf st;
-  guint64 max_bytes = hs_limits_get ()->max_file_bytes;
   g_autoptr(GError) local_error = NULL;
-  char *data = NULL;
 
-  if (g_stat (path, &st) != 0)
+  if (hs_safe_read_fd (fd, path, hs_limits_get ()->max_file_bytes, contents, len, &local_error))
+    return TRUE;
+  g_set_error_literal (error, HS_IMAGE_ERROR,
+                       local_error->code == HS_SAFE_OPEN_ERROR_TOO_LARGE ? HS_IMAGE_ERROR_TOO_LARGE
+                                                                         : HS_IMAGE_ERROR_IO,
+                       local_error->message);
+  return FALSE;
+}
+
+/* Opens a user-named file (symlinks followed: the user named it) without
+ * blocking on a FIFO; the callers check the descriptor, not the name. */
+static int
+open_named (const char *path, GError **error)
+{
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
+
+  if (fd < 0)
     {
       int saved = errno;
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO,
                    "%s: cannot read: %s", path, g_strerror (saved));
-      return FALSE;
     }
-  if (!S_ISREG (st.st_mode))
-    {
-      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s: not a regular file", path);
-      return FALSE;
-    }
-  if ((guint64) st.st_size > max_bytes)
-    {
-      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE,
-                   "%s: file of %" G_GUINT64_FORMAT " bytes is too large (limit %" G_GUINT64_FORMAT " bytes)",
-                   path, (guint64) st.st_size, max_bytes);
-      return FALSE;
-    }
-  if (!g_file_get_contents (path, &data, len, &local_error))
-    {
-      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s", local_error->message);
-      return FALSE;
-    }
-  *contents = (guint8 *) data;
-  return TRUE;
+  return fd;
 }
 
 HsImage *
-hs_image_load (const char *path, GError **error)
+hs_image_load_fd (int fd, const char *path, GError **error)
 {
   g_autofree guint8 *contents = NULL;
   gsize len = 0;
@@ -184,26 +183,53 @@ hs_image_load (const char *path, GError **error)
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!read_limited (path, &contents, &len, error))
+  if (!read_limited_fd (fd, path, &contents, &len, error))
     return NULL;
   return hs_image_load_from_memory (contents, len, path, error);
 }
 
+HsImage *
+hs_image_load (const char *path, GError **error)
+{
+  HsImage *image;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  fd = open_named (path, error);
+  if (fd < 0)
+    return NULL;
+  image = hs_image_load_fd (fd, path, error);
+  close (fd);
+  return image;
+}
+
 gboolean
-hs_image_probe (const char *path, guint *width, guint *height, GError **error)
+hs_image_probe_fd (int fd, const char *path, guint *width, guint *height, GError **error)
 {
   guint8 magic[8] = { 0 };
+  struct stat st;
   gsize n;
   gboolean ok;
   FILE *file;
+  int own;
 
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  file = g_fopen (path, "rb");
-  if (file == NULL)
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s: not a regular file", path);
+      return FALSE;
+    }
+  /* The caller keeps its descriptor; the stream gets its own. */
+  own = dup (fd);
+  if (own < 0 || lseek (own, 0, SEEK_SET) != 0 || (file = fdopen (own, "rb")) == NULL)
     {
       int saved = errno;
+      if (own >= 0)
+        close (own);
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO,
                    "%s: cannot read: %s", path, g_strerror (saved));
       return FALSE;
@@ -222,6 +248,23 @@ hs_image_probe (const char *path, guint *width, guint *height, GError **error)
       ok = FALSE;
     }
   fclose (file);
+  return ok;
+}
+
+gboolean
+hs_image_probe (const char *path, guint *width, guint *height, GError **error)
+{
+  gboolean ok;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  fd = open_named (path, error);
+  if (fd < 0)
+    return FALSE;
+  ok = hs_image_probe_fd (fd, path, width, height, error);
+  close (fd);
   return ok;
 }
 

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct
 {
@@ -210,7 +211,7 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
   /* metadata.csv is optional: without it there are no notes */
   if (g_file_test (metadata_path, G_FILE_TEST_IS_REGULAR))
     {
-      g_autoptr(HsCsvReader) meta = hs_csv_reader_new_from_file (metadata_path, &local_error);
+      g_autoptr(HsCsvReader) meta = hs_import_open_csv (ctx, metadata_path, &local_error);
 
       if (meta == NULL)
         {
@@ -269,7 +270,7 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
           }
     }
 
-  structure = hs_csv_reader_new_from_file (structure_path, &local_error);
+  structure = hs_import_open_csv (ctx, structure_path, &local_error);
   if (structure == NULL)
     {
       g_propagate_error (error, g_steal_pointer (&local_error));
@@ -445,7 +446,17 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
               hs_import_skip (ctx, structure_path, line, "Mask path '%s' leaves the folder", mask_file);
               continue;
             }
-          crop = hs_image_load (mask_path, &local_error);
+          {
+            /* Beneath the source folder: a symlinked mask may not pull a
+             * file from outside it into the dataset. */
+            int fd = hs_import_open_source (ctx, mask_path, &local_error);
+
+            if (fd >= 0)
+              {
+                crop = hs_image_load_fd (fd, mask_path, &local_error);
+                close (fd);
+              }
+          }
           if (crop == NULL)
             {
               hs_import_skip (ctx, structure_path, line, "%s", local_error->message);

@@ -207,7 +207,7 @@ import_gold_tsv (Genome *g, const char *path, GError **error)
   int c_image, c_row, c_sentence, c_bbox, c_coord, c_label, c_context;
   guint line = 0;
 
-  reader = hs_csv_reader_new_from_file (path, &local_error);
+  reader = hs_import_open_csv (g->ctx, path, &local_error);
   if (reader == NULL)
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s", local_error->message);
@@ -327,6 +327,8 @@ import_scene_graph (Genome *g, const char *path)
   JsonArray *objects, *attributes;
   GenomeImage *gi;
   const char *image_id;
+  g_autofree char *file_text = NULL;
+  gsize len = 0;
   GStatBuf st;
 
   if (g_stat (path, &st) == 0 && (guint64) st.st_size > hs_limits_get ()->max_manifest_bytes)
@@ -334,7 +336,8 @@ import_scene_graph (Genome *g, const char *path)
       hs_import_skip (g->ctx, path, 0, "file too large");
       return;
     }
-  if (!hs_json_parser_load_file (parser, path, &error))
+  if (!hs_import_read_source (g->ctx, path, &file_text, &len, &error) ||
+      !hs_json_parser_load_data (parser, file_text, (gssize) len, &error))
     {
       hs_import_skip (g->ctx, path, 0, "%s", error->message);
       return;

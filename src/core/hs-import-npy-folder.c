@@ -102,7 +102,16 @@ hs_import_npy_folder (HsImportContext *ctx, const char * const *sources, guint n
           continue;
         }
       g_clear_error (&local_error);
-      map = hs_attention_map_load_npy (path, NULL, NAN, &local_error);
+      {
+        int fd = hs_import_open_source (ctx, path, &local_error);
+
+        map = NULL;
+        if (fd >= 0)
+          {
+            map = hs_attention_map_load_npy_fd (fd, path, NULL, NAN, &local_error);
+            close (fd);
+          }
+      }
       if (map == NULL)
         {
           const char *reason = local_error->message;

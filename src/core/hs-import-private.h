@@ -15,6 +15,7 @@ typedef struct
   HsImportSummary       *summary;
   GHashTable            *images;        /* relative image path → source path */
   GHashTable            *instance_ids;  /* set */
+  GPtrArray             *source_roots;  /* folders the sources may read beneath */
   gint64                 last_progress; /* monotonic µs of the last report */
 } HsImportContext;
 
@@ -43,6 +44,16 @@ gboolean hs_import_next_row     (HsImportContext *ctx, HsCsvReader *reader, cons
 /* Records a source row that could not be used. */
 void     hs_import_skip         (HsImportContext *ctx, const char *file, guint line,
                                  const char *format, ...) G_GNUC_PRINTF (4, 5);
+/* Opens a file the source names (an image, mask, label or map) beneath the
+ * source folder it lies in (a folder source, or the folder of a file
+ * source), never following a symlink out of it (hs-safe-open.h).  Returns
+ * the descriptor of a regular file, or -1 with `error` set. */
+int      hs_import_open_source  (HsImportContext *ctx, const char *path, GError **error);
+/* Reads such a file whole, up to HsLimits' max_file_bytes (NUL-terminated). */
+gboolean hs_import_read_source  (HsImportContext *ctx, const char *path, char **contents,
+                                 gsize *len, GError **error);
+/* A CSV reader over a file read with hs_import_read_source. */
+HsCsvReader *hs_import_open_csv (HsImportContext *ctx, const char *path, GError **error);
 /* Copies (or hard-links) `source` to `relative` inside the dataset, once;
  * reads its size from the header.  `relative` is made unique when another
  * source already took it.  Returns the relative path used. */

@@ -208,7 +208,7 @@ hs_import_yolo (HsImportContext *ctx, const char * const *sources, guint n, GErr
       instance->width = width;
       instance->height = height;
 
-      if (g_file_get_contents (label_path, &text, NULL, NULL))
+      if (hs_import_read_source (ctx, label_path, &text, NULL, NULL))
         {
           lines = g_strsplit (text, "\n", -1);
           for (guint k = 0; lines[k] != NULL; k++)

@@ -3,6 +3,8 @@
 
 #include "hs-image-private.h"
 #include "hs-stop-point.h"
+#include "hs-limits.h"
+#include "hs-safe-open.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -173,37 +175,155 @@ hs_import_unique_id (HsImportContext *ctx, const char *base)
   return id;
 }
 
-/* Links or copies `source` to a temporary name beside `dest`, then renames
- * it over `dest`: a dataset already in the folder (re-imported with --force)
- * keeps a whole image under every name its manifest uses, whenever the
- * import is interrupted, and an existing `dest` that is a hard link to some
- * source file is replaced, never written through. */
+static char *
+absolute_lexical (const char *path)
+{
+  g_autofree char *cwd = g_get_current_dir ();
+
+  return g_canonicalize_filename (path, cwd);
+}
+
+/* The folders sources may read beneath: each folder named as a source, and
+ * the folder of each file named. */
+static GPtrArray *
+source_roots_new (const char * const *sources, guint n)
+{
+  GPtrArray *roots = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *absolute = absolute_lexical (sources[i]);
+
+      if (g_file_test (absolute, G_FILE_TEST_IS_DIR))
+        g_ptr_array_add (roots, g_steal_pointer (&absolute));
+      else
+        g_ptr_array_add (roots, g_path_get_dirname (absolute));
+    }
+  return roots;
+}
+
+int
+hs_import_open_source (HsImportContext *ctx, const char *path, GError **error)
+{
+  g_autofree char *absolute = absolute_lexical (path);
+  g_autoptr(GError) local_error = NULL;
+  const char *best = NULL;
+  gsize best_len = 0;
+  int fd;
+
+  /* The deepest root holding the path: a symlink is refused only when it
+   * leads out of the folder the user named. */
+  for (guint i = 0; ctx->source_roots != NULL && i < ctx->source_roots->len; i++)
+    {
+      const char *root = g_ptr_array_index (ctx->source_roots, i);
+      gsize n = strcmp (root, "/") == 0 ? 0 : strlen (root);
+
+      if (strncmp (absolute, root, n) == 0 && absolute[n] == '/' && absolute[n + 1] != '\0' &&
+          (best == NULL || n > best_len))
+        {
+          best = root;
+          best_len = n;
+        }
+    }
+  if (best == NULL)
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
+                   "%s: outside the source folders", path);
+      return -1;
+    }
+  fd = hs_safe_open_under (best_len == 0 ? "/" : best, absolute + best_len + 1, path,
+                           &local_error);
+  if (fd < 0)
+    {
+      g_set_error_literal (error, HS_IMPORT_ERROR,
+                           local_error->code == HS_SAFE_OPEN_ERROR_ESCAPE ? HS_IMPORT_ERROR_FORMAT
+                                                                          : HS_IMPORT_ERROR_IO,
+                           local_error->message);
+      return -1;
+    }
+  return fd;
+}
+
+gboolean
+hs_import_read_source (HsImportContext *ctx, const char *path, char **contents, gsize *len,
+                       GError **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  guint8 *data = NULL;
+  gsize n = 0;
+  int fd = hs_import_open_source (ctx, path, error);
+  gboolean ok;
+
+  if (fd < 0)
+    return FALSE;
+  ok = hs_safe_read_fd (fd, path, hs_limits_get ()->max_file_bytes, &data, &n, &local_error);
+  close (fd);
+  if (!ok)
+    {
+      g_set_error_literal (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, local_error->message);
+      return FALSE;
+    }
+  *contents = (char *) data;
+  if (len != NULL)
+    *len = n;
+  return TRUE;
+}
+
+HsCsvReader *
+hs_import_open_csv (HsImportContext *ctx, const char *path, GError **error)
+{
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+
+  if (!hs_import_read_source (ctx, path, &contents, &len, error))
+    return NULL;
+  return hs_csv_reader_new_from_data (contents, len, path);
+}
+
+/* Links or copies the open source `fd` to a temporary name beside `dest`,
+ * then renames it over `dest`: a dataset already in the folder (re-imported
+ * with --force) keeps a whole image under every name its manifest uses,
+ * whenever the import is interrupted, and an existing `dest` that is a hard
+ * link to some source file is replaced, never written through.  The file
+ * linked or copied is the descriptor opened beneath the source folder, so a
+ * symlink swapped in after the checks is never followed. */
 static gboolean
-copy_file (const char *source, const char *dest, GError **error)
+copy_file (int fd, const char *source, const char *dest, GError **error)
 {
   g_autofree char *tmp = g_strdup_printf ("%s.import-%d~", dest, (int) getpid ());
-  g_autoptr(GFile) src = g_file_new_for_path (source);
-  g_autoptr(GFile) dst = g_file_new_for_path (tmp);
-  g_autoptr(GError) local_error = NULL;
+  g_autofree char *proc = g_strdup_printf ("/proc/self/fd/%d", fd);
 
   g_unlink (tmp);
-  /* A hard link costs no space; across file systems fall back to a copy. */
-  if (link (source, tmp) != 0)
+  /* A hard link of exactly the open file costs no space; across file
+   * systems (or without /proc) fall back to a copy from the descriptor. */
+  if (linkat (AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) != 0)
     {
-      int fd;
+      int out = g_open (tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+      char buffer[65536];
+      ssize_t n = 0;
+      gboolean ok = out >= 0 && lseek (fd, 0, SEEK_SET) == 0;
+      int saved = errno;
 
-      if (!g_file_copy (src, dst, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, &local_error))
+      while (ok && (n = read (fd, buffer, sizeof buffer)) != 0)
+        {
+          if (n < 0 && errno == EINTR)
+            continue;
+          ok = n > 0 && write (out, buffer, (size_t) n) == n;
+          saved = errno;
+        }
+      if (ok && fsync (out) != 0)
+        {
+          ok = FALSE;
+          saved = errno;
+        }
+      if (out >= 0)
+        close (out);
+      if (!ok)
         {
           g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot copy to %s: %s",
-                       source, dest, local_error->message);
+                       source, dest, g_strerror (saved));
           g_unlink (tmp);
           return FALSE;
-        }
-      fd = open (tmp, O_RDONLY | O_CLOEXEC);
-      if (fd >= 0)
-        {
-          (void) fsync (fd);
-          close (fd);
         }
     }
   /* A kill test may stop here: this image whole under its temporary name,
@@ -230,8 +350,8 @@ hs_import_add_image (HsImportContext *ctx, const char *source, const char *relat
   g_autofree char *rel = g_strdup (relative);
   g_autofree char *dest = NULL;
   g_autofree char *dir = NULL;
-  g_autoptr(GError) local_error = NULL;
   const char *taken;
+  int fd;
 
   /* `relative` derives from names in the source files: it must stay inside
    * the output folder (the copy below replaces what is there). */
@@ -243,9 +363,14 @@ hs_import_add_image (HsImportContext *ctx, const char *source, const char *relat
                    "%s: image name \"%s\" would leave the output folder", source, relative);
       return NULL;
     }
-  if (!hs_image_probe (source, width, height, &local_error))
+  /* Probed and copied from one descriptor opened beneath the source
+   * folder: the file checked is the file copied. */
+  fd = hs_import_open_source (ctx, source, error);
+  if (fd < 0)
+    return NULL;
+  if (!hs_image_probe_fd (fd, source, width, height, error))
     {
-      g_propagate_error (error, g_steal_pointer (&local_error));
+      close (fd);
       return NULL;
     }
   for (guint n = 2; (taken = g_hash_table_lookup (ctx->images, rel)) != NULL; n++)
@@ -254,7 +379,10 @@ hs_import_add_image (HsImportContext *ctx, const char *source, const char *relat
       const char *dot;
 
       if (strcmp (taken, source) == 0)
-        return g_steal_pointer (&rel);
+        {
+          close (fd);
+          return g_steal_pointer (&rel);
+        }
       dot = strrchr (relative, '.');
       stem = dot != NULL && strchr (dot, '/') == NULL ? g_strndup (relative, dot - relative)
                                                       : g_strdup (relative);
@@ -268,10 +396,15 @@ hs_import_add_image (HsImportContext *ctx, const char *source, const char *relat
       int saved = errno;
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot create folder: %s",
                    dir, g_strerror (saved));
+      close (fd);
       return NULL;
     }
-  if (!copy_file (source, dest, error))
-    return NULL;
+  if (!copy_file (fd, source, dest, error))
+    {
+      close (fd);
+      return NULL;
+    }
+  close (fd);
   g_hash_table_insert (ctx->images, g_strdup (rel), g_strdup (source));
   return g_steal_pointer (&rel);
 }
@@ -483,6 +616,7 @@ hs_import (const char *format, const char * const *sources, const char *output_d
   ctx.summary = summary;
   ctx.images = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   ctx.instance_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  ctx.source_roots = source_roots_new (sources, n_sources);
 
   ok = hs_import_progress (&ctx, 0.0, NULL, error) && func (&ctx, sources, n_sources, error) &&
        hs_import_progress (&ctx, 1.0, NULL, error);
@@ -520,6 +654,7 @@ hs_import (const char *format, const char * const *sources, const char *output_d
 
   g_hash_table_unref (ctx.images);
   g_hash_table_unref (ctx.instance_ids);
+  g_ptr_array_unref (ctx.source_roots);
   g_free (ctx.root);
   hs_import_summary_clear (&local_summary);
   if (!ok)

@@ -3,8 +3,11 @@
 
 #include "hs-atomic-file.h"
 #include "hs-limits.h"
+#include "hs-safe-open.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
@@ -569,42 +572,48 @@ hs_npy_read_from_memory (const guint8 *data, gsize len, const char *name_for_err
 }
 
 HsNdArray *
-hs_npy_read (const char *path, GError **error)
+hs_npy_read_fd (int fd, const char *path, GError **error)
 {
-  GStatBuf st;
-  guint64 max_bytes = hs_limits_get ()->max_file_bytes;
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *contents = NULL;
+  g_autofree guint8 *contents = NULL;
   gsize len = 0;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (g_stat (path, &st) != 0)
+  /* Size checked on the descriptor: the file checked is the file read. */
+  if (!hs_safe_read_fd (fd, path, hs_limits_get ()->max_file_bytes, &contents, &len, &local_error))
+    {
+      g_set_error_literal (error, HS_NPY_ERROR,
+                           local_error->code == HS_SAFE_OPEN_ERROR_TOO_LARGE ? HS_NPY_ERROR_TOO_LARGE
+                                                                             : HS_NPY_ERROR_IO,
+                           local_error->message);
+      return NULL;
+    }
+  return hs_npy_read_from_memory (contents, len, path, error);
+}
+
+HsNdArray *
+hs_npy_read (const char *path, GError **error)
+{
+  HsNdArray *array;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  /* O_NONBLOCK: a FIFO must not block the open. */
+  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
+  if (fd < 0)
     {
       int saved = errno;
       g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_IO, "%s: cannot read: %s", path,
                    g_strerror (saved));
       return NULL;
     }
-  if (!S_ISREG (st.st_mode))
-    {
-      g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_IO, "%s: not a regular file", path);
-      return NULL;
-    }
-  if ((guint64) st.st_size > max_bytes)
-    {
-      g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_TOO_LARGE,
-                   "%s: file of %" G_GUINT64_FORMAT " bytes is too large (limit %" G_GUINT64_FORMAT " bytes)",
-                   path, (guint64) st.st_size, max_bytes);
-      return NULL;
-    }
-  if (!g_file_get_contents (path, &contents, &len, &local_error))
-    {
-      g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_IO, "%s", local_error->message);
-      return NULL;
-    }
-  return hs_npy_read_from_memory ((const guint8 *) contents, len, path, error);
+  array = hs_npy_read_fd (fd, path, error);
+  close (fd);
+  return array;
 }
 
 /* ---- writing ----------------------------------------------------------- */
