@@ -186,6 +186,74 @@ test_limits (void)
   g_assert_error (error, HS_MAP_ERROR, HS_MAP_ERROR_SHAPE);
 }
 
+/* A − B, worked by hand: on the same grid cell by cell (the sentence map
+ * of a per-token map), on another grid after B is resampled bilinearly
+ * with half-pixel centres and edge clamp, and an overflow refused. */
+static void
+test_difference (void)
+{
+  static const double a[] = { 1, 2, 3, 4, 5, 6 };
+  static const double b[] = { 6, 5, 4, 3, 2, 1 };
+  static const double expected[] = { -5, -3, -1, 1, 3, 5 };
+  /* two tokens whose mean is a */
+  static const double a_tokens[] = { 0, 2, 2, 4, 4, 6,   2, 2, 4, 4, 6, 6 };
+  static const double row[] = { 1, 1, 1, 1 };
+  static const double ramp[] = { 0, 1 };
+  /* 1 − ramp at x = (i + 0.5)·2/4 − 0.5 = −0.25, 0.25, 0.75, 1.25 (clamped to 0 … 1) */
+  static const double row_minus_ramp[] = { 1, 0.75, 0.25, 0 };
+  static const double huge[] = { 1e308 };
+  static const double minus_huge[] = { -1e308 };
+  g_autoptr(HsAttentionMap) ma = NULL;
+  g_autoptr(HsAttentionMap) mb = NULL;
+  g_autoptr(HsAttentionMap) mt = NULL;
+  g_autoptr(HsAttentionMap) d = NULL;
+  g_autoptr(GError) error = NULL;
+  double m = -1;
+
+  ma = hs_attention_map_new (0, 2, 3, a, &error);
+  mb = hs_attention_map_new (0, 2, 3, b, &error);
+  mt = hs_attention_map_new (2, 2, 3, a_tokens, &error);
+  g_assert_no_error (error);
+  d = hs_attention_map_difference (ma, mb, &m, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hs_attention_map_get_width (d), ==, 3);
+  g_assert_cmpuint (hs_attention_map_get_height (d), ==, 2);
+  g_assert_cmpuint (hs_attention_map_get_n_tokens (d), ==, 0);
+  g_assert_cmpmem (hs_attention_map_peek_values (d), sizeof expected, expected, sizeof expected);
+  g_assert_cmpfloat (m, ==, 5);
+  g_clear_pointer (&d, hs_attention_map_unref);
+  d = hs_attention_map_difference (mt, mb, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (hs_attention_map_peek_values (d), sizeof expected, expected, sizeof expected);
+  g_clear_pointer (&d, hs_attention_map_unref);
+  g_clear_pointer (&ma, hs_attention_map_unref);
+  g_clear_pointer (&mb, hs_attention_map_unref);
+
+  /* A is 1 × 4, B 1 × 2: B is read on A's grid. */
+  ma = hs_attention_map_new (0, 1, 4, row, &error);
+  mb = hs_attention_map_new (0, 1, 2, ramp, &error);
+  g_assert_no_error (error);
+  d = hs_attention_map_difference (ma, mb, &m, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hs_attention_map_get_width (d), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpfloat_with_epsilon (hs_attention_map_peek_values (d)[i], row_minus_ramp[i], 1e-12);
+  g_assert_cmpfloat_with_epsilon (m, 1, 1e-12);
+  g_clear_pointer (&d, hs_attention_map_unref);
+  g_clear_pointer (&ma, hs_attention_map_unref);
+  g_clear_pointer (&mb, hs_attention_map_unref);
+
+  /* 1e308 − (−1e308) is not a double: an error, `max_abs` untouched. */
+  ma = hs_attention_map_new (0, 1, 1, huge, &error);
+  mb = hs_attention_map_new (0, 1, 1, minus_huge, &error);
+  g_assert_no_error (error);
+  m = -1;
+  d = hs_attention_map_difference (ma, mb, &m, &error);
+  g_assert_null (d);
+  g_assert_error (error, HS_MAP_ERROR, HS_MAP_ERROR_NON_FINITE);
+  g_assert_cmpfloat (m, ==, -1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -193,5 +261,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/attention-map/new", test_new);
   g_test_add_func ("/hs/attention-map/load-npy", test_load_npy);
   g_test_add_func ("/hs/attention-map/limits", test_limits);
+  g_test_add_func ("/hs/attention-map/difference", test_difference);
   return g_test_run ();
 }

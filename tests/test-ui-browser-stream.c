@@ -237,6 +237,47 @@ test_window_large (void)
   hs_ui_settle ();
 }
 
+/* The subset filters follow the "subset-filter" key both ways, through
+ * the core's subset names: unknown names are skipped on the way in. */
+static void
+test_bind_settings (void)
+{
+  g_autofree char *dir = g_build_filename (g_getenv ("HS_BUILD_DIR"), "data", NULL);
+  g_autoptr(GSettingsSchemaSource) source = NULL;
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) saved = NULL;
+  const char *restored[] = { "one_lung", "annotated", "from-a-newer-version", NULL };
+  const char *expected_all[] = { "abnormal", "mdrb", "annotated", NULL };
+  const char *expected_two[] = { "abnormal", "mdrb", NULL };
+  HsInstanceBrowser *browser;
+  gboolean annotated = FALSE;
+
+  source = g_settings_schema_source_new_from_directory (dir, NULL, FALSE, &error);
+  g_assert_no_error (error);
+  schema = g_settings_schema_source_lookup (source, HS_APPLICATION_ID, FALSE);
+  g_assert_nonnull (schema);
+  settings = g_settings_new_full (schema, NULL, NULL);
+  g_settings_set_strv (settings, "subset-filter", restored);
+
+  browser = g_object_ref_sink (HS_INSTANCE_BROWSER (hs_instance_browser_new ()));
+  hs_instance_browser_bind_settings (browser, settings);
+  g_assert_cmpuint (hs_instance_browser_get_subsets (browser), ==, HS_SUBSET_ONE_LUNG);
+  g_object_get (browser, "filter-annotated", &annotated, NULL);
+  g_assert_true (annotated);
+
+  hs_instance_browser_set_subsets (browser, HS_SUBSET_ABNORMAL | HS_SUBSET_MDRB);
+  saved = g_settings_get_strv (settings, "subset-filter");
+  g_assert_true (g_strv_equal ((const char * const *) saved, expected_all));
+  g_clear_pointer (&saved, g_strfreev);
+
+  g_object_set (browser, "filter-annotated", FALSE, NULL);
+  saved = g_settings_get_strv (settings, "subset-filter");
+  g_assert_true (g_strv_equal ((const char * const *) saved, expected_two));
+  g_assert_finalize_object (browser);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -246,5 +287,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/browser-stream/later-problem", test_later_problem);
   g_test_add_func ("/hs/ui/browser-stream/replaced", test_replaced);
   g_test_add_func ("/hs/ui/browser-stream/window-large", test_window_large);
+  g_test_add_func ("/hs/ui/browser-stream/bind-settings", test_bind_settings);
   return g_test_run ();
 }

@@ -45,6 +45,11 @@ const char     *hs_attention_map_get_token     (const HsAttentionMap *map, guint
 void            hs_attention_map_set_tokens    (HsAttentionMap *map, const char * const *tokens);
 double          hs_attention_map_get_no_attn   (const HsAttentionMap *map);
 void            hs_attention_map_set_no_attn   (HsAttentionMap *map, double no_attn);
+/* A − B (sentence maps) on A's grid, B resampled bilinearly when its grid
+ * differs; `max_abs` (may be NULL) receives max |A − B|.  A difference too
+ * large for a double is an HS_MAP_ERROR_NON_FINITE error. */
+HsAttentionMap *hs_attention_map_difference    (const HsAttentionMap *a, const HsAttentionMap *b,
+                                                double *max_abs, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HsAttentionMap, hs_attention_map_unref)
 

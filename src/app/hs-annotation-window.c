@@ -5,6 +5,7 @@
 
 #include "hs-annotation-window.h"
 #include "hs-canvas.h"
+#include "hs-css-private.h"
 #include "hs-error-bar.h"
 #include "hs-view-state.h"
 
@@ -812,25 +813,12 @@ hs_annotation_window_class_init (HsAnnotationWindowClass *klass)
 static void
 hs_annotation_window_init (HsAnnotationWindow *self)
 {
-  static gboolean css_loaded;
-
   self->index = -1;
   self->no_attn = NAN;
   for (guint q = 0; q < HS_ANNOTATION_N_QUESTIONS; q++)
     self->levels[q] = -1;
   gtk_widget_init_template (GTK_WIDGET (self));
-  if (!css_loaded && gdk_display_get_default () != NULL)
-    {
-      g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
-
-      /* The question the digit keys answer. */
-      gtk_css_provider_load_from_data (provider,
-                                       ".hs-current-question { border: 2px solid @theme_selected_bg_color;"
-                                       " border-radius: 6px; padding: 4px; }", -1);
-      gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (provider),
-                                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-      css_loaded = TRUE;
-    }
+  _hs_css_init ();
   self->state = hs_view_state_new ();
   hs_canvas_set_view_state (self->canvas, self->state);
   /* The canvas binds digits to zoom; here they answer questions. */

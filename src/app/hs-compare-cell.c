@@ -2,6 +2,7 @@
 #include <glib/gi18n.h>
 
 #include "hs-compare-cell.h"
+#include "hs-css-private.h"
 #include "hs-utils-private.h"
 
 struct _HsCompareCell
@@ -79,6 +80,7 @@ hs_compare_cell_init (HsCompareCell *self)
 {
   self->wrong_side = -1;
   gtk_widget_init_template (GTK_WIDGET (self));
+  _hs_css_init ();
 }
 
 GtkWidget *

@@ -11,12 +11,9 @@
 void
 _hs_compare_view_cancel_live (HsCompareView *self)
 {
-  gboolean was_busy = self->n_pending > 0;
+  gboolean was_busy = hs_latest_request_get_n_pending (self->requests) > 0;
 
-  self->generation++;
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  self->n_pending = 0;
+  hs_latest_request_cancel (self->requests);
   if (was_busy)
     _hs_compare_view_notify (self, PROP_BUSY);
 }
@@ -25,7 +22,7 @@ _hs_compare_view_cancel_live (HsCompareView *self)
 
 typedef struct {
   HsCompareView *view;     /* weak: the view may go first */
-  guint          generation;
+  guint64        ticket;   /* of the view's requests */
   guint          index;
   char          *source;   /* what errors are reported under */
 } LiveRequest;
@@ -51,7 +48,7 @@ live_done (GObject *object, GAsyncResult *result, gpointer user_data)
   HsCompareCell *cell;
 
   /* Superseded by a newer load, or the view is gone: the map is cached. */
-  if (self == NULL || request->generation != self->generation)
+  if (self == NULL || !hs_latest_request_is_current (self->requests, request->ticket))
     return;
   cell = _hs_compare_view_get_cell (self, request->index);
   if (cell == NULL)
@@ -70,11 +67,9 @@ live_done (GObject *object, GAsyncResult *result, gpointer user_data)
         message = g_strdup_printf (_("Live model %s: %s"), request->source, error->message);
       hs_compare_cell_set_error (cell, message);
     }
-  if (self->n_pending > 0 && --self->n_pending == 0)
-    {
-      g_clear_object (&self->cancellable);
-      _hs_compare_view_notify (self, PROP_BUSY);
-    }
+  if (hs_latest_request_finish (self->requests, request->ticket) &&
+      hs_latest_request_get_n_pending (self->requests) == 0)
+    _hs_compare_view_notify (self, PROP_BUSY);
   if (self->mode == HS_COMPARE_MODE_PAIR)
     _hs_compare_view_finish_pair (self);
   else
@@ -91,6 +86,7 @@ request_live (HsCompareView *self, HsDataset *dataset, HsInstance *instance, gui
   g_autoptr(HsAttentionMap) cached = hs_live_attend_lookup (self->live, key);
   HsCompareCell *cell = _hs_compare_view_get_cell (self, index);
   LiveRequest *request;
+  GCancellable *cancellable = NULL;
 
   if (cached != NULL)
     {
@@ -98,18 +94,16 @@ request_live (HsCompareView *self, HsDataset *dataset, HsInstance *instance, gui
       return TRUE;
     }
   hs_compare_cell_set_pending (cell);
-  if (self->cancellable == NULL)
-    self->cancellable = g_cancellable_new ();
   request = g_new0 (LiveRequest, 1);
   request->view = self;
   g_object_add_weak_pointer (G_OBJECT (self), (gpointer *) &request->view);
-  request->generation = self->generation;
+  request->ticket = hs_latest_request_issue (self->requests, &cancellable);
   request->index = index;
   request->source = g_strdup (model);
-  if (self->n_pending++ == 0)
+  if (hs_latest_request_get_n_pending (self->requests) == 1)
     _hs_compare_view_notify (self, PROP_BUSY);
   hs_live_attend_async (self->live, dataset, instance, self->image, model, prompt,
-                        self->cancellable, live_done, request);
+                        cancellable, live_done, request);
   return FALSE;
 }
 

@@ -9,6 +9,7 @@
 #include "hs-color-bar.h"
 #include "hs-compare-cell.h"
 #include "hs-compare-view.h"
+#include "hs-latest-request.h"
 
 G_BEGIN_DECLS
 
@@ -40,9 +41,7 @@ struct _HsCompareView
 
   /* Live maps of the newest load; older requests are dropped. */
   HsLiveAttend   *live;
-  GCancellable   *cancellable;
-  guint           generation;
-  guint           n_pending;
+  HsLatestRequest *requests;
 };
 
 typedef enum {

@@ -8,10 +8,10 @@
 
 #include <glib/gi18n.h>
 #include <heatscope/hs-metrics.h>
-#include <heatscope/hs-resample.h>
 #include <heatscope/hs-target.h>
 
 #include "hs-compare-view-private.h"
+#include "hs-css-private.h"
 
 G_DEFINE_QUARK (hs-compare-view-error-quark, hs_compare_view_error)
 
@@ -260,33 +260,6 @@ apply_shared_range (HsCompareView *self, guint n_cells)
     hs_color_bar_set_range (self->shared_bar, lo, hi);
 }
 
-/* A − B on A's grid (B resampled when the grids differ). */
-static HsAttentionMap *
-difference_map (HsAttentionMap *a, HsAttentionMap *b, double *max_abs, GError **error)
-{
-  guint w = hs_attention_map_get_width (a), h = hs_attention_map_get_height (a);
-  guint bw = hs_attention_map_get_width (b), bh = hs_attention_map_get_height (b);
-  const double *va = hs_attention_map_peek_values (a);
-  const double *vb = hs_attention_map_peek_values (b);
-  g_autofree double *resampled = NULL;
-  g_autofree double *d = g_new (double, (gsize) w * h);
-  double m = 0;
-
-  if (bw != w || bh != h)
-    {
-      resampled = g_new (double, (gsize) w * h);
-      hs_resample (vb, bw, bh, resampled, w, h, HS_UPSAMPLE_BILINEAR);
-      vb = resampled;
-    }
-  for (gsize i = 0; i < (gsize) w * h; i++)
-    {
-      d[i] = va[i] - vb[i];
-      m = MAX (m, fabs (d[i]));
-    }
-  *max_abs = m;
-  return hs_attention_map_new (0, h, w, d, error);
-}
-
 /* ---- public ----------------------------------------------------------------- */
 
 static void
@@ -424,7 +397,7 @@ _hs_compare_view_finish_pair (HsCompareView *self)
       gtk_label_set_text (self->info_label, _("One of the maps could not be computed"));
       return;
     }
-  diff = difference_map (map_a, map_b, &m, &error);
+  diff = hs_attention_map_difference (map_a, map_b, &m, &error);
   if (diff == NULL)
     {
       hs_compare_cell_set_error (cell, error->message);
@@ -554,7 +527,7 @@ gboolean
 hs_compare_view_get_busy (HsCompareView *self)
 {
   g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), FALSE);
-  return self->n_pending > 0;
+  return hs_latest_request_get_n_pending (self->requests) > 0;
 }
 
 const char *
@@ -738,7 +711,7 @@ hs_compare_view_get_property (GObject *object, guint prop_id, GValue *value, GPa
     {
     case PROP_BLINK: g_value_set_boolean (value, self->blink); break;
     case PROP_MODE:  g_value_set_int (value, self->mode); break;
-    case PROP_BUSY:  g_value_set_boolean (value, self->n_pending > 0); break;
+    case PROP_BUSY:  g_value_set_boolean (value, hs_compare_view_get_busy (self)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -780,6 +753,7 @@ hs_compare_view_finalize (GObject *object)
   HsCompareView *self = HS_COMPARE_VIEW (object);
 
   g_clear_pointer (&self->cells, g_ptr_array_unref);
+  g_clear_object (&self->requests);
   G_OBJECT_CLASS (hs_compare_view_parent_class)->finalize (object);
 }
 
@@ -825,39 +799,15 @@ hs_compare_view_class_init (HsCompareViewClass *klass)
   gtk_widget_class_set_css_name (widget_class, "hs-compare-view");
 }
 
-/* The side badges and the cell frames (once per display). */
-static void
-ensure_css (GtkWidget *widget)
-{
-  static const char css[] =
-    "hs-compare-view .hs-side-badge { border-radius: 4px; padding: 1px 6px; font-weight: bold;"
-    "  font-size: smaller; }\n"
-    "hs-compare-view .hs-wrong-side { background-color: #c01c28; color: white; }\n"
-    "hs-compare-view .hs-same-side { background-color: alpha(#26a269, 0.18); color: #1b7a4c; }\n"
-    "hs-compare-view .hs-compare-cell { background-color: #1e1e1e; border-radius: 4px; }\n"
-    "hs-compare-view .hs-compare-cell .dim-label, hs-compare-view .hs-compare-cell .error {"
-    "  color: #e8e8e8; }\n"
-    "hs-compare-view .hs-prompt { font-weight: bold; }\n";
-  GdkDisplay *display = gtk_widget_get_display (widget);
-  g_autoptr(GtkCssProvider) provider = NULL;
-
-  if (g_object_get_data (G_OBJECT (display), "hs-compare-css") != NULL)
-    return;
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_data (provider, css, -1);
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  g_object_set_data (G_OBJECT (display), "hs-compare-css", GINT_TO_POINTER (1));
-}
-
 static void
 hs_compare_view_init (HsCompareView *self)
 {
   self->cells = g_ptr_array_new_with_free_func (g_object_unref);
+  self->requests = hs_latest_request_new ();
   self->shared_lo = 0;
   self->shared_hi = 1;
   gtk_widget_init_template (GTK_WIDGET (self));
-  ensure_css (GTK_WIDGET (self));
+  _hs_css_init ();
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   set_mode (self, HS_COMPARE_MODE_NONE);
 }

@@ -4,119 +4,7 @@
 #include "hs-instance-browser.h"
 #include "hs-wrong-side.h"
 #include "hs-instance-item.h"
-
-/* ---- the rows ----------------------------------------------------------- *
- * A list model over the dataset's instances that makes a row object only
- * when something asks for it (the list view binds the few rows on screen;
- * a search or subset filter asks for all), so opening 10 000 instances
- * costs no 10 000 GObjects.  It grows while the dataset loads. */
-
-#define HS_TYPE_INSTANCE_LIST (hs_instance_list_get_type ())
-G_DECLARE_FINAL_TYPE (HsInstanceList, hs_instance_list, HS, INSTANCE_LIST, GObject)
-
-struct _HsInstanceList
-{
-  GObject    parent_instance;
-  HsDataset *dataset;
-  GPtrArray *items;      /* HsInstanceItem* or NULL until asked for; len = n_items */
-};
-
-static GType
-hs_instance_list_get_item_type (GListModel *model)
-{
-  return HS_TYPE_INSTANCE_ITEM;
-}
-
-static guint
-hs_instance_list_get_n_items (GListModel *model)
-{
-  return HS_INSTANCE_LIST (model)->items->len;
-}
-
-static gpointer
-hs_instance_list_get_item (GListModel *model,
-                           guint       position)
-{
-  HsInstanceList *self = HS_INSTANCE_LIST (model);
-
-  if (position >= self->items->len)
-    return NULL;
-  if (g_ptr_array_index (self->items, position) == NULL)
-    g_ptr_array_index (self->items, position) = hs_instance_item_new (self->dataset, position);
-  return g_object_ref (g_ptr_array_index (self->items, position));
-}
-
-static void
-hs_instance_list_model_init (GListModelInterface *iface)
-{
-  iface->get_item_type = hs_instance_list_get_item_type;
-  iface->get_n_items = hs_instance_list_get_n_items;
-  iface->get_item = hs_instance_list_get_item;
-}
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (HsInstanceList, hs_instance_list, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, hs_instance_list_model_init))
-
-static void
-item_unref0 (gpointer item)
-{
-  if (item != NULL)
-    g_object_unref (item);
-}
-
-static void
-hs_instance_list_finalize (GObject *object)
-{
-  HsInstanceList *self = HS_INSTANCE_LIST (object);
-
-  g_ptr_array_unref (self->items);
-  g_clear_pointer (&self->dataset, hs_dataset_unref);
-  G_OBJECT_CLASS (hs_instance_list_parent_class)->finalize (object);
-}
-
-static void
-hs_instance_list_class_init (HsInstanceListClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = hs_instance_list_finalize;
-}
-
-static void
-hs_instance_list_init (HsInstanceList *self)
-{
-  self->items = g_ptr_array_new_with_free_func (item_unref0);
-}
-
-/* Shows the instances the dataset has now (all of them, or the ones read
- * so far); NULL empties the list. */
-static void
-hs_instance_list_set_dataset (HsInstanceList *self,
-                              HsDataset      *dataset)
-{
-  guint removed = self->items->len;
-
-  if (dataset != NULL)
-    hs_dataset_ref (dataset);
-  g_clear_pointer (&self->dataset, hs_dataset_unref);
-  self->dataset = dataset;
-  g_ptr_array_set_size (self->items, 0);
-  g_ptr_array_set_size (self->items, dataset != NULL ? hs_dataset_get_n_instances (dataset) : 0);
-  if (removed > 0 || self->items->len > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, self->items->len);
-}
-
-/* Adds the rows of instances read since; TRUE when there were any. */
-static gboolean
-hs_instance_list_grow (HsInstanceList *self)
-{
-  guint before = self->items->len;
-  guint now = self->dataset != NULL ? hs_dataset_get_n_instances (self->dataset) : 0;
-
-  if (now <= before)
-    return FALSE;
-  g_ptr_array_set_size (self->items, now);
-  g_list_model_items_changed (G_LIST_MODEL (self), before, 0, now - before);
-  return TRUE;
-}
+#include "hs-instance-list.h"
 
 struct _HsInstanceBrowser
 {
@@ -159,6 +47,8 @@ struct _HsInstanceBrowser
   GCancellable       *subsets_cancellable;
   gboolean            subsets_ready;
   gboolean            busy;
+
+  GSettings          *settings;    /* "subset-filter" follows the filters */
 };
 
 enum {
@@ -683,6 +573,7 @@ hs_instance_browser_dispose (GObject *object)
   g_clear_object (&self->filter);
   g_clear_object (&self->store);
   g_clear_pointer (&self->dataset, hs_dataset_unref);
+  g_clear_object (&self->settings);
   G_OBJECT_CLASS (hs_instance_browser_parent_class)->dispose (object);
 }
 
@@ -757,7 +648,7 @@ hs_instance_browser_init (HsInstanceBrowser *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->last_emitted = G_MAXUINT;
-  self->store = g_object_new (HS_TYPE_INSTANCE_LIST, NULL);
+  self->store = hs_instance_list_new ();
   self->filter = gtk_custom_filter_new (NULL, NULL, NULL);
   self->filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->store)),
                                                   g_object_ref (GTK_FILTER (self->filter)));
@@ -991,4 +882,64 @@ hs_instance_browser_focus_search (HsInstanceBrowser *self)
 {
   g_return_if_fail (HS_IS_INSTANCE_BROWSER (self));
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+/* ---- settings ------------------------------------------------------------ */
+
+/* The subsets the "subset-filter" key can hold, besides "annotated". */
+static const HsSubset bound_subsets[] = { HS_SUBSET_ABNORMAL, HS_SUBSET_ONE_LUNG, HS_SUBSET_MDRB };
+#define ANNOTATED_FILTER "annotated"
+
+static void
+save_filters (HsInstanceBrowser *self)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) names = NULL;
+  guint subsets = hs_instance_browser_get_subsets (self);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bound_subsets); i++)
+    if (subsets & bound_subsets[i])
+      g_strv_builder_add (builder, hs_subset_to_string (bound_subsets[i]));
+  if (self->filter_annotated)
+    g_strv_builder_add (builder, ANNOTATED_FILTER);
+  names = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "subset-filter", (const char * const *) names);
+}
+
+static void
+on_filter_notify (GObject           *object,
+                  GParamSpec        *pspec,
+                  HsInstanceBrowser *self)
+{
+  if (self->settings != NULL)
+    save_filters (self);
+}
+
+void
+hs_instance_browser_bind_settings (HsInstanceBrowser *self,
+                                   GSettings         *settings)
+{
+  static const char * const filters[] = { "filter-abnormal", "filter-one-lung", "filter-mdrb",
+                                          "filter-annotated" };
+  g_auto(GStrv) names = NULL;
+  guint flags = 0;
+
+  g_return_if_fail (HS_IS_INSTANCE_BROWSER (self));
+  g_return_if_fail (G_IS_SETTINGS (settings));
+  g_return_if_fail (self->settings == NULL);
+
+  /* Names this version does not know (a newer one wrote them) are skipped. */
+  names = g_settings_get_strv (settings, "subset-filter");
+  for (guint i = 0; names[i] != NULL; i++)
+    flags |= hs_subset_from_string (names[i]);
+  hs_instance_browser_set_subsets (self, flags);
+  g_object_set (self, "filter-annotated", g_strv_contains ((const char * const *) names, ANNOTATED_FILTER),
+                NULL);
+
+  self->settings = g_object_ref (settings);
+  for (guint i = 0; i < G_N_ELEMENTS (filters); i++)
+    {
+      g_autofree char *signal = g_strconcat ("notify::", filters[i], NULL);
+      g_signal_connect (self, signal, G_CALLBACK (on_filter_notify), self);
+    }
 }

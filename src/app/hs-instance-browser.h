@@ -34,6 +34,10 @@ void        hs_instance_browser_load_after_next_frame (HsInstanceBrowser *self);
 /* HsSubset flags every shown instance must have (0 = no filter). */
 void        hs_instance_browser_set_subsets       (HsInstanceBrowser *self, guint subsets);
 guint       hs_instance_browser_get_subsets       (HsInstanceBrowser *self);
+/* Restores the subset and "annotated" filters from the "subset-filter" key
+ * of `settings` (names as hs_subset_to_string, plus "annotated") and saves
+ * them there whenever they change.  Once per browser. */
+void        hs_instance_browser_bind_settings     (HsInstanceBrowser *self, GSettings *settings);
 /* The model whose maps the "Wrong side" filter (property
  * "filter-wrong-side", action browser.filter-wrong-side) checks: instances
  * with a map of wrong_side = 1 (hs-wrong-side.h, computed in a thread when

@@ -3,6 +3,7 @@
 
 #include "hs-limits.h"
 #include "hs-npy.h"
+#include "hs-resample.h"
 
 #include <math.h>
 #include <string.h>
@@ -302,4 +303,38 @@ hs_attention_map_set_no_attn (HsAttentionMap *map, double no_attn)
 {
   g_return_if_fail (map != NULL);
   map->no_attn = no_attn;
+}
+
+HsAttentionMap *
+hs_attention_map_difference (const HsAttentionMap *a, const HsAttentionMap *b,
+                             double *max_abs, GError **error)
+{
+  g_autofree double *resampled = NULL;
+  g_autofree double *d = NULL;
+  const double *vb;
+  HsAttentionMap *diff;
+  gsize n;
+  double m = 0;
+
+  g_return_val_if_fail (a != NULL && b != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  n = (gsize) a->width * a->height;
+  vb = b->values;
+  if (b->width != a->width || b->height != a->height)
+    {
+      resampled = g_new (double, n);
+      hs_resample (b->values, b->width, b->height, resampled, a->width, a->height, HS_UPSAMPLE_BILINEAR);
+      vb = resampled;
+    }
+  d = g_new (double, n);
+  for (gsize i = 0; i < n; i++)
+    {
+      d[i] = a->values[i] - vb[i];
+      m = MAX (m, fabs (d[i]));
+    }
+  diff = hs_attention_map_new (0, a->height, a->width, d, error);
+  if (diff != NULL && max_abs != NULL)
+    *max_abs = m;
+  return diff;
 }

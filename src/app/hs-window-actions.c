@@ -1,0 +1,266 @@
+/* hs-window-actions.c — the window's actions (win.*), their handlers and
+ * file choosers, and the one place that enables them
+ */
+#include <glib/gi18n.h>
+
+#include "hs-window-private.h"
+#include "hs-annotation-window.h"
+#include "hs-compare-view.h"
+#include "hs-import-dialog.h"
+
+void
+_hs_window_actions_update (HsWindow *self)
+{
+  gboolean have_instance = self->instance != NULL;
+  const char *names[] = { "swap-sides", "reset-prompt", "next-sentence", "previous-sentence",
+                          "next-instance", "previous-instance", "search", "compare" };
+  GAction *action;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      action = g_action_map_lookup_action (G_ACTION_MAP (self), names[i]);
+      g_simple_action_set_enabled (G_SIMPLE_ACTION (action), have_instance || g_str_equal (names[i], "search"));
+    }
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "reload");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->dataset_path != NULL && !self->loading);
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "export");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->image != NULL);
+}
+
+/* ---- actions ------------------------------------------------------------ */
+
+static void
+on_chooser_response (GtkNativeDialog *dialog,
+                     int              response,
+                     HsWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      const char *format = g_object_get_data (G_OBJECT (dialog), "hs-export");
+
+      if (file != NULL && format == NULL)
+        hs_window_open (self, file);
+      else if (file != NULL)
+        {
+          g_autofree char *path = g_file_get_path (file);
+          g_autoptr(GError) error = NULL;
+
+          if (path == NULL)
+            hs_error_bar_add (self->error_bar, NULL, _("Only local files can be written"));
+          else if (!hs_window_export_to_file (self, path, &error))
+            hs_error_bar_add_error (self->error_bar, path, error);
+          else
+            {
+              g_autofree char *dir = g_path_get_dirname (path);
+              g_autofree char *done = g_strdup_printf (_("Exported %s"), path);
+              if (self->settings != NULL)
+                g_settings_set_string (self->settings, "last-export-folder", dir);
+              gtk_label_set_text (self->status_label, done);
+            }
+        }
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_clear_object (&self->chooser);
+}
+
+static void
+open_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  HsWindow *self = user_data;
+
+  if (self->chooser != NULL)
+    return;
+  self->chooser = gtk_file_chooser_native_new (_("Open Dataset"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                               _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_chooser_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+reload_action (GSimpleAction *action,
+               GVariant      *parameter,
+               gpointer       user_data)
+{
+  HsWindow *self = user_data;
+  g_autoptr(GFile) file = NULL;
+
+  if (self->dataset_path == NULL)
+    return;
+  file = g_file_new_for_path (self->dataset_path);
+  hs_window_open (self, file);
+}
+
+static void
+export_action (GSimpleAction *action,
+               GVariant      *parameter,
+               gpointer       user_data)
+{
+  HsWindow *self = user_data;
+  const char *format = g_variant_get_string (parameter, NULL);
+  g_autofree char *name = NULL;
+  g_autofree char *folder = NULL;
+  GtkFileFilter *filter;
+
+  if (!g_str_equal (format, "png") && !g_str_equal (format, "svg") && !g_str_equal (format, "pdf"))
+    return;
+  if (self->chooser != NULL || self->instance == NULL)
+    return;
+
+  self->chooser = gtk_file_chooser_native_new (_("Export View"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Export"), _("_Cancel"));
+  g_object_set_data_full (G_OBJECT (self->chooser), "hs-export", g_strdup (format), g_free);
+  name = g_strdup_printf ("%s.%s", self->instance->id, format);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
+  if (self->settings != NULL)
+    folder = g_settings_get_string (self->settings, "last-export-folder");
+  if (folder != NULL && *folder != '\0' && g_file_test (folder, G_FILE_TEST_IS_DIR))
+    {
+      g_autoptr(GFile) dir = g_file_new_for_path (folder);
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->chooser), dir, NULL);
+    }
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_add_suffix (filter, format);
+  gtk_file_filter_set_name (filter, g_str_equal (format, "png") ? _("PNG images")
+                                    : g_str_equal (format, "svg") ? _("SVG images")
+                                    : _("PDF documents"));
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_object_unref (filter);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_chooser_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+search_action (GSimpleAction *action,
+               GVariant      *parameter,
+               gpointer       user_data)
+{
+  hs_instance_browser_focus_search (HS_WINDOW (user_data)->browser);
+}
+
+static void
+next_instance_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  HsWindow *self = user_data;
+  hs_instance_browser_select_relative (self->browser,
+                                       g_str_equal (g_action_get_name (G_ACTION (action)), "next-instance") ? 1 : -1);
+}
+
+static void
+next_sentence_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  HsWindow *self = user_data;
+  hs_prompt_panel_select_relative (self->prompt_panel,
+                                   g_str_equal (g_action_get_name (G_ACTION (action)), "next-sentence") ? 1 : -1);
+}
+
+static void
+swap_sides_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  hs_prompt_panel_swap_sides (HS_WINDOW (user_data)->prompt_panel);
+}
+
+static void
+reset_prompt_action (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  gtk_widget_activate_action (GTK_WIDGET (HS_WINDOW (user_data)->prompt_panel), "prompt.reset", NULL);
+}
+
+static void
+compare_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  HsWindow *self = user_data;
+  gboolean grid = g_str_equal (g_variant_get_string (parameter, NULL), "grid");
+  HsSentence *sentence = hs_prompt_panel_get_sentence (self->prompt_panel);
+  /* The decoded radiograph, unless the next instance's is still loading. */
+  HsImage *image = self->image_cancellable == NULL ? self->image : NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWindow *window;
+  HsCompareView *view;
+  gboolean ok;
+
+  if (self->dataset == NULL || self->instance == NULL || sentence == NULL)
+    return;
+  window = hs_compare_window_new (GTK_WINDOW (self));
+  view = hs_compare_window_get_view (window);
+  hs_compare_view_set_base_state (view, HS_VIEW_STATE (self->view_state));
+  if (grid)
+    {
+      /* The precomputed models and every live one. */
+      g_autoptr(GPtrArray) live_models = g_ptr_array_new ();   /* borrowed names */
+
+      for (guint i = 0; i < self->live_names->len; i++)
+        g_ptr_array_add (live_models, g_ptr_array_index (self->live_names, i));
+      g_ptr_array_add (live_models, NULL);
+      ok = hs_compare_view_load_grid_live (view, self->dataset, self->instance, sentence, image,
+                                           self->live, (const char * const *) live_models->pdata,
+                                           &error);
+    }
+  else if (self->live_model != NULL)
+    ok = hs_compare_view_load_live (view, self->dataset, self->instance, sentence, image,
+                                    self->live, self->live_model, &error);
+  else
+    ok = hs_compare_view_load (view, self->dataset, self->instance, sentence, self->model, &error);
+  if (!ok)
+    {
+      hs_error_bar_add_error (self->error_bar, NULL, error);
+      gtk_window_destroy (window);
+      return;
+    }
+  gtk_window_present (window);
+}
+
+static void
+annotate_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  GtkWidget *window = hs_annotation_window_new (GTK_WINDOW (user_data));
+
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+import_open (GtkWindow *window,
+             GFile     *folder)
+{
+  hs_window_open (HS_WINDOW (window), folder);
+}
+
+static const GActionEntry win_actions[] = {
+  { .name = "compare", .activate = compare_action, .parameter_type = "s" },
+  { .name = "annotate", .activate = annotate_action },
+  { .name = "open", .activate = open_action },
+  { .name = "reload", .activate = reload_action },
+  { .name = "export", .activate = export_action, .parameter_type = "s" },
+  { .name = "search", .activate = search_action },
+  { .name = "next-instance", .activate = next_instance_action },
+  { .name = "previous-instance", .activate = next_instance_action },
+  { .name = "next-sentence", .activate = next_sentence_action },
+  { .name = "previous-sentence", .activate = next_sentence_action },
+  { .name = "swap-sides", .activate = swap_sides_action },
+  { .name = "reset-prompt", .activate = reset_prompt_action },
+};
+
+void
+_hs_window_actions_init (HsWindow *self)
+{
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
+  hs_import_dialog_add_action (GTK_APPLICATION_WINDOW (self), import_open);
+}

@@ -1,0 +1,373 @@
+/* hs-window-models.c — the window's model drop-down: the dataset's
+ * precomputed models first, then the live ones (built-in models and the
+ * external backend), and the live requests behind them
+ */
+#include <glib/gi18n.h>
+
+#include <heatscope/hs-model.h>
+
+#include "hs-window-private.h"
+
+/* ---- live models ------------------------------------------------------- */
+
+/* With a live model chosen, every edit of the prompt schedules a request
+ * (debounced); a request cancels the one before it, runs encode (cached per
+ * image by HsModelCache) and attend off the main thread (HsLiveAttend, shared
+ * with the compare view and the Perturb tab), and its result is shown only
+ * if no newer request was made since.  Results are kept in HsLiveAttend's
+ * small LRU keyed by (model, instance, prompt), so going back to a prompt is
+ * immediate. */
+
+#define LIVE_DEFAULT_DELAY_MS 120
+/* The external backend's entry in live_names. */
+#define LIVE_EXEC_NAME        HS_LIVE_EXEC_NAME
+
+static void on_model_selected (GObject    *object,
+                               GParamSpec *pspec,
+                               HsWindow   *self);
+
+
+gboolean
+_hs_window_live_busy (HsWindow *self)
+{
+  return self->live_timeout != 0 || hs_latest_request_get_n_pending (self->live_request) > 0;
+}
+
+static char *
+live_make_key (HsWindow   *self,
+               const char *prompt)
+{
+  return hs_live_attend_make_key (self->dataset, self->instance, self->live_model, prompt);
+}
+
+void
+_hs_window_live_cancel (HsWindow *self)
+{
+  g_clear_handle_id (&self->live_timeout, g_source_remove);
+  hs_latest_request_cancel (self->live_request);
+}
+
+static void
+live_show (HsWindow       *self,
+           const char     *key,
+           HsAttentionMap *map)
+{
+  if (self->live_changed_us != 0)
+    {
+      self->live_latency_ms = (g_get_monotonic_time () - self->live_changed_us) / 1000.0;
+      self->live_changed_us = 0;
+      g_debug ("live: prompt change → map shown in %.1f ms (compute %.1f ms)",
+               self->live_latency_ms, self->live_compute_ms);
+    }
+  g_free (self->live_key);
+  self->live_key = g_strdup (key);
+  if (map != NULL)
+    hs_attention_map_ref (map);
+  g_clear_pointer (&self->map, hs_attention_map_unref);
+  self->map = map;
+  self->shown_ref = NULL;
+  hs_prompt_panel_set_map (self->prompt_panel, self->map);
+  _hs_window_update_view_full (self, TRUE);
+}
+
+typedef struct {
+  HsWindow     *window;  /* kept alive until the request ends */
+  char         *model;   /* what errors are reported under */
+  char         *key;
+  guint64       ticket;    /* of the window's live_request */
+  gint64        started_us;
+} LiveJob;
+
+static void
+live_job_free (LiveJob *job)
+{
+  g_object_unref (job->window);
+  g_free (job->model);
+  g_free (job->key);
+  g_free (job);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LiveJob, live_job_free)
+
+static void
+live_done (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(LiveJob) job = user_data;
+  HsWindow *self = job->window;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsAttentionMap) map = hs_live_attend_finish (HS_LIVE_ATTEND (object), result, &error);
+
+  /* A finished older request fed the cache (HsLiveAttend), but never the view. */
+  if (!hs_latest_request_is_current (self->live_request, job->ticket) || self->live_model == NULL)
+    {
+      /* Counted for tests: results that arrived after a newer request. */
+      if (map != NULL)
+        g_object_set_data (G_OBJECT (self), "hs-live-dropped",
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self),
+                                                                                  "hs-live-dropped")) + 1));
+      return;
+    }
+  hs_latest_request_finish (self->live_request, job->ticket);
+  self->live_compute_ms = (g_get_monotonic_time () - job->started_us) / 1000.0;
+
+  if (map == NULL)
+    {
+      if (g_error_matches (error, HS_MODEL_ERROR, HS_MODEL_ERROR_EMPTY_PROMPT))
+        hs_prompt_panel_set_live_status (self->prompt_panel,
+                                         _("The prompt has no words the model can read"));
+      else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          hs_prompt_panel_set_live_status (self->prompt_panel, error->message);
+          hs_error_bar_add_error (self->error_bar, job->model, error);
+        }
+      live_show (self, job->key, NULL);
+    }
+  else
+    live_show (self, job->key, map);
+  _hs_window_update_spinner (self);
+}
+
+static void
+live_start (HsWindow *self)
+{
+  LiveJob *job;
+  GCancellable *cancellable = NULL;
+  const char *prompt = hs_prompt_panel_get_prompt (self->prompt_panel);
+
+  if (self->live_model == NULL || self->image == NULL || self->instance == NULL)
+    return;
+  _hs_window_live_cancel (self);
+  if (prompt == NULL || *prompt == '\0')
+    {
+      g_autofree char *key = live_make_key (self, prompt);
+      live_show (self, key, NULL);
+      _hs_window_update_spinner (self);
+      return;
+    }
+  job = g_new0 (LiveJob, 1);
+  job->window = g_object_ref (self);
+  job->model = g_strdup (hs_live_attend_get_source_name (self->live, self->live_model));
+  job->key = live_make_key (self, prompt);
+  job->ticket = hs_latest_request_issue (self->live_request, &cancellable);
+  job->started_us = g_get_monotonic_time ();
+  g_object_set_data (G_OBJECT (self), "hs-live-started",
+                     GUINT_TO_POINTER (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self),
+                                                                            "hs-live-started")) + 1));
+  hs_live_attend_async (self->live, self->dataset, self->instance, self->image, self->live_model,
+                        prompt, cancellable, live_done, job);
+  _hs_window_update_spinner (self);
+}
+
+static gboolean
+live_timeout_cb (gpointer data)
+{
+  HsWindow *self = data;
+
+  self->live_timeout = 0;
+  live_start (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The prompt, sentence, instance or image changed: bring the live map up to
+ * date (immediately from the cache, else after the debounce delay). */
+void
+_hs_window_live_schedule (HsWindow *self)
+{
+  const char *prompt = hs_prompt_panel_get_prompt (self->prompt_panel);
+  g_autofree char *key = NULL;
+  g_autoptr(HsAttentionMap) cached = NULL;
+
+  if (self->live_model == NULL || self->instance == NULL)
+    return;
+  key = live_make_key (self, prompt);
+  if (g_strcmp0 (key, self->live_key) == 0 && self->map != NULL && !_hs_window_live_busy (self) &&
+      self->image_cancellable == NULL)
+    return;
+  _hs_window_live_cancel (self);
+  self->live_changed_us = g_get_monotonic_time ();
+
+  cached = hs_live_attend_lookup (self->live, key);
+  if (cached != NULL && self->image_cancellable == NULL)
+    {
+      self->live_compute_ms = 0.0;
+      live_show (self, key, cached);
+      _hs_window_update_spinner (self);
+      return;
+    }
+  /* image_done calls again once the radiograph is decoded. */
+  if (self->image_cancellable != NULL || self->image == NULL)
+    {
+      _hs_window_update_spinner (self);
+      return;
+    }
+  /* Even without a delay: replacing the text deletes it first, and the
+   * empty prompt in between must not blank the view. */
+  self->live_timeout = g_timeout_add (self->live_delay_ms, live_timeout_cb, self);
+  _hs_window_update_spinner (self);
+}
+
+/* The external backend command: --backend-exec or the preference (never a
+ * dataset file).  Nothing runs until the entry is chosen. */
+static void
+live_check_exec (HsWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  g_autofree char *command = NULL;
+
+  if (app != NULL && HS_IS_APPLICATION (app))
+    command = g_strdup (hs_application_get_backend_command (HS_APPLICATION (app)));
+  else if (self->settings != NULL)
+    command = g_settings_get_string (self->settings, "backend-command");
+  if (command == NULL || *g_strstrip (command) == '\0')
+    return;
+  hs_live_attend_set_exec_command (self->live, command);
+  g_ptr_array_add (self->live_names, g_strdup (LIVE_EXEC_NAME));
+}
+
+/* The built-in models whose weights load, once per window. */
+static void
+live_check_models (HsWindow *self)
+{
+  const char * const *names = hs_model_list_builtin ();
+  gint64 start = g_get_monotonic_time ();
+
+  if (self->live_checked)
+    return;
+  self->live_checked = TRUE;
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HsModel) model = hs_model_cache_get_model (hs_live_attend_get_model_cache (self->live),
+                                                                  names[i], &error);
+
+      if (model != NULL)
+        g_ptr_array_add (self->live_names, g_strdup (names[i]));
+      else
+        {
+          g_autofree char *message =
+            g_strdup_printf (_("The live model “%s” is not available: %s"), names[i], error->message);
+          hs_error_bar_add (self->error_bar, names[i], message);
+        }
+    }
+  live_check_exec (self);
+  g_debug ("live: %u built-in models loaded in %.1f ms", self->live_names->len,
+           (g_get_monotonic_time () - start) / 1000.0);
+}
+
+/* ---- models ------------------------------------------------------------ */
+
+/* `live`: a built-in model name, or NULL for the precomputed maps. */
+static void
+live_select (HsWindow   *self,
+             const char *live)
+{
+  if (g_strcmp0 (live, self->live_model) == 0)
+    return;
+  _hs_window_live_cancel (self);
+  g_free (self->live_model);
+  self->live_model = g_strdup (live);
+  g_clear_pointer (&self->live_key, g_free);
+  /* Neither kind of map stands for the other. */
+  g_clear_pointer (&self->map, hs_attention_map_unref);
+  self->shown_ref = NULL;
+  hs_prompt_panel_set_map (self->prompt_panel, NULL);
+  hs_prompt_panel_set_live (self->prompt_panel, live != NULL);
+  /* The canvas and metrics drop the old map even when no new one follows. */
+  _hs_window_update_view_full (self, TRUE);
+  _hs_window_live_schedule (self);
+  _hs_window_update_spinner (self);
+}
+
+static void
+on_model_selected (GObject    *object,
+                   GParamSpec *pspec,
+                   HsWindow   *self)
+{
+  GtkStringObject *item = gtk_drop_down_get_selected_item (self->model_dropdown);
+  const char *model = item != NULL ? gtk_string_object_get_string (item) : NULL;
+
+  guint position = gtk_drop_down_get_selected (self->model_dropdown);
+  const char *live = NULL;
+
+  if (self->filling_models || g_strcmp0 (model, self->model) == 0)
+    return;
+  if (position != GTK_INVALID_LIST_POSITION && position >= self->n_precomputed &&
+      position - self->n_precomputed < self->live_names->len)
+    live = g_ptr_array_index (self->live_names, position - self->n_precomputed);
+  g_free (self->model);
+  self->model = g_strdup (model);
+  if (self->settings != NULL && model != NULL)
+    g_settings_set_string (self->settings, "last-model", model);
+  live_select (self, live);
+  hs_prompt_panel_set_model (self->prompt_panel, live != NULL ? NULL : model);
+  hs_instance_browser_set_model (self->browser, live != NULL ? live : model);
+}
+
+void
+_hs_window_fill_models (HsWindow *self)
+{
+  g_auto(GStrv) precomputed = self->dataset != NULL ? hs_dataset_list_models (self->dataset) : NULL;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) models = NULL;
+  g_autofree char *wanted = NULL;
+  const char *live = NULL;
+  guint n;
+  guint selected = 0;
+
+  live_check_models (self);
+  self->n_precomputed = precomputed != NULL ? g_strv_length (precomputed) : 0;
+  if (precomputed != NULL)
+    g_strv_builder_addv (builder, (const char **) precomputed);
+  for (guint i = 0; i < self->live_names->len; i++)
+    {
+      g_autofree char *label = hs_live_attend_display_name (g_ptr_array_index (self->live_names, i));
+      g_strv_builder_add (builder, label);
+    }
+  models = g_strv_builder_end (builder);
+  n = g_strv_length (models);
+
+  if (self->settings != NULL)
+    wanted = g_settings_get_string (self->settings, "last-model");
+  if (wanted == NULL || *wanted == '\0' || models == NULL || !g_strv_contains ((const char * const *) models, wanted))
+    {
+      g_free (wanted);
+      /* "grounded" is the map people want to see first; else the first listed */
+      if (models != NULL && g_strv_contains ((const char * const *) models, "grounded"))
+        wanted = g_strdup ("grounded");
+      else
+        wanted = n > 0 ? g_strdup (models[0]) : NULL;
+    }
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (models[i], wanted) == 0)
+      selected = i;
+
+  self->filling_models = TRUE;
+  gtk_string_list_splice (self->models, 0, g_list_model_get_n_items (G_LIST_MODEL (self->models)),
+                          (const char * const *) models);
+  gtk_drop_down_set_selected (self->model_dropdown, n > 0 ? selected : GTK_INVALID_LIST_POSITION);
+  self->filling_models = FALSE;
+  gtk_widget_set_sensitive (GTK_WIDGET (self->model_dropdown), n > 1);
+
+  g_free (self->model);
+  self->model = g_steal_pointer (&wanted);
+  if (n > 0 && selected >= self->n_precomputed)
+    live = g_ptr_array_index (self->live_names, selected - self->n_precomputed);
+  live_select (self, live);
+  hs_prompt_panel_set_model (self->prompt_panel, live != NULL ? NULL : self->model);
+  hs_instance_browser_set_model (self->browser, live != NULL ? live : self->model);
+}
+
+void
+_hs_window_models_init (HsWindow *self)
+{
+  self->live = hs_live_attend_new ();
+  self->live_request = hs_latest_request_new ();
+  self->live_names = g_ptr_array_new_with_free_func (g_free);
+  self->live_delay_ms = LIVE_DEFAULT_DELAY_MS;
+
+  self->models = gtk_string_list_new (NULL);
+  gtk_drop_down_set_model (self->model_dropdown, G_LIST_MODEL (self->models));
+  g_signal_connect_object (self->model_dropdown, "notify::selected", G_CALLBACK (on_model_selected), self, 0);
+}

@@ -1,0 +1,114 @@
+/* hs-window-private.h — what the files of HsWindow share
+ *
+ *   hs-window.c          the object and template, the spinner, the instance
+ *                        and its view (image, map, targets into the panels),
+ *                        the public getters
+ *   hs-window-models.c   the model drop-down and the live requests
+ *   hs-window-dataset.c  open, reload, restore, drag and drop
+ *   hs-window-actions.c  the win.* actions and their choosers
+ */
+#pragma once
+
+#include "hs-window.h"
+#include "hs-canvas.h"
+#include "hs-latest-request.h"
+#include "hs-live-attend.h"
+#include "hs-view-state.h"
+
+G_BEGIN_DECLS
+
+struct _HsWindow
+{
+  GtkApplicationWindow  parent_instance;
+
+  /* template */
+  HsErrorBar           *error_bar;
+  HsInstanceBrowser    *browser;
+  HsPromptPanel        *prompt_panel;
+  GtkDropDown          *model_dropdown;
+  GtkLabel             *title_label;
+  GtkLabel             *subtitle_label;
+  GtkLabel             *status_label;
+  GtkStack             *view_stack;
+  GtkBox               *canvas_slot;
+  GtkBox               *overlay_slot;
+  GtkBox               *metrics_slot;
+  GtkBox               *perturb_slot;
+  GtkWidget            *perturb_panel;
+  GtkSpinner           *spinner;
+  GtkSpinner           *header_spinner;
+  GtkLabel             *empty_title;
+  GtkStack             *side_stack;
+
+  GtkWidget            *canvas;          /* HsCanvas or a placeholder */
+  GtkWidget            *overlay_panel;
+  GtkWidget            *metrics_panel;
+  GObject              *view_state;
+  GSettings            *settings;
+  GtkStringList        *models;
+
+  HsDataset            *dataset;
+  char                 *dataset_path;
+  char                 *pending_instance;  /* remembered id not read yet (large datasets) */
+  HsInstance           *instance;        /* borrowed from dataset */
+  HsImage              *image;
+  HsAttentionMap       *map;
+  HsMapRef             *shown_ref;       /* borrowed from instance */
+  char                 *model;
+
+  GCancellable         *cancellable;       /* dataset loading */
+  GCancellable         *image_cancellable; /* non-NULL while the image loads */
+  GtkFileChooserNative *chooser;
+  gboolean              loading;
+  gboolean              restoring;
+  gboolean              filling_models;
+
+  /* Live attention (the built-in models): see "live models" below. */
+  HsLiveAttend         *live;              /* models, backend, LRU: shared with compare/perturb */
+  GPtrArray            *live_names;        /* built-in names offered, after the precomputed ones */
+  guint                 n_precomputed;     /* dataset models at the head of `models` */
+  gboolean              live_checked;      /* weights tried (errors reported once) */
+  char                 *live_model;        /* built-in name while a live model is chosen */
+  HsLatestRequest      *live_request;      /* the newest request wins */
+  guint                 live_timeout;      /* debounce */
+  guint                 live_delay_ms;
+  char                 *live_key;          /* (model, instance, prompt) of the map shown */
+  gint64                live_changed_us;   /* when the prompt last changed, for latency */
+  double                live_latency_ms;
+  double                live_compute_ms;
+};
+
+typedef enum {
+  PROP_0,
+  PROP_LOADING,
+  N_PROPS
+} HsWindowProp;
+
+/* hs-window.c */
+void      _hs_window_notify              (HsWindow     *self,
+                                          HsWindowProp  prop);
+void      _hs_window_update_spinner      (HsWindow     *self);
+void      _hs_window_set_loading         (HsWindow     *self,
+                                          gboolean      loading);
+void      _hs_window_show_instance       (HsWindow     *self,
+                                          guint         index);
+/* Pushes map, targets and caption into the canvas, metrics and perturb
+ * panels; `force` also when the map did not change. */
+void      _hs_window_update_view_full    (HsWindow     *self,
+                                          gboolean      force);
+
+/* hs-window-models.c */
+void      _hs_window_models_init         (HsWindow     *self);
+void      _hs_window_fill_models         (HsWindow     *self);
+gboolean  _hs_window_live_busy           (HsWindow     *self);
+void      _hs_window_live_cancel         (HsWindow     *self);
+void      _hs_window_live_schedule       (HsWindow     *self);
+
+/* hs-window-dataset.c */
+void      _hs_window_dataset_init        (HsWindow     *self);
+
+/* hs-window-actions.c */
+void      _hs_window_actions_init        (HsWindow     *self);
+void      _hs_window_actions_update      (HsWindow     *self);
+
+G_END_DECLS
