@@ -301,7 +301,7 @@ hs_import_chexlocalize (HsImportContext *ctx, const char * const *sources, guint
                   hs_instance_free (instance);
                   return FALSE;
                 }
-              region = hs_import_get_region (instance, pathology);
+              region = hs_import_get_region (ctx, instance, pathology);
               hs_region_set_mask (region, mask_rel);
               if (mw == width && mh == height)  /* else subsets scale the decoded mask */
                 hs_region_set_mask_extent (region, mask, mw, mh);

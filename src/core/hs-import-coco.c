@@ -458,7 +458,7 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
                 }
               else
                 {
-                  region = hs_import_get_region (ci->instance, name);
+                  region = hs_import_get_region (ctx, ci->instance, name);
                   hs_region_add_box (region, x1, y1, x2, y2);
                   used = TRUE;
                 }
@@ -469,8 +469,8 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
           hs_import_skip (ctx, json_path, 0, "annotations[%u]: neither a bbox nor a segmentation", i);
           continue;
         }
-      hs_import_get_region (ci->instance, name);
-      hs_import_add_class_sentence (ci->instance, name);
+      hs_import_get_region (ctx, ci->instance, name);
+      hs_import_add_class_sentence (ctx, ci->instance, name);
     }
 
   for (guint i = 0; i < images->len; i++)
@@ -487,8 +487,8 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
                                                        ci->width, ci->height, error);
           if (rel == NULL)
             return FALSE;
-          hs_region_set_mask (hs_instance_find_region (ci->instance, name), rel);
-          hs_region_set_mask_extent (hs_instance_find_region (ci->instance, name),
+          hs_region_set_mask (hs_import_find_region (ctx, ci->instance, name), rel);
+          hs_region_set_mask_extent (hs_import_find_region (ctx, ci->instance, name),
                                      g_hash_table_lookup (ci->masks, name), ci->width, ci->height);
         }
       hs_dataset_add_instance (ctx->dataset, g_steal_pointer (&ci->instance));

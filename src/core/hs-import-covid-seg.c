@@ -160,24 +160,18 @@ apply_links (HsImportContext *ctx, GHashTable *by_name, GHashTable *by_id)
       if (parse_uint (which, &number) && number >= 1 && number <= ci->instance->sentences->len)
         sentence = g_ptr_array_index (ci->instance->sentences, number - 1);
       else
-        for (guint i = 0; i < ci->instance->sentences->len && sentence == NULL; i++)
-          {
-            HsSentence *s = g_ptr_array_index (ci->instance->sentences, i);
-            if (strcmp (s->text, which) == 0)
-              sentence = s;
-          }
+        sentence = hs_import_find_sentence_by_text (ctx, ci->instance, which);
       if (sentence == NULL)
         {
           hs_import_skip (ctx, ctx->options->links, line, "image '%s' has no sentence '%s'", image, which);
           continue;
         }
-      if (hs_instance_find_region (ci->instance, target) == NULL)
+      if (hs_import_find_region (ctx, ci->instance, target) == NULL)
         {
           hs_import_skip (ctx, ctx->options->links, line, "image '%s' has no target '%s'", image, target);
           continue;
         }
-      if (sentence->targets == NULL || !g_strv_contains ((const char * const *) sentence->targets, target))
-        hs_sentence_add_target (sentence, target);
+      hs_import_add_target (ctx, sentence, target);
     }
 }
 
@@ -478,7 +472,7 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
           paste_mask (full, ci->width, ci->height, crop, left, top);
         }
 
-      region = hs_import_get_region (ci->instance, region_name);
+      region = hs_import_get_region (ctx, ci->instance, region_name);
       hs_region_add_box (region, x1, y1, x2, y2);
     }
 
@@ -499,8 +493,8 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
                                                        ci->width, ci->height, error);
           if (rel == NULL)
             return FALSE;
-          hs_region_set_mask (hs_instance_find_region (ci->instance, region_name), rel);
-          hs_region_set_mask_extent (hs_instance_find_region (ci->instance, region_name),
+          hs_region_set_mask (hs_import_find_region (ctx, ci->instance, region_name), rel);
+          hs_region_set_mask_extent (hs_import_find_region (ctx, ci->instance, region_name),
                                      g_hash_table_lookup (ci->masks, region_name),
                                      ci->width, ci->height);
         }

@@ -102,20 +102,13 @@ get_image (Genome *g, const char *image_id, const char *file, guint line, const 
 }
 
 static gboolean
-add_region_box (GenomeImage *gi, const char *name, double x1, double y1, double x2, double y2)
+add_region_box (HsImportContext *ctx, GenomeImage *gi, const char *name,
+                double x1, double y1, double x2, double y2)
 {
-  HsRegion *region;
-
   if (!hs_import_clip_box (&x1, &y1, &x2, &y2, gi->width, gi->height))
     return FALSE;
-  region = hs_import_get_region (gi->instance, name);
-  for (guint i = 0; i < region->boxes->len; i++)
-    {
-      HsBox *b = &g_array_index (region->boxes, HsBox, i);
-      if (b->x1 == x1 && b->y1 == y1 && b->x2 == x2 && b->y2 == y2)
-        return TRUE;
-    }
-  hs_region_add_box (region, x1, y1, x2, y2);
+  /* a box the scene graph and the CSV both give is kept once */
+  hs_import_add_box (ctx, hs_import_get_region (ctx, gi->instance, name), x1, y1, x2, y2);
   return TRUE;
 }
 
@@ -134,13 +127,6 @@ get_sentence (GenomeImage *gi, const char *key, const char *text)
   return sentence;
 }
 
-static void
-add_target (HsSentence *sentence, const char *name)
-{
-  if (sentence->targets == NULL || !g_strv_contains ((const char * const *) sentence->targets, name))
-    hs_sentence_add_target (sentence, name);
-}
-
 /* ImaGenome contexts are "yes"/"no"; "positive"/"negative" also accepted. */
 static const char *
 context_of (const char *text)
@@ -153,26 +139,16 @@ context_of (const char *text)
 }
 
 static void
-add_label (HsSentence *sentence, const char *condition, const char *context, const char *location)
+add_label (HsImportContext *ctx, HsSentence *sentence, const char *condition, const char *context,
+           const char *location)
 {
   const char *locations[] = { location, NULL };
+  HsLabel *label = hs_import_find_label (ctx, sentence, condition, context);
 
-  for (guint i = 0; i < sentence->labels->len; i++)
-    {
-      HsLabel *l = g_ptr_array_index (sentence->labels, i);
-      if (strcmp (l->condition, condition) == 0 && strcmp (l->context, context) == 0)
-        {
-          if (location != NULL && !g_strv_contains ((const char * const *) l->locations, location))
-            {
-              guint n = g_strv_length (l->locations);
-              l->locations = g_renew (char *, l->locations, n + 2);
-              l->locations[n] = g_strdup (location);
-              l->locations[n + 1] = NULL;
-            }
-          return;
-        }
-    }
-  hs_sentence_add_label (sentence, hs_label_new (condition, context, location ? locations : NULL));
+  if (label == NULL)
+    hs_sentence_add_label (sentence, hs_label_new (condition, context, location ? locations : NULL));
+  else if (location != NULL)
+    hs_import_add_location (ctx, label, location);
 }
 
 static gboolean
@@ -267,7 +243,7 @@ import_gold_tsv (Genome *g, const char *path, GError **error)
       gi = get_image (g, image_id, path, line, "");
       if (gi == NULL)
         continue;
-      if (!add_region_box (gi, bbox, v[0], v[1], v[2], v[3]))
+      if (!add_region_box (g->ctx, gi, bbox, v[0], v[1], v[2], v[3]))
         {
           hs_import_skip (g->ctx, path, line, "box %s is empty or outside the %u × %u image",
                           row[c_coord], gi->width, gi->height);
@@ -275,7 +251,7 @@ import_gold_tsv (Genome *g, const char *path, GError **error)
         }
       key = c_row >= 0 && c_row < (int) nf && *row[c_row] ? row[c_row] : text;
       sentence = get_sentence (gi, key, text);
-      add_target (sentence, bbox);
+      hs_import_add_target (g->ctx, sentence, bbox);
       if (c_label >= 0 && c_label < (int) nf && *g_strstrip (row[c_label]) != '\0')
         {
           const char *context = context_of (c_context >= 0 && c_context < (int) nf ? g_strstrip (row[c_context]) : NULL);
@@ -284,7 +260,7 @@ import_gold_tsv (Genome *g, const char *path, GError **error)
               hs_import_skip (g->ctx, path, line, "context '%s' is not yes/no", row[c_context]);
               continue;
             }
-          add_label (sentence, row[c_label], context, bbox);
+          add_label (g->ctx, sentence, row[c_label], context, bbox);
           if (strcmp (context, "positive") == 0)
             gi->instance->abnormal = TRUE;
         }
@@ -369,7 +345,7 @@ import_scene_graph (Genome *g, const char *path)
           hs_import_skip (g->ctx, path, 0, "objects[%u]: needs bbox_name and original_x1..original_y2", i);
           continue;
         }
-      if (!add_region_box (gi, name, x1, y1, x2, y2))
+      if (!add_region_box (g->ctx, gi, name, x1, y1, x2, y2))
         hs_import_skip (g->ctx, path, 0, "objects[%u]: %s box is empty or outside the image", i, name);
     }
 
@@ -390,7 +366,7 @@ import_scene_graph (Genome *g, const char *path)
           hs_import_skip (g->ctx, path, 0, "attributes[%u]: needs bbox_name and phrases", i);
           continue;
         }
-      has_region = hs_instance_find_region (gi->instance, name) != NULL;
+      has_region = hs_import_find_region (g->ctx, gi->instance, name) != NULL;
       phrases = json_node_get_array (phrases_node);
       labels = labels_node != NULL && JSON_NODE_HOLDS_ARRAY (labels_node) ? json_node_get_array (labels_node) : NULL;
       for (guint k = 0; k < json_array_get_length (phrases); k++)
@@ -410,7 +386,7 @@ import_scene_graph (Genome *g, const char *path)
             continue;
           sentence = get_sentence (gi, text, text);
           if (has_region)
-            add_target (sentence, name);
+            hs_import_add_target (g->ctx, sentence, name);
           ln = labels != NULL && k < json_array_get_length (labels) ? json_array_get_element (labels, k) : NULL;
           if (ln == NULL || !JSON_NODE_HOLDS_ARRAY (ln))
             continue;
@@ -429,7 +405,7 @@ import_scene_graph (Genome *g, const char *path)
                                   "category|yes/no|label", i, k, j, json_node_get_string (an));
                   continue;
                 }
-              add_label (sentence, parts[2], context, name);
+              add_label (g->ctx, sentence, parts[2], context, name);
               if (strcmp (context, "positive") == 0)
                 gi->instance->abnormal = TRUE;
             }

@@ -175,13 +175,8 @@ hs_import_ms_cxr (HsImportContext *ctx, const char * const *sources, guint n, GE
           gboolean normal = g_ascii_strcasecmp (category, "No Finding") == 0;
 
           /* each phrase's boxes are one region, named after the finding */
-          region_name = g_strdup (category);
-          for (guint k = 2; hs_instance_find_region (mi->instance, region_name) != NULL; k++)
-            {
-              g_free (region_name);
-              region_name = g_strdup_printf ("%s %u", category, k);
-            }
-          hs_import_get_region (mi->instance, region_name);
+          region_name = hs_import_unique_region_name (ctx, mi->instance, category);
+          hs_import_get_region (ctx, mi->instance, region_name);
           sentence = hs_sentence_new (sid, text);
           hs_sentence_add_target (sentence, region_name);
           {
@@ -194,7 +189,7 @@ hs_import_ms_cxr (HsImportContext *ctx, const char * const *sources, guint n, GE
           if (!normal)
             mi->instance->abnormal = TRUE;
         }
-      hs_region_add_box (hs_instance_find_region (mi->instance, sentence->targets[0]), x1, y1, x2, y2);
+      hs_region_add_box (hs_import_find_region (ctx, mi->instance, sentence->targets[0]), x1, y1, x2, y2);
     }
 
   for (guint i = 0; i < images->len; i++)

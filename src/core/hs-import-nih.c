@@ -155,17 +155,11 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
           hs_import_skip (ctx, csv_path, line, "box is empty or outside the image");
           continue;
         }
-      hs_region_add_box (hs_import_get_region (ni->instance, label), x1, y1, x2, y2);
-      hs_import_add_class_sentence (ni->instance, label);
+      hs_region_add_box (hs_import_get_region (ctx, ni->instance, label), x1, y1, x2, y2);
+      hs_import_add_class_sentence (ctx, ni->instance, label);
       {
-        gboolean seen = FALSE;
-        for (guint i = 0; i < ni->instance->findings->len; i++)
-          seen |= strcmp (((HsLabel *) g_ptr_array_index (ni->instance->findings, i))->condition, label) == 0;
-        if (!seen)
-          {
-            const char *locations[] = { label, NULL };
-            hs_instance_add_finding (ni->instance, hs_label_new (label, "positive", locations));
-          }
+        const char *locations[] = { label, NULL };
+        hs_import_add_finding (ctx, ni->instance, hs_label_new (label, "positive", locations));
       }
     }
 

@@ -17,35 +17,39 @@ compare_strings (gconstpointer a, gconstpointer b)
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
 
-/* By id, or by the id made file-name safe (ids may hold '/'). */
+/* By id, or by the id made file-name safe (ids may hold '/'): the first
+ * instance of that safe name, from a table made once (a search of every
+ * instance per file would be quadratic). */
 static HsInstance *
-find_instance (HsDataset *dataset, const char *name)
+find_instance (HsDataset *dataset, GHashTable **by_safe_id, const char *name)
 {
   HsInstance *instance = hs_dataset_find_instance (dataset, name);
 
-  for (guint i = 0; instance == NULL && i < hs_dataset_get_n_instances (dataset); i++)
+  if (instance != NULL)
+    return instance;
+  if (*by_safe_id == NULL)
     {
-      HsInstance *candidate = hs_dataset_get_instance (dataset, i);
-      g_autofree char *safe = hs_import_safe_name (candidate->id);
-      if (strcmp (safe, name) == 0)
-        instance = candidate;
+      *by_safe_id = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      for (guint i = 0; i < hs_dataset_get_n_instances (dataset); i++)
+        {
+          HsInstance *candidate = hs_dataset_get_instance (dataset, i);
+          char *safe = hs_import_safe_name (candidate->id);
+
+          if (g_hash_table_contains (*by_safe_id, safe))
+            g_free (safe);
+          else
+            g_hash_table_insert (*by_safe_id, safe, candidate);
+        }
     }
-  return instance;
+  return g_hash_table_lookup (*by_safe_id, name);
 }
 
 static HsSentence *
-find_sentence (HsInstance *instance, const char *name)
+find_sentence (HsImportContext *ctx, HsInstance *instance, const char *name)
 {
-  HsSentence *sentence = hs_instance_find_sentence (instance, name);
+  HsSentence *sentence = hs_import_find_sentence (ctx, instance, name);
 
-  for (guint i = 0; sentence == NULL && i < instance->sentences->len; i++)
-    {
-      HsSentence *candidate = g_ptr_array_index (instance->sentences, i);
-      g_autofree char *safe = hs_import_safe_name (candidate->id);
-      if (strcmp (safe, name) == 0)
-        sentence = candidate;
-    }
-  return sentence;
+  return sentence != NULL ? sentence : hs_import_find_sentence_by_safe_id (ctx, instance, name);
 }
 
 gboolean
@@ -55,6 +59,7 @@ hs_import_npy_folder (HsImportContext *ctx, const char * const *sources, guint n
   g_autoptr(GDir) dir = NULL;
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) local_error = NULL;
+  g_autoptr(GHashTable) by_safe_id = NULL;
   const char *name;
 
   dir = g_dir_open (folder, 0, &local_error);
@@ -89,13 +94,13 @@ hs_import_npy_folder (HsImportContext *ctx, const char * const *sources, guint n
           hs_import_skip (ctx, path, 0, "name is not <instance>__<model>__<query-id>.npy");
           continue;
         }
-      instance = find_instance (ctx->dataset, parts[0]);
+      instance = find_instance (ctx->dataset, &by_safe_id, parts[0]);
       if (instance == NULL)
         {
           hs_import_skip (ctx, path, 0, "the dataset has no instance '%s'", parts[0]);
           continue;
         }
-      sentence = find_sentence (instance, parts[2]);
+      sentence = find_sentence (ctx, instance, parts[2]);
       if (sentence == NULL)
         {
           hs_import_skip (ctx, path, 0, "instance '%s' has no query '%s'", instance->id, parts[2]);
@@ -144,16 +149,7 @@ hs_import_npy_folder (HsImportContext *ctx, const char * const *sources, guint n
           return FALSE;
         }
       /* a newer map for the same (model, query) replaces the old one */
-      for (guint k = 0; k < instance->maps->len; k++)
-        {
-          HsMapRef *ref = g_ptr_array_index (instance->maps, k);
-          if (g_strcmp0 (ref->model, parts[1]) == 0 && g_strcmp0 (ref->query, sentence->id) == 0)
-            {
-              g_ptr_array_remove_index (instance->maps, k);
-              break;
-            }
-        }
-      hs_instance_add_map (instance, hs_map_ref_new (parts[1], sentence->id, rel));
+      hs_import_set_map (ctx, instance, hs_map_ref_new (parts[1], sentence->id, rel));
       ctx->summary->n_maps++;
     }
   return TRUE;

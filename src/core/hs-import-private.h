@@ -16,6 +16,9 @@ typedef struct
   GHashTable            *images;        /* relative image path → source path */
   GHashTable            *instance_ids;  /* set */
   GPtrArray             *source_roots;  /* folders the sources may read beneath */
+  GHashTable            *suffixes;      /* "id\x1fbase" / "image\x1frelative" → next number to try */
+  GHashTable            *given_names;   /* "relative\x1fsource" → relative path it was given */
+  GHashTable            *indexes;       /* NameIndex sets of the look-ups below (hs-import.c) */
   gint64                 last_progress; /* monotonic µs of the last report */
 } HsImportContext;
 
@@ -69,10 +72,40 @@ gboolean hs_import_clip_box     (double *x1, double *y1, double *x2, double *y2,
                                  guint width, guint height);
 /* Letters, digits, '-', '_' and '.' kept; the rest becomes '_'. */
 char    *hs_import_safe_name    (const char *text);
+/* Look-ups by name for the importers' row loops, in constant time: hash
+ * indexes kept in the context (a search of the instance's arrays per row is
+ * quadratic in the rows of one image).  Items may also be appended to the
+ * arrays directly; the indexes catch up. */
+HsRegion   *hs_import_find_region   (HsImportContext *ctx, HsInstance *instance, const char *name);
 /* The region `name` of the instance, created when absent. */
-HsRegion *hs_import_get_region  (HsInstance *instance, const char *name);
+HsRegion   *hs_import_get_region    (HsImportContext *ctx, HsInstance *instance, const char *name);
+/* A region name the instance does not use yet: `base`, else "base 2", "base 3"... */
+char       *hs_import_unique_region_name (HsImportContext *ctx, HsInstance *instance,
+                                          const char *base);
+HsSentence *hs_import_find_sentence (HsImportContext *ctx, HsInstance *instance, const char *id);
+/* The first sentence whose id hs_import_safe_name() turns into `safe_id`. */
+HsSentence *hs_import_find_sentence_by_safe_id (HsImportContext *ctx, HsInstance *instance,
+                                                const char *safe_id);
+/* Adds (takes) the map; one for the same model and query goes. */
+void        hs_import_set_map       (HsImportContext *ctx, HsInstance *instance, HsMapRef *ref);
+/* The first sentence with this text. */
+HsSentence *hs_import_find_sentence_by_text (HsImportContext *ctx, HsInstance *instance,
+                                             const char *text);
 /* Adds a class-kind query naming the region (once per region). */
-void     hs_import_add_class_sentence (HsInstance *instance, const char *region);
+void        hs_import_add_class_sentence (HsImportContext *ctx, HsInstance *instance,
+                                          const char *region);
+/* Adds (takes) the finding unless one with its condition is there (then frees it). */
+void        hs_import_add_finding   (HsImportContext *ctx, HsInstance *instance, HsLabel *label);
+/* Adds the target to the sentence once. */
+void        hs_import_add_target    (HsImportContext *ctx, HsSentence *sentence, const char *region);
+/* The sentence's label of this condition and context, or NULL. */
+HsLabel    *hs_import_find_label    (HsImportContext *ctx, HsSentence *sentence,
+                                     const char *condition, const char *context);
+/* Adds the location to the label once. */
+void        hs_import_add_location  (HsImportContext *ctx, HsLabel *label, const char *location);
+/* Adds the box to the region unless an equal one is there; FALSE then. */
+gboolean    hs_import_add_box       (HsImportContext *ctx, HsRegion *region,
+                                     double x1, double y1, double x2, double y2);
 /* Fills a height × width mask with the polygon (x0 y0 x1 y1 ...), pixel
  * centres inside by the even-odd rule. */
 void     hs_import_fill_polygon (guint8 *mask, guint width, guint height,

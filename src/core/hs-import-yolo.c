@@ -279,8 +279,8 @@ hs_import_yolo (HsImportContext *ctx, const char * const *sources, guint n, GErr
                   hs_import_skip (ctx, label_path, k + 1, "empty box");
                   continue;
                 }
-              hs_region_add_box (hs_import_get_region (instance, name), x1, y1, x2, y2);
-              hs_import_add_class_sentence (instance, name);
+              hs_region_add_box (hs_import_get_region (ctx, instance, name), x1, y1, x2, y2);
+              hs_import_add_class_sentence (ctx, instance, name);
             }
         }
       hs_dataset_add_instance (ctx->dataset, instance);

@@ -165,12 +165,19 @@ char *
 hs_import_unique_id (HsImportContext *ctx, const char *base)
 {
   char *id = g_strdup (base != NULL && *base ? base : "instance");
+  g_autofree char *suffix_key = g_strdup_printf ("id\x1f%s", id);
+  guint n = MAX (2, GPOINTER_TO_UINT (g_hash_table_lookup (ctx->suffixes, suffix_key)));
 
-  for (guint n = 2; g_hash_table_contains (ctx->instance_ids, id); n++)
-    {
-      g_free (id);
-      id = g_strdup_printf ("%s-%u", base, n);
-    }
+  /* The numbers tried for this base are not tried again: many ids of one
+   * base cost one look-up each, not one per id before them. */
+  if (g_hash_table_contains (ctx->instance_ids, id))
+    do
+      {
+        g_free (id);
+        id = g_strdup_printf ("%s-%u", base, n++);
+      }
+    while (g_hash_table_contains (ctx->instance_ids, id));
+  g_hash_table_insert (ctx->suffixes, g_steal_pointer (&suffix_key), GUINT_TO_POINTER (n));
   g_hash_table_add (ctx->instance_ids, g_strdup (id));
   return id;
 }
@@ -350,7 +357,11 @@ hs_import_add_image (HsImportContext *ctx, const char *source, const char *relat
   g_autofree char *rel = g_strdup (relative);
   g_autofree char *dest = NULL;
   g_autofree char *dir = NULL;
+  g_autofree char *given_key = NULL;
+  g_autofree char *suffix_key = NULL;
   const char *taken;
+  const char *given;
+  guint n;
   int fd;
 
   /* `relative` derives from names in the source files: it must stay inside
@@ -373,7 +384,20 @@ hs_import_add_image (HsImportContext *ctx, const char *source, const char *relat
       close (fd);
       return NULL;
     }
-  for (guint n = 2; (taken = g_hash_table_lookup (ctx->images, rel)) != NULL; n++)
+  /* A source asked for under this name before gets the name it got then;
+   * other sources of the same name are numbered, and numbers tried once are
+   * not tried again: many sources of one name cost one look-up each, not one
+   * per source before them. */
+  given_key = g_strdup_printf ("%s\x1f%s", relative, source);
+  suffix_key = g_strdup_printf ("image\x1f%s", relative);
+  given = g_hash_table_lookup (ctx->given_names, given_key);
+  n = MAX (2, GPOINTER_TO_UINT (g_hash_table_lookup (ctx->suffixes, suffix_key)));
+  if (given != NULL)
+    {
+      close (fd);
+      return g_strdup (given);
+    }
+  while ((taken = g_hash_table_lookup (ctx->images, rel)) != NULL)
     {
       g_autofree char *stem = NULL;
       const char *dot;
@@ -387,7 +411,7 @@ hs_import_add_image (HsImportContext *ctx, const char *source, const char *relat
       stem = dot != NULL && strchr (dot, '/') == NULL ? g_strndup (relative, dot - relative)
                                                       : g_strdup (relative);
       g_free (rel);
-      rel = g_strdup_printf ("%s-%u%s", stem, n, dot != NULL && strchr (dot, '/') == NULL ? dot : "");
+      rel = g_strdup_printf ("%s-%u%s", stem, n++, dot != NULL && strchr (dot, '/') == NULL ? dot : "");
     }
   dest = g_build_filename (ctx->root, rel, NULL);
   dir = g_path_get_dirname (dest);
@@ -406,6 +430,8 @@ hs_import_add_image (HsImportContext *ctx, const char *source, const char *relat
     }
   close (fd);
   g_hash_table_insert (ctx->images, g_strdup (rel), g_strdup (source));
+  g_hash_table_insert (ctx->suffixes, g_steal_pointer (&suffix_key), GUINT_TO_POINTER (n));
+  g_hash_table_insert (ctx->given_names, g_steal_pointer (&given_key), g_strdup (rel));
   return g_steal_pointer (&rel);
 }
 
@@ -455,33 +481,6 @@ hs_import_clip_box (double *x1, double *y1, double *x2, double *y2, guint width,
   *y1 = CLAMP (*y1, 0.0, (double) height);
   *y2 = CLAMP (*y2, 0.0, (double) height);
   return *x1 < *x2 && *y1 < *y2;
-}
-
-HsRegion *
-hs_import_get_region (HsInstance *instance, const char *name)
-{
-  HsRegion *region = hs_instance_find_region (instance, name);
-
-  if (region == NULL)
-    {
-      region = hs_region_new (name);
-      hs_instance_add_region (instance, region);
-    }
-  return region;
-}
-
-void
-hs_import_add_class_sentence (HsInstance *instance, const char *region)
-{
-  g_autofree char *id = g_strdup_printf ("class:%s", region);
-  HsSentence *sentence;
-
-  if (hs_instance_find_sentence (instance, id) != NULL)
-    return;
-  sentence = hs_sentence_new (id, region);
-  hs_sentence_set_kind (sentence, "class");
-  hs_sentence_add_target (sentence, region);
-  hs_instance_add_sentence (instance, sentence);
 }
 
 void
@@ -617,6 +616,8 @@ hs_import (const char *format, const char * const *sources, const char *output_d
   ctx.images = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   ctx.instance_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   ctx.source_roots = source_roots_new (sources, n_sources);
+  ctx.suffixes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  ctx.given_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   ok = hs_import_progress (&ctx, 0.0, NULL, error) && func (&ctx, sources, n_sources, error) &&
        hs_import_progress (&ctx, 1.0, NULL, error);
@@ -655,6 +656,9 @@ hs_import (const char *format, const char * const *sources, const char *output_d
   g_hash_table_unref (ctx.images);
   g_hash_table_unref (ctx.instance_ids);
   g_ptr_array_unref (ctx.source_roots);
+  g_hash_table_unref (ctx.suffixes);
+  g_hash_table_unref (ctx.given_names);
+  g_clear_pointer (&ctx.indexes, g_hash_table_unref);
   g_free (ctx.root);
   hs_import_summary_clear (&local_summary);
   if (!ok)

@@ -474,10 +474,14 @@ read_sentence (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
   if (targets != NULL)
     {
       PATH_KEY (targets_path, path, "targets");
+      /* A set past a few targets: one sentence may name thousands. */
+      g_autoptr(GHashTable) seen = g_strv_length (targets) > 16
+                                   ? g_hash_table_new (g_str_hash, g_str_equal) : NULL;
 
       for (guint i = 0; targets[i] != NULL && !r->stop; i++)
         {
           PATH_INDEX (target_path, &targets_path, i);
+          gboolean repeated = FALSE;
 
           if (!g_hash_table_contains (region_names, targets[i]))
             {
@@ -486,14 +490,17 @@ read_sentence (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
                        targets[i]);
               bad = TRUE;
             }
-          for (guint j = 0; j < i; j++)
-            if (strcmp (targets[i], targets[j]) == 0)
-              {
-                PROBLEM (r, &target_path, HS_DATASET_ERROR_INVALID,
-                         "region \"%s\" is listed twice", targets[i]);
-                bad = TRUE;
-                break;
-              }
+          if (seen != NULL)
+            repeated = !g_hash_table_add (seen, targets[i]);
+          else
+            for (guint j = 0; j < i && !repeated; j++)
+              repeated = strcmp (targets[i], targets[j]) == 0;
+          if (repeated)
+            {
+              PROBLEM (r, &target_path, HS_DATASET_ERROR_INVALID,
+                       "region \"%s\" is listed twice", targets[i]);
+              bad = TRUE;
+            }
         }
     }
   if (!read_labels (r, object, path, "labels", labels))

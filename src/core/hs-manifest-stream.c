@@ -25,7 +25,7 @@ struct _HsManifestStream {
   HsManifestReader reader;
   char            *manifest;
   GHashTable      *ids;        /* instance ids read so far (duplicates) */
-  GPtrArray       *keys;       /* top-level member names read so far */
+  GHashTable      *keys;       /* top-level member names read so far (a set) */
   guint            next;       /* index of the next instance */
   gsize            released;   /* text before this offset was handed back */
   GError          *error;      /* the problem that stopped reading */
@@ -41,7 +41,7 @@ hs_manifest_stream_free (HsManifestStream *stream)
   g_clear_pointer (&stream->parser.stack, g_ptr_array_unref);
   g_clear_pointer (&stream->mapped, g_mapped_file_unref);
   g_clear_pointer (&stream->ids, g_hash_table_unref);
-  g_clear_pointer (&stream->keys, g_ptr_array_unref);
+  g_clear_pointer (&stream->keys, g_hash_table_unref);
   g_clear_error (&stream->reader.error);
   g_clear_error (&stream->error);
   g_free (stream->manifest);
@@ -150,13 +150,11 @@ stream_member (HsManifestStream *stream, const char **key_out, HjNode **value_ou
   key = hj_parse_string (parser);
   if (key == NULL)
     return FALSE;
-  for (guint i = 0; i < stream->keys->len; i++)
-    if (strcmp (g_ptr_array_index (stream->keys, i), key) == 0)
-      {
-        g_autofree char *message = g_strdup_printf ("duplicate member \"%s\"", key);
-        return hj_fail (parser, message);
-      }
-  g_ptr_array_add (stream->keys, g_strdup (key));
+  if (!g_hash_table_add (stream->keys, g_strdup (key)))
+    {
+      g_autofree char *message = g_strdup_printf ("duplicate member \"%s\"", key);
+      return hj_fail (parser, message);
+    }
   hj_skip_space (parser);
   if (parser->p >= parser->end || *parser->p != ':')
     return hj_fail (parser, "expected ':' after a member name");
@@ -241,7 +239,7 @@ stream_begin (HsManifestStream *stream, HsDataset *dataset, guint n_first)
   parser->start = parser->p = data;
   parser->end = data + len;
   parser->stack = g_ptr_array_new ();
-  stream->keys = g_ptr_array_new_with_free_func (g_free);
+  stream->keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   hj_skip_space (parser);
   if (parser->p >= parser->end || *parser->p != '{')
     return FALSE;
