@@ -69,7 +69,7 @@ gsize    hs_eval_grid_n_pixels  (const HsEvalGrid *grid);
 /* Resamples an h × w map (its frame, see above) onto the evaluation grid:
  * default: `mode`; gloria: nearest as torch.nn.Upsample on the CPU (src =
  * min(floor(dst · (float) (h/224)), h − 1), the product in float); chexlocalize:
- * bilinear.  `out` holds width·height doubles. */
+ * bilinear in float32 as torch computes it.  `out` holds width·height doubles. */
 void     hs_eval_grid_resample  (const HsEvalGrid *grid, const double *values,
                                  guint w, guint h, HsUpsample mode, double *out);
 

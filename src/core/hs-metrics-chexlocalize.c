@@ -1,110 +1,88 @@
 /* hs-metrics-chexlocalize.c — the chexlocalize protocol's IoU (Saporta et
- * al., CheXlocalize): min–max normalise, binarise with Otsu exactly as
- * otsu_iou (u > t), fill the holes of the binary mask (what CheXlocalize gets
- * by filling the external contours), IoU with G; undefined when the
- * prediction or the target is empty.  With a fixed threshold the normalised
- * map is binarised at n ≥ threshold and, as in CheXlocalize's threshold
- * branch, not hole-filled. */
+ * al., CheXlocalize), as heatmap_to_segmentation.cam_to_segmentation and
+ * eval.calculate_iou(true_pos_only=True) compute it:
+ *  - the map s is already torch's float32 bilinear upsampling
+ *    (hs_resample_torch_bilinear);
+ *  - mask = (s − min s) / max(s − min s), each step in float32 (a constant
+ *    map gives 0/0: nothing);
+ *  - Otsu (no threshold table): u = uint8(255·mask) truncated, t = Otsu's
+ *    level of u's histogram as cv2.threshold(u, 0, max u, THRESH_OTSU)
+ *    finds it, binary u > t; then every contour of that binary image
+ *    (cv2.findContours RETR_TREE, CHAIN_APPROX_SIMPLE) with more than one
+ *    point is drawn as a filled PIL polygon on an empty image, which is the
+ *    prediction: holes fill, lone pixels vanish, the polygon through the
+ *    contour's corner pixels rasterises as Pillow does;
+ *  - a threshold from the table: mask > t (strict, t rounded to float32 as
+ *    NumPy compares a float32 array with a scalar), no contours;
+ *  - IoU undefined when the prediction or the target is empty. */
 #include "hs-metrics-private.h"
+#include "hs-raster-private.h"
 
 #include <string.h>
 
-typedef struct {
-  guint x, y;
-} Seed;
-
-/* 0 = unvisited background, 1 = foreground, 2 = background reached from the
- * border.  Scanline flood fill, 4-connected: memory grows with the number
- * of runs, not pixels. */
-void
-hs_metrics_fill_holes (guint8 *mask, guint width, guint height)
+/* mask = (s − min)/(max − min) in float32, as torch does it on the float
+ * map: NaN (left out of every region) when max = min. */
+static inline float
+mask_value (double s, float lo, float span)
 {
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Seed));
-  gsize n = (gsize) width * height;
+  float d = (float) s - lo;
 
-  if (width == 0 || height == 0)
-    return;
-  for (gsize i = 0; i < n; i++)
-    mask[i] = mask[i] ? 1 : 0;
-
-  for (guint x = 0; x < width; x++)
-    {
-      Seed top = { x, 0 }, bottom = { x, height - 1 };
-      g_array_append_val (stack, top);
-      g_array_append_val (stack, bottom);
-    }
-  for (guint y = 0; y < height; y++)
-    {
-      Seed left = { 0, y }, right = { width - 1, y };
-      g_array_append_val (stack, left);
-      g_array_append_val (stack, right);
-    }
-
-  while (stack->len > 0)
-    {
-      Seed seed = g_array_index (stack, Seed, stack->len - 1);
-      guint8 *row = mask + (gsize) seed.y * width;
-      guint l, r;
-
-      g_array_set_size (stack, stack->len - 1);
-      if (row[seed.x] != 0)
-        continue;
-      l = r = seed.x;
-      while (l > 0 && row[l - 1] == 0)
-        l--;
-      while (r + 1 < width && row[r + 1] == 0)
-        r++;
-      memset (row + l, 2, r - l + 1);
-      for (int dy = -1; dy <= 1; dy += 2)
-        {
-          gint64 ny = (gint64) seed.y + dy;
-          const guint8 *nrow;
-          gboolean in_run = FALSE;
-
-          if (ny < 0 || ny >= height)
-            continue;
-          nrow = mask + (gsize) ny * width;
-          for (guint x = l; x <= r; x++)
-            {
-              if (nrow[x] == 0)
-                {
-                  if (!in_run)
-                    {
-                      Seed s = { x, (guint) ny };
-                      g_array_append_val (stack, s);
-                      in_run = TRUE;
-                    }
-                }
-              else
-                in_run = FALSE;
-            }
-        }
-    }
-
-  for (gsize i = 0; i < n; i++)
-    mask[i] = mask[i] != 2;
+  return d / span;
 }
 
 void
 hs_metrics_chexlocalize_iou (const HsEvalState *state, double threshold,
                              guint8 *pred, HsScores *out)
 {
+  float lo = (float) state->min, span = (float) state->max - lo;
   guint64 n_pred = 0, hit = 0;
 
   if (isnan (threshold))
     {
-      guint t = (guint) MAX (out->otsu_level, 0);
+      guint64 hist[256] = { 0 };
+      guint8 *u = pred;
+      guint8 u_max = 0;
+      int t;
 
+      /* np.uint8(255 * mask): float32 product, truncated; NaN becomes 0 */
       for (gsize i = 0; i < state->n; i++)
-        pred[i] = hs_metrics_otsu_u (state->s[i], state->min, state->max) > t;
-      hs_metrics_fill_holes (pred, state->width, state->height);
+        {
+          float v = 255.0f * mask_value (state->s[i], lo, span);
+
+          u[i] = v >= 1.0f ? (guint8) MIN (v, 255.0f) : 0;
+          hist[u[i]]++;
+          u_max = MAX (u_max, u[i]);
+        }
+      t = hs_metrics_otsu_level (hist, state->n);
+      out->otsu_level = t;
+      out->otsu_threshold = NAN;
+      for (gsize i = 0; i < state->n; i++)
+        {
+          /* cv2.threshold with maxval = max u: nothing when max u is 0 */
+          u[i] = u_max > 0 && u[i] > t;
+          if (u[i] && !(state->s[i] >= out->otsu_threshold))
+            out->otsu_threshold = state->s[i];
+        }
+      {
+        GArray *contours = hs_raster_find_contours (u, state->width, state->height);
+
+        memset (pred, 0, state->n);
+        for (guint c = 0; c < contours->len; c++)
+          {
+            const HsRasterContour *contour = &g_array_index (contours, HsRasterContour, c);
+
+            if (contour->n > 1)
+              hs_raster_fill_polygon (pred, state->width, state->height, contour->xy, contour->n);
+          }
+        hs_raster_contours_free (contours);
+      }
     }
   else
     {
+      float t = (float) threshold;
+
       for (gsize i = 0; i < state->n; i++)
-        {
-          pred[i] = hs_metrics_normalise (state->s[i], state->min, state->max) >= threshold;
-        }
+        pred[i] = mask_value (state->s[i], lo, span) > t;
     }
 
   for (gsize i = 0; i < state->n; i++)

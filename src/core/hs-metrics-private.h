@@ -78,12 +78,11 @@ void     hs_metrics_explanation_precision (const HsEvalState *state, double *abs
 int      hs_metrics_otsu_level      (const guint64 hist[256], guint64 total);
 void     hs_metrics_otsu_iou        (const HsEvalState *state, HsScores *out);
 
-/* chexlocalize (hs-metrics-chexlocalize.c): hole-filled Otsu/threshold IoU. */
+/* chexlocalize (hs-metrics-chexlocalize.c): CheXlocalize's Otsu + contour
+ * polygons, or threshold-table, IoU; s must be the torch float32 upsampling.
+ * pred_buffer: n bytes. */
 void     hs_metrics_chexlocalize_iou (const HsEvalState *state, double threshold,
                                       guint8 *pred_buffer, HsScores *out);
-/* Fills the holes of a binary raster in place (background pixels that no
- * 4-connected background path joins to the border). */
-void     hs_metrics_fill_holes      (guint8 *mask, guint width, guint height);
 
 /* Grid entropy (gloria adds the No-Attn slot). */
 void     hs_metrics_entropy         (const double *grid, gsize n_cells, double no_attn,

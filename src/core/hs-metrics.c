@@ -611,14 +611,19 @@ prepare_from_grid (HsEvalState *state, const double *values, guint w, guint h,
   double *s = hs_metrics_workspace (0, n);
   HsResampler *resampler = NULL;
 
-  if (grid->protocol != HS_PROTOCOL_GLORIA && w == grid->width && h == grid->height)
+  if (grid->protocol == HS_PROTOCOL_CHEXLOCALIZE)
+    {
+      /* CheXlocalize upsamples the float32 map with torch: rounding can put
+       * values a float ulp outside [lo, hi], so the bounds are found again */
+      hs_resample_torch_bilinear (values, w, h, grid->width, grid->height, s);
+      lo = hi = NAN;
+    }
+  else if (grid->protocol != HS_PROTOCOL_GLORIA && w == grid->width && h == grid->height)
     s = (double *) values;   /* the map is on the grid already: both rules are the identity; read only */
   else if (grid->protocol == HS_PROTOCOL_GLORIA)
     hs_eval_grid_resample (grid, values, w, h, options->upsample, s);
   else
-    resampler = hs_resampler_new (values, w, h, grid->width, grid->height,
-                                  grid->protocol == HS_PROTOCOL_CHEXLOCALIZE
-                                  ? HS_UPSAMPLE_BILINEAR : options->upsample);
+    resampler = hs_resampler_new (values, w, h, grid->width, grid->height, options->upsample);
   hs_metrics_prepare (state, s, resampler, lo, hi, target, choose_threads (options, n),
                       hs_metrics_workspace (1, n), hs_metrics_workspace (2, n),
                       (guint16 *) hs_metrics_workspace (3, n / 4 + 1));

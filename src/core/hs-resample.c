@@ -12,6 +12,7 @@
  * one). */
 #include "hs-resample-private.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -270,3 +271,72 @@ hs_resample_region (const double *grid, guint w, guint h,
   resample_region (grid, w, h, out_w, out_h, x0, y0, rw, rh, NULL, out, mode);
 }
 
+
+typedef struct {
+  guint i0, i1;
+  float l0, l1;
+} TorchTap;
+
+static void
+torch_taps (guint n_in, guint n_out, TorchTap *taps)
+{
+  float scale = (float) n_in / (float) n_out;
+
+  for (guint d = 0; d < n_out; d++)
+    {
+      double pos;
+      guint i0;
+
+      if (n_in == n_out)
+        {
+          taps[d] = (TorchTap) { d, d, 1.0f, 0.0f };
+          continue;
+        }
+      pos = (double) scale * ((double) d + 0.5) - 0.5;
+      if (pos < 0)
+        pos = 0;
+      i0 = (guint) pos;
+      taps[d].i0 = i0;
+      taps[d].i1 = i0 + (i0 + 1 < n_in ? 1 : 0);
+      taps[d].l1 = (float) (pos - (double) i0);
+      taps[d].l0 = 1.0f - taps[d].l1;
+    }
+}
+
+void
+hs_resample_torch_bilinear (const double *grid, guint w, guint h,
+                            guint out_w, guint out_h, double *out)
+{
+  g_autofree float *a = NULL;
+  g_autofree TorchTap *xt = NULL;
+  g_autofree TorchTap *yt = NULL;
+
+  g_return_if_fail (grid != NULL && out != NULL && w > 0 && h > 0);
+
+  a = g_new (float, (gsize) w * h);
+  for (gsize i = 0; i < (gsize) w * h; i++)
+    a[i] = (float) CLAMP (grid[i], -FLT_MAX, FLT_MAX);
+  xt = g_new (TorchTap, out_w);
+  yt = g_new (TorchTap, out_h);
+  torch_taps (w, out_w, xt);
+  torch_taps (h, out_h, yt);
+
+  for (guint y = 0; y < out_h; y++)
+    {
+      const float *r0 = a + (gsize) yt[y].i0 * w, *r1 = a + (gsize) yt[y].i1 * w;
+      double *dst = out + (gsize) y * out_w;
+
+      for (guint x = 0; x < out_w; x++)
+        {
+          const TorchTap *tx = &xt[x];
+          float w00 = yt[y].l0 * tx->l0, w01 = yt[y].l0 * tx->l1;
+          float w10 = yt[y].l1 * tx->l0, w11 = yt[y].l1 * tx->l1;
+          double sum = (double) r0[tx->i0] * w00;
+
+          sum += (double) r0[tx->i1] * w01;
+          sum += (double) r1[tx->i0] * w10;
+          sum += (double) r1[tx->i1] * w11;
+          dst[x] = (double) (float) sum;
+        }
+    }
+}

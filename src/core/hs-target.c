@@ -2,6 +2,7 @@
 #include "hs-target.h"
 #include "hs-limits.h"
 #include "hs-raster-private.h"
+#include "hs-resample-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -163,7 +164,7 @@ hs_eval_grid_resample (const HsEvalGrid *grid, const double *values,
       hs_resample (values, w, h, out, grid->width, grid->height, mode);
       break;
     case HS_PROTOCOL_CHEXLOCALIZE:
-      hs_resample (values, w, h, out, grid->width, grid->height, HS_UPSAMPLE_BILINEAR);
+      hs_resample_torch_bilinear (values, w, h, grid->width, grid->height, out);
       break;
     case HS_PROTOCOL_GLORIA:
       {
