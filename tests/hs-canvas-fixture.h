@@ -130,7 +130,12 @@ fixture_present (GtkWidget *child, int w, int h)
   return window;
 }
 
-/* Runs the main loop until nothing is pending (and at least `ms`). */
+/* Runs the main loop until nothing is pending, and at least `ms` so that
+ * GTK's own short timers (layout, frame clock) due within that time fire:
+ * the minimum is not a guess at how long work takes (what a test waits for
+ * that runs in a worker, it waits for by condition, e.g. hs_canvas_get_busy).
+ * A main loop still busy after 120 s is a hang: the test fails (it used to
+ * stop waiting silently after 2 s and carry on). */
 static inline void
 fixture_settle (guint ms)
 {
@@ -140,8 +145,8 @@ fixture_settle (guint ms)
     {
       if (!g_main_context_iteration (NULL, FALSE))
         g_usleep (1000);
-      if (g_get_monotonic_time () > end + 2 * G_USEC_PER_SEC)
-        break;
+      if (g_get_monotonic_time () > end + 120 * G_USEC_PER_SEC)
+        g_error ("UI test: the main loop is still busy after 120 s (hung?)");
     }
 }
 
@@ -204,7 +209,9 @@ fixture_snapshot_widget (GtkWidget *widget)
   node = gtk_snapshot_free_to_node (snapshot);
   /* A widget waiting for a new allocation (a child just shown) draws
    * nothing: let the frame clock lay it out and try again. */
-  for (int i = 0; node == NULL && i < 200; i++)
+  /* (The bound is a hang guard, not a speed requirement.) */
+  for (gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+       node == NULL && g_get_monotonic_time () < end;)
     {
       fixture_settle (10);
       snapshot = gtk_snapshot_new ();

@@ -333,7 +333,8 @@ test_malformed (void)
                                                cases[i].id_offset);
       g_autoptr(HsBackendExec) backend = hs_backend_exec_new (command, NULL);
 
-      hs_backend_exec_set_timeout (backend, 10000);
+      /* They answer at once: the timeout only bounds a hang. */
+      hs_backend_exec_set_timeout (backend, 60000);
       expect_attend_error (backend, cases[i].code, cases[i].fragment);
       /* The same backend again: restarted (or still alive after a remote error). */
       expect_attend_error (backend, cases[i].code, cases[i].fragment);
@@ -397,11 +398,29 @@ test_cancel (void)
   g_assert_cmpfloat (hs_attention_map_peek_values (map)[0], ==, 1.0);
 }
 
+typedef struct {
+  GCancellable *cancellable;
+  char         *received;   /* the backend creates it when it has read a request */
+  char         *go;         /* the backend answers once it exists */
+} CancelLater;
+
+/* Cancels once the backend holds the request, then lets it answer: the
+ * answer comes after the cancel by construction.  Polled every millisecond
+ * (the backend is another process); the bound only catches a hang. */
 static gpointer
-cancel_later (gpointer cancellable)
+cancel_later (gpointer data)
 {
-  g_usleep (150 * 1000);
-  g_cancellable_cancel (cancellable);
+  CancelLater *c = data;
+  gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+
+  while (!g_file_test (c->received, G_FILE_TEST_EXISTS))
+    {
+      if (g_get_monotonic_time () > end)
+        g_error ("the backend never received the request (hung?)");
+      g_usleep (1000);
+    }
+  g_cancellable_cancel (c->cancellable);
+  g_assert_true (g_file_set_contents (c->go, "", 0, NULL));
   return NULL;
 }
 
@@ -415,30 +434,37 @@ test_cancel_in_flight (void)
   g_autofree char *b64 = encode_floats (v, 1);
   g_autofree char *rest = g_strdup_printf ("\"shape\":[1,1],\"maps\":\"%s\"", b64);
   g_autofree char *command = NULL;
+  g_autofree char *received = g_build_filename (dir, "received", NULL);
+  g_autofree char *go = g_build_filename (dir, "go", NULL);
   g_autoptr(HsBackendExec) backend = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(HsAttentionMap) map = NULL;
+  CancelLater later = { cancellable, received, go };
   GThread *thread;
 
-  /* Answers each request after 0.5 s ("sleep" before the loop's printf). */
+  /* Each request: say it arrived, wait for "go" (polled by the script),
+   * then answer. */
   command = fake_backend (dir, "slow.sh", NULL, rest, 0);
   {
     g_autofree char *path = g_build_filename (dir, "slow.sh", NULL);
     g_autofree char *text = NULL;
     g_autofree char *slowed = NULL;
+    g_autofree char *wait = NULL;
     g_auto(GStrv) parts = NULL;
 
     g_file_get_contents (path, &text, NULL, &error);
     g_assert_no_error (error);
     parts = g_strsplit (text, "  printf", 2);
     g_assert_cmpuint (g_strv_length (parts), ==, 2);
-    slowed = g_strjoinv ("  sleep 0.5; printf", parts);
+    wait = g_strdup_printf ("  : > '%s'; while [ ! -e '%s' ]; do sleep 0.01; done; printf",
+                            received, go);
+    slowed = g_strjoinv (wait, parts);
     g_file_set_contents (path, slowed, -1, &error);
     g_assert_no_error (error);
   }
   backend = hs_backend_exec_new (command, NULL);
-  thread = g_thread_new ("cancel", cancel_later, cancellable);
+  thread = g_thread_new ("cancel", cancel_later, &later);
   map = hs_backend_exec_attend (backend, some_image (), "left lung", FALSE, cancellable, &error);
   g_thread_join (thread);
   g_assert_null (map);

@@ -415,10 +415,12 @@ test_crashing_backend (void)
 /* A backend that never answers, and one that answers garbage: each request shows as an error
  * in the window that names the command and what went wrong, and the window stays usable.  The
  * hanging backend never reads or replies, so the only way the error appears is the
- * window's timeout (the "backend-timeout" key, 1 s here): no machine is fast enough to pass by
- * luck, and the hs_ui_wait_until guard (20 s) is far above it. */
+ * window's timeout (the "backend-timeout" key, 1 s for it): no machine is fast enough to pass
+ * by luck, and the hs_ui_wait_until guard (HS_UI_HANG_SECONDS) is far above it.  The
+ * malformed backend answers at once: its timeout (60 s) only bounds a hang, so a slow start
+ * of `sh` on a loaded machine cannot turn its error into a timeout. */
 static void
-check_failing_backend (const char *command, const char *reason)
+check_failing_backend (const char *command, guint timeout_s, const char *reason)
 {
   g_autoptr(GSettings) settings = hs_settings_new ();
   HsWindow *window;
@@ -428,7 +430,7 @@ check_failing_backend (const char *command, const char *reason)
   if (hs_ui_skip_without_display ())
     return;
   set_backend_command (command);
-  g_settings_set_uint (settings, "backend-timeout", 1);
+  g_settings_set_uint (settings, "backend-timeout", timeout_s);
   window = open_window ();
   bar = hs_window_get_error_bar (window);
   g_assert_true (hs_window_select_model (window, EXEC_ENTRY));
@@ -462,13 +464,14 @@ check_failing_backend (const char *command, const char *reason)
 static void
 test_hanging_backend (void)
 {
-  check_failing_backend ("sh -c 'exec sleep 600'", "did not answer within 1.0 s");
+  check_failing_backend ("sh -c 'exec sleep 600'", 1, "did not answer within 1.0 s");
 }
 
 static void
 test_malformed_backend (void)
 {
-  check_failing_backend ("sh -c 'while read line; do echo \"not json {\"; done'", "malformed response");
+  check_failing_backend ("sh -c 'while read line; do echo \"not json {\"; done'", 60,
+                         "malformed response");
 }
 
 int

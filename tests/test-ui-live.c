@@ -105,6 +105,31 @@ attend_directly (HsWindow   *window,
   return map;
 }
 
+/* Waits, without running the main loop (so the result cannot reach the
+ * window), until the worker of the live request for `prompt` has finished:
+ * its map is in the LRU.  Polled every millisecond: the worker is another
+ * thread; the bound only catches a hang. */
+static void
+wait_computed (HsWindow   *window,
+               const char *prompt)
+{
+  g_autofree char *key = hs_live_attend_make_key (hs_window_get_dataset (window),
+                                                  hs_window_get_instance (window),
+                                                  hs_window_get_live_model (window), prompt);
+  HsLiveAttend *live = hs_window_get_live_attend (window);
+  gint64 end = g_get_monotonic_time () + HS_UI_HANG_SECONDS * G_USEC_PER_SEC;
+  HsAttentionMap *map;
+
+  while ((map = hs_live_attend_lookup (live, key)) == NULL)
+    {
+      if (g_get_monotonic_time () > end)
+        g_error ("the live request for \"%s\" did not finish within %d s (hung?)", prompt,
+                 HS_UI_HANG_SECONDS);
+      g_usleep (1000);
+    }
+  hs_attention_map_unref (map);
+}
+
 static double
 max_abs_diff (HsAttentionMap *a,
               HsAttentionMap *b)
@@ -253,20 +278,26 @@ test_superseded (void)
   g_test_message ("%u results of superseded requests arrived late and were not shown",
                   GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (window), "hs-live-dropped")));
 
-  /* Deliberately late: request A starts, its worker has time to finish, but
-   * request B is made before A's result reaches the main loop. */
+  /* Deliberately late: request A starts, its worker finishes (waited for
+   * without running the main loop), and request B is made before A's
+   * result reaches the main loop. */
   for (guint attempt = 0; attempt < 5; attempt++)
     {
       const char *words[] = { "one", "two", "three", "four", "five" };
       g_autofree char *a = g_strdup_printf ("Opacity %s in the left upper lung.", words[attempt]);
 
+      guint dropped_before = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (window), "hs-live-dropped"));
+
       started_before = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (window), "hs-live-started"));
       hs_prompt_panel_set_prompt (panel, a);
       hs_ui_wait_until (request_started, window);
-      g_usleep (100 * 1000);
+      wait_computed (window, a);
       hs_prompt_panel_set_prompt (panel, prompts[attempt % G_N_ELEMENTS (prompts)]);
       hs_ui_wait_until (hs_ui_window_live_done, window);
       hs_ui_settle ();
+      /* A's finished result arrived after B was asked for: dropped, every time. */
+      g_assert_cmpuint (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (window), "hs-live-dropped")), >,
+                        dropped_before);
       g_clear_pointer (&expected, hs_attention_map_unref);
       expected = attend_directly (window, "blind", prompts[attempt % G_N_ELEMENTS (prompts)]);
       assert_same_map (hs_window_get_map (window), expected);

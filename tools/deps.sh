@@ -14,6 +14,16 @@ HS_TEST_PACKAGES=(
   python3-jsonschema parallel poppler-utils librsvg2-bin python3-matplotlib
   strace dconf-service dconf-gsettings-backend libglib2.0-bin
 )
+# The libFuzzer harnesses (tools/fuzz, tools/fuzz-all; CI fuzzes every target briefly):
+# clang with its sanitizer and fuzzer runtimes, llvm-symbolizer for readable reports.
+HS_FUZZ_PACKAGES=(
+  clang libclang-rt-dev llvm
+)
+
+# tools/test --stress N: keeps every core busy while the suite runs.
+HS_STRESS_PACKAGES=(
+  stress-ng
+)
 
 hs_install_packages () {
   local missing=()

@@ -635,6 +635,13 @@ hs_window_get_live_model (HsWindow *self)
   return self->live_model;
 }
 
+HsLiveAttend *
+hs_window_get_live_attend (HsWindow *self)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), NULL);
+  return self->live;
+}
+
 void
 hs_window_set_live_delay (HsWindow *self,
                           guint     delay_ms)

@@ -14,6 +14,7 @@
 #include "hs-application.h"
 #include "hs-error-bar.h"
 #include "hs-instance-browser.h"
+#include "hs-live-attend.h"
 #include "hs-prompt-panel.h"
 
 G_BEGIN_DECLS
@@ -49,6 +50,8 @@ GtkWidget         *hs_window_get_canvas           (HsWindow *self);
  * computing; the debounce delay (default 120 ms; tests use 0); the time from
  * the last prompt change to the map shown, in ms. */
 const char        *hs_window_get_live_model       (HsWindow *self);
+/* The live models' runner and its LRU of maps (tests look a result up). */
+HsLiveAttend      *hs_window_get_live_attend      (HsWindow *self);
 gboolean           hs_window_get_live_busy        (HsWindow *self);
 void               hs_window_set_live_delay       (HsWindow *self, guint delay_ms);
 double             hs_window_get_live_latency     (HsWindow *self);
