@@ -404,6 +404,9 @@ T.update({
 # External model backend, Perturb tab.
 T.update({
  "External model command": "Befehl des externen Modells",
+ "External model timeout": "Zeitlimit des externen Modells",
+ "Seconds to wait for the external backend's answer to one request; a backend that takes longer is stopped and the request is shown as an error.":
+   "Sekunden, die auf die Antwort des externen Backends auf eine Anfrage gewartet wird; ein Backend, das länger braucht, wird beendet und die Anfrage als Fehler angezeigt.",
  "Command line of an external attention model speaking the JSON-lines protocol of docs/backend-protocol.md (like heatscope --backend-exec); empty means none. It is never taken from a dataset.":
    "Befehlszeile eines externen Aufmerksamkeitsmodells, das das JSON-Lines-Protokoll aus docs/backend-protocol.md spricht (wie heatscope --backend-exec); leer bedeutet keines. Sie wird nie aus einem Datensatz übernommen.",
  "Compute live attention with COMMAND, an external model speaking the JSON-lines protocol of docs/backend-protocol.md":
