@@ -93,13 +93,25 @@ float_cmp (const void *a, const void *b)
   return d < 0 ? -1 : d > 0 ? 1 : 0;
 }
 
+static gint
+by_ymin (gconstpointer a, gconstpointer b, gpointer data)
+{
+  Edge * const *table = data;
+  guint ia = *(const guint *) a, ib = *(const guint *) b;
+  gint ya = table[ia]->ymin, yb = table[ib]->ymin;
+
+  return ya != yb ? (ya < yb ? -1 : 1) : (ia < ib ? -1 : ia > ib);
+}
+
 void
 hs_raster_fill_polygon (guint8 *image, guint width, guint height, const gint *xy, guint n)
 {
   g_autofree Edge *e = NULL;
   g_autofree Edge **table = NULL;
   g_autofree float *xx = NULL;
-  guint n_edges = 0, n_table = 0;
+  g_autofree guint *order = NULL;
+  g_autofree guint *active = NULL;
+  guint n_edges = 0, n_table = 0, n_active = 0, next = 0;
   gint ymin = (gint) height - 1, ymax = 0;
 
   g_return_if_fail (image != NULL && xy != NULL);
@@ -149,16 +161,43 @@ hs_raster_fill_polygon (guint8 *image, guint width, guint height, const gint *xy
   ymax = MIN (ymax, (gint) height);
 
   xx = g_new0 (float, 2 * (gsize) n_table + 1);
+  /* Pillow visits every edge on every row; only the edges spanning the row
+   * add crossings, so they are kept in an active list in table order (the
+   * order of the crossings and the index k of the corner fix-up stay
+   * Pillow's): added when the row reaches their ymin, dropped after ymax. */
+  order = g_new (guint, n_table);
+  active = g_new (guint, n_table);
+  for (guint i = 0; i < n_table; i++)
+    order[i] = i;
+  g_qsort_with_data (order, (gint) n_table, sizeof (guint), by_ymin, table);
   for (gint y = ymin; y <= ymax; y++)
     {
-      guint j = 0;
+      guint j = 0, n_kept = 0;
 
-      for (guint i = 0; i < n_table; i++)
+      for (guint a = 0; a < n_active; a++)
+        if (table[active[a]]->ymax >= y)
+          active[n_kept++] = active[a];
+      n_active = n_kept;
+      for (; next < n_table && table[order[next]]->ymin <= y; next++)
         {
+          guint idx = order[next], pos = n_active;
+
+          if (table[idx]->ymax < y)
+            continue;
+          while (pos > 0 && active[pos - 1] > idx)
+            {
+              active[pos] = active[pos - 1];
+              pos--;
+            }
+          active[pos] = idx;
+          n_active++;
+        }
+
+      for (guint a = 0; a < n_active; a++)
+        {
+          guint i = active[a];
           const Edge *cur = table[i];
 
-          if (y < cur->ymin || y > cur->ymax)
-            continue;
           xx[j++] = edge_x (cur, y);
           if (y == cur->ymax && y < ymax)
             {
@@ -167,8 +206,11 @@ hs_raster_fill_polygon (guint8 *image, guint width, guint height, const gint *xy
             }
           else if (cur->dx != 0 && roundf (xx[j - 1]) == xx[j - 1])
             {
-              for (guint k = 0; k < i; k++)
+              /* earlier edges meeting this one at a corner on this row
+               * span the row, so they are among the active ones */
+              for (guint b = 0; b < a; b++)
                 {
+                  guint k = active[b];
                   const Edge *other = table[k];
 
                   if ((cur->dx > 0 && other->dx <= 0) || (cur->dx < 0 && other->dx >= 0))
@@ -177,12 +219,12 @@ hs_raster_fill_polygon (guint8 *image, guint width, guint height, const gint *xy
                       && xx[j - 1] == edge_x (other, y))
                     {
                       gint offset = y == ymax ? -1 : 1;
-                      float a = edge_x (cur, y + offset), b = edge_x (other, y + offset);
+                      float fa = edge_x (cur, y + offset), fb = edge_x (other, y + offset);
 
                       if (y == cur->ymax)
-                        xx[k] = cur->dx > 0 ? (float) (fmax (a, b) + 1) : (float) (fmin (a, b) - 1);
+                        xx[k] = cur->dx > 0 ? (float) (fmax (fa, fb) + 1) : (float) (fmin (fa, fb) - 1);
                       else
-                        xx[k] = cur->dx > 0 ? (float) fmin (a, b) : (float) (fmax (a, b) + 1);
+                        xx[k] = cur->dx > 0 ? (float) fmin (fa, fb) : (float) (fmax (fa, fb) + 1);
                       break;
                     }
                 }
