@@ -15,7 +15,18 @@ typedef struct {
   guint64 max_grid_cells;     /* h × w of one attention map (default 16 M)           */
   guint64 max_tokens;         /* tokens of one per-token map (default 4096)          */
   guint64 max_manifest_bytes; /* size of heatscope.json (default 512 MiB)            */
+  /* Work budgets of the image decoders: a small file must not buy unbounded
+   * work.  Exceeding one is an error naming the file and the limit. */
+  guint64 max_inflated_bytes; /* bytes a PNG may inflate, image data and anything
+                               * compressed after it (default 1 GiB)             */
+  guint64 max_decode_ratio;   /* decoded bytes per input byte, for images decoding
+                               * to more than HS_LIMITS_RATIO_FREE_BYTES (default 256) */
+  guint64 max_jpeg_scans;     /* scans of one (progressive) JPEG (default 64)        */
 } HsLimits;
+
+/* Images that decode to at most this many bytes are never refused for their
+ * ratio: an empty 8000 × 8000 mask compresses to almost nothing. */
+#define HS_LIMITS_RATIO_FREE_BYTES (G_GUINT64_CONSTANT (64) << 20)
 
 const HsLimits *hs_limits_get      (void);
 void            hs_limits_set      (const HsLimits *limits);

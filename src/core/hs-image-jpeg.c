@@ -1,6 +1,8 @@
 /* hs-image-jpeg.c — JPEG decoding with libjpeg-turbo */
 #include "hs-image-private.h"
 
+#include "hs-limits.h"
+
 #include <jpeglib.h>
 #include <jerror.h>
 #include <setjmp.h>
@@ -11,6 +13,9 @@ typedef struct
   struct jpeg_error_mgr pub;
   jmp_buf               jump;
   char                  message[JMSG_LENGTH_MAX];
+  struct jpeg_progress_mgr progress;
+  guint64               max_scans;
+  gboolean              over_budget;   /* the message is a budget's, not corruption */
 } JpegErrorContext;
 
 static void
@@ -45,6 +50,24 @@ jpeg_output_message_cb (j_common_ptr cinfo)
 {
 }
 
+/* A progressive JPEG may repeat scans without end (libjpeg only warns),
+ * each one a pass over every coefficient: the scan count is a budget. */
+static void
+jpeg_progress_cb (j_common_ptr cinfo)
+{
+  JpegErrorContext *ctx = (JpegErrorContext *) cinfo->err;
+  j_decompress_ptr dinfo = (j_decompress_ptr) cinfo;
+
+  if (cinfo->is_decompressor && (guint64) dinfo->input_scan_number > ctx->max_scans)
+    {
+      g_snprintf (ctx->message, sizeof ctx->message,
+                  "more scans than the limit of %" G_GUINT64_FORMAT " (HEATSCOPE_MAX_JPEG_SCANS)",
+                  ctx->max_scans);
+      ctx->over_budget = TRUE;
+      longjmp (ctx->jump, 1);
+    }
+}
+
 static void
 init_error_context (JpegErrorContext *ctx)
 {
@@ -53,6 +76,9 @@ init_error_context (JpegErrorContext *ctx)
   ctx->pub.emit_message = jpeg_emit_message_cb;
   ctx->pub.output_message = jpeg_output_message_cb;
   ctx->message[0] = '\0';
+  ctx->progress.progress_monitor = jpeg_progress_cb;
+  ctx->max_scans = hs_limits_get ()->max_jpeg_scans;
+  ctx->over_budget = FALSE;
 }
 
 static inline guint8
@@ -77,8 +103,12 @@ hs_image_load_jpeg_memory (const guint8 *data, gsize len, const char *name, GErr
   cinfo.err = &jerr.pub;
   if (setjmp (jerr.jump))
     {
-      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_CORRUPT, "%s: corrupt JPEG%s: %s",
-                   name, in_header ? " header" : "", jerr.message);
+      if (jerr.over_budget)
+        g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE, "%s: JPEG has %s",
+                     name, jerr.message);
+      else
+        g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_CORRUPT, "%s: corrupt JPEG%s: %s",
+                     name, in_header ? " header" : "", jerr.message);
       g_free (row);
       if (image != NULL)
         hs_image_unref (image);
@@ -86,10 +116,13 @@ hs_image_load_jpeg_memory (const guint8 *data, gsize len, const char *name, GErr
       return NULL;
     }
   jpeg_create_decompress (&cinfo);
+  cinfo.progress = &jerr.progress;
   jpeg_mem_src (&cinfo, data, (unsigned long) len);
   jpeg_read_header (&cinfo, TRUE);
 
-  if (!hs_image_check_size (name, cinfo.image_width, cinfo.image_height, error))
+  if (!hs_image_check_size (name, cinfo.image_width, cinfo.image_height, error) ||
+      !hs_image_check_decode_ratio (name, (guint64) cinfo.image_width * cinfo.image_height *
+                                          MAX (cinfo.num_components, 1), len, error))
     {
       jpeg_destroy_decompress (&cinfo);
       return NULL;

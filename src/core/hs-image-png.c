@@ -14,7 +14,18 @@ typedef struct
   gsize         len;
   gsize         pos;
   char          message[256];
+  png_uint_32   height;        /* rows of the image, once known              */
+  gboolean      interlaced;
+  gsize         finish_read;   /* bytes read after the last row              */
+  gboolean      over_budget;   /* the message is a budget's, not corruption  */
 } PngReadContext;
+
+/* After the last row libpng inflates whatever compressed data follows
+ * ("extra compressed data", only a warning) — hundreds of megabytes from a
+ * small file.  The image needs nothing more than the stream's last few
+ * bytes, so reading more than this after the last row is refused before it
+ * is inflated. */
+#define AFTER_LAST_ROW_BUDGET 1024
 
 static void
 png_error_cb (png_structp png, png_const_charp message)
@@ -39,6 +50,20 @@ png_read_cb (png_structp png, png_bytep out, png_size_t count)
 
   if (count > ctx->len - ctx->pos)
     png_error (png, "file is truncated (unexpected end of data)");
+  if (ctx->height > 0 &&
+      (ctx->interlaced ? png_get_current_pass_number (png) >= 7
+                       : png_get_current_row_number (png) >= ctx->height))
+    {
+      ctx->finish_read += count;
+      if (ctx->finish_read > AFTER_LAST_ROW_BUDGET)
+        {
+          g_snprintf (ctx->message, sizeof ctx->message,
+                      "more than %d bytes of compressed data after the last row, "
+                      "which the image does not need", AFTER_LAST_ROW_BUDGET);
+          ctx->over_budget = TRUE;
+          png_longjmp (png, 1);
+        }
+    }
   memcpy (out, ctx->data + ctx->pos, count);
   ctx->pos += count;
 }
@@ -53,7 +78,7 @@ set_png_error (GError **error, const char *name, const char *message, gboolean i
 HsImage *
 hs_image_load_png_memory (const guint8 *data, gsize len, const char *name, GError **error)
 {
-  PngReadContext ctx = { data, len, 0, "" };
+  PngReadContext ctx = { data, len, 0, "", 0, FALSE, 0, FALSE };
   png_structp png;
   png_infop info;
   HsImage * volatile image = NULL;
@@ -80,7 +105,10 @@ hs_image_load_png_memory (const guint8 *data, gsize len, const char *name, GErro
 
   if (setjmp (png_jmpbuf (png)))
     {
-      set_png_error (error, name, ctx.message, in_header);
+      if (ctx.over_budget)
+        g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE, "%s: %s", name, ctx.message);
+      else
+        set_png_error (error, name, ctx.message, in_header);
       g_free (buffer);
       if (image != NULL)
         hs_image_unref (image);
@@ -91,6 +119,10 @@ hs_image_load_png_memory (const guint8 *data, gsize len, const char *name, GErro
   /* Our own pixel limit applies; libpng's fixed 1 M × 1 M cap would only
    * give a less helpful message. */
   png_set_user_limits (png, 0x7fffffff, 0x7fffffff);
+  /* Text and ICC profiles are never used: not inflating them at all bounds
+   * the work a file full of compressed ancillary chunks can ask for. */
+  png_set_keep_unknown_chunks (png, PNG_HANDLE_CHUNK_NEVER,
+                               (png_const_bytep) "zTXt\0iTXt\0tEXt\0iCCP\0sPLT\0", 5);
   png_set_read_fn (png, &ctx, png_read_cb);
   png_read_info (png, info);
   png_get_IHDR (png, info, &width, &height, &src_depth, &color_type, &interlace, NULL, NULL);
@@ -100,6 +132,19 @@ hs_image_load_png_memory (const guint8 *data, gsize len, const char *name, GErro
       png_destroy_read_struct (&png, &info, NULL);
       return NULL;
     }
+  {
+    /* The image data inflates to a filter byte and the packed samples per
+     * row (Adam7 adds at most a filter byte per pass row). */
+    guint64 need = ((guint64) png_get_rowbytes (png, info) + (interlace != PNG_INTERLACE_NONE ? 7 : 1)) *
+                   height;
+
+    if (!hs_image_check_inflated (name, need, error) ||
+        !hs_image_check_decode_ratio (name, need, len, error))
+      {
+        png_destroy_read_struct (&png, &info, NULL);
+        return NULL;
+      }
+  }
 
   keep_low_depth = FALSE;
   if (color_type == PNG_COLOR_TYPE_PALETTE)
@@ -123,6 +168,8 @@ hs_image_load_png_memory (const guint8 *data, gsize len, const char *name, GErro
     png_error (png, "unsupported pixel layout");
 
   in_header = FALSE;
+  ctx.interlaced = interlace != PNG_INTERLACE_NONE;
+  ctx.height = height;
   {
     GError *local_error = NULL;
     image = hs_image_new_named (name, width, height, channels,
@@ -181,7 +228,7 @@ hs_image_load_png_memory (const guint8 *data, gsize len, const char *name, GErro
 gboolean
 hs_image_probe_png (FILE *file, const char *name, guint *width, guint *height, GError **error)
 {
-  PngReadContext ctx = { NULL, 0, 0, "" };
+  PngReadContext ctx = { NULL, 0, 0, "", 0, FALSE, 0, FALSE };
   png_structp png;
   png_infop info;
   png_uint_32 w, h;

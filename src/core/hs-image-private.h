@@ -21,6 +21,13 @@ struct _HsImage
 gboolean  hs_image_check_size       (const char *name, guint64 width, guint64 height,
                                      GError **error);
 
+/* The decoders' work budgets (HsLimits): `decoded` bytes out of `input`
+ * bytes in, against max_decode_ratio; the PNG's inflated bytes against
+ * max_inflated_bytes. */
+gboolean  hs_image_check_decode_ratio (const char *name, guint64 decoded, guint64 input,
+                                       GError **error);
+gboolean  hs_image_check_inflated   (const char *name, guint64 inflated, GError **error);
+
 /* hs_image_new() with the file name in error messages. */
 HsImage  *hs_image_new_named        (const char *name, guint width, guint height,
                                      guint channels, guint bit_depth, GError **error);

@@ -38,6 +38,39 @@ hs_image_check_size (const char *name, guint64 width, guint64 height, GError **e
   return TRUE;
 }
 
+gboolean
+hs_image_check_decode_ratio (const char *name, guint64 decoded, guint64 input, GError **error)
+{
+  guint64 ratio = hs_limits_get ()->max_decode_ratio;
+
+  /* decoded / input > ratio, without dividing (input may be 0). */
+  if (decoded > HS_LIMITS_RATIO_FREE_BYTES && decoded / MAX (input, 1) >= ratio &&
+      decoded > ratio * input)
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE,
+                   "%s: decodes to %" G_GUINT64_FORMAT " bytes from %" G_GUINT64_FORMAT
+                   " bytes, more than %" G_GUINT64_FORMAT " bytes per input byte "
+                   "(limit HEATSCOPE_MAX_DECODE_RATIO)", name, decoded, input, ratio);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+hs_image_check_inflated (const char *name, guint64 inflated, GError **error)
+{
+  guint64 max_bytes = hs_limits_get ()->max_inflated_bytes;
+
+  if (inflated > max_bytes)
+    {
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE,
+                   "%s: inflates to more than %" G_GUINT64_FORMAT " bytes "
+                   "(limit HEATSCOPE_MAX_INFLATED_BYTES)", name, max_bytes);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 HsImage *
 hs_image_new_named (const char *name, guint width, guint height, guint channels,
                  guint bit_depth, GError **error)

@@ -9,6 +9,9 @@ static const HsLimits default_limits = {
   .max_grid_cells     = G_GUINT64_CONSTANT (16777216),
   .max_tokens         = 4096,
   .max_manifest_bytes = G_GUINT64_CONSTANT (512) << 20,
+  .max_inflated_bytes = G_GUINT64_CONSTANT (1) << 30,
+  .max_decode_ratio   = 256,
+  .max_jpeg_scans     = 64,
 };
 
 static HsLimits current_limits;
@@ -36,6 +39,9 @@ ensure_initialized (void)
       override_from_env (&current_limits.max_grid_cells, "HEATSCOPE_MAX_GRID_CELLS");
       override_from_env (&current_limits.max_tokens, "HEATSCOPE_MAX_TOKENS");
       override_from_env (&current_limits.max_manifest_bytes, "HEATSCOPE_MAX_MANIFEST_BYTES");
+      override_from_env (&current_limits.max_inflated_bytes, "HEATSCOPE_MAX_INFLATED_BYTES");
+      override_from_env (&current_limits.max_decode_ratio, "HEATSCOPE_MAX_DECODE_RATIO");
+      override_from_env (&current_limits.max_jpeg_scans, "HEATSCOPE_MAX_JPEG_SCANS");
       g_once_init_leave (&limits_initialized, 1);
     }
 }
