@@ -194,6 +194,50 @@ test_token (void)
   cairo_surface_destroy (png);
 }
 
+/* Issue 14: maps that validate but whose value span overflows a double
+ * (±1.7e308, [0, DBL_MAX]) and a fixed scale with a huge upper bound used
+ * to hang render in the colour-bar ticks; they render now.  (The test
+ * harness's timeout only guards against a regression hanging the suite.) */
+static void
+test_huge_values (void)
+{
+  const double spans[][2] = { { -1.7e308, 1.7e308 }, { 0, 1.7976931348623157e308 } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (spans); i++)
+    {
+      g_autofree char *dir = make_dataset ();
+      g_autofree char *map_path = g_build_filename (dir, "map.npy", NULL);
+      g_autofree char *out_path = g_build_filename (dir, "fig.svg", NULL);
+      g_autofree char *out = NULL, *err = NULL, *svg = NULL;
+      g_autoptr(GError) error = NULL;
+      const gsize shape[] = { 1, 2 };
+      const char *validate[] = { dir, NULL };
+      const char *args[] = { dir, "--instance", "p0001", "--query", "s0", "--model", "grounded",
+                             "-o", out_path, NULL };
+
+      g_assert_true (hs_npy_write (map_path, HS_DTYPE_FLOAT64, 2, shape, spans[i], FALSE, FALSE,
+                                   &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (hs_test_run_cli ("validate", validate, &out, &err), ==, 0);
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+      g_assert_cmpint (hs_test_run_cli ("render", args, &out, &err), ==, 0);
+      g_assert_true (g_file_get_contents (out_path, &svg, NULL, NULL));
+      /* the upper end labelled in scientific notation */
+      g_assert_nonnull (strstr (svg, i == 0 ? ">1.7e+308</text>" : ">1.8e+308</text>"));
+    }
+  {
+    g_autofree char *dir = make_dataset ();
+    g_autofree char *out_path = g_build_filename (dir, "fig.png", NULL);
+    g_autofree char *out = NULL, *err = NULL;
+    const char *args[] = { dir, "--instance", "p0001", "--query", "s0", "--model", "grounded",
+                           "--scale", "fixed:0:1.7e308", "-o", out_path, NULL };
+
+    g_assert_cmpint (hs_test_run_cli ("render", args, &out, &err), ==, 0);
+    g_assert_true (g_file_test (out_path, G_FILE_TEST_IS_REGULAR));
+  }
+}
+
 static void
 test_usage_errors (void)
 {
@@ -290,6 +334,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/cli-render/png", test_png);
   g_test_add_func ("/hs/cli-render/svg-and-pdf", test_svg_and_pdf);
   g_test_add_func ("/hs/cli-render/token", test_token);
+  g_test_add_func ("/hs/cli-render/huge-values", test_huge_values);
   g_test_add_func ("/hs/cli-render/usage-errors", test_usage_errors);
   g_test_add_func ("/hs/cli-render/input-errors", test_input_errors);
   return g_test_run ();

@@ -1,6 +1,7 @@
 /* test-figure.c — figures as PNG, SVG and PDF */
 #include <heatscope/heatscope.h>
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -218,6 +219,14 @@ test_svg_vector (void)
   /* box names, caption and scale label are real text */
   g_assert_nonnull (strstr (svg, ">left lung</text>"));
   g_assert_nonnull (strstr (svg, ">A&amp;B &lt;hilum&gt;</text>"));
+  /* masks are named like boxes, in their palette colour (after the two
+   * boxes: green), bold */
+  g_assert_nonnull (strstr (svg, "font-weight=\"bold\" fill=\"#66ff4d\">lesion</text>"));
+  /* the caption from its fields: the prompt bold and quoted once, then
+   * model and instance */
+  g_assert_nonnull (strstr (svg, "font-weight=\"bold\" fill=\"#000000\">“There is a nodule"));
+  g_assert_null (strstr (svg, "““"));
+  g_assert_nonnull (strstr (svg, ">model grounded · instance p0001</text>"));
   g_assert_nonnull (strstr (svg, "There is a nodule in the left lung."));
   g_assert_nonnull (strstr (svg, ">min–max 0–1</text>"));
   g_assert_nonnull (strstr (svg, ">No-Attn mass</text>"));
@@ -273,6 +282,8 @@ test_pdf (void)
     g_assert_true (hs_test_run (argv, &out, &err, &status));
   }
   g_assert_cmpint (status, ==, 0);
+  /* the caption wraps to the figure's width: compare words, not lines */
+  g_strdelimit (out, "\n", ' ');
   g_assert_nonnull (strstr (out, "nodule in the left lung"));
   g_assert_nonnull (strstr (out, "left lung"));
   g_assert_nonnull (strstr (out, "grounded"));
@@ -319,6 +330,60 @@ test_errors (void)
   f.view.zoom = 1e6;
   g_assert_false (hs_figure_get_size (&f.view, NULL, NULL, &error));
   g_assert_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_TOO_LARGE);
+  g_clear_error (&error);
+  fixture_clear (&f);
+}
+
+/* A mask whose name a box already shows is not named twice. */
+static void
+test_mask_label_once (void)
+{
+  Fixture f;
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "fig.svg", NULL);
+  g_autofree char *svg = NULL;
+
+  fixture_init (&f);
+  f.masks[0].name = "left lung";
+  g_assert_true (hs_figure_save (&f.view, HS_FIGURE_SVG, path, NULL));
+  g_assert_true (g_file_get_contents (path, &svg, NULL, NULL));
+  g_assert_nonnull (strstr (svg, ">left lung</text>"));
+  g_assert_null (strstr (strstr (svg, ">left lung</text>") + 1, ">left lung</text>"));
+  /* hidden boxes: the mask carries the name */
+  f.view.show_boxes = FALSE;
+  g_clear_pointer (&svg, g_free);
+  g_assert_true (hs_figure_save (&f.view, HS_FIGURE_SVG, path, NULL));
+  g_assert_true (g_file_get_contents (path, &svg, NULL, NULL));
+  g_assert_nonnull (strstr (svg, "fill=\"#66ff4d\">left lung</text>"));
+  fixture_clear (&f);
+}
+
+/* Map values spanning nearly all doubles: the figure draws (finite ticks,
+ * scientific labels); a non-finite range is an error, not a hang. */
+static void
+test_huge_range (void)
+{
+  Fixture f;
+  HsScaleRange bad = { 0, INFINITY };
+  cairo_surface_t *s;
+  GError *error = NULL;
+  double w;
+
+  fixture_init (&f);
+  f.map[0] = -1.7e308;
+  f.map[1] = 1.7e308;
+  s = hs_figure_render_surface (&f.view, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (s);
+  cairo_surface_destroy (s);
+  f.map[0] = 0;
+  f.map[1] = DBL_MAX;
+  g_assert_true (hs_figure_get_size (&f.view, &w, NULL, &error));
+  g_assert_no_error (error);
+  f.view.range = &bad;
+  g_assert_false (hs_figure_get_size (&f.view, &w, NULL, &error));
+  g_assert_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "colour-bar range"));
   g_clear_error (&error);
   fixture_clear (&f);
 }
@@ -390,6 +455,8 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/figure/svg-vector", test_svg_vector);
   g_test_add_func ("/hs/figure/pdf", test_pdf);
   g_test_add_func ("/hs/figure/errors", test_errors);
+  g_test_add_func ("/hs/figure/mask-label-once", test_mask_label_once);
+  g_test_add_func ("/hs/figure/huge-range", test_huge_range);
   g_test_add_func ("/hs/figure/nice-ticks", test_nice_ticks);
   g_test_add_func ("/hs/figure/colorbar-piece", test_colorbar_piece);
   return g_test_run ();

@@ -19,6 +19,7 @@
 #include "hs-colormap.h"
 #include "hs-overlay.h"
 #include "hs-contour.h"
+#include "hs-legend.h"
 #include "hs-figure.h"
 #include "hs-safetensors.h"
 #include "hs-model.h"

@@ -19,6 +19,7 @@
 #include <glib.h>
 #include <cairo.h>
 
+#include "hs-image.h"
 #include "hs-resample.h"
 
 G_BEGIN_DECLS
@@ -51,6 +52,12 @@ gboolean    hs_outline_from_string (const char *name, HsOutline *outline);
  * GPtrArray of HsPolyline* (free with g_ptr_array_unref).  Never NULL. */
 GPtrArray  *hs_contour_trace_mask  (const guint8 *mask, guint width, guint height, gsize stride,
                                     HsContourFlags flags);
+
+/* Contours of a target mask image (a pixel is inside when any colour
+ * channel is non-zero, alpha ignored, as HsTarget) in mask pixel
+ * coordinates, simplified: the one tracing the canvas and the figure both
+ * draw, scaled by image size / mask size.  NULL when out of memory. */
+GPtrArray  *hs_contour_trace_image (HsImage *mask);
 
 /* Binary region of the map resampled to the evaluation grid out_w × out_h
  * (hs_resample, double precision, as metrics.md): a new out_w·out_h byte

@@ -549,3 +549,29 @@ hs_contour_draw (cairo_t *cr, GPtrArray *lines, const double rgba[4],
   cairo_stroke (cr);
   cairo_restore (cr);
 }
+
+GPtrArray *
+hs_contour_trace_image (HsImage *mask)
+{
+  guint w, h, channels, colour;
+  const guint16 *data;
+  g_autofree guint8 *bits = NULL;
+
+  g_return_val_if_fail (mask != NULL, NULL);
+  w = hs_image_get_width (mask);
+  h = hs_image_get_height (mask);
+  channels = hs_image_get_channels (mask);
+  colour = channels == 2 || channels == 4 ? channels - 1 : channels;
+  data = hs_image_peek_data (mask);
+  bits = g_try_malloc ((gsize) w * h);
+  if (bits == NULL)
+    return NULL;
+  for (gsize p = 0; p < (gsize) w * h; p++)
+    {
+      guint8 on = 0;
+      for (guint c = 0; c < colour; c++)
+        on |= data[p * channels + c] != 0;
+      bits[p] = on;
+    }
+  return hs_contour_trace_mask (bits, w, h, w, HS_CONTOUR_SIMPLIFY);
+}

@@ -1,0 +1,139 @@
+/* hs-legend.h — the colour bar, No-Attn gauge, caption and region palette
+ *
+ * Written once for every view that shows them: the canvas HUD, the compare
+ * view's shared bar and every exported figure (app and CLI).  Geometry is
+ * computed once into plain structs (HsLegendLayout, HsCaptionLine) and
+ * painted by whoever needs it; text is measured and drawn with cairo's toy
+ * API, numbers are formatted in the C locale.
+ *
+ * Vertical legend (canvas, figure), in its own box from (0, 0):
+ *
+ *         0.41 ┬         ┌─┐
+ *   ┌──┐ ─ 0.4 │ scale   │ │ No-
+ *   │██│ ─ 0.2 │ label   │█│ Attn
+ *   └──┘ ─ 0   ┴ (−90°)  └─┘ mass
+ *
+ * Horizontal legend (compare view): the title above, the bar, tick values
+ * under it, the gauge (if any) at the right end. */
+#pragma once
+
+#include <glib.h>
+#include <cairo.h>
+
+#include "hs-overlay.h"
+
+G_BEGIN_DECLS
+
+#define HS_LEGEND_ERROR (hs_legend_error_quark ())
+GQuark hs_legend_error_quark (void);
+
+typedef enum {
+  HS_LEGEND_ERROR_RANGE,     /* the colour-bar range is not finite, or hi < lo        */
+  HS_LEGEND_ERROR_INVALID,   /* length or font size not a positive finite number     */
+} HsLegendError;
+
+/* Ends + at most 6 nice ticks, after clashes are removed. */
+#define HS_LEGEND_MAX_TICKS 8
+#define HS_LEGEND_TITLE_SIZE 256
+
+/* What the legend shows, and in which orientation. */
+typedef struct {
+  HsOverlayOptions  overlay;     /* colours exactly as the map uses them, threshold included */
+  HsScaleRange      range;       /* map units of the bar's ends                              */
+  const char       *title;       /* NULL: hs_legend_scale_label (&overlay, &range); "": none  */
+  gboolean          show_bar;    /* FALSE: the gauge alone                                    */
+  double            no_attn;     /* NAN: no gauge                                             */
+  gboolean          horizontal;  /* compare view; FALSE for the HUD and the figure            */
+  double            length;      /* along the bar, output units (grown to fit both end values) */
+  double            font_size;   /* output units                                              */
+} HsLegendSpec;
+
+/* Where everything goes, relative to the legend's top-left corner. */
+typedef struct {
+  double   width, height;                       /* all of it                                */
+  double   font_size;                           /* of the tick values and titles            */
+  gboolean has_bar;
+  double   bar_x, bar_y, bar_w, bar_h;
+  double   gauge_x, gauge_y, gauge_w, gauge_h;  /* gauge_w == 0: none                       */
+  guint    n_ticks;                             /* increasing values; both ends always      */
+  double   tick_value[HS_LEGEND_MAX_TICKS];
+  double   tick_pos[HS_LEGEND_MAX_TICKS];       /* y (vertical) or x (horizontal) of the tick */
+  double   tick_text_x[HS_LEGEND_MAX_TICKS];    /* baseline start of its text               */
+  double   tick_text_y[HS_LEGEND_MAX_TICKS];
+  double   tick_text_w[HS_LEGEND_MAX_TICKS];
+  char     tick_text[HS_LEGEND_MAX_TICKS][G_ASCII_DTOSTR_BUF_SIZE];
+  char     title[HS_LEGEND_TITLE_SIZE];          /* "" = none                                */
+  double   title_x, title_y, title_angle;       /* baseline centre (vertical) or start      */
+  char     gauge_text[G_ASCII_DTOSTR_BUF_SIZE];  /* the No-Attn value                        */
+  double   gauge_text_x, gauge_text_y;          /* baseline centre                          */
+  double   gauge_label_x, gauge_label_y, gauge_label_angle;  /* "No-Attn mass", centre      */
+} HsLegendLayout;
+
+/* Defaults: overlay from hs_overlay_options_init, range [0, 1], title NULL,
+ * bar shown, no gauge, vertical, length 200, font size 12. */
+void     hs_legend_spec_init   (HsLegendSpec *spec);
+/* FALSE with HS_LEGEND_ERROR for a non-finite range (a bar shown) or a bad
+ * length or font size; terminates for every finite range. */
+gboolean hs_legend_layout      (const HsLegendSpec *spec, HsLegendLayout *out, GError **error);
+/* Paints `layout` with cairo at (x, y): text, ticks and outlines in `ink`. */
+void     hs_legend_draw        (const HsLegendSpec *spec, const HsLegendLayout *layout,
+                                cairo_t *cr, double x, double y, const double ink[4]);
+
+/* "min–max 0–1", "percentile 1–99 % · γ 0.5", "fixed 0–0.1 · log b=10". */
+char    *hs_legend_scale_label (const HsOverlayOptions *overlay, const HsScaleRange *range);
+/* A value of a bar on [lo, hi], C locale: fixed decimals that show a tenth
+ * of the span ("0.005"), else scientific ("1.7e+308"); never "-0". */
+void     hs_legend_format_tick (double value, double lo, double hi,
+                                char buf[G_ASCII_DTOSTR_BUF_SIZE]);
+/* Nice values (1, 2, 5 × 10^k) in [lo, hi], increasing, at most max_ticks
+ * (≤ 64); for any finite lo ≤ hi it returns within a few dozen steps.
+ * Returns the count; 0 for a non-finite bound. */
+guint    hs_legend_nice_ticks  (double lo, double hi, guint max_ticks, double *ticks);
+
+/* ---- caption ---- */
+
+typedef struct {
+  const char *prompt;     /* shown bold and quoted; NULL or "" = none */
+  const char *model;      /* "model M · instance I" under it          */
+  const char *instance;
+} HsCaption;
+
+typedef struct {
+  char    *text;
+  gboolean bold;
+  double   size;          /* font size                        */
+  double   y;             /* baseline, from the caption's top */
+  double   width;
+} HsCaptionLine;
+
+/* The caption word-wrapped to `width`: the prompt (bold, `font_size`), then
+ * the model/instance line (0.85 × font_size).  With max_lines > 0 at most
+ * that many lines (the prompt keeps one less when there is a model or
+ * instance), the last of a cut part ending in "…".  A GPtrArray of
+ * HsCaptionLine*; `height` (may be NULL) gets the height of all lines. */
+GPtrArray *hs_caption_layout    (const HsCaption *caption, double width, double font_size,
+                                 guint max_lines, double *height);
+/* Draws the lines with cairo, the caption's top-left at (x, y). */
+void       hs_caption_draw      (GPtrArray *lines, cairo_t *cr, double x, double y,
+                                 const double ink[4]);
+/* One line for a label: "“prompt” · model M · instance I". */
+char      *hs_caption_to_string (const HsCaption *caption);
+
+/* ---- regions ---- */
+
+/* The colour of region item `index`: box i is index i, mask j is index
+ * n_boxes + j (all boxes first), cycling through six colours. */
+void     hs_region_color       (guint index, double rgba[4]);
+/* Top-left of a label_w × label_h label for an item whose top-left is
+ * (x1, y1): `gap` above it, or `gap` inside it when above would cross
+ * clip_y; never left of clip_x. */
+void     hs_region_label_place (double x1, double y1, double label_w, double label_h,
+                                double gap, double clip_x, double clip_y,
+                                double *lx, double *ly);
+/* A region's name in its colour on a dark box, placed by
+ * hs_region_label_place; `line_width` is the item's outline width. */
+void     hs_region_label_draw  (cairo_t *cr, const char *name, double x1, double y1,
+                                double clip_x, double clip_y, double font_size,
+                                double line_width, const double rgba[4]);
+
+G_END_DECLS

@@ -1,0 +1,26 @@
+/* hs-legend-private.h — the legend painted through an HsPainter
+ *
+ * The figure draws its legend, caption and region labels with these, so the
+ * SVG back end keeps real text; the public hs_legend_draw, hs_caption_draw
+ * and hs_region_label_draw are the same code on a cairo painter. */
+#pragma once
+
+#include "hs-legend.h"
+#include "hs-painter-private.h"
+
+G_BEGIN_DECLS
+
+gboolean   hs_legend_layout_with  (HsPainter *p, const HsLegendSpec *spec, HsLegendLayout *out,
+                                   GError **error);
+void       hs_legend_paint        (HsPainter *p, const HsLegendSpec *spec,
+                                   const HsLegendLayout *layout, double x, double y,
+                                   const double ink[4]);
+GPtrArray *hs_caption_layout_with (HsPainter *p, const HsCaption *caption, double width,
+                                   double font_size, guint max_lines, double *height);
+void       hs_caption_paint       (HsPainter *p, GPtrArray *lines, double x, double y,
+                                   const double ink[4]);
+void       hs_region_label_paint  (HsPainter *p, const char *name, double x1, double y1,
+                                   double clip_x, double clip_y, double font_size,
+                                   double line_width, const double rgba[4]);
+
+G_END_DECLS

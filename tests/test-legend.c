@@ -1,0 +1,529 @@
+/* test-legend.c — colour-bar ticks and layout, scale label, caption, region palette
+ *
+ * Display-free: the legend measures text with cairo's toy API on an image
+ * surface. */
+#include <heatscope/heatscope.h>
+
+#include <float.h>
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+
+#include "hs-test-util.h"
+
+#define MAX_T 64
+
+/* Ticks come back increasing, inside [lo, hi], at most max. */
+static guint
+check_ticks (double lo, double hi, guint max)
+{
+  double t[MAX_T];
+  guint n = hs_legend_nice_ticks (lo, hi, max, t);
+
+  g_assert_cmpuint (n, >=, 1);
+  g_assert_cmpuint (n, <=, MAX (max, 2));
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_true (isfinite (t[i]));
+      g_assert_cmpfloat (t[i], >=, lo);
+      g_assert_cmpfloat (t[i], <=, hi);
+      if (i > 0)
+        g_assert_cmpfloat (t[i], >, t[i - 1]);
+    }
+  return n;
+}
+
+static void
+test_nice_ticks (void)
+{
+  double t[MAX_T];
+  guint n;
+
+  /* hand-worked: steps of 0.2 on [0, 1]; of 0.02 on [0.0012, 0.0831] */
+  n = hs_legend_nice_ticks (0, 1, 6, t);
+  g_assert_cmpuint (n, ==, 6);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpfloat_with_epsilon (t[i], 0.2 * i, 1e-12);
+  n = hs_legend_nice_ticks (0.0012, 0.0831, 6, t);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpfloat_with_epsilon (t[0], 0.02, 1e-12);
+  g_assert_cmpfloat_with_epsilon (t[3], 0.08, 1e-12);
+  n = hs_legend_nice_ticks (-1, 1, 5, t);
+  g_assert_cmpuint (n, ==, 5);
+  g_assert_cmpfloat_with_epsilon (t[2], 0, 1e-12);
+  n = hs_legend_nice_ticks (3, 3, 6, t);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpfloat (t[0], ==, 3);
+
+  /* [0, DBL_MAX] (1.8e308): 1e308 gives 2 ticks, 5e307 gives 4 (0, 5e307,
+   * 1e308, 1.5e308), 2e307 would give 9 > 6.  The old search stepped
+   * through infinite magnitudes here and never returned. */
+  n = hs_legend_nice_ticks (0, DBL_MAX, 6, t);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpfloat (t[0], ==, 0);
+  g_assert_cmpfloat (t[1], ==, 5e307);
+  g_assert_cmpfloat (t[3], ==, 1.5e308);
+}
+
+static void
+test_ticks_terminate (void)
+{
+  static const double xs[] = { 0, 1, -1, 1e20, -3e300, 1e-310, 4.9e-324, 123456.789, DBL_MAX / 2 };
+  const double spans[][2] = {
+    { -1.7e308, 1.7e308 }, { 0, DBL_MAX }, { -DBL_MAX, DBL_MAX }, { -DBL_MAX, 0 },
+    { 1e-320, 2e-320 }, { -2e-320, 1e-320 }, { 0, 4.9e-324 }, { 1e300, 1.7e308 },
+    { -1e-300, 1e300 }, { 1, 1 + 1e-15 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (spans); i++)
+    for (guint max = 1; max <= 12; max++)
+      check_ticks (spans[i][0], spans[i][1], max);
+  for (guint i = 0; i < G_N_ELEMENTS (xs); i++)
+    {
+      double hi = nextafter (xs[i], INFINITY);
+      guint n = check_ticks (xs[i], hi, 6);
+
+      /* two adjacent doubles: nothing lies between them */
+      g_assert_cmpuint (n, <=, 2);
+    }
+  /* a wide sweep of magnitudes and offsets */
+  for (int e = -320; e <= 308; e += 7)
+    for (int o = -3; o <= 3; o++)
+      {
+        double span = pow (10, e), lo = o * pow (10, MIN (e + 15, 307));
+        check_ticks (lo, lo + span, 6);
+      }
+  /* non-finite bounds: no ticks */
+  {
+    double t[8];
+    g_assert_cmpuint (hs_legend_nice_ticks (NAN, 1, 6, t), ==, 0);
+    g_assert_cmpuint (hs_legend_nice_ticks (0, INFINITY, 6, t), ==, 0);
+    g_assert_cmpuint (hs_legend_nice_ticks (-INFINITY, INFINITY, 6, t), ==, 0);
+  }
+}
+
+static void
+test_format_tick (void)
+{
+  char b[G_ASCII_DTOSTR_BUF_SIZE];
+
+  /* span 0.025: a tenth is 0.0025, so three decimals */
+  hs_legend_format_tick (0.005, 0, 0.025, b);
+  g_assert_cmpstr (b, ==, "0.005");
+  hs_legend_format_tick (0.01, 0, 0.025, b);
+  g_assert_cmpstr (b, ==, "0.010");
+  hs_legend_format_tick (-0.0, -1, 1, b);
+  g_assert_cmpstr (b, ==, "0.0");
+  hs_legend_format_tick (-1e-9, -1, 1, b);   /* rounds to zero: no "-0.0" */
+  g_assert_cmpstr (b, ==, "0.0");
+  hs_legend_format_tick (250, 0, 1000, b);
+  g_assert_cmpstr (b, ==, "250");
+  /* huge and tiny spans read in scientific notation */
+  hs_legend_format_tick (1.7e308, -1.7e308, 1.7e308, b);
+  g_assert_cmpstr (b, ==, "1.7e+308");
+  hs_legend_format_tick (0, 0, DBL_MAX, b);
+  g_assert_cmpstr (b, ==, "0");
+  hs_legend_format_tick (2e-320, 1e-320, 2e-320, b);
+  g_assert_cmpstr (b, ==, "2.0e-320");
+  hs_legend_format_tick (2e-5, 0, 1e-4, b);
+  g_assert_cmpstr (b, ==, "2.0e-05");
+}
+
+/* Every tick inside the bar, values increasing, both ends labelled, no two
+ * labels overlapping along the bar. */
+static void
+check_layout (const HsLegendSpec *spec)
+{
+  HsLegendLayout l;
+  g_autoptr(GError) error = NULL;
+  double lo = spec->range.lo, hi = spec->range.hi;
+
+  g_assert_true (hs_legend_layout (spec, &l, &error));
+  g_assert_no_error (error);
+  g_assert_true (l.has_bar);
+  g_assert_cmpuint (l.n_ticks, >=, hi > lo ? 2 : 1);
+  g_assert_cmpuint (l.n_ticks, <=, HS_LEGEND_MAX_TICKS);
+  g_assert_cmpfloat (l.tick_value[0], ==, lo);
+  g_assert_cmpfloat (l.tick_value[l.n_ticks - 1], ==, hi);
+  g_assert_cmpfloat (l.width, >, 0);
+  g_assert_cmpfloat (l.height, >, 0);
+  for (guint i = 0; i < l.n_ticks; i++)
+    {
+      g_assert_cmpstr (l.tick_text[i], !=, "");
+      g_assert_null (strchr (l.tick_text[i], ','));
+      if (spec->horizontal)
+        {
+          g_assert_cmpfloat (l.tick_pos[i], >=, l.bar_x);
+          g_assert_cmpfloat (l.tick_pos[i], <=, l.bar_x + l.bar_w);
+          g_assert_cmpfloat (l.tick_text_x[i], >=, 0);
+          g_assert_cmpfloat (l.tick_text_x[i] + l.tick_text_w[i], <=, l.width + 1e-9);
+        }
+      else
+        {
+          g_assert_cmpfloat (l.tick_pos[i], >=, l.bar_y);
+          g_assert_cmpfloat (l.tick_pos[i], <=, l.bar_y + l.bar_h);
+        }
+      if (i == 0)
+        continue;
+      g_assert_cmpfloat (l.tick_value[i], >, l.tick_value[i - 1]);
+      if (spec->horizontal)   /* text boxes apart, left to right */
+        g_assert_cmpfloat (l.tick_text_x[i], >=, l.tick_text_x[i - 1] + l.tick_text_w[i - 1]);
+      else                    /* one text line apart, bottom to top */
+        g_assert_cmpfloat (l.tick_pos[i - 1] - l.tick_pos[i], >=, l.font_size);
+    }
+}
+
+static void
+test_layout_orientations (void)
+{
+  const double ranges[][2] = {
+    { 0, 1 }, { 0, 0.025 }, { 0.0012, 0.0831 }, { -0.37, 0.52 }, { 0, 1000 }, { 3, 3 },
+    { -1.7e308, 1.7e308 }, { 0, DBL_MAX }, { 1e-320, 2e-320 }, { 1, 1 + 2.220446049250313e-16 },
+    { 123456.5, 987654.25 }, { -5e-7, 5e-7 },
+  };
+  const double lengths[] = { 1, 40, 120, 320, 900 };
+  HsLegendSpec spec;
+
+  hs_legend_spec_init (&spec);
+  for (guint h = 0; h < 2; h++)
+    for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
+      for (guint k = 0; k < G_N_ELEMENTS (lengths); k++)
+        {
+          spec.horizontal = h;
+          spec.range.lo = ranges[r][0];
+          spec.range.hi = ranges[r][1];
+          spec.length = lengths[k];
+          spec.font_size = h ? 13 : 11;
+          check_layout (&spec);
+        }
+
+  /* a long bar on [0, 1] gets the six nice ticks, ends included */
+  {
+    HsLegendLayout l;
+    spec.horizontal = FALSE;
+    spec.range = (HsScaleRange) { 0, 1 };
+    spec.length = 300;
+    g_assert_true (hs_legend_layout (&spec, &l, NULL));
+    g_assert_cmpuint (l.n_ticks, ==, 6);
+    g_assert_cmpstr (l.tick_text[2], ==, "0.4");
+    /* high values at the top */
+    g_assert_cmpfloat (l.tick_pos[5], ==, l.bar_y);
+    g_assert_cmpfloat (l.tick_pos[0], ==, l.bar_y + l.bar_h);
+    g_assert_cmpstr (l.title, ==, "min–max 0–1");
+    g_assert_cmpfloat (l.gauge_w, ==, 0);
+  }
+  /* the gauge alone, and beside the bar */
+  {
+    HsLegendLayout l;
+    spec.no_attn = 0.25;
+    g_assert_true (hs_legend_layout (&spec, &l, NULL));
+    g_assert_cmpfloat (l.gauge_w, >, 0);
+    g_assert_cmpfloat (l.gauge_x, >, l.bar_x + l.bar_w);
+    g_assert_cmpstr (l.gauge_text, ==, "0.25");
+    spec.show_bar = FALSE;
+    g_assert_true (hs_legend_layout (&spec, &l, NULL));
+    g_assert_false (l.has_bar);
+    g_assert_cmpfloat (l.gauge_x, ==, 0);
+    g_assert_cmpuint (l.n_ticks, ==, 0);
+  }
+}
+
+static void
+test_layout_errors (void)
+{
+  const double bad[][2] = { { NAN, 1 }, { 0, NAN }, { 0, INFINITY }, { -INFINITY, 0 }, { 1, 0 } };
+  HsLegendSpec spec;
+  HsLegendLayout l;
+
+  hs_legend_spec_init (&spec);
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      spec.range.lo = bad[i][0];
+      spec.range.hi = bad[i][1];
+      g_assert_false (hs_legend_layout (&spec, &l, &error));
+      g_assert_error (error, HS_LEGEND_ERROR, HS_LEGEND_ERROR_RANGE);
+    }
+  spec.range = (HsScaleRange) { 0, 1 };
+  {
+    g_autoptr(GError) error = NULL;
+    spec.font_size = NAN;
+    g_assert_false (hs_legend_layout (&spec, &l, &error));
+    g_assert_error (error, HS_LEGEND_ERROR, HS_LEGEND_ERROR_INVALID);
+  }
+  /* no bar: the range does not matter */
+  spec.font_size = 12;
+  spec.show_bar = FALSE;
+  spec.no_attn = 0.5;
+  spec.range.hi = NAN;
+  g_assert_true (hs_legend_layout (&spec, &l, NULL));
+}
+
+static void
+test_scale_label (void)
+{
+  HsOverlayOptions o;
+  HsScaleRange r = { 0, 0.5 };
+  g_autofree char *linear = NULL, *gamma = NULL, *log = NULL, *gamma0 = NULL, *pct = NULL;
+
+  hs_overlay_options_init (&o);
+  linear = hs_legend_scale_label (&o, &r);
+  g_assert_cmpstr (linear, ==, "min–max 0–0.5");
+  o.strength = HS_STRENGTH_GAMMA;
+  o.strength_param = 0.5;
+  gamma = hs_legend_scale_label (&o, &r);
+  g_assert_cmpstr (gamma, ==, "min–max 0–0.5 · γ 0.5");
+  o.strength_param = 0;   /* not a curve: no suffix */
+  gamma0 = hs_legend_scale_label (&o, &r);
+  g_assert_cmpstr (gamma0, ==, "min–max 0–0.5");
+  o.strength = HS_STRENGTH_LOG;
+  o.strength_param = 10;
+  log = hs_legend_scale_label (&o, &r);
+  g_assert_cmpstr (log, ==, "min–max 0–0.5 · log b=10");
+  o.strength = HS_STRENGTH_GAMMA;
+  o.strength_param = 1;
+  o.scale.mode = HS_SCALE_PERCENTILE;
+  o.scale.p_lo = 1;
+  o.scale.p_hi = 99.5;
+  pct = hs_legend_scale_label (&o, &r);
+  g_assert_cmpstr (pct, ==, "percentile 1–99.5 %");
+}
+
+static void
+assert_line (GPtrArray *lines, guint i, const char *text, gboolean bold)
+{
+  const HsCaptionLine *l = g_ptr_array_index (lines, i);
+
+  g_assert_cmpstr (l->text, ==, text);
+  g_assert_cmpint (l->bold, ==, bold);
+}
+
+static void
+test_caption (void)
+{
+  HsCaption full = { "A nodule.", "grounded", "p0001" };
+  HsCaption no_model = { "A nodule.", NULL, "p0001" };
+  HsCaption prompt_only = { "A nodule.", NULL, NULL };
+  HsCaption meta_only = { NULL, "grounded", "" };
+  g_autoptr(GPtrArray) a = hs_caption_layout (&full, 1000, 12, 0, NULL);
+  g_autoptr(GPtrArray) b = hs_caption_layout (&no_model, 1000, 12, 0, NULL);
+  g_autoptr(GPtrArray) c = hs_caption_layout (&prompt_only, 1000, 12, 0, NULL);
+  g_autoptr(GPtrArray) d = hs_caption_layout (&meta_only, 1000, 12, 0, NULL);
+  g_autofree char *sa = hs_caption_to_string (&full);
+  g_autofree char *sb = hs_caption_to_string (&no_model);
+  g_autofree char *sc = hs_caption_to_string (&prompt_only);
+  g_autofree char *sd = hs_caption_to_string (&meta_only);
+  double h1, h2;
+
+  g_assert_cmpuint (a->len, ==, 2);
+  assert_line (a, 0, "“A nodule.”", TRUE);
+  assert_line (a, 1, "model grounded · instance p0001", FALSE);
+  g_assert_cmpuint (b->len, ==, 2);
+  assert_line (b, 1, "instance p0001", FALSE);
+  g_assert_cmpuint (c->len, ==, 1);
+  g_assert_cmpuint (d->len, ==, 1);
+  assert_line (d, 0, "model grounded", FALSE);
+  g_assert_cmpstr (sa, ==, "“A nodule.” · model grounded · instance p0001");
+  g_assert_cmpstr (sb, ==, "“A nodule.” · instance p0001");
+  g_assert_cmpstr (sc, ==, "“A nodule.”");
+  g_assert_cmpstr (sd, ==, "model grounded");
+
+  /* wrapping: every line within the width; a capped prompt ends in "…" and
+   * still leaves the model line */
+  {
+    HsCaption lng = { "There is a small nodule in the left upper lobe next to the hilum, "
+                      "with no effusion and no pneumothorax on either side.", "grounded", "p7" };
+    g_autoptr(GPtrArray) all = hs_caption_layout (&lng, 150, 12, 0, &h1);
+    g_autoptr(GPtrArray) two = hs_caption_layout (&lng, 150, 12, 2, &h2);
+    const HsCaptionLine *first;
+
+    g_assert_cmpuint (all->len, >, 3);
+    for (guint i = 0; i < all->len; i++)
+      {
+        const HsCaptionLine *l = g_ptr_array_index (all, i);
+        g_assert_cmpfloat (l->width, <=, 150);
+        if (i > 0)
+          g_assert_cmpfloat (l->y, >, ((HsCaptionLine *) g_ptr_array_index (all, i - 1))->y);
+      }
+    g_assert_cmpuint (two->len, ==, 2);
+    first = g_ptr_array_index (two, 0);
+    g_assert_true (g_str_has_suffix (first->text, "…"));
+    g_assert_cmpfloat (first->width, <=, 150);
+    assert_line (two, 1, "model grounded · instance p7", FALSE);
+    g_assert_cmpfloat (h2, <, h1);
+  }
+}
+
+static void
+test_region_palette (void)
+{
+  double c[4], d[4];
+
+  /* box 0 cyan, box 1 yellow, ...; six colours then again */
+  hs_region_color (0, c);
+  g_assert_cmpfloat (c[0], ==, 0.00);
+  g_assert_cmpfloat (c[1], ==, 0.90);
+  g_assert_cmpfloat (c[2], ==, 1.00);
+  g_assert_cmpfloat (c[3], ==, 1);
+  hs_region_color (1, c);
+  g_assert_cmpfloat (c[0], ==, 1.00);
+  g_assert_cmpfloat (c[1], ==, 0.85);
+  hs_region_color (6, d);
+  hs_region_color (0, c);
+  g_assert_cmpmem (c, sizeof c, d, sizeof d);
+  /* six different colours */
+  for (guint i = 0; i < 6; i++)
+    for (guint j = i + 1; j < 6; j++)
+      {
+        hs_region_color (i, c);
+        hs_region_color (j, d);
+        g_assert_true (c[0] != d[0] || c[1] != d[1] || c[2] != d[2]);
+      }
+
+  /* labels: above the item with a gap, inside when that crosses the clip */
+  {
+    double lx, ly;
+    hs_region_label_place (50, 100, 40, 12, 2, 10, 10, &lx, &ly);
+    g_assert_cmpfloat (lx, ==, 50);
+    g_assert_cmpfloat (ly, ==, 86);
+    hs_region_label_place (5, 15, 40, 12, 2, 10, 10, &lx, &ly);
+    g_assert_cmpfloat (lx, ==, 10);
+    g_assert_cmpfloat (ly, ==, 17);
+  }
+}
+
+/* glibc reads LOCPATH on every setlocale: build de_DE.UTF-8 into a temporary
+ * folder when the system has not generated it. */
+static gboolean
+use_german_numbers (void)
+{
+  g_autofree char *dir = NULL, *target = NULL, *out = NULL, *err = NULL;
+  int status = -1;
+
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8"))
+    return TRUE;
+  if (!g_file_test ("/usr/bin/localedef", G_FILE_TEST_IS_EXECUTABLE))
+    return FALSE;
+  dir = hs_test_make_tmpdir ();
+  target = g_build_filename (dir, "de_DE.UTF-8", NULL);
+  {
+    const char *argv[] = { "/usr/bin/localedef", "-i", "de_DE", "-f", "UTF-8", target, NULL };
+    if (!hs_test_run (argv, &out, &err, &status) || status != 0)
+      return FALSE;
+  }
+  g_setenv ("LOCPATH", dir, TRUE);
+  return setlocale (LC_NUMERIC, "de_DE.UTF-8") != NULL;
+}
+
+/* Everything the layout writes, as text, for comparing two locales. */
+static char *
+layout_text (gboolean horizontal, double lo, double hi)
+{
+  HsLegendSpec spec;
+  HsLegendLayout l;
+  GString *s = g_string_new (NULL);
+
+  hs_legend_spec_init (&spec);
+  spec.horizontal = horizontal;
+  spec.range = (HsScaleRange) { lo, hi };
+  spec.overlay.strength_param = 0.5;
+  spec.no_attn = 0.125;
+  spec.length = 400;
+  g_assert_true (hs_legend_layout (&spec, &l, NULL));
+  for (guint i = 0; i < l.n_ticks; i++)
+    g_string_append_printf (s, "%s|", l.tick_text[i]);
+  g_string_append_printf (s, "%s|%s", l.title, l.gauge_text);
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_locale (void)
+{
+  const double ranges[][2] = { { 0, 0.025 }, { -0.5, 1.5 }, { 0, DBL_MAX }, { 1e-320, 2e-320 } };
+  GPtrArray *c_text = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *saved = g_strdup (setlocale (LC_NUMERIC, NULL));
+
+  for (guint h = 0; h < 2; h++)
+    for (guint i = 0; i < G_N_ELEMENTS (ranges); i++)
+      g_ptr_array_add (c_text, layout_text (h, ranges[i][0], ranges[i][1]));
+  g_assert_cmpstr (g_ptr_array_index (c_text, 0), ==,
+                   "0.000|0.005|0.010|0.015|0.020|0.025|min–max 0–0.025 · γ 0.5|0.125");
+
+  if (!use_german_numbers ())
+    {
+      g_ptr_array_unref (c_text);
+      g_test_skip ("no de_DE.UTF-8 locale and no localedef (package locales)");
+      return;
+    }
+  {
+    /* the locale is in effect: printf writes a decimal comma */
+    g_autofree char *half = g_strdup_printf ("%.1f", 0.5);
+    g_assert_cmpstr (half, ==, "0,5");
+  }
+  for (guint h = 0; h < 2; h++)
+    for (guint i = 0; i < G_N_ELEMENTS (ranges); i++)
+      {
+        g_autofree char *de = layout_text (h, ranges[i][0], ranges[i][1]);
+        g_assert_cmpstr (de, ==, g_ptr_array_index (c_text, h * G_N_ELEMENTS (ranges) + i));
+      }
+  setlocale (LC_NUMERIC, saved);
+  g_ptr_array_unref (c_text);
+}
+
+/* The cairo entry point paints the bar where the layout puts it. */
+static void
+test_draw (void)
+{
+  static const double ink[4] = { 0, 0, 0, 1 };
+  cairo_surface_t *s;
+  cairo_t *cr;
+  HsLegendSpec spec;
+  HsLegendLayout l;
+  guint32 *px;
+  int stride;
+
+  hs_legend_spec_init (&spec);
+  spec.horizontal = TRUE;
+  spec.range = (HsScaleRange) { 0, 1 };
+  spec.length = 200;
+  spec.overlay.threshold = 0.5;   /* the lower half transparent, as on the map */
+  spec.overlay.threshold_band = 0;
+  g_assert_true (hs_legend_layout (&spec, &l, NULL));
+  s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) l.width + 20, (int) l.height + 20);
+  cr = cairo_create (s);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  hs_legend_draw (&spec, &l, cr, 10, 10, ink);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  px = (guint32 *) (void *) cairo_image_surface_get_data (s);
+  stride = cairo_image_surface_get_stride (s) / 4;
+  {
+    int y = (int) (10 + l.bar_y + l.bar_h / 2);
+    guint32 low = px[y * stride + (int) (10 + l.bar_x + l.bar_w * 0.2)] & 0xffffff;
+    guint32 high = px[y * stride + (int) (10 + l.bar_x + l.bar_w * 0.98)] & 0xffffff;
+
+    g_assert_cmphex (low, ==, 0xffffff);             /* below the threshold: the background */
+    g_assert_cmpuint (high >> 16, >, 100);           /* jet's dark red end */
+    g_assert_cmpuint (high & 0xffff, <, 0x1010);
+  }
+  cairo_surface_destroy (s);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/hs/legend/nice-ticks", test_nice_ticks);
+  g_test_add_func ("/hs/legend/ticks-terminate", test_ticks_terminate);
+  g_test_add_func ("/hs/legend/format-tick", test_format_tick);
+  g_test_add_func ("/hs/legend/layout-orientations", test_layout_orientations);
+  g_test_add_func ("/hs/legend/layout-errors", test_layout_errors);
+  g_test_add_func ("/hs/legend/scale-label", test_scale_label);
+  g_test_add_func ("/hs/legend/caption", test_caption);
+  g_test_add_func ("/hs/legend/region-palette", test_region_palette);
+  g_test_add_func ("/hs/legend/locale", test_locale);
+  g_test_add_func ("/hs/legend/draw", test_draw);
+  return g_test_run ();
+}
