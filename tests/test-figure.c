@@ -389,32 +389,6 @@ test_huge_range (void)
 }
 
 static void
-test_nice_ticks (void)
-{
-  double t[8];
-  guint n;
-
-  n = hs_figure_nice_ticks (0, 1, 6, t);
-  g_assert_cmpuint (n, ==, 6);
-  for (guint i = 0; i < n; i++)
-    g_assert_cmpfloat_with_epsilon (t[i], 0.2 * i, 1e-12);
-
-  n = hs_figure_nice_ticks (0.0012, 0.0831, 6, t);
-  g_assert_cmpuint (n, ==, 4);
-  g_assert_cmpfloat_with_epsilon (t[0], 0.02, 1e-12);
-  g_assert_cmpfloat_with_epsilon (t[3], 0.08, 1e-12);
-
-  n = hs_figure_nice_ticks (-1, 1, 5, t);
-  g_assert_cmpuint (n, ==, 5);
-  g_assert_cmpfloat_with_epsilon (t[0], -1, 1e-12);
-  g_assert_cmpfloat_with_epsilon (t[2], 0, 1e-12);
-
-  n = hs_figure_nice_ticks (3, 3, 6, t);
-  g_assert_cmpuint (n, ==, 1);
-  g_assert_cmpfloat (t[0], ==, 3);
-}
-
-static void
 test_colorbar_piece (void)
 {
   cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 120, 220);
@@ -457,7 +431,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/figure/errors", test_errors);
   g_test_add_func ("/hs/figure/mask-label-once", test_mask_label_once);
   g_test_add_func ("/hs/figure/huge-range", test_huge_range);
-  g_test_add_func ("/hs/figure/nice-ticks", test_nice_ticks);
   g_test_add_func ("/hs/figure/colorbar-piece", test_colorbar_piece);
   return g_test_run ();
 }

@@ -308,6 +308,59 @@ test_restore (void)
   destroy_window (window);
 }
 
+/* The caption an SVG figure carries: its text elements from the quoted
+ * prompt on, joined by spaces (line breaks depend on the figure's width). */
+static char *
+svg_caption (const char *path)
+{
+  g_autofree char *svg = NULL;
+  g_autoptr(GString) caption = g_string_new (NULL);
+  const char *p;
+
+  g_assert_true (g_file_get_contents (path, &svg, NULL, NULL));
+  for (p = svg; (p = strstr (p, "<text")) != NULL; p++)
+    {
+      const char *start = strchr (p, '>') + 1, *end = strstr (start, "</text>");
+
+      if (caption->len == 0 && !g_str_has_prefix (start, "“"))
+        continue;
+      if (caption->len)
+        g_string_append_c (caption, ' ');
+      g_string_append_len (caption, start, end - start);
+    }
+  return g_string_free (g_steal_pointer (&caption), FALSE);
+}
+
+/* File → Export of the window's view carries the caption heatscope-cli
+ * render gives the same instance, sentence and model. */
+static void
+test_export_caption (void)
+{
+  HsWindow *window;
+  g_autofree char *tmp = hs_test_make_tmpdir ();
+  g_autofree char *app_svg = g_build_filename (tmp, "app.svg", NULL);
+  g_autofree char *cli_svg = g_build_filename (tmp, "cli.svg", NULL);
+  g_autofree char *app = NULL, *cli = NULL, *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *args[] = { dataset_root, "--instance", "hand-00", "--query", "s0",
+                         "--model", "grounded", "-o", cli_svg, NULL };
+
+  if (hs_ui_skip_without_display ())
+    return;
+  reset_settings ();
+  window = new_window ();
+  open_path (window, dataset_root);
+  g_assert_true (hs_window_export_to_file (window, app_svg, &error));
+  g_assert_no_error (error);
+  destroy_window (window);
+
+  g_assert_cmpint (hs_test_run_cli ("render", args, &out, &err), ==, 0);
+  app = svg_caption (app_svg);
+  cli = svg_caption (cli_svg);
+  g_assert_cmpstr (cli, ==, "“" HS_UI_S0 "” model grounded · instance hand-00");
+  g_assert_cmpstr (app, ==, cli);
+}
+
 static void
 test_export (void)
 {
@@ -602,6 +655,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/window/bad-data", test_bad_data);
   g_test_add_func ("/hs/ui/window/restore", test_restore);
   g_test_add_func ("/hs/ui/window/export", test_export);
+  g_test_add_func ("/hs/ui/window/export-caption", test_export_caption);
   g_test_add_func ("/hs/ui/window/drop", test_drop);
   g_test_add_func ("/hs/ui/window/shortcuts", test_shortcuts);
   g_test_add_func ("/hs/ui/window/tools", test_tools);

@@ -7,60 +7,16 @@
  */
 #include <math.h>
 
-#include <heatscope/hs-figure.h>
+#include <heatscope/hs-legend.h>
 
 #include "hs-canvas-private.h"
 #include "hs-utils-private.h"
 
-/* The palette of hs-figure, in the same order (box i, then mask j after all
- * boxes), so the screen and an export agree. */
-static const double region_colors[][3] = {
-  { 0.00, 0.90, 1.00 },   /* cyan    */
-  { 1.00, 0.85, 0.10 },   /* yellow  */
-  { 0.40, 1.00, 0.30 },   /* green   */
-  { 1.00, 0.40, 0.85 },   /* magenta */
-  { 1.00, 0.60, 0.20 },   /* orange  */
-  { 0.70, 0.70, 1.00 },   /* lilac   */
-};
-
-static PangoLayout *
-create_layout (cairo_t *cr, const char *text, double size)
-{
-  PangoLayout *layout = pango_cairo_create_layout (cr);
-  PangoFontDescription *font = pango_font_description_from_string ("Sans");
-
-  pango_font_description_set_absolute_size (font, size * PANGO_SCALE);
-  pango_layout_set_font_description (layout, font);
-  pango_layout_set_text (layout, text, -1);
-  pango_font_description_free (font);
-  return layout;
-}
-
+/* Names of boxes and masks: the legend's label, as in an exported figure. */
 static void
-label_size (cairo_t *cr, const char *text, double size, int *w, int *h)
+draw_region_label (cairo_t *cr, const char *name, double x, double y, const double rgba[4])
 {
-  PangoLayout *layout = create_layout (cr, text, size);
-
-  pango_layout_get_pixel_size (layout, w, h);
-  g_object_unref (layout);
-}
-
-static void
-draw_label (cairo_t *cr, const char *text, double x, double y, const double rgb[3], double size)
-{
-  PangoLayout *layout = create_layout (cr, text, size);
-  int lw, lh;
-
-  pango_layout_get_pixel_size (layout, &lw, &lh);
-  cairo_save (cr);
-  cairo_set_source_rgba (cr, 0, 0, 0, 0.65);
-  cairo_rectangle (cr, x, y, lw + 6, lh + 2);
-  cairo_fill (cr);
-  cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
-  cairo_move_to (cr, x + 3, y + 1);
-  pango_cairo_show_layout (cr, layout);
-  cairo_restore (cr);
-  g_object_unref (layout);
+  hs_region_label_draw (cr, name, round (x), round (y), 0, 0, HUD_FONT_SIZE, 1.5, rgba);
 }
 
 static void
@@ -81,16 +37,15 @@ draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
   for (guint i = 0; i < self->regions->len; i++)
     {
       const HsRegion *region = g_ptr_array_index (self->regions, i);
-      const double *rgb = region_colors[0];
+      double rgba[4];
       GPtrArray *lines = self->mask_contours ? g_ptr_array_index (self->mask_contours, i) : NULL;
       HsImage *mask = self->masks ? g_ptr_array_index (self->masks, i) : NULL;
       gboolean labelled = FALSE;
 
       if (mask)
-        rgb = region_colors[(n_boxes + mask_index++) % G_N_ELEMENTS (region_colors)];
+        hs_region_color (n_boxes + mask_index++, rgba);
       if (show_masks && lines && mask && lines->len > 0)
         {
-          double rgba[4] = { rgb[0], rgb[1], rgb[2], 1.0 };
           cairo_save (cr);
           cairo_translate (cr, t->offset_x, t->offset_y);
           cairo_scale (cr, t->zoom * _hs_canvas_image_w (self) / hs_image_get_width (mask),
@@ -114,8 +69,7 @@ draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
               hs_canvas_transform_image_to_widget (t, mx * _hs_canvas_image_w (self) / hs_image_get_width (mask),
                                                    my * _hs_canvas_image_h (self) / hs_image_get_height (mask),
                                                    &wx, &wy);
-              draw_label (cr, region->name, round (wx), MAX (0, round (wy) - HUD_FONT_SIZE - 6),
-                          rgb, HUD_FONT_SIZE);
+              draw_region_label (cr, region->name, wx, wy, rgba);
             }
         }
 
@@ -126,7 +80,7 @@ draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
           const HsBox *box = &g_array_index (region->boxes, HsBox, b);
           double x1, y1, x2, y2;
 
-          rgb = region_colors[box_index++ % G_N_ELEMENTS (region_colors)];
+          hs_region_color (box_index++, rgba);
 
           hs_canvas_transform_image_to_widget (t, box->x1, box->y1, &x1, &y1);
           hs_canvas_transform_image_to_widget (t, box->x2, box->y2, &x2, &y2);
@@ -136,13 +90,12 @@ draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
           cairo_rectangle (cr, round (x1) + 0.5, round (y1) + 0.5, round (x2 - x1), round (y2 - y1));
           cairo_stroke_preserve (cr);
           cairo_set_line_width (cr, 1.5);
-          cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+          cairo_set_source_rgb (cr, rgba[0], rgba[1], rgba[2]);
           cairo_stroke (cr);
           cairo_restore (cr);
           if (!labelled && region->name)
             {
-              draw_label (cr, region->name, round (x1), MAX (0, round (y1) - HUD_FONT_SIZE - 6),
-                          rgb, HUD_FONT_SIZE);
+              draw_region_label (cr, region->name, x1, y1, rgba);
               labelled = TRUE;
             }
         }
@@ -164,54 +117,95 @@ draw_outline (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
   cairo_restore (cr);
 }
 
-static void
-panel_background (cairo_t *cr, double x, double y, double w, double h)
+/* The HUD's colour bar and No-Attn gauge: the legend of an exported
+ * figure on a light panel at the top-right corner.  FALSE when there is
+ * nothing to show or no room for it. */
+#define HUD_PAD 8
+
+static gboolean
+hud_layout (HsCanvas *self, int vw, int vh, HsLegendSpec *spec, HsLegendLayout *layout,
+            double *x, double *y, double *w, double *h)
 {
-  /* Light panels: the library's colour bar and gauge draw dark text, as on
-   * paper, so the HUD matches the exported figure. */
+  gboolean overlay = _hs_canvas_show_overlay (self);
+  double no_attn = self->map ? hs_attention_map_get_no_attn (self->map) : NAN;
+
+  if (_hs_canvas_current_grid (self) == NULL || vh < 100 + 2 * HUD_PAD)
+    return FALSE;
+  hs_legend_spec_init (spec);
+  _hs_canvas_get_overlay_options (self, &spec->overlay);
+  spec->show_bar = overlay && self->show_color_bar && _hs_canvas_ensure_range (self);
+  spec->range = self->range;
+  spec->no_attn = (!self->state || hs_view_state_get_show_no_attn (self->state)) ? no_attn : NAN;
+  spec->length = MIN (300, vh - 16 - 2 * HUD_PAD - 2 * HUD_FONT_SIZE);
+  spec->font_size = HUD_FONT_SIZE;
+  if (!spec->show_bar && !isfinite (spec->no_attn))
+    return FALSE;
+  if (!hs_legend_layout (spec, layout, NULL))
+    return FALSE;
+  *w = layout->width + 2 * HUD_PAD;
+  *h = layout->height + 2 * HUD_PAD;
+  *x = vw - *w - 8;
+  *y = 8;
+  return vw >= 3 * *w;
+}
+
+gboolean
+_hs_canvas_hud_area (HsCanvas *self, int vw, int vh, double *x, double *y, double *w, double *h)
+{
+  HsLegendSpec spec;
+  HsLegendLayout layout;
+
+  if (self->image == NULL || !hud_layout (self, vw, vh, &spec, &layout, x, y, w, h))
+    return FALSE;
+  /* whole pixels, the panel's edge included */
+  *w = ceil (*x + *w) - floor (*x);
+  *h = ceil (*y + *h) - floor (*y);
+  *x = floor (*x);
+  *y = floor (*y);
+  return TRUE;
+}
+
+static void
+draw_hud (HsCanvas *self, cairo_t *cr, int vw, int vh)
+{
+  static const double ink[4] = { 0, 0, 0, 1 };
+  HsLegendSpec spec;
+  HsLegendLayout layout;
+  double x, y, w, h;
+
+  if (!hud_layout (self, vw, vh, &spec, &layout, &x, &y, &w, &h))
+    return;
+  /* Light, as on paper, so the HUD matches the exported figure. */
   cairo_save (cr);
   cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
   cairo_rectangle (cr, x, y, w, h);
   cairo_fill (cr);
   cairo_restore (cr);
+  hs_legend_draw (&spec, &layout, cr, x + HUD_PAD, y + HUD_PAD, ink);
 }
 
-/* Colour bar on the right edge; the No-Attn gauge is a separate panel to
- * its left, never part of the heatmap scale. */
-static void
-draw_hud (HsCanvas *self, cairo_t *cr, int vw, int vh)
-{
-  HsOverlayOptions options;
-  gboolean overlay = !self->state || hs_view_state_get_show_overlay (self->state);
-  double panel_w = 100, panel_h = MIN (320, vh - 16), x = vw - panel_w - 8, y = 8;
-  double bar_w = 14, fs = HUD_FONT_SIZE;
-
-  if (_hs_canvas_current_grid (self) == NULL || panel_h < 100 || vw < 3 * panel_w)
-    return;
-  _hs_canvas_get_overlay_options (self, &options);
-  if (overlay && self->show_color_bar && _hs_canvas_ensure_range (self))
-    {
-      panel_background (cr, x, y, panel_w, panel_h);
-      hs_figure_draw_colorbar (cr, x + 8, y + fs, bar_w, panel_h - 2 * fs, &options, &self->range,
-                               self->scale_label, fs);
-    }
-  if ((!self->state || hs_view_state_get_show_no_attn (self->state)) &&
-      isfinite (hs_attention_map_get_no_attn (self->map)))
-    {
-      double gw = 44, gh = MIN (160, panel_h), gx = x - gw - 8;
-      panel_background (cr, gx, y, gw, gh);
-      hs_figure_draw_no_attn_gauge (cr, gx + 8, y + 2 * fs, bar_w, gh - 3 * fs,
-                                    hs_attention_map_get_no_attn (self->map), fs);
-    }
-}
-
+/* The caption of an export, at most two lines, white on a dark box at the
+ * bottom-left. */
 static void
 draw_caption (HsCanvas *self, cairo_t *cr, int vw, int vh)
 {
-  static const double white[3] = { 1, 1, 1 };
+  static const double white[4] = { 1, 1, 1, 1 };
+  HsCaption caption = { self->caption, self->caption_model, self->caption_instance };
+  g_autoptr(GPtrArray) lines = NULL;
+  double fs = HUD_FONT_SIZE + 1, height, width = 0, y;
 
-  if (self->caption && *self->caption)
-    draw_label (cr, self->caption, 8, vh - HUD_FONT_SIZE - 14, white, HUD_FONT_SIZE + 1);
+  lines = hs_caption_layout (&caption, MAX (40, vw - 32), fs, 2, &height);
+  if (lines->len == 0)
+    return;
+  for (guint i = 0; i < lines->len; i++)
+    width = MAX (width, ((HsCaptionLine *) g_ptr_array_index (lines, i))->width);
+  y = vh - height - 14;
+  cairo_save (cr);
+  cairo_set_source_rgba (cr, 0, 0, 0, 0.65);
+  cairo_rectangle (cr, 8, y - 2, width + 8, height + 6);
+  cairo_fill (cr);
+  cairo_restore (cr);
+  hs_caption_draw (lines, cr, 12, y, white);
 }
 
 void
@@ -251,7 +245,7 @@ _hs_canvas_hover_geometry (HsCanvas *self, cairo_t *cr, const HsCanvasTransform 
       hs_canvas_transform_image_to_widget (t, (self->hover.col + 1) * cw, (self->hover.row + 1) * ch,
                                            &g->cx2, &g->cy2);
     }
-  label_size (cr, self->hover_text, HUD_FONT_SIZE, &g->lw, &g->lh);
+  _hs_label_size (cr, self->hover_text, HUD_FONT_SIZE, &g->lw, &g->lh);
   /* Below-right of the pointer, flipped to stay inside the view. */
   px += 14;
   py += 14;
@@ -267,7 +261,7 @@ _hs_canvas_hover_geometry (HsCanvas *self, cairo_t *cr, const HsCanvasTransform 
 void
 _hs_canvas_draw_hover (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int vh)
 {
-  static const double white[3] = { 1, 1, 1 };
+  static const double white[4] = { 1, 1, 1, 1 };
   HoverGeometry g;
 
   if (!_hs_canvas_hover_geometry (self, cr, t, vw, vh, &g))
@@ -283,7 +277,7 @@ _hs_canvas_draw_hover (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, 
       cairo_stroke (cr);
       cairo_restore (cr);
     }
-  draw_label (cr, self->hover_text, g.lx, g.ly, white, HUD_FONT_SIZE);
+  _hs_label_draw (cr, self->hover_text, g.lx, g.ly, white, HUD_FONT_SIZE);
 }
 
 /* ---- targets ---------------------------------------------------------------- */
@@ -300,28 +294,6 @@ region_copy (const HsRegion *src)
     }
   region->mask = g_strdup (src->mask);
   return region;
-}
-
-static GPtrArray *
-trace_mask (HsImage *mask)
-{
-  guint w = hs_image_get_width (mask), h = hs_image_get_height (mask);
-  guint channels = hs_image_get_channels (mask);
-  guint colour = channels == 2 || channels == 4 ? channels - 1 : channels;
-  const guint16 *data = hs_image_peek_data (mask);
-  g_autofree guint8 *bits = g_try_malloc ((gsize) w * h);
-
-  if (bits == NULL)
-    return NULL;
-  /* Any colour channel non-zero counts, alpha ignored (as HsTarget). */
-  for (gsize p = 0; p < (gsize) w * h; p++)
-    {
-      guint8 on = 0;
-      for (guint c = 0; c < colour; c++)
-        on |= data[p * channels + c] != 0;
-      bits[p] = on;
-    }
-  return hs_contour_trace_mask (bits, w, h, w, HS_CONTOUR_SIMPLIFY);
 }
 
 void
@@ -343,7 +315,7 @@ hs_canvas_set_regions (HsCanvas *self, GPtrArray *regions, GPtrArray *masks)
           HsImage *mask = masks ? g_ptr_array_index (masks, i) : NULL;
           g_ptr_array_add (self->regions, region_copy (g_ptr_array_index (regions, i)));
           g_ptr_array_add (self->masks, mask ? hs_image_ref (mask) : NULL);
-          g_ptr_array_add (self->mask_contours, mask ? trace_mask (mask) : NULL);
+          g_ptr_array_add (self->mask_contours, mask ? hs_contour_trace_image (mask) : NULL);
         }
     }
   g_clear_pointer (&self->decor_node, gsk_render_node_unref);

@@ -184,6 +184,8 @@ hs_canvas_export (HsCanvas *self, const char *path, GError **error)
       view.show_masks = hs_view_state_get_show_masks (self->state);
     }
   view.prompt = self->caption;
+  view.model = self->caption_model;
+  view.instance = self->caption_instance;
 
   /* The part of the image in view, at the zoom on screen. */
   if (self->view_w > 0 && self->view_h > 0)

@@ -29,8 +29,6 @@ _hs_canvas_ensure_range (HsCanvas *self)
   HsOverlayOptions options;
   g_autoptr(GError) error = NULL;
   const double *grid = _hs_canvas_current_grid (self);
-  g_autofree char *scale = NULL;
-  g_autofree char *curve = NULL;
 
   if (grid == NULL)
     return FALSE;
@@ -46,13 +44,6 @@ _hs_canvas_ensure_range (HsCanvas *self)
       self->map_error = g_strdup (error->message);
       return FALSE;
     }
-  scale = hs_scale_describe (&options.scale, &self->range);
-  if (options.strength == HS_STRENGTH_LOG && options.strength_param > 1)
-    curve = g_strdup_printf (" · log b=%g", options.strength_param);
-  else if (options.strength == HS_STRENGTH_GAMMA && options.strength_param != 1)
-    curve = g_strdup_printf (" · γ %g", options.strength_param);
-  g_free (self->scale_label);
-  self->scale_label = g_strconcat (scale, curve ? curve : "", NULL);
   self->range_valid = TRUE;
   return TRUE;
 }

@@ -26,9 +26,6 @@ G_BEGIN_DECLS
 #define PYRAMID_THREAD_PIXELS (2048 * 2048)
 /* Below this many pixels a second thread costs more than it saves. */
 #define PARALLEL_MIN_PIXELS (128 * 1024)
-/* The HUD's area at the top right of the view (colour bar and gauge). */
-#define HUD_AREA_W 170
-#define HUD_AREA_H 340
 
 /* What a view-dependent layer was made for. */
 typedef struct {
@@ -58,7 +55,9 @@ struct _HsCanvas
   GPtrArray      *regions;         /* HsRegion*, owned copies */
   GPtrArray      *masks;           /* HsImage* or NULL        */
   GPtrArray      *mask_contours;   /* GPtrArray* of HsPolyline (mask pixels) or NULL */
-  char           *caption;
+  char           *caption;         /* the caption's prompt, and its other fields */
+  char           *caption_model;
+  char           *caption_instance;
   gboolean        show_color_bar;           /* FALSE where a shared bar is drawn outside */
 
   HsCanvasTransform t;
@@ -75,7 +74,6 @@ struct _HsCanvas
   /* overlay layer */
   gboolean        range_valid;
   HsScaleRange    range;
-  char           *scale_label;
   HsOverlayField *field;
   guint           field_gen;                /* bumped for every new field */
   HsUpsample      field_upsample;
@@ -196,6 +194,10 @@ void              _hs_canvas_draw_hud_layer       (HsCanvas *self, cairo_t *cr,
 gboolean          _hs_canvas_hover_geometry       (HsCanvas *self, cairo_t *cr,
                                                    const HsCanvasTransform *t, int vw, int vh,
                                                    HoverGeometry *g);
+/* Where the HUD panel (colour bar, gauge) goes in a vw × vh view, in whole
+ * pixels; FALSE when it is not shown. */
+gboolean          _hs_canvas_hud_area             (HsCanvas *self, int vw, int vh, double *x,
+                                                   double *y, double *w, double *h);
 void              _hs_canvas_draw_hover           (HsCanvas *self, cairo_t *cr,
                                                    const HsCanvasTransform *t, int vw, int vh);
 

@@ -240,8 +240,12 @@ hs_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   if (self->decor_node)
     gtk_snapshot_append_node (snapshot, self->decor_node);
   if (self->hud_node == NULL)
-    self->hud_node = record_node (self, MAX (0, vw - HUD_AREA_W), 0, MIN (vw, HUD_AREA_W),
-                                  MIN (vh, HUD_AREA_H), vw, vh, _hs_canvas_draw_hud_layer);
+    {
+      double hx, hy, hw, hh;
+
+      if (_hs_canvas_hud_area (self, vw, vh, &hx, &hy, &hw, &hh))
+        self->hud_node = record_node (self, hx, hy, hw, hh, vw, vh, _hs_canvas_draw_hud_layer);
+    }
   if (self->hud_node)
     gtk_snapshot_append_node (snapshot, self->hud_node);
 
@@ -425,7 +429,8 @@ hs_canvas_finalize (GObject *object)
   HsCanvas *self = HS_CANVAS (object);
 
   g_free (self->caption);
-  g_free (self->scale_label);
+  g_free (self->caption_model);
+  g_free (self->caption_instance);
   g_free (self->hover_text);
   g_free (self->map_error);
   G_OBJECT_CLASS (hs_canvas_parent_class)->finalize (object);
@@ -678,14 +683,29 @@ hs_canvas_get_show_color_bar (HsCanvas *self)
 void
 hs_canvas_set_caption (HsCanvas *self, const char *caption)
 {
-  g_return_if_fail (HS_IS_CANVAS (self));
+  HsCaption fields = { caption, NULL, NULL };
 
-  if (_hs_set_str (&self->caption, caption))
+  hs_canvas_set_caption_fields (self, &fields);
+}
+
+void
+hs_canvas_set_caption_fields (HsCanvas *self, const HsCaption *caption)
+{
+  gboolean prompt, other;
+
+  g_return_if_fail (HS_IS_CANVAS (self));
+  g_return_if_fail (caption != NULL);
+
+  prompt = _hs_set_str (&self->caption, caption->prompt);
+  other = _hs_set_str (&self->caption_model, caption->model);
+  other |= _hs_set_str (&self->caption_instance, caption->instance);
+  if (prompt || other)
     {
       g_clear_pointer (&self->decor_node, gsk_render_node_unref);
       gtk_widget_queue_draw (GTK_WIDGET (self));
-      _hs_canvas_notify (self, PROP_CAPTION);
     }
+  if (prompt)
+    _hs_canvas_notify (self, PROP_CAPTION);
 }
 
 double

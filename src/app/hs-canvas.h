@@ -23,6 +23,7 @@
 
 #include <gtk/gtk.h>
 #include <heatscope/hs-dataset.h>
+#include <heatscope/hs-legend.h>
 
 #include "hs-view-state.h"
 
@@ -96,7 +97,11 @@ void           hs_canvas_set_token         (HsCanvas *self, int token);
 /* Target regions (HsRegion*, copied) and their masks (NULL, or an array of
  * the same length holding HsImage* or NULL; referenced).  NULL clears. */
 void           hs_canvas_set_regions       (HsCanvas *self, GPtrArray *regions, GPtrArray *masks);
+/* The caption's prompt alone (model and instance cleared). */
 void           hs_canvas_set_caption       (HsCanvas *self, const char *caption);
+/* The caption from its fields (copied), drawn and exported as
+ * heatscope-cli render draws it: the prompt quoted, then model and instance. */
+void           hs_canvas_set_caption_fields (HsCanvas *self, const HsCaption *caption);
 void           hs_canvas_set_show_color_bar (HsCanvas *self, gboolean show);
 gboolean       hs_canvas_get_show_color_bar (HsCanvas *self);
 

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "hs-plot.h"
+#include "hs-utils-private.h"
 
 struct _HsPlot
 {
@@ -20,24 +21,11 @@ struct _HsPlot
 
 G_DEFINE_FINAL_TYPE (HsPlot, hs_plot, GTK_TYPE_WIDGET)
 
-static PangoLayout *
-make_layout (cairo_t *cr, const char *text, double size)
-{
-  PangoLayout *layout = pango_cairo_create_layout (cr);
-  PangoFontDescription *font = pango_font_description_from_string ("Sans");
-
-  pango_font_description_set_absolute_size (font, size * PANGO_SCALE);
-  pango_layout_set_font_description (layout, font);
-  pango_layout_set_text (layout, text, -1);
-  pango_font_description_free (font);
-  return layout;
-}
-
 /* Text centred on (x, y), rotated by `angle` radians. */
 static void
 show_text (cairo_t *cr, const char *text, double x, double y, double size, double angle)
 {
-  PangoLayout *layout = make_layout (cr, text, size);
+  PangoLayout *layout = _hs_pango_layout_new (cr, text, size);
   int w, h;
 
   pango_layout_get_pixel_size (layout, &w, &h);

@@ -1,6 +1,7 @@
 /* hs-utils-private.h — small helpers shared by the app's widgets */
 #pragma once
 
+#include <gtk/gtk.h>
 #include <heatscope/hs-image.h>
 
 G_BEGIN_DECLS
@@ -31,5 +32,12 @@ _hs_set_str (char **field, const char *value)
   *field = g_strdup (value);
   return TRUE;
 }
+
+/* A Pango layout of `text` in Sans at `size` pixels (absolute). */
+PangoLayout *_hs_pango_layout_new (cairo_t *cr, const char *text, double size);
+/* A read-out label: `text` in `rgba` on a dark box whose top-left is (x, y). */
+void         _hs_label_size       (cairo_t *cr, const char *text, double size, int *w, int *h);
+void         _hs_label_draw       (cairo_t *cr, const char *text, double x, double y,
+                                   const double rgba[4], double size);
 
 G_END_DECLS

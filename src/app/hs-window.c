@@ -272,7 +272,7 @@ _hs_window_update_view_full (HsWindow *self,
     g_autoptr(GPtrArray) regions = NULL;
     GPtrArray *masks = NULL;
     g_autoptr(GError) error = NULL;
-    g_autofree char *caption = NULL;
+    HsCaption caption = { 0 };
 
     if (sentence != NULL &&
         !hs_dataset_collect_targets (self->dataset, self->instance, sentence, &regions, &masks, &error))
@@ -294,10 +294,12 @@ _hs_window_update_view_full (HsWindow *self,
                                      self->map != NULL || self->shown_ref == NULL);
     hs_instance_browser_load_after_next_frame (self->browser);
     hs_canvas_set_regions (HS_CANVAS (self->canvas), regions, masks);
-    caption = g_strdup_printf ("%s · %s · “%s”", self->instance->id,
-                               self->model != NULL ? self->model : _("no model"),
-                               hs_prompt_panel_get_prompt (self->prompt_panel));
-    hs_canvas_set_caption (HS_CANVAS (self->canvas), caption);
+    /* Fields, not a formatted string: drawn and exported as
+     * heatscope-cli render draws the same view. */
+    caption.prompt = hs_prompt_panel_get_prompt (self->prompt_panel);
+    caption.model = self->model;
+    caption.instance = self->instance->id;
+    hs_canvas_set_caption_fields (HS_CANVAS (self->canvas), &caption);
     hs_metrics_panel_set_input (HS_METRICS_PANEL (self->metrics_panel), self->image, self->map,
                                 regions, masks);
     /* With a live model both prompts are attended live; else the

@@ -428,55 +428,55 @@ draw_figure (const HsFigureView *v, HsPainter *p, const Layout *l, GError **erro
 
 /* ---- entry points ------------------------------------------------------- */
 
+/* The layout alone (measuring painter), for the size queries. */
+static gboolean
+measure (const HsFigureView *view, Layout *l, GError **error)
+{
+  HsPainter p;
+  gboolean ok;
+
+  hs_painter_init (&p, NULL, NULL);
+  ok = compute_layout (view, &p, l, error);
+  layout_clear (l);
+  hs_painter_clear (&p);
+  return ok;
+}
+
 gboolean
 hs_figure_get_size (const HsFigureView *view, double *width, double *height, GError **error)
 {
-  HsPainter p;
   Layout l;
-  gboolean ok;
 
   g_return_val_if_fail (view != NULL, FALSE);
-  hs_painter_init (&p, NULL, NULL);
-  ok = compute_layout (view, &p, &l, error);
-  if (ok)
-    {
-      if (width)
-        *width = l.width;
-      if (height)
-        *height = l.height;
-    }
-  layout_clear (&l);
-  hs_painter_clear (&p);
-  return ok;
+  if (!measure (view, &l, error))
+    return FALSE;
+  if (width)
+    *width = l.width;
+  if (height)
+    *height = l.height;
+  return TRUE;
 }
 
 gboolean
 hs_figure_get_panel (const HsFigureView *view, double *x, double *y,
                      double *width, double *height, double *zoom, GError **error)
 {
-  HsPainter p;
   Layout l;
-  gboolean ok;
 
   g_return_val_if_fail (view != NULL, FALSE);
-  hs_painter_init (&p, NULL, NULL);
-  ok = compute_layout (view, &p, &l, error);
-  if (ok)
-    {
-      if (x)
-        *x = l.px;
-      if (y)
-        *y = l.py;
-      if (width)
-        *width = l.pw;
-      if (height)
-        *height = l.ph;
-      if (zoom)
-        *zoom = l.zoom;
-    }
-  layout_clear (&l);
-  hs_painter_clear (&p);
-  return ok;
+  if (!measure (view, &l, error))
+    return FALSE;
+  if (x)
+    *x = l.px;
+  if (y)
+    *y = l.py;
+  if (width)
+    *width = l.pw;
+  if (height)
+    *height = l.ph;
+  if (zoom)
+    *zoom = l.zoom;
+  return TRUE;
 }
 
 gboolean

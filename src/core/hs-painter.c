@@ -91,6 +91,17 @@ hs_painter_text_width (HsPainter *p, const char *text, double size, gboolean bol
   return ext.x_advance;
 }
 
+/* "<element x=… y=… width=… height=…", the element left open. */
+static void
+svg_box (GString *s, const char *element, double x, double y, double w, double h)
+{
+  g_string_append_printf (s, "<%s", element);
+  hs_svg_attr (s, "x", x);
+  hs_svg_attr (s, "y", y);
+  hs_svg_attr (s, "width", w);
+  hs_svg_attr (s, "height", h);
+}
+
 void
 hs_painter_fill_rect (HsPainter *p, double x, double y, double w, double h,
                       const double rgba[4])
@@ -103,11 +114,7 @@ hs_painter_fill_rect (HsPainter *p, double x, double y, double w, double h,
     }
   else
     {
-      g_string_append (p->svg, "<rect");
-      hs_svg_attr (p->svg, "x", x);
-      hs_svg_attr (p->svg, "y", y);
-      hs_svg_attr (p->svg, "width", w);
-      hs_svg_attr (p->svg, "height", h);
+      svg_box (p->svg, "rect", x, y, w, h);
       svg_color (p->svg, "fill", rgba);
       g_string_append (p->svg, "/>\n");
     }
@@ -127,11 +134,7 @@ hs_painter_stroke_rect (HsPainter *p, double x, double y, double w, double h,
     }
   else
     {
-      g_string_append (p->svg, "<rect");
-      hs_svg_attr (p->svg, "x", x);
-      hs_svg_attr (p->svg, "y", y);
-      hs_svg_attr (p->svg, "width", w);
-      hs_svg_attr (p->svg, "height", h);
+      svg_box (p->svg, "rect", x, y, w, h);
       g_string_append (p->svg, " fill=\"none\"");
       svg_color (p->svg, "stroke", rgba);
       hs_svg_attr (p->svg, "stroke-width", lw);
@@ -346,11 +349,8 @@ hs_painter_gradient_rect (HsPainter *p, double x, double y, double w, double h,
             hs_svg_attr (p->svg, "stop-opacity", a / 255.0);
           g_string_append (p->svg, "/>\n");
         }
-      g_string_append (p->svg, "</linearGradient></defs>\n<rect");
-      hs_svg_attr (p->svg, "x", x);
-      hs_svg_attr (p->svg, "y", y);
-      hs_svg_attr (p->svg, "width", w);
-      hs_svg_attr (p->svg, "height", h);
+      g_string_append (p->svg, "</linearGradient></defs>\n");
+      svg_box (p->svg, "rect", x, y, w, h);
       g_string_append_printf (p->svg, " fill=\"url(#g%u)\"/>\n", id);
     }
 }
@@ -368,11 +368,8 @@ hs_painter_clip_push (HsPainter *p, double x, double y, double w, double h)
     {
       guint id = ++p->next_id;
 
-      g_string_append_printf (p->svg, "<clipPath id=\"c%u\"><rect", id);
-      hs_svg_attr (p->svg, "x", x);
-      hs_svg_attr (p->svg, "y", y);
-      hs_svg_attr (p->svg, "width", w);
-      hs_svg_attr (p->svg, "height", h);
+      g_string_append_printf (p->svg, "<clipPath id=\"c%u\">", id);
+      svg_box (p->svg, "rect", x, y, w, h);
       g_string_append_printf (p->svg, "/></clipPath>\n<g clip-path=\"url(#c%u)\">\n", id);
     }
 }
@@ -423,11 +420,7 @@ hs_painter_image (HsPainter *p, cairo_surface_t *surface, double x, double y, do
 
       cairo_surface_write_to_png_stream (surface, hs_painter_append_bytes, png);
       b64 = g_base64_encode (png->data, png->len);
-      g_string_append (p->svg, "<image");
-      hs_svg_attr (p->svg, "x", x);
-      hs_svg_attr (p->svg, "y", y);
-      hs_svg_attr (p->svg, "width", w);
-      hs_svg_attr (p->svg, "height", h);
+      svg_box (p->svg, "image", x, y, w, h);
       g_string_append_printf (p->svg, " preserveAspectRatio=\"none\"%s xlink:href=\"data:image/png;base64,%s\"/>\n",
                               magnified ? " style=\"image-rendering:pixelated\"" : "", b64);
     }

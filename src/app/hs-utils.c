@@ -1,0 +1,43 @@
+/* hs-utils.c — text helpers shared by the app's cairo-drawn widgets */
+#include "hs-utils-private.h"
+
+PangoLayout *
+_hs_pango_layout_new (cairo_t *cr, const char *text, double size)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *font = pango_font_description_from_string ("Sans");
+
+  pango_font_description_set_absolute_size (font, size * PANGO_SCALE);
+  pango_layout_set_font_description (layout, font);
+  pango_layout_set_text (layout, text, -1);
+  pango_font_description_free (font);
+  return layout;
+}
+
+void
+_hs_label_size (cairo_t *cr, const char *text, double size, int *w, int *h)
+{
+  PangoLayout *layout = _hs_pango_layout_new (cr, text, size);
+
+  pango_layout_get_pixel_size (layout, w, h);
+  g_object_unref (layout);
+}
+
+void
+_hs_label_draw (cairo_t *cr, const char *text, double x, double y, const double rgba[4],
+                double size)
+{
+  PangoLayout *layout = _hs_pango_layout_new (cr, text, size);
+  int lw, lh;
+
+  pango_layout_get_pixel_size (layout, &lw, &lh);
+  cairo_save (cr);
+  cairo_set_source_rgba (cr, 0, 0, 0, 0.65);
+  cairo_rectangle (cr, x, y, lw + 6, lh + 2);
+  cairo_fill (cr);
+  cairo_set_source_rgba (cr, rgba[0], rgba[1], rgba[2], rgba[3]);
+  cairo_move_to (cr, x + 3, y + 1);
+  pango_cairo_show_layout (cr, layout);
+  cairo_restore (cr);
+  g_object_unref (layout);
+}
