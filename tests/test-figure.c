@@ -396,11 +396,22 @@ test_colorbar_piece (void)
   HsOverlayOptions o;
   HsScaleRange r = { 0, 0.12 };
   guint32 top, mid, bottom;
+  HsLegendSpec spec;
+  HsLegendLayout l;
+  static const double ink[4] = { 0, 0, 0, 1 };
 
   hs_overlay_options_init (&o);
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
-  hs_figure_draw_colorbar (cr, 10, 10, 20, 200, &o, &r, "shared 0–0.12", 10);
+  /* the bar's top-left at (10, 10), 12 wide (1.2 × font size), 200 long */
+  hs_legend_spec_init (&spec);
+  spec.overlay = o;
+  spec.range = r;
+  spec.title = "shared 0–0.12";
+  spec.length = 200;
+  spec.font_size = 10;
+  g_assert_true (hs_legend_layout (&spec, &l, NULL));
+  hs_legend_draw (&spec, &l, cr, 10 - l.bar_x, 10 - l.bar_y, ink);
   cairo_destroy (cr);
   /* high values at the top.  Row y samples t = (210 − (y + 0.5))/200 of jet:
    * y = 12: t = 0.9875, r = 1 − 0.5·(t − 0.89)/0.11 = 0.557 → (142, 0, 0);

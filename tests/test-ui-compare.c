@@ -6,6 +6,7 @@
 #include "hs-perturb-panel.h"
 #include "hs-instance-browser.h"
 #include "hs-ui-fixture.h"
+#include "hs-color-bar.h"
 
 static char *dataset_root;
 
@@ -409,6 +410,55 @@ test_perturb_panel (void)
   g_assert_finalize_object (panel);
 }
 
+/* The shared bar shows the colours its maps get, the transparent threshold
+ * included: below it the widget's background shows through. */
+static void
+test_color_bar_threshold (void)
+{
+  g_autoptr(HsViewState) state = hs_view_state_new ();
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *bar = hs_color_bar_new ();
+  guint32 low[2], high[2];
+
+  hs_color_bar_set_state (HS_COLOR_BAR (bar), state);
+  hs_color_bar_set_range (HS_COLOR_BAR (bar), 0, 1);
+  hs_color_bar_set_caption (HS_COLOR_BAR (bar), "A and B · one shared scale");
+  gtk_window_set_child (GTK_WINDOW (window), bar);
+  gtk_window_set_default_size (GTK_WINDOW (window), 416, -1);
+  gtk_window_present (GTK_WINDOW (window));
+  hs_ui_wait_until (hs_ui_is_mapped, window);
+  hs_ui_settle ();
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      g_autoptr(GdkTexture) texture = NULL;
+      g_autofree guchar *px = NULL;
+      int w, y;
+
+      g_object_set (state, "threshold", pass == 0 ? 0.0 : 0.5, NULL);
+      hs_ui_settle ();
+      texture = hs_ui_render (bar);
+      px = hs_ui_download (texture);
+      w = gdk_texture_get_width (texture);
+      /* the bar: 8 pixels in from each side, rows 0.8 × 15 × 1.4 = 16.8 to
+       * 31.8 (hs-legend's horizontal layout at the bar's font size 15) */
+      y = 24;
+      low[pass] = *(guint32 *) (void *) (px + ((gsize) y * w + 8 + (w - 16) / 5) * 4);
+      high[pass] = *(guint32 *) (void *) (px + ((gsize) y * w + 8 + (w - 16) * 19 / 20) * 4);
+    }
+  /* (premultiplied 0xAARRGGBB) the top of jet, opaque dark red, either way;
+   * at 0.2 jet's opaque blue without the threshold, and nothing drawn (the
+   * widget's own, transparent background) with it */
+  g_assert_cmphex (high[0], ==, high[1]);
+  g_assert_cmpuint (high[1] >> 24, ==, 0xff);
+  g_assert_cmpuint (high[1] >> 16 & 0xff, >, 120);
+  g_assert_cmpuint (low[0] >> 24, ==, 0xff);
+  g_assert_cmpuint (low[0] & 0xff, >, 200);
+  g_assert_cmpuint (low[0] >> 16 & 0xff, <, 40);
+  g_assert_cmpuint (low[1] >> 24, ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+  hs_ui_settle ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -420,6 +470,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/compare/pair-swapped", test_pair_swapped);
   g_test_add_func ("/hs/ui/compare/pair-models-and-nothing", test_pair_models_and_nothing);
   g_test_add_func ("/hs/ui/compare/grid", test_grid);
+  g_test_add_func ("/hs/ui/compare/color-bar-threshold", test_color_bar_threshold);
   g_test_add_func ("/hs/ui/compare/wrong-side-scan", test_wrong_side_scan);
   g_test_add_func ("/hs/ui/compare/perturb-panel", test_perturb_panel);
   status = g_test_run ();

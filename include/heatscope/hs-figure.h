@@ -11,9 +11,11 @@
  *   │ caption: prompt · model · instance        │
  *   └───────────────────────────────────────────┘
  *
- * The colour bar shows the colour each map value gets (strength curve and
- * transparent threshold included) with ticks in map units, labelled with
- * the scale mode plus " · γ G" or " · log b=B" for a non-linear strength.
+ * The colour bar, gauge, caption and region colours are hs-legend's (the
+ * canvas HUD and the compare view draw the same): the colour each map value
+ * gets (strength curve and transparent threshold included) with ticks in
+ * map units, labelled with the scale mode plus " · γ G" or " · log b=B"
+ * for a non-linear strength; masks and boxes named in their colours.
  * Only the image+overlay is a raster; boxes, contours, the colour bar (a
  * gradient) and all text stay vector in SVG and PDF.  SVG is written
  * directly (real <text> elements, editable in Inkscape); PNG and PDF go
@@ -115,19 +117,5 @@ cairo_surface_t *hs_figure_render_surface (const HsFigureView *view, GError **er
 /* Writes PNG, SVG or PDF (atomically: temp file + rename). */
 gboolean         hs_figure_save          (const HsFigureView *view, HsFigureFormat format,
                                           const char *path, GError **error);
-
-/* Pieces for the app's own widgets (cairo, at (x, y) with size w × h):
- * a vertical colour bar (high values at the top) with ticks in map units and
- * the scale label under it, and the No-Attn gauge (value in [0, 1]). */
-void             hs_figure_draw_colorbar (cairo_t *cr, double x, double y, double w, double h,
-                                          const HsOverlayOptions *options,
-                                          const HsScaleRange *range, const char *label,
-                                          double font_size);
-void             hs_figure_draw_no_attn_gauge (cairo_t *cr, double x, double y, double w, double h,
-                                               double no_attn, double font_size);
-
-/* Tick values for a colour bar on [lo, hi]: "nice" steps (1, 2, 5 × 10^k),
- * at least 2 ticks when hi > lo.  Returns the count (≤ max_ticks). */
-guint            hs_figure_nice_ticks    (double lo, double hi, guint max_ticks, double *ticks);
 
 G_END_DECLS

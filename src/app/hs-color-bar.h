@@ -1,9 +1,11 @@
 /* hs-color-bar.h — a horizontal colour bar with printed values
  *
- * The shared scale of the compare view's cells: the colours exactly as a
- * view state maps them (colour map and strength), ticks at both ends and at
- * the nice values between that leave room for their labels, and a caption
- * above ("A and B · one shared scale").
+ * The shared scale of the compare view's cells, drawn by the core legend
+ * (hs-legend.h) as the canvas HUD and exported figures draw theirs: the
+ * colours exactly as a view state maps them (colour map, strength and
+ * transparent threshold), ticks at both ends and at the nice values between
+ * that leave room for their labels, and a caption above ("A and B · one
+ * shared scale").
  *
  * Usage:
  *   bar = hs_color_bar_new ();
@@ -30,11 +32,5 @@ void        hs_color_bar_set_range    (HsColorBar *self, double lo, double hi);
 void        hs_color_bar_get_range    (HsColorBar *self, double *lo, double *hi);
 void        hs_color_bar_set_caption  (HsColorBar *self, const char *caption);
 const char *hs_color_bar_get_caption  (HsColorBar *self);
-/* How many nice ticks to aim for between the ends (2 to 6, default 6). */
-void        hs_color_bar_set_n_ticks  (HsColorBar *self, guint n_ticks);
-
-/* A value of a scale spanning `span` as the bar prints it: fixed decimals
- * when they read well, else scientific. */
-char       *hs_color_bar_format_value (double value, double span);
 
 G_END_DECLS

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include <glib/gi18n.h>
+#include <heatscope/hs-legend.h>
 #include <heatscope/hs-metrics.h>
 #include <heatscope/hs-target.h>
 
@@ -120,14 +121,13 @@ add_cell (HsCompareView *self, guint column, guint band)
 
 /* A colour bar in the colours of `cell`'s map, on [lo, hi]. */
 static HsColorBar *
-new_bar (HsCompareView *self, HsCompareCell *cell, const char *caption, double lo, double hi, guint n_ticks)
+new_bar (HsCompareView *self, HsCompareCell *cell, const char *caption, double lo, double hi)
 {
   HsColorBar *bar = HS_COLOR_BAR (hs_color_bar_new ());
 
   hs_color_bar_set_state (bar, hs_compare_cell_get_state (cell));
   hs_color_bar_set_range (bar, lo, hi);
   hs_color_bar_set_caption (bar, caption);
-  hs_color_bar_set_n_ticks (bar, n_ticks);
   return bar;
 }
 
@@ -357,9 +357,9 @@ _hs_compare_view_build_pair (HsCompareView *self, const char *label_a, const cha
   self->shared_lo = 0;
   self->shared_hi = 1;
   self->diff_lo = self->diff_hi = 0;
-  self->shared_bar = new_bar (self, a, _("A and B · one shared scale"), 0, 1, 6);
+  self->shared_bar = new_bar (self, a, _("A and B · one shared scale"), 0, 1);
   gtk_grid_attach (self->cells_grid, GTK_WIDGET (self->shared_bar), 0, 1, 2, 1);
-  self->diff_bar = new_bar (self, diff, _("A − B · diverging, symmetric about 0"), 0, 0, 5);
+  self->diff_bar = new_bar (self, diff, _("A − B · diverging, symmetric about 0"), 0, 0);
   gtk_grid_attach (self->cells_grid, GTK_WIDGET (self->diff_bar), 2, 1, 1, 1);
   set_mode (self, HS_COMPARE_MODE_PAIR);
 }
@@ -375,8 +375,7 @@ _hs_compare_view_finish_pair (HsCompareView *self)
   g_autoptr(GError) error = NULL;
   g_autoptr(HsAttentionMap) diff = NULL;
   g_autofree char *info = NULL;
-  g_autofree char *lo = NULL;
-  g_autofree char *hi = NULL;
+  char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
   double m = 0;
 
   if (a == NULL || b == NULL || cell == NULL)
@@ -427,8 +426,9 @@ _hs_compare_view_finish_pair (HsCompareView *self)
     hs_compare_cell_set_readout (cell, text, NULL, -1);
   }
 
-  lo = hs_color_bar_format_value (self->shared_lo, self->shared_hi - self->shared_lo);
-  hi = hs_color_bar_format_value (self->shared_hi, self->shared_hi - self->shared_lo);
+  /* as the shared bar prints its ends */
+  hs_legend_format_tick (self->shared_lo, self->shared_lo, self->shared_hi, lo);
+  hs_legend_format_tick (self->shared_hi, self->shared_lo, self->shared_hi, hi);
   info = g_strdup_printf (_("One shared scale for A and B: %s – %s · press B to blink"), lo, hi);
   gtk_label_set_text (self->info_label, info);
   update_blink (self);
@@ -466,7 +466,7 @@ _hs_compare_view_build_grid (HsCompareView *self, guint n, const char * const *l
       hs_compare_cell_set_title (cell, label ? label : "", label);
     }
   self->shared_bar = new_bar (self, _hs_compare_view_get_cell (self, 0), _("Every model · one shared scale"),
-                              self->shared_lo, self->shared_hi, 6);
+                              self->shared_lo, self->shared_hi);
   gtk_grid_attach (self->cells_grid, GTK_WIDGET (self->shared_bar), 0, (n + columns - 1) / columns, columns, 1);
   self->diff_lo = self->diff_hi = 0;
   set_mode (self, HS_COMPARE_MODE_GRID);
@@ -478,8 +478,7 @@ _hs_compare_view_refresh_grid (HsCompareView *self)
 {
   guint n = self->cells->len, n_maps = 0, n_pending = 0, n_failed = 0;
   g_autoptr(GString) info = g_string_new (NULL);
-  g_autofree char *lo = NULL;
-  g_autofree char *hi = NULL;
+  char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
 
   for (guint i = 0; i < n; i++)
     {
@@ -493,8 +492,9 @@ _hs_compare_view_refresh_grid (HsCompareView *self)
     }
   apply_shared_range (self, n);
   update_readouts (self, n);
-  lo = hs_color_bar_format_value (self->shared_lo, self->shared_hi - self->shared_lo);
-  hi = hs_color_bar_format_value (self->shared_hi, self->shared_hi - self->shared_lo);
+  /* as the shared bar prints its ends */
+  hs_legend_format_tick (self->shared_lo, self->shared_lo, self->shared_hi, lo);
+  hs_legend_format_tick (self->shared_hi, self->shared_lo, self->shared_hi, hi);
   g_string_printf (info, ngettext ("%u model · one shared scale: %s – %s",
                                    "%u models · one shared scale: %s – %s", n), n, lo, hi);
   if (n_pending > 0)

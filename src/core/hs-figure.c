@@ -19,13 +19,7 @@ G_DEFINE_QUARK (hs-figure-error-quark, hs_figure_error)
 static const double black[4] = { 0, 0, 0, 1 };
 static const double dark[4] = { 0.2, 0.2, 0.2, 1 };
 
-/* ---- formats and the app's pieces -------------------------------------- */
-
-guint
-hs_figure_nice_ticks (double lo, double hi, guint max_ticks, double *ticks)
-{
-  return hs_legend_nice_ticks (lo, hi, max_ticks, ticks);
-}
+/* ---- formats -------------------------------------------------------------- */
 
 gboolean
 hs_figure_format_from_path (const char *path, HsFigureFormat *format, GError **error)
@@ -49,45 +43,6 @@ hs_figure_format_from_path (const char *path, HsFigureFormat *format, GError **e
       return FALSE;
     }
   return TRUE;
-}
-
-/* The bar's top at y, its length h; the legend's own ticks and text. */
-void
-hs_figure_draw_colorbar (cairo_t *cr, double x, double y, double w, double h,
-                         const HsOverlayOptions *options, const HsScaleRange *range,
-                         const char *label, double font_size)
-{
-  HsLegendSpec spec;
-  HsLegendLayout layout;
-
-  g_return_if_fail (cr != NULL && options != NULL && range != NULL);
-  (void) w;
-  hs_legend_spec_init (&spec);
-  spec.overlay = *options;
-  spec.range = *range;
-  spec.title = label ? label : "";
-  spec.length = h;
-  spec.font_size = font_size > 0 ? font_size : 12;
-  if (hs_legend_layout (&spec, &layout, NULL))
-    hs_legend_draw (&spec, &layout, cr, x, y - layout.bar_y, black);
-}
-
-void
-hs_figure_draw_no_attn_gauge (cairo_t *cr, double x, double y, double w, double h,
-                              double no_attn, double font_size)
-{
-  HsLegendSpec spec;
-  HsLegendLayout layout;
-
-  g_return_if_fail (cr != NULL);
-  (void) w;
-  hs_legend_spec_init (&spec);
-  spec.show_bar = FALSE;
-  spec.no_attn = isfinite (no_attn) ? no_attn : 0;
-  spec.length = h;
-  spec.font_size = font_size > 0 ? font_size : 12;
-  if (hs_legend_layout (&spec, &layout, NULL))
-    hs_legend_draw (&spec, &layout, cr, x, y - layout.gauge_y, black);
 }
 
 /* ---- view and layout ---------------------------------------------------- */
