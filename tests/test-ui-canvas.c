@@ -262,6 +262,34 @@ test_tokens (CanvasTest *t, gconstpointer data)
   g_assert_cmpfloat_with_epsilon (hover.value, 21.5, 1e-6);
 }
 
+/* Issue 14: a map whose values span more than DBL_MAX used to hang the
+ * colour-bar ticks and with them the window's first frame.  The canvas
+ * draws its HUD (bar, ticks) for such maps. */
+static void
+test_huge_values (CanvasTest *t, gconstpointer data)
+{
+  const double spans[][2] = { { -1.7e308, 1.7e308 }, { 0, 1.7976931348623157e308 } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (spans); i++)
+    {
+      double values[16];
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HsAttentionMap) map = NULL;
+      cairo_surface_t *s;
+
+      for (guint k = 0; k < 16; k++)
+        values[k] = spans[i][k % 2];
+      map = hs_attention_map_new (0, 4, 4, values, &error);
+      g_assert_no_error (error);
+      hs_canvas_set_map (t->canvas, map);
+      /* the whole view, HUD included, is drawn */
+      s = hs_canvas_render_surface (t->canvas, 0, 0);
+      g_assert_nonnull (s);
+      g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+      cairo_surface_destroy (s);
+    }
+}
+
 static void
 test_golden (CanvasTest *t, gconstpointer data)
 {
@@ -496,6 +524,7 @@ main (int argc, char **argv)
   ADD ("hover", test_hover);
   ADD ("window-level", test_window_level);
   ADD ("tokens", test_tokens);
+  ADD ("huge-values", test_huge_values);
   ADD ("golden", test_golden);
   g_test_add_func ("/hs/ui-canvas/large-image", test_large_image);
   return g_test_run ();

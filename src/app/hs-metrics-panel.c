@@ -7,6 +7,7 @@
 #include <heatscope/hs-baselines.h>
 
 #include "hs-metrics-panel.h"
+#include "hs-utils-private.h"
 #include "hs-plot.h"
 
 #define CURVE_POINTS 256
@@ -158,17 +159,6 @@ job_run (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 
 /* ---- table --------------------------------------------------------------- */
 
-static char *
-format_value (HsMetric metric, double value)
-{
-  if (metric == HS_METRIC_POINTING_HIT || metric == HS_METRIC_WRONG_SIDE)
-    return g_strdup_printf ("%.0f", value);
-  /* No "-0.000" for tiny negatives. */
-  if (fabs (value) < 0.0005)
-    value = 0;
-  return g_strdup_printf ("%.3f", value);
-}
-
 static void
 clear_table (HsMetricsPanel *self)
 {
@@ -231,7 +221,7 @@ fill_table (HsMetricsPanel *self, Job *job)
               tooltip = scores->reason[metric] ? scores->reason[metric] : _("undefined");
             }
           else
-            text = format_value (metric, scores->value[metric]);
+            text = _hs_format_score (metric, scores->value[metric]);
 
           label = add_label (self, text, c + 1, r + 1, 1);
           gtk_widget_add_css_class (label, "numeric");

@@ -6,6 +6,7 @@
 #include <heatscope/hs-target.h>
 
 #include "hs-perturb-panel.h"
+#include "hs-utils-private.h"
 #include "hs-live-attend.h"
 
 struct _HsPerturbPanel
@@ -95,12 +96,6 @@ add_cell (HsPerturbPanel *self, int column, int row, const char *text, const cha
   gtk_grid_attach (self->table, label, column, row, 1, 1);
 }
 
-static char *
-format_value (double v)
-{
-  return isnan (v) ? g_strdup (_("n/a")) : g_strdup_printf ("%.3f", v);
-}
-
 static void
 fill_table (HsPerturbPanel *self)
 {
@@ -117,8 +112,8 @@ fill_table (HsPerturbPanel *self)
   for (guint i = 0; i < n; i++, row++)
     {
       HsMetric m = metrics[i];
-      g_autofree char *o = format_value (self->comparison.original.value[m]);
-      g_autofree char *p = format_value (self->comparison.perturbed.value[m]);
+      g_autofree char *o = _hs_format_score (m, self->comparison.original.value[m]);
+      g_autofree char *p = _hs_format_score (m, self->comparison.perturbed.value[m]);
       g_autofree char *d = NULL;
 
       if (isnan (self->comparison.delta[m]))
@@ -131,7 +126,7 @@ fill_table (HsPerturbPanel *self)
       add_cell (self, 3, row, d, NULL, FALSE);
     }
   {
-    g_autofree char *kl = format_value (self->comparison.sym_kl);
+    g_autofree char *kl = _hs_format_score (-1, self->comparison.sym_kl);
     add_cell (self, 0, row, "sym_kl", _("Symmetric KL divergence between the two maps"), FALSE);
     add_cell (self, 3, row, kl, self->comparison.sym_kl_reason, FALSE);
   }

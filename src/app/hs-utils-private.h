@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 #include <heatscope/hs-image.h>
+#include <heatscope/hs-metrics.h>
 
 G_BEGIN_DECLS
 
@@ -33,6 +34,10 @@ _hs_set_str (char **field, const char *value)
   return TRUE;
 }
 
+/* A score as the metric tables print it (locale decimals, as the rest of
+ * the UI): "n/a" for NaN, counts (pointing hit, wrong side) whole, else
+ * three decimals, never "-0.000".  `metric` −1: not a metric (e.g. a KL). */
+char        *_hs_format_score     (int metric, double value);
 /* A Pango layout of `text` in Sans at `size` pixels (absolute). */
 PangoLayout *_hs_pango_layout_new (cairo_t *cr, const char *text, double size);
 /* A read-out label: `text` in `rgba` on a dark box whose top-left is (x, y). */

@@ -1,6 +1,22 @@
 /* hs-utils.c — text helpers shared by the app's cairo-drawn widgets */
 #include "hs-utils-private.h"
 
+#include <math.h>
+#include <glib/gi18n.h>
+
+char *
+_hs_format_score (int metric, double value)
+{
+  if (isnan (value))
+    return g_strdup (_("n/a"));
+  if (metric == HS_METRIC_POINTING_HIT || metric == HS_METRIC_WRONG_SIDE)
+    return g_strdup_printf ("%.0f", value);
+  /* No "-0.000" for tiny negatives. */
+  if (fabs (value) < 0.0005)
+    value = 0;
+  return g_strdup_printf ("%.3f", value);
+}
+
 PangoLayout *
 _hs_pango_layout_new (cairo_t *cr, const char *text, double size)
 {
