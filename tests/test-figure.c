@@ -334,6 +334,39 @@ test_errors (void)
   fixture_clear (&f);
 }
 
+/* The mask's outline in a figure is hs_contour_trace_image's (the canvas's
+ * tracing) at mask resolution, scaled to the image: the 20 × 10 mask on the
+ * 200 × 100 image at zoom 1 scales by 10. */
+static void
+test_mask_one_tracing (void)
+{
+  Fixture f;
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "fig.svg", NULL);
+  g_autofree char *svg = NULL;
+  g_autofree char *first = NULL;
+  g_autoptr(GPtrArray) lines = NULL;
+  const HsPolyline *line;
+  const HsPoint *pt;
+  double px, py;
+
+  fixture_init (&f);
+  f.view.n_boxes = 0;
+  g_assert_true (hs_figure_save (&f.view, HS_FIGURE_SVG, path, NULL));
+  g_assert_true (hs_figure_get_panel (&f.view, &px, &py, NULL, NULL, NULL, NULL));
+  g_assert_true (g_file_get_contents (path, &svg, NULL, NULL));
+  lines = hs_contour_trace_image (f.mask);
+  g_assert_cmpuint (lines->len, ==, 1);
+  line = g_ptr_array_index (lines, 0);
+  pt = &g_array_index (line->points, HsPoint, 0);
+  /* the 2 × 2 block at (12, 6): its outline starts on the block's edge */
+  g_assert_cmpfloat (pt->x, >=, 12);
+  g_assert_cmpfloat (pt->x, <=, 14);
+  first = g_strdup_printf ("<path d=\"M%g %g", px + pt->x * 10, py + pt->y * 10);
+  g_assert_nonnull (strstr (svg, first));
+  fixture_clear (&f);
+}
+
 /* A mask whose name a box already shows is not named twice. */
 static void
 test_mask_label_once (void)
@@ -441,6 +474,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/figure/pdf", test_pdf);
   g_test_add_func ("/hs/figure/errors", test_errors);
   g_test_add_func ("/hs/figure/mask-label-once", test_mask_label_once);
+  g_test_add_func ("/hs/figure/mask-one-tracing", test_mask_one_tracing);
   g_test_add_func ("/hs/figure/huge-range", test_huge_range);
   g_test_add_func ("/hs/figure/colorbar-piece", test_colorbar_piece);
   return g_test_run ();
