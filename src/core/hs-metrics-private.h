@@ -53,6 +53,15 @@ void     hs_metrics_sort_doubles    (double *values, gsize n, double *scratch);
  * `scratch`; bucket_index: n guint16 of scratch space), cnr sums of squares
  * and the Otsu histograms.  bound_lo/hi
  * bound every value of s (NAN: unknown, a pass finds them). */
+/* Every metric is invariant to scaling the map by a positive factor, but a
+ * sum of values near 1e308 overflows (entropy 0, cnr 0, null mass).  Sums
+ * and sums of squares are therefore taken of v·2^k, where 2^k brings
+ * max(|lo|, |hi|) into [1, 2) when it lies outside [2^-256, 2^256] (k = 0
+ * otherwise): a power of two scales exactly, and the ratios the metrics are
+ * made of come out as exact arithmetic on the map would give them.  The
+ * order of the values (ranks, top-k, pointing) is never scaled.  Returns k. */
+int      hs_metrics_sum_exponent    (double lo, double hi);
+
 void     hs_metrics_prepare         (HsEvalState *state, double *s, const HsResampler *resampler,
                                      double bound_lo, double bound_hi, const HsTarget *target,
                                      guint n_threads, double *storage, double *scratch,

@@ -227,6 +227,19 @@ hs_metrics_sort_doubles (double *values, gsize n, double *scratch)
   memcpy (values, scratch, n * sizeof (double));
 }
 
+#define SUM_EXPONENT_SAFE 256
+
+int
+hs_metrics_sum_exponent (double lo, double hi)
+{
+  double big = MAX (fabs (lo), fabs (hi));
+
+  if (!(big > 0) || !isfinite (big) ||
+      (big <= ldexp (1.0, SUM_EXPONENT_SAFE) && big >= ldexp (1.0, -SUM_EXPONENT_SAFE)))
+    return 0;
+  return -ilogb (big);
+}
+
 /* ---- the pipeline: resample + statistics, scatter, sort; split over threads ---- */
 
 typedef struct {
@@ -239,6 +252,7 @@ typedef struct {
 
 typedef struct {
   HsEvalState       *state;
+  double             sum_scale;    /* 2^hs_metrics_sum_exponent        */
   double            *s;            /* writable s (= state->s)          */
   const HsResampler *resampler;    /* NULL when s is already filled    */
   Bucketing          bk;
@@ -268,7 +282,7 @@ first_pass (gpointer data, guint part, guint n_parts)
   PartStats *ps = &pl->part[part];
   guint64 *cpos = pl->counts[part], *cneg = cpos + pl->n_buckets;
   guint row_begin, row_end, W = st->width;
-  double mn = INFINITY, mx = -INFINITY;
+  double mn = INFINITY, mx = -INFINITY, sc = pl->sum_scale;
   gsize argmax;
 
   part_row_range (st, part, n_parts, &row_begin, &row_end);
@@ -300,7 +314,7 @@ first_pass (gpointer data, guint part, guint n_parts)
 
               for (guint x = x0; x < x1; x++)
                 {
-                  double v = s[x], pv = v > 0 ? v : 0;
+                  double v = s[x], vs = v * sc, pv = vs > 0 ? vs : 0;
                   gsize b = bucket_of (&pl->bk, v);
 
                   pl->bucket_index[(gsize) y * W + x] = (guint16) b;
@@ -314,13 +328,13 @@ first_pass (gpointer data, guint part, guint n_parts)
                   if (g[x])
                     {
                       r_in += pv;
-                      r_sin += v;
+                      r_sin += vs;
                       g_count++;
                       cpos[b]++;
                     }
                   else
                     {
-                      r_sout += v;
+                      r_sout += vs;
                       cneg[b]++;
                     }
                 }
@@ -392,7 +406,7 @@ sort_pass (gpointer data, guint part, guint n_parts)
     {
       gsize off = pl->bucket_start[b], len = pl->bucket_start[b + 1] - off;
       gboolean inside = b < pl->n_buckets;
-      double mean = inside ? st->mean_in : st->mean_out, ss = 0;
+      double mean = inside ? st->mean_in : st->mean_out, ss = 0, sc = pl->sum_scale;
       double *a = pl->storage + off;
 
       if (len > 1)
@@ -416,7 +430,8 @@ sort_pass (gpointer data, guint part, guint n_parts)
 
         for (; i + 4 <= len; i += 4)
           {
-            double d0 = a[i] - mean, d1 = a[i + 1] - mean, d2 = a[i + 2] - mean, d3 = a[i + 3] - mean;
+            double d0 = a[i] * sc - mean, d1 = a[i + 1] * sc - mean;
+            double d2 = a[i + 2] * sc - mean, d3 = a[i + 3] * sc - mean;
             s0 += d0 * d0;
             s1 += d1 * d1;
             s2 += d2 * d2;
@@ -424,7 +439,7 @@ sort_pass (gpointer data, guint part, guint n_parts)
           }
         for (; i < len; i++)
           {
-            double d = a[i] - mean;
+            double d = a[i] * sc - mean;
             s0 += d * d;
           }
         ss = (s0 + s1) + (s2 + s3);
@@ -526,6 +541,7 @@ hs_metrics_prepare (HsEvalState *state, double *s, const HsResampler *resampler,
         }
     }
   pl.state = state;
+  pl.sum_scale = ldexp (1.0, hs_metrics_sum_exponent (bound_lo, bound_hi));
   pl.s = s;
   pl.resampler = resampler;
   pl.n_buckets = bound_lo == bound_hi ? 1 : CLAMP (state->n / 1024, 1, TOP_BUCKETS_MAX);

@@ -338,6 +338,7 @@ typedef struct {
   gsize         n;
   double        total;
   double        part[2];
+  double        scale;   /* power of two the cells are summed in */
 } EntropyJob;
 
 static void
@@ -349,7 +350,7 @@ entropy_part (gpointer data, guint part, guint n_parts)
 
   for (gsize i = begin; i < end; i++)
     {
-      double v = job->grid[i];
+      double v = job->grid[i] * job->scale;
 
       if (!(v > 0))
         continue;
@@ -371,13 +372,21 @@ hs_metrics_entropy (const double *grid, gsize n_cells, double no_attn,
   gboolean slot = protocol == HS_PROTOCOL_GLORIA && isfinite (no_attn);
   gsize n = n_cells + (slot ? 1 : 0);
   double total = 0, h, slot_value = slot ? MAX (no_attn, 0.0) : 0.0;
-  EntropyJob job = { grid, n_cells, 0, { 0, 0 } };
+  EntropyJob job = { grid, n_cells, 0, { 0, 0 }, 1.0 };
   /* The split depends on the size only, so the sum does not depend on the
    * number of processors. */
   guint n_parts = n_cells >= ((gsize) 1 << 18) ? 2 : 1;
 
+  double top = slot_value;
+
   for (gsize i = 0; i < n_cells; i++)
-    total += grid[i] > 0 ? grid[i] : 0;
+    top = MAX (top, grid[i]);
+  /* Sums in units of a power of two of the largest cell (exact): a sum of
+   * cells near 1e308 overflows, and entropy is scale-invariant. */
+  job.scale = ldexp (1.0, hs_metrics_sum_exponent (0, top));
+  slot_value *= job.scale;
+  for (gsize i = 0; i < n_cells; i++)
+    total += grid[i] > 0 ? grid[i] * job.scale : 0;
   total += slot_value;
   if (!(total > 0))
     {
@@ -601,8 +610,9 @@ hs_score_resampled (const double *s, const double *grid, guint w, guint h,
 }
 
 /* Resamples `values` onto the target's grid into s (workspace slot 0) and
- * prepares `state`. */
-static void
+ * prepares `state`.  Returns k when s holds the map·2^k (chexlocalize of a
+ * map beyond float32's range), else 0. */
+static int
 prepare_from_grid (HsEvalState *state, const double *values, guint w, guint h,
                    double lo, double hi, const HsTarget *target, const HsScoreOptions *options)
 {
@@ -610,9 +620,24 @@ prepare_from_grid (HsEvalState *state, const double *values, guint w, guint h,
   gsize n = hs_eval_grid_n_pixels (grid);
   double *s = hs_metrics_workspace (0, n);
   HsResampler *resampler = NULL;
+  g_autofree double *fit = NULL;
+  int k = 0;
 
   if (grid->protocol == HS_PROTOCOL_CHEXLOCALIZE)
     {
+      double big = MAX (fabs (lo), fabs (hi));
+
+      /* torch computes in float32: a map beyond 2^±100 would turn into Inf
+       * or 0 there.  Scaled by a power of two into [1, 2) first (exact;
+       * every metric is scale-invariant). */
+      if (big > 0 && (big > 0x1p100 || big < 0x1p-100))
+        {
+          k = -ilogb (big);
+          fit = g_new (double, (gsize) w * h);
+          for (gsize i = 0; i < (gsize) w * h; i++)
+            fit[i] = ldexp (values[i], k);
+          values = fit;
+        }
       /* CheXlocalize upsamples the float32 map with torch: rounding can put
        * values a float ulp outside [lo, hi], so the bounds are found again */
       hs_resample_torch_bilinear (values, w, h, grid->width, grid->height, s);
@@ -628,6 +653,7 @@ prepare_from_grid (HsEvalState *state, const double *values, guint w, guint h,
                       hs_metrics_workspace (1, n), hs_metrics_workspace (2, n),
                       (guint16 *) hs_metrics_workspace (3, n / 4 + 1));
   hs_resampler_free (resampler);
+  return k;
 }
 
 static gboolean
@@ -656,6 +682,7 @@ hs_score_values (const double *values, guint w, guint h, double no_attn,
   HsScoreOptions defaults;
   HsEvalState state;
   double lo = 0, hi = 0;
+  int k;
 
   g_return_val_if_fail (values != NULL && target != NULL && out != NULL, FALSE);
 
@@ -669,8 +696,10 @@ hs_score_values (const double *values, guint w, guint h, double no_attn,
       || !check_protocol (target, options, error)
       || !reserve_workspace (hs_eval_grid_n_pixels (hs_target_get_grid (target)), options->protocol, error))
     return FALSE;
-  prepare_from_grid (&state, values, w, h, lo, hi, target, options);
+  k = prepare_from_grid (&state, values, w, h, lo, hi, target, options);
   score_prepared (&state, values, w, h, no_attn, options, target, out);
+  out->map_min = ldexp (out->map_min, -k);
+  out->map_max = ldexp (out->map_max, -k);
   workspace_trim ();
   return TRUE;
 }
@@ -699,17 +728,29 @@ hs_sym_kl (const double *p, const double *q, gsize n,
   g_autofree double *b = g_new (double, m);
   double sa = 0, sb = 0, kl = 0;
 
+  double pmax = slot ? MAX (p_no_attn, 0.0) : 0.0, qmax = slot ? MAX (q_no_attn, 0.0) : 0.0;
+  int kp, kq;
+
   if (reason != NULL)
     *reason = NULL;
   for (gsize i = 0; i < n; i++)
     {
-      a[i] = p[i] > 0 ? p[i] : 0;
-      b[i] = q[i] > 0 ? q[i] : 0;
+      pmax = MAX (pmax, p[i]);
+      qmax = MAX (qmax, q[i]);
+    }
+  /* Each distribution by its own power of two (exact): sums of values near
+   * 1e300 would overflow. */
+  kp = hs_metrics_sum_exponent (0, pmax);
+  kq = hs_metrics_sum_exponent (0, qmax);
+  for (gsize i = 0; i < n; i++)
+    {
+      a[i] = p[i] > 0 ? ldexp (p[i], kp) : 0;
+      b[i] = q[i] > 0 ? ldexp (q[i], kq) : 0;
     }
   if (slot)
     {
-      a[n] = MAX (p_no_attn, 0.0);
-      b[n] = MAX (q_no_attn, 0.0);
+      a[n] = ldexp (MAX (p_no_attn, 0.0), kp);
+      b[n] = ldexp (MAX (q_no_attn, 0.0), kq);
     }
   for (gsize i = 0; i < m; i++)
     {
@@ -816,6 +857,7 @@ hs_score_curves (const HsAttentionMap *map, const HsTarget *target,
   HsEvalState state;
   guint w, h;
   double last = NAN, lo = 0, hi = 0;
+  int k;
 
   g_return_val_if_fail (map != NULL && target != NULL && out != NULL, FALSE);
 
@@ -835,7 +877,7 @@ hs_score_curves (const HsAttentionMap *map, const HsTarget *target,
   h = hs_attention_map_get_height (map);
   if (!check_finite_range (hs_attention_map_peek_values (map), w, h, "map", &lo, &hi, error))
     return FALSE;
-  prepare_from_grid (&state, hs_attention_map_peek_values (map), w, h, lo, hi, target, options);
+  k = prepare_from_grid (&state, hs_attention_map_peek_values (map), w, h, lo, hi, target, options);
 
   if (state.n_pos > 0 && state.n_neg > 0)
     add_point (out->roc, 0, 0, INFINITY);
@@ -855,10 +897,13 @@ hs_score_curves (const HsAttentionMap *map, const HsTarget *target,
       if (state.n_pos > 0 && state.n_neg > 0)
         {
           add_point (out->roc, (double) (total - hit) / (double) state.n_neg,
-                     (double) hit / (double) state.n_pos, v);
-          add_point (out->pr, (double) hit / (double) state.n_pos, (double) hit / (double) total, v);
+                     (double) hit / (double) state.n_pos, ldexp (v, -k));
+          add_point (out->pr, (double) hit / (double) state.n_pos, (double) hit / (double) total,
+                     ldexp (v, -k));
         }
-      add_point (out->iou, v, (double) hit / (double) (total + state.n_pos - hit), v);
+      /* Thresholds in the map's own units. */
+      add_point (out->iou, ldexp (v, -k), (double) hit / (double) (total + state.n_pos - hit),
+                 ldexp (v, -k));
     }
   workspace_trim ();
   return TRUE;

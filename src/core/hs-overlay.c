@@ -347,7 +347,9 @@ hs_scale_apply (const HsScaleRange *range, double v)
     return 0;
   if (!(range->hi > range->lo))
     return v > range->hi ? 1 : 0;
-  s = (v - range->lo) / (range->hi - range->lo);
+  /* Halved first (exact): hi − lo of a range near ±DBL_MAX overflows to
+   * Inf, and every value would then draw as the range's bottom. */
+  s = (v * 0.5 - range->lo * 0.5) / (range->hi * 0.5 - range->lo * 0.5);
   return CLAMP (s, 0.0, 1.0);
 }
 
