@@ -3,6 +3,7 @@
 #include <heatscope/hs-backend-exec.h>
 #include <heatscope/hs-model.h>
 
+#include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
 
@@ -190,6 +191,71 @@ test_fake_backend (void)
       g_assert_cmpfloat_with_epsilon (hs_attention_map_peek_token (map, 1)[1], 0.4, 1e-7);
       g_assert_cmpfloat_with_epsilon (hs_attention_map_peek_values (map)[0], 0.2, 1e-7);
     }
+}
+
+/* A DICOM image reaches the backend as a PNG of the initial display (the
+ * file's window, MONOCHROME1 inverted), removed with the backend. */
+static void
+test_dicom_as_png (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *dcm = hs_test_shared_path ("dicom/CR-MONO1-10-chest.dcm");
+  g_autofree char *log = g_build_filename (dir, "requests.log", NULL);
+  g_autofree char *prelude = NULL, *rest = NULL, *command = NULL, *logged = NULL, *png_dir = NULL;
+  const float v[2] = { 0.5f, 0.5f };
+  g_autofree char *b64 = encode_floats (v, 2);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto (GStrv) lines = NULL;
+  HsBackendExec *backend;
+  const char *sent;
+
+  if (dcm == NULL)
+    return;
+  prelude = g_strdup_printf ("exec 3>>'%s'", log);
+  rest = g_strdup_printf ("\"shape\":[1,2],\"maps\":\"%s\"", b64);
+  /* The fake backend logs each request line before answering it. */
+  command = fake_backend (dir, "log.sh", prelude, rest, 0);
+  {
+    g_autofree char *script_path = g_build_filename (dir, "log.sh", NULL);
+    g_autofree char *script = NULL, *patched = NULL;
+    g_assert_true (g_file_get_contents (script_path, &script, NULL, NULL));
+    patched = hs_test_replace (script, "while read -r line; do\n", "while read -r line; do\n  printf '%s\\n' \"$line\" >&3\n");
+    g_assert_true (g_file_set_contents (script_path, patched, -1, NULL));
+  }
+  backend = hs_backend_exec_new (command, NULL);
+  for (int round = 0; round < 2; round++)
+    {
+      g_autoptr(HsAttentionMap) map = hs_backend_exec_attend (backend, dcm, "left lung", FALSE, NULL, &error);
+      g_assert_no_error (error);
+    }
+  g_assert_true (g_file_get_contents (log, &logged, NULL, NULL));
+  lines = g_strsplit (logged, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+  g_assert_true (json_parser_load_from_data (parser, lines[0], -1, &error));
+  sent = json_object_get_string_member (json_node_get_object (json_parser_get_root (parser)), "image");
+  g_assert_true (g_str_has_suffix (sent, ".png"));
+  g_assert_nonnull (strstr (lines[1], sent));   /* converted once, sent again */
+  {
+    g_autoptr(HsImage) original = hs_image_load (dcm, &error);
+    g_autoptr(HsImage) received = hs_image_load (sent, &error);
+    g_autoptr(HsImage) expected = NULL;
+    double c, w;
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (hs_image_get_format (received), ==, "PNG");
+    hs_image_get_default_window (original, &c, &w);
+    expected = hs_image_render_grey8 (original, c, w);
+    g_assert_cmpuint (hs_image_get_width (received), ==, 440);
+    g_assert_cmpuint (hs_image_get_channels (received), ==, 1);
+    g_assert_cmpmem (hs_image_peek_data (received), 440 * 440 * 2, hs_image_peek_data (expected), 440 * 440 * 2);
+    /* MONOCHROME1: the corner's stored 0, below the window, shows white. */
+    g_assert_cmpfloat (hs_image_sample_to_value (original, hs_image_get_grey (original, 0, 0)), ==, 0);
+    g_assert_cmpuint (hs_image_get_grey (received, 0, 0), ==, 255);
+  }
+  png_dir = g_path_get_dirname (sent);
+  hs_backend_exec_unref (backend);
+  g_assert_false (g_file_test (png_dir, G_FILE_TEST_EXISTS));
 }
 
 typedef struct {
@@ -573,6 +639,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/backend-exec/parse-bad", test_parse_bad);
   g_test_add_func ("/hs/backend-exec/fake-backend", test_fake_backend);
   g_test_add_func ("/hs/backend-exec/async", test_async);
+  g_test_add_func ("/hs/backend-exec/dicom-as-png", test_dicom_as_png);
   g_test_add_func ("/hs/backend-exec/crash", test_crash);
   g_test_add_func ("/hs/backend-exec/restart", test_restart);
   g_test_add_func ("/hs/backend-exec/hang", test_hang);

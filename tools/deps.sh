@@ -7,12 +7,14 @@ HS_BUILD_PACKAGES=(
   meson ninja-build pkg-config gcc
   libglib2.0-dev libglib2.0-bin libgtk-4-dev libcairo2-dev libpng-dev libjpeg62-turbo-dev
   libjson-glib-dev gettext appstream desktop-file-utils
+  g++ cmake libgdcm-dev
 )
 HS_TEST_PACKAGES=(
   xvfb xauth dbus dbus-x11 imagemagick fonts-dejavu-core fonts-noto-mono xdotool
   python3-numpy python3-sklearn python3-opencv python3-torch python3-pil
   python3-jsonschema parallel poppler-utils librsvg2-bin python3-matplotlib locales
   strace dconf-service dconf-gsettings-backend libglib2.0-bin
+  python3-pydicom python3-pil dcmtk
 )
 # The libFuzzer harnesses (tools/fuzz, tools/fuzz-all; CI fuzzes every target briefly):
 # clang with its sanitizer and fuzzer runtimes, llvm-symbolizer for readable reports.

@@ -137,7 +137,7 @@ hs_cli_render (int argc, char **argv)
     { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &threshold, "Scaled values below T fade to transparent (0 = off)", "T" },
     { "upsample", 0, 0, G_OPTION_ARG_STRING, &upsample, "bilinear (default) or nearest", "MODE" },
     { "outline", 0, 0, G_OPTION_ARG_STRING, &outline, "Outline the top-k % region (topk:K) or the Otsu region (otsu)", "SPEC" },
-    { "window", 0, 0, G_OPTION_ARG_STRING, &window, "Window/level as centre:width in the image's grey units (default: full range)", "C:W" },
+    { "window", 0, 0, G_OPTION_ARG_STRING, &window, "Window/level as centre:width in the image's own grey values (DICOM: after Rescale Slope/Intercept, e.g. Hounsfield units; default: the DICOM file's window, else the full range)", "C:W" },
     { "token", 0, 0, G_OPTION_ARG_INT, &token, "Draw the per-token map I (0-based) instead of the sentence map", "I" },
     { "size", 0, 0, G_OPTION_ARG_DOUBLE, &size, "Longest side of the image panel (default 1024)", "N" },
     { "no-caption", 0, 0, G_OPTION_ARG_NONE, &no_caption, "Leave out the caption", NULL },
@@ -298,6 +298,19 @@ hs_cli_render (int argc, char **argv)
 
   prompt = ref->prompt ? ref->prompt : sentence ? sentence->text : query;
   view.image = image;
+  {
+    /* --window and the default are the image's own values; the figure levels samples. */
+    double center, width;
+
+    if (window)
+      {
+        center = view.window_center;
+        width = view.window_width;
+      }
+    else
+      hs_image_get_default_window (image, &center, &width);
+    hs_image_window_to_samples (image, center, width, &view.window_center, &view.window_width);
+  }
   view.map = hs_attention_map_peek_values (map);
   view.model = ref->model;
   if (token >= 0)

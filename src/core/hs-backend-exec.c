@@ -10,10 +10,12 @@
 #include <heatscope/hs-backend-exec.h>
 #include <heatscope/hs-limits.h>
 
+#include "hs-image-private.h"
 #include "hs-json-guard-private.h"
 
 #include <errno.h>
 #include <glib-unix.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <poll.h>
@@ -37,6 +39,7 @@ struct _HsBackendExec
   GString     *inbuf;        /* bytes read past the last complete line */
   guint64      next_id;
   guint64      stale_from;   /* ids in [stale_from, current) were cancelled: skip their answers */
+  char        *png_dir;      /* PNGs of DICOM images sent instead of them (removed at the end) */
 };
 
 /* --- response parsing ------------------------------------------------------ */
@@ -516,6 +519,19 @@ hs_backend_exec_unref (HsBackendExec *self)
   g_string_free (self->inbuf, TRUE);
   g_strfreev (self->argv);
   g_free (self->command);
+  if (self->png_dir != NULL)
+    {
+      g_autoptr(GDir) dir = g_dir_open (self->png_dir, 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (self->png_dir, name, NULL);
+          g_unlink (path);
+        }
+      g_rmdir (self->png_dir);
+      g_free (self->png_dir);
+    }
   g_free (self);
 }
 
@@ -762,6 +778,67 @@ read_line (HsBackendExec *self, gint64 deadline, GCancellable *cancellable, char
     }
 }
 
+/* Backends read PNG or JPEG (docs/backend-protocol.md): a DICOM file is sent
+ * as an 8-bit grey PNG of what the viewer shows first — the file's own
+ * window, MONOCHROME1 inverted — written once per file version into a
+ * private folder.  Returns the path to send (a new string). */
+static char *
+image_for_backend (HsBackendExec *self, const char *path, GError **error)
+{
+  guint8 head[132] = { 0 };
+  g_autofree char *key = NULL, *png = NULL;
+  g_autoptr(HsImage) image = NULL;
+  g_autoptr(HsImage) grey = NULL;
+  GStatBuf st;
+  gsize n = 0;
+  FILE *file;
+  double center, width;
+
+  file = g_fopen (path, "rb");
+  if (file != NULL)
+    {
+      n = fread (head, 1, sizeof head, file);
+      fclose (file);
+    }
+  if (!hs_image_is_dicom (head, n) || hs_image_is_png (head, n) || hs_image_is_jpeg (head, n) ||
+      g_stat (path, &st) != 0)
+    return g_strdup (path);   /* PNG/JPEG, or unreadable: the backend names the problem */
+
+  if (self->png_dir == NULL)
+    {
+      self->png_dir = g_dir_make_tmp ("heatscope-backend-XXXXXX", NULL);
+      if (self->png_dir == NULL)
+        {
+          g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_COMMAND,
+                       "%s: cannot make a folder for the PNG sent to backend '%s'", path, self->command);
+          return NULL;
+        }
+    }
+  key = g_strdup_printf ("%s\n%" G_GINT64_FORMAT "\n%" G_GINT64_FORMAT, path,
+                         (gint64) st.st_mtime, (gint64) st.st_size);
+  {
+    g_autofree char *sum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, key, -1);
+    g_autofree char *name = g_strdup_printf ("%.32s.png", sum);
+    png = g_build_filename (self->png_dir, name, NULL);
+  }
+  if (g_file_test (png, G_FILE_TEST_IS_REGULAR))
+    return g_steal_pointer (&png);
+  image = hs_image_load (path, error);
+  if (image == NULL)
+    return NULL;
+  hs_image_get_default_window (image, &center, &width);
+  grey = hs_image_render_grey8 (image, center, width);
+  if (grey == NULL)
+    {
+      g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_COMMAND,
+                   "%s: cannot convert the DICOM image for backend '%s'", path, self->command);
+      return NULL;
+    }
+  if (!hs_image_save_png (grey, png, error))
+    return NULL;
+  return g_steal_pointer (&png);
+}
+
 static char *
 build_request (guint64 id, const char *image_path, const char *prompt, gboolean tokens)
 {
@@ -793,6 +870,7 @@ attend_locked (HsBackendExec *self, const char *image_path, const char *prompt, 
                GCancellable *cancellable, GError **error)
 {
   g_autofree char *absolute = g_canonicalize_filename (image_path, NULL);
+  g_autofree char *sent = NULL;
   g_autofree char *request = NULL;
   gint64 deadline;
   guint64 id;
@@ -806,11 +884,14 @@ attend_locked (HsBackendExec *self, const char *image_path, const char *prompt, 
                    image_path, self->command);
       return NULL;
     }
+  sent = image_for_backend (self, absolute, error);
+  if (sent == NULL)
+    return NULL;
   deadline = g_get_monotonic_time () + (gint64) hs_backend_exec_get_timeout (self) * 1000;
   if (!start_locked (self, error))
     return NULL;
   id = self->next_id++;
-  request = build_request (id, absolute, prompt, tokens);
+  request = build_request (id, sent, prompt, tokens);
   if (!write_all (self, request, strlen (request), deadline, cancellable, error) ||
       !write_all (self, "\n", 1, deadline, cancellable, error))
     {

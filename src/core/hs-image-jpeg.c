@@ -206,6 +206,8 @@ hs_image_load_jpeg_memory (const guint8 *data, gsize len, const char *name, GErr
   jpeg_finish_decompress (&cinfo);
   jpeg_destroy_decompress (&cinfo);
   g_free (row);
+  if (image != NULL)
+    image->format = "JPEG";
   return image;
 }
 

@@ -222,6 +222,8 @@ hs_image_load_png_memory (const guint8 *data, gsize len, const char *name, GErro
 
   g_free (buffer);
   png_destroy_read_struct (&png, &info, NULL);
+  if (image != NULL)
+    image->format = "PNG";
   return image;
 }
 

@@ -15,6 +15,21 @@ struct _HsImage
   guint    channels;
   guint    bit_depth;
   guint16 *data;
+  /* How the file wants to be read (see hs-image.h); set by the decoders. */
+  guint       max_value;
+  const char *format;          /* static string                       */
+  double      value_slope;
+  double      value_intercept;
+  char       *value_unit;
+  gboolean    has_file_window;
+  double      window_center;   /* values; used when has_window        */
+  double      window_width;
+  gboolean    has_window;      /* file window or pixel min–max known   */
+  gboolean    has_spacing;
+  gboolean    spacing_at_detector;
+  double      spacing_row;
+  double      spacing_column;
+  char       *note;
 };
 
 /* Checks width × height against HsLimits; `name` goes into the message. */
@@ -32,17 +47,28 @@ gboolean  hs_image_check_inflated   (const char *name, guint64 inflated, GError 
 HsImage  *hs_image_new_named        (const char *name, guint width, guint height,
                                      guint channels, guint bit_depth, GError **error);
 
+/* Copies max_value, format, value mapping, window, spacing and note. */
+void      hs_image_copy_info        (HsImage *dst, const HsImage *src);
+
 /* fast: no row filters and zlib level 1 (for 0/255 masks). */
 gboolean  hs_image_save_png_full    (HsImage *image, const char *path, gboolean fast,
                                      GError **error);
 
 gboolean  hs_image_is_png           (const guint8 *data, gsize len);
 gboolean  hs_image_is_jpeg          (const guint8 *data, gsize len);
+gboolean  hs_image_is_dicom         (const guint8 *data, gsize len);
 
 HsImage  *hs_image_load_png_memory  (const guint8 *data, gsize len, const char *name,
                                      GError **error);
 HsImage  *hs_image_load_jpeg_memory (const guint8 *data, gsize len, const char *name,
                                      GError **error);
+HsImage  *hs_image_load_dicom_memory (const guint8 *data, gsize len, const char *name,
+                                     GError **error);
+/* `head` holds the file's first bytes (or all of it); returns FALSE with
+ * *need_more set when the header does not end within them. */
+gboolean  hs_image_probe_dicom      (const guint8 *head, gsize len, gboolean whole_file,
+                                     const char *name, guint *width, guint *height,
+                                     gboolean *need_more, GError **error);
 gboolean  hs_image_probe_png        (FILE *file, const char *name, guint *width,
                                      guint *height, GError **error);
 gboolean  hs_image_probe_jpeg       (FILE *file, const char *name, guint *width,

@@ -120,7 +120,30 @@ hs_image_new_named (const char *name, guint width, guint height, guint channels,
   image->channels = channels;
   image->bit_depth = bit_depth;
   image->data = data;
+  image->max_value = (1u << bit_depth) - 1;
+  image->value_slope = 1.0;
   return image;
+}
+
+void
+hs_image_copy_info (HsImage *dst, const HsImage *src)
+{
+  dst->max_value = src->max_value;
+  dst->format = src->format;
+  dst->value_slope = src->value_slope;
+  dst->value_intercept = src->value_intercept;
+  g_free (dst->value_unit);
+  dst->value_unit = g_strdup (src->value_unit);
+  dst->has_file_window = src->has_file_window;
+  dst->has_window = src->has_window;
+  dst->window_center = src->window_center;
+  dst->window_width = src->window_width;
+  dst->has_spacing = src->has_spacing;
+  dst->spacing_at_detector = src->spacing_at_detector;
+  dst->spacing_row = src->spacing_row;
+  dst->spacing_column = src->spacing_column;
+  g_free (dst->note);
+  dst->note = g_strdup (src->note);
 }
 
 HsImage *
@@ -170,8 +193,10 @@ hs_image_load_from_memory (const guint8 *data, gsize len, const char *name_for_e
     return hs_image_load_png_memory (data, len, name, error);
   if (hs_image_is_jpeg (data, len))
     return hs_image_load_jpeg_memory (data, len, name, error);
+  if (hs_image_is_dicom (data, len))
+    return hs_image_load_dicom_memory (data, len, name, error);
   g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_FORMAT,
-               "%s: not a PNG or JPEG image (unknown signature)", name);
+               "%s: not a PNG, JPEG or DICOM image (unknown signature)", name);
   return NULL;
 }
 
@@ -238,10 +263,36 @@ hs_image_load (const char *path, GError **error)
   return image;
 }
 
+/* A DICOM header ends well within this in practice; larger ones are read whole. */
+#define DICOM_PROBE_BYTES (1u << 20)
+
+static gboolean
+probe_dicom (FILE *file, int fd, const char *path, guint *width, guint *height, GError **error)
+{
+  g_autofree guint8 *head = g_malloc (DICOM_PROBE_BYTES);
+  g_autofree guint8 *contents = NULL;
+  gsize n = fread (head, 1, DICOM_PROBE_BYTES, file);
+  gboolean need_more = FALSE;
+  gsize len = 0;
+
+  if (hs_image_probe_dicom (head, n, n < DICOM_PROBE_BYTES, path, width, height, &need_more, error))
+    return TRUE;
+  if (!need_more)
+    return FALSE;
+  g_clear_error (error);
+  if (lseek (fd, 0, SEEK_SET) != 0 || !read_limited_fd (fd, path, &contents, &len, error))
+    {
+      if (error != NULL && *error == NULL)
+        g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s: cannot read: %s", path, g_strerror (errno));
+      return FALSE;
+    }
+  return hs_image_probe_dicom (contents, len, TRUE, path, width, height, &need_more, error);
+}
+
 gboolean
 hs_image_probe_fd (int fd, const char *path, guint *width, guint *height, GError **error)
 {
-  guint8 magic[8] = { 0 };
+  guint8 magic[132] = { 0 };
   struct stat st;
   gsize n;
   gboolean ok;
@@ -273,10 +324,12 @@ hs_image_probe_fd (int fd, const char *path, guint *width, guint *height, GError
     ok = hs_image_probe_png (file, path, width, height, error);
   else if (hs_image_is_jpeg (magic, n))
     ok = hs_image_probe_jpeg (file, path, width, height, error);
+  else if (hs_image_is_dicom (magic, n))
+    ok = probe_dicom (file, fd, path, width, height, error);
   else
     {
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_FORMAT,
-                   n == 0 ? "%s: file is empty" : "%s: not a PNG or JPEG image (unknown signature)",
+                   n == 0 ? "%s: file is empty" : "%s: not a PNG, JPEG or DICOM image (unknown signature)",
                    path);
       ok = FALSE;
     }
@@ -318,6 +371,8 @@ hs_image_unref (HsImage *image)
   if (g_atomic_int_dec_and_test (&image->ref_count))
     {
       g_free (image->data);
+      g_free (image->value_unit);
+      g_free (image->note);
       g_free (image);
     }
 }
@@ -354,7 +409,7 @@ guint
 hs_image_get_max_value (const HsImage *image)
 {
   g_return_val_if_fail (image != NULL, 0);
-  return (1u << image->bit_depth) - 1;
+  return image->max_value;
 }
 
 guint16 *
@@ -399,6 +454,7 @@ hs_image_to_grey (const HsImage *image)
   grey = hs_image_new_named ("grey image", image->width, image->height, 1, image->bit_depth, NULL);
   if (grey == NULL)
     return NULL;
+  hs_image_copy_info (grey, image);
   n_pixels = (gsize) image->width * image->height;
   for (gsize i = 0; i < n_pixels; i++)
     {
@@ -478,4 +534,170 @@ hs_image_levels (const HsImage *image, double center, double width)
     }
   cairo_surface_mark_dirty (surface);
   return surface;
+}
+
+const char *
+hs_image_get_format (const HsImage *image)
+{
+  g_return_val_if_fail (image != NULL, NULL);
+  return image->format;
+}
+
+void
+hs_image_get_value_mapping (const HsImage *image, double *slope, double *intercept)
+{
+  g_return_if_fail (image != NULL);
+  if (slope != NULL)
+    *slope = image->value_slope;
+  if (intercept != NULL)
+    *intercept = image->value_intercept;
+}
+
+double
+hs_image_sample_to_value (const HsImage *image, double sample)
+{
+  g_return_val_if_fail (image != NULL, sample);
+  return image->value_slope * sample + image->value_intercept;
+}
+
+double
+hs_image_value_to_sample (const HsImage *image, double value)
+{
+  g_return_val_if_fail (image != NULL, value);
+  return (value - image->value_intercept) / image->value_slope;
+}
+
+void
+hs_image_get_value_range (const HsImage *image, double *lowest, double *highest)
+{
+  double a, b;
+
+  g_return_if_fail (image != NULL);
+  a = hs_image_sample_to_value (image, 0);
+  b = hs_image_sample_to_value (image, image->max_value);
+  if (lowest != NULL)
+    *lowest = MIN (a, b);
+  if (highest != NULL)
+    *highest = MAX (a, b);
+}
+
+const char *
+hs_image_get_value_unit (const HsImage *image)
+{
+  g_return_val_if_fail (image != NULL, NULL);
+  return image->value_unit;
+}
+
+gboolean
+hs_image_get_default_window (const HsImage *image, double *center, double *width)
+{
+  double c, w;
+
+  g_return_val_if_fail (image != NULL, FALSE);
+  if (image->has_window)
+    {
+      c = image->window_center;
+      w = image->window_width;
+    }
+  else
+    {
+      double lo, hi;
+
+      hs_image_get_value_range (image, &lo, &hi);
+      c = (lo + hi) / 2.0;
+      w = hi - lo;
+    }
+  if (center != NULL)
+    *center = c;
+  if (width != NULL)
+    *width = w;
+  return image->has_file_window;
+}
+
+void
+hs_image_window_to_samples (const HsImage *image, double center, double width,
+                            double *sample_center, double *sample_width)
+{
+  g_return_if_fail (image != NULL);
+
+  /* A negative slope (MONOCHROME1) maps the same interval: samples were
+   * already inverted, so low samples stay dark. */
+  *sample_center = hs_image_value_to_sample (image, center);
+  *sample_width = width / fabs (image->value_slope);
+}
+
+cairo_surface_t *
+hs_image_levels_values (const HsImage *image, double center, double width)
+{
+  double c, w;
+
+  g_return_val_if_fail (image != NULL, NULL);
+
+  if (!(width > 0) || !isfinite (width) || !isfinite (center))
+    return hs_image_levels (image, 0, 0);
+  hs_image_window_to_samples (image, center, width, &c, &w);
+  return hs_image_levels (image, c, w);
+}
+
+HsImage *
+hs_image_render_grey8 (const HsImage *image, double center, double width)
+{
+  cairo_surface_t *surface;
+  HsImage *grey;
+  const guint8 *pixels;
+  int stride;
+
+  g_return_val_if_fail (image != NULL, NULL);
+
+  surface = hs_image_levels_values (image, center, width);
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (surface);
+      return NULL;
+    }
+  grey = hs_image_new_named ("grey image", image->width, image->height, 1, 8, NULL);
+  if (grey == NULL)
+    {
+      cairo_surface_destroy (surface);
+      return NULL;
+    }
+  pixels = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (guint y = 0; y < image->height; y++)
+    {
+      const guint32 *row = (const guint32 *) (gconstpointer) (pixels + (gsize) y * stride);
+      guint16 *out = grey->data + (gsize) y * image->width;
+
+      for (guint x = 0; x < image->width; x++)
+        {
+          guint32 p = row[x];
+          double l = 0.299 * ((p >> 16) & 0xff) + 0.587 * ((p >> 8) & 0xff) + 0.114 * (p & 0xff);
+          out[x] = (guint16) lround (l);
+        }
+    }
+  cairo_surface_destroy (surface);
+  return grey;
+}
+
+gboolean
+hs_image_get_pixel_spacing (const HsImage *image, double *row_mm, double *column_mm,
+                            gboolean *at_detector)
+{
+  g_return_val_if_fail (image != NULL, FALSE);
+  if (!image->has_spacing)
+    return FALSE;
+  if (row_mm != NULL)
+    *row_mm = image->spacing_row;
+  if (column_mm != NULL)
+    *column_mm = image->spacing_column;
+  if (at_detector != NULL)
+    *at_detector = image->spacing_at_detector;
+  return TRUE;
+}
+
+const char *
+hs_image_get_note (const HsImage *image)
+{
+  g_return_val_if_fail (image != NULL, NULL);
+  return image->note;
 }

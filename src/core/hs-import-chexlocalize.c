@@ -52,7 +52,7 @@ find_image (const char *root, const char *cxr_id)
   static const char *splits[] = { "valid", "test", "" };
   const char *study = strstr (cxr_id, "_study");
   const char *view = study != NULL ? strstr (study + 1, "_view") : NULL;
-  static const char *extensions[] = { ".jpg", ".png", ".jpeg" };
+  static const char *extensions[] = { ".jpg", ".png", ".jpeg", ".dcm" };
 
   for (guint e = 0; e < G_N_ELEMENTS (extensions); e++)
     {

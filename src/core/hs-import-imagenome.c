@@ -45,7 +45,7 @@ genome_image_free (gpointer data)
 static GenomeImage *
 get_image (Genome *g, const char *image_id, const char *file, guint line, const char *where)
 {
-  static const char *extensions[] = { ".jpg", ".png", ".jpeg" };
+  static const char *extensions[] = { ".jpg", ".png", ".jpeg", ".dcm" };
   g_autofree char *source = NULL;
   g_autofree char *relative = NULL;
   g_autofree char *rel = NULL;

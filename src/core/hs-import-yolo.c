@@ -11,7 +11,7 @@ is_image_name (const char *name)
   g_autofree char *lower = g_ascii_strdown (name, -1);
 
   return g_str_has_suffix (lower, ".jpg") || g_str_has_suffix (lower, ".jpeg") ||
-         g_str_has_suffix (lower, ".png");
+         g_str_has_suffix (lower, ".png") || g_str_has_suffix (lower, ".dcm");
 }
 
 /* Image files under `dir`, relative to `top`, sorted. */

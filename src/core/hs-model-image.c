@@ -37,6 +37,7 @@ hs_model_image_input (const HsModel *model, const HsImage *image, float *input, 
   guint size = model->image_size;
   const guint16 *data = hs_image_peek_data (image);
   double max_value = hs_image_get_max_value (image);
+  double center, span, lo;
   guint max_taps_x = width / size + 2, max_taps_y = height / size + 2;
   g_autofree double *rows = NULL;   /* [size][width]: vertical pass */
   g_autofree double *wy = g_new (double, max_taps_y);
@@ -49,6 +50,13 @@ hs_model_image_input (const HsModel *model, const HsImage *image, float *input, 
       return FALSE;
     }
   rows = g_new0 (double, (gsize) size * width);
+  /* The model sees the image as displayed at first: a DICOM through its own
+   * window (MONOCHROME1 already inverted), a PNG/JPEG over its full range. */
+  hs_image_get_default_window (image, &center, &span);
+  hs_image_window_to_samples (image, center, span, &center, &span);
+  if (!(span > 0))
+    span = max_value;
+  lo = center - span / 2.0;
 
   /* Vertical pass first, as numpy evaluates (R_y · grey) · R_xᵀ. */
   for (guint i = 0; i < size; i++)
@@ -64,7 +72,7 @@ hs_model_image_input (const HsModel *model, const HsImage *image, float *input, 
             {
               double g = channels >= 3 ? 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2] : p[0];
 
-              grey_row[x] = g / max_value;
+              grey_row[x] = CLAMP ((g - lo) / span, 0.0, 1.0);
             }
           for (guint x = 0; x < width; x++)
             out[x] += wy[t] * grey_row[x];
