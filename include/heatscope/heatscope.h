@@ -26,6 +26,7 @@
 #include "hs-target.h"
 #include "hs-metrics.h"
 #include "hs-baselines.h"
+#include "hs-score-report.h"
 #include "hs-csv.h"
 #include "hs-threshold-table.h"
 #include "hs-rle.h"

@@ -65,14 +65,6 @@ file_error (const char *path, const GError *error)
 }
 
 static void
-append_scores (GString *out, const HsScores *scores)
-{
-  g_string_append_c (out, '{');
-  hs_scores_append_json (scores, out);
-  g_string_append_c (out, '}');
-}
-
-static void
 print_text (const HsScores *scores, const char *title)
 {
   guint n;
@@ -354,7 +346,6 @@ hs_cli_score (int argc, char **argv)
     }
 
   {
-    g_autoptr(GString) out = g_string_new (NULL);
     HsComparison cmp;
     HsScores base[HS_N_BASELINES];
 
@@ -377,43 +368,11 @@ hs_cli_score (int argc, char **argv)
 
     if (json)
       {
-        g_string_append_c (out, '{');
-        if (map != NULL)
-          hs_scores_append_json (&scores, out);
-        if (threshold_source != NULL)
-          {
-            g_autofree char *value = isnan (options.threshold) ? g_strdup ("null")
-                                                               : hs_metric_format (options.threshold);
-
-            g_string_append_printf (out, "%s\"threshold_source\": \"%s\", \"threshold\": %s",
-                                    out->len > 1 ? ", " : "", threshold_source, value);
-          }
-        if (perturbed != NULL)
-          {
-            guint n;
-            const HsMetric *list = hs_protocol_get_metrics (options.protocol, &n);
-            g_autofree char *kl = hs_metric_format (cmp.sym_kl);
-
-            g_string_append_printf (out, ", \"sym_kl\": %s", kl);
-            for (guint i = 0; i < n; i++)
-              {
-                g_autofree char *d = hs_metric_format (cmp.delta[list[i]]);
-                g_string_append_printf (out, ", \"delta_%s\": %s", hs_metric_get_name (list[i]), d);
-              }
-          }
-        if (baselines)
-          {
-            g_string_append (out, out->len > 1 ? ", \"baselines\": {" : "\"baselines\": {");
-            for (guint b = 0; b < HS_N_BASELINES; b++)
-              {
-                g_string_append_printf (out, "%s\"%s\": ", b > 0 ? ", " : "",
-                                        hs_baseline_to_string ((HsBaseline) b));
-                append_scores (out, &base[b]);
-              }
-            g_string_append_c (out, '}');
-          }
-        g_string_append (out, "}\n");
-        fputs (out->str, stdout);
+        g_autofree char *text = hs_score_report_to_json (map != NULL ? &scores : NULL,
+                                                         threshold_source, options.threshold,
+                                                         perturbed != NULL ? &cmp : NULL,
+                                                         baselines ? base : NULL);
+        printf ("%s\n", text);
       }
     else
       {
