@@ -129,6 +129,8 @@ _SIGNATURES = {
     "hs_instance_add_map": (None, [vp, vp]),
     "hs_instance_add_finding": (None, [vp, vp]),
     "hs_region_new": (vp, [s]),
+    "hs_region_free": (None, [vp]),
+    "hs_sentence_free": (None, [vp]),
     "hs_region_add_box": (None, [vp, d, d, d, d]),
     "hs_region_set_mask": (None, [vp, s]),
     "hs_region_set_mask_extent": (None, [vp, ctypes.POINTER(ctypes.c_uint8), u, u]),
@@ -166,12 +168,23 @@ def lib():
                 handle = ctypes.CDLL(path)
             except OSError as e:
                 raise HeatscopeError("%s: cannot load: %s" % (path, e)) from None
-            for name, (restype, argtypes) in _SIGNATURES.items():
-                f = getattr(handle, name)
-                f.restype = restype
-                f.argtypes = argtypes
-            _lib = handle
+            _lib = _Declared(handle)
         return _lib
+
+
+class _Declared:
+    """The library's functions with their declared C types, and only those: calling an
+    undeclared function through ctypes would pass pointers as 32-bit ints."""
+
+    def __init__(self, handle):
+        for name, (restype, argtypes) in _SIGNATURES.items():
+            f = getattr(handle, name)
+            f.restype = restype
+            f.argtypes = argtypes
+            setattr(self, name, f)
+
+    def __getattr__(self, name):
+        raise AttributeError("%s is not declared in heatscope/_lib.py _SIGNATURES" % name)
 
 
 def check(ok, err, what=None):
