@@ -28,6 +28,8 @@ typedef enum {
 
 #define HS_N_BASELINES 5
 #define HS_BASELINE_DEFAULT_SEED 20240229u
+/* Grid side of the baselines scored alone, without a model's map (metrics.md). */
+#define HS_BASELINE_GRID_WITHOUT_MAP 16
 
 const char *hs_baseline_to_string   (HsBaseline baseline);  /* "uniform", "center", ... */
 gboolean    hs_baseline_from_string (const char *name, HsBaseline *baseline);

@@ -45,6 +45,7 @@ class ScoreRequest(ctypes.Structure):
         ("protocol", ctypes.c_char_p), ("upsample", ctypes.c_char_p),
         ("eval_size", ctypes.c_uint), ("threshold", ctypes.c_double),
         ("baselines", ctypes.c_int), ("seed", ctypes.c_uint32),
+        ("thresholds", ctypes.c_char_p), ("query_class", ctypes.c_char_p),
     ]
 
 

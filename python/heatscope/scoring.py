@@ -42,12 +42,14 @@ def _image_array(image):
 
 
 def score_text(map, size=None, boxes=(), masks=(), protocol="default", baselines=False, image=None,
-          no_attn=None, perturbed=None, upsample=None, eval_size=0, threshold=None, seed=20240229):
+               no_attn=None, perturbed=None, upsample=None, eval_size=0, threshold=None, seed=20240229,
+               thresholds=None, query=None):
     """Every metric of one map, as `heatscope-cli score --json` prints it (same keys, same
     numbers: both go through the C library and hs_score_report_to_json).
 
     map:       [h, w] or [T, h, w] array (NumPy, or a torch tensor); per-token maps are
-               averaged into the sentence map by the library.
+               averaged into the sentence map by the library.  None with baselines=True:
+               the baselines alone on a 16 × 16 grid (`score --baselines` without --map).
     size:      (W, H) of the image in pixels (optional when `image` is given).
     boxes:     [x1, y1, x2, y2] boxes in image pixels.
     masks:     file paths or [H', W'] arrays (non-zero = inside; any size, scaled by the
@@ -56,16 +58,20 @@ def score_text(map, size=None, boxes=(), masks=(), protocol="default", baselines
     protocol:  "default", "gloria" or "chexlocalize".
     baselines: add the null baselines (needs `image`: a path or a uint8/uint16 array).
     perturbed: a second map of the same image: adds sym_kl and delta_<metric>.
+    thresholds, query: chexlocalize: CheXlocalize's per-class threshold table (CSV) and the
+               class label picking its row (adds threshold_source and threshold).
     Returns a dict; undefined metrics are None (JSON null).
     """
     if protocol not in PROTOCOLS:
         raise HeatscopeError("unknown protocol %r (default, gloria or chexlocalize)" % (protocol,))
-    values = _map_array(map, "map")
     req = _lib.ScoreRequest()
-    keep = [values]
-    req.values = values.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
-    req.n_tokens = values.shape[0] if values.ndim == 3 else 0
-    req.height, req.width = values.shape[-2:]
+    keep = []
+    if map is not None:
+        values = _map_array(map, "map")
+        keep.append(values)
+        req.values = values.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+        req.n_tokens = values.shape[0] if values.ndim == 3 else 0
+        req.height, req.width = values.shape[-2:]
     req.no_attn = math.nan if no_attn is None else float(no_attn)
     req.p_no_attn = req.no_attn
     if perturbed is not None:
@@ -136,6 +142,8 @@ def score_text(map, size=None, boxes=(), masks=(), protocol="default", baselines
     if not 0 <= int(seed) <= 0xFFFFFFFF:
         raise HeatscopeError("seed must be in 0 … 4294967295")
     req.seed = int(seed)
+    req.thresholds = None if thresholds is None else os.fsencode(thresholds)
+    req.query_class = None if query is None else str(query).encode("utf-8")
 
     error = ctypes.c_char_p()
     text = _lib.lib().hs_py_score(ctypes.byref(req), ctypes.byref(error))
@@ -148,10 +156,12 @@ def score_text(map, size=None, boxes=(), masks=(), protocol="default", baselines
 
 
 def score(map, size=None, boxes=(), masks=(), protocol="default", baselines=False, image=None,
-          no_attn=None, perturbed=None, upsample=None, eval_size=0, threshold=None, seed=20240229):
+          no_attn=None, perturbed=None, upsample=None, eval_size=0, threshold=None, seed=20240229,
+          thresholds=None, query=None):
     return json.loads(score_text(map, size=size, boxes=boxes, masks=masks, protocol=protocol,
                                  baselines=baselines, image=image, no_attn=no_attn, perturbed=perturbed,
-                                 upsample=upsample, eval_size=eval_size, threshold=threshold, seed=seed))
+                                 upsample=upsample, eval_size=eval_size, threshold=threshold, seed=seed,
+                                 thresholds=thresholds, query=query))
 
 
 score.__doc__ = score_text.__doc__

@@ -14,7 +14,8 @@
 
 /* Mirrored by heatscope/_lib.py (class ScoreRequest): change both. */
 typedef struct {
-  const double *values;             /* n_tokens·height·width (or height·width when n_tokens = 0) */
+  const double *values;             /* n_tokens·height·width (or height·width when n_tokens = 0);
+                                     * NULL: the baselines alone */
   guint         n_tokens, height, width;
   double        no_attn;            /* NAN = none */
   const double *perturbed;          /* NULL, or a second map of the same image */
@@ -37,6 +38,8 @@ typedef struct {
   double        threshold;          /* NAN = Otsu */
   int           baselines;
   guint32       seed;
+  const char   *thresholds;         /* chexlocalize: CheXlocalize's threshold table (CSV), or NULL */
+  const char   *query_class;        /* the class label that picks its row */
 } HsPyScoreRequest;
 
 HS_PY_API void  hs_py_free  (void *p);
@@ -93,6 +96,7 @@ hs_py_score (const HsPyScoreRequest *req, char **error)
   HsComparison cmp;
   HsScores base[HS_N_BASELINES];
   guint W = req->image_width, H = req->image_height;
+  const char *threshold_source = NULL;
 
   hs_score_options_init (&options);
   if (req->protocol != NULL && !hs_protocol_from_string (req->protocol, &options.protocol))
@@ -115,13 +119,34 @@ hs_py_score (const HsPyScoreRequest *req, char **error)
         return fail (error, g_strdup ("threshold applies to the chexlocalize protocol only and must be finite"));
       options.threshold = req->threshold;
     }
+  if (req->thresholds != NULL || req->query_class != NULL)
+    {
+      g_autoptr(HsThresholdTable) table = NULL;
+
+      if (req->thresholds == NULL || req->query_class == NULL)
+        return fail (error, g_strdup ("thresholds and query go together"));
+      if (options.protocol != HS_PROTOCOL_CHEXLOCALIZE || !isnan (req->threshold))
+        return fail (error, g_strdup ("thresholds applies to the chexlocalize protocol only, without threshold"));
+      table = hs_threshold_table_load (req->thresholds, &err);
+      if (table == NULL)
+        return fail (error, g_strdup (err->message));
+      threshold_source = hs_threshold_table_lookup (table, req->query_class, &options.threshold)
+                         ? "table" : "otsu";
+    }
   if (W == 0 || H == 0)
     return fail (error, g_strdup ("the image size must be positive"));
 
-  map = hs_attention_map_new (req->n_tokens, req->height, req->width, req->values, &err);
-  if (map == NULL)
-    return fail (error, g_strdup_printf ("map: %s", err->message));
-  if (!isnan (req->no_attn))
+  if (req->values == NULL && !req->baselines)
+    return fail (error, g_strdup ("missing map (or baselines alone to score the null baselines)"));
+  if (req->values == NULL && (req->perturbed != NULL || !isnan (req->no_attn)))
+    return fail (error, g_strdup_printf ("%s needs a map", req->perturbed != NULL ? "perturbed" : "no_attn"));
+  if (req->values != NULL)
+    {
+      map = hs_attention_map_new (req->n_tokens, req->height, req->width, req->values, &err);
+      if (map == NULL)
+        return fail (error, g_strdup_printf ("map: %s", err->message));
+    }
+  if (map != NULL && !isnan (req->no_attn))
     {
       if (!isfinite (req->no_attn))
         return fail (error, g_strdup ("no_attn must be finite"));
@@ -203,17 +228,19 @@ hs_py_score (const HsPyScoreRequest *req, char **error)
         return fail (error, g_strdup_printf ("mask %u: %s", i, err->message));
     }
 
-  if (!hs_score_map (map, target, &options, &scores, &err))
+  if (map != NULL && !hs_score_map (map, target, &options, &scores, &err))
     return fail (error, g_strdup_printf ("map: %s", err->message));
   if (perturbed != NULL && !hs_compare_maps (map, perturbed, target, &options, &cmp, &err))
     return fail (error, g_strdup_printf ("perturbed: %s", err->message));
   for (guint b = 0; req->baselines && b < HS_N_BASELINES; b++)
     if (!hs_baseline_score ((HsBaseline) b, target, image,
-                            hs_attention_map_get_width (map), hs_attention_map_get_height (map),
+                            map != NULL ? hs_attention_map_get_width (map) : HS_BASELINE_GRID_WITHOUT_MAP,
+                            map != NULL ? hs_attention_map_get_height (map) : HS_BASELINE_GRID_WITHOUT_MAP,
                             req->seed, &options, &base[b], &err))
       return fail (error, g_strdup_printf ("%s baseline: %s", hs_baseline_to_string ((HsBaseline) b),
                                            err->message));
-  return hs_score_report_to_json (&scores, NULL, NAN, perturbed != NULL ? &cmp : NULL,
+  return hs_score_report_to_json (map != NULL ? &scores : NULL, threshold_source, options.threshold,
+                                  perturbed != NULL ? &cmp : NULL,
                                   req->baselines ? base : NULL);
 }
 

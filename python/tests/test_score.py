@@ -107,7 +107,19 @@ class ScoreEqualsCli(unittest.TestCase):
             if protocol == "chexlocalize" and case % 4 == 1:
                 args += ["--threshold", "0.4"]
                 kw["threshold"] = 0.4
+            elif protocol == "chexlocalize" and case % 4 == 3:
+                table = os.path.join(self.dir, "tuning_results.csv")
+                with open(table, "w") as f:
+                    f.write("threshold,task\n0.35,Atelectasis\n0.6,Cardiomegaly\n")
+                cls = ["Atelectasis", "Cardiomegaly", "Edema"][case % 3]    # Edema: no row, Otsu
+                args += ["--thresholds", table, "--query", cls]
+                kw.update(thresholds=table, query=cls)
+                compared.add("thresholds " + ("otsu" if cls == "Edema" else "table"))
 
+            if case % 14 == 4 and kw.get("baselines") and "perturbed" not in kw and "no_attn" not in kw:
+                args = args[2:]                          # the baselines alone, without --map
+                values = None
+                compared.add("baselines alone")
             rc, out, err = self.cli(args)
             self.assertEqual(rc, 0, "case %d: CLI failed: %s" % (case, err))
             text = score_text(values, **kw)
@@ -118,7 +130,8 @@ class ScoreEqualsCli(unittest.TestCase):
             compared.add(protocol)
         # the random draw did exercise every option
         self.assertEqual(compared, {"perturbed", "baselines", "no_attn", "upsample", "eval_size", "threshold",
-                                    "default", "gloria", "chexlocalize"})
+                                    "default", "gloria", "chexlocalize", "baselines alone",
+                                    "thresholds table", "thresholds otsu"})
 
     def test_hand_worked_case(self):
         # 2 × 2 map on a 2 × 2 image, target = the top-left pixel: its value is the largest,
@@ -164,6 +177,8 @@ class ScoreEqualsCli(unittest.TestCase):
             heatscope.score(m, size=(10, 10), masks=[os.path.join(self.dir, "missing.png")])
         with self.assertRaisesRegex(heatscope.HeatscopeError, "missing size"):
             heatscope.score(m)
+        with self.assertRaisesRegex(heatscope.HeatscopeError, "missing map"):
+            heatscope.score(None, size=(10, 10))
 
 
 if __name__ == "__main__":

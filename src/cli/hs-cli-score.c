@@ -9,7 +9,6 @@
 
 #define CMD "score"
 /* The null baselines take the model map's grid; with no map at hand they are scored on 16 × 16. */
-#define BASELINE_GRID_WITHOUT_MAP 16
 
 static gboolean
 parse_size (const char *text, guint *w, guint *h)
@@ -355,8 +354,8 @@ hs_cli_score (int argc, char **argv)
         return HS_CLI_EXIT_INPUT;
       }
     /* The baselines take the model's grid shape; with no map at hand, 16 × 16 (metrics.md). */
-    guint grid_w = map != NULL ? hs_attention_map_get_width (map) : BASELINE_GRID_WITHOUT_MAP;
-    guint grid_h = map != NULL ? hs_attention_map_get_height (map) : BASELINE_GRID_WITHOUT_MAP;
+    guint grid_w = map != NULL ? hs_attention_map_get_width (map) : HS_BASELINE_GRID_WITHOUT_MAP;
+    guint grid_h = map != NULL ? hs_attention_map_get_height (map) : HS_BASELINE_GRID_WITHOUT_MAP;
 
     for (guint b = 0; baselines && b < HS_N_BASELINES; b++)
       if (!hs_baseline_score ((HsBaseline) b, target, image, grid_w, grid_h,
