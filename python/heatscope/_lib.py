@@ -110,6 +110,7 @@ _SIGNATURES = {
     "g_free": (None, [vp]),
     "g_error_free": (None, [GErrorP]),
     "hs_py_free": (None, [vp]),
+    "hs_stop_point_file": (None, [s, s]),
     "hs_py_score": (vp, [ctypes.POINTER(ScoreRequest), c_char_pp]),
     "hs_py_validate": (vp, [s]),
     "hs_py_instance_set_size": (None, [vp, u, u]),

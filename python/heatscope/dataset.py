@@ -391,6 +391,8 @@ class Dataset:
             raise HeatscopeError("%s: the dataset does not validate:\n%s%s"
                                  % (self.path, "\n".join(lines[:5]), more))
         self._check_target()
+        # Kill tests stop here (HS_TEST_STOP_AT, docs/reliability.md): staged, not published.
+        lib.hs_stop_point_file(b"dataset-before-publish", os.fsencode(self.path))
         old = None
         if os.path.isdir(self.path):
             if os.listdir(self.path):
@@ -400,6 +402,7 @@ class Dataset:
             else:
                 os.rmdir(self.path)
         os.rename(self._staging, self.path)
+        lib.hs_stop_point_file(b"dataset-after-publish", os.fsencode(self.path))
         fd = os.open(os.path.dirname(self.path), os.O_RDONLY)
         try:
             os.fsync(fd)

@@ -192,6 +192,32 @@ class DatasetRoundTrip(unittest.TestCase):
         with self.assertRaisesRegex(heatscope.HeatscopeError, "already saved"):
             ds.add_instance("three", image=img)
 
+    def test_open_starts_the_app_on_the_dataset(self):
+        path = os.path.join(self.dir, "opened")
+        with heatscope.Dataset.create(path) as ds:
+            ds.add_instance("x", image=np.zeros((8, 8), np.uint8))
+        record = os.path.join(self.dir, "argv.txt")
+        fake = os.path.join(self.dir, "fake-heatscope")
+        with open(fake, "w") as f:
+            f.write('#!/bin/sh\nprintf "%%s\\n" "$@" > "%s"\n' % record)
+        os.chmod(fake, 0o755)
+        old = os.environ.get("HEATSCOPE_APP")
+        os.environ["HEATSCOPE_APP"] = fake
+        try:
+            self.assertEqual(heatscope.open(ds, wait=True), 0)
+            with open(record) as f:
+                self.assertEqual(f.read().splitlines(), [path])
+            self.assertEqual(heatscope.open(path, backend_exec="python3 m.py", wait=True), 0)
+            with open(record) as f:
+                self.assertEqual(f.read().splitlines(), ["--backend-exec", "python3 m.py", path])
+        finally:
+            if old is None:
+                del os.environ["HEATSCOPE_APP"]
+            else:
+                os.environ["HEATSCOPE_APP"] = old
+        with self.assertRaisesRegex(heatscope.HeatscopeError, "no heatscope.json"):
+            heatscope.open(self.dir)
+
     def test_open_refuses_unsaved(self):
         ds = heatscope.Dataset.create(os.path.join(self.dir, "u"))
         with self.assertRaisesRegex(heatscope.HeatscopeError, "save"):
