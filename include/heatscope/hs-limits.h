@@ -28,8 +28,22 @@ typedef struct {
  * ratio: an empty 8000 × 8000 mask compresses to almost nothing. */
 #define HS_LIMITS_RATIO_FREE_BYTES (G_GUINT64_CONSTANT (64) << 20)
 
+#define HS_LIMITS_ERROR (hs_limits_error_quark ())
+GQuark hs_limits_error_quark (void);
+
+typedef enum {
+  HS_LIMITS_ERROR_BAD_VALUE,   /* a HEATSCOPE_MAX_* variable that is not a whole number ≥ 1 */
+} HsLimitsError;
+
 const HsLimits *hs_limits_get      (void);
 void            hs_limits_set      (const HsLimits *limits);
 void            hs_limits_reset    (void);
+/* The environment variable of limit `index` in HsLimits order (HEATSCOPE_MAX_PIXELS, …), NULL
+ * past the last. */
+const char     *hs_limits_env_name (guint index);
+/* Checks every HEATSCOPE_MAX_* variable that is set: FALSE and an error naming the variable
+ * and its value when one is not a whole number from 1 to 2^64 − 1.  (hs_limits_get ignores such
+ * a value; the CLI and the app call this first and refuse to start.) */
+gboolean        hs_limits_check_environment (GError **error);
 
 G_END_DECLS

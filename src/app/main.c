@@ -1,5 +1,6 @@
 /* main.c — entry point of the Heatscope application */
 #include <glib/gi18n.h>
+#include <heatscope/hs-limits.h>
 #include <locale.h>
 
 #include "hs-application.h"
@@ -32,8 +33,14 @@ int
 main (int argc, char **argv)
 {
   g_autoptr(HsApplication) app = NULL;
+  g_autoptr(GError) error = NULL;
 
   setlocale (LC_ALL, "");
+  if (!hs_limits_check_environment (&error))
+    {
+      g_printerr ("heatscope: %s\n", error->message);
+      return 2;
+    }
   bindtextdomain (GETTEXT_PACKAGE, locale_dir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);

@@ -34,8 +34,15 @@ print_usage (FILE *out)
 int
 main (int argc, char **argv)
 {
+  g_autoptr(GError) error = NULL;
+
   setlocale (LC_ALL, "");
 
+  if (!hs_limits_check_environment (&error))
+    {
+      fprintf (stderr, "heatscope-cli: %s\n", error->message);
+      return HS_CLI_EXIT_USAGE;
+    }
   if (argc < 2)
     {
       print_usage (stderr);

@@ -14,6 +14,25 @@ static const HsLimits default_limits = {
   .max_jpeg_scans     = 64,
 };
 
+/* The environment variable of each limit, in the order of HsLimits. */
+static const struct {
+  const char *name;
+  gsize       offset;
+} env_limits[] = {
+  { "HEATSCOPE_MAX_PIXELS",           G_STRUCT_OFFSET (HsLimits, max_image_pixels) },
+  { "HEATSCOPE_MAX_FILE_BYTES",       G_STRUCT_OFFSET (HsLimits, max_file_bytes) },
+  { "HEATSCOPE_MAX_GRID_CELLS",       G_STRUCT_OFFSET (HsLimits, max_grid_cells) },
+  { "HEATSCOPE_MAX_TOKENS",           G_STRUCT_OFFSET (HsLimits, max_tokens) },
+  { "HEATSCOPE_MAX_MANIFEST_BYTES",   G_STRUCT_OFFSET (HsLimits, max_manifest_bytes) },
+  { "HEATSCOPE_MAX_INFLATED_BYTES",   G_STRUCT_OFFSET (HsLimits, max_inflated_bytes) },
+  { "HEATSCOPE_MAX_DECODE_RATIO",     G_STRUCT_OFFSET (HsLimits, max_decode_ratio) },
+  { "HEATSCOPE_MAX_JPEG_SCANS",       G_STRUCT_OFFSET (HsLimits, max_jpeg_scans) },
+};
+
+#define LIMIT_AT(limits, i) ((guint64 *) ((guint8 *) (limits) + env_limits[i].offset))
+
+G_DEFINE_QUARK (hs-limits-error-quark, hs_limits_error)
+
 static HsLimits current_limits;
 static gsize limits_initialized;
 G_LOCK_DEFINE_STATIC (limits);
@@ -34,14 +53,8 @@ ensure_initialized (void)
   if (g_once_init_enter (&limits_initialized))
     {
       current_limits = default_limits;
-      override_from_env (&current_limits.max_image_pixels, "HEATSCOPE_MAX_PIXELS");
-      override_from_env (&current_limits.max_file_bytes, "HEATSCOPE_MAX_FILE_BYTES");
-      override_from_env (&current_limits.max_grid_cells, "HEATSCOPE_MAX_GRID_CELLS");
-      override_from_env (&current_limits.max_tokens, "HEATSCOPE_MAX_TOKENS");
-      override_from_env (&current_limits.max_manifest_bytes, "HEATSCOPE_MAX_MANIFEST_BYTES");
-      override_from_env (&current_limits.max_inflated_bytes, "HEATSCOPE_MAX_INFLATED_BYTES");
-      override_from_env (&current_limits.max_decode_ratio, "HEATSCOPE_MAX_DECODE_RATIO");
-      override_from_env (&current_limits.max_jpeg_scans, "HEATSCOPE_MAX_JPEG_SCANS");
+      for (gsize i = 0; i < G_N_ELEMENTS (env_limits); i++)
+        override_from_env (LIMIT_AT (&current_limits, i), env_limits[i].name);
       g_once_init_leave (&limits_initialized, 1);
     }
 }
@@ -71,4 +84,34 @@ hs_limits_reset (void)
   G_LOCK (limits);
   current_limits = default_limits;
   G_UNLOCK (limits);
+}
+
+const char *
+hs_limits_env_name (guint index)
+{
+  return index < G_N_ELEMENTS (env_limits) ? env_limits[index].name : NULL;
+}
+
+gboolean
+hs_limits_check_environment (GError **error)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (env_limits); i++)
+    {
+      const char *text = g_getenv (env_limits[i].name);
+      guint64 parsed;
+
+      if (text == NULL)
+        continue;
+      if (!g_ascii_string_to_unsigned (text, 10, 1, G_MAXUINT64, &parsed, NULL))
+        {
+          g_autofree char *shown = g_strescape (text, NULL);
+
+          g_set_error (error, HS_LIMITS_ERROR, HS_LIMITS_ERROR_BAD_VALUE,
+                       "%s=\"%s\" is not a whole number from 1 to %" G_GUINT64_FORMAT
+                       " (unset it for the default, %" G_GUINT64_FORMAT ")",
+                       env_limits[i].name, shown, G_MAXUINT64, *LIMIT_AT (&default_limits, i));
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
