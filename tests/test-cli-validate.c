@@ -102,6 +102,66 @@ test_problems (void)
   g_assert_nonnull (strstr (err, "3 problems"));
 }
 
+/* A dataset written by the library records its files; validate reports an
+ * image whose bytes were swapped for another's (FILE: JSONPATH: message),
+ * and nothing before. */
+static void
+test_changed_file (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *a_path = g_build_filename (dir, "images", "a.png", NULL);
+  g_autofree char *b_path = g_build_filename (dir, "images", "b.png", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *b_bytes = NULL;
+  g_autofree char *expected = NULL;
+  g_autoptr(HsDataset) dataset = hs_dataset_new (dir, "changed");
+  g_autoptr(GError) error = NULL;
+  gsize a_len = 0, b_len = 0;
+  int status = -1;
+
+  make_valid (dir);
+  {
+    g_autoptr(HsImage) image = hs_image_new (30, 20, 1, 8, &error);
+    guint16 *data = hs_image_get_data (image);
+
+    for (guint i = 0; i < 30 * 20; i++)
+      data[i] = (i * 37) % 256;
+    g_assert_true (hs_image_save_png (image, b_path, &error));
+    g_assert_no_error (error);
+  }
+  hs_dataset_add_instance (dataset, hs_instance_new ("a", "images/a.png"));
+  hs_dataset_add_instance (dataset, hs_instance_new ("b", "images/b.png"));
+  g_assert_true (hs_dataset_save (dataset, &error));
+  g_assert_no_error (error);
+  {
+    const char *argv[] = { hs_test_cli (), "validate", dir, NULL };
+    hs_test_run (argv, &out, &err, &status);
+  }
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* a.png gets b.png's bytes. */
+  {
+    g_autofree char *a_bytes = NULL;
+
+    g_assert_true (g_file_get_contents (a_path, &a_bytes, &a_len, NULL));
+  }
+  g_assert_true (g_file_get_contents (b_path, &b_bytes, &b_len, NULL));
+  g_assert_cmpuint (a_len, !=, b_len);
+  g_assert_true (g_file_set_contents (a_path, b_bytes, b_len, NULL));
+  {
+    const char *argv[] = { hs_test_cli (), "validate", dir, NULL };
+    hs_test_run (argv, &out, &err, &status);
+  }
+  g_assert_cmpint (status, ==, 1);
+  expected = g_strdup_printf ("%s: $.instances[0].image_bytes: the file has %" G_GSIZE_FORMAT
+                              " bytes, the manifest recorded %" G_GSIZE_FORMAT ": it changed after the "
+                              "manifest was written\n", a_path, b_len, a_len);
+  g_assert_cmpstr (out, ==, expected);
+  g_assert_nonnull (strstr (err, "1 problem"));
+}
+
 static void
 test_usage (void)
 {
@@ -148,6 +208,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/hs/cli-validate/valid", test_valid);
   g_test_add_func ("/hs/cli-validate/problems", test_problems);
+  g_test_add_func ("/hs/cli-validate/changed-file", test_changed_file);
   g_test_add_func ("/hs/cli-validate/usage", test_usage);
   return g_test_run ();
 }

@@ -530,6 +530,255 @@ test_extent_bad (void)
   g_assert_true (has_problem (problems, "$.instances[0].regions.short.extent", "4 numbers"));
 }
 
+/* A file's SHA-256 computed here, apart from the library's (GChecksum over
+ * the whole file read at once). */
+static char *
+file_sha256 (const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) contents, len);
+}
+
+static gsize
+file_size (const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  return len;
+}
+
+static void
+copy_file (const char *dir, const char *from, const char *to)
+{
+  g_autofree char *from_path = g_build_filename (dir, from, NULL);
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (from_path, &contents, &len, NULL));
+  {
+    g_autofree char *to_path = g_build_filename (dir, to, NULL);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (g_file_set_contents (to_path, contents, len, &error));
+    g_assert_no_error (error);
+  }
+}
+
+/* Exactly one problem, about `file_suffix` at `json_path`, saying `message`. */
+static void
+assert_one_problem (const char *dir, const char *file_suffix, const char *json_path,
+                    const char *message)
+{
+  g_autoptr(GPtrArray) problems = NULL;
+  HsProblem *problem;
+
+  g_assert_false (hs_dataset_validate (dir, &problems));
+  for (guint i = 0; i < problems->len; i++)
+    {
+      g_autofree char *line = hs_problem_to_string (problems->pdata[i]);
+      g_test_message ("%s", line);
+    }
+  g_assert_cmpuint (problems->len, ==, 1);
+  problem = problems->pdata[0];
+  g_assert_true (g_str_has_suffix (problem->file, file_suffix));
+  g_assert_cmpstr (problem->json_path, ==, json_path);
+  if (strstr (problem->message, message) == NULL)
+    g_error ("\"%s\" does not say \"%s\"", problem->message, message);
+}
+
+/* The writer records each file's size and SHA-256; validate reports a file
+ * that changed after the manifest was written, and nothing when none did. */
+static void
+test_recorded_files (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *manifest_path = g_build_filename (dir, "heatscope.json", NULL);
+  g_autofree char *manifest = NULL;
+  g_autofree char *a_sha = NULL, *expected = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  HsInstance *instance;
+  char hex[65];
+
+  make_valid_dataset (dir);
+  /* An image of the same size as a.png, with other pixels. */
+  {
+    g_autoptr(HsImage) image = hs_image_new (64, 48, 1, 8, &error);
+    g_autofree char *path = g_build_filename (dir, "images/c.png", NULL);
+    guint16 *data = hs_image_get_data (image);
+
+    for (guint i = 0; i < 64 * 48; i++)
+      data[i] = (i * 13 + 5) % 256;
+    g_assert_true (hs_image_save_png (image, path, &error));
+    g_assert_no_error (error);
+  }
+
+  /* Recorded as the files are, by an independent hash. */
+  g_assert_true (g_file_get_contents (manifest_path, &manifest, NULL, NULL));
+  a_sha = file_sha256 (dir, "images/a.png");
+  expected = g_strdup_printf ("\"image\": \"images/a.png\",\n      \"image_bytes\": %" G_GSIZE_FORMAT ",\n"
+                              "      \"image_sha256\": \"%s\"", file_size (dir, "images/a.png"), a_sha);
+  if (strstr (manifest, expected) == NULL)
+    g_error ("the manifest does not record a.png as %s:\n%s", expected, manifest);
+  g_assert_nonnull (strstr (manifest, "\"mask\": \"masks/a-lesion.png\", \"mask_bytes\": "));
+  g_assert_nonnull (strstr (manifest, "\"file\": \"maps/a_g_s0.npy\", \"file_bytes\": "));
+  dataset = hs_dataset_load (dir, &error);
+  g_assert_no_error (error);
+  instance = hs_dataset_get_instance (dataset, 0);
+  g_assert_nonnull (instance->image_record);
+  g_assert_cmpuint (instance->image_record->bytes, ==, file_size (dir, "images/a.png"));
+  hs_file_record_sha256_to_hex (instance->image_record, hex);
+  g_assert_cmpstr (hex, ==, a_sha);
+
+  /* Unchanged: clean. */
+  g_assert_true (hs_dataset_validate (dir, NULL));
+  /* The JSON Schema in data/ accepts the records and refuses half of one. */
+  {
+    g_autofree char *schema = g_build_filename (hs_test_source_dir (), "data",
+                                                "heatscope-dataset.schema.json", NULL);
+    const char *args[] = { manifest_path, schema, NULL };
+    const char *script =
+      "import json, sys\n"
+      "try:\n"
+      "    import jsonschema\n"
+      "except ImportError:\n"
+      "    print('no-jsonschema'); sys.exit(0)\n"
+      "d = json.load(open(sys.argv[1])); s = json.load(open(sys.argv[2]))\n"
+      "v = jsonschema.Draft202012Validator(s)\n"
+      "v.validate(d)\n"
+      "i = d['instances'][0]\n"
+      "assert len(i['image_sha256']) == 64 and i['maps'][0]['file_bytes'] > 0\n"
+      "assert i['regions']['nodule 1']['mask_bytes'] > 0\n"
+      "del i['image_bytes']\n"
+      "assert list(v.iter_errors(d)), 'schema accepts a sha256 without bytes'\n"
+      "i['image_bytes'] = 1; i['image_sha256'] = 'ABC'\n"
+      "assert list(v.iter_errors(d)), 'schema accepts a bad sha256'\n"
+      "print('ok')\n";
+    g_autofree char *out = hs_test_python (script, args);
+
+    if (out != NULL && strstr (out, "no-jsonschema") == NULL)
+      g_assert_cmpstr (out, ==, "ok\n");
+  }
+
+  /* a.png swapped for another image of the same dimensions (so nothing but
+   * the record tells); its PNG is 2 bytes longer. */
+  copy_file (dir, "images/a.png", "a.png.orig");
+  copy_file (dir, "images/c.png", "images/a.png");
+  g_assert_cmpuint (file_size (dir, "images/c.png"), !=, instance->image_record->bytes);
+  {
+    g_autofree char *message = g_strdup_printf ("the file has %" G_GSIZE_FORMAT " bytes, the manifest "
+                                                "recorded %" G_GUINT64_FORMAT ": it changed after the "
+                                                "manifest was written", file_size (dir, "images/c.png"),
+                                                instance->image_record->bytes);
+    assert_one_problem (dir, "/images/a.png", "$.instances[0].image_bytes", message);
+  }
+  /* Loading for viewing does not hash: it still loads. */
+  {
+    g_autoptr(HsDataset) again = hs_dataset_load (dir, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (again);
+  }
+  /* Saving again keeps the record: it says what the file was. */
+  g_assert_true (hs_dataset_save (dataset, &error));
+  g_assert_no_error (error);
+  assert_one_problem (dir, "/images/a.png", "$.instances[0].image_bytes", "changed after");
+  copy_file (dir, "a.png.orig", "images/a.png");
+  g_assert_true (hs_dataset_validate (dir, NULL));
+
+  /* A mask of another size: the size tells, before any hashing. */
+  copy_file (dir, "masks/a-lesion.png", "mask.orig");
+  copy_file (dir, "images/b.png", "masks/a-lesion.png");
+  {
+    g_autofree char *message = g_strdup_printf ("the file has %" G_GSIZE_FORMAT " bytes, the manifest "
+                                                "recorded %" G_GSIZE_FORMAT,
+                                                file_size (dir, "images/b.png"), file_size (dir, "mask.orig"));
+    g_autoptr(GPtrArray) problems = NULL;
+
+    g_assert_false (hs_dataset_validate (dir, &problems));
+    /* The mask no longer matches its extent either (64 × 48 now). */
+    g_assert_cmpuint (problems->len, >=, 1);
+    g_assert_cmpstr (((HsProblem *) problems->pdata[0])->json_path, ==,
+                     "$.instances[0].regions[\"nodule 1\"].mask_bytes");
+    g_assert_nonnull (strstr (((HsProblem *) problems->pdata[0])->message, message));
+  }
+  copy_file (dir, "mask.orig", "masks/a-lesion.png");
+
+  /* A map rewritten with other values of the same shape: same size, so
+   * only the hash tells. */
+  copy_file (dir, "maps/b_g_s0.npy", "map.orig");
+  {
+    const gsize shape[] = { 6, 8 };
+    double values[48];
+    g_autofree char *path = g_build_filename (dir, "maps/b_g_s0.npy", NULL);
+    g_autofree char *message = NULL;
+    g_autofree char *old_sha = file_sha256 (dir, "map.orig");
+    g_autofree char *new_sha = NULL;
+
+    for (guint i = 0; i < 48; i++)
+      values[i] = 1.0 - i / 48.0;
+    g_assert_true (hs_npy_write (path, HS_DTYPE_FLOAT32, 2, shape, values, FALSE, FALSE, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (file_size (dir, "maps/b_g_s0.npy"), ==, file_size (dir, "map.orig"));
+    new_sha = file_sha256 (dir, "maps/b_g_s0.npy");
+    message = g_strdup_printf ("the file's SHA-256 is %s, the manifest recorded %s: it changed after "
+                               "the manifest was written", new_sha, old_sha);
+    assert_one_problem (dir, "/maps/b_g_s0.npy", "$.instances[1].maps[0].file_sha256", message);
+  }
+  copy_file (dir, "map.orig", "maps/b_g_s0.npy");
+  g_assert_true (hs_dataset_validate (dir, NULL));
+}
+
+/* Records are checked like the rest of the schema. */
+static void
+test_recorded_files_bad (void)
+{
+  static const struct {
+    const char *members;
+    const char *json_path;
+    const char *message;
+  } cases[] = {
+    { "\"image_bytes\": 10", "$.instances[0]", "\"image_bytes\" and \"image_sha256\" go together" },
+    { "\"image_bytes\": -1, \"image_sha256\": \"" "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" "\"",
+      "$.instances[0].image_bytes", "a file size of -1 bytes is negative" },
+    { "\"image_bytes\": 1.5, \"image_sha256\": \"" "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" "\"",
+      "$.instances[0].image_bytes", "expected an integer, found a number" },
+    { "\"image_bytes\": 10, \"image_sha256\": \"" "0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef" "\"",
+      "$.instances[0].image_sha256", "is not a SHA-256 (64 lowercase hex digits)" },
+    { "\"image_bytes\": 10, \"image_sha256\": \"abc\"",
+      "$.instances[0].image_sha256", "is not a SHA-256" },
+    { "\"image_bytes\": 10, \"image_sha256\": 5",
+      "$.instances[0].image_sha256", "expected a string, found a number" },
+    { "\"regions\": {\"r\": {\"boxes\": [[0, 0, 1, 1]], \"mask_bytes\": 1, \"mask_sha256\": \""
+      "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"}}",
+      "$.instances[0].regions.r", "describe a mask, but the region has none" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *dir = hs_test_make_tmpdir ();
+      g_autofree char *text = g_strdup_printf ("{\"format\": \"heatscope-dataset\", \"version\": 1, "
+                                               "\"instances\": [{\"id\": \"a\", \"image\": \"a.png\", %s}]}",
+                                               cases[i].members);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HsDataset) dataset = NULL;
+      g_autofree char *expected = NULL;
+
+      hs_test_write_file (dir, "heatscope.json", text);
+      dataset = hs_dataset_load (dir, &error);
+      g_assert_null (dataset);
+      expected = g_strdup_printf ("%s/heatscope.json: %s: ", dir, cases[i].json_path);
+      if (!g_str_has_prefix (error->message, expected) || strstr (error->message, cases[i].message) == NULL)
+        g_error ("case %u: %s", i, error->message);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -545,5 +794,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/dataset-validate/extent-spares-mask", test_extent_spares_mask);
   g_test_add_func ("/hs/dataset-validate/extent-from-bytes", test_extent_from_bytes);
   g_test_add_func ("/hs/dataset-validate/extent-bad", test_extent_bad);
+  g_test_add_func ("/hs/dataset-validate/recorded-files", test_recorded_files);
+  g_test_add_func ("/hs/dataset-validate/recorded-files-bad", test_recorded_files_bad);
   return g_test_run ();
 }

@@ -27,6 +27,15 @@ typedef struct {
   double x1, y1, x2, y2;
 } HsBox;
 
+/* A file's size and SHA-256 as the writer found them (the manifest's
+ * optional "<name>_bytes" and "<name>_sha256" beside the file's path), so
+ * that validation can tell a file that changed after the manifest was
+ * written.  Loading does not hash; hs_dataset_validate does. */
+typedef struct {
+  guint64 bytes;
+  guint8  sha256[32];
+} HsFileRecord;
+
 /* A named target: anatomical region, lesion or class.  Boxes and/or a mask
  * file (relative path; non-zero pixels belong to the region).  `extent` is
  * the manifest's optional "extent": the bounding box of the mask's non-zero
@@ -38,6 +47,7 @@ typedef struct {
   char    *mask;       /* relative path or NULL */
   gboolean has_extent;
   HsBox    extent;     /* valid when has_extent */
+  HsFileRecord *mask_record;  /* of the mask file; NULL when not recorded */
 } HsRegion;
 
 /* A finding label in McInerney et al.'s form: condition, context
@@ -65,6 +75,7 @@ typedef struct {
   char   *file;         /* relative path to .npy [h,w] or [tokens,h,w]      */
   char  **tokens;       /* NULL-terminated, or NULL                         */
   double  no_attn;      /* NAN when absent                                  */
+  HsFileRecord *file_record;  /* of `file`; NULL when not recorded          */
 } HsMapRef;
 
 typedef struct {
@@ -81,6 +92,7 @@ typedef struct {
    * 0 when not stated (then hs_dataset_get_image_size reads the file header). */
   guint       width;
   guint       height;
+  HsFileRecord *image_record;  /* of the image file; NULL when not recorded */
 } HsInstance;
 
 /* Subsets of McInerney et al., computed from labels and targets. */
@@ -102,8 +114,21 @@ typedef struct _HsDataset HsDataset;
 /* `path` is the dataset folder or its heatscope.json. */
 HsDataset   *hs_dataset_load            (const char *path, GError **error);
 HsDataset   *hs_dataset_new             (const char *root_dir, const char *name);
-/* Writes heatscope.json atomically (temp file, fsync, rename). */
+/* Writes heatscope.json atomically (temp file, fsync, rename), after
+ * hs_dataset_record_files. */
 gboolean     hs_dataset_save            (HsDataset *dataset, GError **error);
+/* Gives every image, mask and map file that has no record yet its
+ * HsFileRecord (size and SHA-256, read through hs_dataset_open_file).
+ * Records already there are kept: they say what the files were when the
+ * manifest was first written.  A file that is missing or cannot be read
+ * stays unrecorded (hs_dataset_validate reports it as missing anyway). */
+void         hs_dataset_record_files    (HsDataset *dataset);
+/* The size and SHA-256 of what `fd` holds (read with pread from offset 0;
+ * the offset is left alone).  `name` is the file named in errors. */
+gboolean     hs_file_record_read_fd     (int fd, const char *name, HsFileRecord *record,
+                                         GError **error);
+/* The record's SHA-256 as the manifest writes it: 64 lowercase hex digits. */
+void         hs_file_record_sha256_to_hex (const HsFileRecord *record, char hex[65]);
 /* The text hs_dataset_save writes (deterministic: fixed member order,
  * metadata and models sorted, numbers in shortest round-trip form). */
 char        *hs_dataset_to_json         (HsDataset *dataset, gsize *length);

@@ -96,4 +96,8 @@ void hs_manifest_stream_free (struct _HsManifestStream *stream);
  * the open, so a test can swap a symlink in exactly there. */
 extern void (*hs_dataset_test_after_check) (const char *resolved);
 
+/* The record's SHA-256 from 64 lowercase hex digits: FALSE unless `hex` is
+ * exactly that (hs-file-record.c). */
+gboolean hs_file_record_sha256_from_hex (HsFileRecord *record, const char *hex);
+
 G_END_DECLS

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define PROBLEM(reader, path, ...) \
@@ -64,6 +65,48 @@ open_existing (HsManifestReader *r, const char *relative, const HsJsonPath *path
   return fd;
 }
 
+/* The manifest recorded the file's size and SHA-256 when it was written
+ * (HsFileRecord): a file that differs changed afterwards.  `path` is the
+ * path member's; the record's members sit beside it.  The size is compared
+ * first, so a file of another size is not hashed. */
+static void
+check_record (HsManifestReader *r, int fd, const char *file, const HsFileRecord *record,
+              const HsJsonPath *path, const char *bytes_key, const char *sha256_key)
+{
+  HsJsonPath bytes_path = { path->parent, bytes_key, 0 };
+  HsJsonPath sha256_path = { path->parent, sha256_key, 0 };
+  g_autoptr(GError) error = NULL;
+  HsFileRecord now;
+  struct stat st;
+
+  if (record == NULL || r->stop)
+    return;
+  if (fstat (fd, &st) == 0 && (guint64) st.st_size != record->bytes)
+    {
+      hs_manifest_reader_problem (r, file, &bytes_path, HS_DATASET_ERROR_INVALID,
+                                  "the file has %" G_GUINT64_FORMAT " bytes, the manifest recorded %"
+                                  G_GUINT64_FORMAT ": it changed after the manifest was written",
+                                  (guint64) st.st_size, record->bytes);
+      return;
+    }
+  if (!hs_file_record_read_fd (fd, file, &now, &error))
+    {
+      hs_manifest_reader_problem (r, file, &sha256_path, HS_DATASET_ERROR_IO, "%s",
+                                  without_file_prefix (error->message, file));
+      return;
+    }
+  if (now.bytes != record->bytes || memcmp (now.sha256, record->sha256, sizeof now.sha256) != 0)
+    {
+      char now_hex[65], recorded_hex[65];
+
+      hs_file_record_sha256_to_hex (&now, now_hex);
+      hs_file_record_sha256_to_hex (record, recorded_hex);
+      hs_manifest_reader_problem (r, file, &sha256_path, HS_DATASET_ERROR_INVALID,
+                                  "the file's SHA-256 is %s, the manifest recorded %s: it changed "
+                                  "after the manifest was written", now_hex, recorded_hex);
+    }
+}
+
 void
 hs_validate_check_image (HsManifestReader *r, HsInstance *instance, const HsJsonPath *path)
 {
@@ -75,6 +118,7 @@ hs_validate_check_image (HsManifestReader *r, HsInstance *instance, const HsJson
 
   if (fd < 0)
     return;
+  check_record (r, fd, file, instance->image_record, path, "image_bytes", "image_sha256");
   probed = hs_image_probe_fd (fd, file, &width, &height, &error);
   close (fd);
   if (!probed)
@@ -157,6 +201,7 @@ hs_validate_check_region (HsManifestReader *r, HsInstance *instance, HsRegion *r
 
       if (fd < 0)
         return;
+      check_record (r, fd, file, region->mask_record, &mask_path, "mask_bytes", "mask_sha256");
       probed = hs_image_probe_fd (fd, file, &mask_width, &mask_height, &error);
       close (fd);
       if (!probed)
@@ -192,6 +237,7 @@ hs_validate_check_map (HsManifestReader *r, HsInstance *instance, HsMapRef *ref,
   fd = open_existing (r, ref->file, &file_path, "map", &file);
   if (fd < 0)
     return;
+  check_record (r, fd, file, ref->file_record, &file_path, "file_bytes", "file_sha256");
   map = hs_attention_map_load_npy_fd (fd, file, (const char * const *) ref->tokens,
                                       ref->no_attn, &error);
   close (fd);

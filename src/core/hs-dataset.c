@@ -106,6 +106,7 @@ hs_instance_free (HsInstance *instance)
     return;
   g_free (instance->id);
   g_free (instance->image);
+  g_free (instance->image_record);
   g_clear_pointer (&instance->metadata, g_hash_table_unref);
   g_clear_pointer (&instance->findings, g_ptr_array_unref);
   g_clear_pointer (&instance->regions, g_ptr_array_unref);
@@ -192,6 +193,8 @@ hs_region_set_mask (HsRegion *region, const char *mask)
   g_return_if_fail (region != NULL);
   g_free (region->mask);
   region->mask = g_strdup (mask);
+  /* A record describes the old file. */
+  g_clear_pointer (&region->mask_record, g_free);
 }
 
 void
@@ -237,6 +240,7 @@ hs_region_free (HsRegion *region)
   str_free (region->name);
   g_clear_pointer (&region->boxes, g_array_unref);
   g_free (region->mask);
+  g_free (region->mask_record);
   g_free (region);
 }
 
@@ -355,6 +359,7 @@ hs_map_ref_free (HsMapRef *ref)
   str_free (ref->query);
   g_free (ref->prompt);
   g_free (ref->file);
+  g_free (ref->file_record);
   strv_free (ref->tokens);
   g_free (ref);
 }

@@ -235,15 +235,67 @@ get_string_list (HsManifestReader *r, HjNode *object, const HsJsonPath *parent,
   return (char **) g_ptr_array_free (items, FALSE);
 }
 
+/* The optional record of a file (HsFileRecord): `bytes_key` (an integer
+ * >= 0) and `sha256_key` (64 lowercase hex digits), both or neither.  NULL
+ * when absent or wrong (reported; *bad set). */
+static HsFileRecord *
+get_record (HsManifestReader *r, HjNode *object, const HsJsonPath *parent,
+            const char *bytes_key, const char *sha256_key, gboolean *bad)
+{
+  PATH_KEY (bytes_path, parent, bytes_key);
+  PATH_KEY (sha256_path, parent, sha256_key);
+  HjNode *bytes = hj_member (object, bytes_key);
+  HjNode *sha256 = hj_member (object, sha256_key);
+  HsFileRecord record;
+
+  if (bytes == NULL && sha256 == NULL)
+    return NULL;
+  if (bytes == NULL || sha256 == NULL)
+    {
+      PROBLEM (r, parent, HS_DATASET_ERROR_INVALID, "\"%s\" and \"%s\" go together",
+               bytes_key, sha256_key);
+      *bad = TRUE;
+      return NULL;
+    }
+  if (!expect (r, bytes, &bytes_path, bytes->type == HJ_INT, "an integer"))
+    {
+      *bad = TRUE;
+      return NULL;
+    }
+  if (bytes->v.i < 0)
+    {
+      PROBLEM (r, &bytes_path, HS_DATASET_ERROR_INVALID,
+               "a file size of %" G_GINT64_FORMAT " bytes is negative", bytes->v.i);
+      *bad = TRUE;
+      return NULL;
+    }
+  if (!expect (r, sha256, &sha256_path, node_is_string (sha256), "a string"))
+    {
+      *bad = TRUE;
+      return NULL;
+    }
+  if (!hs_file_record_sha256_from_hex (&record, sha256->v.s))
+    {
+      PROBLEM (r, &sha256_path, HS_DATASET_ERROR_INVALID,
+               "\"%s\" is not a SHA-256 (64 lowercase hex digits)", sha256->v.s);
+      *bad = TRUE;
+      return NULL;
+    }
+  record.bytes = (guint64) bytes->v.i;
+  return g_memdup2 (&record, sizeof record);
+}
+
 /* --- the schema, one function per object --------------------------------- */
 
 static const char * const label_members[] = { "condition", "context", "locations", NULL };
-static const char * const region_members[] = { "boxes", "mask", "extent", NULL };
+static const char * const region_members[] = {
+  "boxes", "mask", "mask_bytes", "mask_sha256", "extent", NULL };
 static const char * const sentence_members[] = { "id", "text", "kind", "targets", "labels", NULL };
-static const char * const map_members[] = { "model", "query", "prompt", "file", "tokens", "no_attn", NULL };
+static const char * const map_members[] = {
+  "model", "query", "prompt", "file", "file_bytes", "file_sha256", "tokens", "no_attn", NULL };
 static const char * const instance_members[] = {
-  "id", "image", "width", "height", "metadata", "abnormal", "findings", "regions",
-  "sentences", "maps", NULL };
+  "id", "image", "image_bytes", "image_sha256", "width", "height", "metadata", "abnormal",
+  "findings", "regions", "sentences", "maps", NULL };
 static const char * const top_members[] = {
   "format", "version", "name", "description", "models", "instances", NULL };
 static const char * const model_members[] = { "description", NULL };
@@ -347,6 +399,7 @@ read_region (HsManifestReader *r, const char *name, HjNode *node, const HsJsonPa
   g_autofree char *mask = NULL;
   HsRegion *region;
   HjNode *extent_node;
+  g_autofree HsFileRecord *mask_record = NULL;
   HsBox extent = { 0, 0, 0, 0 };
   gboolean has_extent = FALSE;
 
@@ -392,6 +445,13 @@ read_region (HsManifestReader *r, const char *name, HjNode *node, const HsJsonPa
         bad = TRUE;
     }
   mask = get_path (r, object, path, "mask", FALSE, &bad);
+  mask_record = get_record (r, object, path, "mask_bytes", "mask_sha256", &bad);
+  if (mask_record != NULL && mask == NULL && !bad)
+    {
+      PROBLEM (r, path, HS_DATASET_ERROR_INVALID,
+               "\"mask_bytes\" and \"mask_sha256\" describe a mask, but the region has none");
+      bad = TRUE;
+    }
   if (r->stop)
     return NULL;
   extent_node = hj_member (object, "extent");
@@ -431,6 +491,7 @@ read_region (HsManifestReader *r, const char *name, HjNode *node, const HsJsonPa
   region = hs_region_new (name);
   g_array_append_vals (region->boxes, box_array->data, box_array->len);
   region->mask = g_steal_pointer (&mask);
+  region->mask_record = g_steal_pointer (&mask_record);
   if (has_extent)
     hs_region_set_extent (region, &extent);
   return region;
@@ -528,6 +589,7 @@ read_map (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
   g_autofree char *query = NULL;
   g_autofree char *prompt = NULL;
   g_autofree char *file = NULL;
+  g_autofree HsFileRecord *file_record = NULL;
   g_auto(GStrv) tokens = NULL;
   double no_attn = NAN;
   HsMapRef *ref;
@@ -541,6 +603,7 @@ read_map (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
   query = get_string (r, object, path, "query", FALSE, TRUE, &bad);
   prompt = get_string (r, object, path, "prompt", FALSE, FALSE, &bad);
   file = get_path (r, object, path, "file", TRUE, &bad);
+  file_record = get_record (r, object, path, "file_bytes", "file_sha256", &bad);
   if ((hj_member (object, "tokens") != NULL))
     {
       tokens = get_string_list (r, object, path, "tokens", FALSE, &bad);
@@ -595,6 +658,7 @@ read_map (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
     return NULL;
 
   ref = hs_map_ref_new (model, query, file);
+  ref->file_record = g_steal_pointer (&file_record);
   ref->prompt = g_steal_pointer (&prompt);
   ref->tokens = g_steal_pointer (&tokens);
   ref->no_attn = no_attn;
@@ -666,6 +730,7 @@ hs_manifest_read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *
   gboolean bad = FALSE;
   g_autofree char *id = NULL;
   g_autofree char *image = NULL;
+  g_autofree HsFileRecord *image_record = NULL;
   g_autoptr(HsInstance) instance = NULL;
   g_autoptr(GHashTable) region_names = NULL;
   g_autoptr(GHashTable) sentence_ids = NULL;
@@ -687,10 +752,12 @@ hs_manifest_read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *
   else if (id != NULL)
     g_hash_table_add (instance_ids, g_strdup (id));
   image = get_path (r, object, path, "image", TRUE, &bad);
+  image_record = get_record (r, object, path, "image_bytes", "image_sha256", &bad);
   if (r->stop)
     return NULL;
 
   instance = hs_instance_new (id, image);
+  instance->image_record = g_steal_pointer (&image_record);
   instance->width = get_dimension (r, object, path, "width", &bad);
   instance->height = get_dimension (r, object, path, "height", &bad);
   if ((instance->width == 0) != (instance->height == 0) && !bad)

@@ -128,6 +128,20 @@ close_object (Writer *child)
   g_string_append_c (child->out, '}');
 }
 
+/* A file's record beside its path: "<name>_bytes", "<name>_sha256". */
+static void
+member_record (Writer *w, const char *bytes_key, const char *sha256_key, const HsFileRecord *record)
+{
+  char hex[65];
+
+  if (record == NULL)
+    return;
+  member (w, bytes_key);
+  g_string_append_printf (w->out, "%" G_GUINT64_FORMAT, record->bytes);
+  hs_file_record_sha256_to_hex (record, hex);
+  member_string (w, sha256_key, hex);
+}
+
 static void
 write_label (Writer *w, const HsLabel *label)
 {
@@ -192,7 +206,10 @@ write_region (Writer *w, const HsRegion *region)
       g_string_append_c (o.out, ']');
     }
   if (region->mask != NULL)
-    member_string (&o, "mask", region->mask);
+    {
+      member_string (&o, "mask", region->mask);
+      member_record (&o, "mask_bytes", "mask_sha256", region->mask_record);
+    }
   if (region->mask != NULL && region->has_extent)
     {
       member (&o, "extent");
@@ -237,6 +254,7 @@ write_map (Writer *w, const HsMapRef *ref)
   if (ref->prompt != NULL)
     member_string (&o, "prompt", ref->prompt);
   member_string (&o, "file", ref->file ? ref->file : "");
+  member_record (&o, "file_bytes", "file_sha256", ref->file_record);
   if (ref->tokens != NULL)
     {
       member (&o, "tokens");
@@ -313,6 +331,7 @@ write_instance (Writer *w, const HsInstance *instance)
   open_object (w, &o);
   member_string (&o, "id", instance->id ? instance->id : "");
   member_string (&o, "image", instance->image ? instance->image : "");
+  member_record (&o, "image_bytes", "image_sha256", instance->image_record);
   if (instance->width > 0 && instance->height > 0)
     {
       member (&o, "width");
@@ -452,6 +471,8 @@ hs_dataset_save (HsDataset *dataset, GError **error)
                    "%s: cannot create the dataset folder: %s", dataset->root, g_strerror (saved));
       return FALSE;
     }
+  /* What the files are now, for validate to compare with later. */
+  hs_dataset_record_files (dataset);
   text = dataset_to_json (dataset, &len);
   if (!hs_atomic_write (dataset->manifest_path, text, len, &local_error))
     {
