@@ -304,6 +304,16 @@ T.update({
    "Der Ordner mit Bildern und YOLO-.txt-Beschriftungen (labels/ neben images/ geht auch).",
  "C_lass names (optional)": "_Klassennamen (optional)",
  "BBox_List_2017.csv, then optionally the image folder.": "BBox_List_2017.csv, dann wahlweise der Bildordner.",
+ "VinDr-CXR annotations CSV, then optionally the image folder (DICOM or PNG). Each radiologist's boxes stay a region of their own.":
+   "VinDr-CXR-Annotations-CSV, dann wahlweise der Bildordner (DICOM oder PNG). Die Rahmen jedes Radiologen bleiben eine eigene Region.",
+ "RSNA Pneumonia stage_2_train_labels.csv, then optionally the image folder.":
+   "RSNA-Pneumonie stage_2_train_labels.csv, dann wahlweise der Bildordner.",
+ "SIIM-ACR Pneumothorax train-rle.csv, then optionally the image folder (searched recursively).":
+   "SIIM-ACR-Pneumothorax train-rle.csv, dann wahlweise der Bildordner (rekursiv durchsucht).",
+ "ChestX-Det or ChestX-Det10 JSON, then optionally the image folder.":
+   "ChestX-Det- oder ChestX-Det10-JSON, dann wahlweise der Bildordner.",
+ "A folder of Pascal VOC .xml files (or one), then optionally the image folder (default: JPEGImages/ beside it).":
+   "Ein Ordner mit Pascal-VOC-.xml-Dateien (oder eine), dann wahlweise der Bildordner (Vorgabe: JPEGImages/ daneben).",
  "The MS-CXR CSV, then optionally the root its 'path' column is relative to.":
    "Die MS-CXR-CSV, dann wahlweise der Ordner, auf den sich ihre Spalte 'path' bezieht.",
  "gt_annotations_*.json or gt_segmentations_*.json, then optionally the CheXpert root (valid/, test/). Saliency pickles: convert them with tools/convert-chexlocalize-maps, then import them with npy-folder.":

@@ -57,7 +57,8 @@ typedef struct {
 } HsImportOptions;
 
 /* Formats: "covid-seg", "coco", "yolo", "nih-bbox", "chexlocalize",
- * "imagenome", "ms-cxr", "npy-folder" (see each importer's sources in
+ * "imagenome", "ms-cxr", "vindr-cxr", "rsna-pneumonia", "siim-acr",
+ * "chestx-det", "voc", "npy-folder" (see each importer's sources in
  * `heatscope-cli import --help`).  Writes OUTPUT/heatscope.json, copies (or
  * hard-links) images into OUTPUT/images and writes masks into OUTPUT/masks.
  * "npy-folder" instead adds maps to the dataset already in OUTPUT (copied

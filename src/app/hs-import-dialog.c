@@ -88,6 +88,15 @@ static const struct
                     "image folder (<image_id>.jpg)."), NULL, FALSE },
   { "npy-folder", N_("A folder of <instance>__<model>__<query-id>.npy maps, attached to the "
                      "dataset in the output folder."), NULL, TRUE },
+  { "vindr-cxr", N_("VinDr-CXR annotations CSV, then optionally the image folder (DICOM or PNG). "
+                    "Each radiologist's boxes stay a region of their own."), NULL, FALSE },
+  { "rsna-pneumonia", N_("RSNA Pneumonia stage_2_train_labels.csv, then optionally the image folder."),
+    NULL, FALSE },
+  { "siim-acr", N_("SIIM-ACR Pneumothorax train-rle.csv, then optionally the image folder "
+                   "(searched recursively)."), NULL, FALSE },
+  { "chestx-det", N_("ChestX-Det or ChestX-Det10 JSON, then optionally the image folder."), NULL, FALSE },
+  { "voc", N_("A folder of Pascal VOC .xml files (or one), then optionally the image folder "
+              "(default: JPEGImages/ beside it)."), NULL, FALSE },
 };
 
 static guint

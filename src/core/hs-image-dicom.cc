@@ -476,6 +476,9 @@ hs_image_load_dicom_memory (const guint8 *data, gsize len, const char *name, GEr
                        name, length, hs_limits_get ()->max_file_bytes);
           return NULL;
         }
+      /* The decoders' shared work budget: decoded bytes per input byte. */
+      if (!hs_image_check_decode_ratio (name, length, len, error))
+        return NULL;
       gsize frame_samples = (gsize) columns * rows * spp;
       gsize frame_bytes = frame_samples * (bits_allocated / 8);
       if (length < frame_bytes)

@@ -33,6 +33,35 @@ gboolean hs_import_chexlocalize (HsImportContext *ctx, const char * const *sourc
 gboolean hs_import_imagenome    (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
 gboolean hs_import_ms_cxr       (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
 gboolean hs_import_npy_folder   (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
+gboolean hs_import_vindr        (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
+gboolean hs_import_rsna         (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
+gboolean hs_import_siim         (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
+gboolean hs_import_chestx_det   (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
+gboolean hs_import_voc          (HsImportContext *ctx, const char * const *sources, guint n, GError **error);
+
+/* The images of an importer whose rows name an image id (VinDr-CXR, RSNA,
+ * SIIM, ChestX-Det, VOC): found in `dir` as ID, ID.dcm, ID.dicom, ID.png,
+ * ID.jpg or ID.jpeg, or anywhere below `dir` under one of those names (SIIM
+ * nests its DICOM files by study and series); one instance per image, in
+ * the order of first use. */
+typedef struct
+{
+  HsInstance *instance;   /* NULL when the image could not be had */
+  guint       width, height;
+} HsImportImage;
+
+typedef struct _HsImportImages HsImportImages;
+
+HsImportImages *hs_import_images_new    (const char *dir, const char *source_name);
+/* The image `id`, copied into the dataset on first use; NULL (and a skip of
+ * FILE:LINE recorded) when it is missing or unreadable. */
+HsImportImage  *hs_import_images_get    (HsImportContext *ctx, HsImportImages *images,
+                                         const char *id, const char *file, guint line);
+/* Adds the instances to the dataset and frees the table. */
+void            hs_import_images_finish (HsImportContext *ctx, HsImportImages *images);
+/* The instance's finding `label` as positive, once. */
+void            hs_import_add_positive  (HsImportContext *ctx, HsInstance *instance,
+                                         const char *label);
 
 /* Reports progress (throttled; see HsImportProgressFunc) and checks the
  * cancellable: FALSE with G_IO_ERROR_CANCELLED once cancelled. */
@@ -52,6 +81,9 @@ void     hs_import_skip         (HsImportContext *ctx, const char *file, guint l
  * source), never following a symlink out of it (hs-safe-open.h).  Returns
  * the descriptor of a regular file, or -1 with `error` set. */
 int      hs_import_open_source  (HsImportContext *ctx, const char *path, GError **error);
+/* Adds a folder the sources imply (VOC's JPEGImages beside Annotations) to
+ * the folders files may be opened beneath. */
+void     hs_import_add_source_root (HsImportContext *ctx, const char *dir);
 /* Reads such a file whole, up to HsLimits' max_file_bytes (NUL-terminated). */
 gboolean hs_import_read_source  (HsImportContext *ctx, const char *path, char **contents,
                                  gsize *len, GError **error);

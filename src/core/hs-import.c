@@ -31,6 +31,11 @@ static const struct
   { "chexlocalize", 1, 2, hs_import_chexlocalize },
   { "imagenome", 1, 2, hs_import_imagenome },
   { "npy-folder", 1, 1, hs_import_npy_folder },
+  { "vindr-cxr", 1, 2, hs_import_vindr },
+  { "rsna-pneumonia", 1, 2, hs_import_rsna },
+  { "siim-acr", 1, 2, hs_import_siim },
+  { "chestx-det", 1, 2, hs_import_chestx_det },
+  { "voc", 1, 2, hs_import_voc },
 };
 
 const char * const *
@@ -249,6 +254,13 @@ hs_import_open_source (HsImportContext *ctx, const char *path, GError **error)
       return -1;
     }
   return fd;
+}
+
+void
+hs_import_add_source_root (HsImportContext *ctx, const char *dir)
+{
+  if (ctx->source_roots != NULL)
+    g_ptr_array_add (ctx->source_roots, absolute_lexical (dir));
 }
 
 gboolean
@@ -667,4 +679,165 @@ hs_import (const char *format, const char * const *sources, const char *output_d
       return NULL;
     }
   return ctx.dataset;
+}
+
+/* ---- images named by id ----------------------------------------------------- */
+
+struct _HsImportImages
+{
+  char       *dir;
+  char       *source_name;
+  GHashTable *by_id;     /* id → HsImportImage* (owned by `order`) */
+  GPtrArray  *order;
+  GHashTable *index;     /* file name → path below dir, built on first miss */
+};
+
+static const char *const image_suffixes[] = { "", ".dcm", ".dicom", ".png", ".jpg", ".jpeg" };
+
+static void
+import_image_free (gpointer data)
+{
+  HsImportImage *image = data;
+
+  if (image->instance != NULL)
+    hs_instance_free (image->instance);
+  g_free (image);
+}
+
+HsImportImages *
+hs_import_images_new (const char *dir, const char *source_name)
+{
+  HsImportImages *images = g_new0 (HsImportImages, 1);
+
+  images->dir = g_strdup (dir);
+  images->source_name = g_strdup (source_name);
+  images->by_id = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  images->order = g_ptr_array_new_with_free_func (import_image_free);
+  return images;
+}
+
+/* Regular files below `dir` by name (the first found wins; symlinks and
+ * hidden entries are not followed, depth at most 8). */
+static void
+index_folder (GHashTable *index, const char *dir, guint depth)
+{
+  g_autoptr(GDir) d = NULL;
+  const char *name;
+
+  if (depth > 8 || (d = g_dir_open (dir, 0, NULL)) == NULL)
+    return;
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = NULL;
+
+      if (name[0] == '.')
+        continue;
+      path = g_build_filename (dir, name, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+        continue;
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        index_folder (index, path, depth + 1);
+      else if (g_file_test (path, G_FILE_TEST_IS_REGULAR) && !g_hash_table_contains (index, name))
+        g_hash_table_insert (index, g_strdup (name), g_steal_pointer (&path));
+    }
+}
+
+static char *
+find_image (HsImportImages *images, const char *id)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (image_suffixes); i++)
+    {
+      g_autofree char *name = g_strconcat (id, image_suffixes[i], NULL);
+      g_autofree char *path = g_build_filename (images->dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        return g_steal_pointer (&path);
+    }
+  if (images->index == NULL)
+    {
+      images->index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      index_folder (images->index, images->dir, 0);
+    }
+  for (guint i = 1; i < G_N_ELEMENTS (image_suffixes); i++)
+    {
+      g_autofree char *name = g_strconcat (id, image_suffixes[i], NULL);
+      const char *path = g_hash_table_lookup (images->index, name);
+
+      if (path != NULL)
+        return g_strdup (path);
+    }
+  return NULL;
+}
+
+HsImportImage *
+hs_import_images_get (HsImportContext *ctx, HsImportImages *images, const char *id,
+                      const char *file, guint line)
+{
+  HsImportImage *image;
+  g_autofree char *source = NULL, *relative = NULL, *rel = NULL, *instance_id = NULL;
+  g_autofree char *base = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  if (g_hash_table_lookup_extended (images->by_id, id, NULL, (gpointer *) &image))
+    {
+      if (image->instance == NULL)
+        hs_import_skip (ctx, file, line, "image %s was not imported", id);
+      return image->instance != NULL ? image : NULL;
+    }
+  image = g_new0 (HsImportImage, 1);
+  g_ptr_array_add (images->order, image);
+  g_hash_table_insert (images->by_id, g_strdup (id), image);
+  if (*id == '\0' || strchr (id, '/') != NULL || strcmp (id, "..") == 0 || strcmp (id, ".") == 0)
+    {
+      hs_import_skip (ctx, file, line, "bad image id '%s'", id);
+      return NULL;
+    }
+  source = find_image (images, id);
+  if (source == NULL)
+    {
+      hs_import_skip (ctx, file, line, "image %s not found in %s", id, images->dir);
+      return NULL;
+    }
+  base = g_path_get_basename (source);
+  relative = g_build_filename ("images", base, NULL);
+  rel = hs_import_add_image (ctx, source, relative, &image->width, &image->height, &local_error);
+  if (rel == NULL)
+    {
+      hs_import_skip (ctx, file, line, "%s", local_error->message);
+      return NULL;
+    }
+  instance_id = hs_import_unique_id (ctx, id);
+  image->instance = hs_instance_new (instance_id, rel);
+  image->instance->width = image->width;
+  image->instance->height = image->height;
+  hs_instance_set_metadata (image->instance, "source", images->source_name);
+  return image;
+}
+
+void
+hs_import_images_finish (HsImportContext *ctx, HsImportImages *images)
+{
+  for (guint i = 0; i < images->order->len; i++)
+    {
+      HsImportImage *image = g_ptr_array_index (images->order, i);
+
+      if (image->instance != NULL)
+        hs_dataset_add_instance (ctx->dataset, g_steal_pointer (&image->instance));
+    }
+  g_ptr_array_unref (images->order);
+  g_hash_table_unref (images->by_id);
+  if (images->index != NULL)
+    g_hash_table_unref (images->index);
+  g_free (images->dir);
+  g_free (images->source_name);
+  g_free (images);
+}
+
+void
+hs_import_add_positive (HsImportContext *ctx, HsInstance *instance, const char *label)
+{
+  const char *locations[] = { label, NULL };
+
+  hs_import_add_finding (ctx, instance, hs_label_new (label, "positive", locations));
+  instance->abnormal = TRUE;
 }

@@ -1,0 +1,187 @@
+/* hs-import-chestx-det.c — ChestX-Det / ChestX-Det10 JSON
+ * (a list of {"file_name", "syms": [class...], "boxes": [[x1,y1,x2,y2]...],
+ * "polygons": [[[x,y]...]...]}, the i-th box and polygon belonging to the
+ * i-th sym; ChestX-Det10 has no polygons; an image without findings has
+ * empty lists).  Boxes and polygon masks are in image pixels; a class that
+ * appears twice gets both boxes and the union of its polygons. */
+#include "hs-import-private.h"
+
+#include "hs-json-guard-private.h"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+static gboolean
+node_double (JsonNode *node, double *out)
+{
+  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE)
+    return FALSE;
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_INT64: *out = (double) json_node_get_int (node); return TRUE;
+    case G_TYPE_DOUBLE: *out = json_node_get_double (node); return isfinite (*out);
+    default: return FALSE;
+    }
+}
+
+static JsonArray *
+member_array (JsonObject *o, const char *member)
+{
+  JsonNode *node = json_object_get_member (o, member);
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+gboolean
+hs_import_chestx_det (HsImportContext *ctx, const char * const *sources, guint n, GError **error)
+{
+  const char *json_path = sources[0];
+  g_autofree char *base = g_path_get_dirname (json_path);
+  g_autofree char *image_dir = n >= 2 ? g_strdup (sources[1]) : g_strdup (base);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) local_error = NULL;
+  HsImportImages *images;
+  JsonArray *entries;
+  gboolean ok = TRUE;
+
+  if (!hs_json_parser_load_file (parser, json_path, &local_error))
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT, "%s", local_error->message);
+      return FALSE;
+    }
+  if (!JSON_NODE_HOLDS_ARRAY (json_parser_get_root (parser)))
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
+                   "%s: not a ChestX-Det file (a list of {file_name, syms, boxes, polygons})", json_path);
+      return FALSE;
+    }
+  entries = json_node_get_array (json_parser_get_root (parser));
+  images = hs_import_images_new (image_dir, "ChestX-Det");
+  for (guint e = 0; e < json_array_get_length (entries); e++)
+    {
+      JsonNode *node = json_array_get_element (entries, e);
+      JsonObject *o = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      JsonArray *syms, *boxes, *polygons;
+      const char *file;
+      HsImportImage *image;
+      g_autofree char *where = g_strdup_printf ("[%u]", e);
+      g_autofree char *stem = NULL;
+      g_autoptr(GHashTable) masks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      g_autoptr(GPtrArray) mask_order = g_ptr_array_new ();
+
+      if (!hs_import_progress (ctx, (double) e / MAX (1, json_array_get_length (entries)), NULL, error))
+        {
+          ok = FALSE;
+          break;
+        }
+      file = o != NULL && json_object_has_member (o, "file_name") &&
+             JSON_NODE_HOLDS_VALUE (json_object_get_member (o, "file_name")) &&
+             json_node_get_value_type (json_object_get_member (o, "file_name")) == G_TYPE_STRING
+             ? json_object_get_string_member (o, "file_name") : NULL;
+      syms = o != NULL ? member_array (o, "syms") : NULL;
+      boxes = o != NULL ? member_array (o, "boxes") : NULL;
+      polygons = o != NULL ? member_array (o, "polygons") : NULL;
+      if (file == NULL || syms == NULL || boxes == NULL ||
+          json_array_get_length (boxes) != json_array_get_length (syms) ||
+          (polygons != NULL && json_array_get_length (polygons) != json_array_get_length (syms)))
+        {
+          hs_import_skip (ctx, json_path, 0, "%s: expected file_name and syms, boxes (and polygons) of one length", where);
+          continue;
+        }
+      {
+        const char *dot = strrchr (file, '.');
+        stem = dot != NULL ? g_strndup (file, dot - file) : g_strdup (file);
+      }
+      image = hs_import_images_get (ctx, images, stem, json_path, 0);
+      if (image == NULL)
+        continue;
+      for (guint i = 0; i < json_array_get_length (syms); i++)
+        {
+          JsonNode *sym_node = json_array_get_element (syms, i);
+          JsonNode *box_node = json_array_get_element (boxes, i);
+          JsonArray *box = JSON_NODE_HOLDS_ARRAY (box_node) ? json_node_get_array (box_node) : NULL;
+          const char *sym;
+          double x1, y1, x2, y2;
+
+          if (!JSON_NODE_HOLDS_VALUE (sym_node) || json_node_get_value_type (sym_node) != G_TYPE_STRING ||
+              *(sym = json_node_get_string (sym_node)) == '\0')
+            {
+              hs_import_skip (ctx, json_path, 0, "%s.syms[%u]: not a class name", where, i);
+              continue;
+            }
+          if (box == NULL || json_array_get_length (box) != 4 ||
+              !node_double (json_array_get_element (box, 0), &x1) || !node_double (json_array_get_element (box, 1), &y1) ||
+              !node_double (json_array_get_element (box, 2), &x2) || !node_double (json_array_get_element (box, 3), &y2))
+            {
+              hs_import_skip (ctx, json_path, 0, "%s.boxes[%u]: not [x1, y1, x2, y2]", where, i);
+              continue;
+            }
+          if (!hs_import_clip_box (&x1, &y1, &x2, &y2, image->width, image->height))
+            {
+              hs_import_skip (ctx, json_path, 0, "%s.boxes[%u]: empty or outside the image", where, i);
+              continue;
+            }
+          hs_region_add_box (hs_import_get_region (ctx, image->instance, sym), x1, y1, x2, y2);
+          hs_import_add_class_sentence (ctx, image->instance, sym);
+          hs_import_add_positive (ctx, image->instance, sym);
+          if (polygons != NULL)
+            {
+              JsonNode *poly_node = json_array_get_element (polygons, i);
+              JsonArray *poly = JSON_NODE_HOLDS_ARRAY (poly_node) ? json_node_get_array (poly_node) : NULL;
+              guint np = poly != NULL ? json_array_get_length (poly) : 0;
+              g_autofree double *xy = g_new (double, 2 * MAX (np, 1));
+              gboolean good = np >= 3;
+              guint8 *mask;
+
+              for (guint k = 0; good && k < np; k++)
+                {
+                  JsonNode *pt = json_array_get_element (poly, k);
+                  JsonArray *p = JSON_NODE_HOLDS_ARRAY (pt) ? json_node_get_array (pt) : NULL;
+                  good = p != NULL && json_array_get_length (p) == 2 &&
+                         node_double (json_array_get_element (p, 0), &xy[2 * k]) &&
+                         node_double (json_array_get_element (p, 1), &xy[2 * k + 1]);
+                }
+              if (!good)
+                {
+                  hs_import_skip (ctx, json_path, 0, "%s.polygons[%u]: not a list of ≥ 3 [x, y] points", where, i);
+                  continue;
+                }
+              mask = g_hash_table_lookup (masks, sym);
+              if (mask == NULL)
+                {
+                  mask = g_malloc0 ((gsize) image->width * image->height);
+                  g_hash_table_insert (masks, g_strdup (sym), mask);
+                  g_ptr_array_add (mask_order, g_strdup (sym));
+                }
+              {
+                g_autofree guint8 *one = g_malloc0 ((gsize) image->width * image->height);
+                hs_import_fill_polygon (one, image->width, image->height, xy, np);
+                for (gsize k = 0; k < (gsize) image->width * image->height; k++)
+                  mask[k] |= one[k];
+              }
+            }
+        }
+      for (guint m = 0; m < mask_order->len; m++)
+        {
+          g_autofree char *sym = g_ptr_array_index (mask_order, m);
+          g_autofree char *mask_stem = g_strdup_printf ("%s-%s", image->instance->id, sym);
+          const guint8 *mask = g_hash_table_lookup (masks, sym);
+          g_autofree char *rel = hs_import_write_mask (ctx, mask_stem, mask, image->width, image->height, error);
+          HsRegion *region;
+
+          if (rel == NULL)
+            {
+              ok = FALSE;
+              break;
+            }
+          region = hs_import_get_region (ctx, image->instance, sym);
+          hs_region_set_mask (region, rel);
+          hs_region_set_mask_extent (region, mask, image->width, image->height);
+        }
+      if (!ok)
+        break;
+    }
+  hs_import_images_finish (ctx, images);
+  return ok;
+}

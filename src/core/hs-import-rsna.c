@@ -1,0 +1,116 @@
+/* hs-import-rsna.c — RSNA Pneumonia Detection stage_2_train_labels.csv
+ * ("patientId,x,y,width,height,Target"; Target 0 rows carry no box, an
+ * image with several opacities has one row per box).  Boxes are in the
+ * pixels of the original 1024 × 1024 DICOM files; a smaller copy of an
+ * image gets them scaled. */
+#include "hs-import-private.h"
+
+#include <math.h>
+#include <string.h>
+
+#define RSNA_ORIGINAL_SIZE 1024.0
+#define RSNA_REGION "Lung Opacity"
+
+static gboolean
+parse_double (const char *text, double *out)
+{
+  g_autofree char *copy = NULL;
+  char *end = NULL;
+
+  if (text == NULL)
+    return FALSE;
+  copy = g_strstrip (g_strdup (text));
+  *out = g_ascii_strtod (copy, &end);
+  return end != copy && *end == '\0' && isfinite (*out);
+}
+
+gboolean
+hs_import_rsna (HsImportContext *ctx, const char * const *sources, guint n, GError **error)
+{
+  const char *csv_path = sources[0];
+  g_autofree char *base = g_path_get_dirname (csv_path);
+  g_autofree char *image_dir = n >= 2 ? g_strdup (sources[1]) : g_strdup (base);
+  g_autoptr(HsCsvReader) reader = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_auto(GStrv) header = NULL;
+  HsImportImages *images;
+  int c_id, c_x, c_y, c_w, c_h, c_target;
+  guint line = 0;
+  gboolean ok = TRUE;
+
+  reader = hs_csv_reader_new_from_file (csv_path, &local_error);
+  if (reader == NULL)
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s", local_error->message);
+      return FALSE;
+    }
+  header = hs_csv_reader_next (reader, &line, &local_error);
+  c_id = header ? hs_csv_find_column (header, "patientId") : -1;
+  c_x = header ? hs_csv_find_column (header, "x") : -1;
+  c_y = header ? hs_csv_find_column (header, "y") : -1;
+  c_w = header ? hs_csv_find_column (header, "width") : -1;
+  c_h = header ? hs_csv_find_column (header, "height") : -1;
+  c_target = header ? hs_csv_find_column (header, "Target") : -1;
+  if (c_id < 0 || c_x < 0 || c_y < 0 || c_w < 0 || c_h < 0 || c_target < 0)
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
+                   "%s:1: not an RSNA Pneumonia header (patientId, x, y, width, height, Target)", csv_path);
+      return FALSE;
+    }
+
+  images = hs_import_images_new (image_dir, "RSNA Pneumonia Detection");
+  while (TRUE)
+    {
+      g_auto(GStrv) row = NULL;
+      HsImportImage *image;
+      const char *id, *target;
+      double x, y, w, h, x1, y1, x2, y2, sx, sy;
+
+      if (!hs_import_next_row (ctx, reader, csv_path, &line, &row, error))
+        {
+          ok = FALSE;
+          break;
+        }
+      if (row == NULL)
+        break;
+      if ((int) g_strv_length (row) <= MAX (MAX (MAX (c_id, c_x), MAX (c_y, c_w)), MAX (c_h, c_target)))
+        {
+          hs_import_skip (ctx, csv_path, line, "expected patientId, x, y, width, height, Target");
+          continue;
+        }
+      id = g_strstrip (row[c_id]);
+      target = g_strstrip (row[c_target]);
+      if (strcmp (target, "0") != 0 && strcmp (target, "1") != 0)
+        {
+          hs_import_skip (ctx, csv_path, line, "Target is '%s', not 0 or 1", target);
+          continue;
+        }
+      image = hs_import_images_get (ctx, images, id, csv_path, line);
+      if (image == NULL)
+        continue;
+      if (strcmp (target, "0") == 0)
+        continue;   /* no opacity: a normal instance */
+      if (!parse_double (row[c_x], &x) || !parse_double (row[c_y], &y) ||
+          !parse_double (row[c_w], &w) || !parse_double (row[c_h], &h))
+        {
+          hs_import_skip (ctx, csv_path, line, "Target 1 without a numeric box");
+          continue;
+        }
+      sx = image->width / RSNA_ORIGINAL_SIZE;
+      sy = image->height / RSNA_ORIGINAL_SIZE;
+      x1 = x * sx;
+      y1 = y * sy;
+      x2 = (x + w) * sx;
+      y2 = (y + h) * sy;
+      if (!hs_import_clip_box (&x1, &y1, &x2, &y2, image->width, image->height))
+        {
+          hs_import_skip (ctx, csv_path, line, "box is empty or outside the image");
+          continue;
+        }
+      hs_region_add_box (hs_import_get_region (ctx, image->instance, RSNA_REGION), x1, y1, x2, y2);
+      hs_import_add_class_sentence (ctx, image->instance, RSNA_REGION);
+      hs_import_add_positive (ctx, image->instance, RSNA_REGION);
+    }
+  hs_import_images_finish (ctx, images);
+  return ok;
+}
