@@ -314,6 +314,10 @@ T.update({
    "ChestX-Det- oder ChestX-Det10-JSON, dann wahlweise der Bildordner.",
  "A folder of Pascal VOC .xml files (or one), then optionally the image folder (default: JPEGImages/ beside it).":
    "Ein Ordner mit Pascal-VOC-.xml-Dateien (oder eine), dann wahlweise der Bildordner (Vorgabe: JPEGImages/ daneben).",
+ " · %.6g %s · %.1f, %.1f mm%s": " · %.6g %s · %.1f, %.1f mm%s",
+ "raw": "Rohwert",
+ " (at detector)": " (am Detektor)",
+ " · %.6g %s · no pixel spacing": " · %.6g %s · kein Pixelabstand",
  "The MS-CXR CSV, then optionally the root its 'path' column is relative to.":
    "Die MS-CXR-CSV, dann wahlweise der Ordner, auf den sich ihre Spalte 'path' bezieht.",
  "gt_annotations_*.json or gt_segmentations_*.json, then optionally the CheXpert root (valid/, test/). Saliency pickles: convert them with tools/convert-chexlocalize-maps, then import them with npy-folder.":

@@ -150,6 +150,33 @@ hs_canvas_hover_at (HsCanvas *self, double wx, double wy, HsCanvasHover *out)
   else if (hover.valid)
     text = g_strdup_printf (_("x %u, y %u"), (guint) hover.x, (guint) hover.y);
 
+  if (text != NULL && self->image != NULL && g_strcmp0 (hs_image_get_format (self->image), "DICOM") == 0)
+    {
+      /* DICOM: the pixel's own grey value (Hounsfield or raw units) and, with
+       * a known pixel spacing, the position in millimetres. */
+      guint px = MIN ((guint) hover.x, hs_image_get_width (self->image) - 1);
+      guint py = MIN ((guint) hover.y, hs_image_get_height (self->image) - 1);
+      double value = hs_image_sample_to_value (self->image, hs_image_get_grey (self->image, px, py));
+      const char *unit = hs_image_get_value_unit (self->image);
+      double row_mm, col_mm;
+      gboolean at_detector;
+      g_autofree char *extra = NULL;
+
+      if (hs_image_get_pixel_spacing (self->image, &row_mm, &col_mm, &at_detector))
+        /* TRANSLATORS: DICOM read-out: grey value, its unit, position in mm from the top-left corner */
+        extra = g_strdup_printf (_(" · %.6g %s · %.1f, %.1f mm%s"), value, unit != NULL ? unit : _("raw"),
+                                 (px + 0.5) * col_mm, (py + 0.5) * row_mm,
+                                 at_detector ? _(" (at detector)") : "");
+      else
+        /* TRANSLATORS: DICOM read-out without pixel spacing: grey value and its unit */
+        extra = g_strdup_printf (_(" · %.6g %s · no pixel spacing"), value, unit != NULL ? unit : _("raw"));
+      {
+        char *joined = g_strconcat (text, extra, NULL);
+        g_free (text);
+        text = joined;
+      }
+    }
+
   if (out)
     *out = hover;
   self->hover = hover;

@@ -117,12 +117,22 @@ _hs_canvas_get_overlay_options (HsCanvas *self, HsOverlayOptions *options)
     hs_overlay_options_init (options);
 }
 
-/* Window/level in source units. */
+/* Window/level in source units (samples). */
 void
 _hs_canvas_get_window_level (HsCanvas *self, double *center, double *width)
 {
   double c = 0.5, w = 1.0, max = self->image ? hs_image_get_max_value (self->image) : 255;
 
+  /* Automatic: the image's own initial window — a DICOM file's Window
+   * Center/Width (or VOI LUT), the full range of a PNG/JPEG. */
+  if (self->image != NULL && (self->state == NULL || hs_view_state_get_window_level_auto (self->state)))
+    {
+      double vc, vw;
+
+      hs_image_get_default_window (self->image, &vc, &vw);
+      hs_image_window_to_samples (self->image, vc, vw, center, width);
+      return;
+    }
   if (self->state)
     hs_view_state_get_window_level (self->state, &c, &w);
   *center = c * max;

@@ -444,6 +444,13 @@ hs_view_state_get_window_level (HsViewState *self, double *center, double *width
     *width = self->wl_width <= 0 ? 1.0 : self->wl_width;
 }
 
+gboolean
+hs_view_state_get_window_level_auto (HsViewState *self)
+{
+  g_return_val_if_fail (HS_IS_VIEW_STATE (self), TRUE);
+  return self->wl_center < 0 || self->wl_width <= 0;
+}
+
 void
 hs_view_state_set_window_level (HsViewState *self, double center, double width)
 {

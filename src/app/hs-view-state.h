@@ -66,6 +66,9 @@ void            hs_view_state_set_shared_range   (HsViewState *self, double min,
 /* Window/level as fractions of the full range (center < 0: auto → 0.5;
  * width <= 0: full range → 1). */
 void            hs_view_state_get_window_level   (HsViewState *self, double *center, double *width);
+/* TRUE while window/level is automatic (never set, or reset): the canvas
+ * then shows the image's own initial window (a DICOM file's). */
+gboolean        hs_view_state_get_window_level_auto (HsViewState *self);
 void            hs_view_state_set_window_level   (HsViewState *self, double center, double width);
 gboolean        hs_view_state_get_show_boxes     (HsViewState *self);
 gboolean        hs_view_state_get_show_masks     (HsViewState *self);
