@@ -4,6 +4,7 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hs-test-util.h"
 
@@ -150,6 +151,32 @@ test_errors (void)
   g_assert_cmpint (hs_test_run_cli ("agreement", (const char *[]) { "--bogus", fa, NULL }, &out, &err), ==, 2);
 }
 
+/* One file counted as two annotators (twice by name, or through a hard
+ * link), or one annotator in two files, is refused: it would be agreement
+ * with oneself. */
+static void
+test_same_annotator_twice (void)
+{
+  const char *a[] = { "yes", "no", "yes" };
+  const char *b[] = { "yes", "yes", "no" };
+  g_autofree char *fa = write_answers ("same-a.jsonl", "alice", a, 3, NULL);
+  g_autofree char *fb = write_answers ("same-b.jsonl", "alice", b, 3, NULL);
+  g_autofree char *link_a = g_build_filename (tmpdir, "same-link.jsonl", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpint (hs_test_run_cli ("agreement", (const char *[]) { fa, fa, NULL }, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "are the same file"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (link (fa, link_a), ==, 0);
+  g_assert_cmpint (hs_test_run_cli ("agreement", (const char *[]) { fa, link_a, NULL }, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "are the same file"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (hs_test_run_cli ("agreement", (const char *[]) { fa, fb, NULL }, &out, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "annotator \"alice\" also answers in"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -157,6 +184,7 @@ main (int argc, char **argv)
   tmpdir = hs_test_make_tmpdir ();
   g_test_add_func ("/hs/cli-agreement/two-annotators", test_two_annotators);
   g_test_add_func ("/hs/cli-agreement/three-annotators", test_three_annotators_and_bad_lines);
+  g_test_add_func ("/hs/cli-agreement/same-annotator-twice", test_same_annotator_twice);
   g_test_add_func ("/hs/cli-agreement/errors", test_errors);
   return g_test_run ();
 }

@@ -80,6 +80,32 @@ test_empty_target_nulls (void)
   g_assert_cmpfloat (json_object_get_double_member (obj, "no_attn"), ==, 0.125);
 }
 
+/* --no-attn is a share of the attention: NaN, ±Inf, outside [0, 1] or not
+ * a number is a usage error (NaN used to read as "not given"). */
+static void
+test_no_attn_range (void)
+{
+  const double s[] = { 1, 2, 3, 4 };
+  g_autofree char *map = write_map ("no-attn.npy", 2, 2, s);
+  const char *bad[] = { "nan", "NaN", "inf", "-0.1", "1.5", "0.5x", "" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      const char *args[] = { "--map", map, "--size", "20x20", "--json", "--no-attn", bad[i], NULL };
+      g_autofree char *out = NULL, *err = NULL;
+      g_autofree char *expected = g_strdup_printf ("--no-attn must be a share in [0, 1], not '%s'", bad[i]);
+
+      g_assert_cmpint (hs_test_run_cli ("score", args, &out, &err), ==, 2);
+      g_assert_nonnull (strstr (err, expected));
+    }
+  {
+    const char *args[] = { "--map", map, "--size", "20x20", "--json", "--no-attn", "1", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (hs_test_run_cli ("score", args, &out, &err), ==, 0);
+  }
+}
+
 /* The CLI prints the library's numbers for a random map, a mask and two boxes. */
 static void
 test_matches_library (void)
@@ -449,6 +475,7 @@ main (int argc, char **argv)
   tmpdir = hs_test_make_tmpdir ();
   g_test_add_func ("/hs/cli-score/hand-worked", test_hand_worked);
   g_test_add_func ("/hs/cli-score/empty-target-nulls", test_empty_target_nulls);
+  g_test_add_func ("/hs/cli-score/no-attn-range", test_no_attn_range);
   g_test_add_func ("/hs/cli-score/matches-library", test_matches_library);
   g_test_add_func ("/hs/cli-score/baselines", test_baselines);
   g_test_add_func ("/hs/cli-score/baselines-without-map", test_baselines_without_map);

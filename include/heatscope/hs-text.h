@@ -43,4 +43,12 @@ char **hs_text_split_sentences   (const char *text);
  * Returns a NULL-terminated array (free with g_strfreev). */
 char **hs_text_tokenize          (const char *text);
 
+/* `text` made safe to echo on a terminal or in one error line: control
+ * characters become escapes — \n, \r, \t, \xHH for the other C0 bytes and
+ * DEL (\x1b for ESC), \uHHHH for C1 controls and bidirectional overrides —
+ * and bytes that are not UTF-8 become \xHH.  Everything else is kept.
+ * Every sink of echoed text (CLI error and problem lines, the app's error
+ * bar) passes through it.  Free with g_free. */
+char  *hs_text_escape_controls   (const char *text);
+
 G_END_DECLS

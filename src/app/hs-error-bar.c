@@ -4,6 +4,8 @@
 
 #include "hs-error-bar.h"
 
+#include <heatscope/hs-text.h>
+
 #define MAX_KEPT 100
 
 struct _HsErrorBar
@@ -140,10 +142,17 @@ hs_error_bar_add (HsErrorBar *self,
   if (message == NULL || *message == '\0')
     message = _("Unknown error");
   /* Library messages usually name the file already; do not repeat it. */
-  if (file != NULL && *file != '\0' && strstr (message, file) == NULL)
-    text = g_strdup_printf ("%s: %s", file, message);
-  else
-    text = g_strdup (message);
+  {
+    g_autofree char *raw = NULL;
+
+    if (file != NULL && *file != '\0' && strstr (message, file) == NULL)
+      raw = g_strdup_printf ("%s: %s", file, message);
+    else
+      raw = g_strdup (message);
+    /* One line, as on the command line: ids, names and paths quoted from a
+     * dataset may hold newlines or escape sequences. */
+    text = hs_text_escape_controls (raw);
+  }
   g_debug ("%s", text);
 
   /* The same problem twice (e.g. re-selecting a broken instance) is shown once. */

@@ -2,6 +2,7 @@
  * annotators, one annotation answers file (JSONL) per annotator */
 #include "hs-cli.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +31,7 @@ hs_cli_agreement (int argc, char **argv)
   g_autoptr(GPtrArray) unit_order = g_ptr_array_new ();
   g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
   g_autoptr(GString) json = g_string_new ("{");
+  g_autoptr(GHashTable) annotator_file = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree int *ratings = NULL;
   const char * const *questions;
   gboolean as_json = FALSE, have_form = FALSE;
@@ -58,6 +60,21 @@ hs_cli_agreement (int argc, char **argv)
     }
 
   n_coders = (guint) argc - 1;
+  /* One file is one annotator: the same file twice (by any name) or one
+   * annotator in two files would count the same answers as agreement. */
+  for (guint f = 0; f < n_coders; f++)
+    for (guint e = 0; e < f; e++)
+      {
+        GStatBuf a, b;
+
+        if (g_stat (argv[f + 1], &a) == 0 && g_stat (argv[e + 1], &b) == 0 &&
+            a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+          {
+            hs_cli_error ("agreement", "%s and %s are the same file: each file must be another "
+                          "annotator's answers", argv[e + 1], argv[f + 1]);
+            return HS_CLI_EXIT_USAGE;
+          }
+      }
   for (guint f = 0; f < n_coders; f++)
     {
       g_autoptr(GPtrArray) answers = NULL;
@@ -81,6 +98,21 @@ hs_cli_agreement (int argc, char **argv)
         {
           hs_cli_error ("agreement", "%s: no readable answer", argv[f + 1]);
           return HS_CLI_EXIT_INPUT;
+        }
+      for (guint i = 0; i < answers->len; i++)
+        {
+          HsAnnotationAnswer *a = g_ptr_array_index (answers, i);
+          const char *seen = a->annotator != NULL ? g_hash_table_lookup (annotator_file, a->annotator)
+                                                  : NULL;
+
+          if (seen != NULL && strcmp (seen, argv[f + 1]) != 0)
+            {
+              hs_cli_error ("agreement", "%s: annotator \"%s\" also answers in %s: each annotator "
+                            "must be counted once", argv[f + 1], a->annotator, seen);
+              return HS_CLI_EXIT_INPUT;
+            }
+          if (a->annotator != NULL && seen == NULL)
+            g_hash_table_insert (annotator_file, g_strdup (a->annotator), argv[f + 1]);
         }
       last = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
       g_ptr_array_add (files, last);

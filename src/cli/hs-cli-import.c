@@ -78,7 +78,7 @@ hs_cli_import (int argc, char **argv)
     for (guint i = 0; i < summary.skipped->len; i++)
       {
         g_autofree char *line = hs_import_skip_to_string (g_ptr_array_index (summary.skipped, i));
-        fprintf (stderr, "%s\n", line);
+        hs_cli_print_line (stderr, line);
       }
   if (dataset == NULL)
     {

@@ -230,11 +230,16 @@ static void
 report (InstanceResult *result, const char *format, ...)
 {
   va_list args;
+  g_autofree char *message = NULL;
+  g_autofree char *safe = NULL;
 
-  g_string_append (result->errors, "heatscope-cli metrics: ");
   va_start (args, format);
-  g_string_append_vprintf (result->errors, format, args);
+  message = g_strdup_vprintf (format, args);
   va_end (args);
+  /* One line per message, whatever the ids and paths it quotes hold. */
+  safe = hs_text_escape_controls (message);
+  g_string_append (result->errors, "heatscope-cli metrics: ");
+  g_string_append (result->errors, safe);
   g_string_append_c (result->errors, '\n');
   result->n_failed++;
 }
@@ -249,10 +254,16 @@ note (InstanceResult *result, const char *format, ...)
 {
   va_list args;
 
-  g_string_append (result->errors, "heatscope-cli metrics: ");
+  g_autofree char *message = NULL;
+  g_autofree char *safe = NULL;
+
   va_start (args, format);
-  g_string_append_vprintf (result->errors, format, args);
+  message = g_strdup_vprintf (format, args);
   va_end (args);
+  /* One line per message, whatever the ids and paths it quotes hold. */
+  safe = hs_text_escape_controls (message);
+  g_string_append (result->errors, "heatscope-cli metrics: ");
+  g_string_append (result->errors, safe);
   g_string_append_c (result->errors, '\n');
 }
 

@@ -97,6 +97,7 @@ hs_cli_score (int argc, char **argv)
   gint eval_size = 0;
   gint64 seed = HS_BASELINE_DEFAULT_SEED;
   double no_attn = NAN, threshold = NAN;
+  g_autofree char *no_attn_text = NULL;
   gboolean json = FALSE, baselines = FALSE;
   const GOptionEntry entries[] = {
     { "map", 0, 0, G_OPTION_ARG_FILENAME, &map_path, "Attention map (.npy, [h,w] or [tokens,h,w])", "F.npy" },
@@ -106,7 +107,7 @@ hs_cli_score (int argc, char **argv)
     { "protocol", 0, 0, G_OPTION_ARG_STRING, &protocol_text, "default, gloria or chexlocalize", "P" },
     { "upsample", 0, 0, G_OPTION_ARG_STRING, &upsample_text, "bilinear (default) or nearest; default protocol only", "MODE" },
     { "eval-size", 0, 0, G_OPTION_ARG_INT, &eval_size, "Longest side of the evaluation grid (default protocol)", "N" },
-    { "no-attn", 0, 0, G_OPTION_ARG_DOUBLE, &no_attn, "Mass on the No-Attn slot", "V" },
+    { "no-attn", 0, 0, G_OPTION_ARG_STRING, &no_attn_text, "Mass on the No-Attn slot, in [0, 1]", "V" },
     { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &threshold, "chexlocalize: fixed threshold on the normalised map instead of Otsu", "T" },
     { "thresholds", 0, 0, G_OPTION_ARG_FILENAME, &thresholds_path, "chexlocalize: CheXlocalize's per-class threshold table (tuning_results.csv: threshold,task); the row of --query's class is used instead of Otsu", "FILE.csv" },
     { "query", 0, 0, G_OPTION_ARG_STRING, &query_class, "The class label that picks the --thresholds row (e.g. \"Atelectasis\")", "CLASS" },
@@ -144,6 +145,19 @@ hs_cli_score (int argc, char **argv)
     {
       hs_cli_error (CMD, "missing --map F.npy (or --baselines alone to score the null baselines)");
       return HS_CLI_EXIT_USAGE;
+    }
+  if (no_attn_text != NULL)
+    {
+      char *end = NULL;
+
+      /* A share of the attention: "nan", "inf" or 1.5 is a mistake, and NaN
+       * would silently read as "not given". */
+      no_attn = g_ascii_strtod (no_attn_text, &end);
+      if (end == no_attn_text || *end != '\0' || !(no_attn >= 0 && no_attn <= 1))
+        {
+          hs_cli_error (CMD, "--no-attn must be a share in [0, 1], not '%s'", no_attn_text);
+          return HS_CLI_EXIT_USAGE;
+        }
     }
   if (map_path == NULL && (perturbed_path != NULL || !isnan (no_attn)))
     {

@@ -10,10 +10,23 @@ hs_cli_error (const char *command, const char *format, ...)
   va_list args;
   g_autofree char *message = NULL;
 
+  g_autofree char *safe = NULL;
+
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  fprintf (stderr, "heatscope-cli %s: %s\n", command, message);
+  /* Messages quote ids, names and paths from the input: a newline or an
+   * escape sequence in them must not forge lines or drive the terminal. */
+  safe = hs_text_escape_controls (message);
+  fprintf (stderr, "heatscope-cli %s: %s\n", command, safe);
+}
+
+void
+hs_cli_print_line (FILE *out, const char *text)
+{
+  g_autofree char *safe = hs_text_escape_controls (text);
+
+  fprintf (out, "%s\n", safe);
 }
 
 gboolean

@@ -31,7 +31,7 @@ hs_cli_validate (int argc, char **argv)
       for (guint i = 0; i < problems->len; i++)
         {
           g_autofree char *line = hs_problem_to_string (g_ptr_array_index (problems, i));
-          printf ("%s\n", line);
+          hs_cli_print_line (stdout, line);
         }
       fflush (stdout);
       fprintf (stderr, "heatscope-cli validate: %u problem%s found\n", problems->len,

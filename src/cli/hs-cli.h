@@ -3,6 +3,8 @@
 
 #include <heatscope/heatscope.h>
 
+#include <stdio.h>
+
 G_BEGIN_DECLS
 
 /* Exit status: 0 success, 1 bad input (the message names the file and the
@@ -22,6 +24,10 @@ int hs_cli_agreement (int argc, char **argv);
 
 /* Prints "heatscope-cli COMMAND: MESSAGE" to stderr. */
 void hs_cli_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* Prints TEXT and a newline with its control characters escaped
+ * (hs_text_escape_controls): every line that echoes input goes through it
+ * or hs_cli_error. */
+void hs_cli_print_line (FILE *out, const char *text);
 /* Parses the command's options; on failure prints the error and returns FALSE. */
 gboolean hs_cli_parse (GOptionContext *context, int *argc, char ***argv, const char *command);
 

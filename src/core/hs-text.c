@@ -244,3 +244,65 @@ hs_text_tokenize (const char *text)
   g_ptr_array_add (out, NULL);
   return (char **) g_ptr_array_free (out, FALSE);
 }
+
+/* ---- escaping for echo ------------------------------------------------- */
+
+static gboolean
+is_invisible_control (gunichar c)
+{
+  return (c >= 0x80 && c <= 0x9f) ||            /* C1 controls (CSI is U+009B) */
+         (c >= 0x202a && c <= 0x202e) ||        /* bidi embeddings, overrides  */
+         (c >= 0x2066 && c <= 0x2069) ||        /* bidi isolates               */
+         c == 0x2028 || c == 0x2029;            /* line, paragraph separators  */
+}
+
+char *
+hs_text_escape_controls (const char *text)
+{
+  GString *out;
+  const char *p, *end;
+
+  if (text == NULL)
+    return g_strdup ("");
+  out = g_string_sized_new (strlen (text));
+  end = text + strlen (text);
+  for (p = text; p < end;)
+    {
+      guchar b = (guchar) *p;
+
+      if (b < 0x20 || b == 0x7f)
+        {
+          switch (b)
+            {
+            case '\n': g_string_append (out, "\\n"); break;
+            case '\r': g_string_append (out, "\\r"); break;
+            case '\t': g_string_append (out, "\\t"); break;
+            default: g_string_append_printf (out, "\\x%02x", b); break;
+            }
+          p++;
+        }
+      else if (b < 0x80)
+        g_string_append_c (out, *p++);
+      else
+        {
+          gunichar c = g_utf8_get_char_validated (p, end - p);
+
+          if (c == (gunichar) -1 || c == (gunichar) -2)
+            {
+              g_string_append_printf (out, "\\x%02x", b);
+              p++;
+            }
+          else
+            {
+              const char *next = g_utf8_next_char (p);
+
+              if (is_invisible_control (c))
+                g_string_append_printf (out, "\\u%04x", c);
+              else
+                g_string_append_len (out, p, next - p);
+              p = next;
+            }
+        }
+    }
+  return g_string_free (out, FALSE);
+}
