@@ -192,6 +192,36 @@ class DatasetRoundTrip(unittest.TestCase):
         with self.assertRaisesRegex(heatscope.HeatscopeError, "already saved"):
             ds.add_instance("three", image=img)
 
+    def test_metrics_dataframe_or_list(self):
+        path = os.path.join(self.dir, "frame")
+        ds, *_ = self.build(path)
+        ds.save()
+        rows = heatscope.metrics(path, dataframe=False)
+        self.assertEqual(len(rows), 4)
+        try:
+            import pandas
+        except ImportError:
+            pandas = None
+        got = heatscope.metrics(path)
+        if pandas is None:
+            self.assertEqual(got, rows)
+        else:
+            self.assertIsInstance(got, pandas.DataFrame)
+            self.assertEqual(list(got.columns), list(rows[0].keys()))
+            for r, (_, g) in zip(rows, got.iterrows()):
+                for k, v in r.items():
+                    if v is None:
+                        self.assertTrue(g[k] is None or g[k] != g[k], k)     # None or NaN
+                    else:
+                        self.assertEqual(g[k], v, k)
+        # without pandas importable: the list of dicts
+        code = ("import sys, json; sys.modules['pandas'] = None; import heatscope; "
+                "r = heatscope.metrics(sys.argv[1]); print(type(r).__name__, json.dumps(r))")
+        p = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        kind, text = p.stdout.split(" ", 1)
+        self.assertEqual((kind, json.loads(text)), ("list", rows))
+
     def test_open_starts_the_app_on_the_dataset(self):
         path = os.path.join(self.dir, "opened")
         with heatscope.Dataset.create(path) as ds:
