@@ -148,8 +148,8 @@ hs_py_score (const HsPyScoreRequest *req, char **error)
     }
   if (map != NULL && !isnan (req->no_attn))
     {
-      if (!isfinite (req->no_attn))
-        return fail (error, g_strdup ("no_attn must be finite"));
+      if (!(req->no_attn >= 0 && req->no_attn <= 1))   /* as score --no-attn */
+        return fail (error, g_strdup_printf ("no_attn must be a share in [0, 1], not %g", req->no_attn));
       hs_attention_map_set_no_attn (map, req->no_attn);
     }
   if (req->perturbed != NULL)

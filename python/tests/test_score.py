@@ -177,6 +177,8 @@ class ScoreEqualsCli(unittest.TestCase):
             heatscope.score(m, size=(10, 10), masks=[os.path.join(self.dir, "missing.png")])
         with self.assertRaisesRegex(heatscope.HeatscopeError, "missing size"):
             heatscope.score(m)
+        with self.assertRaisesRegex(heatscope.HeatscopeError, r"no_attn must be a share in \[0, 1\], not 1.5"):
+            heatscope.score(m, size=(10, 10), no_attn=1.5)
         with self.assertRaisesRegex(heatscope.HeatscopeError, "missing map"):
             heatscope.score(None, size=(10, 10))
 
