@@ -1,13 +1,22 @@
 #!/usr/bin/env python3
-"""Writes po/<lang>.po from po/heatscope.pot and po/<lang>-strings.py.
+"""Writes PODIR/<lang>.po from PODIR/<domain>.pot and PODIR/<lang>-strings.py.
 
 Usage: po/fill-po.py de   (after `meson compile -C BUILD heatscope-pot`)
+       po/fill-po.py de po-lib   (the library's domain, heatscope-lib; after
+                                  `meson compile -C BUILD heatscope-lib-pot`)
+PODIR holds one template; its name is the gettext domain.
 Fails, naming them, when strings of the template have no translation, so a
 translation is either complete or the build tells which strings are new."""
-import os, re, sys
+import glob, os, re, sys
 
-here = os.path.dirname(os.path.abspath(__file__))
 lang = sys.argv[1]
+here = os.path.dirname(os.path.abspath(__file__))
+if len(sys.argv) > 2:
+    here = os.path.join(os.path.dirname(here), sys.argv[2])
+templates = glob.glob(os.path.join(here, "*.pot"))
+if len(templates) != 1:
+    sys.exit("%s: expected one .pot template, found %d" % (here, len(templates)))
+domain = os.path.basename(templates[0])[:-len(".pot")]
 ns = {}
 exec(open(os.path.join(here, lang + "-strings.py"), encoding="utf-8").read(), ns)
 table = ns["T"]
@@ -18,12 +27,12 @@ def unquote(lines):
 def quote(text):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
-pot = open(os.path.join(here, "heatscope.pot"), encoding="utf-8").read()
+pot = open(templates[0], encoding="utf-8").read()
 blocks = pot.strip().split("\n\n")
 out = ['# German translation of Heatscope.',
        '# This file is distributed under the same license as the heatscope package.',
        'msgid ""', 'msgstr ""',
-       '"Project-Id-Version: heatscope\\n"',
+       '"Project-Id-Version: %s\\n"' % domain,
        '"Report-Msgid-Bugs-To: \\n"',
        '"PO-Revision-Date: 2026-11-22 06:00+0000\\n"',
        '"Last-Translator: The Heatscope developers\\n"',

@@ -2,6 +2,7 @@
 #include "hs-overlay.h"
 #include "hs-limits.h"
 #include "hs-parallel.h"
+#include "hs-i18n-private.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -320,7 +321,8 @@ hs_scale_describe (const HsScaleSpec *spec, const HsScaleRange *range)
     case HS_SCALE_PERCENTILE:
       format_number (a, spec->p_lo);
       format_number (b, spec->p_hi);
-      return g_strdup_printf ("percentile %s–%s %%%s", a, b, sym);
+      /* TRANSLATORS: the colour bar's scale label, e.g. "percentile 1–99 %" */
+      return g_strdup_printf (_("percentile %s–%s %%%s"), a, b, sym);
     case HS_SCALE_MINMAX:
     case HS_SCALE_FIXED:
     case HS_SCALE_SHARED:
@@ -328,11 +330,12 @@ hs_scale_describe (const HsScaleSpec *spec, const HsScaleRange *range)
       {
         double lo = range ? range->lo : spec->lo;
         double hi = range ? range->hi : spec->hi;
-        const char *name = spec->mode == HS_SCALE_MINMAX ? "min–max"
-                         : spec->mode == HS_SCALE_SHARED ? "shared" : "fixed";
         format_number (a, lo);
         format_number (b, hi);
-        return g_strdup_printf ("%s %s–%s%s", name, a, b, sym);
+        /* TRANSLATORS: the colour bar's scale label: mode and range, e.g. "min–max 0–1" */
+        return g_strdup_printf (spec->mode == HS_SCALE_MINMAX ? _("min–max %s–%s%s")
+                                : spec->mode == HS_SCALE_SHARED ? _("shared %s–%s%s")
+                                : _("fixed %s–%s%s"), a, b, sym);
       }
     }
 }
