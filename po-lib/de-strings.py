@@ -10,3 +10,314 @@ T = {
  "shared %s–%s%s": "gemeinsam %s–%s%s",
  "fixed %s–%s%s": "fest %s–%s%s",
 }
+T.update({
+ # colour bar, No-Attn gauge and caption (hs-legend.c)
+ "No-Attn mass": "No-Attn-Anteil",
+ "model %s · instance %s": "Modell %s · Fall %s",
+ "model %s": "Modell %s",
+ "instance %s": "Fall %s",
+ "legend length %g or font size %g is not a positive number":
+   "Legendenlänge %g oder Schriftgröße %g ist keine positive Zahl",
+ "the colour-bar range %g–%g is not a finite interval":
+   "der Bereich des Farbbalkens %g–%g ist kein endliches Intervall",
+})
+T.update({
+ # dataset paths and regions (hs-dataset.c)
+ "is empty": "ist leer",
+ "is absolute (paths are relative to the dataset folder)": "ist absolut (Pfade sind relativ zum Datensatzordner)",
+ "contains a backslash (use '/')": "enthält einen Backslash ('/' verwenden)",
+ "has an empty segment ('//' or a trailing '/')": "hat einen leeren Abschnitt ('//' oder ein '/' am Ende)",
+ "contains '..' (paths may not leave the dataset folder)": "enthält '..' (Pfade dürfen den Datensatzordner nicht verlassen)",
+ "contains a '.' segment": "enthält einen Abschnitt '.'",
+ "ends with '/'": "endet mit '/'",
+ "%s: path \"%s\" %s": "%s: Pfad \"%s\" %s",
+ "%s: path \"%s\" resolves to %s, outside the dataset folder %s":
+   "%s: Pfad \"%s\" führt zu %s, außerhalb des Datensatzordners %s",
+ "%s: path \"%s\" goes through %s, outside the dataset folder %s":
+   "%s: Pfad \"%s\" führt über %s, außerhalb des Datensatzordners %s",
+ "%s: region \"%s\" has no mask": "%s: Region \"%s\" hat keine Maske",
+ # opening files inside a folder (hs-safe-open.c)
+ "%s: not a relative path inside the folder": "%s: kein relativer Pfad innerhalb des Ordners",
+ "%s: the path goes up with \"..\"": "%s: Der Pfad führt mit \"..\" nach oben",
+ "%s: a symlink in the path leads outside the folder": "%s: Ein symbolischer Link im Pfad führt aus dem Ordner hinaus",
+ "%s: cannot read: %s": "%s: kann nicht gelesen werden: %s",
+ "%s: not a regular file": "%s: keine reguläre Datei",
+ "%s: cannot open folder: %s": "%s: Ordner kann nicht geöffnet werden: %s",
+ "%s: file of %llu bytes is too large (limit %llu bytes)": "%s: Datei mit %llu Bytes ist zu groß (Grenze %llu Bytes)",
+})
+T.update({
+ # attention maps (hs-attention-map.c)
+ "%s: attention map has an empty grid (%u × %u)": "%s: Die Aufmerksamkeitskarte hat ein leeres Raster (%u × %u)",
+ "%s: attention map of %u × %u cells is too large (limit %<PRIu64> cells)":
+   "%s: Die Aufmerksamkeitskarte mit %u × %u Zellen ist zu groß (Grenze %<PRIu64> Zellen)",
+ "%s: attention map has %u tokens (limit %<PRIu64>)": "%s: Die Aufmerksamkeitskarte hat %u Token (Grenze %<PRIu64>)",
+ "%s: attention map of %u tokens × %u × %u cells is too large":
+   "%s: Die Aufmerksamkeitskarte mit %u Token × %u × %u Zellen ist zu groß",
+ "%s: cell (token %zu, row %zu, col %zu) is %s; attention maps must be finite":
+   "%s: Zelle (Token %zu, Zeile %zu, Spalte %zu) ist %s; Aufmerksamkeitskarten müssen endlich sein",
+ "%s: cell (row %zu, col %zu) is %s; attention maps must be finite":
+   "%s: Zelle (Zeile %zu, Spalte %zu) ist %s; Aufmerksamkeitskarten müssen endlich sein",
+ "%s: out of memory for an attention map of %u × %u cells":
+   "%s: Kein Speicher für eine Aufmerksamkeitskarte mit %u × %u Zellen",
+ "%s: attention map must have shape [h, w] or [tokens, h, w], not %u dimensions":
+   "%s: Die Aufmerksamkeitskarte muss die Form [h, w] oder [tokens, h, w] haben, nicht %u Dimensionen",
+ "%s: per-token attention map has no tokens (shape [0, %zu, %zu])":
+   "%s: Die Aufmerksamkeitskarte pro Token hat keine Token (Form [0, %zu, %zu])",
+ "%s: attention map has %u token maps but %u tokens were given":
+   "%s: Die Aufmerksamkeitskarte hat %u Token-Karten, aber %u Token wurden angegeben",
+ # .npy arrays (hs-npy.c)
+ "%s: bad .npy header: %s": "%s: fehlerhafter .npy-Kopf: %s",
+ "expected '%c' at offset %d": "'%c' an Position %d erwartet",
+ "expected a quoted string": "Zeichenkette in Anführungszeichen erwartet",
+ "unsupported character in a string": "nicht unterstütztes Zeichen in einer Zeichenkette",
+ "unterminated string": "nicht abgeschlossene Zeichenkette",
+ "string too long": "Zeichenkette zu lang",
+ "shape dimension overflows": "Dimension der Form läuft über",
+ "shape must be a tuple of non-negative integers": "die Form muss ein Tupel nicht negativer ganzer Zahlen sein",
+ "%s: arrays of more than %d dimensions are not supported": "%s: Arrays mit mehr als %d Dimensionen werden nicht unterstützt",
+ "expected ',' or ')' in the shape": "',' oder ')' in der Form erwartet",
+ "shape is not a tuple": "die Form ist kein Tupel",
+ "unexpected key '%s'": "unerwarteter Schlüssel '%s'",
+ "duplicate key '%s'": "doppelter Schlüssel '%s'",
+ "%s: structured arrays are not supported": "%s: Strukturierte Arrays werden nicht unterstützt",
+ "fortran_order must be True or False": "fortran_order muss True oder False sein",
+ "expected ',' or '}' after key '%s'": "',' oder '}' nach Schlüssel '%s' erwartet",
+ "unexpected text after the dictionary": "unerwarteter Text nach dem Wörterbuch",
+ "missing key '%s'": "Schlüssel '%s' fehlt",
+ "%s: unsupported dtype '%s' (expected bool, int8..64, uint8..64 or float16/32/64 with a byte order)":
+   "%s: nicht unterstützter dtype '%s' (erwartet: bool, int8..64, uint8..64 oder float16/32/64 mit Bytereihenfolge)",
+ "%s: file of %zu bytes is too large (limit %<PRIu64> bytes)": "%s: Datei mit %zu Bytes ist zu groß (Grenze %<PRIu64> Bytes)",
+ "%s: not a .npy file (bad magic)": "%s: keine .npy-Datei (falsche Kennung)",
+ "%s: .npy header is truncated": "%s: Der .npy-Kopf ist abgeschnitten",
+ "%s: unsupported .npy format version %u.%u": "%s: nicht unterstützte .npy-Formatversion %u.%u",
+ "%s: .npy header is truncated (%zu bytes promised, %zu present)":
+   "%s: Der .npy-Kopf ist abgeschnitten (%zu Bytes angekündigt, %zu vorhanden)",
+ "%s: bad .npy header: NUL byte": "%s: fehlerhafter .npy-Kopf: NUL-Byte",
+ "%s: shape product overflows": "%s: Das Produkt der Form läuft über",
+ "%s: .npy data is truncated (%zu bytes expected, %zu present)":
+   "%s: Die .npy-Daten sind abgeschnitten (%zu Bytes erwartet, %zu vorhanden)",
+ "%s: %zu unexpected bytes after the .npy data": "%s: %zu unerwartete Bytes nach den .npy-Daten",
+ "%s: out of memory for %zu values": "%s: Kein Speicher für %zu Werte",
+ "%s: value %g at index %zu does not fit dtype %s": "%s: Wert %g an Index %zu passt nicht in dtype %s",
+ "%s: array too large": "%s: Array zu groß",
+ "%s: out of memory": "%s: Kein Speicher",
+})
+T.update({
+ # subsets (hs-dataset-subsets.c)
+ "%s: instance \"%s\" has no region \"%s\"": "%s: Fall \"%s\" hat keine Region \"%s\"",
+ # the exec backend and its responses (hs-backend-exec.c)
+ "\"maps\" has %zu base64 characters, expected %<PRIu64> for %<PRIu64> float32 values":
+   "\"maps\" hat %zu Base64-Zeichen, erwartet %<PRIu64> für %<PRIu64> float32-Werte",
+ "\"maps\" is not base64: character %zu is 0x%02x": "\"maps\" ist kein Base64: Zeichen %zu ist 0x%02x",
+ "\"maps\" decodes to %zu bytes, expected %<PRIu64>": "\"maps\" ergibt dekodiert %zu Bytes, erwartet %<PRIu64>",
+ "%s must be an integer": "%s muss eine ganze Zahl sein",
+ "%s must not be negative (%<PRId64>)": "%s darf nicht negativ sein (%<PRId64>)",
+ "the response is not valid UTF-8": "die Antwort ist kein gültiges UTF-8",
+ "the response is not JSON: %s": "die Antwort ist kein JSON: %s",
+ "the response is not a JSON object": "die Antwort ist kein JSON-Objekt",
+ "the response has id %<PRIu64>, expected %<PRIu64>": "die Antwort hat die ID %<PRIu64>, erwartet %<PRIu64>",
+ "\"error\" must be a string": "\"error\" muss eine Zeichenkette sein",
+ "\"shape\" must be an array [h, w] or [tokens, h, w]": "\"shape\" muss ein Array [h, w] oder [tokens, h, w] sein",
+ "\"shape\" has %u dimensions, expected [h, w] or [tokens, h, w]":
+   "\"shape\" hat %u Dimensionen, erwartet [h, w] oder [tokens, h, w]",
+ "\"shape\" entry %u is 0": "\"shape\"-Eintrag %u ist 0",
+ "the map grid %<PRIu64> × %<PRIu64> exceeds the limit of %<PRIu64> cells":
+   "das Kartenraster %<PRIu64> × %<PRIu64> überschreitet die Grenze von %<PRIu64> Zellen",
+ "%<PRIu64> token maps exceed the limit of %<PRIu64>": "%<PRIu64> Token-Karten überschreiten die Grenze von %<PRIu64>",
+ "%<PRIu64> map values exceed the line limit": "%<PRIu64> Kartenwerte überschreiten die Zeilengrenze",
+ "\"maps\" must be a base64 string": "\"maps\" muss eine Base64-Zeichenkette sein",
+ "map value %<PRIu64> is not finite (%g)": "Kartenwert %<PRIu64> ist nicht endlich (%g)",
+ "\"tokens\" must be an array of strings": "\"tokens\" muss ein Array von Zeichenketten sein",
+ "%u tokens exceed the limit of %<PRIu64>": "%u Token überschreiten die Grenze von %<PRIu64>",
+ "\"tokens\" entry %u is not a string": "\"tokens\"-Eintrag %u ist keine Zeichenkette",
+ "\"tokens\" has %u entries but \"shape\" has %<PRIu64> token maps":
+   "\"tokens\" hat %u Einträge, aber \"shape\" hat %<PRIu64> Token-Karten",
+ "\"no_attn\" must be a number or null": "\"no_attn\" muss eine Zahl oder null sein",
+ "\"no_attn\" is %g, not a mass in [0, 1]": "\"no_attn\" ist %g, kein Anteil in [0, 1]",
+ "backend command '%s': %s": "Backend-Befehl '%s': %s",
+ "exited with status %d": "wurde mit Status %d beendet",
+ "was killed by signal %d (%s)": "wurde durch Signal %d (%s) beendet",
+ "cannot start backend '%s': %s": "Backend '%s' kann nicht gestartet werden: %s",
+ "backend '%s': request cancelled": "Backend '%s': Anfrage abgebrochen",
+ "backend '%s' did not answer within %.1f s (stopped; the next request restarts it)":
+   "Backend '%s' hat nicht innerhalb von %.1f s geantwortet (angehalten; die nächste Anfrage startet es neu)",
+ "backend '%s': %s; it %s": "Backend '%s': %s; es %s",
+ "backend '%s': %s": "Backend '%s': %s",
+ "backend '%s' %s": "Backend '%s' %s",
+ "closed its output (stopped)": "hat seine Ausgabe geschlossen (angehalten)",
+ "backend '%s' sent a line longer than %zu bytes (stopped)":
+   "Backend '%s' hat eine Zeile mit mehr als %zu Bytes gesendet (angehalten)",
+ "%s: the image path is not valid UTF-8 and cannot be sent to backend '%s'":
+   "%s: Der Bildpfad ist kein gültiges UTF-8 und kann nicht an Backend '%s' gesendet werden",
+ "backend '%s' sent a malformed response (stopped): %s":
+   "Backend '%s' hat eine fehlerhafte Antwort gesendet (angehalten): %s",
+ "the prompt is not valid UTF-8": "die Eingabe ist kein gültiges UTF-8",
+ # annotation projects and sessions (hs-annotation.c)
+ "%s: \"%s\" must be an array of non-empty strings": "%s: \"%s\" muss ein Array nicht leerer Zeichenketten sein",
+ "%s: \"%s\" must be an array of strings": "%s: \"%s\" muss ein Array von Zeichenketten sein",
+ "%s: not a valid JSON file: %s": "%s: keine gültige JSON-Datei: %s",
+ "%s: the project must be a JSON object": "%s: Das Projekt muss ein JSON-Objekt sein",
+ "%s: \"annotator\" (a non-empty string) is required": "%s: \"annotator\" (eine nicht leere Zeichenkette) ist erforderlich",
+ "%s: \"dataset\" (a path) is required": "%s: \"dataset\" (ein Pfad) ist erforderlich",
+ "%s: \"models\" must name 1 to %d models": "%s: \"models\" muss 1 bis %d Modelle nennen",
+ "%s: model \"%s\" is listed twice": "%s: Modell \"%s\" ist doppelt aufgeführt",
+ "%s: unknown round \"%s\" (report, custom)": "%s: unbekannte Runde \"%s\" (report, custom)",
+ "%s: \"questions\" must be \"three\" or \"likert\"": "%s: \"questions\" muss \"three\" oder \"likert\" sein",
+ "%s: \"seed\" must be a non-negative integer": "%s: \"seed\" muss eine nicht negative ganze Zahl sein",
+ "%s: \"answers\" must be a file inside the project's folder (no absolute path, no '..')":
+   "%s: \"answers\" muss eine Datei im Ordner des Projekts sein (kein absoluter Pfad, kein '..')",
+ "%s: answers file of %zu bytes is over the limit": "%s: Die Antwortdatei mit %zu Bytes überschreitet die Grenze",
+ "%s: instance \"%s\" is not in the dataset %s": "%s: Fall \"%s\" ist nicht im Datensatz %s",
+ "%s: dataset: ": "%s: Datensatz: ",
+ "no annotation item %u (of %u)": "kein Annotationseintrag %u (von %u)",
+ "%s: no precomputed map of %s for %s \"%s\" in instance \"%s\"":
+   "%s: keine vorberechnete Karte von %s für %s \"%s\" in Fall \"%s\"",
+ "answer %d to \"%s\" is not allowed by the %s form": "Antwort %d auf \"%s\" ist im Formular %s nicht erlaubt",
+ "a custom prompt (valid UTF-8, not empty) is needed for this answer":
+   "für diese Antwort ist eine eigene Eingabe nötig (gültiges UTF-8, nicht leer)",
+})
+T.update({
+ # image decoding (hs-image.c, hs-image-png.c, hs-image-jpeg.c)
+ "%s: image has an empty size (%<PRIu64> × %<PRIu64>)": "%s: Das Bild hat eine leere Größe (%<PRIu64> × %<PRIu64>)",
+ "%s: image of %<PRIu64> × %<PRIu64> pixels is too large (limit %<PRIu64> pixels)":
+   "%s: Das Bild mit %<PRIu64> × %<PRIu64> Pixeln ist zu groß (Grenze %<PRIu64> Pixel)",
+ "%s: decodes to %<PRIu64> bytes from %<PRIu64> bytes, more than %<PRIu64> bytes per input byte (limit HEATSCOPE_MAX_DECODE_RATIO)":
+   "%s: ergibt dekodiert %<PRIu64> Bytes aus %<PRIu64> Bytes, mehr als %<PRIu64> Bytes je Eingabebyte (Grenze HEATSCOPE_MAX_DECODE_RATIO)",
+ "%s: inflates to more than %<PRIu64> bytes (limit HEATSCOPE_MAX_INFLATED_BYTES)":
+   "%s: entpackt sich zu mehr als %<PRIu64> Bytes (Grenze HEATSCOPE_MAX_INFLATED_BYTES)",
+ "%s: unsupported channel count %u (1 to 4)": "%s: nicht unterstützte Kanalzahl %u (1 bis 4)",
+ "%s: unsupported bit depth %u (1, 2, 4, 8 or 16)": "%s: nicht unterstützte Bittiefe %u (1, 2, 4, 8 oder 16)",
+ "%s: image has an empty size (%u × %u)": "%s: Das Bild hat eine leere Größe (%u × %u)",
+ "%s: image of %u × %u × %u samples is too large": "%s: Das Bild mit %u × %u × %u Abtastwerten ist zu groß",
+ "%s: out of memory for an image of %u × %u pixels": "%s: Kein Speicher für ein Bild mit %u × %u Pixeln",
+ "%s: file is empty": "%s: Die Datei ist leer",
+ "%s: not a PNG, JPEG or DICOM image (unknown signature)": "%s: kein PNG-, JPEG- oder DICOM-Bild (unbekannte Signatur)",
+ "more than %d bytes of compressed data after the last row, which the image does not need":
+   "mehr als %d Bytes komprimierter Daten nach der letzten Zeile, die das Bild nicht braucht",
+ "%s: corrupt PNG header: %s": "%s: beschädigter PNG-Kopf: %s",
+ "%s: corrupt PNG: %s": "%s: beschädigtes PNG: %s",
+ "%s: cannot start the PNG decoder": "%s: Der PNG-Decoder kann nicht gestartet werden",
+ "%s: cannot start the PNG encoder": "%s: Der PNG-Encoder kann nicht gestartet werden",
+ "%s: cannot encode PNG: %s": "%s: PNG kann nicht kodiert werden: %s",
+ "more scans than the limit of %<PRIu64> (HEATSCOPE_MAX_JPEG_SCANS)":
+   "mehr Scans als die Grenze von %<PRIu64> (HEATSCOPE_MAX_JPEG_SCANS)",
+ "%s: JPEG has %s": "%s: JPEG hat %s",
+ "%s: corrupt JPEG header: %s": "%s: beschädigter JPEG-Kopf: %s",
+ "%s: corrupt JPEG: %s": "%s: beschädigtes JPEG: %s",
+ "%s: unsupported JPEG colour layout (%d components)": "%s: nicht unterstützte JPEG-Farbanordnung (%d Komponenten)",
+})
+T.update({
+ # figures (hs-figure.c)
+ "%s: unknown figure format (use .png, .svg or .pdf)": "%s: unbekanntes Abbildungsformat (.png, .svg oder .pdf verwenden)",
+ "the figure has no image": "die Abbildung hat kein Bild",
+ "viewport %g,%g %g × %g does not overlap the %u × %u image":
+   "der Ausschnitt %g,%g %g × %g überlappt das Bild mit %u × %u nicht",
+ "image panel of %.0f × %.0f units is out of range (zoom %g)":
+   "die Bildfläche mit %.0f × %.0f Einheiten liegt außerhalb des Bereichs (Zoom %g)",
+ "map of %u × %u cells is over the limits": "die Karte mit %u × %u Zellen überschreitet die Grenzen",
+ "cannot scale the map: %s": "die Karte kann nicht skaliert werden: %s",
+ "cannot draw the colour bar: %s": "der Farbbalken kann nicht gezeichnet werden: %s",
+ "cannot level the %u × %u image": "das Bild mit %u × %u kann nicht gefenstert werden",
+ "cannot draw the overlay: %s": "die Überlagerung kann nicht gezeichnet werden: %s",
+ "cannot outline the map: %s": "der Umriss der Karte kann nicht gezeichnet werden: %s",
+ "a %.0f × %.0f figure is over the pixel limit": "eine Abbildung mit %.0f × %.0f überschreitet die Pixelgrenze",
+ "cannot allocate a %.0f × %.0f figure": "für eine Abbildung mit %.0f × %.0f ist kein Speicher da",
+ "%s: cannot write PDF: %s": "%s: PDF kann nicht geschrieben werden: %s",
+ "%s: unknown figure format": "%s: unbekanntes Abbildungsformat",
+})
+T.update({
+ # manifest reading and validation (hs-manifest-schema.c, -reader.c, -stream.c, hs-json-guard.c);
+ # JSON member names and values in quotes stay as they are written in the file
+ "an object": "ein Objekt",
+ "an array": "ein Array",
+ "null": "null",
+ "a string": "eine Zeichenkette",
+ "a boolean": "ein Wahrheitswert",
+ "a number": "eine Zahl",
+ "something else": "etwas anderes",
+ "expected %s, found %s": "erwartet: %s, gefunden: %s",
+ "unknown member \"%s\" (expected one of: %s)": "unbekanntes Element \"%s\" (erwartet eines von: %s)",
+ "missing required member \"%s\"": "das erforderliche Element \"%s\" fehlt",
+ "must not be empty": "darf nicht leer sein",
+ "path \"%s\" %s": "Pfad \"%s\" %s",
+ "number is not finite": "die Zahl ist nicht endlich",
+ "an integer": "eine ganze Zahl",
+ "image %s %<PRId64> is not in [1, %d]": "Bild-%s %<PRId64> liegt nicht in [1, %d]",
+ "an array of strings": "ein Array von Zeichenketten",
+ "a label object": "ein Label-Objekt",
+ "context \"%s\" is not one of positive, negative, uncertain": "Kontext \"%s\" ist keiner von positive, negative, uncertain",
+ "an array of labels": "ein Array von Labels",
+ "a box [x1, y1, x2, y2]": "ein Rahmen [x1, y1, x2, y2]",
+ "a box has 4 numbers [x1, y1, x2, y2], found %u": "ein Rahmen hat 4 Zahlen [x1, y1, x2, y2], gefunden: %u",
+ "a region name must not be empty": "ein Regionsname darf nicht leer sein",
+ "a region object": "ein Regionsobjekt",
+ "an array of boxes": "ein Array von Rahmen",
+ "empty box [%g, %g, %g, %g]: needs x1 < x2 and y1 < y2": "leerer Rahmen [%g, %g, %g, %g]: braucht x1 < x2 und y1 < y2",
+ "an extent describes a mask, but the region has none": "ein Umfang beschreibt eine Maske, aber die Region hat keine",
+ "extent [%g, %g, %g, %g] needs 0 <= x1 < x2 and 0 <= y1 < y2 ([0, 0, 0, 0] for an empty mask)":
+   "Umfang [%g, %g, %g, %g] braucht 0 <= x1 < x2 und 0 <= y1 < y2 ([0, 0, 0, 0] für eine leere Maske)",
+ "a region needs at least one box or a mask": "eine Region braucht mindestens einen Rahmen oder eine Maske",
+ "a sentence object": "ein Satzobjekt",
+ "duplicate sentence id \"%s\"": "doppelte Satz-ID \"%s\"",
+ "kind \"%s\" is not one of report, custom, class": "Art \"%s\" ist keine von report, custom, class",
+ "unknown region \"%s\" (not a key of this instance's \"regions\")":
+   "unbekannte Region \"%s\" (kein Schlüssel in \"regions\" dieses Falls)",
+ "region \"%s\" is listed twice": "Region \"%s\" ist doppelt aufgeführt",
+ "a map object": "ein Kartenobjekt",
+ "a map needs a \"query\" (sentence id) or a \"prompt\" (free text)":
+   "eine Karte braucht eine \"query\" (Satz-ID) oder einen \"prompt\" (freier Text)",
+ "unknown sentence \"%s\" (not an id in this instance's \"sentences\")":
+   "unbekannter Satz \"%s\" (keine ID in \"sentences\" dieses Falls)",
+ "a second map for model \"%s\" and query \"%s\"": "eine zweite Karte für Modell \"%s\" und Satz \"%s\"",
+ "a second map for model \"%s\" and prompt \"%s\"": "eine zweite Karte für Modell \"%s\" und Eingabe \"%s\"",
+ "an instance object": "ein Fallobjekt",
+ "duplicate instance id \"%s\"": "doppelte Fall-ID \"%s\"",
+ "\"width\" and \"height\" go together": "\"width\" und \"height\" gehören zusammen",
+ "image size %u × %u exceeds the limit of %<PRIu64> pixels": "die Bildgröße %u × %u überschreitet die Grenze von %<PRIu64> Pixeln",
+ "an object of strings": "ein Objekt von Zeichenketten",
+ "an object of named regions": "ein Objekt benannter Regionen",
+ "an array of sentences": "ein Array von Sätzen",
+ "an array of maps": "ein Array von Karten",
+ "format \"%s\" is not \"%s\"": "Format \"%s\" ist nicht \"%s\"",
+ "missing required member \"version\"": "das erforderliche Element \"version\" fehlt",
+ "version %<PRId64> was written by a newer Heatscope; this one reads version %d":
+   "Version %<PRId64> wurde von einem neueren Heatscope geschrieben; dieses liest Version %d",
+ "version %<PRId64> is not a valid format version": "Version %<PRId64> ist keine gültige Formatversion",
+ "an object of models": "ein Objekt von Modellen",
+ "a model name must not be empty": "ein Modellname darf nicht leer sein",
+ "a model object": "ein Modellobjekt",
+ "a heatscope-dataset object": "ein heatscope-dataset-Objekt",
+ "missing required member \"instances\"": "das erforderliche Element \"instances\" fehlt",
+ "an array of instances": "ein Array von Fällen",
+ "cannot read the manifest: %s": "das Manifest kann nicht gelesen werden: %s",
+ "the manifest is not a regular file": "das Manifest ist keine reguläre Datei",
+ "the manifest has %<PRIu64> bytes, over the limit of %<PRIu64>": "das Manifest hat %<PRIu64> Bytes, über der Grenze von %<PRIu64>",
+ "invalid UTF-8 (or a NUL byte) at byte %zu (line %u)": "ungültiges UTF-8 (oder ein NUL-Byte) bei Byte %zu (Zeile %u)",
+ "the manifest is empty": "das Manifest ist leer",
+ "not valid JSON: %s": "kein gültiges JSON: %s",
+ "%s: no such dataset folder or manifest": "%s: Datensatzordner oder Manifest nicht vorhanden",
+ "%s: cannot resolve the dataset folder: %s": "%s: Der Datensatzordner kann nicht aufgelöst werden: %s",
+ "not a valid instance": "kein gültiger Fall",
+ "%s: could not be read": "%s: konnte nicht gelesen werden",
+ "%u:%zu: JSON nested deeper than %d levels": "%u:%zu: JSON ist tiefer als %d Ebenen verschachtelt",
+ "no JSON value (the file is empty)": "kein JSON-Wert (die Datei ist leer)",
+ "file of %zu bytes exceeds the limit of %<PRIu64> bytes": "die Datei mit %zu Bytes überschreitet die Grenze von %<PRIu64> Bytes",
+})
+T.update({
+ # checking the files a manifest names (hs-dataset-validate.c)
+ "%s file \"%s\" does not exist": "Datei \"%2$s\" (%1$s) existiert nicht",
+ "%s \"%s\" is not a regular file": "%s \"%s\" ist keine reguläre Datei",
+ "image": "Bild",
+ "mask": "Maske",
+ "map": "Karte",
+ "not a readable image: %s": "kein lesbares Bild: %s",
+ "the manifest says %u × %u but the image is %u × %u": "das Manifest nennt %u × %u, aber das Bild ist %u × %u",
+ "cannot check the extent: %s": "der Umfang kann nicht geprüft werden: %s",
+ "extent [%g, %g, %g, %g] differs from the mask's non-zero pixels [%g, %g, %g, %g] (mask \"%s\")":
+   "Umfang [%g, %g, %g, %g] weicht von den Pixeln ungleich null der Maske ab [%g, %g, %g, %g] (Maske \"%s\")",
+ "box [%g, %g, %g, %g] reaches outside the %u × %u image": "Rahmen [%g, %g, %g, %g] reicht über das Bild mit %u × %u hinaus",
+ "not a readable mask image: %s": "kein lesbares Maskenbild: %s",
+ "no_attn %g is not an attention share in [0, 1]": "no_attn %g ist kein Aufmerksamkeitsanteil in [0, 1]",
+ "%u tokens listed but the map has %u per-token maps (shape [tokens, h, w] expected)":
+   "%u Token aufgeführt, aber die Karte hat %u Karten pro Token (Form [tokens, h, w] erwartet)",
+})

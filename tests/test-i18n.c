@@ -27,6 +27,8 @@ render_svg (const char *dir)
   view.map_height = 1;
   view.no_attn = 0.25;
   view.zoom = 1;
+  view.model = "grounded";
+  view.instance = "p0001";
   g_assert_true (hs_figure_save (&view, HS_FIGURE_SVG, path, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (path, &svg, NULL, NULL));
@@ -43,6 +45,82 @@ test_figure_labels (void)
   /* The colour bar's scale label (hs_scale_describe), translated. */
   g_assert_nonnull (strstr (svg, ">Min–Max 0–1</text>"));
   g_assert_null (strstr (svg, ">min–max 0–1</text>"));
+  /* The No-Attn gauge's label and the caption's model and instance. */
+  g_assert_nonnull (strstr (svg, ">No-Attn-Anteil</text>"));
+  g_assert_null (strstr (svg, ">No-Attn mass</text>"));
+  g_assert_nonnull (strstr (svg, ">Modell grounded · Fall p0001</text>"));
+}
+
+/* A dataset whose image is missing: the error the window shows is German;
+ * so is a path the dataset refuses. */
+static void
+test_dataset_errors (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autofree char *resolved = NULL;
+  HsImage *image;
+
+  hs_test_write_file (dir, "heatscope.json",
+                      "{\"format\": \"heatscope-dataset\", \"version\": 1,\n"
+                      " \"instances\": [{\"id\": \"a\", \"image\": \"a.png\"}]}\n");
+  dataset = hs_dataset_load (dir, &error);
+  g_assert_no_error (error);
+  image = hs_dataset_load_image (dataset, hs_dataset_get_instance (dataset, 0), &error);
+  g_assert_null (image);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  /* (the reason after it is the C library's, German only where libc's catalogue is installed) */
+  g_assert_nonnull (strstr (error->message, "a.png: kann nicht gelesen werden: "));
+  g_clear_error (&error);
+
+  resolved = hs_dataset_resolve_path (dataset, "x/../../b.png", &error);
+  g_assert_null (resolved);
+  g_assert_nonnull (error);
+  g_assert_true (g_str_has_suffix (error->message,
+                                   ": Pfad \"x/../../b.png\" enthält '..' (Pfade dürfen den Datensatzordner nicht verlassen)"));
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
+}
+
+/* Validation names the missing image in German, with the translation's
+ * reordered arguments (%2$s … %1$s). */
+static void
+test_validate_problem (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autoptr(GPtrArray) problems = NULL;
+  const HsProblem *problem;
+
+  hs_test_write_file (dir, "heatscope.json",
+                      "{\"format\": \"heatscope-dataset\", \"version\": 1,\n"
+                      " \"instances\": [{\"id\": \"a\", \"image\": \"a.png\"}]}\n");
+  g_assert_false (hs_dataset_validate (dir, &problems));
+  g_assert_nonnull (problems);
+  g_assert_cmpuint (problems->len, ==, 1);
+  problem = g_ptr_array_index (problems, 0);
+  g_assert_cmpstr (problem->message, ==, "Datei \"a.png\" (Bild) existiert nicht");
+}
+
+/* Map errors, including one whose number is formatted with PRIu64 (a
+ * system-dependent string in the catalogue). */
+static void
+test_map_errors (void)
+{
+  static const guint8 not_npy[16] = "not a npy file!";
+  g_autoptr(GError) error = NULL;
+  HsLimits limits = *hs_limits_get ();
+  HsLimits small = limits;
+
+  g_assert_null (hs_npy_read_from_memory (not_npy, sizeof not_npy, "m.npy", &error));
+  g_assert_cmpstr (error->message, ==, "m.npy: keine .npy-Datei (falsche Kennung)");
+  g_clear_error (&error);
+
+  small.max_file_bytes = 12;
+  hs_limits_set (&small);
+  g_assert_null (hs_npy_read_from_memory (not_npy, sizeof not_npy, "m.npy", &error));
+  hs_limits_set (&limits);
+  g_assert_cmpstr (error->message, ==, "m.npy: Datei mit 16 Bytes ist zu groß (Grenze 12 Bytes)");
 }
 
 int
@@ -58,5 +136,8 @@ main (int argc, char **argv)
     }
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/i18n/figure-labels", test_figure_labels);
+  g_test_add_func ("/i18n/dataset-errors", test_dataset_errors);
+  g_test_add_func ("/i18n/map-errors", test_map_errors);
+  g_test_add_func ("/i18n/validate-problem", test_validate_problem);
   return g_test_run ();
 }

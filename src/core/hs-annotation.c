@@ -5,6 +5,7 @@
 #include "heatscope/hs-atomic-file.h"
 #include "heatscope/hs-stop-point.h"
 #include "heatscope/hs-limits.h"
+#include "hs-i18n-private.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -141,7 +142,8 @@ read_string_array (JsonObject *root, const char *key, char ***out, gboolean non_
 
 bad:
   g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_PARSE,
-               "%s: \"%s\" must be an array of %sstrings", file, key, non_empty ? "non-empty " : "");
+               non_empty ? _("%s: \"%s\" must be an array of non-empty strings")
+                         : _("%s: \"%s\" must be an array of strings"), file, key);
   return FALSE;
 }
 
@@ -174,14 +176,14 @@ hs_annotation_project_parse (const char *text, gssize len, const char *path_for_
   if (!hs_json_parser_load_data (parser, text, len, &parse_error))
     {
       g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_PARSE,
-                   "%s: not a valid JSON file: %s", file, parse_error->message);
+                   _("%s: not a valid JSON file: %s"), file, parse_error->message);
       return NULL;
     }
   node = json_parser_get_root (parser);
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_PARSE,
-                   "%s: the project must be a JSON object", file);
+                   _("%s: the project must be a JSON object"), file);
       return NULL;
     }
   root = json_node_get_object (node);
@@ -190,7 +192,7 @@ hs_annotation_project_parse (const char *text, gssize len, const char *path_for_
   if (s == NULL || *s == '\0')
     {
       g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_PARSE,
-                   "%s: \"annotator\" (a non-empty string) is required", file);
+                   _("%s: \"annotator\" (a non-empty string) is required"), file);
       return NULL;
     }
   project->annotator = g_strdup (s);
@@ -198,7 +200,7 @@ hs_annotation_project_parse (const char *text, gssize len, const char *path_for_
   if (s == NULL || *s == '\0')
     {
       g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_PARSE,
-                   "%s: \"dataset\" (a path) is required", file);
+                   _("%s: \"dataset\" (a path) is required"), file);
       return NULL;
     }
   project->dataset = g_strdup (s);
@@ -211,7 +213,7 @@ hs_annotation_project_parse (const char *text, gssize len, const char *path_for_
       g_strv_length (project->models) > MAX_MODELS)
     {
       g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_PARSE,
-                   "%s: \"models\" must name 1 to %d models", file, MAX_MODELS);
+                   _("%s: \"models\" must name 1 to %d models"), file, MAX_MODELS);
       return NULL;
     }
   for (guint i = 0; project->models[i] != NULL; i++)
@@ -219,7 +221,7 @@ hs_annotation_project_parse (const char *text, gssize len, const char *path_for_
       if (strcmp (project->models[i], project->models[j]) == 0)
         {
           g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_PARSE,
-                       "%s: model \"%s\" is listed twice", file, project->models[i]);
+                       _("%s: model \"%s\" is listed twice"), file, project->models[i]);
           return NULL;
         }
   if (rounds == NULL)
@@ -233,7 +235,7 @@ hs_annotation_project_parse (const char *text, gssize len, const char *path_for_
       else
         {
           g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_PARSE,
-                       "%s: unknown round \"%s\" (report, custom)", file, rounds[i]);
+                       _("%s: unknown round \"%s\" (report, custom)"), file, rounds[i]);
           return NULL;
         }
     }
@@ -244,7 +246,7 @@ hs_annotation_project_parse (const char *text, gssize len, const char *path_for_
       if (!hs_annotation_form_from_string (s, &project->form))
         {
           g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_PARSE,
-                       "%s: \"questions\" must be \"three\" or \"likert\"", file);
+                       _("%s: \"questions\" must be \"three\" or \"likert\""), file);
           return NULL;
         }
     }
@@ -255,7 +257,7 @@ hs_annotation_project_parse (const char *text, gssize len, const char *path_for_
           json_node_get_int (node) < 0)
         {
           g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_PARSE,
-                       "%s: \"seed\" must be a non-negative integer", file);
+                       _("%s: \"seed\" must be a non-negative integer"), file);
           return NULL;
         }
       project->seed = (guint64) json_node_get_int (node);
@@ -273,8 +275,8 @@ hs_annotation_project_parse (const char *text, gssize len, const char *path_for_
       if (escapes)
         {
           g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_PARSE,
-                       "%s: \"answers\" must be a file inside the project's folder "
-                       "(no absolute path, no '..')", file);
+                       _("%s: \"answers\" must be a file inside the project's folder "
+                       "(no absolute path, no '..')"), file);
           return NULL;
         }
       project->answers = g_strdup (s);
@@ -518,7 +520,7 @@ hs_annotation_load_answers (const char *path, GPtrArray **answers, GPtrArray **p
   if (len > hs_limits_get ()->max_manifest_bytes)
     {
       g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_IO,
-                   "%s: answers file of %" G_GSIZE_FORMAT " bytes is over the limit", path, len);
+                   _("%s: answers file of %zu bytes is over the limit"), path, len);
       g_clear_pointer (answers, g_ptr_array_unref);
       return FALSE;
     }
@@ -745,7 +747,7 @@ hs_annotation_session_new (HsAnnotationProject *project, HsDataset *dataset,
         if (instance == NULL)
           {
             g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_NOT_FOUND,
-                         "%s: instance \"%s\" is not in the dataset %s",
+                         _("%s: instance \"%s\" is not in the dataset %s"),
                          project->path ? project->path : "project", project->instances[i],
                          hs_dataset_get_manifest_path (dataset));
             session->project = NULL;
@@ -832,7 +834,7 @@ hs_annotation_session_open (const char *project_path, GPtrArray **problems, GErr
   dataset = hs_dataset_load (dataset_path, error);
   if (dataset == NULL)
     {
-      g_prefix_error (error, "%s: dataset: ", project_path);
+      g_prefix_error (error, _("%s: dataset: "), project_path);
       return NULL;
     }
   session = hs_annotation_session_new (project, dataset, answers_path, problems, error);
@@ -939,7 +941,7 @@ hs_annotation_session_load_map (HsAnnotationSession *session, guint index, const
   if (index >= session->items->len)
     {
       g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_INVALID,
-                   "no annotation item %u (of %u)", index, session->items->len);
+                   _("no annotation item %u (of %u)"), index, session->items->len);
       return NULL;
     }
   item = &g_array_index (session->items, Item, index);
@@ -956,7 +958,7 @@ hs_annotation_session_load_map (HsAnnotationSession *session, guint index, const
   if (ref == NULL)
     {
       g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_NOT_FOUND,
-                   "%s: no precomputed map of %s for %s \"%s\" in instance \"%s\"",
+                   _("%s: no precomputed map of %s for %s \"%s\" in instance \"%s\""),
                    hs_dataset_get_manifest_path (session->dataset), session->aliases[item->alias],
                    item->round == HS_ANNOTATION_ROUND_REPORT ? "sentence" : "prompt",
                    item->round == HS_ANNOTATION_ROUND_REPORT ? item->query : (prompt ? prompt : ""),
@@ -984,7 +986,7 @@ hs_annotation_session_answer (HsAnnotationSession *session, guint index,
   if (index >= session->items->len)
     {
       g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_INVALID,
-                   "no annotation item %u (of %u)", index, session->items->len);
+                   _("no annotation item %u (of %u)"), index, session->items->len);
       return FALSE;
     }
   /* A kill test may stop here: the answer given, nothing of it saved yet. */
@@ -995,7 +997,7 @@ hs_annotation_session_answer (HsAnnotationSession *session, guint index,
     if (hs_annotation_value_to_level (session->project->form, q, values[q]) < 0)
       {
         g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_INVALID,
-                     "answer %d to \"%s\" is not allowed by the %s form", values[q],
+                     _("answer %d to \"%s\" is not allowed by the %s form"), values[q],
                      hs_annotation_form_questions (session->project->form)[q],
                      hs_annotation_form_to_string (session->project->form));
         return FALSE;
@@ -1005,7 +1007,7 @@ hs_annotation_session_answer (HsAnnotationSession *session, guint index,
   if (prompt == NULL || *prompt == '\0' || !g_utf8_validate (prompt, -1, NULL))
     {
       g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_INVALID,
-                   "a custom prompt (valid UTF-8, not empty) is needed for this answer");
+                   _("a custom prompt (valid UTF-8, not empty) is needed for this answer"));
       return FALSE;
     }
 

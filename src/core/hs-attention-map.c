@@ -4,7 +4,9 @@
 #include "hs-limits.h"
 #include "hs-npy.h"
 #include "hs-resample.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -40,20 +42,20 @@ map_new_named (const char *name, guint n_tokens, guint height, guint width,
   if (height == 0 || width == 0)
     {
       g_set_error (error, HS_MAP_ERROR, HS_MAP_ERROR_SHAPE,
-                   "%s: attention map has an empty grid (%u × %u)", name, height, width);
+                   _("%s: attention map has an empty grid (%u × %u)"), name, height, width);
       return NULL;
     }
   if (cells > limits->max_grid_cells)
     {
       g_set_error (error, HS_MAP_ERROR, HS_MAP_ERROR_TOO_LARGE,
-                   "%s: attention map of %u × %u cells is too large (limit %" G_GUINT64_FORMAT " cells)",
+                   _("%s: attention map of %u × %u cells is too large (limit %" PRIu64 " cells)"),
                    name, height, width, limits->max_grid_cells);
       return NULL;
     }
   if (n_tokens > limits->max_tokens)
     {
       g_set_error (error, HS_MAP_ERROR, HS_MAP_ERROR_TOO_LARGE,
-                   "%s: attention map has %u tokens (limit %" G_GUINT64_FORMAT ")",
+                   _("%s: attention map has %u tokens (limit %" PRIu64 ")"),
                    name, n_tokens, limits->max_tokens);
       return NULL;
     }
@@ -61,7 +63,7 @@ map_new_named (const char *name, guint n_tokens, guint height, guint width,
       n_all > G_MAXSIZE / sizeof (double))
     {
       g_set_error (error, HS_MAP_ERROR, HS_MAP_ERROR_TOO_LARGE,
-                   "%s: attention map of %u tokens × %u × %u cells is too large",
+                   _("%s: attention map of %u tokens × %u × %u cells is too large"),
                    name, n_tokens, height, width);
       return NULL;
     }
@@ -72,13 +74,13 @@ map_new_named (const char *name, guint n_tokens, guint height, guint width,
         gsize token = i / cells, rest = i % cells;
         if (n_tokens > 0)
           g_set_error (error, HS_MAP_ERROR, HS_MAP_ERROR_NON_FINITE,
-                       "%s: cell (token %" G_GSIZE_FORMAT ", row %" G_GSIZE_FORMAT
-                       ", col %" G_GSIZE_FORMAT ") is %s; attention maps must be finite",
+                       _("%s: cell (token %zu, row %zu"
+                       ", col %zu) is %s; attention maps must be finite"),
                        name, token, rest / width, rest % width, non_finite_name (values[i]));
         else
           g_set_error (error, HS_MAP_ERROR, HS_MAP_ERROR_NON_FINITE,
-                       "%s: cell (row %" G_GSIZE_FORMAT ", col %" G_GSIZE_FORMAT
-                       ") is %s; attention maps must be finite",
+                       _("%s: cell (row %zu, col %zu"
+                       ") is %s; attention maps must be finite"),
                        name, rest / width, rest % width, non_finite_name (values[i]));
         return NULL;
       }
@@ -112,7 +114,7 @@ map_new_named (const char *name, guint n_tokens, guint height, guint width,
 
 oom:
   g_set_error (error, HS_MAP_ERROR, HS_MAP_ERROR_TOO_LARGE,
-               "%s: out of memory for an attention map of %u × %u cells", name, height, width);
+               _("%s: out of memory for an attention map of %u × %u cells"), name, height, width);
   return NULL;
 }
 
@@ -171,7 +173,7 @@ map_from_array (HsNdArray *array, const char *path, const char * const *tokens,
   if (array->ndim != 2 && array->ndim != 3)
     {
       g_set_error (error, HS_MAP_ERROR, HS_MAP_ERROR_SHAPE,
-                   "%s: attention map must have shape [h, w] or [tokens, h, w], not %u dimensions",
+                   _("%s: attention map must have shape [h, w] or [tokens, h, w], not %u dimensions"),
                    path, array->ndim);
       return NULL;
     }
@@ -186,8 +188,8 @@ map_from_array (HsNdArray *array, const char *path, const char * const *tokens,
       if (array->shape[0] == 0)
         {
           g_set_error (error, HS_MAP_ERROR, HS_MAP_ERROR_SHAPE,
-                       "%s: per-token attention map has no tokens (shape [0, %" G_GSIZE_FORMAT
-                       ", %" G_GSIZE_FORMAT "])", path, array->shape[1], array->shape[2]);
+                       _("%s: per-token attention map has no tokens (shape [0, %zu"
+                       ", %zu])"), path, array->shape[1], array->shape[2]);
           return NULL;
         }
       n_tokens = array->shape[0] <= G_MAXUINT ? (guint) array->shape[0] : G_MAXUINT;
@@ -197,7 +199,7 @@ map_from_array (HsNdArray *array, const char *path, const char * const *tokens,
   if (tokens != NULL && n_given != n_tokens)
     {
       g_set_error (error, HS_MAP_ERROR, HS_MAP_ERROR_SHAPE,
-                   "%s: attention map has %u token maps but %u tokens were given",
+                   _("%s: attention map has %u token maps but %u tokens were given"),
                    path, n_tokens, n_given);
       return NULL;
     }

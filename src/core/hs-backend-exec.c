@@ -7,11 +7,13 @@
  * failure that leaves the stream in an unknown state (crash, timeout,
  * malformed line) the process is killed and reaped; the next request starts a
  * fresh one. */
+#include <inttypes.h>
 #include <heatscope/hs-backend-exec.h>
 #include <heatscope/hs-limits.h>
 
 #include "hs-image-private.h"
 #include "hs-json-guard-private.h"
+#include "hs-i18n-private.h"
 
 #include <errno.h>
 #include <glib-unix.h>
@@ -62,8 +64,8 @@ decode_base64 (const char *text, gsize text_len, guint64 n_bytes, GError **error
   if ((guint64) text_len != expected_len)
     {
       g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                   "\"maps\" has %" G_GSIZE_FORMAT " base64 characters, expected %" G_GUINT64_FORMAT
-                   " for %" G_GUINT64_FORMAT " float32 values",
+                   _("\"maps\" has %zu base64 characters, expected %" PRIu64
+                   " for %" PRIu64 " float32 values"),
                    text_len, expected_len, n_bytes / 4);
       return NULL;
     }
@@ -73,7 +75,7 @@ decode_base64 (const char *text, gsize text_len, guint64 n_bytes, GError **error
     if (!is_base64_char (text[i]))
       {
         g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                     "\"maps\" is not base64: character %" G_GSIZE_FORMAT " is 0x%02x",
+                     _("\"maps\" is not base64: character %zu is 0x%02x"),
                      i, (guint8) text[i]);
         return NULL;
       }
@@ -89,7 +91,7 @@ decode_base64 (const char *text, gsize text_len, guint64 n_bytes, GError **error
     {
       g_free (out);
       g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                   "\"maps\" decodes to %" G_GSIZE_FORMAT " bytes, expected %" G_GUINT64_FORMAT,
+                   _("\"maps\" decodes to %zu bytes, expected %" PRIu64),
                    out_len, n_bytes);
       return NULL;
     }
@@ -104,14 +106,14 @@ get_uint_member (JsonNode *node, const char *what, guint64 *out, GError **error)
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
     {
       g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                   "%s must be an integer", what);
+                   _("%s must be an integer"), what);
       return FALSE;
     }
   v = json_node_get_int (node);
   if (v < 0)
     {
       g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                   "%s must not be negative (%" G_GINT64_FORMAT ")", what, v);
+                   _("%s must not be negative (%" PRId64 ")"), what, v);
       return FALSE;
     }
   *out = (guint64) v;
@@ -143,20 +145,20 @@ parse_response (const char *line, gsize len, guint64 expected_id, guint64 stale_
   if (!g_utf8_validate (line, (gssize) len, NULL))
     {
       g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                   "the response is not valid UTF-8");
+                   _("the response is not valid UTF-8"));
       return NULL;
     }
   if (!hs_json_parser_load_data (parser, line, (gssize) len, &json_error))
     {
       g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                   "the response is not JSON: %s", json_error->message);
+                   _("the response is not JSON: %s"), json_error->message);
       return NULL;
     }
   root = json_parser_get_root (parser);
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                   "the response is not a JSON object");
+                   _("the response is not a JSON object"));
       return NULL;
     }
   obj = json_node_get_object (root);
@@ -170,7 +172,7 @@ parse_response (const char *line, gsize len, guint64 expected_id, guint64 stale_
           return NULL;
         }
       g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                   "the response has id %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT,
+                   _("the response has id %" PRIu64 ", expected %" PRIu64),
                    id, expected_id);
       return NULL;
     }
@@ -181,7 +183,7 @@ parse_response (const char *line, gsize len, guint64 expected_id, guint64 stale_
       if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
         {
           g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                       "\"error\" must be a string");
+                       _("\"error\" must be a string"));
           return NULL;
         }
       g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_REMOTE,
@@ -193,7 +195,7 @@ parse_response (const char *line, gsize len, guint64 expected_id, guint64 stale_
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
     {
       g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                   "\"shape\" must be an array [h, w] or [tokens, h, w]");
+                   _("\"shape\" must be an array [h, w] or [tokens, h, w]"));
       return NULL;
     }
   shape_array = json_node_get_array (node);
@@ -201,7 +203,7 @@ parse_response (const char *line, gsize len, guint64 expected_id, guint64 stale_
   if (ndim != 2 && ndim != 3)
     {
       g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                   "\"shape\" has %u dimensions, expected [h, w] or [tokens, h, w]", ndim);
+                   _("\"shape\" has %u dimensions, expected [h, w] or [tokens, h, w]"), ndim);
       return NULL;
     }
   for (guint i = 0; i < ndim; i++)
@@ -212,7 +214,7 @@ parse_response (const char *line, gsize len, guint64 expected_id, guint64 stale_
       if (dims[i] == 0)
         {
           g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                       "\"shape\" entry %u is 0", i);
+                       _("\"shape\" entry %u is 0"), i);
           return NULL;
         }
     }
@@ -223,15 +225,15 @@ parse_response (const char *line, gsize len, guint64 expected_id, guint64 stale_
         h * w > limits->max_grid_cells || h > G_MAXUINT || w > G_MAXUINT)
       {
         g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_TOO_LARGE,
-                     "the map grid %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
-                     " exceeds the limit of %" G_GUINT64_FORMAT " cells",
+                     _("the map grid %" PRIu64 " × %" PRIu64
+                     " exceeds the limit of %" PRIu64 " cells"),
                      h, w, limits->max_grid_cells);
         return NULL;
       }
     if (ndim == 3 && (t > limits->max_tokens || t > G_MAXUINT))
       {
         g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_TOO_LARGE,
-                     "%" G_GUINT64_FORMAT " token maps exceed the limit of %" G_GUINT64_FORMAT,
+                     _("%" PRIu64 " token maps exceed the limit of %" PRIu64),
                      t, limits->max_tokens);
         return NULL;
       }
@@ -240,7 +242,7 @@ parse_response (const char *line, gsize len, guint64 expected_id, guint64 stale_
     if (n_values > G_MAXSIZE / 4 / sizeof (double) || n_values * 4 > HS_BACKEND_EXEC_MAX_LINE)
       {
         g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_TOO_LARGE,
-                     "%" G_GUINT64_FORMAT " map values exceed the line limit", n_values);
+                     _("%" PRIu64 " map values exceed the line limit"), n_values);
         return NULL;
       }
   }
@@ -249,7 +251,7 @@ parse_response (const char *line, gsize len, guint64 expected_id, guint64 stale_
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
     {
       g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                   "\"maps\" must be a base64 string");
+                   _("\"maps\" must be a base64 string"));
       return NULL;
     }
   maps = json_node_get_string (node);
@@ -268,7 +270,7 @@ parse_response (const char *line, gsize len, guint64 expected_id, guint64 stale_
       if (!isfinite (f))
         {
           g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                       "map value %" G_GUINT64_FORMAT " is not finite (%g)", i, (double) f);
+                       _("map value %" PRIu64 " is not finite (%g)"), i, (double) f);
           return NULL;
         }
       values[i] = f;
@@ -283,7 +285,7 @@ parse_response (const char *line, gsize len, guint64 expected_id, guint64 stale_
       if (!JSON_NODE_HOLDS_ARRAY (node))
         {
           g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                       "\"tokens\" must be an array of strings");
+                       _("\"tokens\" must be an array of strings"));
           return NULL;
         }
       array = json_node_get_array (node);
@@ -291,7 +293,7 @@ parse_response (const char *line, gsize len, guint64 expected_id, guint64 stale_
       if ((guint64) n > limits->max_tokens)
         {
           g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_TOO_LARGE,
-                       "%u tokens exceed the limit of %" G_GUINT64_FORMAT, n, limits->max_tokens);
+                       _("%u tokens exceed the limit of %" PRIu64), n, limits->max_tokens);
           return NULL;
         }
       tokens = g_ptr_array_new_full (n + 1, NULL);
@@ -302,7 +304,7 @@ parse_response (const char *line, gsize len, guint64 expected_id, guint64 stale_
           if (!JSON_NODE_HOLDS_VALUE (item) || json_node_get_value_type (item) != G_TYPE_STRING)
             {
               g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                           "\"tokens\" entry %u is not a string", i);
+                           _("\"tokens\" entry %u is not a string"), i);
               return NULL;
             }
           g_ptr_array_add (tokens, (gpointer) json_node_get_string (item));
@@ -311,7 +313,7 @@ parse_response (const char *line, gsize len, guint64 expected_id, guint64 stale_
       if (ndim == 3 && (guint64) n != dims[0])
         {
           g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                       "\"tokens\" has %u entries but \"shape\" has %" G_GUINT64_FORMAT " token maps",
+                       _("\"tokens\" has %u entries but \"shape\" has %" PRIu64 " token maps"),
                        n, dims[0]);
           return NULL;
         }
@@ -325,14 +327,14 @@ parse_response (const char *line, gsize len, guint64 expected_id, guint64 stale_
       if (type != G_TYPE_DOUBLE && type != G_TYPE_INT64)
         {
           g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                       "\"no_attn\" must be a number or null");
+                       _("\"no_attn\" must be a number or null"));
           return NULL;
         }
       no_attn = json_node_get_double (node);
       if (!isfinite (no_attn) || no_attn < 0 || no_attn > 1)
         {
           g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_PROTOCOL,
-                       "\"no_attn\" is %g, not a mass in [0, 1]", no_attn);
+                       _("\"no_attn\" is %g, not a mass in [0, 1]"), no_attn);
           return NULL;
         }
     }
@@ -373,7 +375,7 @@ hs_backend_exec_new (const char *command, GError **error)
   if (!g_shell_parse_argv (command, NULL, &argv, &parse_error))
     {
       g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_COMMAND,
-                   "backend command '%s': %s", command, parse_error->message);
+                   _("backend command '%s': %s"), command, parse_error->message);
       return NULL;
     }
   /* A backend that dies while we write must give EPIPE, not kill us (GSocket
@@ -485,9 +487,9 @@ end_process_locked (HsBackendExec *self, guint grace_ms)
   if (wait_or_kill (process, grace_ms))
     {
       if (g_subprocess_get_if_exited (process))
-        how = g_strdup_printf ("exited with status %d", g_subprocess_get_exit_status (process));
+        how = g_strdup_printf (_("exited with status %d"), g_subprocess_get_exit_status (process));
       else if (g_subprocess_get_if_signaled (process))
-        how = g_strdup_printf ("was killed by signal %d (%s)", g_subprocess_get_term_sig (process),
+        how = g_strdup_printf (_("was killed by signal %d (%s)"), g_subprocess_get_term_sig (process),
                                g_strsignal (g_subprocess_get_term_sig (process)));
     }
   close_fd (&self->out_fd);
@@ -607,7 +609,7 @@ start_locked (HsBackendExec *self, GError **error)
 
 failed:
   g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_COMMAND,
-               "cannot start backend '%s': %s", self->command, spawn_error->message);
+               _("cannot start backend '%s': %s"), self->command, spawn_error->message);
   return FALSE;
 }
 
@@ -658,13 +660,13 @@ set_io_error (HsBackendExec *self, IoStatus status, int saved_errno, GError **er
   switch (status)
     {
     case IO_CANCELLED:
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "backend '%s': request cancelled",
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("backend '%s': request cancelled"),
                    self->command);
       return;
     case IO_TIMEOUT:
       g_free (end_process_locked (self, 0));
       g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_TIMEOUT,
-                   "backend '%s' did not answer within %.1f s (stopped; the next request restarts it)",
+                   _("backend '%s' did not answer within %.1f s (stopped; the next request restarts it)"),
                    self->command, self->timeout_ms / 1000.0);
       return;
     case IO_EOF:
@@ -672,13 +674,20 @@ set_io_error (HsBackendExec *self, IoStatus status, int saved_errno, GError **er
     case IO_OK:
       how = end_process_locked (self, 2000);
       if (status == IO_FAILED && saved_errno != EPIPE && saved_errno != 0)
-        g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_CRASHED,
-                     "backend '%s': %s%s%s", self->command, g_strerror (saved_errno),
-                     how != NULL ? "; it " : "", how != NULL ? how : "");
+        {
+          if (how != NULL)
+            /* TRANSLATORS: backend command, system error, how the process ended */
+            g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_CRASHED,
+                         _("backend '%s': %s; it %s"), self->command, g_strerror (saved_errno), how);
+          else
+            g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_CRASHED,
+                         _("backend '%s': %s"), self->command, g_strerror (saved_errno));
+        }
       else
         g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_CRASHED,
-                     "backend '%s' %s", self->command,
-                     how != NULL ? how : "closed its output (stopped)");
+                     /* TRANSLATORS: backend command, how the process ended */
+                     _("backend '%s' %s"), self->command,
+                     how != NULL ? how : _("closed its output (stopped)"));
       return;
     }
 }
@@ -745,7 +754,7 @@ read_line (HsBackendExec *self, gint64 deadline, GCancellable *cancellable, char
         {
           g_free (end_process_locked (self, 0));
           g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_TOO_LARGE,
-                       "backend '%s' sent a line longer than %" G_GSIZE_FORMAT " bytes (stopped)",
+                       _("backend '%s' sent a line longer than %zu bytes (stopped)"),
                        self->command, HS_BACKEND_EXEC_MAX_LINE);
           return FALSE;
         }
@@ -880,7 +889,7 @@ attend_locked (HsBackendExec *self, const char *image_path, const char *prompt, 
   if (!g_utf8_validate (absolute, -1, NULL))
     {
       g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_COMMAND,
-                   "%s: the image path is not valid UTF-8 and cannot be sent to backend '%s'",
+                   _("%s: the image path is not valid UTF-8 and cannot be sent to backend '%s'"),
                    image_path, self->command);
       return NULL;
     }
@@ -925,12 +934,12 @@ attend_locked (HsBackendExec *self, const char *image_path, const char *prompt, 
         {
           self->stale_from = self->next_id;
           g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_REMOTE,
-                       "backend '%s': %s", self->command, parse_error->message);
+                       _("backend '%s': %s"), self->command, parse_error->message);
           return NULL;
         }
       g_free (end_process_locked (self, 0));
       g_set_error (error, parse_error->domain, parse_error->code,
-                   "backend '%s' sent a malformed response (stopped): %s",
+                   _("backend '%s' sent a malformed response (stopped): %s"),
                    self->command, parse_error->message);
       return NULL;
     }
@@ -951,7 +960,7 @@ hs_backend_exec_attend (HsBackendExec *self, const char *image_path, const char 
   if (!g_utf8_validate (prompt, -1, NULL))
     {
       g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_COMMAND,
-                   "the prompt is not valid UTF-8");
+                   _("the prompt is not valid UTF-8"));
       return NULL;
     }
   g_mutex_lock (&self->lock);

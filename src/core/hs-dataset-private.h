@@ -72,7 +72,7 @@ void hs_validate_check_map (HsManifestReader *reader, HsInstance *instance,
                             HsMapRef *ref, const HsJsonPath *path);
 
 /* Syntactic path check (relative, no "..", no empty segment); message in
- * *why when it fails. */
+ * *why (translated, static) when it fails. */
 gboolean hs_dataset_path_is_safe (const char *relative, const char **why);
 
 /* Bounding box of a mask's non-zero pixels in mask pixels, half-open;

@@ -17,6 +17,7 @@
  * has one; only otherwise is the mask decoded (once, cached). */
 #include "hs-dataset-private.h"
 #include "hs-image.h"
+#include "hs-i18n-private.h"
 
 #include <string.h>
 
@@ -142,7 +143,7 @@ collect_target_boxes (HsDataset *dataset, const HsInstance *instance,
       if (region == NULL)
         {
           g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
-                       "%s: instance \"%s\" has no region \"%s\"", dataset->manifest_path,
+                       _("%s: instance \"%s\" has no region \"%s\""), dataset->manifest_path,
                        instance->id ? instance->id : "", targets[i]);
           return FALSE;
         }

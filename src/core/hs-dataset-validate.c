@@ -6,6 +6,7 @@
 #include "hs-dataset-private.h"
 #include "hs-attention-map.h"
 #include "hs-image.h"
+#include "hs-i18n-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -47,18 +48,19 @@ open_existing (HsManifestReader *r, const char *relative, const HsJsonPath *path
     }
   if (!g_file_test (resolved, G_FILE_TEST_EXISTS))
     {
-      PROBLEM (r, path, "%s file \"%s\" does not exist", what, relative);
+      /* TRANSLATORS: %s is "image", "mask" or "map" (translated), then the path */
+      PROBLEM (r, path, _("%s file \"%s\" does not exist"), _(what), relative);
       return -1;
     }
   if (!g_file_test (resolved, G_FILE_TEST_IS_REGULAR))
     {
-      PROBLEM (r, path, "%s \"%s\" is not a regular file", what, relative);
+      PROBLEM (r, path, _("%s \"%s\" is not a regular file"), _(what), relative);
       return -1;
     }
   fd = hs_dataset_open_file (r->dataset, relative, file, &error);
   if (fd < 0)
     {
-      hs_manifest_reader_problem (r, NULL, path, error->code, "%s \"%s\": %s", what, relative,
+      hs_manifest_reader_problem (r, NULL, path, error->code, "%s \"%s\": %s", _(what), relative,
                                   without_file_prefix (error->message, resolved));
       return -1;
     }
@@ -112,7 +114,7 @@ hs_validate_check_image (HsManifestReader *r, HsInstance *instance, const HsJson
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *file = NULL;
-  int fd = open_existing (r, instance->image, path, "image", &file);
+  int fd = open_existing (r, instance->image, path, N_("image"), &file);
   guint width = 0, height = 0;
   gboolean probed;
 
@@ -124,12 +126,12 @@ hs_validate_check_image (HsManifestReader *r, HsInstance *instance, const HsJson
   if (!probed)
     {
       hs_manifest_reader_problem (r, file, path, HS_DATASET_ERROR_INVALID,
-                                  "not a readable image: %s",
+                                  _("not a readable image: %s"),
                                   without_file_prefix (error->message, file));
       return;
     }
   if (instance->width > 0 && (instance->width != width || instance->height != height))
-    PROBLEM (r, path, "the manifest says %u × %u but the image is %u × %u",
+    PROBLEM (r, path, _("the manifest says %u × %u but the image is %u × %u"),
              instance->width, instance->height, width, height);
   r->image_width = width;
   r->image_height = height;
@@ -151,7 +153,7 @@ check_extent (HsManifestReader *r, HsRegion *region, const char *file, const HsJ
   if (mask == NULL)
     {
       hs_manifest_reader_problem (r, file, &extent_path, HS_DATASET_ERROR_INVALID,
-                                  "cannot check the extent: %s",
+                                  _("cannot check the extent: %s"),
                                   without_file_prefix (error->message, file));
       return;
     }
@@ -163,8 +165,8 @@ check_extent (HsManifestReader *r, HsRegion *region, const char *file, const HsJ
   tolerance = 1e-6 * MAX (1.0, MAX (width, height));
   if (fabs (stated->x1 - real.x1) > tolerance || fabs (stated->y1 - real.y1) > tolerance ||
       fabs (stated->x2 - real.x2) > tolerance || fabs (stated->y2 - real.y2) > tolerance)
-    PROBLEM (r, &extent_path, "extent [%g, %g, %g, %g] differs from the mask's non-zero pixels "
-             "[%g, %g, %g, %g] (mask \"%s\")", stated->x1, stated->y1, stated->x2, stated->y2,
+    PROBLEM (r, &extent_path, _("extent [%g, %g, %g, %g] differs from the mask's non-zero pixels "
+             "[%g, %g, %g, %g] (mask \"%s\")"), stated->x1, stated->y1, stated->x2, stated->y2,
              real.x1, real.y1, real.x2, real.y2, region->mask);
 }
 
@@ -182,11 +184,11 @@ hs_validate_check_region (HsManifestReader *r, HsInstance *instance, HsRegion *r
       HsJsonPath box_path = { &boxes_path, NULL, i };
 
       if (box->x2 <= box->x1 || box->y2 <= box->y1)
-        PROBLEM (r, &box_path, "empty box [%g, %g, %g, %g]: needs x1 < x2 and y1 < y2",
+        PROBLEM (r, &box_path, _("empty box [%g, %g, %g, %g]: needs x1 < x2 and y1 < y2"),
                  box->x1, box->y1, box->x2, box->y2);
       else if (width > 0 && height > 0 &&
                (box->x1 < 0 || box->y1 < 0 || box->x2 > width || box->y2 > height))
-        PROBLEM (r, &box_path, "box [%g, %g, %g, %g] reaches outside the %u × %u image",
+        PROBLEM (r, &box_path, _("box [%g, %g, %g, %g] reaches outside the %u × %u image"),
                  box->x1, box->y1, box->x2, box->y2, width, height);
     }
 
@@ -195,7 +197,7 @@ hs_validate_check_region (HsManifestReader *r, HsInstance *instance, HsRegion *r
       HsJsonPath mask_path = { path, "mask", 0 };
       g_autoptr(GError) error = NULL;
       g_autofree char *file = NULL;
-      int fd = open_existing (r, region->mask, &mask_path, "mask", &file);
+      int fd = open_existing (r, region->mask, &mask_path, N_("mask"), &file);
       guint mask_width, mask_height;
       gboolean probed;
 
@@ -207,7 +209,7 @@ hs_validate_check_region (HsManifestReader *r, HsInstance *instance, HsRegion *r
       if (!probed)
         {
           hs_manifest_reader_problem (r, file, &mask_path, HS_DATASET_ERROR_INVALID,
-                                      "not a readable mask image: %s",
+                                      _("not a readable mask image: %s"),
                                       without_file_prefix (error->message, file));
           return;
         }
@@ -229,12 +231,12 @@ hs_validate_check_map (HsManifestReader *r, HsInstance *instance, HsMapRef *ref,
   if (isfinite (ref->no_attn) && (ref->no_attn < 0 || ref->no_attn > 1))
     {
       HsJsonPath no_attn_path = { path, "no_attn", 0 };
-      PROBLEM (r, &no_attn_path, "no_attn %g is not an attention share in [0, 1]", ref->no_attn);
+      PROBLEM (r, &no_attn_path, _("no_attn %g is not an attention share in [0, 1]"), ref->no_attn);
     }
 
   if (r->stop)
     return;
-  fd = open_existing (r, ref->file, &file_path, "map", &file);
+  fd = open_existing (r, ref->file, &file_path, N_("map"), &file);
   if (fd < 0)
     return;
   check_record (r, fd, file, ref->file_record, &file_path, "file_bytes", "file_sha256");
@@ -251,8 +253,8 @@ hs_validate_check_map (HsManifestReader *r, HsInstance *instance, HsMapRef *ref,
     {
       HsJsonPath tokens_path = { path, "tokens", 0 };
       hs_manifest_reader_problem (r, file, &tokens_path, HS_DATASET_ERROR_INVALID,
-                                  "%u tokens listed but the map has %u per-token maps "
-                                  "(shape [tokens, h, w] expected)",
+                                  _("%u tokens listed but the map has %u per-token maps "
+                                  "(shape [tokens, h, w] expected)"),
                                   g_strv_length (ref->tokens), hs_attention_map_get_n_tokens (map));
     }
 }

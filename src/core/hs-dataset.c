@@ -2,6 +2,7 @@
 #include "hs-dataset-private.h"
 #include "hs-limits.h"
 #include "hs-safe-open.h"
+#include "hs-i18n-private.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -751,17 +752,17 @@ hs_dataset_path_is_safe (const char *relative, const char **why)
 
   if (relative == NULL || relative[0] == '\0')
     {
-      *why = "is empty";
+      *why = _("is empty");
       return FALSE;
     }
   if (g_path_is_absolute (relative))
     {
-      *why = "is absolute (paths are relative to the dataset folder)";
+      *why = _("is absolute (paths are relative to the dataset folder)");
       return FALSE;
     }
   if (strchr (relative, '\\') != NULL)
     {
-      *why = "contains a backslash (use '/')";
+      *why = _("contains a backslash (use '/')");
       return FALSE;
     }
   p = relative;
@@ -772,17 +773,17 @@ hs_dataset_path_is_safe (const char *relative, const char **why)
 
       if (len == 0)
         {
-          *why = "has an empty segment ('//' or a trailing '/')";
+          *why = _("has an empty segment ('//' or a trailing '/')");
           return FALSE;
         }
       if (len == 2 && p[0] == '.' && p[1] == '.')
         {
-          *why = "contains '..' (paths may not leave the dataset folder)";
+          *why = _("contains '..' (paths may not leave the dataset folder)");
           return FALSE;
         }
       if (len == 1 && p[0] == '.')
         {
-          *why = "contains a '.' segment";
+          *why = _("contains a '.' segment");
           return FALSE;
         }
       if (end == NULL)
@@ -790,7 +791,7 @@ hs_dataset_path_is_safe (const char *relative, const char **why)
       p = end + 1;
       if (*p == '\0')
         {
-          *why = "ends with '/'";
+          *why = _("ends with '/'");
           return FALSE;
         }
     }
@@ -840,7 +841,8 @@ hs_dataset_resolve_path (HsDataset *dataset, const char *relative, GError **erro
   if (!hs_dataset_path_is_safe (relative, &why))
     {
       g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_PATH,
-                   "%s: path \"%s\" %s", dataset->manifest_path,
+                   /* TRANSLATORS: manifest, path, why it is refused */
+                   _("%s: path \"%s\" %s"), dataset->manifest_path,
                    relative ? relative : "", why);
       return NULL;
     }
@@ -855,7 +857,7 @@ hs_dataset_resolve_path (HsDataset *dataset, const char *relative, GError **erro
         result = g_strdup (real);
       else
         g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_PATH,
-                     "%s: path \"%s\" resolves to %s, outside the dataset folder %s",
+                     _("%s: path \"%s\" resolves to %s, outside the dataset folder %s"),
                      dataset->manifest_path, relative, real, dataset->root);
       free (real);
       return result;
@@ -873,7 +875,7 @@ hs_dataset_resolve_path (HsDataset *dataset, const char *relative, GError **erro
 
           if (!inside)
             g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_PATH,
-                         "%s: path \"%s\" goes through %s, outside the dataset folder %s",
+                         _("%s: path \"%s\" goes through %s, outside the dataset folder %s"),
                          dataset->manifest_path, relative, real, dataset->root);
           free (real);
           return inside ? g_steal_pointer (&joined) : NULL;
@@ -999,7 +1001,7 @@ hs_dataset_load_mask (HsDataset *dataset, const HsRegion *region, GError **error
   if (region->mask == NULL)
     {
       g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
-                   "%s: region \"%s\" has no mask", dataset->manifest_path,
+                   _("%s: region \"%s\" has no mask"), dataset->manifest_path,
                    region->name ? region->name : "");
       return NULL;
     }

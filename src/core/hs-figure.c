@@ -9,6 +9,7 @@
 #include "hs-legend-private.h"
 #include "hs-atomic-file.h"
 #include "hs-limits.h"
+#include "hs-i18n-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -39,7 +40,7 @@ hs_figure_format_from_path (const char *path, HsFigureFormat *format, GError **e
   else
     {
       g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_FORMAT,
-                   "%s: unknown figure format (use .png, .svg or .pdf)", path);
+                   _("%s: unknown figure format (use .png, .svg or .pdf)"), path);
       return FALSE;
     }
   return TRUE;
@@ -99,7 +100,7 @@ compute_layout (const HsFigureView *v, HsPainter *p, Layout *l, GError **error)
   memset (l, 0, sizeof *l);
   if (v->image == NULL)
     {
-      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID, "the figure has no image");
+      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID, _("the figure has no image"));
       return FALSE;
     }
   W = hs_image_get_width (v->image);
@@ -123,7 +124,7 @@ compute_layout (const HsFigureView *v, HsPainter *p, Layout *l, GError **error)
       || l->vx + l->vw <= 0 || l->vy + l->vh <= 0 || l->vx >= W || l->vy >= H)
     {
       g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
-                   "viewport %g,%g %g × %g does not overlap the %u × %u image",
+                   _("viewport %g,%g %g × %g does not overlap the %u × %u image"),
                    l->vx, l->vy, l->vw, l->vh, W, H);
       return FALSE;
     }
@@ -136,7 +137,7 @@ compute_layout (const HsFigureView *v, HsPainter *p, Layout *l, GError **error)
   if (!(l->pw >= 1 && l->ph >= 1) || l->pw > 32767 || l->ph > 32767)
     {
       g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_TOO_LARGE,
-                   "image panel of %.0f × %.0f units is out of range (zoom %g)",
+                   _("image panel of %.0f × %.0f units is out of range (zoom %g)"),
                    l->pw, l->ph, l->zoom);
       return FALSE;
     }
@@ -144,7 +145,7 @@ compute_layout (const HsFigureView *v, HsPainter *p, Layout *l, GError **error)
   if (has_map (v) && (guint64) v->map_width * v->map_height > hs_limits_get ()->max_grid_cells)
     {
       g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_TOO_LARGE,
-                   "map of %u × %u cells is over the limits", v->map_width, v->map_height);
+                   _("map of %u × %u cells is over the limits"), v->map_width, v->map_height);
       return FALSE;
     }
 
@@ -167,7 +168,7 @@ compute_layout (const HsFigureView *v, HsPainter *p, Layout *l, GError **error)
                                   (gsize) v->map_width * v->map_height, &l->range, &local))
         {
           g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
-                       "cannot scale the map: %s", local->message);
+                       _("cannot scale the map: %s"), local->message);
           return FALSE;
         }
     }
@@ -189,7 +190,7 @@ compute_layout (const HsFigureView *v, HsPainter *p, Layout *l, GError **error)
       if (!hs_legend_layout_with (p, &l->legend, &l->legend_layout, &local))
         {
           g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
-                       "cannot draw the colour bar: %s", local->message);
+                       _("cannot draw the colour bar: %s"), local->message);
           return FALSE;
         }
       l->legend_x = right + l->margin * 1.5;
@@ -233,7 +234,7 @@ render_raster (const HsFigureView *v, const Layout *l, int *ix0, int *iy0, GErro
   if (levelled == NULL || cairo_surface_status (levelled) != CAIRO_STATUS_SUCCESS)
     {
       g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_TOO_LARGE,
-                   "cannot level the %u × %u image", W, H);
+                   _("cannot level the %u × %u image"), W, H);
       if (levelled)
         cairo_surface_destroy (levelled);
       return NULL;
@@ -266,7 +267,7 @@ render_raster (const HsFigureView *v, const Layout *l, int *ix0, int *iy0, GErro
   cairo_surface_destroy (levelled);
   if (out == NULL)
     {
-      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID, "cannot draw the overlay: %s",
+      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID, _("cannot draw the overlay: %s"),
                    local ? local->message : "unknown error");
       return NULL;
     }
@@ -349,7 +350,7 @@ draw_figure (const HsFigureView *v, HsPainter *p, const Layout *l, GError **erro
         {
           hs_painter_clip_pop (p);
           g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
-                       "cannot outline the map: %s", local->message);
+                       _("cannot outline the map: %s"), local->message);
           return FALSE;
         }
       lines = hs_contour_trace_mask (bin, W, H, W, HS_CONTOUR_SIMPLIFY);
@@ -471,14 +472,14 @@ hs_figure_render_surface (const HsFigureView *view, GError **error)
   if ((guint64) w * (guint64) h > hs_limits_get ()->max_image_pixels)
     {
       g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_TOO_LARGE,
-                   "a %.0f × %.0f figure is over the pixel limit", w, h);
+                   _("a %.0f × %.0f figure is over the pixel limit"), w, h);
       return NULL;
     }
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) w, (int) h);
   if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
     {
       g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_TOO_LARGE,
-                   "cannot allocate a %.0f × %.0f figure", w, h);
+                   _("cannot allocate a %.0f × %.0f figure"), w, h);
       cairo_surface_destroy (surface);
       return NULL;
     }
@@ -524,7 +525,7 @@ hs_figure_save (const HsFigureView *view, HsFigureFormat format, const char *pat
         cairo_surface_destroy (s);
         if (status != CAIRO_STATUS_SUCCESS)
           {
-            g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_WRITE, "%s: cannot encode PNG: %s",
+            g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_WRITE, _("%s: cannot encode PNG: %s"),
                          path, cairo_status_to_string (status));
             return FALSE;
           }
@@ -558,7 +559,7 @@ hs_figure_save (const HsFigureView *view, HsFigureFormat format, const char *pat
           return FALSE;
         if (status != CAIRO_STATUS_SUCCESS)
           {
-            g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_WRITE, "%s: cannot write PDF: %s",
+            g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_WRITE, _("%s: cannot write PDF: %s"),
                          path, cairo_status_to_string (status));
             return FALSE;
           }
@@ -603,7 +604,7 @@ hs_figure_save (const HsFigureView *view, HsFigureFormat format, const char *pat
       }
 
     default:
-      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_FORMAT, "%s: unknown figure format", path);
+      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_FORMAT, _("%s: unknown figure format"), path);
       return FALSE;
     }
 }

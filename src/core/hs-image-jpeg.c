@@ -2,7 +2,9 @@
 #include "hs-image-private.h"
 
 #include "hs-limits.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <jpeglib.h>
 #include <jerror.h>
 #include <setjmp.h>
@@ -61,7 +63,7 @@ jpeg_progress_cb (j_common_ptr cinfo)
   if (cinfo->is_decompressor && (guint64) dinfo->input_scan_number > ctx->max_scans)
     {
       g_snprintf (ctx->message, sizeof ctx->message,
-                  "more scans than the limit of %" G_GUINT64_FORMAT " (HEATSCOPE_MAX_JPEG_SCANS)",
+                  _("more scans than the limit of %" PRIu64 " (HEATSCOPE_MAX_JPEG_SCANS)"),
                   ctx->max_scans);
       ctx->over_budget = TRUE;
       longjmp (ctx->jump, 1);
@@ -104,11 +106,11 @@ hs_image_load_jpeg_memory (const guint8 *data, gsize len, const char *name, GErr
   if (setjmp (jerr.jump))
     {
       if (jerr.over_budget)
-        g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE, "%s: JPEG has %s",
+        g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE, _("%s: JPEG has %s"),
                      name, jerr.message);
       else
-        g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_CORRUPT, "%s: corrupt JPEG%s: %s",
-                     name, in_header ? " header" : "", jerr.message);
+        g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_CORRUPT, in_header ? _("%s: corrupt JPEG header: %s")
+                     : _("%s: corrupt JPEG: %s"), name, jerr.message);
       g_free (row);
       if (image != NULL)
         hs_image_unref (image);
@@ -155,7 +157,7 @@ hs_image_load_jpeg_memory (const guint8 *data, gsize len, const char *name, GErr
   if ((guint) cinfo.output_components != (cmyk ? 4u : channels))
     {
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_FORMAT,
-                   "%s: unsupported JPEG colour layout (%d components)", name,
+                   _("%s: unsupported JPEG colour layout (%d components)"), name,
                    cinfo.output_components);
       jpeg_destroy_decompress (&cinfo);
       return NULL;
@@ -221,7 +223,7 @@ hs_image_probe_jpeg (FILE *file, const char *name, guint *width, guint *height, 
   cinfo.err = &jerr.pub;
   if (setjmp (jerr.jump))
     {
-      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_CORRUPT, "%s: corrupt JPEG header: %s",
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_CORRUPT, _("%s: corrupt JPEG header: %s"),
                    name, jerr.message);
       jpeg_destroy_decompress (&cinfo);
       return FALSE;

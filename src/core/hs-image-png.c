@@ -3,6 +3,7 @@
 
 #include "hs-atomic-file.h"
 #include "hs-limits.h"
+#include "hs-i18n-private.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -58,8 +59,8 @@ png_read_cb (png_structp png, png_bytep out, png_size_t count)
       if (ctx->finish_read > AFTER_LAST_ROW_BUDGET)
         {
           g_snprintf (ctx->message, sizeof ctx->message,
-                      "more than %d bytes of compressed data after the last row, "
-                      "which the image does not need", AFTER_LAST_ROW_BUDGET);
+                      _("more than %d bytes of compressed data after the last row, "
+                        "which the image does not need"), AFTER_LAST_ROW_BUDGET);
           ctx->over_budget = TRUE;
           png_longjmp (png, 1);
         }
@@ -72,7 +73,7 @@ static void
 set_png_error (GError **error, const char *name, const char *message, gboolean in_header)
 {
   g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_CORRUPT,
-               "%s: corrupt PNG%s: %s", name, in_header ? " header" : "", message);
+               in_header ? _("%s: corrupt PNG header: %s") : _("%s: corrupt PNG: %s"), name, message);
 }
 
 HsImage *
@@ -92,14 +93,14 @@ hs_image_load_png_memory (const guint8 *data, gsize len, const char *name, GErro
   png = png_create_read_struct (PNG_LIBPNG_VER_STRING, &ctx, png_error_cb, png_warning_cb);
   if (png == NULL)
     {
-      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s: cannot start the PNG decoder", name);
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, _("%s: cannot start the PNG decoder"), name);
       return NULL;
     }
   info = png_create_info_struct (png);
   if (info == NULL)
     {
       png_destroy_read_struct (&png, NULL, NULL);
-      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s: cannot start the PNG decoder", name);
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, _("%s: cannot start the PNG decoder"), name);
       return NULL;
     }
 
@@ -240,7 +241,7 @@ hs_image_probe_png (FILE *file, const char *name, guint *width, guint *height, G
   if (info == NULL)
     {
       png_destroy_read_struct (&png, NULL, NULL);
-      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s: cannot start the PNG decoder", name);
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, _("%s: cannot start the PNG decoder"), name);
       return FALSE;
     }
   if (setjmp (png_jmpbuf (png)))
@@ -333,13 +334,13 @@ hs_image_save_png_full (HsImage *image, const char *path, gboolean fast, GError 
   if (info == NULL)
     {
       png_destroy_write_struct (&png, NULL);
-      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s: cannot start the PNG encoder", path);
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, _("%s: cannot start the PNG encoder"), path);
       return FALSE;
     }
   ctx.bytes = g_byte_array_new ();
   if (setjmp (png_jmpbuf (png)))
     {
-      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s: cannot encode PNG: %s",
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, _("%s: cannot encode PNG: %s"),
                    path, ctx.message);
       g_free (row);
       g_byte_array_unref (ctx.bytes);

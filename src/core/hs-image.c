@@ -3,7 +3,9 @@
 
 #include "hs-limits.h"
 #include "hs-safe-open.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -22,7 +24,7 @@ hs_image_check_size (const char *name, guint64 width, guint64 height, GError **e
   if (width == 0 || height == 0)
     {
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_CORRUPT,
-                   "%s: image has an empty size (%" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT ")",
+                   _("%s: image has an empty size (%" PRIu64 " × %" PRIu64 ")"),
                    name, width, height);
       return FALSE;
     }
@@ -30,8 +32,8 @@ hs_image_check_size (const char *name, guint64 width, guint64 height, GError **e
   if (width > G_MAXUINT32 || height > G_MAXUINT32 || width * height > max_pixels)
     {
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE,
-                   "%s: image of %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
-                   " pixels is too large (limit %" G_GUINT64_FORMAT " pixels)",
+                   _("%s: image of %" PRIu64 " × %" PRIu64
+                   " pixels is too large (limit %" PRIu64 " pixels)"),
                    name, width, height, max_pixels);
       return FALSE;
     }
@@ -48,9 +50,9 @@ hs_image_check_decode_ratio (const char *name, guint64 decoded, guint64 input, G
       decoded > ratio * input)
     {
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE,
-                   "%s: decodes to %" G_GUINT64_FORMAT " bytes from %" G_GUINT64_FORMAT
-                   " bytes, more than %" G_GUINT64_FORMAT " bytes per input byte "
-                   "(limit HEATSCOPE_MAX_DECODE_RATIO)", name, decoded, input, ratio);
+                   _("%s: decodes to %" PRIu64 " bytes from %" PRIu64
+                   " bytes, more than %" PRIu64 " bytes per input byte "
+                   "(limit HEATSCOPE_MAX_DECODE_RATIO)"), name, decoded, input, ratio);
       return FALSE;
     }
   return TRUE;
@@ -64,8 +66,8 @@ hs_image_check_inflated (const char *name, guint64 inflated, GError **error)
   if (inflated > max_bytes)
     {
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE,
-                   "%s: inflates to more than %" G_GUINT64_FORMAT " bytes "
-                   "(limit HEATSCOPE_MAX_INFLATED_BYTES)", name, max_bytes);
+                   _("%s: inflates to more than %" PRIu64 " bytes "
+                   "(limit HEATSCOPE_MAX_INFLATED_BYTES)"), name, max_bytes);
       return FALSE;
     }
   return TRUE;
@@ -82,19 +84,19 @@ hs_image_new_named (const char *name, guint width, guint height, guint channels,
   if (channels < 1 || channels > 4)
     {
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_INVALID,
-                   "%s: unsupported channel count %u (1 to 4)", name, channels);
+                   _("%s: unsupported channel count %u (1 to 4)"), name, channels);
       return NULL;
     }
   if (bit_depth != 1 && bit_depth != 2 && bit_depth != 4 && bit_depth != 8 && bit_depth != 16)
     {
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_INVALID,
-                   "%s: unsupported bit depth %u (1, 2, 4, 8 or 16)", name, bit_depth);
+                   _("%s: unsupported bit depth %u (1, 2, 4, 8 or 16)"), name, bit_depth);
       return NULL;
     }
   if (width == 0 || height == 0)
     {
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_INVALID,
-                   "%s: image has an empty size (%u × %u)", name, width, height);
+                   _("%s: image has an empty size (%u × %u)"), name, width, height);
       return NULL;
     }
   if (!hs_image_check_size (name, width, height, error))
@@ -103,14 +105,14 @@ hs_image_new_named (const char *name, guint width, guint height, guint channels,
       n_samples > G_MAXSIZE / sizeof (guint16))
     {
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE,
-                   "%s: image of %u × %u × %u samples is too large", name, width, height, channels);
+                   _("%s: image of %u × %u × %u samples is too large"), name, width, height, channels);
       return NULL;
     }
   data = g_try_malloc0 (n_samples * sizeof (guint16));
   if (data == NULL)
     {
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE,
-                   "%s: out of memory for an image of %u × %u pixels", name, width, height);
+                   _("%s: out of memory for an image of %u × %u pixels"), name, width, height);
       return NULL;
     }
   image = g_new0 (HsImage, 1);
@@ -180,13 +182,13 @@ hs_image_load_from_memory (const guint8 *data, gsize len, const char *name_for_e
   if (len > hs_limits_get ()->max_file_bytes)
     {
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE,
-                   "%s: file of %" G_GSIZE_FORMAT " bytes is too large (limit %" G_GUINT64_FORMAT " bytes)",
+                   _("%s: file of %zu bytes is too large (limit %" PRIu64 " bytes)"),
                    name, len, hs_limits_get ()->max_file_bytes);
       return NULL;
     }
   if (len == 0)
     {
-      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_FORMAT, "%s: file is empty", name);
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_FORMAT, _("%s: file is empty"), name);
       return NULL;
     }
   if (hs_image_is_png (data, len))
@@ -196,7 +198,7 @@ hs_image_load_from_memory (const guint8 *data, gsize len, const char *name_for_e
   if (hs_image_is_dicom (data, len))
     return hs_image_load_dicom_memory (data, len, name, error);
   g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_FORMAT,
-               "%s: not a PNG, JPEG or DICOM image (unknown signature)", name);
+               _("%s: not a PNG, JPEG or DICOM image (unknown signature)"), name);
   return NULL;
 }
 
@@ -227,7 +229,7 @@ open_named (const char *path, GError **error)
     {
       int saved = errno;
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO,
-                   "%s: cannot read: %s", path, g_strerror (saved));
+                   _("%s: cannot read: %s"), path, g_strerror (saved));
     }
   return fd;
 }
@@ -283,7 +285,7 @@ probe_dicom (FILE *file, int fd, const char *path, guint *width, guint *height, 
   if (lseek (fd, 0, SEEK_SET) != 0 || !read_limited_fd (fd, path, &contents, &len, error))
     {
       if (error != NULL && *error == NULL)
-        g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s: cannot read: %s", path, g_strerror (errno));
+        g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, _("%s: cannot read: %s"), path, g_strerror (errno));
       return FALSE;
     }
   return hs_image_probe_dicom (contents, len, TRUE, path, width, height, &need_more, error);
@@ -304,7 +306,7 @@ hs_image_probe_fd (int fd, const char *path, guint *width, guint *height, GError
 
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
-      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, "%s: not a regular file", path);
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, _("%s: not a regular file"), path);
       return FALSE;
     }
   /* The caller keeps its descriptor; the stream gets its own. */
@@ -315,7 +317,7 @@ hs_image_probe_fd (int fd, const char *path, guint *width, guint *height, GError
       if (own >= 0)
         close (own);
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO,
-                   "%s: cannot read: %s", path, g_strerror (saved));
+                   _("%s: cannot read: %s"), path, g_strerror (saved));
       return FALSE;
     }
   n = fread (magic, 1, sizeof magic, file);
@@ -329,7 +331,8 @@ hs_image_probe_fd (int fd, const char *path, guint *width, guint *height, GError
   else
     {
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_FORMAT,
-                   n == 0 ? "%s: file is empty" : "%s: not a PNG, JPEG or DICOM image (unknown signature)",
+                   n == 0 ? _("%s: file is empty")
+                   : _("%s: not a PNG, JPEG or DICOM image (unknown signature)"),
                    path);
       ok = FALSE;
     }

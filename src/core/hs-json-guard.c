@@ -1,7 +1,9 @@
 /* hs-json-guard.c — json-glib parsing that refuses hostile nesting */
 #include "hs-json-guard-private.h"
 #include "hs-limits.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 gboolean
@@ -36,7 +38,7 @@ hs_json_check_depth (const char *text, gssize len, GError **error)
           if (++depth > HS_JSON_MAX_DEPTH)
             {
               g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_PARSE,
-                           "%u:%" G_GSIZE_FORMAT ": JSON nested deeper than %d levels",
+                           _("%u:%zu: JSON nested deeper than %d levels"),
                            line, i + 1, HS_JSON_MAX_DEPTH);
               return FALSE;
             }
@@ -65,7 +67,7 @@ hs_json_parser_load_data (JsonParser *parser, const char *text, gssize len, GErr
   if (json_parser_get_root (parser) == NULL)
     {
       g_set_error_literal (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_PARSE,
-                           "no JSON value (the file is empty)");
+                           _("no JSON value (the file is empty)"));
       return FALSE;
     }
   return TRUE;
@@ -88,7 +90,7 @@ hs_json_parser_load_file (JsonParser *parser, const char *path, GError **error)
   if ((guint64) len > hs_limits_get ()->max_file_bytes)
     {
       g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_PARSE,
-                   "file of %" G_GSIZE_FORMAT " bytes exceeds the limit of %" G_GUINT64_FORMAT " bytes",
+                   _("file of %zu bytes exceeds the limit of %" PRIu64 " bytes"),
                    len, hs_limits_get ()->max_file_bytes);
       return FALSE;
     }

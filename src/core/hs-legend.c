@@ -7,6 +7,7 @@
  * cairo entry points wrap the same painting code. */
 #include "hs-legend.h"
 #include "hs-legend-private.h"
+#include "hs-i18n-private.h"
 
 #include <float.h>
 #include <math.h>
@@ -281,7 +282,7 @@ hs_legend_layout_with (HsPainter *p, const HsLegendSpec *spec, HsLegendLayout *l
   if (!(isfinite (fs) && fs > 0 && fs < 1e4) || !(isfinite (spec->length) && spec->length > 0))
     {
       g_set_error (error, HS_LEGEND_ERROR, HS_LEGEND_ERROR_INVALID,
-                   "legend length %g or font size %g is not a positive number",
+                   _("legend length %g or font size %g is not a positive number"),
                    spec->length, fs);
       return FALSE;
     }
@@ -289,7 +290,7 @@ hs_legend_layout_with (HsPainter *p, const HsLegendSpec *spec, HsLegendLayout *l
                          || spec->range.hi < spec->range.lo))
     {
       g_set_error (error, HS_LEGEND_ERROR, HS_LEGEND_ERROR_RANGE,
-                   "the colour-bar range %g–%g is not a finite interval",
+                   _("the colour-bar range %g–%g is not a finite interval"),
                    spec->range.lo, spec->range.hi);
       return FALSE;
     }
@@ -392,7 +393,7 @@ hs_legend_layout_with (HsPainter *p, const HsLegendSpec *spec, HsLegendLayout *l
         }
       if (gauge)
         {
-          double label_w = hs_painter_text_width (p, "No-Attn mass", tfs, FALSE);
+          double label_w = hs_painter_text_width (p, _("No-Attn mass"), tfs, FALSE);
 
           format_param (l->gauge_text, spec->no_attn);
           l->gauge_x = l->has_bar ? x_end + fs * 1.5 : 0;
@@ -481,7 +482,7 @@ hs_legend_paint (HsPainter *p, const HsLegendSpec *spec, const HsLegendLayout *l
       hs_painter_stroke_rect (p, gx, gy, l->gauge_w, l->gauge_h, ink, lw);
       hs_painter_text (p, x + l->gauge_text_x, y + l->gauge_text_y, l->gauge_text, tfs, ink,
                        FALSE, HS_ANCHOR_MIDDLE, 0);
-      hs_painter_text (p, x + l->gauge_label_x, y + l->gauge_label_y, "No-Attn mass", tfs, ink,
+      hs_painter_text (p, x + l->gauge_label_x, y + l->gauge_label_y, _("No-Attn mass"), tfs, ink,
                        FALSE, HS_ANCHOR_MIDDLE, l->gauge_label_angle);
     }
 }
@@ -594,8 +595,10 @@ meta_line (const HsCaption *c)
 
   if (m == NULL && i == NULL)
     return NULL;
-  return g_strdup_printf ("%s%s%s%s%s", m ? "model " : "", m ? m : "", m && i ? " · " : "",
-                          i ? "instance " : "", i ? i : "");
+  /* TRANSLATORS: the caption line under a figure naming the model and the instance */
+  if (m != NULL && i != NULL)
+    return g_strdup_printf (_("model %s · instance %s"), m, i);
+  return m != NULL ? g_strdup_printf (_("model %s"), m) : g_strdup_printf (_("instance %s"), i);
 }
 
 GPtrArray *

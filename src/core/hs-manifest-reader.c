@@ -8,7 +8,9 @@
  * problem) and the validator (record every problem). */
 #include "hs-manifest-private.h"
 #include "hs-limits.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <glib/gstdio.h>
 #ifdef __GLIBC__
@@ -86,28 +88,28 @@ hs_manifest_read (HsManifestReader *r, const char *root, const char *manifest_pa
   if (g_stat (manifest_path, &st) != 0)
     {
       int saved = errno;
-      hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_IO, "cannot read the manifest: %s",
+      hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_IO, _("cannot read the manifest: %s"),
                                   g_strerror (saved));
       return FALSE;
     }
   if (!S_ISREG (st.st_mode))
     {
       hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_IO,
-                                  "the manifest is not a regular file");
+                                  _("the manifest is not a regular file"));
       return FALSE;
     }
   if ((guint64) st.st_size > limit)
     {
       hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_TOO_LARGE,
-                                  "the manifest has %" G_GUINT64_FORMAT " bytes, over the limit of %"
-                                  G_GUINT64_FORMAT, (guint64) st.st_size, limit);
+                                  _("the manifest has %" PRIu64 " bytes, over the limit of %"
+                                  PRIu64), (guint64) st.st_size, limit);
       return FALSE;
     }
   /* Mapped, not copied: the text is only read once, by the parser. */
   mapped = g_mapped_file_new (manifest_path, FALSE, &local_error);
   if (mapped == NULL)
     {
-      hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_IO, "cannot read the manifest: %s",
+      hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_IO, _("cannot read the manifest: %s"),
                                   local_error->message);
       return FALSE;
     }
@@ -118,28 +120,28 @@ hs_manifest_read (HsManifestReader *r, const char *root, const char *manifest_pa
   if ((guint64) len > limit)
     {
       hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_TOO_LARGE,
-                                  "the manifest has %" G_GUINT64_FORMAT " bytes, over the limit of %"
-                                  G_GUINT64_FORMAT, (guint64) len, limit);
+                                  _("the manifest has %" PRIu64 " bytes, over the limit of %"
+                                  PRIu64), (guint64) len, limit);
       return FALSE;
     }
   if (!g_utf8_validate (data, (gssize) len, &invalid))
     {
       gsize offset = (gsize) (invalid - data);
       hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_PARSE,
-                                  "invalid UTF-8 (or a NUL byte) at byte %" G_GSIZE_FORMAT
-                                  " (line %u)", offset, hs_manifest_line_of_offset (data, offset));
+                                  _("invalid UTF-8 (or a NUL byte) at byte %zu"
+                                  " (line %u)"), offset, hs_manifest_line_of_offset (data, offset));
       return FALSE;
     }
   if (is_blank (data, len))
     {
-      hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_PARSE, "the manifest is empty");
+      hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_PARSE, _("the manifest is empty"));
       return FALSE;
     }
 
   root_node = hj_parse (&parser, data, len);
   if (root_node == NULL)
     {
-      hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_PARSE, "not valid JSON: %s",
+      hs_manifest_reader_problem (r, NULL, NULL, HS_DATASET_ERROR_PARSE, _("not valid JSON: %s"),
                                   parser.error);
       hj_parser_clear (&parser);
       return FALSE;
@@ -180,7 +182,7 @@ hs_manifest_locate (const char *path, char **root, char **manifest, GError **err
   else
     {
       g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_IO,
-                   "%s: no such dataset folder or manifest", path);
+                   _("%s: no such dataset folder or manifest"), path);
       return FALSE;
     }
 
@@ -189,7 +191,7 @@ hs_manifest_locate (const char *path, char **root, char **manifest, GError **err
     {
       int saved = errno;
       g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_IO,
-                   "%s: cannot resolve the dataset folder: %s", path, g_strerror (saved));
+                   _("%s: cannot resolve the dataset folder: %s"), path, g_strerror (saved));
       return FALSE;
     }
   *root = g_strdup (real);

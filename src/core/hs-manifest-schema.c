@@ -4,7 +4,9 @@
  * validator (record every problem, and check files as they are named). */
 #include "hs-manifest-private.h"
 #include "hs-limits.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -16,16 +18,17 @@
 static const char *
 node_type_name (HjNode *node)
 {
+  /* N_: translated where the message is built (expect) */
   switch (node->type)
     {
-    case HJ_OBJECT: return "an object";
-    case HJ_ARRAY:  return "an array";
-    case HJ_NULL:   return "null";
-    case HJ_STRING: return "a string";
-    case HJ_BOOL:   return "a boolean";
+    case HJ_OBJECT: return N_("an object");
+    case HJ_ARRAY:  return N_("an array");
+    case HJ_NULL:   return N_("null");
+    case HJ_STRING: return N_("a string");
+    case HJ_BOOL:   return N_("a boolean");
     case HJ_INT:
-    case HJ_DOUBLE: return "a number";
-    default:        return "something else";
+    case HJ_DOUBLE: return N_("a number");
+    default:        return N_("something else");
     }
 }
 
@@ -52,7 +55,7 @@ expect (HsManifestReader *r, HjNode *node, const HsJsonPath *path, gboolean ok, 
 {
   if (ok)
     return TRUE;
-  PROBLEM (r, path, HS_DATASET_ERROR_INVALID, "expected %s, found %s", what, node_type_name (node));
+  PROBLEM (r, path, HS_DATASET_ERROR_INVALID, _("expected %s, found %s"), _(what), _(node_type_name (node)));
   return FALSE;
 }
 
@@ -74,7 +77,7 @@ check_members (HsManifestReader *r, HjNode *object, const HsJsonPath *path,
         PATH_KEY (child, path, name);
         g_autofree char *list = g_strjoinv (", ", (char **) allowed);
         PROBLEM (r, &child, HS_DATASET_ERROR_INVALID,
-                 "unknown member \"%s\" (expected one of: %s)", name, list);
+                 _("unknown member \"%s\" (expected one of: %s)"), name, list);
       }
     }
 }
@@ -93,12 +96,12 @@ get_string (HsManifestReader *r, HjNode *object, const HsJsonPath *parent,
     {
       if (required)
         {
-          PROBLEM (r, parent, HS_DATASET_ERROR_INVALID, "missing required member \"%s\"", key);
+          PROBLEM (r, parent, HS_DATASET_ERROR_INVALID, _("missing required member \"%s\""), key);
           *bad = TRUE;
         }
       return NULL;
     }
-  if (!expect (r, node, &path, node_is_string (node), "a string"))
+  if (!expect (r, node, &path, node_is_string (node), N_("a string")))
     {
       *bad = TRUE;
       return NULL;
@@ -106,7 +109,7 @@ get_string (HsManifestReader *r, HjNode *object, const HsJsonPath *parent,
   value = node->v.s;
   if (non_empty && (value == NULL || value[0] == '\0'))
     {
-      PROBLEM (r, &path, HS_DATASET_ERROR_INVALID, "must not be empty");
+      PROBLEM (r, &path, HS_DATASET_ERROR_INVALID, _("must not be empty"));
       *bad = TRUE;
       return NULL;
     }
@@ -129,7 +132,7 @@ get_path (HsManifestReader *r, HjNode *object, const HsJsonPath *parent,
     }
   if (value != NULL && !hs_dataset_path_is_safe (value, &why))
     {
-      PROBLEM (r, &path, HS_DATASET_ERROR_PATH, "path \"%s\" %s", value, why);
+      PROBLEM (r, &path, HS_DATASET_ERROR_PATH, _("path \"%s\" %s"), value, why);
       g_free (value);
       *bad = TRUE;
       return NULL;
@@ -142,12 +145,12 @@ get_number (HsManifestReader *r, HjNode *node, const HsJsonPath *path, double *o
 {
   double value;
 
-  if (!expect (r, node, path, node_is_number (node), "a number"))
+  if (!expect (r, node, path, node_is_number (node), N_("a number")))
     return FALSE;
   value = hj_double (node);
   if (!isfinite (value))
     {
-      PROBLEM (r, path, HS_DATASET_ERROR_INVALID, "number is not finite");
+      PROBLEM (r, path, HS_DATASET_ERROR_INVALID, _("number is not finite"));
       return FALSE;
     }
   *out = value;
@@ -167,7 +170,7 @@ get_dimension (HsManifestReader *r, HjNode *object, const HsJsonPath *parent,
     return 0;
   if (!expect (r, node, &path,
                node->type == HJ_INT,
-               "an integer"))
+               N_("an integer")))
     {
       *bad = TRUE;
       return 0;
@@ -176,7 +179,7 @@ get_dimension (HsManifestReader *r, HjNode *object, const HsJsonPath *parent,
   if (value < 1 || value > G_MAXINT32)
     {
       PROBLEM (r, &path, HS_DATASET_ERROR_INVALID,
-               "image %s %" G_GINT64_FORMAT " is not in [1, %d]", key, value, G_MAXINT32);
+               _("image %s %" PRId64 " is not in [1, %d]"), key, value, G_MAXINT32);
       *bad = TRUE;
       return 0;
     }
@@ -198,7 +201,7 @@ get_string_list (HsManifestReader *r, HjNode *object, const HsJsonPath *parent,
 
   if (node == NULL)
     return g_new0 (char *, 1);
-  if (!expect (r, node, &path, node->type == HJ_ARRAY, "an array of strings"))
+  if (!expect (r, node, &path, node->type == HJ_ARRAY, N_("an array of strings")))
     {
       *bad = TRUE;
       return NULL;
@@ -211,14 +214,14 @@ get_string_list (HsManifestReader *r, HjNode *object, const HsJsonPath *parent,
       PATH_INDEX (item_path, &path, i);
       HjNode *item = hj_element (array, i);
 
-      if (!expect (r, item, &item_path, node_is_string (item), "a string"))
+      if (!expect (r, item, &item_path, node_is_string (item), N_("a string")))
         {
           my_bad = TRUE;
           continue;
         }
       if (non_empty_items && item->v.s[0] == '\0')
         {
-          PROBLEM (r, &item_path, HS_DATASET_ERROR_INVALID, "must not be empty");
+          PROBLEM (r, &item_path, HS_DATASET_ERROR_INVALID, _("must not be empty"));
           my_bad = TRUE;
           continue;
         }
@@ -311,7 +314,7 @@ read_label (HsManifestReader *r, HjNode *node, const HsJsonPath *path)
   g_autofree char *context = NULL;
   g_auto(GStrv) locations = NULL;
 
-  if (!expect (r, node, path, node->type == HJ_OBJECT, "a label object"))
+  if (!expect (r, node, path, node->type == HJ_OBJECT, N_("a label object")))
     return NULL;
   object = node;
   check_members (r, object, path, label_members);
@@ -321,7 +324,7 @@ read_label (HsManifestReader *r, HjNode *node, const HsJsonPath *path)
     {
       PATH_KEY (context_path, path, "context");
       PROBLEM (r, &context_path, HS_DATASET_ERROR_INVALID,
-               "context \"%s\" is not one of positive, negative, uncertain", context);
+               _("context \"%s\" is not one of positive, negative, uncertain"), context);
       bad = TRUE;
     }
   locations = get_string_list (r, object, path, "locations", TRUE, &bad);
@@ -342,7 +345,7 @@ read_labels (HsManifestReader *r, HjNode *object, const HsJsonPath *parent,
 
   if (node == NULL)
     return TRUE;
-  if (!expect (r, node, &path, node->type == HJ_ARRAY, "an array of labels"))
+  if (!expect (r, node, &path, node->type == HJ_ARRAY, N_("an array of labels")))
     return FALSE;
   array = node;
   for (guint i = 0; i < hj_length (array) && !r->stop; i++)
@@ -365,13 +368,13 @@ read_box (HsManifestReader *r, HjNode *node, const HsJsonPath *path, HsBox *box)
   double v[4];
   gboolean ok = TRUE;
 
-  if (!expect (r, node, path, node->type == HJ_ARRAY, "a box [x1, y1, x2, y2]"))
+  if (!expect (r, node, path, node->type == HJ_ARRAY, N_("a box [x1, y1, x2, y2]")))
     return FALSE;
   array = node;
   if (hj_length (array) != 4)
     {
       PROBLEM (r, path, HS_DATASET_ERROR_INVALID,
-               "a box has 4 numbers [x1, y1, x2, y2], found %u", hj_length (array));
+               _("a box has 4 numbers [x1, y1, x2, y2], found %u"), hj_length (array));
       return FALSE;
     }
   for (guint i = 0; i < 4 && !r->stop; i++)
@@ -405,10 +408,10 @@ read_region (HsManifestReader *r, const char *name, HjNode *node, const HsJsonPa
 
   if (name[0] == '\0')
     {
-      PROBLEM (r, path, HS_DATASET_ERROR_INVALID, "a region name must not be empty");
+      PROBLEM (r, path, HS_DATASET_ERROR_INVALID, _("a region name must not be empty"));
       bad = TRUE;
     }
-  if (!expect (r, node, path, node->type == HJ_OBJECT, "a region object"))
+  if (!expect (r, node, path, node->type == HJ_OBJECT, N_("a region object")))
     return NULL;
   object = node;
   check_members (r, object, path, region_members);
@@ -418,7 +421,7 @@ read_region (HsManifestReader *r, const char *name, HjNode *node, const HsJsonPa
     {
       PATH_KEY (boxes_path, path, "boxes");
 
-      if (expect (r, boxes, &boxes_path, boxes->type == HJ_ARRAY, "an array of boxes"))
+      if (expect (r, boxes, &boxes_path, boxes->type == HJ_ARRAY, N_("an array of boxes")))
         {
           HjNode *array = boxes;
 
@@ -433,7 +436,7 @@ read_region (HsManifestReader *r, const char *name, HjNode *node, const HsJsonPa
                 {
                   /* The same words as validate: an inverted box has no area. */
                   PROBLEM (r, &box_path, HS_DATASET_ERROR_INVALID,
-                           "empty box [%g, %g, %g, %g]: needs x1 < x2 and y1 < y2",
+                           _("empty box [%g, %g, %g, %g]: needs x1 < x2 and y1 < y2"),
                            box.x1, box.y1, box.x2, box.y2);
                   bad = TRUE;
                 }
@@ -464,15 +467,15 @@ read_region (HsManifestReader *r, const char *name, HjNode *node, const HsJsonPa
       else if (mask == NULL)
         {
           PROBLEM (r, &extent_path, HS_DATASET_ERROR_INVALID,
-                   "an extent describes a mask, but the region has none");
+                   _("an extent describes a mask, but the region has none"));
           bad = TRUE;
         }
       else if (!(extent.x1 == 0 && extent.y1 == 0 && extent.x2 == 0 && extent.y2 == 0) &&
                (extent.x2 <= extent.x1 || extent.y2 <= extent.y1 || extent.x1 < 0 || extent.y1 < 0))
         {
           PROBLEM (r, &extent_path, HS_DATASET_ERROR_INVALID,
-                   "extent [%g, %g, %g, %g] needs 0 <= x1 < x2 and 0 <= y1 < y2 "
-                   "([0, 0, 0, 0] for an empty mask)", extent.x1, extent.y1, extent.x2, extent.y2);
+                   _("extent [%g, %g, %g, %g] needs 0 <= x1 < x2 and 0 <= y1 < y2 "
+                   "([0, 0, 0, 0] for an empty mask)"), extent.x1, extent.y1, extent.x2, extent.y2);
           bad = TRUE;
         }
       else
@@ -482,7 +485,7 @@ read_region (HsManifestReader *r, const char *name, HjNode *node, const HsJsonPa
     }
   if (!bad && box_array->len == 0 && mask == NULL)
     {
-      PROBLEM (r, path, HS_DATASET_ERROR_INVALID, "a region needs at least one box or a mask");
+      PROBLEM (r, path, HS_DATASET_ERROR_INVALID, _("a region needs at least one box or a mask"));
       bad = TRUE;
     }
   if (bad || r->stop)
@@ -510,7 +513,7 @@ read_sentence (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
   g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_label_free);
   HsSentence *sentence;
 
-  if (!expect (r, node, path, node->type == HJ_OBJECT, "a sentence object"))
+  if (!expect (r, node, path, node->type == HJ_OBJECT, N_("a sentence object")))
     return NULL;
   object = node;
   check_members (r, object, path, sentence_members);
@@ -519,7 +522,7 @@ read_sentence (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
   if (id != NULL && !g_hash_table_add (sentence_ids, g_strdup (id)))
     {
       PATH_KEY (id_path, path, "id");
-      PROBLEM (r, &id_path, HS_DATASET_ERROR_INVALID, "duplicate sentence id \"%s\"", id);
+      PROBLEM (r, &id_path, HS_DATASET_ERROR_INVALID, _("duplicate sentence id \"%s\""), id);
       bad = TRUE;
     }
   text = get_string (r, object, path, "text", TRUE, FALSE, &bad);
@@ -528,7 +531,7 @@ read_sentence (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
     {
       PATH_KEY (kind_path, path, "kind");
       PROBLEM (r, &kind_path, HS_DATASET_ERROR_INVALID,
-               "kind \"%s\" is not one of report, custom, class", kind);
+               _("kind \"%s\" is not one of report, custom, class"), kind);
       bad = TRUE;
     }
   targets = get_string_list (r, object, path, "targets", TRUE, &bad);
@@ -547,7 +550,7 @@ read_sentence (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
           if (!g_hash_table_contains (region_names, targets[i]))
             {
               PROBLEM (r, &target_path, HS_DATASET_ERROR_INVALID,
-                       "unknown region \"%s\" (not a key of this instance's \"regions\")",
+                       _("unknown region \"%s\" (not a key of this instance's \"regions\")"),
                        targets[i]);
               bad = TRUE;
             }
@@ -559,7 +562,7 @@ read_sentence (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
           if (repeated)
             {
               PROBLEM (r, &target_path, HS_DATASET_ERROR_INVALID,
-                       "region \"%s\" is listed twice", targets[i]);
+                       _("region \"%s\" is listed twice"), targets[i]);
               bad = TRUE;
             }
         }
@@ -594,7 +597,7 @@ read_map (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
   double no_attn = NAN;
   HsMapRef *ref;
 
-  if (!expect (r, node, path, node->type == HJ_OBJECT, "a map object"))
+  if (!expect (r, node, path, node->type == HJ_OBJECT, N_("a map object")))
     return NULL;
   object = node;
   check_members (r, object, path, map_members);
@@ -611,7 +614,7 @@ read_map (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
         {
           PATH_KEY (tokens_path, path, "tokens");
           PROBLEM (r, &tokens_path, HS_DATASET_ERROR_TOO_LARGE,
-                   "%u tokens exceed the limit of %" G_GUINT64_FORMAT,
+                   _("%u tokens exceed the limit of %" PRIu64),
                    g_strv_length (tokens), hs_limits_get ()->max_tokens);
           bad = TRUE;
         }
@@ -630,14 +633,14 @@ read_map (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
   if (query == NULL && prompt == NULL && !bad)
     {
       PROBLEM (r, path, HS_DATASET_ERROR_INVALID,
-               "a map needs a \"query\" (sentence id) or a \"prompt\" (free text)");
+               _("a map needs a \"query\" (sentence id) or a \"prompt\" (free text)"));
       bad = TRUE;
     }
   if (query != NULL && !g_hash_table_contains (sentence_ids, query))
     {
       PATH_KEY (query_path, path, "query");
       PROBLEM (r, &query_path, HS_DATASET_ERROR_INVALID,
-               "unknown sentence \"%s\" (not an id in this instance's \"sentences\")", query);
+               _("unknown sentence \"%s\" (not an id in this instance's \"sentences\")"), query);
       /* Not structural: the validator still checks the file. */
     }
   if (model != NULL && (query != NULL || prompt != NULL))
@@ -649,8 +652,8 @@ read_map (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
       if (!g_hash_table_add (map_keys, key))
         {
           PROBLEM (r, path, HS_DATASET_ERROR_INVALID,
-                   query != NULL ? "a second map for model \"%s\" and query \"%s\""
-                                 : "a second map for model \"%s\" and prompt \"%s\"",
+                   query != NULL ? _("a second map for model \"%s\" and query \"%s\"")
+                                 : _("a second map for model \"%s\" and prompt \"%s\""),
                    model, query != NULL ? query : prompt);
         }
     }
@@ -737,7 +740,7 @@ hs_manifest_read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *
   g_autoptr(GHashTable) map_keys = NULL;
   gboolean has_abnormal = FALSE;
 
-  if (!expect (r, node, path, node->type == HJ_OBJECT, "an instance object"))
+  if (!expect (r, node, path, node->type == HJ_OBJECT, N_("an instance object")))
     return NULL;
   object = node;
   check_members (r, object, path, instance_members);
@@ -746,7 +749,7 @@ hs_manifest_read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *
   if (id != NULL && g_hash_table_contains (instance_ids, id))
     {
       PATH_KEY (id_path, path, "id");
-      PROBLEM (r, &id_path, HS_DATASET_ERROR_INVALID, "duplicate instance id \"%s\"", id);
+      PROBLEM (r, &id_path, HS_DATASET_ERROR_INVALID, _("duplicate instance id \"%s\""), id);
       bad = TRUE;
     }
   else if (id != NULL)
@@ -762,14 +765,14 @@ hs_manifest_read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *
   instance->height = get_dimension (r, object, path, "height", &bad);
   if ((instance->width == 0) != (instance->height == 0) && !bad)
     {
-      PROBLEM (r, path, HS_DATASET_ERROR_INVALID, "\"width\" and \"height\" go together");
+      PROBLEM (r, path, HS_DATASET_ERROR_INVALID, _("\"width\" and \"height\" go together"));
       bad = TRUE;
     }
   if (instance->width > 0 && instance->height > 0 &&
       (guint64) instance->width * instance->height > hs_limits_get ()->max_image_pixels)
     {
       PROBLEM (r, path, HS_DATASET_ERROR_TOO_LARGE,
-               "image size %u × %u exceeds the limit of %" G_GUINT64_FORMAT " pixels",
+               _("image size %u × %u exceeds the limit of %" PRIu64 " pixels"),
                instance->width, instance->height, hs_limits_get ()->max_image_pixels);
       bad = TRUE;
     }
@@ -786,7 +789,7 @@ hs_manifest_read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *
     {
       PATH_KEY (meta_path, path, "metadata");
 
-      if (expect (r, member, &meta_path, member->type == HJ_OBJECT, "an object of strings"))
+      if (expect (r, member, &meta_path, member->type == HJ_OBJECT, N_("an object of strings")))
         {
           HjIter iter;
           const char *key;
@@ -798,7 +801,7 @@ hs_manifest_read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *
               PATH_KEY (value_path, &meta_path, key);
 
               /* Keys repeat across instances: interned (see compact_instance). */
-              if (expect (r, value, &value_path, node_is_string (value), "a string"))
+              if (expect (r, value, &value_path, node_is_string (value), N_("a string")))
                 g_hash_table_insert (instance->metadata, (char *) g_intern_string (key),
                                      g_strdup (value->v.s));
               else
@@ -814,7 +817,7 @@ hs_manifest_read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *
     {
       PATH_KEY (abnormal_path, path, "abnormal");
 
-      if (expect (r, member, &abnormal_path, node_is_bool (member), "a boolean"))
+      if (expect (r, member, &abnormal_path, node_is_bool (member), N_("a boolean")))
         {
           instance->abnormal = member->v.b;
           has_abnormal = TRUE;
@@ -835,7 +838,7 @@ hs_manifest_read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *
       PATH_KEY (regions_path, path, "regions");
 
       if (expect (r, member, &regions_path, (member->type == HJ_OBJECT),
-                  "an object of named regions"))
+                  N_("an object of named regions")))
         {
           HjIter iter;
           const char *name;
@@ -870,7 +873,7 @@ hs_manifest_read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *
       PATH_KEY (sentences_path, path, "sentences");
 
       if (expect (r, member, &sentences_path, (member->type == HJ_ARRAY),
-                  "an array of sentences"))
+                  N_("an array of sentences")))
         {
           HjNode *array = member;
 
@@ -895,7 +898,7 @@ hs_manifest_read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *
     {
       PATH_KEY (maps_path, path, "maps");
 
-      if (expect (r, member, &maps_path, member->type == HJ_ARRAY, "an array of maps"))
+      if (expect (r, member, &maps_path, member->type == HJ_ARRAY, N_("an array of maps")))
         {
           HjNode *array = member;
 
@@ -937,7 +940,7 @@ hs_manifest_read_top_fields (HsManifestReader *r, HjNode *object, gboolean whole
     {
       PATH_KEY (format_path, NULL, "format");
       PROBLEM (r, &format_path, HS_DATASET_ERROR_INVALID,
-               "format \"%s\" is not \"" HS_MANIFEST_FORMAT_NAME "\"", format);
+               _("format \"%s\" is not \"%s\""), format, HS_MANIFEST_FORMAT_NAME);
     }
   if (r->stop)
     return;
@@ -946,7 +949,7 @@ hs_manifest_read_top_fields (HsManifestReader *r, HjNode *object, gboolean whole
   if (member == NULL)
     {
       if (whole)
-        PROBLEM (r, NULL, HS_DATASET_ERROR_INVALID, "missing required member \"version\"");
+        PROBLEM (r, NULL, HS_DATASET_ERROR_INVALID, _("missing required member \"version\""));
     }
   else
     {
@@ -954,17 +957,17 @@ hs_manifest_read_top_fields (HsManifestReader *r, HjNode *object, gboolean whole
 
       if (expect (r, member, &version_path,
                   member->type == HJ_INT,
-                  "an integer"))
+                  N_("an integer")))
         {
           gint64 version = member->v.i;
 
           if (version > HS_DATASET_FORMAT_VERSION)
             PROBLEM (r, &version_path, HS_DATASET_ERROR_INVALID,
-                     "version %" G_GINT64_FORMAT " was written by a newer Heatscope; "
-                     "this one reads version %d", version, HS_DATASET_FORMAT_VERSION);
+                     _("version %" PRId64 " was written by a newer Heatscope; "
+                     "this one reads version %d"), version, HS_DATASET_FORMAT_VERSION);
           else if (version < 1)
             PROBLEM (r, &version_path, HS_DATASET_ERROR_INVALID,
-                     "version %" G_GINT64_FORMAT " is not a valid format version", version);
+                     _("version %" PRId64 " is not a valid format version"), version);
         }
     }
   if (r->stop)
@@ -984,7 +987,7 @@ hs_manifest_read_top_fields (HsManifestReader *r, HjNode *object, gboolean whole
     {
       PATH_KEY (models_path, NULL, "models");
 
-      if (expect (r, member, &models_path, member->type == HJ_OBJECT, "an object of models"))
+      if (expect (r, member, &models_path, member->type == HJ_OBJECT, N_("an object of models")))
         {
           HjIter iter;
           const char *name;
@@ -999,10 +1002,10 @@ hs_manifest_read_top_fields (HsManifestReader *r, HjNode *object, gboolean whole
               if (name[0] == '\0')
                 {
                   PROBLEM (r, &model_path, HS_DATASET_ERROR_INVALID,
-                           "a model name must not be empty");
+                           _("a model name must not be empty"));
                   continue;
                 }
-              if (!expect (r, value, &model_path, value->type == HJ_OBJECT, "a model object"))
+              if (!expect (r, value, &model_path, value->type == HJ_OBJECT, N_("a model object")))
                 continue;
               check_members (r, (value), &model_path, model_members);
               description = get_string (r, (value), &model_path,
@@ -1020,7 +1023,7 @@ hs_manifest_read_top (HsManifestReader *r, HjNode *root)
   HjNode *object;
   HjNode *member;
 
-  if (!expect (r, root, NULL, root->type == HJ_OBJECT, "a heatscope-dataset object"))
+  if (!expect (r, root, NULL, root->type == HJ_OBJECT, N_("a heatscope-dataset object")))
     return;
   object = root;
   hs_manifest_read_top_fields (r, object, TRUE);
@@ -1030,7 +1033,7 @@ hs_manifest_read_top (HsManifestReader *r, HjNode *root)
   member = hj_member (object, "instances");
   if (member == NULL)
     {
-      PROBLEM (r, NULL, HS_DATASET_ERROR_INVALID, "missing required member \"instances\"");
+      PROBLEM (r, NULL, HS_DATASET_ERROR_INVALID, _("missing required member \"instances\""));
       return;
     }
   {
@@ -1038,7 +1041,7 @@ hs_manifest_read_top (HsManifestReader *r, HjNode *root)
     g_autoptr(GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
     HjNode *array;
 
-    if (!expect (r, member, &instances_path, member->type == HJ_ARRAY, "an array of instances"))
+    if (!expect (r, member, &instances_path, member->type == HJ_ARRAY, N_("an array of instances")))
       return;
     array = member;
     for (guint i = 0; i < hj_length (array) && !r->stop; i++)

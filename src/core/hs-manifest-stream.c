@@ -12,6 +12,7 @@
  * file whole instead, which reports problems exactly as hs_dataset_load. */
 #include "hs-manifest-private.h"
 #include "hs-limits.h"
+#include "hs-i18n-private.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -61,8 +62,8 @@ stream_check_utf8 (HsManifestStream *stream, const char *from, const char *to, c
     return TRUE;
   offset = (gsize) (invalid - start);
   hs_manifest_reader_problem (&stream->reader, NULL, NULL, HS_DATASET_ERROR_PARSE,
-                              "invalid UTF-8 (or a NUL byte) at byte %" G_GSIZE_FORMAT
-                              " (line %u)", offset, hs_manifest_line_of_offset (start, offset));
+                              _("invalid UTF-8 (or a NUL byte) at byte %zu"
+                              " (line %u)"), offset, hs_manifest_line_of_offset (start, offset));
   return FALSE;
 }
 
@@ -77,7 +78,7 @@ stream_json_problem (HsManifestStream *stream, const char *from)
   if (!stream_check_utf8 (stream, from, to, MIN (to + 4, parser->end)))
     return FALSE;
   hs_manifest_reader_problem (&stream->reader, NULL, NULL, HS_DATASET_ERROR_PARSE,
-                              "not valid JSON: %s", parser->error);
+                              _("not valid JSON: %s"), parser->error);
   return FALSE;
 }
 
@@ -126,7 +127,7 @@ stream_step (HsManifestStream *stream, HsDataset *dataset)
     {
       if (stream->reader.error == NULL)
         hs_manifest_reader_problem (&stream->reader, NULL, &instance_path, HS_DATASET_ERROR_INVALID,
-                                    "not a valid instance");
+                                    _("not a valid instance"));
       return STEP_ERROR;
     }
   hs_dataset_add_instance (dataset, instance);
@@ -350,7 +351,7 @@ hs_dataset_load_more (HsDataset *dataset, guint max_instances, GError **error)
           stream->error = g_steal_pointer (&stream->reader.error);
           if (stream->error == NULL)
             stream->error = g_error_new (HS_DATASET_ERROR, HS_DATASET_ERROR_PARSE,
-                                         "%s: could not be read", stream->manifest);
+                                         _("%s: could not be read"), stream->manifest);
           g_clear_pointer (&stream->mapped, g_mapped_file_unref);
           g_clear_pointer (&stream->ids, g_hash_table_unref);
         }

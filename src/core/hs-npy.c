@@ -4,7 +4,9 @@
 #include "hs-atomic-file.h"
 #include "hs-limits.h"
 #include "hs-safe-open.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -102,7 +104,7 @@ parse_fail (Parser *ps, const char *format, ...)
   message = g_strdup_vprintf (format, args);
   va_end (args);
   if (ps->error != NULL && *ps->error == NULL)
-    g_set_error (ps->error, HS_NPY_ERROR, HS_NPY_ERROR_FORMAT, "%s: bad .npy header: %s",
+    g_set_error (ps->error, HS_NPY_ERROR, HS_NPY_ERROR_FORMAT, _("%s: bad .npy header: %s"),
                  ps->name, message);
   return FALSE;
 }
@@ -119,7 +121,7 @@ expect (Parser *ps, char c)
 {
   skip_ws (ps);
   if (ps->p >= ps->end || *ps->p != c)
-    return parse_fail (ps, "expected '%c' at offset %d", c, (int) (ps->p - ps->start));
+    return parse_fail (ps, _("expected '%c' at offset %d"), c, (int) (ps->p - ps->start));
   ps->p++;
   return TRUE;
 }
@@ -140,19 +142,19 @@ parse_string (Parser *ps, char *out, gsize out_size)
 
   skip_ws (ps);
   if (ps->p >= ps->end || (*ps->p != '\'' && *ps->p != '"'))
-    return parse_fail (ps, "expected a quoted string");
+    return parse_fail (ps, _("expected a quoted string"));
   quote = *ps->p++;
   start = ps->p;
   while (ps->p < ps->end && *ps->p != quote)
     {
       if (*ps->p == '\\' || *ps->p == '\n')
-        return parse_fail (ps, "unsupported character in a string");
+        return parse_fail (ps, _("unsupported character in a string"));
       ps->p++;
     }
   if (ps->p >= ps->end)
-    return parse_fail (ps, "unterminated string");
+    return parse_fail (ps, _("unterminated string"));
   if ((gsize) (ps->p - start) >= out_size)
-    return parse_fail (ps, "string too long");
+    return parse_fail (ps, _("string too long"));
   memcpy (out, start, ps->p - start);
   out[ps->p - start] = '\0';
   ps->p++;
@@ -185,12 +187,12 @@ parse_dim (Parser *ps, gsize *out)
     {
       guint digit = *ps->p - '0';
       if (value > (G_MAXSIZE - digit) / 10)
-        return parse_fail (ps, "shape dimension overflows");
+        return parse_fail (ps, _("shape dimension overflows"));
       value = value * 10 + digit;
       ps->p++;
     }
   if (ps->p == start)
-    return parse_fail (ps, "shape must be a tuple of non-negative integers");
+    return parse_fail (ps, _("shape must be a tuple of non-negative integers"));
   if (ps->p < ps->end && *ps->p == 'L')  /* Python 2 long */
     ps->p++;
   *out = (gsize) value;
@@ -211,7 +213,7 @@ parse_shape (Parser *ps, Header *h)
         {
           if (ps->error != NULL && *ps->error == NULL)
             g_set_error (ps->error, HS_NPY_ERROR, HS_NPY_ERROR_UNSUPPORTED,
-                         "%s: arrays of more than %d dimensions are not supported",
+                         _("%s: arrays of more than %d dimensions are not supported"),
                          ps->name, HS_NPY_MAX_DIMS);
           return FALSE;
         }
@@ -224,12 +226,12 @@ parse_shape (Parser *ps, Header *h)
           trailing_comma = TRUE;
         }
       else if (!peek_is (ps, ')'))
-        return parse_fail (ps, "expected ',' or ')' in the shape");
+        return parse_fail (ps, _("expected ',' or ')' in the shape"));
     }
   ps->p++;
   /* "(3)" is the integer 3 in Python, not a tuple. */
   if (n == 1 && !trailing_comma)
-    return parse_fail (ps, "shape is not a tuple");
+    return parse_fail (ps, _("shape is not a tuple"));
   h->ndim = n;
   return TRUE;
 }
@@ -252,9 +254,9 @@ parse_header_dict (Parser *ps, Header *h)
         if (strcmp (key, keys[i]) == 0)
           k = i;
       if (k < 0)
-        return parse_fail (ps, "unexpected key '%s'", key);
+        return parse_fail (ps, _("unexpected key '%s'"), key);
       if (h->seen[k])
-        return parse_fail (ps, "duplicate key '%s'", key);
+        return parse_fail (ps, _("duplicate key '%s'"), key);
       h->seen[k] = TRUE;
       if (!expect (ps, ':'))
         return FALSE;
@@ -266,7 +268,7 @@ parse_header_dict (Parser *ps, Header *h)
             {
               if (ps->error != NULL && *ps->error == NULL)
                 g_set_error (ps->error, HS_NPY_ERROR, HS_NPY_ERROR_UNSUPPORTED,
-                             "%s: structured arrays are not supported", ps->name);
+                             _("%s: structured arrays are not supported"), ps->name);
               return FALSE;
             }
           if (!parse_string (ps, h->descr, sizeof h->descr))
@@ -278,7 +280,7 @@ parse_header_dict (Parser *ps, Header *h)
           else if (parse_word (ps, "False"))
             h->fortran_order = FALSE;
           else
-            return parse_fail (ps, "fortran_order must be True or False");
+            return parse_fail (ps, _("fortran_order must be True or False"));
           break;
         default:
           if (!parse_shape (ps, h))
@@ -288,15 +290,15 @@ parse_header_dict (Parser *ps, Header *h)
       if (peek_is (ps, ','))
         ps->p++;
       else if (!peek_is (ps, '}'))
-        return parse_fail (ps, "expected ',' or '}' after key '%s'", key);
+        return parse_fail (ps, _("expected ',' or '}' after key '%s'"), key);
     }
   ps->p++;
   skip_ws (ps);
   if (ps->p != ps->end)
-    return parse_fail (ps, "unexpected text after the dictionary");
+    return parse_fail (ps, _("unexpected text after the dictionary"));
   for (int i = 0; i < HEADER_KEYS; i++)
     if (!h->seen[i])
-      return parse_fail (ps, "missing key '%s'", keys[i]);
+      return parse_fail (ps, _("missing key '%s'"), keys[i]);
   return TRUE;
 }
 
@@ -334,8 +336,8 @@ parse_descr (const char *name, const char *descr, HsDType *dtype, gboolean *big_
           return TRUE;
         }
   g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_UNSUPPORTED,
-               "%s: unsupported dtype '%s' (expected bool, int8..64, uint8..64 or float16/32/64 "
-               "with a byte order)", name, descr);
+               _("%s: unsupported dtype '%s' (expected bool, int8..64, uint8..64 or float16/32/64 "
+               "with a byte order)"), name, descr);
   return FALSE;
 }
 
@@ -438,14 +440,14 @@ hs_npy_read_from_memory (const guint8 *data, gsize len, const char *name_for_err
   if (len > hs_limits_get ()->max_file_bytes)
     {
       g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_TOO_LARGE,
-                   "%s: file of %" G_GSIZE_FORMAT " bytes is too large (limit %" G_GUINT64_FORMAT " bytes)",
+                   _("%s: file of %zu bytes is too large (limit %" PRIu64 " bytes)"),
                    name, len, hs_limits_get ()->max_file_bytes);
       return NULL;
     }
   if (len < 10 || memcmp (data, npy_magic, 6) != 0)
     {
       g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_FORMAT,
-                   "%s: not a .npy file (bad magic)", name);
+                   _("%s: not a .npy file (bad magic)"), name);
       return NULL;
     }
   major = data[6];
@@ -459,7 +461,7 @@ hs_npy_read_from_memory (const guint8 *data, gsize len, const char *name_for_err
       if (len < 12)
         {
           g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_TRUNCATED,
-                       "%s: .npy header is truncated", name);
+                       _("%s: .npy header is truncated"), name);
           return NULL;
         }
       header_len = (gsize) data[8] | ((gsize) data[9] << 8) | ((gsize) data[10] << 16) |
@@ -469,14 +471,14 @@ hs_npy_read_from_memory (const guint8 *data, gsize len, const char *name_for_err
   else
     {
       g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_UNSUPPORTED,
-                   "%s: unsupported .npy format version %u.%u", name, major, data[7]);
+                   _("%s: unsupported .npy format version %u.%u"), name, major, data[7]);
       return NULL;
     }
   if (header_len > len - prefix)
     {
       g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_TRUNCATED,
-                   "%s: .npy header is truncated (%" G_GSIZE_FORMAT " bytes promised, %"
-                   G_GSIZE_FORMAT " present)", name, header_len, len - prefix);
+                   _("%s: .npy header is truncated (%zu bytes promised, "
+                   "%zu present)"), name, header_len, len - prefix);
       return NULL;
     }
   /* Versions 1 and 2 are latin-1, 3 is UTF-8; the keys and values we accept
@@ -487,7 +489,7 @@ hs_npy_read_from_memory (const guint8 *data, gsize len, const char *name_for_err
   ps.error = error;
   if (memchr (ps.p, '\0', header_len) != NULL)
     {
-      g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_FORMAT, "%s: bad .npy header: NUL byte", name);
+      g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_FORMAT, _("%s: bad .npy header: NUL byte"), name);
       return NULL;
     }
   if (!parse_header_dict (&ps, &h))
@@ -499,7 +501,7 @@ hs_npy_read_from_memory (const guint8 *data, gsize len, const char *name_for_err
     if (!g_size_checked_mul (&n_values, n_values, h.shape[i]))
       {
         g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_TOO_LARGE,
-                     "%s: shape product overflows", name);
+                     _("%s: shape product overflows"), name);
         return NULL;
       }
   item = dtype_size (dtype);
@@ -508,20 +510,20 @@ hs_npy_read_from_memory (const guint8 *data, gsize len, const char *name_for_err
       n_values > G_MAXSIZE / sizeof (double))
     {
       g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_TOO_LARGE,
-                   "%s: shape product overflows", name);
+                   _("%s: shape product overflows"), name);
       return NULL;
     }
   if (n_bytes > len - prefix - header_len)
     {
       g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_TRUNCATED,
-                   "%s: .npy data is truncated (%" G_GSIZE_FORMAT " bytes expected, %"
-                   G_GSIZE_FORMAT " present)", name, n_bytes, len - prefix - header_len);
+                   _("%s: .npy data is truncated (%zu bytes expected, "
+                   "%zu present)"), name, n_bytes, len - prefix - header_len);
       return NULL;
     }
   if (n_bytes < len - prefix - header_len)
     {
       g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_FORMAT,
-                   "%s: %" G_GSIZE_FORMAT " unexpected bytes after the .npy data", name,
+                   _("%s: %zu unexpected bytes after the .npy data"), name,
                    len - prefix - header_len - n_bytes);
       return NULL;
     }
@@ -535,7 +537,7 @@ hs_npy_read_from_memory (const guint8 *data, gsize len, const char *name_for_err
   if (array->values == NULL)
     {
       g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_TOO_LARGE,
-                   "%s: out of memory for %" G_GSIZE_FORMAT " values", name, n_values);
+                   _("%s: out of memory for %zu values"), name, n_values);
       return NULL;
     }
 
@@ -607,7 +609,7 @@ hs_npy_read (const char *path, GError **error)
   if (fd < 0)
     {
       int saved = errno;
-      g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_IO, "%s: cannot read: %s", path,
+      g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_IO, _("%s: cannot read: %s"), path,
                    g_strerror (saved));
       return NULL;
     }
@@ -649,7 +651,7 @@ encode_value (guint8 *out, HsDType dtype, double v, gboolean swap, const char *p
       if (out_of_range || v != floor (v))
         {
           g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_FORMAT,
-                       "%s: value %g at index %" G_GSIZE_FORMAT " does not fit dtype %s",
+                       _("%s: value %g at index %zu does not fit dtype %s"),
                        path, v, index, hs_dtype_to_descr (dtype, FALSE));
           return FALSE;
         }
@@ -700,14 +702,14 @@ hs_npy_write (const char *path, HsDType dtype, guint ndim, const gsize *shape,
   for (guint i = 0; i < ndim; i++)
     if (!g_size_checked_mul (&n_values, n_values, shape[i]))
       {
-        g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_TOO_LARGE, "%s: shape product overflows", path);
+        g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_TOO_LARGE, _("%s: shape product overflows"), path);
         return FALSE;
       }
   g_return_val_if_fail (n_values == 0 || values != NULL, FALSE);
   item = dtype_size (dtype);
   if (!g_size_checked_mul (&n_bytes, n_values, item))
     {
-      g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_TOO_LARGE, "%s: array too large", path);
+      g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_TOO_LARGE, _("%s: array too large"), path);
       return FALSE;
     }
 
@@ -729,13 +731,13 @@ hs_npy_write (const char *path, HsDType dtype, guint ndim, const gsize *shape,
 
   if (!g_size_checked_add (&total, prefix + header_len, n_bytes))
     {
-      g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_TOO_LARGE, "%s: array too large", path);
+      g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_TOO_LARGE, _("%s: array too large"), path);
       return FALSE;
     }
   buffer = g_try_malloc (total);
   if (buffer == NULL)
     {
-      g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_TOO_LARGE, "%s: out of memory", path);
+      g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_TOO_LARGE, _("%s: out of memory"), path);
       return FALSE;
     }
   memcpy (buffer, npy_magic, 6);

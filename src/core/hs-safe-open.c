@@ -5,6 +5,7 @@
  * which a symlink can be swapped in; opening relative to the folder's
  * descriptor with the kernel refusing to leave it closes that window. */
 #include "hs-safe-open.h"
+#include "hs-i18n-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,7 +37,7 @@ check_relative (const char *relative, const char *display, GError **error)
   if (relative == NULL || *relative == '\0' || *relative == '/')
     {
       g_set_error (error, HS_SAFE_OPEN_ERROR, HS_SAFE_OPEN_ERROR_ESCAPE,
-                   "%s: not a relative path inside the folder", display);
+                   _("%s: not a relative path inside the folder"), display);
       return FALSE;
     }
   while (*p != '\0')
@@ -49,7 +50,7 @@ check_relative (const char *relative, const char *display, GError **error)
       if (end - p == 2 && p[0] == '.' && p[1] == '.')
         {
           g_set_error (error, HS_SAFE_OPEN_ERROR, HS_SAFE_OPEN_ERROR_ESCAPE,
-                       "%s: the path goes up with \"..\"", display);
+                       _("%s: the path goes up with \"..\""), display);
           return FALSE;
         }
       p = *end ? end + 1 : end;
@@ -62,10 +63,10 @@ set_open_error (const char *display, int saved, GError **error)
 {
   if (saved == EXDEV || saved == ELOOP)
     g_set_error (error, HS_SAFE_OPEN_ERROR, HS_SAFE_OPEN_ERROR_ESCAPE,
-                 "%s: a symlink in the path leads outside the folder", display);
+                 _("%s: a symlink in the path leads outside the folder"), display);
   else
     g_set_error (error, HS_SAFE_OPEN_ERROR, HS_SAFE_OPEN_ERROR_IO,
-                 "%s: cannot read: %s", display, g_strerror (saved));
+                 _("%s: cannot read: %s"), display, g_strerror (saved));
   return -1;
 }
 
@@ -157,7 +158,7 @@ hs_safe_open_beneath (int dir_fd, const char *relative, const char *display, GEr
     {
       close (fd);
       g_set_error (error, HS_SAFE_OPEN_ERROR, HS_SAFE_OPEN_ERROR_NOT_FILE,
-                   "%s: not a regular file", display);
+                   _("%s: not a regular file"), display);
       return -1;
     }
   flags = fcntl (fd, F_GETFL);
@@ -175,7 +176,7 @@ hs_safe_open_dir (const char *path, GError **error)
     {
       int saved = errno;
       g_set_error (error, HS_SAFE_OPEN_ERROR, HS_SAFE_OPEN_ERROR_IO,
-                   "%s: cannot open folder: %s", path, g_strerror (saved));
+                   _("%s: cannot open folder: %s"), path, g_strerror (saved));
     }
   return fd;
 }
@@ -205,14 +206,14 @@ hs_safe_read_fd (int fd, const char *display, guint64 max_bytes,
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
       g_set_error (error, HS_SAFE_OPEN_ERROR, HS_SAFE_OPEN_ERROR_NOT_FILE,
-                   "%s: not a regular file", display);
+                   _("%s: not a regular file"), display);
       return FALSE;
     }
   if ((guint64) st.st_size > max_bytes)
     {
       g_set_error (error, HS_SAFE_OPEN_ERROR, HS_SAFE_OPEN_ERROR_TOO_LARGE,
-                   "%s: file of %" G_GUINT64_FORMAT " bytes is too large (limit %" G_GUINT64_FORMAT " bytes)",
-                   display, (guint64) st.st_size, max_bytes);
+                   _("%s: file of %llu bytes is too large (limit %llu bytes)"),
+                   display, (unsigned long long) st.st_size, (unsigned long long) max_bytes);
       return FALSE;
     }
   size = (gsize) st.st_size;
@@ -230,7 +231,7 @@ hs_safe_read_fd (int fd, const char *display, guint64 max_bytes,
           int saved = errno;
           g_free (data);
           g_set_error (error, HS_SAFE_OPEN_ERROR, HS_SAFE_OPEN_ERROR_IO,
-                       "%s: cannot read: %s", display, g_strerror (saved));
+                       _("%s: cannot read: %s"), display, g_strerror (saved));
           return FALSE;
         }
       if (n == 0)
