@@ -21,6 +21,7 @@
 #include "hs-contour.h"
 #include "hs-legend.h"
 #include "hs-figure.h"
+#include "hs-figure-grid.h"
 #include "hs-safetensors.h"
 #include "hs-model.h"
 #include "hs-target.h"

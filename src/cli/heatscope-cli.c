@@ -18,6 +18,7 @@ static const HsCliCommand commands[] = {
   { "score",     hs_cli_score,     "score one map against boxes or masks" },
   { "metrics",   hs_cli_metrics,   "score every instance, query and model of a dataset" },
   { "render",    hs_cli_render,    "draw a figure as PNG, SVG or PDF" },
+  { "figure",    hs_cli_figure,    "compose a publication figure of several panels" },
   { "attend",    hs_cli_attend,    "compute live attention with a built-in model" },
   { "agreement", hs_cli_agreement, "agreement between annotators" },
 };

@@ -46,75 +46,6 @@ parse_outline (const char *text, HsOutline *outline, double *k)
   return n == 1;
 }
 
-/* The map for (model, query): the query is a sentence id or the exact prompt
- * a map was computed for; without --model the first map in manifest order. */
-static HsMapRef *
-find_map (const HsInstance *instance, const char *model, const char *query)
-{
-  for (guint i = 0; i < instance->maps->len; i++)
-    {
-      HsMapRef *ref = g_ptr_array_index (instance->maps, i);
-
-      if (model != NULL && g_strcmp0 (ref->model, model) != 0)
-        continue;
-      if (g_strcmp0 (ref->query, query) == 0 || g_strcmp0 (ref->prompt, query) == 0)
-        return ref;
-    }
-  return NULL;
-}
-
-typedef struct {
-  GArray    *boxes;      /* HsFigureBox; names borrowed from the dataset */
-  GArray    *masks;      /* HsFigureMask; images owned */
-} Targets;
-
-static void
-targets_clear (Targets *t)
-{
-  if (t->masks)
-    for (guint i = 0; i < t->masks->len; i++)
-      hs_image_unref (g_array_index (t->masks, HsFigureMask, i).mask);
-  g_clear_pointer (&t->boxes, g_array_unref);
-  g_clear_pointer (&t->masks, g_array_unref);
-}
-
-static gboolean
-collect_targets (HsDataset *dataset, const HsInstance *instance, const HsSentence *sentence,
-                 Targets *t, GError **error)
-{
-  t->boxes = g_array_new (FALSE, FALSE, sizeof (HsFigureBox));
-  t->masks = g_array_new (FALSE, FALSE, sizeof (HsFigureMask));
-  if (sentence == NULL || sentence->targets == NULL)
-    return TRUE;
-  for (guint i = 0; sentence->targets[i]; i++)
-    {
-      HsRegion *region = hs_instance_find_region (instance, sentence->targets[i]);
-
-      if (region == NULL)
-        {
-          g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
-                       "%s: sentence '%s' of instance '%s' names a region '%s' that does not exist",
-                       hs_dataset_get_root (dataset), sentence->id, instance->id,
-                       sentence->targets[i]);
-          return FALSE;
-        }
-      for (guint b = 0; region->boxes && b < region->boxes->len; b++)
-        {
-          const HsBox *box = &g_array_index (region->boxes, HsBox, b);
-          HsFigureBox fb = { region->name, box->x1, box->y1, box->x2, box->y2 };
-          g_array_append_val (t->boxes, fb);
-        }
-      if (region->mask)
-        {
-          HsFigureMask fm = { region->name, hs_dataset_load_mask (dataset, region, error) };
-          if (fm.mask == NULL)
-            return FALSE;
-          g_array_append_val (t->masks, fm);
-        }
-    }
-  return TRUE;
-}
-
 int
 hs_cli_render (int argc, char **argv)
 {
@@ -154,7 +85,7 @@ hs_cli_render (int argc, char **argv)
   HsMapRef *ref;
   HsFigureView view;
   HsFigureFormat format;
-  Targets targets = { NULL, NULL };
+  HsCliTargets targets = { NULL, NULL };
   const char *prompt;
   int status = HS_CLI_EXIT_INPUT;
 
@@ -274,7 +205,7 @@ hs_cli_render (int argc, char **argv)
       hs_cli_error (CMD, "%s: no instance '%s'", argv[1], instance_id);
       return HS_CLI_EXIT_INPUT;
     }
-  ref = find_map (instance, model, query);
+  ref = hs_cli_find_map (instance, model, query);
   sentence = hs_instance_find_sentence (instance, ref && ref->query ? ref->query : query);
   if (ref == NULL)
     {
@@ -293,7 +224,7 @@ hs_cli_render (int argc, char **argv)
   map = hs_dataset_load_map (dataset, ref, &error);
   if (map == NULL)
     goto fail;
-  if (!collect_targets (dataset, instance, sentence, &targets, &error))
+  if (!hs_cli_collect_targets (dataset, instance, sentence, &targets, &error))
     goto fail;
 
   prompt = ref->prompt ? ref->prompt : sentence ? sentence->text : query;
@@ -343,11 +274,11 @@ hs_cli_render (int argc, char **argv)
   if (!hs_figure_save (&view, format, output, &error))
     goto fail;
   status = HS_CLI_EXIT_OK;
-  targets_clear (&targets);
+  hs_cli_targets_clear (&targets);
   return status;
 
 fail:
   hs_cli_error (CMD, "%s", error->message);
-  targets_clear (&targets);
+  hs_cli_targets_clear (&targets);
   return status;
 }

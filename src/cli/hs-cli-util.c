@@ -41,3 +41,67 @@ hs_cli_parse (GOptionContext *context, int *argc, char ***argv, const char *comm
     }
   return TRUE;
 }
+
+/* The map for (model, query): the query is a sentence id or the exact prompt
+ * a map was computed for; without --model the first map in manifest order. */
+HsMapRef *
+hs_cli_find_map (const HsInstance *instance, const char *model, const char *query)
+{
+  for (guint i = 0; i < instance->maps->len; i++)
+    {
+      HsMapRef *ref = g_ptr_array_index (instance->maps, i);
+
+      if (model != NULL && g_strcmp0 (ref->model, model) != 0)
+        continue;
+      if (g_strcmp0 (ref->query, query) == 0 || g_strcmp0 (ref->prompt, query) == 0)
+        return ref;
+    }
+  return NULL;
+}
+
+void
+hs_cli_targets_clear (HsCliTargets *t)
+{
+  if (t->masks)
+    for (guint i = 0; i < t->masks->len; i++)
+      hs_image_unref (g_array_index (t->masks, HsFigureMask, i).mask);
+  g_clear_pointer (&t->boxes, g_array_unref);
+  g_clear_pointer (&t->masks, g_array_unref);
+}
+
+gboolean
+hs_cli_collect_targets (HsDataset *dataset, const HsInstance *instance,
+                        const HsSentence *sentence, HsCliTargets *t, GError **error)
+{
+  t->boxes = g_array_new (FALSE, FALSE, sizeof (HsFigureBox));
+  t->masks = g_array_new (FALSE, FALSE, sizeof (HsFigureMask));
+  if (sentence == NULL || sentence->targets == NULL)
+    return TRUE;
+  for (guint i = 0; sentence->targets[i]; i++)
+    {
+      HsRegion *region = hs_instance_find_region (instance, sentence->targets[i]);
+
+      if (region == NULL)
+        {
+          g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
+                       "%s: sentence '%s' of instance '%s' names a region '%s' that does not exist",
+                       hs_dataset_get_root (dataset), sentence->id, instance->id,
+                       sentence->targets[i]);
+          return FALSE;
+        }
+      for (guint b = 0; region->boxes && b < region->boxes->len; b++)
+        {
+          const HsBox *box = &g_array_index (region->boxes, HsBox, b);
+          HsFigureBox fb = { region->name, box->x1, box->y1, box->x2, box->y2 };
+          g_array_append_val (t->boxes, fb);
+        }
+      if (region->mask)
+        {
+          HsFigureMask fm = { region->name, hs_dataset_load_mask (dataset, region, error) };
+          if (fm.mask == NULL)
+            return FALSE;
+          g_array_append_val (t->masks, fm);
+        }
+    }
+  return TRUE;
+}

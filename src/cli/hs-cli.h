@@ -21,6 +21,7 @@ int hs_cli_metrics   (int argc, char **argv);
 int hs_cli_render    (int argc, char **argv);
 int hs_cli_attend    (int argc, char **argv);
 int hs_cli_agreement (int argc, char **argv);
+int hs_cli_figure    (int argc, char **argv);
 
 /* Prints "heatscope-cli COMMAND: MESSAGE" to stderr. */
 void hs_cli_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
@@ -30,5 +31,19 @@ void hs_cli_error (const char *command, const char *format, ...) G_GNUC_PRINTF (
 void hs_cli_print_line (FILE *out, const char *text);
 /* Parses the command's options; on failure prints the error and returns FALSE. */
 gboolean hs_cli_parse (GOptionContext *context, int *argc, char ***argv, const char *command);
+
+/* The map for (model, query): the query is a sentence id or the exact prompt
+ * a map was computed for; model NULL = the first map in manifest order. */
+HsMapRef *hs_cli_find_map (const HsInstance *instance, const char *model, const char *query);
+
+/* A sentence's target regions as figure boxes and masks. */
+typedef struct {
+  GArray    *boxes;      /* HsFigureBox; names borrowed from the dataset */
+  GArray    *masks;      /* HsFigureMask; images owned */
+} HsCliTargets;
+
+gboolean hs_cli_collect_targets (HsDataset *dataset, const HsInstance *instance,
+                                 const HsSentence *sentence, HsCliTargets *t, GError **error);
+void     hs_cli_targets_clear   (HsCliTargets *t);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
  * SVG); the colour bar, gauge, caption and region palette come from
  * hs-legend, the same code the app's canvas and compare view use. */
 #include "hs-figure.h"
+#include "hs-figure-private.h"
 #include "hs-legend-private.h"
 #include "hs-atomic-file.h"
 #include "hs-limits.h"
@@ -90,14 +91,12 @@ has_map (const HsFigureView *v)
   return v->map != NULL && v->map_width > 0 && v->map_height > 0;
 }
 
+/* The viewport (image pixels) of `v`, checked against its image. */
 static gboolean
-compute_layout (const HsFigureView *v, HsPainter *p, Layout *l, GError **error)
+compute_viewport (const HsFigureView *v, Layout *l, GError **error)
 {
   guint W, H;
-  double right, bottom;
-  gboolean has_bar, has_gauge;
 
-  memset (l, 0, sizeof *l);
   if (v->image == NULL)
     {
       g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID, _("the figure has no image"));
@@ -128,6 +127,18 @@ compute_layout (const HsFigureView *v, HsPainter *p, Layout *l, GError **error)
                    l->vx, l->vy, l->vw, l->vh, W, H);
       return FALSE;
     }
+  return TRUE;
+}
+
+static gboolean
+compute_layout (const HsFigureView *v, HsPainter *p, Layout *l, GError **error)
+{
+  double right, bottom;
+  gboolean has_bar, has_gauge;
+
+  memset (l, 0, sizeof *l);
+  if (!compute_viewport (v, l, error))
+    return FALSE;
   if (v->zoom > 0 && isfinite (v->zoom))
     l->zoom = v->zoom;
   else
@@ -276,18 +287,16 @@ render_raster (const HsFigureView *v, const Layout *l, int *ix0, int *iy0, GErro
   return out;
 }
 
+/* The image panel: raster, masks, the outline and boxes, clipped to it. */
 static gboolean
-draw_figure (const HsFigureView *v, HsPainter *p, const Layout *l, GError **error)
+draw_panel (const HsFigureView *v, HsPainter *p, const Layout *l, GError **error)
 {
-  static const double white[4] = { 1, 1, 1, 1 };
   static const double outline_rgba[4] = { 1, 1, 1, 1 };
   guint W = hs_image_get_width (v->image), H = hs_image_get_height (v->image);
   HsPainterMapping m = { 1, 1, l->vx, l->vy, l->zoom, l->px, l->py };
   cairo_surface_t *raster;
   double lw = MAX (1.0, l->fs / 8), lfs = l->fs * 0.85;
   int ix0 = 0, iy0 = 0;
-
-  hs_painter_fill_rect (p, 0, 0, l->width, l->height, white);
 
   raster = render_raster (v, l, &ix0, &iy0, error);
   if (raster == NULL)
@@ -375,11 +384,74 @@ draw_figure (const HsFigureView *v, HsPainter *p, const Layout *l, GError **erro
       }
   hs_painter_clip_pop (p);
   hs_painter_stroke_rect (p, l->px, l->py, l->pw, l->ph, dark, MAX (0.5, l->fs / 16));
+  return TRUE;
+}
 
+static gboolean
+draw_figure (const HsFigureView *v, HsPainter *p, const Layout *l, GError **error)
+{
+  static const double white[4] = { 1, 1, 1, 1 };
+
+  hs_painter_fill_rect (p, 0, 0, l->width, l->height, white);
+  if (!draw_panel (v, p, l, error))
+    return FALSE;
   if (l->has_legend)
     hs_legend_paint (p, &l->legend, &l->legend_layout, l->legend_x, l->legend_y, black);
   hs_caption_paint (p, l->caption_lines, l->margin, l->cap_y, black);
   return TRUE;
+}
+
+/* ---- panels for the figure composer (hs-figure-grid.c) -------------------- */
+
+gboolean
+hs_figure_view_extent (const HsFigureView *view, double *width, double *height, GError **error)
+{
+  Layout l;
+
+  memset (&l, 0, sizeof l);
+  if (!compute_viewport (view, &l, error))
+    return FALSE;
+  *width = l.vw;
+  *height = l.vh;
+  return TRUE;
+}
+
+gboolean
+hs_figure_paint_panel (const HsFigureView *view, HsPainter *p, double x, double y, double zoom,
+                       double font_size, const HsScaleRange *range, GError **error)
+{
+  Layout l;
+
+  memset (&l, 0, sizeof l);
+  if (!compute_viewport (view, &l, error))
+    return FALSE;
+  if (has_map (view) && (guint64) view->map_width * view->map_height > hs_limits_get ()->max_grid_cells)
+    {
+      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_TOO_LARGE,
+                   "map of %u × %u cells is over the limits", view->map_width, view->map_height);
+      return FALSE;
+    }
+  l.zoom = zoom;
+  l.fs = font_size;
+  l.px = x;
+  l.py = y;
+  l.pw = l.vw * zoom;
+  l.ph = l.vh * zoom;
+  if (range)
+    l.range = *range;
+  else if (has_map (view))
+    {
+      g_autoptr(GError) local = NULL;
+
+      if (!hs_scale_resolve (&view->overlay.scale, view->map,
+                             (gsize) view->map_width * view->map_height, &l.range, &local))
+        {
+          g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
+                       "cannot scale the map: %s", local->message);
+          return FALSE;
+        }
+    }
+  return draw_panel (view, p, &l, error);
 }
 
 /* ---- entry points ------------------------------------------------------- */
