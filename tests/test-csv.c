@@ -165,6 +165,39 @@ test_real_files (void)
     }
 }
 
+/* Fields written with hs_csv_append_field read back as they were; only
+ * fields that need it are quoted. */
+static void
+test_append_field (void)
+{
+  const char *fields[] = { "plain", "a,b", "say \"hi\"", "two\nlines", "cr\rhere", "", "ünï ✓" };
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(HsCsvReader) reader = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) record = NULL;
+  guint line = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      hs_csv_append_field (out, fields[i]);
+    }
+  g_string_append_c (out, ',');
+  hs_csv_append_field (out, NULL);
+  g_assert_cmpstr (out->str, ==, "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\rhere\",,ünï ✓,");
+
+  g_string_append_c (out, '\n');
+  reader = hs_csv_reader_new_from_data (out->str, out->len, "fields.csv");
+  record = hs_csv_reader_next (reader, &line, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (line, ==, 1);
+  g_assert_cmpuint (g_strv_length (record), ==, G_N_ELEMENTS (fields) + 1);
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    g_assert_cmpstr (record[i], ==, fields[i]);
+  g_assert_cmpstr (record[G_N_ELEMENTS (fields)], ==, "");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -173,5 +206,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/csv/errors", test_errors);
   g_test_add_func ("/hs/csv/tsv-and-empty", test_tsv_and_empty);
   g_test_add_func ("/hs/csv/real-files", test_real_files);
+  g_test_add_func ("/hs/csv/append-field", test_append_field);
   return g_test_run ();
 }

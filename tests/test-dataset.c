@@ -856,6 +856,35 @@ test_subset_one_lung_mask (void)
   g_assert_false (subsets_of (dataset, instance, "mixed") & HS_SUBSET_ONE_LUNG);
 }
 
+/* A region copy owns everything: changing or freeing the original leaves
+ * it whole. */
+static void
+test_region_copy (void)
+{
+  HsRegion *region = region_with_box ("nodule", 1, 2, 3, 4);
+  HsBox extent = { 5, 6, 7, 8 };
+  HsRegion *copy;
+  const HsBox *box;
+
+  hs_region_add_box (region, 10, 20, 30, 40);
+  hs_region_set_mask (region, "masks/n.png");
+  hs_region_set_extent (region, &extent);
+  copy = hs_region_copy (region);
+  hs_region_add_box (region, 0, 0, 1, 1);
+  hs_region_set_mask (region, "masks/other.png");
+  hs_region_free (region);
+
+  g_assert_cmpstr (copy->name, ==, "nodule");
+  g_assert_cmpstr (copy->mask, ==, "masks/n.png");
+  g_assert_cmpuint (copy->boxes->len, ==, 2);
+  box = &g_array_index (copy->boxes, HsBox, 1);
+  g_assert_cmpfloat (box->x1, ==, 10);
+  g_assert_cmpfloat (box->y2, ==, 40);
+  g_assert_true (copy->has_extent);
+  g_assert_cmpfloat (copy->extent.x2, ==, 7);
+  hs_region_free (copy);
+}
+
 /* The targets of a sentence in its order, unknown names skipped, masks
  * loaded beside their regions, a broken mask an error naming its file. */
 static void
@@ -1061,6 +1090,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/dataset/subset-abnormal", test_subset_abnormal);
   g_test_add_func ("/hs/dataset/subset-one-lung", test_subset_one_lung);
   g_test_add_func ("/hs/dataset/subset-one-lung-mask", test_subset_one_lung_mask);
+  g_test_add_func ("/hs/dataset/region-copy", test_region_copy);
   g_test_add_func ("/hs/dataset/collect-targets", test_collect_targets);
   g_test_add_func ("/hs/dataset/subset-mdrb", test_subset_mdrb);
   g_test_add_func ("/hs/dataset/subset-mdrb-threshold", test_subset_mdrb_threshold);

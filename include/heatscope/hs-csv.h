@@ -35,6 +35,11 @@ const char  *hs_csv_reader_get_name      (HsCsvReader *reader);
  * or -1. */
 int          hs_csv_find_column          (char * const *header, const char *name);
 
+/* Appends `text` as one RFC 4180 field (quoted, inner quotes doubled, when it
+ * holds a comma, quote, CR or LF; NULL appends an empty field), so that
+ * hs_csv_reader_next reads it back as it was. */
+void         hs_csv_append_field         (GString *out, const char *text);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HsCsvReader, hs_csv_reader_free)
 
 G_END_DECLS

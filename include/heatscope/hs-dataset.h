@@ -240,6 +240,8 @@ void         hs_instance_add_finding    (HsInstance *instance, HsLabel *label);
 void         hs_region_set_mask         (HsRegion *region, const char *mask);
 /* Sets (NULL: clears) the mask's extent in image pixels. */
 void         hs_region_set_extent       (HsRegion *region, const HsBox *extent);
+/* A deep copy: name, boxes, mask and extent. */
+HsRegion    *hs_region_copy             (const HsRegion *region);
 /* Sets the extent from an 8-bit mask of the image's size (non-zero = in). */
 void         hs_region_set_mask_extent  (HsRegion *region, const guint8 *mask,
                                          guint width, guint height);

@@ -282,20 +282,6 @@ _hs_canvas_draw_hover (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, 
 
 /* ---- targets ---------------------------------------------------------------- */
 
-static HsRegion *
-region_copy (const HsRegion *src)
-{
-  HsRegion *region = hs_region_new (src->name);
-
-  for (guint i = 0; src->boxes && i < src->boxes->len; i++)
-    {
-      const HsBox *b = &g_array_index (src->boxes, HsBox, i);
-      hs_region_add_box (region, b->x1, b->y1, b->x2, b->y2);
-    }
-  region->mask = g_strdup (src->mask);
-  return region;
-}
-
 void
 hs_canvas_set_regions (HsCanvas *self, GPtrArray *regions, GPtrArray *masks)
 {
@@ -313,7 +299,7 @@ hs_canvas_set_regions (HsCanvas *self, GPtrArray *regions, GPtrArray *masks)
       for (guint i = 0; i < regions->len; i++)
         {
           HsImage *mask = masks ? g_ptr_array_index (masks, i) : NULL;
-          g_ptr_array_add (self->regions, region_copy (g_ptr_array_index (regions, i)));
+          g_ptr_array_add (self->regions, hs_region_copy (g_ptr_array_index (regions, i)));
           g_ptr_array_add (self->masks, mask ? hs_image_ref (mask) : NULL);
           g_ptr_array_add (self->mask_contours, mask ? hs_contour_trace_image (mask) : NULL);
         }

@@ -7,8 +7,8 @@
 #include <heatscope/hs-baselines.h>
 
 #include "hs-metrics-panel.h"
-#include "hs-utils-private.h"
 #include "hs-plot.h"
+#include "hs-utils-private.h"
 
 #define CURVE_POINTS 256
 
@@ -70,13 +70,6 @@ typedef struct {
   gboolean        have_curves;
   gint64          elapsed_us;
 } Job;
-
-static void
-image_unref0 (gpointer image)
-{
-  if (image)
-    hs_image_unref (image);
-}
 
 static void
 job_free (Job *job)
@@ -472,20 +465,6 @@ hs_metrics_panel_new (void)
   return g_object_new (HS_TYPE_METRICS_PANEL, NULL);
 }
 
-static HsRegion *
-region_copy (const HsRegion *src)
-{
-  HsRegion *region = hs_region_new (src->name);
-
-  for (guint i = 0; src->boxes && i < src->boxes->len; i++)
-    {
-      const HsBox *b = &g_array_index (src->boxes, HsBox, i);
-      hs_region_add_box (region, b->x1, b->y1, b->x2, b->y2);
-    }
-  region->mask = g_strdup (src->mask);
-  return region;
-}
-
 void
 hs_metrics_panel_set_input (HsMetricsPanel *self, HsImage *image, HsAttentionMap *map,
                             GPtrArray *regions, GPtrArray *masks)
@@ -505,11 +484,11 @@ hs_metrics_panel_set_input (HsMetricsPanel *self, HsImage *image, HsAttentionMap
     {
       /* Copies: the job thread reads them while the window moves on. */
       self->regions = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_region_free);
-      self->masks = g_ptr_array_new_with_free_func (image_unref0);
+      self->masks = g_ptr_array_new_with_free_func (_hs_image_unref0);
       for (guint i = 0; i < regions->len; i++)
         {
           HsImage *mask = masks ? g_ptr_array_index (masks, i) : NULL;
-          g_ptr_array_add (self->regions, region_copy (g_ptr_array_index (regions, i)));
+          g_ptr_array_add (self->regions, hs_region_copy (g_ptr_array_index (regions, i)));
           g_ptr_array_add (self->masks, mask ? hs_image_ref (mask) : NULL);
         }
     }

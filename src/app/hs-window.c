@@ -217,20 +217,6 @@ update_status (HsWindow *self)
   gtk_label_set_text (self->status_label, text->str);
 }
 
-/* The masks array holds NULL for box-only regions; release it without
- * handing NULL to hs_image_unref. */
-static void
-release_masks (GPtrArray *masks)
-{
-  if (masks == NULL)
-    return;
-  g_ptr_array_set_free_func (masks, NULL);
-  for (guint i = 0; i < masks->len; i++)
-    if (g_ptr_array_index (masks, i) != NULL)
-      hs_image_unref (g_ptr_array_index (masks, i));
-  g_ptr_array_unref (masks);
-}
-
 void
 _hs_window_update_view_full (HsWindow *self,
                              gboolean  force)
@@ -270,7 +256,7 @@ _hs_window_update_view_full (HsWindow *self,
 
   {
     g_autoptr(GPtrArray) regions = NULL;
-    GPtrArray *masks = NULL;
+    g_autoptr(GPtrArray) masks = NULL;
     g_autoptr(GError) error = NULL;
     HsCaption caption = { 0 };
 
@@ -285,7 +271,7 @@ _hs_window_update_view_full (HsWindow *self,
         for (guint i = 0; i < masks->len && !any; i++)
           any = g_ptr_array_index (masks, i) != NULL;
         if (!any)
-          g_clear_pointer (&masks, release_masks);
+          g_clear_pointer (&masks, g_ptr_array_unref);
       }
 
     if (map_changed)
@@ -309,7 +295,6 @@ _hs_window_update_view_full (HsWindow *self,
     hs_perturb_panel_set_input (HS_PERTURB_PANEL (self->perturb_panel), self->dataset,
                                 self->instance, sentence,
                                 self->live_model != NULL ? self->live_model : self->model);
-    release_masks (masks);
   }
 
   update_status (self);

@@ -96,25 +96,6 @@ append_json_string (GString *out, const char *text)
   g_string_append_c (out, '"');
 }
 
-/* RFC 4180: quote a field holding a comma, quote, CR or LF. */
-static void
-append_csv_field (GString *out, const char *text)
-{
-  if (strpbrk (text, ",\"\r\n") == NULL)
-    {
-      g_string_append (out, text);
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '"');
-}
-
 static void
 append_number (GString *out, double value, gboolean jsonl)
 {
@@ -187,11 +168,11 @@ append_row (const Job *job, GString *out, const char *instance, const char *quer
     }
   else
     {
-      append_csv_field (out, instance);
+      hs_csv_append_field (out, instance);
       g_string_append_c (out, ',');
-      append_csv_field (out, query);
+      hs_csv_append_field (out, query);
       g_string_append_c (out, ',');
-      append_csv_field (out, model);
+      hs_csv_append_field (out, model);
       g_string_append_c (out, ',');
       for (guint s = 1, n = 0; s < N_SUMMARY_SUBSETS; s++)
         if (subsets & summary_subset_flags[s])
@@ -223,6 +204,7 @@ append_csv_header (const Job *job, GString *out)
 
 /* --- scoring one instance ------------------------------------------------ */
 
+/* A problem with this instance: on stderr, and the run fails. */
 static void
 report (InstanceResult *result, const char *format, ...) G_GNUC_PRINTF (2, 3);
 
@@ -578,7 +560,7 @@ append_summary (const Job *job, GString *out, HsSummary **summaries, guint n_res
               }
             else
               {
-                append_csv_field (out, job->models[m]);
+                hs_csv_append_field (out, job->models[m]);
                 g_string_append_printf (out, ",%s,%s,%u,%u,", summary_subset_names[s], metric,
                                         stats[k].n_instances, stats[k].n_rows);
                 append_number (out, stats[k].mean, FALSE);

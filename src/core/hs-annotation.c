@@ -3,6 +3,7 @@
 #include "hs-random-private.h"
 #include "heatscope/hs-annotation.h"
 #include "heatscope/hs-atomic-file.h"
+#include "heatscope/hs-csv.h"
 #include "heatscope/hs-stop-point.h"
 #include "heatscope/hs-limits.h"
 #include "hs-i18n-private.h"
@@ -528,26 +529,6 @@ hs_annotation_load_answers (const char *path, GPtrArray **answers, GPtrArray **p
   return TRUE;
 }
 
-static void
-append_csv_field (GString *out, const char *text)
-{
-  if (text == NULL)
-    return;
-  if (strpbrk (text, ",\"\r\n") == NULL)
-    {
-      g_string_append (out, text);
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '"');
-}
-
 static char *
 answer_key (const HsAnnotationAnswer *a)
 {
@@ -587,15 +568,15 @@ hs_annotation_answers_to_csv (GPtrArray *answers, HsAnnotationForm form)
       HsAnnotationAnswer *a = g_hash_table_lookup (last, g_ptr_array_index (order, i));
       g_autofree char *sent = g_strdup_printf ("%s_%s", a->instance, a->query);
 
-      append_csv_field (out, sent);
+      hs_csv_append_field (out, sent);
       g_string_append_c (out, ',');
-      append_csv_field (out, a->instance);
+      hs_csv_append_field (out, a->instance);
       g_string_append_c (out, ',');
-      append_csv_field (out, a->query);
+      hs_csv_append_field (out, a->query);
       g_string_append_c (out, ',');
-      append_csv_field (out, a->model);
+      hs_csv_append_field (out, a->model);
       g_string_append_c (out, ',');
-      append_csv_field (out, a->prompt);
+      hs_csv_append_field (out, a->prompt);
       for (guint q = 0; q < HS_ANNOTATION_N_QUESTIONS; q++)
         {
           if (form == HS_ANNOTATION_FORM_THREE)

@@ -246,3 +246,25 @@ hs_csv_find_column (char * const *header, const char *name)
     }
   return -1;
 }
+
+void
+hs_csv_append_field (GString *out, const char *text)
+{
+  g_return_if_fail (out != NULL);
+
+  if (text == NULL)
+    return;
+  if (strpbrk (text, ",\"\r\n") == NULL)
+    {
+      g_string_append (out, text);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}

@@ -206,6 +206,22 @@ hs_region_set_extent (HsRegion *region, const HsBox *extent)
   region->extent = extent != NULL ? *extent : (HsBox) { 0, 0, 0, 0 };
 }
 
+HsRegion *
+hs_region_copy (const HsRegion *region)
+{
+  HsRegion *copy;
+
+  g_return_val_if_fail (region != NULL, NULL);
+
+  copy = hs_region_new (region->name);
+  if (region->boxes != NULL)
+    g_array_append_vals (copy->boxes, region->boxes->data, region->boxes->len);
+  copy->mask = g_strdup (region->mask);
+  copy->has_extent = region->has_extent;
+  copy->extent = region->extent;
+  return copy;
+}
+
 void
 hs_region_set_mask_extent (HsRegion *region, const guint8 *mask, guint width, guint height)
 {
