@@ -7,6 +7,7 @@
 
 #include "hs-perturb-panel.h"
 #include "hs-utils-private.h"
+#include "hs-latest-request.h"
 #include "hs-live-attend.h"
 
 struct _HsPerturbPanel
@@ -30,12 +31,10 @@ struct _HsPerturbPanel
   char             *live_model;
   HsImage          *live_image;  /* NULL: loaded from the dataset */
   /* The live requests of the newest recompute; older ones are dropped. */
-  GCancellable     *cancellable;
-  guint             generation;
+  HsLatestRequest  *requests;
   HsPerturbed      *pending;
   HsAttentionMap   *pending_maps[2];   /* original, perturbed */
   char             *pending_inputs;    /* what the requests in flight are for */
-  guint             n_waiting;
   HsPerturbContext *context;
   HsPerturbation    perturbation;
   char             *prompt;
@@ -197,20 +196,17 @@ set_busy (HsPerturbPanel *self, gboolean busy, const char *text)
 static void
 cancel_live (HsPerturbPanel *self)
 {
-  self->generation++;
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
+  hs_latest_request_cancel (self->requests);
   g_clear_pointer (&self->pending, hs_perturbed_free);
   g_clear_pointer (&self->pending_maps[0], hs_attention_map_unref);
   g_clear_pointer (&self->pending_maps[1], hs_attention_map_unref);
   g_clear_pointer (&self->pending_inputs, g_free);
-  self->n_waiting = 0;
   set_busy (self, FALSE, NULL);
 }
 
 typedef struct {
   HsPerturbPanel *panel;   /* weak: the panel may go first */
-  guint           generation;
+  guint64         ticket;   /* of the panel's requests */
   guint           slot;
 } LiveRequest;
 
@@ -224,7 +220,7 @@ live_done (GObject *object, GAsyncResult *result, gpointer user_data)
 
   if (self != NULL)
     g_object_remove_weak_pointer (G_OBJECT (self), (gpointer *) &request->panel);
-  if (self == NULL || request->generation != self->generation)
+  if (self == NULL || !hs_latest_request_is_current (self->requests, request->ticket))
     {
       g_free (request);
       return;
@@ -246,8 +242,9 @@ live_done (GObject *object, GAsyncResult *result, gpointer user_data)
       return;
     }
   self->pending_maps[request->slot] = g_steal_pointer (&map);
+  hs_latest_request_finish (self->requests, request->ticket);
   g_free (request);
-  if (--self->n_waiting > 0)
+  if (hs_latest_request_get_n_pending (self->requests) > 0)
     return;
   {
     g_autoptr(HsPerturbed) perturbed = g_steal_pointer (&self->pending);
@@ -286,21 +283,20 @@ recompute_live (HsPerturbPanel *self, HsPerturbed *perturbed)
       return;
     }
 
-  self->cancellable = g_cancellable_new ();
   for (guint i = 0; i < n; i++)
     {
       LiveRequest *request;
+      GCancellable *cancellable = NULL;
 
       if (self->pending_maps[i] != NULL)
         continue;
       request = g_new0 (LiveRequest, 1);
       request->panel = self;
-      request->generation = self->generation;
+      request->ticket = hs_latest_request_issue (self->requests, &cancellable);
       request->slot = i;
       g_object_add_weak_pointer (G_OBJECT (self), (gpointer *) &request->panel);
-      self->n_waiting++;
       hs_live_attend_async (self->live, self->dataset, self->instance, self->live_image,
-                            self->live_model, prompts[i], self->cancellable, live_done, request);
+                            self->live_model, prompts[i], cancellable, live_done, request);
     }
   progress = g_strdup_printf (_("Attending with %s…"),
                               hs_live_attend_get_source_name (self->live, self->live_model));
@@ -324,7 +320,8 @@ recompute (HsPerturbPanel *self)
     inputs = g_strdup_printf ("%s\x1f%s\x1f%s\x1f%s\x1f%d\x1f%p", self->live_model,
                               hs_dataset_get_root (self->dataset), self->instance->id,
                               self->sentence->id, (int) self->perturbation, (gpointer) self->live_image);
-  if (inputs != NULL && self->n_waiting > 0 && g_strcmp0 (inputs, self->pending_inputs) == 0)
+  if (inputs != NULL && hs_latest_request_get_n_pending (self->requests) > 0 &&
+      g_strcmp0 (inputs, self->pending_inputs) == 0)
     return;
   cancel_live (self);
   clear_table (self);
@@ -354,7 +351,7 @@ recompute (HsPerturbPanel *self)
     {
       set_status (self, NULL);
       recompute_live (self, g_steal_pointer (&perturbed));
-      if (self->n_waiting > 0)
+      if (hs_latest_request_get_n_pending (self->requests) > 0)
         self->pending_inputs = g_steal_pointer (&inputs);
       return;
     }
@@ -455,7 +452,7 @@ gboolean
 hs_perturb_panel_get_busy (HsPerturbPanel *self)
 {
   g_return_val_if_fail (HS_IS_PERTURB_PANEL (self), FALSE);
-  return self->n_waiting > 0;
+  return hs_latest_request_get_n_pending (self->requests) > 0;
 }
 
 void
@@ -521,6 +518,7 @@ hs_perturb_panel_finalize (GObject *object)
   g_free (self->live_model);
   g_free (self->prompt);
   g_free (self->status);
+  g_clear_object (&self->requests);
   G_OBJECT_CLASS (hs_perturb_panel_parent_class)->finalize (object);
 }
 
@@ -570,6 +568,7 @@ hs_perturb_panel_init (HsPerturbPanel *self)
   g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
   GtkWidget *scrolled;
 
+  self->requests = hs_latest_request_new ();
   for (guint p = 0; p < HS_N_PERTURBATIONS; p++)
     gtk_string_list_append (names, g_dpgettext2 (NULL, "perturbation", perturbation_labels[p]));
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);

@@ -144,24 +144,20 @@ search_action (GSimpleAction *action,
   hs_instance_browser_focus_search (HS_WINDOW (user_data)->browser);
 }
 
+/* next-/previous- instance and sentence. */
 static void
-next_instance_action (GSimpleAction *action,
-                      GVariant      *parameter,
-                      gpointer       user_data)
+step_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
 {
   HsWindow *self = user_data;
-  hs_instance_browser_select_relative (self->browser,
-                                       g_str_equal (g_action_get_name (G_ACTION (action)), "next-instance") ? 1 : -1);
-}
+  const char *name = g_action_get_name (G_ACTION (action));
+  int step = g_str_has_prefix (name, "next-") ? 1 : -1;
 
-static void
-next_sentence_action (GSimpleAction *action,
-                      GVariant      *parameter,
-                      gpointer       user_data)
-{
-  HsWindow *self = user_data;
-  hs_prompt_panel_select_relative (self->prompt_panel,
-                                   g_str_equal (g_action_get_name (G_ACTION (action)), "next-sentence") ? 1 : -1);
+  if (g_str_has_suffix (name, "-instance"))
+    hs_instance_browser_select_relative (self->browser, step);
+  else
+    hs_prompt_panel_select_relative (self->prompt_panel, step);
 }
 
 static void
@@ -250,10 +246,10 @@ static const GActionEntry win_actions[] = {
   { .name = "reload", .activate = reload_action },
   { .name = "export", .activate = export_action, .parameter_type = "s" },
   { .name = "search", .activate = search_action },
-  { .name = "next-instance", .activate = next_instance_action },
-  { .name = "previous-instance", .activate = next_instance_action },
-  { .name = "next-sentence", .activate = next_sentence_action },
-  { .name = "previous-sentence", .activate = next_sentence_action },
+  { .name = "next-instance", .activate = step_action },
+  { .name = "previous-instance", .activate = step_action },
+  { .name = "next-sentence", .activate = step_action },
+  { .name = "previous-sentence", .activate = step_action },
   { .name = "swap-sides", .activate = swap_sides_action },
   { .name = "reset-prompt", .activate = reset_prompt_action },
 };

@@ -1,6 +1,9 @@
-/* hs-window.c — the main window */
+/* hs-window.c — the main window: the object and its template, the
+ * instance and its view (image, map, targets into the panels), the public
+ * getters; the models, datasets and actions are in the files listed in
+ * hs-window-private.h
+ */
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
 #include "hs-window-private.h"
 #include "hs-perturb-panel.h"
@@ -13,8 +16,8 @@ G_DEFINE_FINAL_TYPE (HsWindow, hs_window, GTK_TYPE_APPLICATION_WINDOW)
 static GParamSpec *properties[N_PROPS];
 
 void
-_hs_window_notify (HsWindow   *self,
-                   HsWindowProp prop)
+_hs_window_notify (HsWindow     *self,
+                   HsWindowProp  prop)
 {
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
 }
