@@ -122,6 +122,62 @@ hs_ui_settle (void)
     }
 }
 
+/* ---- the main window ---------------------------------------------------- */
+
+/* A presented, mapped 1280 × 800 main window without an application. */
+G_GNUC_UNUSED static HsWindow *
+hs_ui_new_window (void)
+{
+  HsWindow *window = hs_window_new (NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  hs_ui_wait_until (hs_ui_is_mapped, window);
+  return window;
+}
+
+/* The window's last reference is ours, so finalizing proves nothing leaks it. */
+G_GNUC_UNUSED static void
+hs_ui_destroy_window (HsWindow *window)
+{
+  g_object_ref (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  hs_ui_settle ();
+  g_assert_finalize_object (window);
+}
+
+/* Every key of the application's settings back to its default. */
+G_GNUC_UNUSED static void
+hs_ui_reset_settings (void)
+{
+  g_autoptr(GSettings) settings = hs_settings_new ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_assert_nonnull (settings);
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    g_settings_reset (settings, keys[i]);
+}
+
+/* The first descendant of `root` (itself included) of `type`, or NULL. */
+G_GNUC_UNUSED static GtkWidget *
+hs_ui_find_widget (GtkWidget *root, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = hs_ui_find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* ---- the hand-made dataset --------------------------------------------- */
 
 #define HS_UI_IMAGE_SIZE 320

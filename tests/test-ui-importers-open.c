@@ -15,39 +15,6 @@
 
 static char *tmp_root;
 
-static HsWindow *
-new_window (void)
-{
-  HsWindow *window = hs_window_new (NULL);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  hs_ui_wait_until (hs_ui_is_mapped, window);
-  return window;
-}
-
-static void
-destroy_window (HsWindow *window)
-{
-  g_object_ref (window);
-  gtk_window_destroy (GTK_WINDOW (window));
-  hs_ui_settle ();
-  g_assert_finalize_object (window);
-}
-
-static void
-reset_settings (void)
-{
-  g_autoptr(GSettings) settings = hs_settings_new ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-  g_auto(GStrv) keys = NULL;
-
-  g_object_get (settings, "settings-schema", &schema, NULL);
-  keys = g_settings_schema_list_keys (schema);
-  for (guint i = 0; keys[i] != NULL; i++)
-    g_settings_reset (settings, keys[i]);
-}
-
 /* heatscope-cli import FORMAT SOURCES... -o OUT; returns OUT. */
 static char *
 import (const char *format, const char * const *sources, const char * const *extra)
@@ -82,8 +49,8 @@ open_and_draw (const char *dataset, const char *instance, const char *query, con
   HsCanvas *canvas;
   HsSentence *sentence;
 
-  reset_settings ();
-  window = new_window ();
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
   hs_window_open (window, file);
   hs_ui_wait_until (hs_ui_window_not_loading, window);
   g_assert_nonnull (hs_window_get_dataset (window));
@@ -113,7 +80,7 @@ open_and_draw (const char *dataset, const char *instance, const char *query, con
   hs_ui_settle ();
   shot = hs_ui_render (GTK_WIDGET (canvas));
   hs_ui_assert_golden (shot, golden, 0.02);
-  destroy_window (window);
+  hs_ui_destroy_window (window);
 }
 
 static void

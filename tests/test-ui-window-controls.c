@@ -13,17 +13,6 @@
 #include "hs-view-state.h"
 #include "hs-window.h"
 
-static HsWindow *
-new_window (void)
-{
-  HsWindow *window = hs_window_new (NULL);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  hs_ui_wait_until (hs_ui_is_mapped, window);
-  return window;
-}
-
 static void
 open_path (HsWindow *window, const char *path)
 {
@@ -32,28 +21,6 @@ open_path (HsWindow *window, const char *path)
   hs_window_open (window, file);
   hs_ui_wait_until (hs_ui_window_not_loading, window);
   hs_ui_settle ();
-}
-
-static void
-destroy_window (HsWindow *window)
-{
-  g_object_ref (window);
-  gtk_window_destroy (GTK_WINDOW (window));
-  hs_ui_settle ();
-  g_assert_finalize_object (window);
-}
-
-static void
-reset_settings (void)
-{
-  g_autoptr(GSettings) settings = hs_settings_new ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-  g_auto(GStrv) keys = NULL;
-
-  g_object_get (settings, "settings-schema", &schema, NULL);
-  keys = g_settings_schema_list_keys (schema);
-  for (guint i = 0; keys[i] != NULL; i++)
-    g_settings_reset (settings, keys[i]);
 }
 
 static gboolean
@@ -154,9 +121,9 @@ test_subset_filters (void)
 
   if (hs_ui_skip_without_display ())
     return;
-  reset_settings ();
+  hs_ui_reset_settings ();
   root = make_subset_dataset ();
-  window = new_window ();
+  window = hs_ui_new_window ();
   open_path (window, root);
   browser = hs_window_get_browser (window);
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 4);
@@ -184,7 +151,7 @@ test_subset_filters (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (browser), "browser.filter-mdrb", NULL));
   hs_ui_wait_until (browser_idle, browser);
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 4);
-  destroy_window (window);
+  hs_ui_destroy_window (window);
 }
 
 /* ---- window/level ----------------------------------------------------------- */
@@ -202,22 +169,6 @@ levels_changed (gpointer data)
 
   hs_view_state_get_window_level (watch->state, &center, &width);
   return center != watch->center || width != watch->width;
-}
-
-static GtkWidget *
-find_widget (GtkWidget *root, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 /* Mean grey of the canvas's rendering (image only: opacity 0). */
@@ -252,13 +203,13 @@ test_level_sliders (void)
 
   if (hs_ui_skip_without_display ())
     return;
-  reset_settings ();
+  hs_ui_reset_settings ();
   root = hs_ui_make_dataset ();
-  window = new_window ();
+  window = hs_ui_new_window ();
   open_path (window, root);
   canvas = HS_CANVAS (hs_window_get_canvas (window));
   state = hs_canvas_get_view_state (canvas);
-  panel = HS_OVERLAY_PANEL (find_widget (GTK_WIDGET (window), HS_TYPE_OVERLAY_PANEL));
+  panel = HS_OVERLAY_PANEL (hs_ui_find_widget (GTK_WIDGET (window), HS_TYPE_OVERLAY_PANEL));
   g_assert_nonnull (panel);
   g_object_set (state, "opacity", 0.0, NULL);
   hs_ui_settle ();
@@ -286,7 +237,7 @@ test_level_sliders (void)
                                                         "reset_levels_button"), "clicked");
   hs_ui_settle ();
   g_assert_cmpfloat (fabs (canvas_mean (canvas) - before), <, 0.5);
-  destroy_window (window);
+  hs_ui_destroy_window (window);
 }
 
 /* Drags over the canvas with real pointer events: from its centre by (dx, dy), holding Ctrl
@@ -348,9 +299,9 @@ test_level_drags (void)
   if (hs_ui_skip_without_display ())
     return;
   g_assert_nonnull (xdotool);   /* tools/deps.sh installs it */
-  reset_settings ();
+  hs_ui_reset_settings ();
   root = hs_ui_make_dataset ();
-  window = new_window ();
+  window = hs_ui_new_window ();
   open_path (window, root);
   canvas = HS_CANVAS (hs_window_get_canvas (window));
   watch.state = hs_canvas_get_view_state (canvas);
@@ -376,7 +327,7 @@ test_level_drags (void)
   g_test_message ("after right-drag: centre %g, width %g", c2, w2);
   g_assert_cmpfloat (w2, <, w1);
   g_assert_cmpfloat (c2, !=, c1);
-  destroy_window (window);
+  hs_ui_destroy_window (window);
 }
 
 int

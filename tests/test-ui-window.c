@@ -14,17 +14,6 @@ browser_idle (gpointer data)
   return !hs_instance_browser_get_busy (data);
 }
 
-static HsWindow *
-new_window (void)
-{
-  HsWindow *window = hs_window_new (NULL);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  hs_ui_wait_until (hs_ui_is_mapped, window);
-  return window;
-}
-
 static void
 open_path (HsWindow *window, const char *path)
 {
@@ -34,30 +23,6 @@ open_path (HsWindow *window, const char *path)
   g_assert_true (hs_window_get_loading (window));
   hs_ui_wait_until (hs_ui_window_not_loading, window);
   hs_ui_settle ();
-}
-
-/* The window's last reference is ours, so finalizing proves nothing leaks it. */
-static void
-destroy_window (HsWindow *window)
-{
-  g_object_ref (window);
-  gtk_window_destroy (GTK_WINDOW (window));
-  hs_ui_settle ();
-  g_assert_finalize_object (window);
-}
-
-static void
-reset_settings (void)
-{
-  g_autoptr(GSettings) settings = hs_settings_new ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-  g_auto(GStrv) keys = NULL;
-
-  g_assert_nonnull (settings);
-  g_object_get (settings, "settings-schema", &schema, NULL);
-  keys = g_settings_schema_list_keys (schema);
-  for (guint i = 0; keys[i] != NULL; i++)
-    g_settings_reset (settings, keys[i]);
 }
 
 /* The window as rendered, with the canvas and the overlay/metrics stack
@@ -84,8 +49,8 @@ test_empty (void)
 
   if (hs_ui_skip_without_display ())
     return;
-  reset_settings ();
-  window = new_window ();
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
   hs_ui_settle ();
 
   g_assert_null (hs_window_get_dataset (window));
@@ -96,7 +61,7 @@ test_empty (void)
 
   texture = render_shell (window);
   hs_ui_assert_golden (texture, "window-empty", 0.02);
-  destroy_window (window);
+  hs_ui_destroy_window (window);
 }
 
 static void
@@ -110,8 +75,8 @@ test_open_and_browse (void)
 
   if (hs_ui_skip_without_display ())
     return;
-  reset_settings ();
-  window = new_window ();
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
   open_path (window, dataset_root);
 
   g_assert_nonnull (hs_window_get_dataset (window));
@@ -162,7 +127,7 @@ test_open_and_browse (void)
   g_action_group_activate_action (G_ACTION_GROUP (window), "reset-prompt", NULL);
   g_assert_cmpstr (hs_prompt_panel_get_prompt (panel), ==, HS_UI_S0);
 
-  destroy_window (window);
+  hs_ui_destroy_window (window);
 }
 
 static void
@@ -173,8 +138,8 @@ test_search_and_filters (void)
 
   if (hs_ui_skip_without_display ())
     return;
-  reset_settings ();
-  window = new_window ();
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
   open_path (window, dataset_root);
   browser = hs_window_get_browser (window);
 
@@ -211,7 +176,7 @@ test_search_and_filters (void)
   g_assert_cmpuint (hs_instance_browser_get_subsets (browser), ==, 0);
   g_assert_false (hs_window_select_instance (window, "nope"));
 
-  destroy_window (window);
+  hs_ui_destroy_window (window);
 }
 
 static void
@@ -225,8 +190,8 @@ test_bad_data (void)
 
   if (hs_ui_skip_without_display ())
     return;
-  reset_settings ();
-  window = new_window ();
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
   bar = hs_window_get_error_bar (window);
 
   /* A missing image and map: shown in the window with the file named. */
@@ -255,7 +220,7 @@ test_bad_data (void)
   g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 1);
   g_assert_nonnull (strstr (hs_error_bar_get_text (bar), "heatscope.json"));
 
-  destroy_window (window);
+  hs_ui_destroy_window (window);
 }
 
 static void
@@ -267,8 +232,8 @@ test_restore (void)
 
   if (hs_ui_skip_without_display ())
     return;
-  reset_settings ();
-  window = new_window ();
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
   open_path (window, dataset_root);
   /* not the default ("grounded"), so that restoring it shows */
   g_assert_true (hs_window_select_model (window, "blind"));
@@ -290,7 +255,7 @@ test_restore (void)
   g_assert_cmpstr (last_instance, ==, "hand-02");
 
   /* A new window comes back to the same dataset, instance, model, filters. */
-  window = new_window ();
+  window = hs_ui_new_window ();
   g_assert_true (hs_window_restore_last_dataset (window));
   hs_ui_wait_until (hs_ui_window_not_loading, window);
   hs_ui_settle ();
@@ -305,7 +270,7 @@ test_restore (void)
     g_assert_cmpfloat (hs_view_state_get_opacity (state), ==, 0.8);
     g_assert_cmpstr (hs_view_state_get_colormap (state), ==, "viridis");
   }
-  destroy_window (window);
+  hs_ui_destroy_window (window);
 }
 
 /* The caption an SVG figure carries: its text elements from the quoted
@@ -347,12 +312,12 @@ test_export_caption (void)
 
   if (hs_ui_skip_without_display ())
     return;
-  reset_settings ();
-  window = new_window ();
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
   open_path (window, dataset_root);
   g_assert_true (hs_window_export_to_file (window, app_svg, &error));
   g_assert_no_error (error);
-  destroy_window (window);
+  hs_ui_destroy_window (window);
 
   g_assert_cmpint (hs_test_run_cli ("render", args, &out, &err), ==, 0);
   app = svg_caption (app_svg);
@@ -371,8 +336,8 @@ test_export (void)
 
   if (hs_ui_skip_without_display ())
     return;
-  reset_settings ();
-  window = new_window ();
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
   open_path (window, dataset_root);
 
   if (hs_window_get_canvas (window) == NULL)
@@ -391,7 +356,7 @@ test_export (void)
       if (!ok && error != NULL && strstr (error->message, "not built") != NULL)
         {
           g_test_skip (error->message);
-          destroy_window (window);
+          hs_ui_destroy_window (window);
           return;
         }
       g_assert_no_error (error);
@@ -400,7 +365,7 @@ test_export (void)
       g_assert_no_error (error);
       g_assert_cmpuint (hs_image_get_width (image), >, 0);
     }
-  destroy_window (window);
+  hs_ui_destroy_window (window);
 }
 
 /* Dropping a folder on the window opens it (the drop target's handler is
@@ -417,8 +382,8 @@ test_drop (void)
 
   if (hs_ui_skip_without_display ())
     return;
-  reset_settings ();
-  window = new_window ();
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
 
   controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
   for (guint i = 0; i < g_list_model_get_n_items (controllers) && target == NULL; i++)
@@ -440,7 +405,7 @@ test_drop (void)
   g_assert_nonnull (hs_window_get_dataset (window));
   g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-00");
   g_clear_object (&controllers);
-  destroy_window (window);
+  hs_ui_destroy_window (window);
 }
 
 /* Every accelerator the shortcuts window shows is one the app really binds
@@ -542,8 +507,8 @@ test_tools (void)
 
   if (hs_ui_skip_without_display ())
     return;
-  reset_settings ();
-  window = new_window ();
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "compare"));
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "import"));
   open_path (window, dataset_root);
@@ -585,7 +550,7 @@ test_tools (void)
   gtk_window_destroy (child);
   hs_ui_settle ();
 
-  destroy_window (window);
+  hs_ui_destroy_window (window);
 }
 
 /* The application: datasets given on the command line open in a window
@@ -602,7 +567,7 @@ test_application (void)
 
   if (hs_ui_skip_without_display ())
     return;
-  reset_settings ();
+  hs_ui_reset_settings ();
 
   app = hs_application_new ();
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
