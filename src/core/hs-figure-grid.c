@@ -673,6 +673,12 @@ hs_figure_grid_get_size (const HsFigureGrid *grid, double *width, double *height
   return ok;
 }
 
+static gboolean
+size_grid (gconstpointer grid, double *width, double *height, GError **error)
+{
+  return hs_figure_grid_get_size (grid, width, height, error);
+}
+
 gboolean
 hs_figure_grid_draw (const HsFigureGrid *grid, cairo_t *cr, GError **error)
 {
@@ -696,111 +702,31 @@ hs_figure_grid_draw (const HsFigureGrid *grid, cairo_t *cr, GError **error)
   return ok;
 }
 
+static gboolean
+draw_grid (gconstpointer grid, cairo_t *cr, GError **error)
+{
+  return hs_figure_grid_draw (grid, cr, error);
+}
+
 cairo_surface_t *
 hs_figure_grid_render_surface (const HsFigureGrid *grid, GError **error)
 {
-  cairo_surface_t *surface;
-  double w, h, s;
-  cairo_t *cr;
-
   g_return_val_if_fail (grid != NULL, NULL);
-  if (!hs_figure_grid_get_size (grid, &w, &h, error))
-    return NULL;
-  s = grid->dpi / 72.0;
-  w = ceil (w * s);
-  h = ceil (h * s);
-  if (w > 32767 || h > 32767 || (guint64) w * (guint64) h > hs_limits_get ()->max_image_pixels)
-    {
-      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_TOO_LARGE,
-                   "a %.0f × %.0f pixel figure (%g dpi) is over the pixel limit", w, h, grid->dpi);
-      return NULL;
-    }
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) w, (int) h);
-  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_TOO_LARGE,
-                   "cannot allocate a %.0f × %.0f figure", w, h);
-      cairo_surface_destroy (surface);
-      return NULL;
-    }
-  cr = cairo_create (surface);
-  cairo_scale (cr, s, s);
-  if (!hs_figure_grid_draw (grid, cr, error))
-    g_clear_pointer (&surface, cairo_surface_destroy);
-  cairo_destroy (cr);
-  return surface;
-}
-
-static gboolean
-write_file (const char *path, const void *data, gsize len, GError **error)
-{
-  g_autoptr(GError) local = NULL;
-
-  if (!hs_atomic_write (path, data, len, &local))
-    {
-      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_WRITE, "%s", local->message);
-      return FALSE;
-    }
-  return TRUE;
+  return hs_figure_export_surface (grid, size_grid, draw_grid, grid->dpi / 72.0, grid->dpi,
+                                   error);
 }
 
 gboolean
 hs_figure_grid_save (const HsFigureGrid *grid, HsFigureFormat format, const char *path,
                      GError **error)
 {
-  g_autoptr(GByteArray) bytes = g_byte_array_new ();
-
   g_return_val_if_fail (grid != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
   if (format == HS_FIGURE_PNG)
-    {
-      cairo_surface_t *s = hs_figure_grid_render_surface (grid, error);
-      cairo_status_t status;
-
-      if (s == NULL)
-        return FALSE;
-      status = cairo_surface_write_to_png_stream (s, hs_painter_append_bytes, bytes);
-      cairo_surface_destroy (s);
-      if (status != CAIRO_STATUS_SUCCESS)
-        {
-          g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_WRITE, "%s: cannot encode PNG: %s",
-                       path, cairo_status_to_string (status));
-          return FALSE;
-        }
-    }
+    return hs_figure_export_png (hs_figure_grid_render_surface (grid, error), path, error);
   else if (format == HS_FIGURE_PDF)
-    {
-      cairo_surface_t *s;
-      cairo_status_t status;
-      cairo_t *cr;
-      double w, h;
-      gboolean ok;
-
-      if (!hs_figure_grid_get_size (grid, &w, &h, error))
-        return FALSE;
-      s = cairo_pdf_surface_create_for_stream (hs_painter_append_bytes, bytes, w, h);
-      cairo_pdf_surface_set_metadata (s, CAIRO_PDF_METADATA_CREATOR, "Heatscope");
-      if (grid->caption)
-        {
-          g_autofree char *valid = g_utf8_make_valid (grid->caption, -1);
-          cairo_pdf_surface_set_metadata (s, CAIRO_PDF_METADATA_TITLE, valid);
-        }
-      cr = cairo_create (s);
-      ok = hs_figure_grid_draw (grid, cr, error);
-      cairo_destroy (cr);
-      cairo_surface_finish (s);
-      status = cairo_surface_status (s);
-      cairo_surface_destroy (s);
-      if (!ok)
-        return FALSE;
-      if (status != CAIRO_STATUS_SUCCESS)
-        {
-          g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_WRITE, "%s: cannot write PDF: %s",
-                       path, cairo_status_to_string (status));
-          return FALSE;
-        }
-    }
+    return hs_figure_export_pdf (grid, size_grid, draw_grid, grid->caption, path, error);
   else if (format == HS_FIGURE_SVG)
     {
       g_autoptr(GString) svg = g_string_new (NULL);
@@ -813,23 +739,7 @@ hs_figure_grid_save (const HsFigureGrid *grid, HsFigureFormat format, const char
       if (ok)
         {
           /* width/height in pt: the page prints at its requested size */
-          g_string_append (svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                                "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-                                "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"");
-          hs_svg_num (svg, l.width);
-          g_string_append (svg, "pt\" height=\"");
-          hs_svg_num (svg, l.height);
-          g_string_append (svg, "pt\" viewBox=\"0 0 ");
-          hs_svg_num (svg, l.width);
-          g_string_append_c (svg, ' ');
-          hs_svg_num (svg, l.height);
-          g_string_append (svg, "\">\n");
-          if (grid->caption)
-            {
-              g_autofree char *valid = g_utf8_make_valid (grid->caption, -1);
-              g_autofree char *esc = g_markup_escape_text (valid, -1);
-              g_string_append_printf (svg, "<title>%s</title>\n", esc);
-            }
+          hs_figure_svg_begin (svg, l.width, l.height, "pt", grid->caption);
           ok = paint_grid (grid, &p, &l, error);
           g_string_append (svg, "</svg>\n");
         }
@@ -837,12 +747,8 @@ hs_figure_grid_save (const HsFigureGrid *grid, HsFigureFormat format, const char
       hs_painter_clear (&p);
       if (!ok)
         return FALSE;
-      return write_file (path, svg->str, svg->len, error);
+      return hs_figure_write_file (path, svg->str, svg->len, error);
     }
-  else
-    {
-      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_FORMAT, "%s: unknown figure format", path);
-      return FALSE;
-    }
-  return write_file (path, bytes->data, bytes->len, error);
+  g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_FORMAT, "%s: unknown figure format", path);
+  return FALSE;
 }

@@ -485,6 +485,12 @@ hs_figure_get_size (const HsFigureView *view, double *width, double *height, GEr
   return TRUE;
 }
 
+static gboolean
+size_view (gconstpointer view, double *width, double *height, GError **error)
+{
+  return hs_figure_get_size (view, width, height, error);
+}
+
 gboolean
 hs_figure_get_panel (const HsFigureView *view, double *x, double *y,
                      double *width, double *height, double *zoom, GError **error)
@@ -530,21 +536,33 @@ hs_figure_draw (const HsFigureView *view, cairo_t *cr, GError **error)
   return ok;
 }
 
+static gboolean
+draw_view (gconstpointer view, cairo_t *cr, GError **error)
+{
+  return hs_figure_draw (view, cr, error);
+}
+
 cairo_surface_t *
-hs_figure_render_surface (const HsFigureView *view, GError **error)
+hs_figure_export_surface (gconstpointer figure, HsFigureSizeFunc size, HsFigureDrawFunc draw,
+                          double scale, double dpi, GError **error)
 {
   cairo_surface_t *surface;
   double w, h;
   cairo_t *cr;
 
-  g_return_val_if_fail (view != NULL, NULL);
-
-  if (!hs_figure_get_size (view, &w, &h, error))
+  if (!size (figure, &w, &h, error))
     return NULL;
-  if ((guint64) w * (guint64) h > hs_limits_get ()->max_image_pixels)
+  w = ceil (w * scale);
+  h = ceil (h * scale);
+  /* 32767: cairo's largest image side */
+  if (w > 32767 || h > 32767 || (guint64) w * (guint64) h > hs_limits_get ()->max_image_pixels)
     {
-      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_TOO_LARGE,
-                   _("a %.0f × %.0f figure is over the pixel limit"), w, h);
+      if (dpi > 0)
+        g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_TOO_LARGE,
+                     "a %.0f × %.0f pixel figure (%g dpi) is over the pixel limit", w, h, dpi);
+      else
+        g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_TOO_LARGE,
+                     _("a %.0f × %.0f figure is over the pixel limit"), w, h);
       return NULL;
     }
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) w, (int) h);
@@ -556,14 +574,23 @@ hs_figure_render_surface (const HsFigureView *view, GError **error)
       return NULL;
     }
   cr = cairo_create (surface);
-  if (!hs_figure_draw (view, cr, error))
+  if (scale != 1)
+    cairo_scale (cr, scale, scale);
+  if (!draw (figure, cr, error))
     g_clear_pointer (&surface, cairo_surface_destroy);
   cairo_destroy (cr);
   return surface;
 }
 
-static gboolean
-write_file (const char *path, const void *data, gsize len, GError **error)
+cairo_surface_t *
+hs_figure_render_surface (const HsFigureView *view, GError **error)
+{
+  g_return_val_if_fail (view != NULL, NULL);
+  return hs_figure_export_surface (view, size_view, draw_view, 1, 0, error);
+}
+
+gboolean
+hs_figure_write_file (const char *path, const void *data, gsize len, GError **error)
 {
   g_autoptr(GError) local = NULL;
 
@@ -575,68 +602,103 @@ write_file (const char *path, const void *data, gsize len, GError **error)
   return TRUE;
 }
 
+/* The encoded bytes to `path`, or the PDF or PNG encoder's failure. */
+static gboolean
+write_encoded (cairo_status_t status, gboolean pdf, const char *path, const GByteArray *bytes,
+               GError **error)
+{
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_WRITE,
+                   pdf ? _("%s: cannot write PDF: %s") : _("%s: cannot encode PNG: %s"), path,
+                   cairo_status_to_string (status));
+      return FALSE;
+    }
+  return hs_figure_write_file (path, bytes->data, bytes->len, error);
+}
+
+gboolean
+hs_figure_export_png (cairo_surface_t *surface, const char *path, GError **error)
+{
+  g_autoptr(GByteArray) bytes = NULL;
+  cairo_status_t status;
+
+  if (surface == NULL)
+    return FALSE;
+  bytes = g_byte_array_new ();
+  status = cairo_surface_write_to_png_stream (surface, hs_painter_append_bytes, bytes);
+  cairo_surface_destroy (surface);
+  return write_encoded (status, FALSE, path, bytes, error);
+}
+
+gboolean
+hs_figure_export_pdf (gconstpointer figure, HsFigureSizeFunc size, HsFigureDrawFunc draw,
+                      const char *title, const char *path, GError **error)
+{
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+  cairo_surface_t *s;
+  cairo_status_t status;
+  double width, height;
+  cairo_t *cr;
+  gboolean ok;
+
+  if (!size (figure, &width, &height, error))
+    return FALSE;
+  s = cairo_pdf_surface_create_for_stream (hs_painter_append_bytes, bytes, width, height);
+  cairo_pdf_surface_set_metadata (s, CAIRO_PDF_METADATA_CREATOR, "Heatscope");
+  if (title)
+    {
+      g_autofree char *valid = g_utf8_make_valid (title, -1);
+      cairo_pdf_surface_set_metadata (s, CAIRO_PDF_METADATA_TITLE, valid);
+    }
+  cr = cairo_create (s);
+  ok = draw (figure, cr, error);
+  cairo_destroy (cr);
+  cairo_surface_finish (s);
+  status = cairo_surface_status (s);
+  cairo_surface_destroy (s);
+  if (!ok)
+    return FALSE;
+  return write_encoded (status, TRUE, path, bytes, error);
+}
+
+void
+hs_figure_svg_begin (GString *svg, double width, double height, const char *unit,
+                     const char *title)
+{
+  g_string_append (svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                        "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+                        "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"");
+  hs_svg_num (svg, width);
+  g_string_append_printf (svg, "%s\" height=\"", unit);
+  hs_svg_num (svg, height);
+  g_string_append_printf (svg, "%s\" viewBox=\"0 0 ", unit);
+  hs_svg_num (svg, width);
+  g_string_append_c (svg, ' ');
+  hs_svg_num (svg, height);
+  g_string_append (svg, "\">\n");
+  if (title)
+    {
+      g_autofree char *valid = g_utf8_make_valid (title, -1);
+      g_autofree char *esc = g_markup_escape_text (valid, -1);
+      g_string_append_printf (svg, "<title>%s</title>\n", esc);
+    }
+}
+
 gboolean
 hs_figure_save (const HsFigureView *view, HsFigureFormat format, const char *path,
                 GError **error)
 {
-  g_autoptr(GByteArray) bytes = g_byte_array_new ();
-
   g_return_val_if_fail (view != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
   switch (format)
     {
     case HS_FIGURE_PNG:
-      {
-        cairo_surface_t *s = hs_figure_render_surface (view, error);
-        cairo_status_t status;
-
-        if (s == NULL)
-          return FALSE;
-        status = cairo_surface_write_to_png_stream (s, hs_painter_append_bytes, bytes);
-        cairo_surface_destroy (s);
-        if (status != CAIRO_STATUS_SUCCESS)
-          {
-            g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_WRITE, _("%s: cannot encode PNG: %s"),
-                         path, cairo_status_to_string (status));
-            return FALSE;
-          }
-        return write_file (path, bytes->data, bytes->len, error);
-      }
+      return hs_figure_export_png (hs_figure_render_surface (view, error), path, error);
 
     case HS_FIGURE_PDF:
-      {
-        cairo_surface_t *s;
-        cairo_status_t status;
-        cairo_t *cr;
-        double w, h;
-        gboolean ok;
-
-        if (!hs_figure_get_size (view, &w, &h, error))
-          return FALSE;
-        s = cairo_pdf_surface_create_for_stream (hs_painter_append_bytes, bytes, w, h);
-        cairo_pdf_surface_set_metadata (s, CAIRO_PDF_METADATA_CREATOR, "Heatscope");
-        if (view->prompt)
-          {
-            g_autofree char *valid = g_utf8_make_valid (view->prompt, -1);
-            cairo_pdf_surface_set_metadata (s, CAIRO_PDF_METADATA_TITLE, valid);
-          }
-        cr = cairo_create (s);
-        ok = hs_figure_draw (view, cr, error);
-        cairo_destroy (cr);
-        cairo_surface_finish (s);
-        status = cairo_surface_status (s);
-        cairo_surface_destroy (s);
-        if (!ok)
-          return FALSE;
-        if (status != CAIRO_STATUS_SUCCESS)
-          {
-            g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_WRITE, _("%s: cannot write PDF: %s"),
-                         path, cairo_status_to_string (status));
-            return FALSE;
-          }
-        return write_file (path, bytes->data, bytes->len, error);
-      }
+      return hs_figure_export_pdf (view, size_view, draw_view, view->prompt, path, error);
 
     case HS_FIGURE_SVG:
       {
@@ -649,22 +711,7 @@ hs_figure_save (const HsFigureView *view, HsFigureFormat format, const char *pat
         ok = compute_layout (view, &p, &l, error);
         if (ok)
           {
-            g_string_append (svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                                  "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-                                  "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\"");
-            hs_svg_attr (svg, "width", l.width);
-            hs_svg_attr (svg, "height", l.height);
-            g_string_append (svg, " viewBox=\"0 0 ");
-            hs_svg_num (svg, l.width);
-            g_string_append_c (svg, ' ');
-            hs_svg_num (svg, l.height);
-            g_string_append (svg, "\">\n");
-            if (view->prompt)
-              {
-                g_autofree char *valid = g_utf8_make_valid (view->prompt, -1);
-                g_autofree char *esc = g_markup_escape_text (valid, -1);
-                g_string_append_printf (svg, "<title>%s</title>\n", esc);
-              }
+            hs_figure_svg_begin (svg, l.width, l.height, "", view->prompt);
             ok = draw_figure (view, &p, &l, error);
             g_string_append (svg, "</svg>\n");
           }
@@ -672,7 +719,7 @@ hs_figure_save (const HsFigureView *view, HsFigureFormat format, const char *pat
         hs_painter_clear (&p);
         if (!ok)
           return FALSE;
-        return write_file (path, svg->str, svg->len, error);
+        return hs_figure_write_file (path, svg->str, svg->len, error);
       }
 
     default:
