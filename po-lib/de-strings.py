@@ -320,4 +320,6 @@ T.update({
  "no_attn %g is not an attention share in [0, 1]": "no_attn %g ist kein Aufmerksamkeitsanteil in [0, 1]",
  "%u tokens listed but the map has %u per-token maps (shape [tokens, h, w] expected)":
    "%u Token aufgeführt, aber die Karte hat %u Karten pro Token (Form [tokens, h, w] erwartet)",
+ "a quantity of more than %d characters (it titles a colour bar)":
+   "eine Größe mit mehr als %d Zeichen (sie beschriftet einen Farbbalken)",
 })

@@ -10,20 +10,36 @@ static char *demo_dir;
 
 /* The phantom demo (deterministic: seed 1) with simulated maps, which
  * include the left/right swapped prompts' maps. */
+static char *
+make_demo (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  const char *args[] = { "-n", "2", "--size", "128", "--maps", "simulated", NULL, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  char *path = g_build_filename (dir, "demo", NULL);
+
+  args[6] = path;
+  g_assert_cmpint (hs_test_run_cli ("demo", args, &out, &err), ==, 0);
+  return path;
+}
+
 static const char *
 demo (void)
 {
   if (demo_dir == NULL)
-    {
-      g_autofree char *dir = hs_test_make_tmpdir ();
-      const char *args[] = { "-n", "2", "--size", "128", "--maps", "simulated", NULL, NULL };
-      g_autofree char *out = NULL, *err = NULL;
-
-      demo_dir = g_build_filename (dir, "demo", NULL);
-      args[6] = demo_dir;
-      g_assert_cmpint (hs_test_run_cli ("demo", args, &out, &err), ==, 0);
-    }
+    demo_dir = make_demo ();
   return demo_dir;
+}
+
+/* Occurrences of `needle` in `text`. */
+static guint
+count (const char *text, const char *needle)
+{
+  guint n = 0;
+
+  for (const char *p = strstr (text, needle); p; p = strstr (p + 1, needle))
+    n++;
+  return n;
 }
 
 #define P(i, q, m) "--panel", "phantom-00000" #i ":" q ":" m
@@ -106,13 +122,15 @@ pdf_page_width (const char *pdf)
   return g_ascii_strtod (line + strlen ("Page size:"), NULL);
 }
 
-static void
-run_figure (const char * const *extra, const char *out, int expect)
+/* heatscope-cli figure DATASET EXTRA... -o OUT; returns its stderr. */
+static char *
+run_figure_in (const char *dataset, const char * const *extra, const char *out, int expect)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  g_autofree char *o = NULL, *e = NULL;
+  g_autofree char *o = NULL;
+  char *e = NULL;
 
-  g_ptr_array_add (args, (gpointer) demo ());
+  g_ptr_array_add (args, (gpointer) dataset);
   for (guint i = 0; extra[i]; i++)
     g_ptr_array_add (args, (gpointer) extra[i]);
   g_ptr_array_add (args, (gpointer) "-o");
@@ -120,6 +138,13 @@ run_figure (const char * const *extra, const char *out, int expect)
   g_ptr_array_add (args, NULL);
   if (hs_test_run_cli ("figure", (const char * const *) args->pdata, &o, &e) != expect)
     g_error ("figure exited otherwise than %d: %s", expect, e);
+  return e;
+}
+
+static void
+run_figure (const char * const *extra, const char *out, int expect)
+{
+  g_free (run_figure_in (demo (), extra, out, expect));
 }
 
 static const char *grid_args[] = {
@@ -161,7 +186,8 @@ test_grid (void)
   run_figure (grid_args, svg, 0);
   g_assert_true (g_file_get_contents (svg, &svg_text, NULL, NULL));
   g_assert_nonnull (strstr (svg_text, "width=\"518.74pt\""));
-  g_assert_nonnull (strstr (svg_text, ">attention weight</text>"));
+  /* ONE colour bar for the whole figure */
+  g_assert_cmpuint (count (svg_text, ">attention weight</text>"), ==, 1);
   g_assert_nonnull (strstr (svg_text, ">sim-blind</text>"));
   g_assert_nonnull (strstr (svg_text, "<path "));        /* mask contours */
   g_assert_nonnull (strstr (svg_text, "<linearGradient")); /* the bar stays vector */
@@ -186,6 +212,30 @@ test_swap_diff (void)
   run_figure (args, png, 0);
   check_golden (png, "figure-a-b-diff");
   run_figure (args, pdf, 0);
+  /* the images are embedded at their native 128 × 128 (no resampling at
+   * export), one per panel */
+  {
+    g_autofree char *list = run_tool ("pdfimages", "-list", pdf);
+    g_auto(GStrv) lines = g_strsplit (list, "\n", -1);
+    guint images = 0;
+
+    for (guint i = 2; lines[i]; i++)
+      {
+        g_auto(GStrv) f = g_strsplit_set (g_strstrip (lines[i]), " ", -1);
+        g_autoptr(GPtrArray) cols = g_ptr_array_new ();
+
+        for (guint k = 0; f[k]; k++)
+          if (*f[k])
+            g_ptr_array_add (cols, f[k]);
+        if (cols->len < 5)
+          continue;
+        g_assert_cmpstr (g_ptr_array_index (cols, 2), ==, "image");
+        g_assert_cmpstr (g_ptr_array_index (cols, 3), ==, "128");
+        g_assert_cmpstr (g_ptr_array_index (cols, 4), ==, "128");
+        images++;
+      }
+    g_assert_cmpuint (images, ==, 3);
+  }
   text = run_tool ("pdftotext", pdf, "-");
   flat = g_strdup (text);
   g_strdelimit (flat, "\n", ' ');
@@ -194,6 +244,94 @@ test_swap_diff (void)
          "scored against the original", "right mid lung zone", NULL }; *want; want++)
     if (strstr (flat, *want) == NULL)
       g_error ("pdftotext has no '%s' in:\n%s", *want, text);
+}
+
+/* --per-column-scale: each column its own scale and (horizontal) bar,
+ * whose top value is the column's own maximum. */
+static void
+test_per_column (void)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *svg = g_build_filename (dir, "col.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "col.pdf", NULL);
+  g_autofree char *svg_text = NULL, *text = NULL;
+
+  for (guint i = 0; grid_args[i]; i++)
+    g_ptr_array_add (args, (gpointer) grid_args[i]);
+  g_ptr_array_add (args, (gpointer) "--per-column-scale");
+  g_ptr_array_add (args, NULL);
+  run_figure ((const char * const *) args->pdata, svg, 0);
+  g_assert_true (g_file_get_contents (svg, &svg_text, NULL, NULL));
+  g_assert_cmpuint (count (svg_text, ">attention weight</text>"), ==, 3);
+  g_assert_cmpuint (count (svg_text, "<linearGradient"), ==, 3);
+
+  run_figure ((const char * const *) args->pdata, pdf, 0);
+  g_assert_cmpfloat (fabs (pdf_page_width (pdf) - 183 * 72 / 25.4), <, 0.01);
+  text = run_tool ("pdftotext", pdf, "-");
+  g_assert_cmpuint (count (text, "attention weight"), ==, 3);
+
+  {
+    const char *both[] = { P (0, "s1", "sim-grounded"), "--per-row-scale", "--per-column-scale", NULL };
+    g_autofree char *err = run_figure_in (demo (), both, pdf, 2);
+    g_assert_nonnull (strstr (err, "exclude each other"));
+  }
+}
+
+/* The colour bar is titled with the maps' "quantity" from the manifest; a
+ * bar cannot stand for two quantities. */
+static void
+test_quantity (void)
+{
+  g_autofree char *data = make_demo ();
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *svg = g_build_filename (dir, "q.svg", NULL);
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *blind[] = { P (0, "s1", "sim-blind"), P (1, "s1", "sim-blind"), NULL };
+  const char *mixed[] = { P (0, "s1", "sim-blind"), P (0, "s1", "sim-grounded"), NULL };
+  const char *mixed_cols[] = { P (0, "s1", "sim-blind"), P (0, "s1", "sim-grounded"),
+                               "--per-column-scale", NULL };
+  const char *named[] = { P (0, "s1", "sim-blind"), P (0, "s1", "sim-grounded"),
+                          "--quantity", "relevance", NULL };
+  char *svg_text = NULL, *err;
+
+  dataset = hs_dataset_load (data, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < hs_dataset_get_n_instances (dataset); i++)
+    {
+      HsInstance *instance = hs_dataset_get_instance (dataset, i);
+      for (guint m = 0; m < instance->maps->len; m++)
+        {
+          HsMapRef *ref = g_ptr_array_index (instance->maps, m);
+          if (g_str_equal (ref->model, "sim-blind"))
+            hs_map_ref_set_quantity (ref, "Grad-CAM relevance");
+        }
+    }
+  g_assert_true (hs_dataset_save (dataset, &error));
+  g_assert_no_error (error);
+
+  g_free (run_figure_in (data, blind, svg, 0));
+  g_assert_true (g_file_get_contents (svg, &svg_text, NULL, NULL));
+  g_assert_cmpuint (count (svg_text, ">Grad-CAM relevance</text>"), ==, 1);
+  g_assert_cmpuint (count (svg_text, ">attention weight</text>"), ==, 0);
+  g_clear_pointer (&svg_text, g_free);
+
+  err = run_figure_in (data, mixed, svg, 1);
+  g_assert_nonnull (strstr (err, "different quantities"));
+  g_assert_nonnull (strstr (err, "Grad-CAM relevance"));
+  g_free (err);
+
+  g_free (run_figure_in (data, mixed_cols, svg, 0));
+  g_assert_true (g_file_get_contents (svg, &svg_text, NULL, NULL));
+  g_assert_cmpuint (count (svg_text, ">Grad-CAM relevance</text>"), ==, 1);
+  g_assert_cmpuint (count (svg_text, ">attention weight</text>"), ==, 1);
+  g_clear_pointer (&svg_text, g_free);
+
+  g_free (run_figure_in (data, named, svg, 0));
+  g_assert_true (g_file_get_contents (svg, &svg_text, NULL, NULL));
+  g_assert_cmpuint (count (svg_text, ">relevance</text>"), ==, 1);
+  g_free (svg_text);
 }
 
 static void
@@ -230,6 +368,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli-figure/grid-2x3", test_grid);
   g_test_add_func ("/cli-figure/swap-diff", test_swap_diff);
+  g_test_add_func ("/cli-figure/per-column", test_per_column);
+  g_test_add_func ("/cli-figure/quantity", test_quantity);
   g_test_add_func ("/cli-figure/errors", test_errors);
   return g_test_run ();
 }

@@ -117,6 +117,7 @@ make_full_dataset (const char *dir)
   ref = hs_map_ref_new ("grounded", "s0", "maps/p00001__grounded__s0.npy");
   hs_map_ref_set_tokens (ref, tokens);
   ref->no_attn = 0.12;
+  hs_map_ref_set_quantity (ref, "Grad-CAM relevance");
   hs_instance_add_map (instance, ref);
   ref = hs_map_ref_new ("blind", "s0", "maps/p00001__blind__s0.npy");
   hs_map_ref_set_prompt (ref, "there is a nodule in the right upper lung zone.");
@@ -197,6 +198,7 @@ assert_instances_equal (HsInstance *a, HsInstance *b)
       g_assert_cmpstr (x->model, ==, y->model);
       g_assert_cmpstr (x->query, ==, y->query);
       g_assert_cmpstr (x->prompt, ==, y->prompt);
+      g_assert_cmpstr (x->quantity, ==, y->quantity);
       g_assert_cmpstr (x->file, ==, y->file);
       g_assert_true (strv_equal0 (x->tokens, y->tokens));
       g_assert_true ((isnan (x->no_attn) && isnan (y->no_attn)) || x->no_attn == y->no_attn);
@@ -279,6 +281,7 @@ test_python_reads_output (void)
     "assert i['regions']['nodule 1']['boxes'][1][1] == 1e-7\n"
     "assert i['regions']['left lung']['boxes'][0] == [520, 100, 900, 700.25]\n"
     "assert i['maps'][0]['no_attn'] == 0.12\n"
+    "assert i['maps'][0]['quantity'] == 'Grad-CAM relevance' and 'quantity' not in i['maps'][1]\n"
     "assert i['maps'][0]['tokens'] == ['there', 'is', 'a', 'nodule']\n"
     "assert list(i['metadata']) == sorted(i['metadata'])\n"
     "assert i['width'] == 1024 and i['height'] == 800\n"
@@ -346,6 +349,7 @@ test_defaults (void)
   g_assert_true (isnan (ref->no_attn));
   g_assert_null (ref->tokens);
   g_assert_null (ref->prompt);
+  g_assert_null (ref->quantity);
   g_assert_cmpuint (instance->width, ==, 0);
 
   /* An explicit "abnormal" wins over the findings. */
@@ -588,6 +592,11 @@ test_error_schema (void)
       HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].no_attn", "expected a number" },
     { "\"maps\": [{\"model\": \"m\", \"prompt\": \"p\", \"file\": \"m.npy\", \"tokens\": [\"a\", 1]}]",
       HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].tokens[1]", "expected a string" },
+    { "\"maps\": [{\"model\": \"m\", \"prompt\": \"p\", \"file\": \"m.npy\", \"quantity\": \"\"}]",
+      HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].quantity", "must not be empty" },
+    { "\"maps\": [{\"model\": \"m\", \"prompt\": \"p\", \"file\": \"m.npy\", \"quantity\": "
+      "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}]",
+      HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].quantity", "more than 80 characters" },
     { "\"colour\": \"red\"", HS_DATASET_ERROR_INVALID, "$.instances[0].colour", "unknown member \"colour\"" },
     { "\"findings\": {}", HS_DATASET_ERROR_INVALID, "$.instances[0].findings", "expected an array of labels, found an object" },
   };

@@ -67,6 +67,9 @@ typedef struct {
   GPtrArray *labels;    /* of HsLabel* */
 } HsSentence;
 
+/* Longest "quantity" of a map the manifest accepts, in characters. */
+#define HS_MAP_QUANTITY_MAX_CHARS 80
+
 /* A precomputed attention map for (model, query). */
 typedef struct {
   char   *model;
@@ -76,6 +79,9 @@ typedef struct {
   char  **tokens;       /* NULL-terminated, or NULL                         */
   double  no_attn;      /* NAN when absent                                  */
   HsFileRecord *file_record;  /* of `file`; NULL when not recorded          */
+  char   *quantity;     /* what the values measure (e.g. "attention weight",
+                         * "Grad-CAM relevance"): a figure's colour-bar title;
+                         * NULL when not stated                              */
 } HsMapRef;
 
 typedef struct {
@@ -250,6 +256,7 @@ void         hs_sentence_add_label      (HsSentence *sentence, HsLabel *label);
 void         hs_sentence_set_kind       (HsSentence *sentence, const char *kind);
 void         hs_map_ref_set_tokens      (HsMapRef *ref, const char * const *tokens);
 void         hs_map_ref_set_prompt      (HsMapRef *ref, const char *prompt);
+void         hs_map_ref_set_quantity    (HsMapRef *ref, const char *quantity);
 HsProblem   *hs_problem_new             (const char *file, const char *json_path, const char *message);
 /* "FILE: JSONPATH: message" (the line `heatscope-cli validate` prints). */
 char        *hs_problem_to_string       (const HsProblem *problem);

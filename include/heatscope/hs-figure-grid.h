@@ -15,7 +15,7 @@
  * (width·dpi/72 pixels).  Each panel is an HsFigureView's image panel drawn
  * by the same code as a single figure (raster at the image's native
  * resolution in PDF/SVG; boxes, contours, colour bars and text vector).
- * All panels share one value scale (or one per row when asked) and ONE
+ * All panels share one value scale (or one per row or column when asked) and ONE
  * colour bar titled with the quantity; difference panels (A − B) share a
  * symmetric diverging bar. */
 #pragma once
@@ -32,11 +32,13 @@ typedef struct {
   const char  *title;       /* after the panel letter, above the panel; NULL: none    */
   const char  *note;        /* under the panel (e.g. what a perturbed prompt is scored against) */
   gboolean     difference;  /* an A − B map: diverging colours, the difference bar     */
+  const char  *quantity;    /* what the map measures (the manifest's "quantity"); NULL: unstated */
 } HsFigurePanel;
 
 typedef enum {
   HS_FIGURE_SCALE_SHARED,   /* one scale (and one bar) for the whole figure */
   HS_FIGURE_SCALE_ROW,      /* one per row, its bar at the row's right      */
+  HS_FIGURE_SCALE_COLUMN,   /* one per column, its bar (horizontal) under it */
 } HsFigureScaleGroup;
 
 typedef struct {
@@ -45,7 +47,9 @@ typedef struct {
   guint                columns;         /* rows = ceil (n_panels / columns)            */
   const char * const  *row_headers;     /* NULL-terminated, or NULL                    */
   const char * const  *column_headers;  /* NULL-terminated, or NULL                    */
-  const char          *quantity;        /* colour-bar title; NULL: "attention weight"   */
+  const char          *quantity;        /* colour-bar title; NULL: the panels' common
+                                         * quantity, else "attention weight"; panels
+                                         * sharing a bar must not state different ones */
   const char          *caption;         /* NULL: none                                  */
   HsOverlayOptions     overlay;         /* colours and scale of the non-difference panels */
   HsFigureScaleGroup   scale_group;

@@ -19,6 +19,7 @@ typedef struct {
   guint           diff_w, diff_h;
   HsCliTargets    targets;
   char           *title, *note;
+  const char     *quantity;    /* the map's, from the manifest (borrowed); NULL: unstated */
 } PanelData;
 
 static void
@@ -178,6 +179,7 @@ load_panel (HsDataset *dataset, const char *dataset_path, const char *spec, GErr
     }
   else
     d->note = g_strdup_printf ("%s · %s", ref->model, instance->id);
+  d->quantity = ref->quantity;
   return d;
 }
 
@@ -189,7 +191,7 @@ hs_cli_figure (int argc, char **argv)
   g_autofree char *caption = NULL, *quantity = NULL;
   double dpi = 300, font_size = 7, opacity = 0.5;
   int columns = 0;
-  gboolean per_row = FALSE, no_letters = FALSE, no_regions = FALSE;
+  gboolean per_row = FALSE, per_column = FALSE, no_letters = FALSE, no_regions = FALSE;
   GOptionEntry entries[] = {
     { "panel", 0, 0, G_OPTION_ARG_STRING_ARRAY, &panel_specs, "A panel (repeat; row-major): instance, sentence id or map prompt, model, optional swap-left-right", "I:Q[:M[:P]]" },
     { "diff", 0, 0, G_OPTION_ARG_STRING_ARRAY, &diff_specs, "A difference panel A − B of panels A and B (1-based, repeat)", "A,B" },
@@ -197,7 +199,7 @@ hs_cli_figure (int argc, char **argv)
     { "row-header", 0, 0, G_OPTION_ARG_STRING_ARRAY, &row_headers, "Header of the next row (repeat)", "TEXT" },
     { "column-header", 0, 0, G_OPTION_ARG_STRING_ARRAY, &column_headers, "Header of the next column (repeat)", "TEXT" },
     { "caption", 0, 0, G_OPTION_ARG_STRING, &caption, "Caption under the figure", "TEXT" },
-    { "quantity", 0, 0, G_OPTION_ARG_STRING, &quantity, "Title of the colour bar (default \"attention weight\")", "TEXT" },
+    { "quantity", 0, 0, G_OPTION_ARG_STRING, &quantity, "Title of the colour bar (default: the maps' \"quantity\" in the manifest, else \"attention weight\")", "TEXT" },
     { "width", 0, 0, G_OPTION_ARG_STRING, &width_text, "Page width: 89mm (default), 183mm, 3.5in, 252pt", "LEN" },
     { "dpi", 0, 0, G_OPTION_ARG_DOUBLE, &dpi, "PNG resolution (default 300)", "N" },
     { "font-size", 0, 0, G_OPTION_ARG_DOUBLE, &font_size, "Text size in points (default 7)", "PT" },
@@ -205,6 +207,7 @@ hs_cli_figure (int argc, char **argv)
     { "scale", 0, 0, G_OPTION_ARG_STRING, &scale, "minmax (default), fixed:LO:HI, percentile:P1:P2 — over all panels together", "MODE" },
     { "opacity", 0, 0, G_OPTION_ARG_DOUBLE, &opacity, "Overlay opacity in [0, 1] (default 0.5)", "A" },
     { "per-row-scale", 0, 0, G_OPTION_ARG_NONE, &per_row, "One scale and colour bar per row instead of one for the figure", NULL },
+    { "per-column-scale", 0, 0, G_OPTION_ARG_NONE, &per_column, "One scale and colour bar per column (under it) instead of one for the figure", NULL },
     { "no-letters", 0, 0, G_OPTION_ARG_NONE, &no_letters, "Leave out the panel letters", NULL },
     { "no-region-legend", 0, 0, G_OPTION_ARG_NONE, &no_regions, "Leave out the legend of region colours", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Output file: .png, .svg or .pdf (required)", "OUT" },
@@ -277,6 +280,11 @@ hs_cli_figure (int argc, char **argv)
       return HS_CLI_EXIT_USAGE;
     }
   grid.overlay.opacity = opacity;
+  if (per_row && per_column)
+    {
+      hs_cli_error (CMD, "--per-row-scale and --per-column-scale exclude each other");
+      return HS_CLI_EXIT_USAGE;
+    }
   if (columns < 0 || columns > 64)
     {
       hs_cli_error (CMD, "--columns must lie in [1, 64]");
@@ -365,6 +373,7 @@ hs_cli_figure (int argc, char **argv)
       panel.title = d->title;
       panel.note = d->note;
       panel.difference = d->diff != NULL;
+      panel.quantity = d->quantity;
       g_array_append_val (panels, panel);
     }
   grid.panels = (const HsFigurePanel *) (const void *) panels->data;
@@ -374,7 +383,8 @@ hs_cli_figure (int argc, char **argv)
   grid.column_headers = (const char * const *) column_headers;
   grid.caption = caption;
   grid.quantity = quantity;
-  grid.scale_group = per_row ? HS_FIGURE_SCALE_ROW : HS_FIGURE_SCALE_SHARED;
+  grid.scale_group = per_row ? HS_FIGURE_SCALE_ROW
+                     : per_column ? HS_FIGURE_SCALE_COLUMN : HS_FIGURE_SCALE_SHARED;
   grid.letters = !no_letters;
   grid.region_legend = !no_regions;
   if (!hs_figure_grid_save (&grid, format, output, &error))

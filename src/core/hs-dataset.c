@@ -368,6 +368,14 @@ hs_map_ref_set_prompt (HsMapRef *ref, const char *prompt)
 }
 
 void
+hs_map_ref_set_quantity (HsMapRef *ref, const char *quantity)
+{
+  g_return_if_fail (ref != NULL);
+  g_free (ref->quantity);
+  ref->quantity = g_strdup (quantity);
+}
+
+void
 hs_map_ref_free (HsMapRef *ref)
 {
   if (ref == NULL)
@@ -375,6 +383,7 @@ hs_map_ref_free (HsMapRef *ref)
   str_free (ref->model);
   str_free (ref->query);
   g_free (ref->prompt);
+  g_free (ref->quantity);
   g_free (ref->file);
   g_free (ref->file_record);
   strv_free (ref->tokens);

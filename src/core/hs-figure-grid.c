@@ -136,7 +136,58 @@ panel_has_map (const HsFigurePanel *panel)
 static guint
 group_of (const HsFigureGrid *g, guint panel)
 {
-  return g->scale_group == HS_FIGURE_SCALE_ROW ? panel / g->columns : 0;
+  switch (g->scale_group)
+    {
+    case HS_FIGURE_SCALE_ROW:
+      return panel / g->columns;
+    case HS_FIGURE_SCALE_COLUMN:
+      return panel % g->columns;
+    case HS_FIGURE_SCALE_SHARED:
+    default:
+      return 0;
+    }
+}
+
+static const char *
+panel_quantity (const HsFigurePanel *panel)
+{
+  return panel->quantity ? panel->quantity : "attention weight";
+}
+
+/* The title of group gi's bar: the grid's quantity, else the one its
+ * panels measure; a bar cannot stand for two quantities (a map unstated in
+ * its manifest counts as "attention weight"). */
+static gboolean
+group_quantity (const HsFigureGrid *g, guint gi, const char **title, GError **error)
+{
+  const HsFigurePanel *first = NULL;
+  guint first_i = 0;
+
+  *title = g->quantity ? g->quantity : "attention weight";
+  if (g->quantity)
+    return TRUE;
+  for (guint i = 0; i < g->n_panels; i++)
+    {
+      const HsFigurePanel *panel = &g->panels[i];
+
+      if (group_of (g, i) != gi || panel->difference || !panel_has_map (panel))
+        continue;
+      if (first == NULL)
+        {
+          first = panel;
+          first_i = i;
+          *title = panel_quantity (panel);
+        }
+      else if (strcmp (panel_quantity (first), panel_quantity (panel)) != 0)
+        {
+          g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
+                       "panels %u and %u share a colour bar but measure different quantities "
+                       "(\"%s\" and \"%s\"): name the bar's quantity, or scale per row or column",
+                       first_i + 1, i + 1, panel_quantity (first), panel_quantity (panel));
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 /* Greedy word wrap of `text` to `width` at `size`; at most max_lines (0:
@@ -285,18 +336,22 @@ add_region (GArray *regions, const char *name, guint index)
 }
 
 static gboolean
-legend_spec (const HsFigureGrid *g, HsPainter *p, Bar *bar, gboolean diff,
+legend_spec (const HsFigureGrid *g, HsPainter *p, Bar *bar, gboolean diff, guint gi,
              const HsScaleRange *range, double length, double fs, GError **error)
 {
   g_autoptr(GError) local = NULL;
+  const char *quantity;
 
+  if (!group_quantity (g, gi, &quantity, error))
+    return FALSE;
   hs_legend_spec_init (&bar->spec);
   if (diff)
     diff_overlay (g, &bar->spec.overlay);
   else
     bar->spec.overlay = g->overlay;
   bar->spec.range = *range;
-  bar->spec.title = diff ? "difference A − B" : (g->quantity ? g->quantity : "attention weight");
+  bar->spec.title = diff ? "difference A − B" : quantity;
+  bar->spec.horizontal = g->scale_group == HS_FIGURE_SCALE_COLUMN;
   bar->spec.length = MAX (length, fs * 4);
   bar->spec.font_size = fs;
   if (!hs_legend_layout_with (p, &bar->spec, &bar->layout, &local))
@@ -304,6 +359,43 @@ legend_spec (const HsFigureGrid *g, HsPainter *p, Bar *bar, gboolean diff,
       g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
                    "cannot draw the colour bar: %s", local->message);
       return FALSE;
+    }
+  return TRUE;
+}
+
+/* Per-column scales: each column's bars (its maps', then its differences')
+ * horizontal under it, as wide as the column; *y moves below them. */
+static gboolean
+place_column_bars (const HsFigureGrid *g, HsPainter *p, GridLayout *l, const gboolean *has_main,
+                   const gboolean *has_diff, double *y, GError **error)
+{
+  double top = *y + l->fs * 0.6;
+
+  for (guint gi = 0; gi < l->n_groups; gi++)
+    {
+      double by = top, x = l->grid_x + gi * (l->cell_w + l->gap);
+
+      for (int d = 0; d < 2; d++)
+        {
+          const HsScaleRange *range = d ? &l->diff_range[gi] : &l->main_range[gi];
+          double length = l->cell_w * 0.9;
+          Bar bar;
+
+          if (!(d ? has_diff[gi] : has_main[gi]))
+            continue;
+          if (!legend_spec (g, p, &bar, d, gi, range, length, l->fs, error))
+            return FALSE;
+          /* end values overhang the bar: shorten it until all fits the column */
+          if (bar.layout.width > l->cell_w
+              && !legend_spec (g, p, &bar, d, gi, range, length - (bar.layout.width - l->cell_w),
+                               l->fs, error))
+            return FALSE;
+          bar.x = x;
+          bar.y = by;
+          by += bar.layout.height + l->fs * 0.5;
+          g_array_append_val (l->bars, bar);
+          *y = MAX (*y, bar.y + bar.layout.height);
+        }
     }
   return TRUE;
 }
@@ -344,7 +436,8 @@ compute_grid_layout (const HsFigureGrid *g, HsPainter *p, GridLayout *l, GError 
   l->gap = l->fs * 0.6;
   l->cols = MIN (g->columns, g->n_panels);
   l->rows = (g->n_panels + g->columns - 1) / g->columns;
-  l->n_groups = g->scale_group == HS_FIGURE_SCALE_ROW ? l->rows : 1;
+  l->n_groups = g->scale_group == HS_FIGURE_SCALE_ROW ? l->rows
+                : g->scale_group == HS_FIGURE_SCALE_COLUMN ? l->cols : 1;
   l->main_range = g_new0 (HsScaleRange, l->n_groups);
   l->diff_range = g_new0 (HsScaleRange, l->n_groups);
   has_main = g_new0 (gboolean, l->n_groups);
@@ -372,7 +465,8 @@ compute_grid_layout (const HsFigureGrid *g, HsPainter *p, GridLayout *l, GError 
   l->title_h = any_title ? l->fs * 1.45 : 0;  /* grown below once the cell width is known */
   l->note_h = 0;
   l->bars = g_array_new (FALSE, TRUE, sizeof (Bar));
-  for (guint gi = 0; gi < l->n_groups; gi++)
+  /* per-column bars lie under their columns: no legend column */
+  for (guint gi = 0; g->scale_group != HS_FIGURE_SCALE_COLUMN && gi < l->n_groups; gi++)
     {
       double group_w = 0;
 
@@ -382,7 +476,7 @@ compute_grid_layout (const HsFigureGrid *g, HsPainter *p, GridLayout *l, GError 
 
           if (!(d ? has_diff[gi] : has_main[gi]))
             continue;
-          if (!legend_spec (g, p, &bar, d, d ? &l->diff_range[gi] : &l->main_range[gi], 100,
+          if (!legend_spec (g, p, &bar, d, gi, d ? &l->diff_range[gi] : &l->main_range[gi], 100,
                             l->fs, error))
             return FALSE;
           group_w += bar.layout.width + (d && has_main[gi] ? l->fs : 0);
@@ -444,9 +538,13 @@ compute_grid_layout (const HsFigureGrid *g, HsPainter *p, GridLayout *l, GError 
       y += l->title_h + l->row_h[r] + l->note_h + (r + 1 < l->rows ? l->gap : 0);
     }
 
-  /* Legends: per group, stacked over the panels' height of its rows. */
+  /* Legends: per group, stacked over the panels' height of its rows, or
+   * (per column) horizontal under the column. */
   g_array_set_size (l->bars, 0);
-  for (guint gi = 0; gi < l->n_groups; gi++)
+  if (g->scale_group == HS_FIGURE_SCALE_COLUMN && !place_column_bars (g, p, l, has_main,
+                                                                       has_diff, &y, error))
+    return FALSE;
+  for (guint gi = 0; g->scale_group != HS_FIGURE_SCALE_COLUMN && gi < l->n_groups; gi++)
     {
       guint r0 = g->scale_group == HS_FIGURE_SCALE_ROW ? gi : 0;
       guint r1 = g->scale_group == HS_FIGURE_SCALE_ROW ? gi : l->rows - 1;
@@ -463,7 +561,7 @@ compute_grid_layout (const HsFigureGrid *g, HsPainter *p, GridLayout *l, GError 
 
           if (!(d ? has_diff[gi] : has_main[gi]))
             continue;
-          if (!legend_spec (g, p, &bar, d, d ? &l->diff_range[gi] : &l->main_range[gi],
+          if (!legend_spec (g, p, &bar, d, gi, d ? &l->diff_range[gi] : &l->main_range[gi],
                             slot - l->fs, l->fs, error))
             return FALSE;
           bar.x = x;

@@ -295,7 +295,8 @@ static const char * const region_members[] = {
   "boxes", "mask", "mask_bytes", "mask_sha256", "extent", NULL };
 static const char * const sentence_members[] = { "id", "text", "kind", "targets", "labels", NULL };
 static const char * const map_members[] = {
-  "model", "query", "prompt", "file", "file_bytes", "file_sha256", "tokens", "no_attn", NULL };
+  "model", "query", "prompt", "file", "file_bytes", "file_sha256", "tokens", "no_attn",
+  "quantity", NULL };
 static const char * const instance_members[] = {
   "id", "image", "image_bytes", "image_sha256", "width", "height", "metadata", "abnormal",
   "findings", "regions", "sentences", "maps", NULL };
@@ -591,6 +592,7 @@ read_map (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
   g_autofree char *model = NULL;
   g_autofree char *query = NULL;
   g_autofree char *prompt = NULL;
+  g_autofree char *quantity = NULL;
   g_autofree char *file = NULL;
   g_autofree HsFileRecord *file_record = NULL;
   g_auto(GStrv) tokens = NULL;
@@ -605,6 +607,16 @@ read_map (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
   model = get_string (r, object, path, "model", TRUE, TRUE, &bad);
   query = get_string (r, object, path, "query", FALSE, TRUE, &bad);
   prompt = get_string (r, object, path, "prompt", FALSE, FALSE, &bad);
+  quantity = get_string (r, object, path, "quantity", FALSE, TRUE, &bad);
+  if (quantity != NULL && g_utf8_strlen (quantity, -1) > HS_MAP_QUANTITY_MAX_CHARS)
+    {
+      PATH_KEY (quantity_path, path, "quantity");
+      /* a colour-bar title, drawn along the bar: a name, not a paragraph */
+      PROBLEM (r, &quantity_path, HS_DATASET_ERROR_INVALID,
+               _("a quantity of more than %d characters (it titles a colour bar)"),
+               HS_MAP_QUANTITY_MAX_CHARS);
+      bad = TRUE;
+    }
   file = get_path (r, object, path, "file", TRUE, &bad);
   file_record = get_record (r, object, path, "file_bytes", "file_sha256", &bad);
   if ((hj_member (object, "tokens") != NULL))
@@ -663,6 +675,7 @@ read_map (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
   ref = hs_map_ref_new (model, query, file);
   ref->file_record = g_steal_pointer (&file_record);
   ref->prompt = g_steal_pointer (&prompt);
+  ref->quantity = g_steal_pointer (&quantity);
   ref->tokens = g_steal_pointer (&tokens);
   ref->no_attn = no_attn;
   return ref;

@@ -265,6 +265,8 @@ write_map (Writer *w, const HsMapRef *ref)
       member (&o, "no_attn");
       append_number (o.out, ref->no_attn);
     }
+  if (ref->quantity != NULL)
+    member_string (&o, "quantity", ref->quantity);
   close_object (&o);
 }
 
