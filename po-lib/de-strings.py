@@ -323,3 +323,10 @@ T.update({
  "a quantity of more than %d characters (it titles a colour bar)":
    "eine Größe mit mehr als %d Zeichen (sie beschriftet einen Farbbalken)",
 })
+T.update({
+ # swap_response verdicts (hs-swap-response.c)
+ "followed the words": "ist den Worten gefolgt",
+ "ignored the words": "hat die Worte übergangen",
+ "moved the wrong way": "in die falsche Richtung gewandert",
+ "n/a": "k. A.",
+})

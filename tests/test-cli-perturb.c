@@ -159,6 +159,16 @@ test_swap (void)
                                            "--jobs", "1", NULL }, &out, &err), ==, 0);
   row = row_of (parsers, out, "s1");
   check_swap_like_deltas (row);
+  /* swap_response by hand: the target (x ≥ 20) is the patient's left, t = +1.
+   * Per row the map [0, 1] puts 2.5 on the image's left half (columns 10..19
+   * hold 0.5/20 … 9.5/20) and 17.5 on its right half: l_A = (17.5 − 2.5)/20
+   * = 0.75; the swapped map [1, 0] mirrors it: l_B = −0.75.  swap_response =
+   * (0.75 − (−0.75))/2 = 0.75: the map followed the swapped words.  The
+   * original map keeps its wrong_side (0); the swapped one has none, so no
+   * delta_wrong_side. */
+  g_assert_cmpfloat_with_epsilon (value (row, "swap_response"), 0.75, 1e-12);
+  g_assert_cmpfloat (value (row, "wrong_side"), ==, 0.0);
+  g_assert_true (isnan (value (row, "delta_wrong_side")));
   /* Every metric has its delta. */
   for (guint m = 0; m < n_metrics; m++)
     {
@@ -173,6 +183,7 @@ test_swap (void)
   g_assert_false (isnan (value (row, "auroc")));
   g_assert_true (isnan (value (row, "delta_auroc")));
   g_assert_true (isnan (value (row, "sym_kl")));
+  g_assert_true (isnan (value (row, "swap_response")));
   g_assert_nonnull (strstr (err, "no precomputed map for prompt 'The left lung is clear.' of model m "
                                  "in instance p0"));
 }
@@ -216,6 +227,18 @@ test_csv_and_usage (void)
   g_assert_nonnull (strstr (lines[0], ",delta_auroc,"));
   /* Only one condition in the dataset: synthetic does not apply, said on stderr. */
   g_assert_nonnull (strstr (err, "synthetic-swapped-condition does not apply"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_nonnull (strstr (lines[0], ",delta_wrong_side,"));
+  g_clear_pointer (&lines, g_strfreev);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  /* swap-left-right: swap_response is the last column; s1's row ends with it. */
+  g_assert_cmpint (run ((const char *[]) { "--perturb", "swap-left-right", NULL }, &out, &err), ==, 0);
+  lines = g_strsplit (out, "\n", -1);
+  g_assert_true (g_str_has_suffix (lines[0], ",sym_kl,swap_response"));
+  g_assert_true (g_str_has_prefix (lines[1], "p0,s1,m,"));
+  g_assert_true (g_str_has_suffix (lines[1], ",0.75"));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (run ((const char *[]) { "--perturb", "swap", NULL }, &out, &err), ==, 2);

@@ -427,6 +427,18 @@ test_compare (Fixture *f, gconstpointer data)
   g_assert_cmpfloat_with_epsilon (cmp.delta[HS_METRIC_AUROC], -1.0, 1e-12);
   g_assert_cmpfloat_with_epsilon (cmp.delta[HS_METRIC_POINTING_HIT], -1.0, 1e-12);
   g_assert_cmpfloat_with_epsilon (cmp.sym_kl, 2 * (1 - 2 * eps) * log (1e12), 1e-9);
+  /* The target (4 pixels, the image's right half) is the patient's left,
+   * t = +1; per row the original puts 0 + 0.25 on the image's left half and
+   * 0.75 + 1 on its right: laterality (1.75 − 0.25)/2 = 0.75, the swapped map
+   * −0.75: swap_response = (0.75 + 0.75)/2 = 0.75.  wrong_side is not
+   * scored for the swapped map. */
+  g_assert_cmpfloat_with_epsilon (cmp.original.value[HS_METRIC_LATERALITY], 0.75, 1e-12);
+  g_assert_cmpfloat_with_epsilon (cmp.swap_response, 0.75, 1e-12);
+  g_assert_null (cmp.swap_response_reason);
+  g_assert_cmpfloat (cmp.original.value[HS_METRIC_WRONG_SIDE], ==, 0);
+  g_assert_true (isnan (cmp.perturbed.value[HS_METRIC_WRONG_SIDE]));
+  g_assert_nonnull (cmp.perturbed.reason[HS_METRIC_WRONG_SIDE]);
+  g_assert_true (isnan (cmp.delta[HS_METRIC_WRONG_SIDE]));
 
   /* random-boxes: one map, two targets; Δ = replacement − original, sym_kl 0. */
   {
@@ -463,6 +475,7 @@ test_compare (Fixture *f, gconstpointer data)
     g_assert_cmpfloat (cmp.delta[HS_METRIC_MASS_IN_TARGET], ==,
                        b.value[HS_METRIC_MASS_IN_TARGET] - a.value[HS_METRIC_MASS_IN_TARGET]);
     g_assert_true (isnan (cmp.delta[HS_METRIC_NO_ATTN]));
+    g_assert_true (isnan (cmp.swap_response));
   }
 }
 

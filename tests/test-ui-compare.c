@@ -129,11 +129,17 @@ test_pair_swapped (void)
   g_assert_cmpfloat_with_epsilon (options.scale.hi, m, 1e-9);
 
   /* Laterality: the target (right lung) is on the image's left; the
-   * original map too (same side), the swapped map on the other side. */
+   * original map too (same side), the swapped map on the other side: the
+   * model followed the swapped words, so B's badge says so and no WRONG
+   * SIDE (wrong_side is not scored for a swapped prompt). */
   g_assert_cmpint (hs_compare_view_get_wrong_side (t.view, 0), ==, 0);
-  g_assert_cmpint (hs_compare_view_get_wrong_side (t.view, 1), ==, 1);
+  g_assert_cmpstr (hs_compare_view_get_badge (t.view, 0), ==, "same side");
+  g_assert_cmpint (hs_compare_view_get_wrong_side (t.view, 1), ==, -1);
+  g_assert_cmpint (hs_compare_view_get_swap_verdict (t.view, 1), ==, HS_SWAP_FOLLOWED);
+  g_assert_cmpstr (hs_compare_view_get_badge (t.view, 1), ==, "followed the words");
   g_assert_nonnull (strstr (hs_compare_view_get_readout (t.view, 0), "patient’s right"));
-  g_assert_nonnull (strstr (hs_compare_view_get_readout (t.view, 1), "WRONG SIDE"));
+  g_assert_null (strstr (hs_compare_view_get_readout (t.view, 1), "WRONG SIDE"));
+  g_assert_nonnull (strstr (hs_compare_view_get_readout (t.view, 1), "swap response +"));
   g_assert_nonnull (strstr (hs_compare_view_get_readout (t.view, 2), "symmetric KL"));
 
   {
@@ -181,8 +187,15 @@ test_pair_swapped (void)
   g_assert_true (hs_canvas_get_map (hs_compare_view_get_canvas (t.view, 0)) ==
                  hs_canvas_get_map (hs_compare_view_get_canvas (t.view, 1)));
   g_assert_nonnull (strstr (hs_compare_view_get_title (t.view, 0), "blink"));
+  /* ... and A's caption describes what A's canvas shows: B's read-out and
+   * badge while blinking, A's own again after. */
+  g_assert_cmpstr (hs_compare_view_get_badge (t.view, 0), ==, "followed the words");
+  g_assert_cmpstr (hs_compare_view_get_readout (t.view, 0), ==, hs_compare_view_get_readout (t.view, 1));
   gtk_widget_activate_action (GTK_WIDGET (t.view), "compare.blink", NULL);
   g_assert_false (hs_compare_view_get_blink (t.view));
+  g_assert_cmpstr (hs_compare_view_get_badge (t.view, 0), ==, "same side");
+  g_assert_nonnull (strstr (hs_compare_view_get_readout (t.view, 0), "patient’s right"));
+  g_assert_cmpstr (hs_compare_view_get_badge (t.view, 1), ==, "followed the words");
   g_assert_true (hs_canvas_get_map (hs_compare_view_get_canvas (t.view, 0)) !=
                  hs_canvas_get_map (hs_compare_view_get_canvas (t.view, 1)));
 
@@ -393,8 +406,16 @@ test_perturb_panel (void)
   g_assert_nonnull (strstr (hs_perturb_panel_get_prompt (panel), HS_UI_S0_SWAPPED));
   g_assert_true (hs_perturb_panel_get_comparison (panel, &cmp));
   g_assert_cmpfloat (cmp.original.value[HS_METRIC_WRONG_SIDE], ==, 0);
-  g_assert_cmpfloat (cmp.perturbed.value[HS_METRIC_WRONG_SIDE], ==, 1);
-  g_assert_cmpfloat (cmp.delta[HS_METRIC_WRONG_SIDE], ==, 1);
+  /* Not WRONG SIDE for the swapped map (it followed the words): wrong_side
+   * is not scored for a swapped prompt; swap_response says what happened. */
+  g_assert_true (isnan (cmp.perturbed.value[HS_METRIC_WRONG_SIDE]));
+  g_assert_true (isnan (cmp.delta[HS_METRIC_WRONG_SIDE]));
+  g_assert_cmpfloat (cmp.swap_response, >=, HS_SWAP_RESPONSE_MARGIN);
+  g_assert_cmpfloat_with_epsilon (cmp.swap_response,
+                                  (cmp.original.value[HS_METRIC_LATERALITY]
+                                   - cmp.perturbed.value[HS_METRIC_LATERALITY]) / 2
+                                  * (cmp.original.target_laterality > 0 ? 1 : -1), 1e-12);
+  g_assert_nonnull (strstr (hs_perturb_panel_get_swap_response_text (panel), "followed the words"));
   g_assert_cmpfloat (cmp.delta[HS_METRIC_LATERALITY], >, 0.5);
   g_assert_cmpfloat (cmp.delta[HS_METRIC_MASS_IN_TARGET], <, 0);
   g_assert_cmpfloat (cmp.sym_kl, >, 0);

@@ -20,6 +20,7 @@
 #include <glib.h>
 #include <cairo.h>
 
+#include "hs-metrics.h"
 #include "hs-overlay.h"
 
 G_BEGIN_DECLS
@@ -135,5 +136,25 @@ void     hs_region_label_place (double x1, double y1, double label_w, double lab
 void     hs_region_label_draw  (cairo_t *cr, const char *name, double x1, double y1,
                                 double clip_x, double clip_y, double font_size,
                                 double line_width, const double rgba[4]);
+
+/* ---- badges ---- */
+
+/* A short verdict in a filled box ("followed the words", "WRONG SIDE"),
+ * drawn by this one function on screen (the compare view) and in exported
+ * figures, so both say the same in the same colours. */
+typedef enum {
+  HS_BADGE_GOOD,      /* green: followed the words, same side   */
+  HS_BADGE_NEUTRAL,   /* grey: ignored the words, n/a           */
+  HS_BADGE_BAD,       /* orange: moved the wrong way            */
+  HS_BADGE_ALERT,     /* red: WRONG SIDE (one map, its own target) */
+} HsBadgeTone;
+
+HsBadgeTone hs_badge_tone_for_swap (HsSwapVerdict verdict);
+/* Size of the badge of `text` at `font_size` (bold, padded). */
+void        hs_badge_size          (const char *text, double font_size,
+                                    double *width, double *height);
+/* The badge with its top-left at (x, y). */
+void        hs_badge_draw          (cairo_t *cr, const char *text, HsBadgeTone tone,
+                                    double x, double y, double font_size);
 
 G_END_DECLS

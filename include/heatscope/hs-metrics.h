@@ -120,6 +120,11 @@ typedef struct {
   const char *sym_kl_reason;
   double      delta[HS_N_METRICS];
   HsScores    original, perturbed;
+  /* swap_response of the pair (hs_swap_response): set by hs_perturb_compare
+   * for swap-left-right only; hs_compare_maps leaves it NAN with reason
+   * "not a left/right swap", as it cannot know what B's prompt is. */
+  double      swap_response;
+  const char *swap_response_reason;
 } HsComparison;
 
 gboolean hs_compare_maps (const HsAttentionMap *original, const HsAttentionMap *perturbed,
@@ -131,6 +136,36 @@ gboolean hs_compare_maps (const HsAttentionMap *original, const HsAttentionMap *
 double   hs_sym_kl       (const double *p, const double *q, gsize n,
                           double p_no_attn, double q_no_attn,
                           HsProtocol protocol, const char **reason);
+
+/* swap_response (metrics.md "Comparing two maps") of a prompt A and its
+ * left/right swap B, same model and image:
+ *   sign(t) · (l_A − l_B) / 2   in [−1, 1]
+ * with t the laterality of A's target and l_A, l_B the maps' laterality.
+ * Positive = B's map moved toward the side B's words name (the model
+ * followed the words).  NAN (and *reason, a static English phrase, when
+ * `reason` is not NULL) when t is NAN or 0 (empty target, or no side) or a
+ * map has no laterality; *reason = NULL when defined. */
+double hs_swap_response (double target_laterality, double laterality_original,
+                         double laterality_swapped, const char **reason);
+
+/* What the app says about a swap_response: followed the words (≥ 0.1),
+ * ignored the words (|·| < 0.1), moved the wrong way (≤ −0.1). */
+#define HS_SWAP_RESPONSE_MARGIN 0.1
+
+typedef enum {
+  HS_SWAP_UNDEFINED,     /* swap_response is NAN */
+  HS_SWAP_FOLLOWED,
+  HS_SWAP_IGNORED,
+  HS_SWAP_WRONG_WAY,
+} HsSwapVerdict;
+
+HsSwapVerdict hs_swap_verdict       (double swap_response);
+/* "followed the words", "ignored the words", "moved the wrong way", "n/a":
+ * translated (libheatscope's domain), for screens and figures alike. */
+const char   *hs_swap_verdict_label (HsSwapVerdict verdict);
+/* "followed", "ignored", "wrong-way", "undefined": untranslated, for CSS
+ * classes and file formats. */
+const char   *hs_swap_verdict_key   (HsSwapVerdict verdict);
 
 /* Curves for plots, sharing one sort: points ordered by decreasing threshold
  * (each distinct value of s once, ties entering together), downsampled to at

@@ -119,7 +119,11 @@ HsTarget    *hs_perturbed_build_target (HsPerturbContext *context, const HsInsta
  * original, sym_kl between the maps); target perturbations score the one
  * map against the replacement and the original target (delta = replacement
  * − original; sym_kl = 0, the map is the same).  `target` is the original
- * target; `perturbed_map` is ignored for target perturbations. */
+ * target; `perturbed_map` is ignored for target perturbations.
+ * swap-left-right also sets out->swap_response (NAN when the prompt names no
+ * side) and, since wrong_side keeps its single-map meaning, leaves the
+ * perturbed map's wrong_side and its delta NAN ("not scored for a swapped
+ * prompt"). */
 gboolean     hs_perturb_compare (HsPerturbContext *context, const HsInstance *instance,
                                  const HsSentence *sentence, const HsPerturbed *perturbed,
                                  const HsAttentionMap *original_map,

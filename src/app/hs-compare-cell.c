@@ -1,4 +1,5 @@
 /* hs-compare-cell.c — one map of the compare view */
+#include <math.h>
 #include <glib/gi18n.h>
 
 #include "hs-compare-cell.h"
@@ -15,7 +16,7 @@ struct _HsCompareCell
   HsCanvas       *canvas;
   GtkLabel       *message;       /* the error text */
   GtkWidget      *readout_box;
-  GtkLabel       *badge;         /* WRONG SIDE / same side */
+  GtkDrawingArea *badge;         /* hs_badge_draw of badge_text */
   GtkLabel       *readout;
 
   HsViewState    *state;
@@ -23,7 +24,12 @@ struct _HsCompareCell
   char           *title_text;
   char           *readout_text;
   char           *error_text;
+  char           *detail_text;   /* the read-out's text on screen */
+  char           *badge_text;    /* NULL: no badge */
+  HsBadgeTone     badge_tone;
   int             wrong_side;
+  HsSwapVerdict   swap_verdict;
+  HsCompareCell  *shown;         /* whose read-out is shown (blink), NULL: own */
   gboolean        pending;
 };
 
@@ -34,6 +40,7 @@ hs_compare_cell_dispose (GObject *object)
 {
   HsCompareCell *self = HS_COMPARE_CELL (object);
 
+  g_clear_weak_pointer (&self->shown);
   gtk_widget_dispose_template (GTK_WIDGET (self), HS_TYPE_COMPARE_CELL);
   g_clear_object (&self->state);
   g_clear_pointer (&self->map, hs_attention_map_unref);
@@ -48,6 +55,8 @@ hs_compare_cell_finalize (GObject *object)
   g_free (self->title_text);
   g_free (self->readout_text);
   g_free (self->error_text);
+  g_free (self->detail_text);
+  g_free (self->badge_text);
   G_OBJECT_CLASS (hs_compare_cell_parent_class)->finalize (object);
 }
 
@@ -75,11 +84,25 @@ hs_compare_cell_class_init (HsCompareCellClass *klass)
   gtk_widget_class_set_css_name (widget_class, "hs-compare-cell");
 }
 
+/* The badge's font: the caption's size, so it lines up with the read-out. */
+#define BADGE_FONT_SIZE 11.0
+
+static void
+draw_badge (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
+{
+  HsCompareCell *self = user_data;
+  HsCompareCell *source = self->shown != NULL ? self->shown : self;
+
+  hs_badge_draw (cr, source->badge_text, source->badge_tone, 0, 0, BADGE_FONT_SIZE);
+}
+
 static void
 hs_compare_cell_init (HsCompareCell *self)
 {
   self->wrong_side = -1;
+  self->swap_verdict = HS_SWAP_UNDEFINED;
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_drawing_area_set_draw_func (self->badge, draw_badge, self, NULL);
   _hs_css_init ();
 }
 
@@ -210,33 +233,91 @@ hs_compare_cell_get_error (HsCompareCell *self)
   return self->error_text;
 }
 
+/* Shows the read-out and badge of `source` (this cell or, during blink,
+ * the one whose map the canvas shows). */
+static void
+show_readout (HsCompareCell *self, HsCompareCell *source)
+{
+  double w = 0, h = 0;
+
+  gtk_label_set_text (self->readout, source->detail_text != NULL ? source->detail_text : "");
+  gtk_widget_set_tooltip_text (self->readout_box, source->readout_text);
+  gtk_widget_set_visible (GTK_WIDGET (self->badge), source->badge_text != NULL);
+  if (source->badge_text != NULL)
+    {
+      hs_badge_size (source->badge_text, BADGE_FONT_SIZE, &w, &h);
+      gtk_drawing_area_set_content_width (self->badge, (int) ceil (w));
+      gtk_drawing_area_set_content_height (self->badge, (int) ceil (h));
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self->badge));
+}
+
+static void
+set_readout_texts (HsCompareCell *self, const char *text, const char *detail, const char *badge,
+                   HsBadgeTone tone)
+{
+  _hs_set_str (&self->readout_text, text);
+  _hs_set_str (&self->detail_text, detail != NULL ? detail : text);
+  _hs_set_str (&self->badge_text, badge);
+  self->badge_tone = tone;
+  if (self->shown == NULL)
+    show_readout (self, self);
+}
+
 void
 hs_compare_cell_set_readout (HsCompareCell *self, const char *text, const char *detail, int wrong_side)
 {
-  GtkWidget *badge;
-
   g_return_if_fail (HS_IS_COMPARE_CELL (self));
 
-  badge = GTK_WIDGET (self->badge);
-  _hs_set_str (&self->readout_text, text);
   self->wrong_side = wrong_side;
-  gtk_label_set_text (self->readout, detail != NULL ? detail : text);
-  gtk_widget_set_tooltip_text (self->readout_box, text);
-  gtk_widget_set_visible (badge, wrong_side >= 0);
-  gtk_widget_remove_css_class (badge, "hs-wrong-side");
-  gtk_widget_remove_css_class (badge, "hs-same-side");
-  if (wrong_side >= 0)
-    {
-      gtk_label_set_text (self->badge, wrong_side == 1 ? _("WRONG SIDE") : _("same side"));
-      gtk_widget_add_css_class (badge, wrong_side == 1 ? "hs-wrong-side" : "hs-same-side");
-    }
+  self->swap_verdict = HS_SWAP_UNDEFINED;
+  set_readout_texts (self, text, detail,
+                     wrong_side < 0 ? NULL : wrong_side == 1 ? _("WRONG SIDE") : _("same side"),
+                     wrong_side == 1 ? HS_BADGE_ALERT : HS_BADGE_GOOD);
+}
+
+void
+hs_compare_cell_set_swap_readout (HsCompareCell *self, const char *text, const char *detail,
+                                  HsSwapVerdict verdict)
+{
+  g_return_if_fail (HS_IS_COMPARE_CELL (self));
+
+  self->wrong_side = -1;
+  self->swap_verdict = verdict;
+  set_readout_texts (self, text, detail, hs_swap_verdict_label (verdict),
+                     hs_badge_tone_for_swap (verdict));
+}
+
+HsSwapVerdict
+hs_compare_cell_get_swap_verdict (HsCompareCell *self)
+{
+  g_return_val_if_fail (HS_IS_COMPARE_CELL (self), HS_SWAP_UNDEFINED);
+  return self->swap_verdict;
+}
+
+const char *
+hs_compare_cell_get_badge (HsCompareCell *self)
+{
+  g_return_val_if_fail (HS_IS_COMPARE_CELL (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->badge))
+    ? (self->shown != NULL ? self->shown : self)->badge_text : NULL;
+}
+
+void
+hs_compare_cell_show_readout_of (HsCompareCell *self, HsCompareCell *other)
+{
+  g_return_if_fail (HS_IS_COMPARE_CELL (self));
+  g_return_if_fail (other == NULL || HS_IS_COMPARE_CELL (other));
+
+  g_set_weak_pointer (&self->shown, other != self ? other : NULL);
+  show_readout (self, self->shown != NULL ? self->shown : self);
 }
 
 const char *
 hs_compare_cell_get_readout (HsCompareCell *self)
 {
   g_return_val_if_fail (HS_IS_COMPARE_CELL (self), NULL);
-  return self->readout_text;
+  return (self->shown != NULL ? self->shown : self)->readout_text;
 }
 
 int

@@ -1,13 +1,16 @@
 /* hs-compare-cell.h — one map of the compare view
  *
  * A title, the map's canvas (or a spinner while a live map is computed, or
- * the error when it failed) and a read-out under it with a WRONG SIDE /
- * same side badge.  The compare view lays the cells out, links their zoom
+ * the error when it failed) and a read-out under it with a badge: WRONG
+ * SIDE / same side for a map against its own target, or what a swapped
+ * prompt's map did (swap_response: followed / ignored the words, moved the
+ * wrong way), drawn by the core's hs_badge_draw as exported figures are.  The compare view lays the cells out, links their zoom
  * and sets their maps and read-outs.  Template: ui/hs-compare-cell.ui.
  */
 #pragma once
 
 #include <gtk/gtk.h>
+#include <heatscope/hs-legend.h>
 
 #include "hs-canvas.h"
 #include "hs-view-state.h"
@@ -48,8 +51,19 @@ const char     *hs_compare_cell_get_error        (HsCompareCell *self);
  * 0 (same side); −1 hides it. */
 void            hs_compare_cell_set_readout      (HsCompareCell *self, const char *text,
                                                   const char *detail, int wrong_side);
+/* The read-out shown (another cell's during blink). */
 const char     *hs_compare_cell_get_readout      (HsCompareCell *self);
 int             hs_compare_cell_get_wrong_side   (HsCompareCell *self);
+/* The read-out of a swapped prompt's map: `text`/`detail` as above and the
+ * swap_response badge (no wrong_side: it is −1 afterwards). */
+void            hs_compare_cell_set_swap_readout (HsCompareCell *self, const char *text,
+                                                  const char *detail, HsSwapVerdict verdict);
+HsSwapVerdict   hs_compare_cell_get_swap_verdict (HsCompareCell *self);
+/* The badge's text as shown (NULL when hidden). */
+const char     *hs_compare_cell_get_badge        (HsCompareCell *self);
+/* Shows `other`'s read-out and badge under this cell until the next call
+ * (NULL: its own again), as blink does with B's map in A's canvas. */
+void            hs_compare_cell_show_readout_of  (HsCompareCell *self, HsCompareCell *other);
 /* The read-out's row, so cells side by side can share its height. */
 GtkWidget      *hs_compare_cell_get_readout_row  (HsCompareCell *self);
 

@@ -164,6 +164,7 @@ hs_compare_view_load (HsCompareView *self, HsDataset *dataset, HsInstance *insta
   g_autofree char *label_a = NULL;
   g_autofree char *label_b = NULL;
   HsMapRef *ref_a, *ref_b = NULL;
+  gboolean swapped_pair = FALSE;
 
   g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), FALSE);
   g_return_val_if_fail (dataset != NULL && instance != NULL && sentence != NULL, FALSE);
@@ -186,6 +187,7 @@ hs_compare_view_load (HsCompareView *self, HsDataset *dataset, HsInstance *insta
     ref_b = hs_instance_find_map_by_prompt (instance, model, swapped);
   if (ref_b != NULL)
     {
+      swapped_pair = TRUE;
       label_a = g_strdup_printf (_("%s · original"), model);
       label_b = g_strdup_printf (_("%s · swapped left/right"), model);
     }
@@ -224,7 +226,10 @@ hs_compare_view_load (HsCompareView *self, HsDataset *dataset, HsInstance *insta
   b = hs_dataset_load_map (dataset, ref_b, error);
   if (b == NULL)
     return FALSE;
-  hs_compare_view_set_pair (self, a, label_a, b, label_b);
+  if (swapped_pair)
+    hs_compare_view_set_swapped_pair (self, a, label_a, b, label_b);
+  else
+    hs_compare_view_set_pair (self, a, label_a, b, label_b);
   return TRUE;
 }
 
@@ -257,7 +262,7 @@ hs_compare_view_load_live (HsCompareView *self, HsDataset *dataset, HsInstance *
   name = hs_live_attend_display_name (model);
   label_a = g_strdup_printf (_("%s · original"), name);
   label_b = g_strdup_printf (_("%s · swapped left/right"), name);
-  _hs_compare_view_build_pair (self, label_a, label_b);
+  _hs_compare_view_build_pair (self, label_a, label_b, TRUE);
   request_live (self, dataset, instance, 0, model, sentence->text);
   request_live (self, dataset, instance, 1, model, swapped);
   _hs_compare_view_finish_pair (self);

@@ -34,6 +34,7 @@ struct _HsCompareView
   HsColorBar     *diff_bar;      /* the colour bar of A − B */
   HsCompareMode   mode;
   gboolean        blink;
+  gboolean        swapped_pair;  /* B is A's prompt with left and right swapped */
   gboolean        linking;       /* guard while propagating a transform */
   double          shared_lo, shared_hi;
   double          diff_lo, diff_hi;
@@ -56,7 +57,7 @@ typedef enum {
 void           _hs_compare_view_notify       (HsCompareView *self, HsCompareViewProp prop);
 HsCompareCell *_hs_compare_view_get_cell     (HsCompareView *self, guint index);
 void           _hs_compare_view_build_pair   (HsCompareView *self, const char *label_a,
-                                              const char *label_b);
+                                              const char *label_b, gboolean swapped);
 void           _hs_compare_view_finish_pair  (HsCompareView *self);
 void           _hs_compare_view_build_grid   (HsCompareView *self, guint n, const char * const *labels);
 void           _hs_compare_view_refresh_grid (HsCompareView *self);

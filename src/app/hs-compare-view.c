@@ -170,12 +170,39 @@ describe_laterality (double v)
   return g_strdup_printf (_("%+.2f (central)"), v);
 }
 
-/* Laterality of each map against the original target, and wrong_side. */
+/* The read-out of a swapped prompt's map (B of a swapped pair): its
+ * laterality and what it did with the swapped words (swap_response against
+ * A's laterality and A's target), never wrong_side: against the original
+ * target it would flag exactly the maps that followed the words. */
+static void
+set_swap_readout (HsCompareCell *cell, const HsScores *a, const HsScores *b)
+{
+  const char *reason = NULL;
+  double response = hs_swap_response (a->target_laterality, a->value[HS_METRIC_LATERALITY],
+                                      b->value[HS_METRIC_LATERALITY], &reason);
+  HsSwapVerdict verdict = hs_swap_verdict (response);
+  g_autofree char *map_side = describe_laterality (b->value[HS_METRIC_LATERALITY]);
+  g_autofree char *detail = NULL;
+  g_autofree char *text = NULL;
+
+  if (isnan (response))
+    detail = g_strdup_printf (_("Laterality %s · swap response n/a (%s)"), map_side, reason);
+  else
+    detail = g_strdup_printf (_("Laterality %s · swap response %+.2f"), map_side, response);
+  text = g_strdup_printf (_("%s · %s (A’s target, swapped words)"), detail,
+                          hs_swap_verdict_label (verdict));
+  hs_compare_cell_set_swap_readout (cell, text, detail, verdict);
+}
+
+/* Laterality of each map against the original target, and wrong_side (or,
+ * for the swapped map of a swapped pair, swap_response). */
 static void
 update_readouts (HsCompareView *self, guint n_scored)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(HsTarget) target = NULL;
+  g_autofree HsScores *scores = g_new0 (HsScores, MAX (n_scored, 1));
+  g_autofree gboolean *scored = g_new0 (gboolean, MAX (n_scored, 1));
 
   if (self->image != NULL)
     target = build_target (self, &error);
@@ -189,7 +216,6 @@ update_readouts (HsCompareView *self, guint n_scored)
       g_autofree char *text = NULL;
       g_autofree char *detail = NULL;
       HsScoreOptions options;
-      HsScores scores;
       double wrong;
 
       if (map == NULL)
@@ -202,15 +228,21 @@ update_readouts (HsCompareView *self, guint n_scored)
         }
       hs_score_options_init (&options);
       options.n_threads = 1;
-      if (!hs_score_map (map, target, &options, &scores, &score_error))
+      if (!hs_score_map (map, target, &options, &scores[i], &score_error))
         {
           text = g_strdup_printf (_("No read-out: %s"), score_error->message);
           hs_compare_cell_set_readout (cell, text, NULL, -1);
           continue;
         }
-      map_side = describe_laterality (scores.value[HS_METRIC_LATERALITY]);
-      target_side = describe_laterality (scores.target_laterality);
-      wrong = scores.value[HS_METRIC_WRONG_SIDE];
+      scored[i] = TRUE;
+      if (i == 1 && self->swapped_pair && scored[0])
+        {
+          set_swap_readout (cell, &scores[0], &scores[1]);
+          continue;
+        }
+      map_side = describe_laterality (scores[i].value[HS_METRIC_LATERALITY]);
+      target_side = describe_laterality (scores[i].target_laterality);
+      wrong = scores[i].value[HS_METRIC_WRONG_SIDE];
       detail = g_strdup_printf (_("Laterality %s · target %s"), map_side, target_side);
       text = g_strdup_printf (_("Laterality %s · target %s · %s"), map_side, target_side,
                               isnan (wrong) ? _("wrong side n/a")
@@ -274,6 +306,8 @@ update_blink (HsCompareView *self)
   if (self->blink)
     title = g_strdup_printf (_("B (blink): %s"), hs_compare_cell_get_title_tooltip (b));
   hs_compare_cell_show_title (a, title);
+  /* The caption under A describes the map A's canvas shows. */
+  hs_compare_cell_show_readout_of (a, self->blink ? b : NULL);
 }
 
 GtkWidget *
@@ -337,7 +371,8 @@ reset_blink (HsCompareView *self)
 
 /* A | B | A − B with empty cells and the two colour bars. */
 void
-_hs_compare_view_build_pair (HsCompareView *self, const char *label_a, const char *label_b)
+_hs_compare_view_build_pair (HsCompareView *self, const char *label_a, const char *label_b,
+                             gboolean swapped)
 {
   g_autofree char *title_a = g_strdup_printf (_("A: %s"), label_a ? label_a : "");
   g_autofree char *title_b = g_strdup_printf (_("B: %s"), label_b ? label_b : "");
@@ -345,6 +380,7 @@ _hs_compare_view_build_pair (HsCompareView *self, const char *label_a, const cha
 
   reset_blink (self);
   clear_cells (self);
+  self->swapped_pair = swapped;
   a = add_cell (self, 0, 0);
   hs_compare_cell_set_title (a, title_a, label_a);
   b = add_cell (self, 1, 0);
@@ -434,18 +470,33 @@ _hs_compare_view_finish_pair (HsCompareView *self)
   update_blink (self);
 }
 
+static void
+set_pair (HsCompareView *self, HsAttentionMap *a, const char *label_a,
+          HsAttentionMap *b, const char *label_b, gboolean swapped)
+{
+  g_return_if_fail (HS_IS_COMPARE_VIEW (self));
+  g_return_if_fail (a != NULL && b != NULL);
+
+  _hs_compare_view_build_pair (self, label_a, label_b, swapped);
+  hs_compare_cell_set_map (_hs_compare_view_get_cell (self, 0), a);
+  hs_compare_cell_set_map (_hs_compare_view_get_cell (self, 1), b);
+  _hs_compare_view_finish_pair (self);
+}
+
 void
 hs_compare_view_set_pair (HsCompareView *self,
                           HsAttentionMap *a, const char *label_a,
                           HsAttentionMap *b, const char *label_b)
 {
-  g_return_if_fail (HS_IS_COMPARE_VIEW (self));
-  g_return_if_fail (a != NULL && b != NULL);
+  set_pair (self, a, label_a, b, label_b, FALSE);
+}
 
-  _hs_compare_view_build_pair (self, label_a, label_b);
-  hs_compare_cell_set_map (_hs_compare_view_get_cell (self, 0), a);
-  hs_compare_cell_set_map (_hs_compare_view_get_cell (self, 1), b);
-  _hs_compare_view_finish_pair (self);
+void
+hs_compare_view_set_swapped_pair (HsCompareView *self,
+                                  HsAttentionMap *a, const char *label_a,
+                                  HsAttentionMap *b, const char *label_b)
+{
+  set_pair (self, a, label_a, b, label_b, TRUE);
 }
 
 /* One cell per label, `columns` wide, and the shared colour bar under them. */
@@ -622,6 +673,26 @@ hs_compare_view_get_wrong_side (HsCompareView *self, guint index)
   g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), -1);
   cell = _hs_compare_view_get_cell (self, index);
   return cell ? hs_compare_cell_get_wrong_side (cell) : -1;
+}
+
+const char *
+hs_compare_view_get_badge (HsCompareView *self, guint index)
+{
+  HsCompareCell *cell;
+
+  g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), NULL);
+  cell = _hs_compare_view_get_cell (self, index);
+  return cell ? hs_compare_cell_get_badge (cell) : NULL;
+}
+
+HsSwapVerdict
+hs_compare_view_get_swap_verdict (HsCompareView *self, guint index)
+{
+  HsCompareCell *cell;
+
+  g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), HS_SWAP_UNDEFINED);
+  cell = _hs_compare_view_get_cell (self, index);
+  return cell ? hs_compare_cell_get_swap_verdict (cell) : HS_SWAP_UNDEFINED;
 }
 
 void

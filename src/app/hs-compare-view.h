@@ -6,8 +6,11 @@
  * colour bar); A − B uses the diverging colour map on a symmetric range
  * [−m, m].  Zoom and pan are linked between all canvases.  The blink key
  * (B, action compare.blink, property "blink") shows B in A's canvas, so the
- * eye catches what moved.  Under each map its laterality read-out and the
- * wrong_side flag (metrics.md) against the original target.
+ * eye catches what moved, and A's caption then describes B.  Under each map
+ * its laterality read-out and the wrong_side flag (metrics.md) against the
+ * original target; when B is A's prompt with left and right swapped, B's
+ * badge says instead what the map did with the swapped words (swap_response:
+ * "followed the words", "ignored the words", "moved the wrong way").
  *
  * Grid mode: one canvas per model for one prompt — the precomputed models
  * and the live ones (built-in models and the external backend) — one
@@ -73,6 +76,11 @@ void           hs_compare_view_set_image      (HsCompareView *self, HsImage *ima
 void           hs_compare_view_set_pair       (HsCompareView *self,
                                                HsAttentionMap *a, const char *label_a,
                                                HsAttentionMap *b, const char *label_b);
+/* The same with B the map of A's prompt with left and right swapped: B's
+ * read-out gives swap_response instead of wrong_side. */
+void           hs_compare_view_set_swapped_pair (HsCompareView *self,
+                                               HsAttentionMap *a, const char *label_a,
+                                               HsAttentionMap *b, const char *label_b);
 /* N maps (HsAttentionMap*) with their labels (NULL-terminated, same count). */
 void           hs_compare_view_set_grid       (HsCompareView *self, GPtrArray *maps,
                                                const char * const *labels);
@@ -124,6 +132,10 @@ HsAttentionMap *hs_compare_view_get_map       (HsCompareView *self, guint index)
 const char    *hs_compare_view_get_error      (HsCompareView *self, guint index);
 /* wrong_side of the map in canvas `index`: 1, 0, or −1 when undefined. */
 int            hs_compare_view_get_wrong_side (HsCompareView *self, guint index);
+/* The badge under canvas `index` as shown (NULL: none), and the
+ * swap_response verdict of a swapped pair's B (else HS_SWAP_UNDEFINED). */
+const char    *hs_compare_view_get_badge      (HsCompareView *self, guint index);
+HsSwapVerdict  hs_compare_view_get_swap_verdict (HsCompareView *self, guint index);
 /* The shared range of the maps, and the symmetric range of A − B. */
 void           hs_compare_view_get_shared_range (HsCompareView *self, double *lo, double *hi);
 void           hs_compare_view_get_diff_range (HsCompareView *self, double *lo, double *hi);

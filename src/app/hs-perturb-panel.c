@@ -39,6 +39,7 @@ struct _HsPerturbPanel
   HsPerturbation    perturbation;
   char             *prompt;
   char             *status;
+  char             *swap_text;   /* the swap_response row as shown, NULL: none */
   gboolean          have_comparison;
   HsComparison      comparison;
 };
@@ -78,6 +79,7 @@ clear_table (HsPerturbPanel *self)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->table))) != NULL)
     gtk_grid_remove (self->table, child);
   self->have_comparison = FALSE;
+  g_clear_pointer (&self->swap_text, g_free);
 }
 
 static void
@@ -128,7 +130,33 @@ fill_table (HsPerturbPanel *self)
     g_autofree char *kl = _hs_format_score (-1, self->comparison.sym_kl);
     add_cell (self, 0, row, "sym_kl", _("Symmetric KL divergence between the two maps"), FALSE);
     add_cell (self, 3, row, kl, self->comparison.sym_kl_reason, FALSE);
+    row++;
   }
+  g_clear_pointer (&self->swap_text, g_free);
+  if (self->perturbation == HS_PERTURB_SWAP_LEFT_RIGHT)
+    {
+      /* What the swap did, in words (metrics.md swap_response); the
+       * perturbed map's wrong_side is n/a: against the original target it
+       * would flag exactly a map that followed the words. */
+      double v = self->comparison.swap_response;
+      const char *verdict = hs_swap_verdict_label (hs_swap_verdict (v));
+      GtkWidget *label;
+
+      if (isnan (v))
+        self->swap_text = g_strdup_printf ("%s (%s)", verdict,
+                                           self->comparison.swap_response_reason
+                                           ? self->comparison.swap_response_reason : "");
+      else
+        self->swap_text = g_strdup_printf ("%+.3f · %s", v, verdict);
+      add_cell (self, 0, row, "swap_response",
+                _("sign(t)·(l_A − l_B)/2: how far the map moved toward the side the swapped "
+                  "words name (t: laterality of the target; l_A, l_B: of the original and the "
+                  "swapped map); ≥ 0.1 followed the words, ≤ −0.1 moved the wrong way"), FALSE);
+      label = gtk_label_new (self->swap_text);
+      gtk_label_set_xalign (GTK_LABEL (label), 1);
+      gtk_widget_add_css_class (label, "heading");
+      gtk_grid_attach (self->table, label, 1, row, 3, 1);
+    }
   self->have_comparison = TRUE;
 }
 
@@ -484,6 +512,13 @@ hs_perturb_panel_get_status (HsPerturbPanel *self)
   return self->status;
 }
 
+const char *
+hs_perturb_panel_get_swap_response_text (HsPerturbPanel *self)
+{
+  g_return_val_if_fail (HS_IS_PERTURB_PANEL (self), NULL);
+  return self->swap_text;
+}
+
 gboolean
 hs_perturb_panel_get_comparison (HsPerturbPanel *self, HsComparison *out)
 {
@@ -518,6 +553,7 @@ hs_perturb_panel_finalize (GObject *object)
   g_free (self->live_model);
   g_free (self->prompt);
   g_free (self->status);
+  g_free (self->swap_text);
   g_clear_object (&self->requests);
   G_OBJECT_CLASS (hs_perturb_panel_parent_class)->finalize (object);
 }

@@ -6,7 +6,8 @@
  * prompt (or what changed), and a table: metric | original | perturbed | Δ
  * (perturbed − original, both against the ORIGINAL target for text
  * perturbations; hs_perturb_compare), plus the symmetric KL between the
- * maps.  With a live model (built-in or the external backend) both prompts
+ * maps and, for swap left/right, swap_response with what it means
+ * ("followed the words"; the swapped map's wrong_side is n/a).  With a live model (built-in or the external backend) both prompts
  * are attended live, off the main thread.  With precomputed maps a missing
  * perturbed map is reported in the status line, naming the prompt and
  * model. */
@@ -50,5 +51,8 @@ const char *hs_perturb_panel_get_prompt       (HsPerturbPanel *self);
 const char *hs_perturb_panel_get_status       (HsPerturbPanel *self);
 /* Values of the table; FALSE when nothing is computed. */
 gboolean    hs_perturb_panel_get_comparison   (HsPerturbPanel *self, HsComparison *out);
+/* Swap left/right: the swap_response row as shown ("+0.750 · followed the
+ * words"); NULL for other perturbations or with no table. */
+const char *hs_perturb_panel_get_swap_response_text (HsPerturbPanel *self);
 
 G_END_DECLS

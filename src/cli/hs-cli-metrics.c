@@ -35,7 +35,8 @@ typedef struct {
   guint           n_metrics;
   gboolean        jsonl;
   guint           subset_filter;   /* 0 = every row */
-  /* --perturb: rows gain delta_<metric> and sym_kl (n_columns = 2·n_metrics + 1). */
+  /* --perturb: rows gain delta_<metric> and sym_kl (n_columns = 2·n_metrics + 1);
+   * swap-left-right also swap_response (n_columns = 2·n_metrics + 2). */
   HsPerturbContext *perturb;
   HsPerturbation    perturbation;
   guint64           perturb_seed;
@@ -111,7 +112,8 @@ append_number (GString *out, double value, gboolean jsonl)
   g_string_append (out, text);
 }
 
-/* Name of column k of a row's values: a metric, delta_<metric> or sym_kl. */
+/* Name of column k of a row's values: a metric, delta_<metric>, sym_kl or
+ * swap_response. */
 static char *
 column_name (const Job *job, guint k)
 {
@@ -119,11 +121,14 @@ column_name (const Job *job, guint k)
     return g_strdup (hs_metric_get_name (job->metrics[k]));
   if (k < 2 * job->n_metrics)
     return g_strdup_printf ("delta_%s", hs_metric_get_name (job->metrics[k - job->n_metrics]));
-  return g_strdup ("sym_kl");
+  if (k == 2 * job->n_metrics)
+    return g_strdup ("sym_kl");
+  return g_strdup ("swap_response");
 }
 
-/* The values of a row: the metrics, then with --perturb the deltas and
- * sym_kl (NAN when the perturbed map is missing: `cmp` NULL). */
+/* The values of a row: the metrics, then with --perturb the deltas,
+ * sym_kl and for swap-left-right swap_response (NAN when the perturbed map
+ * is missing: `cmp` NULL). */
 static void
 row_values (const Job *job, const HsScores *scores, const HsComparison *cmp, double *values)
 {
@@ -134,6 +139,8 @@ row_values (const Job *job, const HsScores *scores, const HsComparison *cmp, dou
   for (guint m = 0; m < job->n_metrics; m++)
     values[job->n_metrics + m] = cmp != NULL ? cmp->delta[job->metrics[m]] : NAN;
   values[2 * job->n_metrics] = cmp != NULL ? cmp->sym_kl : NAN;
+  if (job->n_columns > 2 * job->n_metrics + 1)
+    values[2 * job->n_metrics + 1] = cmp != NULL ? cmp->swap_response : NAN;
 }
 
 static void
@@ -643,7 +650,7 @@ hs_cli_metrics (int argc, char **argv)
     { "upsample", 0, 0, G_OPTION_ARG_STRING, &upsample_name, "default protocol: bilinear (default) or nearest", "MODE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path, "Write to FILE (atomically) instead of standard output", "FILE" },
     { "thresholds", 0, 0, G_OPTION_ARG_FILENAME, &thresholds_path, "chexlocalize: CheXlocalize's per-class threshold table (tuning_results.csv: threshold,task), used instead of Otsu for the queries whose class it names; adds a threshold column (otsu for the others)", "FILE.csv" },
-    { "perturb", 0, 0, G_OPTION_ARG_STRING, &perturb_name, "Add delta_<metric> and sym_kl of a perturbation: swap-left-right, shuffle-in-report, random-sentence, random-boxes or synthetic-swapped-condition", "NAME" },
+    { "perturb", 0, 0, G_OPTION_ARG_STRING, &perturb_name, "Add delta_<metric> and sym_kl of a perturbation (swap-left-right also swap_response): swap-left-right, shuffle-in-report, random-sentence, random-boxes or synthetic-swapped-condition", "NAME" },
     { "perturb-seed", 0, 0, G_OPTION_ARG_STRING, &perturb_seed_text, "Seed of the perturbations' draws (default 0)", "S" },
     { NULL }
   };
@@ -668,7 +675,11 @@ hs_cli_metrics (int argc, char **argv)
     "minus original, both against the ORIGINAL target) for every metric, and sym_kl.  The\n"
     "perturbed map is the precomputed map of the perturbed prompt in the same instance;\n"
     "when it is missing (or the perturbation does not apply) the row keeps its metrics,\n"
-    "its deltas are null and standard error says which prompt of which model is missing.");
+    "its deltas are null and standard error says which prompt of which model is missing.\n"
+    "swap-left-right also adds swap_response = sign(t)(l_A - l_B)/2 (t: laterality of the\n"
+    "target, l_A, l_B: of the original and the swapped map; positive = the map followed\n"
+    "the swapped words) and leaves delta_wrong_side null: wrong_side is not scored for a\n"
+    "swapped prompt against the original target.");
   if (!hs_cli_parse (context, &argc, &argv, "metrics"))
     return HS_CLI_EXIT_USAGE;
   if (argc != 2)
@@ -789,7 +800,7 @@ hs_cli_metrics (int argc, char **argv)
     {
       perturb_context = hs_perturb_context_new (dataset);
       job.perturb = perturb_context;
-      job.n_columns = 2 * job.n_metrics + 1;
+      job.n_columns = 2 * job.n_metrics + (job.perturbation == HS_PERTURB_SWAP_LEFT_RIGHT ? 2 : 1);
     }
   /* One scoring thread per worker, whatever --jobs: the scorer's split
    * reductions (cnr) depend in the last bits on its thread count, and rows

@@ -22,5 +22,7 @@ void       hs_caption_paint       (HsPainter *p, GPtrArray *lines, double x, dou
 void       hs_region_label_paint  (HsPainter *p, const char *name, double x1, double y1,
                                    double clip_x, double clip_y, double font_size,
                                    double line_width, const double rgba[4]);
+void       hs_badge_paint         (HsPainter *p, const char *text, HsBadgeTone tone,
+                                   double x, double y, double font_size);
 
 G_END_DECLS

@@ -753,3 +753,75 @@ hs_region_label_draw (cairo_t *cr, const char *name, double x1, double y1, doubl
   hs_region_label_paint (&p, name, x1, y1, clip_x, clip_y, font_size, line_width, rgba);
   hs_painter_clear (&p);
 }
+
+/* ---- badges ---- */
+
+HsBadgeTone
+hs_badge_tone_for_swap (HsSwapVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HS_SWAP_FOLLOWED:  return HS_BADGE_GOOD;
+    case HS_SWAP_WRONG_WAY: return HS_BADGE_BAD;
+    case HS_SWAP_IGNORED:
+    case HS_SWAP_UNDEFINED:
+    default:                return HS_BADGE_NEUTRAL;
+    }
+}
+
+static void
+badge_geometry (HsPainter *p, const char *text, double fs, double *tw, double *w, double *h)
+{
+  *tw = hs_painter_text_width (p, text, fs, TRUE);
+  *w = *tw + fs;
+  *h = fs * 1.5;
+}
+
+void
+hs_badge_size (const char *text, double font_size, double *width, double *height)
+{
+  HsPainter p;
+  double tw, w, h;
+
+  hs_painter_init (&p, NULL, NULL);
+  badge_geometry (&p, text != NULL ? text : "", font_size, &tw, &w, &h);
+  hs_painter_clear (&p);
+  if (width)
+    *width = w;
+  if (height)
+    *height = h;
+}
+
+void
+hs_badge_paint (HsPainter *p, const char *text, HsBadgeTone tone, double x, double y, double fs)
+{
+  /* White text on every tone: readable on screen and in print alike. */
+  static const double fills[][4] = {
+    [HS_BADGE_GOOD]    = { 0.149, 0.635, 0.412, 1 },   /* #26a269 */
+    [HS_BADGE_NEUTRAL] = { 0.467, 0.463, 0.482, 1 },   /* #77767b */
+    [HS_BADGE_BAD]     = { 0.776, 0.275, 0.000, 1 },   /* #c64600 */
+    [HS_BADGE_ALERT]   = { 0.753, 0.110, 0.157, 1 },   /* #c01c28 */
+  };
+  static const double white[4] = { 1, 1, 1, 1 };
+  g_autofree char *valid = NULL;
+  double tw, w, h;
+
+  if (text == NULL || *text == '\0' || (guint) tone >= G_N_ELEMENTS (fills))
+    return;
+  valid = g_utf8_make_valid (text, -1);
+  badge_geometry (p, valid, fs, &tw, &w, &h);
+  hs_painter_fill_rect (p, x, y, w, h, fills[tone]);
+  hs_painter_text (p, x + fs * 0.5, y + fs * 1.1, valid, fs, white, TRUE, HS_ANCHOR_START, 0);
+}
+
+void
+hs_badge_draw (cairo_t *cr, const char *text, HsBadgeTone tone, double x, double y,
+               double font_size)
+{
+  HsPainter p;
+
+  g_return_if_fail (cr != NULL);
+  hs_painter_init (&p, cr, NULL);
+  hs_badge_paint (&p, text, tone, x, y, font_size);
+  hs_painter_clear (&p);
+}

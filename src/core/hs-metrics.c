@@ -835,6 +835,8 @@ hs_compare_maps (const HsAttentionMap *original, const HsAttentionMap *perturbed
                            hs_attention_map_get_no_attn (original),
                            hs_attention_map_get_no_attn (perturbed),
                            options->protocol, &out->sym_kl_reason);
+  out->swap_response = NAN;
+  out->swap_response_reason = "not a left/right swap";
   return TRUE;
 }
 

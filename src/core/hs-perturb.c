@@ -515,6 +515,29 @@ hs_perturbed_build_target (HsPerturbContext *context, const HsInstance *instance
   return g_steal_pointer (&target);
 }
 
+/* A swapped prompt scored against the ORIGINAL target: wrong_side would
+ * flag exactly the maps that followed the words, so it is not reported for
+ * it (metrics.md); swap_response says what the pair did instead. */
+static void
+set_swap_response (const HsPerturbed *perturbed, HsComparison *out)
+{
+  static const char no_wrong_side[] = "not scored for a swapped prompt (see swap_response)";
+
+  out->perturbed.value[HS_METRIC_WRONG_SIDE] = NAN;
+  out->perturbed.reason[HS_METRIC_WRONG_SIDE] = no_wrong_side;
+  out->delta[HS_METRIC_WRONG_SIDE] = NAN;
+  if (perturbed->unchanged)
+    {
+      out->swap_response = NAN;
+      out->swap_response_reason = "the prompt names no side to swap";
+      return;
+    }
+  out->swap_response = hs_swap_response (out->original.target_laterality,
+                                         out->original.value[HS_METRIC_LATERALITY],
+                                         out->perturbed.value[HS_METRIC_LATERALITY],
+                                         &out->swap_response_reason);
+}
+
 gboolean
 hs_perturb_compare (HsPerturbContext *context, const HsInstance *instance,
                     const HsSentence *sentence, const HsPerturbed *perturbed,
@@ -530,7 +553,11 @@ hs_perturb_compare (HsPerturbContext *context, const HsInstance *instance,
   if (!hs_perturbation_is_target (perturbed->perturbation))
     {
       g_return_val_if_fail (perturbed_map != NULL, FALSE);
-      return hs_compare_maps (original_map, perturbed_map, target, options, out, error);
+      if (!hs_compare_maps (original_map, perturbed_map, target, options, out, error))
+        return FALSE;
+      if (perturbed->perturbation == HS_PERTURB_SWAP_LEFT_RIGHT)
+        set_swap_response (perturbed, out);
+      return TRUE;
     }
 
   memset (out, 0, sizeof *out);
@@ -545,5 +572,7 @@ hs_perturb_compare (HsPerturbContext *context, const HsInstance *instance,
       ? NAN : out->perturbed.value[m] - out->original.value[m];
   out->sym_kl = 0.0;
   out->sym_kl_reason = NULL;
+  out->swap_response = NAN;
+  out->swap_response_reason = "not a left/right swap";
   return TRUE;
 }
