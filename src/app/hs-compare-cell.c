@@ -28,7 +28,6 @@ struct _HsCompareCell
   char           *badge_text;    /* NULL: no badge */
   HsBadgeTone     badge_tone;
   int             wrong_side;
-  HsSwapVerdict   swap_verdict;
   HsCompareCell  *shown;         /* whose read-out is shown (blink), NULL: own */
   gboolean        pending;
 };
@@ -100,7 +99,6 @@ static void
 hs_compare_cell_init (HsCompareCell *self)
 {
   self->wrong_side = -1;
-  self->swap_verdict = HS_SWAP_UNDEFINED;
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_drawing_area_set_draw_func (self->badge, draw_badge, self, NULL);
   _hs_css_init ();
@@ -270,7 +268,6 @@ hs_compare_cell_set_readout (HsCompareCell *self, const char *text, const char *
   g_return_if_fail (HS_IS_COMPARE_CELL (self));
 
   self->wrong_side = wrong_side;
-  self->swap_verdict = HS_SWAP_UNDEFINED;
   set_readout_texts (self, text, detail,
                      wrong_side < 0 ? NULL : wrong_side == 1 ? _("WRONG SIDE") : _("same side"),
                      wrong_side == 1 ? HS_BADGE_ALERT : HS_BADGE_GOOD);
@@ -283,16 +280,8 @@ hs_compare_cell_set_swap_readout (HsCompareCell *self, const char *text, const c
   g_return_if_fail (HS_IS_COMPARE_CELL (self));
 
   self->wrong_side = -1;
-  self->swap_verdict = verdict;
   set_readout_texts (self, text, detail, hs_swap_verdict_label (verdict),
                      hs_badge_tone_for_swap (verdict));
-}
-
-HsSwapVerdict
-hs_compare_cell_get_swap_verdict (HsCompareCell *self)
-{
-  g_return_val_if_fail (HS_IS_COMPARE_CELL (self), HS_SWAP_UNDEFINED);
-  return self->swap_verdict;
 }
 
 const char *

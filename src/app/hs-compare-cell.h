@@ -58,7 +58,6 @@ int             hs_compare_cell_get_wrong_side   (HsCompareCell *self);
  * swap_response badge (no wrong_side: it is −1 afterwards). */
 void            hs_compare_cell_set_swap_readout (HsCompareCell *self, const char *text,
                                                   const char *detail, HsSwapVerdict verdict);
-HsSwapVerdict   hs_compare_cell_get_swap_verdict (HsCompareCell *self);
 /* The badge's text as shown (NULL when hidden). */
 const char     *hs_compare_cell_get_badge        (HsCompareCell *self);
 /* Shows `other`'s read-out and badge under this cell until the next call

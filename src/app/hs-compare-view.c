@@ -678,21 +678,8 @@ hs_compare_view_get_wrong_side (HsCompareView *self, guint index)
 const char *
 hs_compare_view_get_badge (HsCompareView *self, guint index)
 {
-  HsCompareCell *cell;
-
   g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), NULL);
-  cell = _hs_compare_view_get_cell (self, index);
-  return cell ? hs_compare_cell_get_badge (cell) : NULL;
-}
-
-HsSwapVerdict
-hs_compare_view_get_swap_verdict (HsCompareView *self, guint index)
-{
-  HsCompareCell *cell;
-
-  g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), HS_SWAP_UNDEFINED);
-  cell = _hs_compare_view_get_cell (self, index);
-  return cell ? hs_compare_cell_get_swap_verdict (cell) : HS_SWAP_UNDEFINED;
+  return index < self->cells->len ? hs_compare_cell_get_badge (g_ptr_array_index (self->cells, index)) : NULL;
 }
 
 void

@@ -132,10 +132,10 @@ HsAttentionMap *hs_compare_view_get_map       (HsCompareView *self, guint index)
 const char    *hs_compare_view_get_error      (HsCompareView *self, guint index);
 /* wrong_side of the map in canvas `index`: 1, 0, or −1 when undefined. */
 int            hs_compare_view_get_wrong_side (HsCompareView *self, guint index);
-/* The badge under canvas `index` as shown (NULL: none), and the
- * swap_response verdict of a swapped pair's B (else HS_SWAP_UNDEFINED). */
+/* The badge under canvas `index` as shown (NULL: none): WRONG SIDE / same
+ * side, or for a swapped pair's B hs_swap_verdict_label of its
+ * swap_response. */
 const char    *hs_compare_view_get_badge      (HsCompareView *self, guint index);
-HsSwapVerdict  hs_compare_view_get_swap_verdict (HsCompareView *self, guint index);
 /* The shared range of the maps, and the symmetric range of A − B. */
 void           hs_compare_view_get_shared_range (HsCompareView *self, double *lo, double *hi);
 void           hs_compare_view_get_diff_range (HsCompareView *self, double *lo, double *hi);
