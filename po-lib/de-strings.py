@@ -329,4 +329,49 @@ T.update({
  "ignored the words": "hat die Worte übergangen",
  "moved the wrong way": "in die falsche Richtung gewandert",
  "n/a": "k. A.",
+ # the structural walk before GDCM (hs-dicom-walk.c)
+ "DICOM deflated data set at offset %zu cannot be inflated: %s": "DICOM: Der komprimierte Datensatz bei Offset %zu lässt sich nicht entpacken: %s",
+ "DICOM element (%04X,%04X) at offset %zu has an undefined length, which VR %c%c does not allow":
+   "DICOM-Element (%04X,%04X) bei Offset %zu hat eine undefinierte Länge, die VR %c%c nicht erlaubt",
+ "DICOM element (%04X,%04X) at offset %zu has no valid value representation (bytes %02X %02X)":
+   "DICOM-Element (%04X,%04X) bei Offset %zu hat keine gültige Wertdarstellung (Bytes %02X %02X)",
+ "DICOM element (%04X,%04X) at offset %zu is out of order (after (%04X,%04X))":
+   "DICOM-Element (%04X,%04X) bei Offset %zu steht außer der Reihe (nach (%04X,%04X))",
+ "DICOM element (%04X,%04X) at offset %zu runs past the end of its sequence item":
+   "DICOM-Element (%04X,%04X) bei Offset %zu reicht über das Ende seines Sequenzeintrags hinaus",
+ "DICOM file has no file meta group after its DICM prefix": "DICOM-Datei hat nach ihrem DICM-Präfix keine Datei-Metagruppe",
+ "DICOM file holds no data set after its file meta group": "DICOM-Datei enthält nach ihrer Datei-Metagruppe keinen Datensatz",
+ "DICOM file is truncated: element (%04X,%04X) at offset %zu needs %zu bytes, %zu remain":
+   "DICOM-Datei ist abgeschnitten: Element (%04X,%04X) bei Offset %zu braucht %zu Bytes, %zu sind übrig",
+ "DICOM file is truncated: the element header at offset %zu needs %zu bytes, %zu remain":
+   "DICOM-Datei ist abgeschnitten: der Elementkopf bei Offset %zu braucht %zu Bytes, %zu sind übrig",
+ "DICOM file meta element (%04X,%04X) at offset %zu inside the data set":
+   "DICOM-Datei-Metaelement (%04X,%04X) bei Offset %zu innerhalb des Datensatzes",
+ "DICOM file meta element (0002,%04X) at offset %zu has an undefined length":
+   "DICOM-Datei-Metaelement (0002,%04X) bei Offset %zu hat eine undefinierte Länge",
+ "DICOM item delimiter at offset %zu outside an item": "DICOM-Eintragsende bei Offset %zu außerhalb eines Eintrags",
+ "DICOM item tag (%04X,%04X) at offset %zu where a data element should start":
+   "DICOM-Eintragstag (%04X,%04X) bei Offset %zu, wo ein Datenelement beginnen sollte",
+ "DICOM pixel data fragment at offset %zu is not an item of defined length":
+   "DICOM-Pixeldatenfragment bei Offset %zu ist kein Eintrag definierter Länge",
+ "DICOM sequence (%04X,%04X) at offset %zu does not end where its length says":
+   "DICOM-Sequenz (%04X,%04X) bei Offset %zu endet nicht dort, wo ihre Länge es angibt",
+ "DICOM sequence holds (%04X,%04X) at offset %zu where an item should start":
+   "DICOM-Sequenz enthält (%04X,%04X) bei Offset %zu, wo ein Eintrag beginnen sollte",
+ "DICOM sequences are nested deeper than %d levels (at offset %zu)":
+   "DICOM-Sequenzen sind tiefer als %d Ebenen verschachtelt (bei Offset %zu)",
+ "DICOM deflated data set inflates to more than %<PRIu64> bytes": "DICOM: Der komprimierte Datensatz wird entpackt größer als %<PRIu64> Bytes",
+ "DICOM RLE fragment at offset %zu is shorter than its 64-byte header": "DICOM-RLE-Fragment bei Offset %zu ist kürzer als sein 64-Byte-Kopf",
+ "DICOM RLE fragment at offset %zu declares %u segments (1 to 15 are possible)":
+   "DICOM-RLE-Fragment bei Offset %zu gibt %u Segmente an (1 bis 15 sind möglich)",
+ "DICOM RLE fragment at offset %zu has segment %u at offset %u, outside its %u bytes or out of order":
+   "DICOM-RLE-Fragment bei Offset %zu hat Segment %u bei Offset %u, außerhalb seiner %u Bytes oder außer der Reihe",
+ "DICOM Pixel Data at offset %zu has VR SQ": "DICOM-Pixeldaten bei Offset %zu haben die VR SQ",
+ "DICOM element (%04X,%04X) at offset %zu has a length of %u bytes, not a multiple of %u (VR %c%c)":
+   "DICOM-Element (%04X,%04X) bei Offset %zu hat eine Länge von %u Bytes, kein Vielfaches von %u (VR %c%c)",
+ "DICOM element (%04X,%04X) at offset %zu has a length of %u bytes, which GDCM would not read as declared":
+   "DICOM-Element (%04X,%04X) bei Offset %zu hat eine Länge von %u Bytes, die GDCM nicht wie angegeben lesen würde",
+ "DICOM element (%04X,%04X) at offset %zu is not read (GDCM takes it for pixel data)":
+   "DICOM-Element (%04X,%04X) bei Offset %zu wird nicht gelesen (GDCM hält es für Pixeldaten)",
+ "not a DICOM file (no DICM prefix and no identifying group)": "keine DICOM-Datei (kein DICM-Präfix und keine kennzeichnende Gruppe)",
 })

@@ -9,6 +9,7 @@
  * image carries, so window/level works in Hounsfield or raw units. */
 #include "hs-image-private.h"
 
+#include "hs-dicom-walk-private.h"
 #include "hs-limits.h"
 
 #include <gdcmDataSet.h>
@@ -277,6 +278,21 @@ stored_value (const char *buffer, gsize index, guint bits_allocated, guint bits_
   return (gint32) v;
 }
 
+/* The structural walk before GDCM parses anything (hs-dicom-walk.c): GDCM
+ * aborts or allocates without bound on what it would refuse. */
+bool
+structure_ok (const guint8 *data, gsize len, gsize file_len, const char *name, gsize *complete,
+              GError **error)
+{
+  char *problem = NULL;
+
+  if (hs_dicom_walk (data, len, file_len, complete, &problem))
+    return true;
+  g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_CORRUPT, "%s: %s", name, problem);
+  g_free (problem);
+  return false;
+}
+
 } /* namespace */
 
 extern "C" gboolean
@@ -291,14 +307,27 @@ hs_image_is_dicom (const guint8 *data, gsize len)
 }
 
 extern "C" gboolean
-hs_image_probe_dicom (const guint8 *head, gsize len, gboolean whole_file, const char *name,
+hs_image_probe_dicom (const guint8 *head, gsize len, gsize file_len, const char *name,
                       guint *width, guint *height, gboolean *need_more, GError **error)
 {
+  gboolean whole_file = len >= file_len;
+  gsize complete = len;
+
   quiet_gdcm ();
   *need_more = FALSE;
+  if (!structure_ok (head, len, file_len, name, &complete, error))
+    return FALSE;
+  /* GDCM reads the prefix's whole elements only: an element the prefix cuts
+   * could send its reader into fallbacks whose lengths nobody checked. */
+  if (complete == 0 && !whole_file)
+    {
+      *need_more = TRUE;
+      set_error (error, HS_IMAGE_ERROR_CORRUPT, name, "DICOM header is longer than expected");
+      return FALSE;
+    }
   try
     {
-      MemoryBuffer buffer (head, len);
+      MemoryBuffer buffer (head, complete);
       std::istream stream (&buffer);
       gdcm::Reader reader;
 
@@ -339,6 +368,8 @@ extern "C" HsImage *
 hs_image_load_dicom_memory (const guint8 *data, gsize len, const char *name, GError **error)
 {
   quiet_gdcm ();
+  if (!structure_ok (data, len, len, name, NULL, error))
+    return NULL;
   try
     {
       /* The header alone first: refuses what is not decoded before any pixel

@@ -64,9 +64,10 @@ HsImage  *hs_image_load_jpeg_memory (const guint8 *data, gsize len, const char *
                                      GError **error);
 HsImage  *hs_image_load_dicom_memory (const guint8 *data, gsize len, const char *name,
                                      GError **error);
-/* `head` holds the file's first bytes (or all of it); returns FALSE with
- * *need_more set when the header does not end within them. */
-gboolean  hs_image_probe_dicom      (const guint8 *head, gsize len, gboolean whole_file,
+/* `head` holds the first len bytes of a file of file_len bytes (or all of
+ * it); returns FALSE with *need_more set when the header does not end within
+ * them. */
+gboolean  hs_image_probe_dicom      (const guint8 *head, gsize len, gsize file_len,
                                      const char *name, guint *width, guint *height,
                                      gboolean *need_more, GError **error);
 gboolean  hs_image_probe_png        (FILE *file, const char *name, guint *width,

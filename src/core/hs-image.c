@@ -268,8 +268,11 @@ hs_image_load (const char *path, GError **error)
 /* A DICOM header ends well within this in practice; larger ones are read whole. */
 #define DICOM_PROBE_BYTES (1u << 20)
 
+/* file_size: from fstat; the prefix's lengths are checked against it (up to
+ * the file size limit), so GDCM reading the prefix allocates no more. */
 static gboolean
-probe_dicom (FILE *file, int fd, const char *path, guint *width, guint *height, GError **error)
+probe_dicom (FILE *file, int fd, gsize file_size, const char *path, guint *width, guint *height,
+             GError **error)
 {
   g_autofree guint8 *head = g_malloc (DICOM_PROBE_BYTES);
   g_autofree guint8 *contents = NULL;
@@ -277,7 +280,9 @@ probe_dicom (FILE *file, int fd, const char *path, guint *width, guint *height, 
   gboolean need_more = FALSE;
   gsize len = 0;
 
-  if (hs_image_probe_dicom (head, n, n < DICOM_PROBE_BYTES, path, width, height, &need_more, error))
+  gsize whole = n < DICOM_PROBE_BYTES ? n : MAX (n, MIN (file_size, hs_limits_get ()->max_file_bytes));
+
+  if (hs_image_probe_dicom (head, n, whole, path, width, height, &need_more, error))
     return TRUE;
   if (!need_more)
     return FALSE;
@@ -288,7 +293,7 @@ probe_dicom (FILE *file, int fd, const char *path, guint *width, guint *height, 
         g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, _("%s: cannot read: %s"), path, g_strerror (errno));
       return FALSE;
     }
-  return hs_image_probe_dicom (contents, len, TRUE, path, width, height, &need_more, error);
+  return hs_image_probe_dicom (contents, len, len, path, width, height, &need_more, error);
 }
 
 gboolean
@@ -327,7 +332,7 @@ hs_image_probe_fd (int fd, const char *path, guint *width, guint *height, GError
   else if (hs_image_is_jpeg (magic, n))
     ok = hs_image_probe_jpeg (file, path, width, height, error);
   else if (hs_image_is_dicom (magic, n))
-    ok = probe_dicom (file, fd, path, width, height, error);
+    ok = probe_dicom (file, fd, (gsize) st.st_size, path, width, height, error);
   else
     {
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_FORMAT,
