@@ -10,7 +10,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   fuzz_dir ();
   project = hs_annotation_project_parse ((const char *) data, (gssize) size, "fuzz.json", &error);
   if (project != NULL)
-    hs_annotation_project_free (project);
+    {
+      fuzz_accepted ();
+      hs_annotation_project_free (project);
+    }
   g_clear_error (&error);
   return 0;
 }

@@ -10,7 +10,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   fuzz_dir ();
   image = hs_image_load_from_memory (data, size, "fuzz.jpg", &error);
   if (image != NULL)
-    hs_image_unref (image);
+    {
+      fuzz_accepted ();
+      hs_image_unref (image);
+    }
   g_clear_error (&error);
   return 0;
 }

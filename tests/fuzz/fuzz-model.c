@@ -17,6 +17,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   model = hs_model_load (path, &error);
   if (model != NULL)
     {
+      fuzz_accepted ();
       HsAttentionMap *map = hs_model_attend_image (model, image, "left lung opacity", &error);
 
       if (map != NULL)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+extern unsigned fuzz_n_accepted;   /* fuzz-util.h */
 
 static guint n_inputs;
 
@@ -89,6 +90,26 @@ main (int argc, char **argv)
           path += strlen ("--if-present=");
           if (!g_file_test (path, G_FILE_TEST_EXISTS))
             continue;
+        }
+      /* --seeds=DIR: a seed corpus, of which the parser must accept at least
+       * one input; otherwise the fuzzer starts from inputs its parser
+       * refuses at the first check (a stale corpus after a format change). */
+      if (g_str_has_prefix (path, "--seeds="))
+        {
+          unsigned before = fuzz_n_accepted;
+          guint inputs = n_inputs;
+
+          path += strlen ("--seeds=");
+          replay_dir (path);
+          if (fuzz_n_accepted == before)
+            {
+              fprintf (stderr, "fuzz-replay: the parser accepts none of the %u seeds of %s (a stale corpus?"
+                       " regenerate it with tests/fuzz/make-corpus.py)\n", n_inputs - inputs, path);
+              return 1;
+            }
+          printf ("fuzz-replay: %u of the %u seeds of %s accepted\n", fuzz_n_accepted - before,
+                  n_inputs - inputs, path);
+          continue;
         }
       if (g_file_test (path, G_FILE_TEST_IS_DIR))
         replay_dir (path);
