@@ -375,3 +375,213 @@ T.update({
    "DICOM-Element (%04X,%04X) bei Offset %zu wird nicht gelesen (GDCM hält es für Pixeldaten)",
  "not a DICOM file (no DICM prefix and no identifying group)": "keine DICOM-Datei (kein DICM-Präfix und keine kennzeichnende Gruppe)",
 })
+T.update({
+ # colour scales and overlays (hs-overlay.c)
+ "unknown scale mode '%s' (expected minmax, fixed:LO:HI, percentile:P1:P2 or shared:LO:HI)":
+   "unbekannter Skalenmodus '%s' (erwartet: minmax, fixed:LO:HI, percentile:P1:P2 oder shared:LO:HI)",
+ "scale 'minmax' takes no range: '%s'": "die Skala 'minmax' nimmt keinen Bereich: '%s'",
+ "scale '%s' needs two numbers, as %s:LO:HI": "die Skala '%s' braucht zwei Zahlen, als %s:LO:HI",
+ "percentiles in '%s' must satisfy 0 ≤ P1 < P2 ≤ 100": "die Perzentile in '%s' müssen 0 ≤ P1 < P2 ≤ 100 erfüllen",
+ "range in '%s' must have LO < HI": "der Bereich in '%s' muss LO < HI haben",
+ "map value %zu is not finite (%g)": "Kartenwert %zu ist nicht endlich (%g)",
+ "%s scale range [%g, %g] is not a valid range": "%s-Skalenbereich [%g, %g] ist kein gültiger Bereich",
+ "percentiles %g–%g are not within 0–100 in order": "die Perzentile %g–%g liegen nicht geordnet innerhalb von 0–100",
+ "unknown scale mode %d": "unbekannter Skalenmodus %d",
+ "the map has no values": "die Karte hat keine Werte",
+ "map %u: ": "Karte %u: ",
+ "no values to share a scale over": "keine Werte, über die eine Skala geteilt werden kann",
+ "empty size (grid %u × %u, output %u × %u, region %u × %u)":
+   "leere Größe (Raster %u × %u, Ausgabe %u × %u, Bereich %u × %u)",
+ "region %u,%u %u × %u lies outside the %u × %u output": "der Bereich %u,%u %u × %u liegt außerhalb der Ausgabe mit %u × %u",
+ "overlay of %u × %u pixels from a %u × %u grid is over the limits":
+   "eine Überlagerung mit %u × %u Pixeln aus einem Raster mit %u × %u überschreitet die Grenzen",
+ "out of memory for a %u × %u overlay": "kein Speicher für eine Überlagerung mit %u × %u",
+ "scale range [%g, %g] is not finite": "der Skalenbereich [%g, %g] ist nicht endlich",
+ "%s is not a valid image surface": "%s ist keine gültige Bildfläche",
+ "%s has an unsupported pixel format (%d)": "%s hat ein nicht unterstütztes Pixelformat (%d)",
+ "%s is %d × %d, expected %u × %u": "%s ist %d × %d, erwartet %u × %u",
+ "cannot allocate a %u × %u surface: %s": "eine Fläche mit %u × %u kann nicht angelegt werden: %s",
+ "quantised rows of %zu values are shorter than the %u-pixel image":
+   "quantisierte Zeilen mit %zu Werten sind kürzer als das Bild mit %u Pixeln",
+ "the image is not a valid image surface": "das Bild ist keine gültige Bildfläche",
+ # external model backends (hs-backend-exec.c)
+ "%s: cannot make a folder for the PNG sent to backend '%s'":
+   "%s: Für das an das Backend '%s' gesendete PNG kann kein Ordner angelegt werden",
+ "%s: cannot convert the DICOM image for backend '%s'": "%s: Das DICOM-Bild kann für das Backend '%s' nicht umgewandelt werden",
+ # figures (hs-figure.c, hs-figure-grid.c)
+ "unknown error": "unbekannter Fehler",
+ "bad length '%s' (a positive number with mm, cm, in or pt, e.g. 89mm)":
+   "ungültige Länge '%s' (eine positive Zahl mit mm, cm, in oder pt, z. B. 89mm)",
+ "cannot scale the figure's maps: %s": "die Karten der Abbildung können nicht skaliert werden: %s",
+ "difference A − B": "Differenz A − B",
+ "attention weight": "Aufmerksamkeitsgewicht",
+ "the figure has no panels": "die Abbildung hat keine Felder",
+ "%u panels in %u columns: use 1 to 64 columns and at most 4096 panels":
+   "%u Felder in %u Spalten: 1 bis 64 Spalten und höchstens 4096 Felder verwenden",
+ "page width %g pt, font %g pt or %g dpi out of range (0.5–200 in, 2–72 pt, 36–2400 dpi)":
+   "Seitenbreite %g pt, Schrift %g pt oder %g dpi außerhalb des Bereichs (0,5–200 in, 2–72 pt, 36–2400 dpi)",
+ "panel %u: ": "Feld %u: ",
+ "a %.1f pt wide page is too narrow for %u columns at %g pt text (panels would be %.1f pt wide)":
+   "eine %.1f pt breite Seite ist zu schmal für %u Spalten bei %g pt Text (die Felder wären %.1f pt breit)",
+ "a %.0f × %.0f pixel figure (%g dpi) is over the pixel limit":
+   "eine Abbildung mit %.0f × %.0f Pixeln (%g dpi) überschreitet die Pixelgrenze",
+ # inter-annotator agreement (hs-agreement.c)
+ "agreement needs at least one annotator and one category":
+   "die Übereinstimmung braucht mindestens einen Annotator und eine Kategorie",
+ "%u units × %u annotators (%u categories) is over the limits":
+   "%u Einheiten × %u Annotatoren (%u Kategorien) überschreiten die Grenzen",
+ "rating %d of unit %zu, annotator %zu is outside 0..%u":
+   "die Bewertung %d von Einheit %zu, Annotator %zu liegt außerhalb von 0..%u",
+ # writing files atomically (hs-atomic-file.c)
+ "Failed to create file “%s”: %s": "Datei „%s“ konnte nicht angelegt werden: %s",
+ "Failed to rename the new version onto “%s”: %s": "Die neue Fassung konnte nicht in „%s“ umbenannt werden: %s",
+ "Failed to write file “%s”: %s": "Datei „%s“ konnte nicht geschrieben werden: %s",
+ # null baselines (hs-baselines.c)
+ "the %s baseline needs %<PRIu64> × %<PRIu64> cells, over the map limit of %<PRIu64>":
+   "die Referenz %s braucht %<PRIu64> × %<PRIu64> Zellen, über der Kartengrenze von %<PRIu64>",
+ "the image is %u × %u but the target was built for %u × %u":
+   "das Bild ist %u × %u, aber das Ziel wurde für %u × %u erstellt",
+ "the %s baseline needs the image": "die Referenz %s braucht das Bild",
+ "unknown baseline %d": "unbekannte Referenz %d",
+ # outlines (hs-contour.c)
+ "empty grid or output (%u × %u → %u × %u)": "leeres Raster oder leere Ausgabe (%u × %u → %u × %u)",
+ "outline of %u × %u pixels is over the limits": "ein Umriss mit %u × %u Pixeln überschreitet die Grenzen",
+ "map cell (row %<PRIu64>, column %<PRIu64>) is not finite": "Kartenzelle (Zeile %<PRIu64>, Spalte %<PRIu64>) ist nicht endlich",
+ "out of memory for a %u × %u outline": "kein Speicher für einen Umriss mit %u × %u",
+ # CSV (hs-csv.c)
+ "%s: file of %<PRIu64> bytes is too large": "%s: Datei mit %<PRIu64> Bytes ist zu groß",
+ "%s:%u: unterminated quoted field": "%s:%u: nicht abgeschlossenes Feld in Anführungszeichen",
+ "%s:%u: unexpected character '%c' after a closing quote": "%s:%u: unerwartetes Zeichen '%c' nach einem schließenden Anführungszeichen",
+ "%s:%u: NUL byte in the text": "%s:%u: NUL-Byte im Text",
+ "%s:%u: field %u is not valid UTF-8 (byte 0x%02x at offset %u)":
+   "%s:%u: Feld %u ist kein gültiges UTF-8 (Byte 0x%02x an Position %u)",
+ # DICOM (hs-image-dicom.cc)
+ "%s: decoded DICOM pixel data of %lu bytes is too large (limit %<PRIu64> bytes)":
+   "%s: Die dekodierten DICOM-Pixeldaten mit %lu Bytes sind zu groß (Grenze %<PRIu64> Bytes)",
+ "%s: out of memory decoding DICOM": "%s: kein Speicher beim Dekodieren von DICOM",
+ # limits from the environment (hs-limits.c)
+ "%s=\"%s\" is not a whole number from 1 to %<PRIu64> (unset it for the default, %<PRIu64>)":
+   "%s=\"%s\" ist keine ganze Zahl von 1 bis %<PRIu64> (ohne die Variable gilt der Standardwert %<PRIu64>)",
+ # metrics (hs-metrics.c, hs-target.c)
+ "not enough memory to score on a grid of %zu pixels (a smaller --eval-size helps)":
+   "nicht genug Speicher für die Bewertung auf einem Raster mit %zu Pixeln (ein kleineres --eval-size hilft)",
+ "%s: cell (row %zu, column %zu) is %s; a map with NaN or ±Inf is not scored":
+   "%s: Zelle (Zeile %zu, Spalte %zu) ist %s; eine Karte mit NaN oder ±Inf wird nicht bewertet",
+ "the target was built for the %s protocol, not %s": "das Ziel wurde für das Protokoll %s erstellt, nicht für %s",
+ "the map has no cell (%u × %u)": "die Karte hat keine Zelle (%u × %u)",
+ "the map has %u × %u cells, over the limit of %<PRIu64>": "die Karte hat %u × %u Zellen, über der Grenze von %<PRIu64>",
+ "maps of different shapes cannot be compared: %u × %u and %u × %u":
+   "Karten unterschiedlicher Form können nicht verglichen werden: %u × %u und %u × %u",
+ "the image is empty": "das Bild ist leer",
+ "unknown protocol %d": "unbekanntes Protokoll %d",
+ "image size %u × %u is empty": "die Bildgröße %u × %u ist leer",
+ "image size %u × %u is over the limit of %<PRIu64> pixels": "die Bildgröße %u × %u liegt über der Grenze von %<PRIu64> Pixeln",
+ "evaluation size %u is over the limit of %<PRIu64> pixels": "die Auswertungsgröße %u liegt über der Grenze von %<PRIu64> Pixeln",
+ "box [%g, %g, %g, %g] has a non-finite corner": "Rahmen [%g, %g, %g, %g] hat eine nicht endliche Ecke",
+ "box [%g, %g, %g, %g] has x2 < x1 or y2 < y1": "Rahmen [%g, %g, %g, %g] hat x2 < x1 oder y2 < y1",
+ "mask is empty": "die Maske ist leer",
+})
+T.update({
+ # built-in models (hs-model.c, hs-model-image.c)
+ "%s: not a usable heatscope model: %s": "%s: kein verwendbares Heatscope-Modell: %s",
+ "tensor \"%s\" is missing": "Tensor \"%s\" fehlt",
+ "tensor \"%s\" has shape %s], expected %s]": "Tensor \"%s\" hat die Form %s], erwartet %s]",
+ "tensor \"%s\" holds a non-finite value at index %zu": "Tensor \"%s\" enthält einen nicht endlichen Wert bei Index %zu",
+ "metadata has no \"config\"": "die Metadaten haben kein \"config\"",
+ "metadata \"config\" is not a JSON object%s%s": "Metadaten-\"config\" ist kein JSON-Objekt%s%s",
+ "config \"image_size\" missing or out of range": "config \"image_size\" fehlt oder liegt außerhalb des Bereichs",
+ "config \"grid\" missing or out of range": "config \"grid\" fehlt oder liegt außerhalb des Bereichs",
+ "config \"dim\" missing or out of range": "config \"dim\" fehlt oder liegt außerhalb des Bereichs",
+ "config \"text_heads\" missing or not a divisor of dim": "config \"text_heads\" fehlt oder ist kein Teiler von dim",
+ "config \"text_ffn\" missing or out of range": "config \"text_ffn\" fehlt oder liegt außerhalb des Bereichs",
+ "config \"text_positions\" missing or out of range": "config \"text_positions\" fehlt oder liegt außerhalb des Bereichs",
+ "config \"tau\" missing or not positive": "config \"tau\" fehlt oder ist nicht positiv",
+ "config \"normalize_mean\"/\"normalize_std\" missing or invalid": "config \"normalize_mean\"/\"normalize_std\" fehlt oder ist ungültig",
+ "config \"no_attn\" missing or not a boolean": "config \"no_attn\" fehlt oder ist kein Wahrheitswert",
+ "config \"conv\" missing or not an array": "config \"conv\" fehlt oder ist kein Array",
+ "config \"conv\" has %u layers (1 to %d allowed)": "config \"conv\" hat %u Schichten (1 bis %d erlaubt)",
+ "config \"conv\"[%u] is not [c_in, c_out, stride]": "config \"conv\"[%u] ist nicht [c_in, c_out, stride]",
+ "config \"conv\"[%u][%u] out of range": "config \"conv\"[%u][%u] liegt außerhalb des Bereichs",
+ "config \"conv\"[%u] takes %u channels, the input has %u": "config \"conv\"[%u] nimmt %u Kanäle, die Eingabe hat %u",
+ "the CNN gives a %u×%u grid, config says %u": "das CNN liefert ein %u×%u-Raster, config nennt %u",
+ "metadata has no \"vocabulary\"": "die Metadaten haben kein \"vocabulary\"",
+ "metadata \"vocabulary\" is not a JSON array": "Metadaten-\"vocabulary\" ist kein JSON-Array",
+ "the vocabulary has %u words": "das Vokabular hat %u Wörter",
+ "vocabulary entry %u is not a string": "Vokabulareintrag %u ist keine Zeichenkette",
+ "vocabulary word \"%s\" appears twice": "das Vokabularwort \"%s\" kommt zweimal vor",
+ "the vocabulary has no \"<unk>\"": "das Vokabular hat kein \"<unk>\"",
+ "metadata \"format\" is %s%s%s, expected \"%s\"": "Metadaten-\"format\" ist %s%s%s, erwartet \"%s\"",
+ "built-in model \"%s\" not found (looked in $HEATSCOPE_MODELS_DIR, data/models and the data directories)":
+   "eingebautes Modell \"%s\" nicht gefunden (gesucht in $HEATSCOPE_MODELS_DIR, data/models und den Datenverzeichnissen)",
+ "unknown model \"%s\" (built-in models: %s; or give a .safetensors file)":
+   "unbekanntes Modell \"%s\" (eingebaute Modelle: %s; oder eine .safetensors-Datei angeben)",
+ "%s: the image features were computed by another model (%s)":
+   "%s: Die Bildmerkmale wurden von einem anderen Modell berechnet (%s)",
+ "the prompt has no words": "die Eingabe hat keine Wörter",
+ "the prompt has %u words, more than the limit of %<PRIu64>": "die Eingabe hat %u Wörter, mehr als die Grenze von %<PRIu64>",
+ # perturbations and precomputed maps (hs-perturb.c)
+ "%s does not apply to query \"%s\" of instance \"%s\": %s": "%s ist auf die Anfrage \"%s\" von Fall \"%s\" nicht anwendbar: %s",
+ "unknown perturbation %d": "unbekannte Störung %d",
+ "no precomputed map for query \"%s\" of model %s in instance %s":
+   "keine vorberechnete Karte für die Anfrage \"%s\" von Modell %s in Fall %s",
+ "no precomputed map for prompt '%s' of model %s in instance %s":
+   "keine vorberechnete Karte für die Eingabe '%s' von Modell %s in Fall %s",
+ # demo data (hs-phantom*.c)
+ "phantom %u×%u: out of memory": "Phantom %u×%u: kein Speicher",
+ "unknown simulated model \"%s\"": "unbekanntes simuliertes Modell \"%s\"",
+ "%s: model %s, sentence %s: ": "%s: Modell %s, Satz %s: ",
+ "phantom size %u×%u is below the minimum of %u pixels": "die Phantomgröße %u×%u liegt unter dem Minimum von %u Pixeln",
+ "map grid %u is over 256 cells a side": "das Kartenraster %u hat mehr als 256 Zellen pro Seite",
+ "instance indices overflow (start %<PRIu64>)": "die Fallnummern laufen über (Start %<PRIu64>)",
+ "%s: cannot create folder: %s": "%s: Ordner kann nicht angelegt werden: %s",
+ "phantom size %u×%u is over the limit of %<PRIu64> pixels": "die Phantomgröße %u×%u liegt über der Grenze von %<PRIu64> Pixeln",
+ # RLE masks (hs-rle.c)
+ "RLE string ends in the middle of a count": "die RLE-Zeichenkette endet mitten in einer Zahl",
+ "RLE string has an invalid character '%c' at offset %d": "die RLE-Zeichenkette hat ein ungültiges Zeichen '%c' an Position %d",
+ "RLE count too long at offset %d": "RLE-Zahl an Position %d ist zu lang",
+ "RLE count %u is out of range (%<PRId64>)": "RLE-Zahl %u liegt außerhalb des Bereichs (%<PRId64>)",
+ "RLE counts add up to %<PRIu64> pixels, the mask has %u × %u = %<PRIu64>":
+   "die RLE-Zahlen ergeben %<PRIu64> Pixel, die Maske hat %u × %u = %<PRIu64>",
+ "RLE mask of %u × %u pixels is empty or too large": "die RLE-Maske mit %u × %u Pixeln ist leer oder zu groß",
+ # .safetensors weights (hs-safetensors.c)
+ "%s: not a valid safetensors file: %s": "%s: keine gültige safetensors-Datei: %s",
+ "\"__metadata__\" is not an object": "\"__metadata__\" ist kein Objekt",
+ "\"__metadata__\" value \"%s\" is not a string": "\"__metadata__\"-Wert \"%s\" ist keine Zeichenkette",
+ "entry \"%s\" is not an object": "Eintrag \"%s\" ist kein Objekt",
+ "tensor \"%s\" has no string \"dtype\"": "Tensor \"%s\" hat keine Zeichenkette \"dtype\"",
+ "tensor \"%s\" has unknown dtype \"%s\"": "Tensor \"%s\" hat den unbekannten dtype \"%s\"",
+ "tensor \"%s\" has no \"shape\" array": "Tensor \"%s\" hat kein Array \"shape\"",
+ "tensor \"%s\" has %u dimensions (at most %d supported)": "Tensor \"%s\" hat %u Dimensionen (höchstens %d unterstützt)",
+ "tensor \"%s\" shape[%u] is not a non-negative integer": "Tensor \"%s\" shape[%u] ist keine nicht negative ganze Zahl",
+ "tensor \"%s\" shape overflows": "die Form von Tensor \"%s\" läuft über",
+ "tensor \"%s\" has no \"data_offsets\" [begin, end]": "Tensor \"%s\" hat keine \"data_offsets\" [begin, end]",
+ "tensor \"%s\" data_offsets [%<PRIu64>, %<PRIu64>] lie outside the %zu-byte data buffer":
+   "Tensor \"%s\": data_offsets [%<PRIu64>, %<PRIu64>] liegen außerhalb des Datenpuffers mit %zu Bytes",
+ "tensor \"%s\" holds %<PRIu64> bytes but its %s shape needs %<PRIu64>":
+   "Tensor \"%s\" enthält %<PRIu64> Bytes, aber seine %s-Form braucht %<PRIu64>",
+ "%zu bytes, shorter than the 8-byte header length": "%zu Bytes, kürzer als die 8 Byte lange Kopflänge",
+ "header length %<PRIu64> exceeds 100 MB": "die Kopflänge %<PRIu64> überschreitet 100 MB",
+ "header length %<PRIu64> exceeds the file (%zu bytes)": "die Kopflänge %<PRIu64> überschreitet die Datei (%zu Bytes)",
+ "the header does not start with a JSON object": "der Kopf beginnt nicht mit einem JSON-Objekt",
+ "the header is not valid UTF-8": "der Kopf ist kein gültiges UTF-8",
+ "header JSON: %s": "JSON des Kopfes: %s",
+ "the header is not a JSON object": "der Kopf ist kein JSON-Objekt",
+ "tensor \"%s\" starts at byte %zu of the data buffer, expected %zu (%s)":
+   "Tensor \"%s\" beginnt bei Byte %zu des Datenpuffers, erwartet %zu (%s)",
+ "the data buffer has %zu bytes but the tensors cover %zu": "der Datenpuffer hat %zu Bytes, aber die Tensoren decken %zu ab",
+ "%s: %zu bytes exceed the file size limit of %<PRIu64>": "%s: %zu Bytes überschreiten die Dateigrößengrenze von %<PRIu64>",
+ "%s: no such file or not a regular file": "%s: Datei nicht vorhanden oder keine reguläre Datei",
+ "%s: %<PRIu64> bytes exceed the file size limit of %<PRIu64>": "%s: %<PRIu64> Bytes überschreiten die Dateigrößengrenze von %<PRIu64>",
+ "%s: no tensor named \"%s\"": "%s: kein Tensor namens \"%s\"",
+ "%s: tensor \"%s\" has dtype %s, expected a floating-point type": "%s: Tensor \"%s\" hat dtype %s, erwartet ein Gleitkommatyp",
+ # CheXlocalize thresholds (hs-threshold-table.c)
+ "%s: empty file (expected CheXlocalize's tuning_results.csv: threshold,task)":
+   "%s: leere Datei (erwartet CheXlocalizes tuning_results.csv: threshold,task)",
+ "%s:%u: no '%s' column (expected CheXlocalize's tuning_results.csv: threshold,task)":
+   "%s:%u: keine Spalte '%s' (erwartet CheXlocalizes tuning_results.csv: threshold,task)",
+ "%s:%u: %u fields, the header has %u": "%s:%u: %u Felder, die Kopfzeile hat %u",
+ "%s:%u: empty task": "%s:%u: leere Aufgabe",
+ "%s:%u: threshold '%s' of task '%s' is not a number in [0, 1]": "%s:%u: Schwelle '%s' der Aufgabe '%s' ist keine Zahl in [0, 1]",
+ "%s:%u: task '%s' appears twice": "%s:%u: Aufgabe '%s' kommt zweimal vor",
+ "%s: no threshold rows": "%s: keine Schwellenzeilen",
+})

@@ -2,6 +2,7 @@
 #include "heatscope/hs-agreement.h"
 #include "heatscope/hs-limits.h"
 #include "heatscope/hs-metrics.h"
+#include "hs-i18n-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -219,14 +220,14 @@ hs_agreement_compute (const int *ratings, guint n_units, guint n_coders, guint n
   if (n_coders == 0 || n_categories == 0)
     {
       g_set_error (error, HS_AGREEMENT_ERROR, HS_AGREEMENT_ERROR_INVALID,
-                   "agreement needs at least one annotator and one category");
+                   _("agreement needs at least one annotator and one category"));
       return FALSE;
     }
   if (!g_size_checked_mul (&n_values, n_units, n_coders) || n_categories > MAX_CATEGORIES ||
       n_values > hs_limits_get ()->max_grid_cells)
     {
       g_set_error (error, HS_AGREEMENT_ERROR, HS_AGREEMENT_ERROR_TOO_LARGE,
-                   "%u units × %u annotators (%u categories) is over the limits", n_units,
+                   _("%u units × %u annotators (%u categories) is over the limits"), n_units,
                    n_coders, n_categories);
       return FALSE;
     }
@@ -234,8 +235,7 @@ hs_agreement_compute (const int *ratings, guint n_units, guint n_coders, guint n
     if (ratings[i] != HS_RATING_MISSING && (ratings[i] < 0 || (guint) ratings[i] >= n_categories))
       {
         g_set_error (error, HS_AGREEMENT_ERROR, HS_AGREEMENT_ERROR_INVALID,
-                     "rating %d of unit %" G_GSIZE_FORMAT ", annotator %" G_GSIZE_FORMAT
-                     " is outside 0..%u", ratings[i], i / n_coders + 1, i % n_coders + 1,
+                     _("rating %d of unit %zu, annotator %zu is outside 0..%u"), ratings[i], i / n_coders + 1, i % n_coders + 1,
                      n_categories - 1);
         return FALSE;
       }

@@ -6,6 +6,7 @@
  * and renamed but the folder not yet synced. */
 #include "hs-atomic-file.h"
 #include "hs-stop-point.h"
+#include "hs-i18n-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,11 +32,16 @@ write_all (int fd, const char *data, gsize len)
   return TRUE;
 }
 
-static gboolean
-fail (const char *path, const char *what, int saved, GError **error)
+static gboolean G_GNUC_PRINTF (3, 4)
+fail (GError **error, int saved, const char *format, ...)
 {
-  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "Failed to %s “%s”: %s", what,
-               path, g_strerror (saved));
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (saved), message);
   return FALSE;
 }
 
@@ -57,7 +63,10 @@ hs_atomic_write (const char *path, const void *data, gsize len, GError **error)
   tmp = g_strdup_printf ("%s.XXXXXX", path);
   fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0644);
   if (fd < 0)
-    return fail (tmp, "create file", errno, error);
+    {
+      saved = errno;
+      return fail (error, saved, _("Failed to create file “%s”: %s"), tmp, g_strerror (saved));
+    }
 
   if (!write_all (fd, bytes, half))
     goto write_failed;
@@ -78,7 +87,8 @@ hs_atomic_write (const char *path, const void *data, gsize len, GError **error)
     {
       saved = errno;
       g_unlink (tmp);
-      return fail (path, "rename the new version onto", saved, error);
+      return fail (error, saved, _("Failed to rename the new version onto “%s”: %s"), path,
+                   g_strerror (saved));
     }
   hs_stop_point_file ("atomic-after-rename", path);
 
@@ -97,5 +107,5 @@ write_failed:
   if (fd >= 0)
     close (fd);
   g_unlink (tmp);
-  return fail (tmp, "write file", saved, error);
+  return fail (error, saved, _("Failed to write file “%s”: %s"), tmp, g_strerror (saved));
 }

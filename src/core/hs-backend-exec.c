@@ -819,7 +819,7 @@ image_for_backend (HsBackendExec *self, const char *path, GError **error)
       if (self->png_dir == NULL)
         {
           g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_COMMAND,
-                       "%s: cannot make a folder for the PNG sent to backend '%s'", path, self->command);
+                       _("%s: cannot make a folder for the PNG sent to backend '%s'"), path, self->command);
           return NULL;
         }
     }
@@ -840,7 +840,7 @@ image_for_backend (HsBackendExec *self, const char *path, GError **error)
   if (grey == NULL)
     {
       g_set_error (error, HS_BACKEND_ERROR, HS_BACKEND_ERROR_COMMAND,
-                   "%s: cannot convert the DICOM image for backend '%s'", path, self->command);
+                   _("%s: cannot convert the DICOM image for backend '%s'"), path, self->command);
       return NULL;
     }
   if (!hs_image_save_png (grey, png, error))

@@ -3,7 +3,9 @@
 #include "hs-limits.h"
 #include "hs-metrics-private.h"
 #include "hs-random-private.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -52,8 +54,7 @@ check_cells (guint64 w, guint64 h, const char *what, GError **error)
   if (w * h > hs_limits_get ()->max_grid_cells)
     {
       g_set_error (error, HS_BASELINE_ERROR, HS_BASELINE_ERROR_TOO_LARGE,
-                   "the %s baseline needs %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
-                   " cells, over the map limit of %" G_GUINT64_FORMAT,
+                   _("the %s baseline needs %" PRIu64 " × %" PRIu64 " cells, over the map limit of %" PRIu64),
                    what, w, h, hs_limits_get ()->max_grid_cells);
       return FALSE;
     }
@@ -171,7 +172,7 @@ make_filtered (const HsEvalGrid *grid, const HsImage *image, HsBaseline baseline
   if (W != grid->image_width || H != grid->image_height)
     {
       g_set_error (error, HS_BASELINE_ERROR, HS_BASELINE_ERROR_INVALID,
-                   "the image is %u × %u but the target was built for %u × %u",
+                   _("the image is %u × %u but the target was built for %u × %u"),
                    W, H, grid->image_width, grid->image_height);
       return NULL;
     }
@@ -244,7 +245,7 @@ hs_baseline_make (HsBaseline baseline, const HsEvalGrid *grid,
       if (image == NULL)
         {
           g_set_error (error, HS_BASELINE_ERROR, HS_BASELINE_ERROR_NEEDS_IMAGE,
-                       "the %s baseline needs the image", hs_baseline_to_string (baseline));
+                       _("the %s baseline needs the image"), hs_baseline_to_string (baseline));
           return NULL;
         }
       return make_filtered (grid, image, baseline, error);
@@ -268,7 +269,7 @@ hs_baseline_make (HsBaseline baseline, const HsEvalGrid *grid,
 
     default:
       g_set_error (error, HS_BASELINE_ERROR, HS_BASELINE_ERROR_INVALID,
-                   "unknown baseline %d", baseline);
+                   _("unknown baseline %d"), baseline);
       return NULL;
     }
 }

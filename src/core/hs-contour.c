@@ -2,7 +2,9 @@
 #include "hs-contour.h"
 #include "hs-limits.h"
 #include "hs-overlay.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -438,21 +440,20 @@ hs_contour_region_mask (const double *grid, guint w, guint h,
   if (w == 0 || h == 0 || out_w == 0 || out_h == 0)
     {
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                   "empty grid or output (%u × %u → %u × %u)", w, h, out_w, out_h);
+                   _("empty grid or output (%u × %u → %u × %u)"), w, h, out_w, out_h);
       return NULL;
     }
   if (n > limits->max_image_pixels || (guint64) w * h > limits->max_grid_cells)
     {
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_TOO_LARGE,
-                   "outline of %u × %u pixels is over the limits", out_w, out_h);
+                   _("outline of %u × %u pixels is over the limits"), out_w, out_h);
       return NULL;
     }
   for (guint64 i = 0; i < (guint64) w * h; i++)
     if (!isfinite (grid[i]))
       {
         g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                     "map cell (row %" G_GUINT64_FORMAT ", column %" G_GUINT64_FORMAT
-                     ") is not finite", i / w, i % w);
+                     _("map cell (row %" PRIu64 ", column %" PRIu64 ") is not finite"), i / w, i % w);
         return NULL;
       }
 
@@ -462,7 +463,7 @@ hs_contour_region_mask (const double *grid, guint w, guint h,
     {
       g_free (mask);
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_TOO_LARGE,
-                   "out of memory for a %u × %u outline", out_w, out_h);
+                   _("out of memory for a %u × %u outline"), out_w, out_h);
       return NULL;
     }
   hs_resample (grid, w, h, s, out_w, out_h, upsample);

@@ -2,7 +2,9 @@
 #include "hs-csv.h"
 
 #include "hs-limits.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -53,14 +55,14 @@ hs_csv_reader_new_from_file (const char *path, GError **error)
   if (g_stat (path, &st) != 0)
     {
       int saved = errno;
-      g_set_error (error, HS_CSV_ERROR, HS_CSV_ERROR_IO, "%s: cannot read: %s", path,
+      g_set_error (error, HS_CSV_ERROR, HS_CSV_ERROR_IO, _("%s: cannot read: %s"), path,
                    g_strerror (saved));
       return NULL;
     }
   if ((guint64) st.st_size > hs_limits_get ()->max_file_bytes)
     {
       g_set_error (error, HS_CSV_ERROR, HS_CSV_ERROR_IO,
-                   "%s: file of %" G_GUINT64_FORMAT " bytes is too large", path, (guint64) st.st_size);
+                   _("%s: file of %" PRIu64 " bytes is too large"), path, (guint64) st.st_size);
       return NULL;
     }
   if (!g_file_get_contents (path, &contents, &len, &local_error))
@@ -156,7 +158,7 @@ hs_csv_reader_next (HsCsvReader *r, guint *line, GError **error)
               if (r->pos >= r->len)
                 {
                   g_set_error (error, HS_CSV_ERROR, HS_CSV_ERROR_SYNTAX,
-                               "%s:%u: unterminated quoted field", r->name, start_line);
+                               _("%s:%u: unterminated quoted field"), r->name, start_line);
                   return NULL;
                 }
               c = r->data[r->pos++];
@@ -179,7 +181,7 @@ hs_csv_reader_next (HsCsvReader *r, guint *line, GError **error)
               r->data[r->pos] != '\n' && r->data[r->pos] != '\r')
             {
               g_set_error (error, HS_CSV_ERROR, HS_CSV_ERROR_SYNTAX,
-                           "%s:%u: unexpected character '%c' after a closing quote",
+                           _("%s:%u: unexpected character '%c' after a closing quote"),
                            r->name, r->line, r->data[r->pos]);
               skip_record (r);
               return NULL;
@@ -205,7 +207,7 @@ hs_csv_reader_next (HsCsvReader *r, guint *line, GError **error)
       if (c == '\0')
         {
           g_set_error (error, HS_CSV_ERROR, HS_CSV_ERROR_ENCODING,
-                       "%s:%u: NUL byte in the text", r->name, r->line);
+                       _("%s:%u: NUL byte in the text"), r->name, r->line);
           skip_record (r);
           return NULL;
         }
@@ -224,7 +226,7 @@ hs_csv_reader_next (HsCsvReader *r, guint *line, GError **error)
       if (!g_utf8_validate (text, -1, &bad))
         {
           g_set_error (error, HS_CSV_ERROR, HS_CSV_ERROR_ENCODING,
-                       "%s:%u: field %u is not valid UTF-8 (byte 0x%02x at offset %u)",
+                       _("%s:%u: field %u is not valid UTF-8 (byte 0x%02x at offset %u)"),
                        r->name, start_line, i + 1, (guint8) *bad, (guint) (bad - text));
           return NULL;
         }

@@ -9,6 +9,7 @@
 #include "hs-legend-private.h"
 #include "hs-atomic-file.h"
 #include "hs-limits.h"
+#include "hs-i18n-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -58,7 +59,7 @@ hs_figure_parse_length (const char *text, double *points, GError **error)
             }
     }
   g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
-               "bad length '%s' (a positive number with mm, cm, in or pt, e.g. 89mm)",
+               _("bad length '%s' (a positive number with mm, cm, in or pt, e.g. 89mm)"),
                text ? text : "");
   return FALSE;
 }
@@ -181,8 +182,8 @@ group_quantity (const HsFigureGrid *g, guint gi, const char **title, GError **er
       else if (strcmp (panel_quantity (first), panel_quantity (panel)) != 0)
         {
           g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
-                       "panels %u and %u share a colour bar but measure different quantities "
-                       "(\"%s\" and \"%s\"): name the bar's quantity, or scale per row or column",
+                       _("panels %u and %u share a colour bar but measure different quantities "
+                       "(\"%s\" and \"%s\"): name the bar's quantity, or scale per row or column"),
                        first_i + 1, i + 1, panel_quantity (first), panel_quantity (panel));
           return FALSE;
         }
@@ -283,7 +284,7 @@ compute_ranges (const HsFigureGrid *g, GridLayout *l, gboolean *has_main, gboole
                                  values->len, &l->main_range[gi], &local))
             {
               g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
-                           "cannot scale the figure's maps: %s", local->message);
+                           _("cannot scale the figure's maps: %s"), local->message);
               return FALSE;
             }
         }
@@ -350,14 +351,17 @@ legend_spec (const HsFigureGrid *g, HsPainter *p, Bar *bar, gboolean diff, guint
   else
     bar->spec.overlay = g->overlay;
   bar->spec.range = *range;
-  bar->spec.title = diff ? "difference A − B" : quantity;
+  /* The default quantity is compared in English (panel_quantity) and only
+   * translated for the reader. */
+  bar->spec.title = diff ? _("difference A − B")
+                         : strcmp (quantity, "attention weight") == 0 ? _("attention weight") : quantity;
   bar->spec.horizontal = g->scale_group == HS_FIGURE_SCALE_COLUMN;
   bar->spec.length = MAX (length, fs * 4);
   bar->spec.font_size = fs;
   if (!hs_legend_layout_with (p, &bar->spec, &bar->layout, &local))
     {
       g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
-                   "cannot draw the colour bar: %s", local->message);
+                   _("cannot draw the colour bar: %s"), local->message);
       return FALSE;
     }
   return TRUE;
@@ -412,13 +416,13 @@ compute_grid_layout (const HsFigureGrid *g, HsPainter *p, GridLayout *l, GError 
   unhinted (p->measure);
   if (g->n_panels == 0 || g->panels == NULL)
     {
-      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID, "the figure has no panels");
+      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID, _("the figure has no panels"));
       return FALSE;
     }
   if (g->columns == 0 || g->columns > 64 || g->n_panels > 4096)
     {
       g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
-                   "%u panels in %u columns: use 1 to 64 columns and at most 4096 panels",
+                   _("%u panels in %u columns: use 1 to 64 columns and at most 4096 panels"),
                    g->n_panels, g->columns);
       return FALSE;
     }
@@ -426,8 +430,8 @@ compute_grid_layout (const HsFigureGrid *g, HsPainter *p, GridLayout *l, GError 
       || !(g->dpi >= 36 && g->dpi <= 2400))
     {
       g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
-                   "page width %g pt, font %g pt or %g dpi out of range "
-                   "(0.5–200 in, 2–72 pt, 36–2400 dpi)", g->width, g->font_size, g->dpi);
+                   _("page width %g pt, font %g pt or %g dpi out of range "
+                   "(0.5–200 in, 2–72 pt, 36–2400 dpi)"), g->width, g->font_size, g->dpi);
       return FALSE;
     }
 
@@ -452,7 +456,7 @@ compute_grid_layout (const HsFigureGrid *g, HsPainter *p, GridLayout *l, GError 
 
       if (!hs_figure_view_extent (&g->panels[i].view, &vw, &vh, error))
         {
-          g_prefix_error (error, "panel %u: ", i + 1);
+          g_prefix_error (error, _("panel %u: "), i + 1);
           return FALSE;
         }
       aspect[i] = vh / vw;
@@ -489,8 +493,8 @@ compute_grid_layout (const HsFigureGrid *g, HsPainter *p, GridLayout *l, GError 
   if (l->cell_w < l->fs * 4)
     {
       g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
-                   "a %.1f pt wide page is too narrow for %u columns at %g pt text "
-                   "(panels would be %.1f pt wide)", g->width, l->cols, l->fs, l->cell_w);
+                   _("a %.1f pt wide page is too narrow for %u columns at %g pt text "
+                   "(panels would be %.1f pt wide)"), g->width, l->cols, l->fs, l->cell_w);
       return FALSE;
     }
 
@@ -662,7 +666,7 @@ paint_grid (const HsFigureGrid *g, HsPainter *p, const GridLayout *l, GError **e
                                   panel->difference ? &l->diff_range[gi] : &l->main_range[gi],
                                   error))
         {
-          g_prefix_error (error, "panel %u: ", i + 1);
+          g_prefix_error (error, _("panel %u: "), i + 1);
           return FALSE;
         }
       hs_figure_view_extent (&view, &vw, &vh, NULL);
@@ -847,6 +851,6 @@ hs_figure_grid_save (const HsFigureGrid *grid, HsFigureFormat format, const char
         return FALSE;
       return hs_figure_write_file (path, svg->str, svg->len, error);
     }
-  g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_FORMAT, "%s: unknown figure format", path);
+  g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_FORMAT, _("%s: unknown figure format"), path);
   return FALSE;
 }

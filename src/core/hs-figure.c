@@ -279,7 +279,7 @@ render_raster (const HsFigureView *v, const Layout *l, int *ix0, int *iy0, GErro
   if (out == NULL)
     {
       g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID, _("cannot draw the overlay: %s"),
-                   local ? local->message : "unknown error");
+                   local ? local->message : _("unknown error"));
       return NULL;
     }
   *ix0 = x0;
@@ -428,7 +428,7 @@ hs_figure_paint_panel (const HsFigureView *view, HsPainter *p, double x, double 
   if (has_map (view) && (guint64) view->map_width * view->map_height > hs_limits_get ()->max_grid_cells)
     {
       g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_TOO_LARGE,
-                   "map of %u × %u cells is over the limits", view->map_width, view->map_height);
+                   _("map of %u × %u cells is over the limits"), view->map_width, view->map_height);
       return FALSE;
     }
   l.zoom = zoom;
@@ -447,7 +447,7 @@ hs_figure_paint_panel (const HsFigureView *view, HsPainter *p, double x, double 
                              (gsize) view->map_width * view->map_height, &l.range, &local))
         {
           g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
-                       "cannot scale the map: %s", local->message);
+                       _("cannot scale the map: %s"), local->message);
           return FALSE;
         }
     }
@@ -559,7 +559,7 @@ hs_figure_export_surface (gconstpointer figure, HsFigureSizeFunc size, HsFigureD
     {
       if (dpi > 0)
         g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_TOO_LARGE,
-                     "a %.0f × %.0f pixel figure (%g dpi) is over the pixel limit", w, h, dpi);
+                     _("a %.0f × %.0f pixel figure (%g dpi) is over the pixel limit"), w, h, dpi);
       else
         g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_TOO_LARGE,
                      _("a %.0f × %.0f figure is over the pixel limit"), w, h);

@@ -3,6 +3,7 @@
  * that a dataset whose files changed afterwards (an image swapped, a map
  * rewritten, a copy cut short) is reported instead of shown as it is. */
 #include "hs-dataset-private.h"
+#include "hs-i18n-private.h"
 
 #include <errno.h>
 #include <string.h>
@@ -31,7 +32,7 @@ hs_file_record_read_fd (int fd, const char *name, HsFileRecord *record, GError *
       if (n < 0)
         {
           int saved = errno;
-          g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_IO, "%s: cannot read: %s",
+          g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_IO, _("%s: cannot read: %s"),
                        name, g_strerror (saved));
           return FALSE;
         }

@@ -11,7 +11,9 @@
 
 #include "hs-dicom-walk-private.h"
 #include "hs-limits.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <gdcmDataSet.h>
 #include <gdcmFile.h>
 #include <gdcmImage.h>
@@ -503,7 +505,7 @@ hs_image_load_dicom_memory (const guint8 *data, gsize len, const char *name, GEr
       if ((guint64) length > hs_limits_get ()->max_file_bytes)
         {
           g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE,
-                       "%s: decoded DICOM pixel data of %lu bytes is too large (limit %" G_GUINT64_FORMAT " bytes)",
+                       _("%s: decoded DICOM pixel data of %lu bytes is too large (limit %" PRIu64 " bytes)"),
                        name, length, hs_limits_get ()->max_file_bytes);
           return NULL;
         }
@@ -639,7 +641,7 @@ hs_image_load_dicom_memory (const guint8 *data, gsize len, const char *name, GEr
     }
   catch (const std::bad_alloc &)
     {
-      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE, "%s: out of memory decoding DICOM", name);
+      g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_TOO_LARGE, _("%s: out of memory decoding DICOM"), name);
       return NULL;
     }
   catch (const std::exception &e)

@@ -1,6 +1,8 @@
 /* hs-limits.c — resource limits applied before allocating for untrusted input */
 #include "hs-limits.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 
 static const HsLimits default_limits = {
@@ -107,8 +109,7 @@ hs_limits_check_environment (GError **error)
           g_autofree char *shown = g_strescape (text, NULL);
 
           g_set_error (error, HS_LIMITS_ERROR, HS_LIMITS_ERROR_BAD_VALUE,
-                       "%s=\"%s\" is not a whole number from 1 to %" G_GUINT64_FORMAT
-                       " (unset it for the default, %" G_GUINT64_FORMAT ")",
+                       _("%s=\"%s\" is not a whole number from 1 to %" PRIu64 " (unset it for the default, %" PRIu64 ")"),
                        env_limits[i].name, shown, G_MAXUINT64, *LIMIT_AT (&default_limits, i));
           return FALSE;
         }

@@ -3,7 +3,9 @@
 #include "hs-metrics-private.h"
 #include "hs-limits.h"
 #include "hs-resample-private.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,8 +181,8 @@ reserve_workspace (gsize n, HsProtocol protocol, GError **error)
       if (hs_metrics_workspace (slot, need) == NULL)
         {
           g_set_error (error, HS_METRICS_ERROR, HS_METRICS_ERROR_TOO_LARGE,
-                       "not enough memory to score on a grid of %" G_GSIZE_FORMAT " pixels "
-                       "(a smaller --eval-size helps)", n);
+                       _("not enough memory to score on a grid of %zu pixels "
+                       "(a smaller --eval-size helps)"), n);
           return FALSE;
         }
     }
@@ -285,8 +287,8 @@ report_non_finite (const double *values, guint w, gsize n, const char *name, GEr
     if (!isfinite (values[i]))
       {
         g_set_error (error, HS_METRICS_ERROR, HS_METRICS_ERROR_NON_FINITE,
-                     "%s: cell (row %" G_GSIZE_FORMAT ", column %" G_GSIZE_FORMAT ") is %s; "
-                     "a map with NaN or ±Inf is not scored",
+                     _("%s: cell (row %zu, column %zu) is %s; "
+                     "a map with NaN or ±Inf is not scored"),
                      name != NULL ? name : "map", i / w, i % w,
                      isnan (values[i]) ? "NaN" : values[i] > 0 ? "+Inf" : "-Inf");
         return FALSE;
@@ -443,7 +445,7 @@ check_protocol (const HsTarget *target, const HsScoreOptions *options, GError **
   if (grid->protocol != options->protocol)
     {
       g_set_error (error, HS_METRICS_ERROR, HS_METRICS_ERROR_PROTOCOL,
-                   "the target was built for the %s protocol, not %s",
+                   _("the target was built for the %s protocol, not %s"),
                    hs_protocol_to_string (grid->protocol), hs_protocol_to_string (options->protocol));
       return FALSE;
     }
@@ -661,13 +663,13 @@ check_grid (guint w, guint h, GError **error)
 {
   if (w == 0 || h == 0)
     {
-      g_set_error (error, HS_METRICS_ERROR, HS_METRICS_ERROR_SHAPE, "the map has no cell (%u × %u)", w, h);
+      g_set_error (error, HS_METRICS_ERROR, HS_METRICS_ERROR_SHAPE, _("the map has no cell (%u × %u)"), w, h);
       return FALSE;
     }
   if ((guint64) w * h > hs_limits_get ()->max_grid_cells)
     {
       g_set_error (error, HS_METRICS_ERROR, HS_METRICS_ERROR_TOO_LARGE,
-                   "the map has %u × %u cells, over the limit of %" G_GUINT64_FORMAT,
+                   _("the map has %u × %u cells, over the limit of %" PRIu64),
                    w, h, hs_limits_get ()->max_grid_cells);
       return FALSE;
     }
@@ -821,7 +823,7 @@ hs_compare_maps (const HsAttentionMap *original, const HsAttentionMap *perturbed
   if (w != hs_attention_map_get_width (perturbed) || h != hs_attention_map_get_height (perturbed))
     {
       g_set_error (error, HS_METRICS_ERROR, HS_METRICS_ERROR_SHAPE,
-                   "maps of different shapes cannot be compared: %u × %u and %u × %u",
+                   _("maps of different shapes cannot be compared: %u × %u and %u × %u"),
                    w, h, hs_attention_map_get_width (perturbed), hs_attention_map_get_height (perturbed));
       return FALSE;
     }

@@ -1,6 +1,7 @@
 /* hs-model-image.c — the image side of the built-in model: resize + CNN */
 #include "hs-model-private.h"
 #include "hs-limits.h"
+#include "hs-i18n-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -46,7 +47,7 @@ hs_model_image_input (const HsModel *model, const HsImage *image, float *input, 
 
   if (width == 0 || height == 0 || max_value <= 0)
     {
-      g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_INVALID, "the image is empty");
+      g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_INVALID, _("the image is empty"));
       return FALSE;
     }
   rows = g_new0 (double, (gsize) size * width);

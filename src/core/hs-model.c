@@ -3,7 +3,9 @@
 #include "hs-model-private.h"
 #include "hs-limits.h"
 #include "hs-text.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -51,7 +53,7 @@ model_error (GError **error, const HsModel *model, const char *format, ...)
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_FORMAT, "%s: not a usable heatscope model: %s",
+  g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_FORMAT, _("%s: not a usable heatscope model: %s"),
                model->path, message);
   return FALSE;
 }
@@ -71,7 +73,7 @@ take_tensor (HsModel *model, const char *name, GError **error, gsize d0, gsize d
     ndim++;
   if (info == NULL)
     {
-      model_error (error, model, "tensor \"%s\" is missing", name);
+      model_error (error, model, _("tensor \"%s\" is missing"), name);
       return NULL;
     }
   ok = info->ndim == ndim;
@@ -86,7 +88,7 @@ take_tensor (HsModel *model, const char *name, GError **error, gsize d0, gsize d
         g_string_append_printf (expected, "%s%" G_GSIZE_FORMAT, i ? ", " : "", want[i]);
       for (guint i = 0; i < info->ndim; i++)
         g_string_append_printf (found, "%s%" G_GSIZE_FORMAT, i ? ", " : "", info->shape[i]);
-      model_error (error, model, "tensor \"%s\" has shape %s], expected %s]", name, found->str,
+      model_error (error, model, _("tensor \"%s\" has shape %s], expected %s]"), name, found->str,
                    expected->str);
       return NULL;
     }
@@ -97,7 +99,7 @@ take_tensor (HsModel *model, const char *name, GError **error, gsize d0, gsize d
     if (!isfinite (values[i]))
       {
         g_free (values);
-        model_error (error, model, "tensor \"%s\" holds a non-finite value at index %" G_GSIZE_FORMAT,
+        model_error (error, model, _("tensor \"%s\" holds a non-finite value at index %zu"),
                      name, i);
         return NULL;
       }
@@ -147,42 +149,42 @@ parse_config (HsModel *model, GError **error)
   guint size;
 
   if (text == NULL)
-    return model_error (error, model, "metadata has no \"config\"");
+    return model_error (error, model, _("metadata has no \"config\""));
   if (!hs_json_parser_load_data (parser, text, -1, &json_error)
       || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    return model_error (error, model, "metadata \"config\" is not a JSON object%s%s",
+    return model_error (error, model, _("metadata \"config\" is not a JSON object%s%s"),
                         json_error ? ": " : "", json_error ? json_error->message : "");
   config = json_node_get_object (json_parser_get_root (parser));
 
   if (!get_uint (config, "image_size", 1, 4096, &model->image_size))
-    return model_error (error, model, "config \"image_size\" missing or out of range");
+    return model_error (error, model, _("config \"image_size\" missing or out of range"));
   if (!get_uint (config, "grid", 1, 256, &model->grid))
-    return model_error (error, model, "config \"grid\" missing or out of range");
+    return model_error (error, model, _("config \"grid\" missing or out of range"));
   if (!get_uint (config, "dim", 1, 4096, &model->dim))
-    return model_error (error, model, "config \"dim\" missing or out of range");
+    return model_error (error, model, _("config \"dim\" missing or out of range"));
   if (!get_uint (config, "text_heads", 1, 64, &model->heads) || model->dim % model->heads != 0)
-    return model_error (error, model, "config \"text_heads\" missing or not a divisor of dim");
+    return model_error (error, model, _("config \"text_heads\" missing or not a divisor of dim"));
   if (!get_uint (config, "text_ffn", 1, 65536, &model->ffn))
-    return model_error (error, model, "config \"text_ffn\" missing or out of range");
+    return model_error (error, model, _("config \"text_ffn\" missing or out of range"));
   if (!get_uint (config, "text_positions", 1, 65536, &model->n_positions))
-    return model_error (error, model, "config \"text_positions\" missing or out of range");
+    return model_error (error, model, _("config \"text_positions\" missing or out of range"));
   if (!get_double (config, "tau", &model->tau) || !(model->tau > 0))
-    return model_error (error, model, "config \"tau\" missing or not positive");
+    return model_error (error, model, _("config \"tau\" missing or not positive"));
   if (!get_double (config, "normalize_mean", &model->norm_mean)
       || !get_double (config, "normalize_std", &model->norm_std) || !(model->norm_std > 0))
-    return model_error (error, model, "config \"normalize_mean\"/\"normalize_std\" missing or invalid");
+    return model_error (error, model, _("config \"normalize_mean\"/\"normalize_std\" missing or invalid"));
   no_attn = json_object_get_member (config, "no_attn");
   if (no_attn == NULL || !JSON_NODE_HOLDS_VALUE (no_attn) || json_node_get_value_type (no_attn) != G_TYPE_BOOLEAN)
-    return model_error (error, model, "config \"no_attn\" missing or not a boolean");
+    return model_error (error, model, _("config \"no_attn\" missing or not a boolean"));
   model->no_attn = json_node_get_boolean (no_attn);
 
   conv_node = json_object_get_member (config, "conv");
   if (conv_node == NULL || !JSON_NODE_HOLDS_ARRAY (conv_node))
-    return model_error (error, model, "config \"conv\" missing or not an array");
+    return model_error (error, model, _("config \"conv\" missing or not an array"));
   conv = json_node_get_array (conv_node);
   model->n_conv = json_array_get_length (conv);
   if (model->n_conv == 0 || model->n_conv > HS_MODEL_MAX_CONV)
-    return model_error (error, model, "config \"conv\" has %u layers (1 to %d allowed)",
+    return model_error (error, model, _("config \"conv\" has %u layers (1 to %d allowed)"),
                         model->n_conv, HS_MODEL_MAX_CONV);
   size = model->image_size;
   for (guint l = 0; l < model->n_conv; l++)
@@ -192,26 +194,26 @@ parse_config (HsModel *model, GError **error)
       guint values[3];
 
       if (!JSON_NODE_HOLDS_ARRAY (layer_node) || json_array_get_length (layer = json_node_get_array (layer_node)) != 3)
-        return model_error (error, model, "config \"conv\"[%u] is not [c_in, c_out, stride]", l);
+        return model_error (error, model, _("config \"conv\"[%u] is not [c_in, c_out, stride]"), l);
       for (guint i = 0; i < 3; i++)
         {
           JsonNode *n = json_array_get_element (layer, i);
 
           if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64
               || json_node_get_int (n) < 1 || json_node_get_int (n) > (i == 2 ? 4 : 4096))
-            return model_error (error, model, "config \"conv\"[%u][%u] out of range", l, i);
+            return model_error (error, model, _("config \"conv\"[%u][%u] out of range"), l, i);
           values[i] = (guint) json_node_get_int (n);
         }
       model->conv[l].c_in = values[0];
       model->conv[l].c_out = values[1];
       model->conv[l].stride = values[2];
       if (values[0] != (l == 0 ? 1 : model->conv[l - 1].c_out))
-        return model_error (error, model, "config \"conv\"[%u] takes %u channels, the input has %u",
+        return model_error (error, model, _("config \"conv\"[%u] takes %u channels, the input has %u"),
                             l, values[0], l == 0 ? 1 : model->conv[l - 1].c_out);
       size = (size - 1) / values[2] + 1;
     }
   if (size != model->grid)
-    return model_error (error, model, "the CNN gives a %u×%u grid, config says %u", size, size, model->grid);
+    return model_error (error, model, _("the CNN gives a %u×%u grid, config says %u"), size, size, model->grid);
   return TRUE;
 }
 
@@ -224,14 +226,14 @@ parse_vocabulary (HsModel *model, GError **error)
   gboolean have_unk = FALSE;
 
   if (text == NULL)
-    return model_error (error, model, "metadata has no \"vocabulary\"");
+    return model_error (error, model, _("metadata has no \"vocabulary\""));
   if (!hs_json_parser_load_data (parser, text, -1, NULL)
       || !JSON_NODE_HOLDS_ARRAY (json_parser_get_root (parser)))
-    return model_error (error, model, "metadata \"vocabulary\" is not a JSON array");
+    return model_error (error, model, _("metadata \"vocabulary\" is not a JSON array"));
   words = json_node_get_array (json_parser_get_root (parser));
   model->vocab_size = json_array_get_length (words);
   if (model->vocab_size == 0 || model->vocab_size > 10000000)
-    return model_error (error, model, "the vocabulary has %u words", model->vocab_size);
+    return model_error (error, model, _("the vocabulary has %u words"), model->vocab_size);
   model->vocab = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < model->vocab_size; i++)
     {
@@ -239,10 +241,10 @@ parse_vocabulary (HsModel *model, GError **error)
       const char *word;
 
       if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
-        return model_error (error, model, "vocabulary entry %u is not a string", i);
+        return model_error (error, model, _("vocabulary entry %u is not a string"), i);
       word = json_node_get_string (n);
       if (g_hash_table_contains (model->vocab, word))
-        return model_error (error, model, "vocabulary word \"%s\" appears twice", word);
+        return model_error (error, model, _("vocabulary word \"%s\" appears twice"), word);
       g_hash_table_insert (model->vocab, g_strdup (word), GUINT_TO_POINTER (i + 1));
       if (strcmp (word, "<unk>") == 0)
         {
@@ -251,7 +253,7 @@ parse_vocabulary (HsModel *model, GError **error)
         }
     }
   if (!have_unk)
-    return model_error (error, model, "the vocabulary has no \"<unk>\"");
+    return model_error (error, model, _("the vocabulary has no \"<unk>\""));
   return TRUE;
 }
 
@@ -335,7 +337,7 @@ hs_model_load (const char *path, GError **error)
   format = hs_safetensors_get_metadata (model->st, "format");
   if (g_strcmp0 (format, HS_MODEL_FORMAT) != 0)
     {
-      model_error (error, model, "metadata \"format\" is %s%s%s, expected \"%s\"",
+      model_error (error, model, _("metadata \"format\" is %s%s%s, expected \"%s\""),
                    format ? "\"" : "", format ? format : "missing", format ? "\"" : "", HS_MODEL_FORMAT);
       return NULL;
     }
@@ -403,8 +405,8 @@ hs_model_load_builtin (const char *name_or_path, GError **error)
 
       g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_NOT_FOUND,
                    g_strv_contains (builtin_names, name_or_path)
-                   ? "built-in model \"%s\" not found (looked in $HEATSCOPE_MODELS_DIR, data/models and the data directories)"
-                   : "unknown model \"%s\" (built-in models: %s; or give a .safetensors file)",
+                   ? _("built-in model \"%s\" not found (looked in $HEATSCOPE_MODELS_DIR, data/models and the data directories)")
+                   : _("unknown model \"%s\" (built-in models: %s; or give a .safetensors file)"),
                    name_or_path, known);
       return NULL;
     }
@@ -514,7 +516,7 @@ hs_model_attend (HsModel *model, HsImageFeatures *features, const char *prompt, 
   if (features->model != model)
     {
       g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_INVALID,
-                   "%s: the image features were computed by another model (%s)", model->path,
+                   _("%s: the image features were computed by another model (%s)"), model->path,
                    features->model->path);
       return NULL;
     }
@@ -522,13 +524,13 @@ hs_model_attend (HsModel *model, HsImageFeatures *features, const char *prompt, 
   n = g_strv_length (tokens);
   if (n == 0)
     {
-      g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_EMPTY_PROMPT, "the prompt has no words");
+      g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_EMPTY_PROMPT, _("the prompt has no words"));
       return NULL;
     }
   if (n > hs_limits_get ()->max_tokens)
     {
       g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_TOO_LARGE,
-                   "the prompt has %u words, more than the limit of %" G_GUINT64_FORMAT,
+                   _("the prompt has %u words, more than the limit of %" PRIu64),
                    n, hs_limits_get ()->max_tokens);
       return NULL;
     }

@@ -93,8 +93,8 @@ hs_scale_spec_parse (const char *text, HsScaleSpec *spec, GError **error)
   if (n == 0 || !hs_scale_mode_from_string (parts[0], &parsed.mode))
     {
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                   "unknown scale mode '%s' (expected minmax, fixed:LO:HI, "
-                   "percentile:P1:P2 or shared:LO:HI)", text);
+                   _("unknown scale mode '%s' (expected minmax, fixed:LO:HI, "
+                   "percentile:P1:P2 or shared:LO:HI)"), text);
       return FALSE;
     }
   if (parsed.mode == HS_SCALE_MINMAX)
@@ -102,7 +102,7 @@ hs_scale_spec_parse (const char *text, HsScaleSpec *spec, GError **error)
       if (n != 1)
         {
           g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                       "scale 'minmax' takes no range: '%s'", text);
+                       _("scale 'minmax' takes no range: '%s'"), text);
           return FALSE;
         }
     }
@@ -113,7 +113,7 @@ hs_scale_spec_parse (const char *text, HsScaleSpec *spec, GError **error)
       if (n != 3 || !parse_double (parts[1], &a) || !parse_double (parts[2], &b))
         {
           g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                       "scale '%s' needs two numbers, as %s:LO:HI", text, parts[0]);
+                       _("scale '%s' needs two numbers, as %s:LO:HI"), text, parts[0]);
           return FALSE;
         }
       if (parsed.mode == HS_SCALE_PERCENTILE)
@@ -121,7 +121,7 @@ hs_scale_spec_parse (const char *text, HsScaleSpec *spec, GError **error)
           if (!(a >= 0 && b <= 100 && a < b))
             {
               g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                           "percentiles in '%s' must satisfy 0 ≤ P1 < P2 ≤ 100", text);
+                           _("percentiles in '%s' must satisfy 0 ≤ P1 < P2 ≤ 100"), text);
               return FALSE;
             }
           parsed.p_lo = a;
@@ -132,7 +132,7 @@ hs_scale_spec_parse (const char *text, HsScaleSpec *spec, GError **error)
           if (!(a < b))
             {
               g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                           "range in '%s' must have LO < HI", text);
+                           _("range in '%s' must have LO < HI"), text);
               return FALSE;
             }
           parsed.lo = a;
@@ -150,7 +150,7 @@ check_finite (const double *values, gsize n, GError **error)
     if (!isfinite (values[i]))
       {
         g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                     "map value %" G_GSIZE_FORMAT " is not finite (%g)", i, values[i]);
+                     _("map value %zu is not finite (%g)"), i, values[i]);
         return FALSE;
       }
   return TRUE;
@@ -194,7 +194,7 @@ hs_scale_resolve (const HsScaleSpec *spec, const double *values, gsize n,
       if (!isfinite (spec->lo) || !isfinite (spec->hi) || spec->hi < spec->lo)
         {
           g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                       "%s scale range [%g, %g] is not a valid range",
+                       _("%s scale range [%g, %g] is not a valid range"),
                        hs_scale_mode_to_string (spec->mode), spec->lo, spec->hi);
           return FALSE;
         }
@@ -224,7 +224,7 @@ hs_scale_resolve (const HsScaleSpec *spec, const double *values, gsize n,
         if (!(spec->p_lo >= 0 && spec->p_hi <= 100 && spec->p_lo <= spec->p_hi))
           {
             g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                         "percentiles %g–%g are not within 0–100 in order",
+                         _("percentiles %g–%g are not within 0–100 in order"),
                          spec->p_lo, spec->p_hi);
             return FALSE;
           }
@@ -239,7 +239,7 @@ hs_scale_resolve (const HsScaleSpec *spec, const double *values, gsize n,
 
     default:
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                   "unknown scale mode %d", (int) spec->mode);
+                   _("unknown scale mode %d"), (int) spec->mode);
       return FALSE;
     }
 
@@ -254,7 +254,7 @@ hs_scale_resolve (const HsScaleSpec *spec, const double *values, gsize n,
   return TRUE;
 
 empty:
-  g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID, "the map has no values");
+  g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID, _("the map has no values"));
   return FALSE;
 }
 
@@ -273,7 +273,7 @@ hs_scale_shared_range (const double * const *maps, const gsize *n_values, guint 
     {
       if (!check_finite (maps[m], n_values[m], error))
         {
-          g_prefix_error (error, "map %u: ", m);
+          g_prefix_error (error, _("map %u: "), m);
           return FALSE;
         }
       for (gsize i = 0; i < n_values[m]; i++)
@@ -291,7 +291,7 @@ hs_scale_shared_range (const double * const *maps, const gsize *n_values, guint 
   if (!any)
     {
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                   "no values to share a scale over");
+                   _("no values to share a scale over"));
       return FALSE;
     }
   *lo = l;
@@ -523,14 +523,14 @@ hs_overlay_field_new_region (const double *grid, guint w, guint h,
   if (w == 0 || h == 0 || out_w == 0 || out_h == 0 || rw == 0 || rh == 0)
     {
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                   "empty size (grid %u × %u, output %u × %u, region %u × %u)",
+                   _("empty size (grid %u × %u, output %u × %u, region %u × %u)"),
                    w, h, out_w, out_h, rw, rh);
       return NULL;
     }
   if ((guint64) x0 + rw > out_w || (guint64) y0 + rh > out_h)
     {
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                   "region %u,%u %u × %u lies outside the %u × %u output",
+                   _("region %u,%u %u × %u lies outside the %u × %u output"),
                    x0, y0, rw, rh, out_w, out_h);
       return NULL;
     }
@@ -539,7 +539,7 @@ hs_overlay_field_new_region (const double *grid, guint w, guint h,
       || rw > 32767 || rh > 32767)
     {
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_TOO_LARGE,
-                   "overlay of %u × %u pixels from a %u × %u grid is over the limits",
+                   _("overlay of %u × %u pixels from a %u × %u grid is over the limits"),
                    rw, rh, w, h);
       return NULL;
     }
@@ -564,7 +564,7 @@ hs_overlay_field_new_region (const double *grid, guint w, guint h,
     {
       g_free (field);
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_TOO_LARGE,
-                   "out of memory for a %u × %u overlay", rw, rh);
+                   _("out of memory for a %u × %u overlay"), rw, rh);
       return NULL;
     }
 
@@ -708,7 +708,7 @@ hs_overlay_field_build_lut (const HsOverlayField *field, const HsScaleRange *ran
   if (!isfinite (range->lo) || !isfinite (range->hi))
     {
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                   "scale range [%g, %g] is not finite", range->lo, range->hi);
+                   _("scale range [%g, %g] is not finite"), range->lo, range->hi);
       return FALSE;
     }
   /* Strength, colour and threshold once per scaled level, then one entry per
@@ -732,7 +732,7 @@ check_surface (cairo_surface_t *surface, guint w, guint h, gboolean want_argb,
       || cairo_surface_get_type (surface) != CAIRO_SURFACE_TYPE_IMAGE)
     {
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                   "%s is not a valid image surface", what);
+                   _("%s is not a valid image surface"), what);
       return FALSE;
     }
   format = cairo_image_surface_get_format (surface);
@@ -740,14 +740,14 @@ check_surface (cairo_surface_t *surface, guint w, guint h, gboolean want_argb,
       || (!want_argb && format != CAIRO_FORMAT_ARGB32 && format != CAIRO_FORMAT_RGB24))
     {
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                   "%s has an unsupported pixel format (%d)", what, (int) format);
+                   _("%s has an unsupported pixel format (%d)"), what, (int) format);
       return FALSE;
     }
   if ((guint) cairo_image_surface_get_width (surface) != w
       || (guint) cairo_image_surface_get_height (surface) != h)
     {
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                   "%s is %d × %d, expected %u × %u", what,
+                   _("%s is %d × %d, expected %u × %u"), what,
                    cairo_image_surface_get_width (surface),
                    cairo_image_surface_get_height (surface), w, h);
       return FALSE;
@@ -796,7 +796,7 @@ new_image_surface (cairo_format_t format, guint w, guint h, GError **error)
   if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
     {
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_TOO_LARGE,
-                   "cannot allocate a %u × %u surface: %s", w, h,
+                   _("cannot allocate a %u × %u surface: %s"), w, h,
                    cairo_status_to_string (cairo_surface_status (surface)));
       cairo_surface_destroy (surface);
       return NULL;
@@ -1075,7 +1075,7 @@ hs_overlay_composite_lut_into (cairo_surface_t *image, const guint32 *lut, const
   if (q_stride < w)
     {
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                   "quantised rows of %" G_GSIZE_FORMAT " values are shorter than the %u-pixel image",
+                   _("quantised rows of %zu values are shorter than the %u-pixel image"),
                    q_stride, w);
       return FALSE;
     }
@@ -1102,7 +1102,7 @@ hs_overlay_composite (cairo_surface_t *image, cairo_surface_t *overlay,
       || cairo_surface_get_type (image) != CAIRO_SURFACE_TYPE_IMAGE)
     {
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
-                   "the image is not a valid image surface");
+                   _("the image is not a valid image surface"));
       return NULL;
     }
   out = new_image_surface (CAIRO_FORMAT_RGB24, (guint) cairo_image_surface_get_width (image),

@@ -3,6 +3,7 @@
 #include "heatscope/hs-report.h"
 #include "heatscope/hs-text.h"
 #include "hs-random-private.h"
+#include "hs-i18n-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -191,7 +192,7 @@ not_applicable (GError **error, const HsInstance *instance, const HsSentence *se
                 HsPerturbation perturbation, const char *why)
 {
   g_set_error (error, HS_PERTURB_ERROR, HS_PERTURB_ERROR_NOT_APPLICABLE,
-               "%s does not apply to query \"%s\" of instance \"%s\": %s",
+               _("%s does not apply to query \"%s\" of instance \"%s\": %s"),
                perturbation_names[perturbation], sentence->id, instance->id, why);
   return FALSE;
 }
@@ -274,7 +275,7 @@ random_boxes (HsPerturbContext *context, const HsInstance *instance, const HsSen
       if (region == NULL)
         {
           g_set_error (error, HS_PERTURB_ERROR, HS_PERTURB_ERROR_INVALID,
-                       "%s: instance \"%s\" has no region \"%s\"",
+                       _("%s: instance \"%s\" has no region \"%s\""),
                        hs_dataset_get_manifest_path (context->dataset), instance->id,
                        sentence->targets[t]);
           return FALSE;
@@ -396,7 +397,7 @@ hs_perturb (HsPerturbContext *context, const HsInstance *instance, const HsSente
   if ((guint) perturbation >= HS_N_PERTURBATIONS)
     {
       g_set_error (error, HS_PERTURB_ERROR, HS_PERTURB_ERROR_INVALID,
-                   "unknown perturbation %d", (int) perturbation);
+                   _("unknown perturbation %d"), (int) perturbation);
       return NULL;
     }
   out = g_new0 (HsPerturbed, 1);
@@ -453,7 +454,7 @@ hs_perturbed_find_map (HsPerturbContext *context, const HsInstance *instance,
       ref = hs_instance_find_map (instance, model, sentence->id);
       if (ref == NULL)
         g_set_error (error, HS_PERTURB_ERROR, HS_PERTURB_ERROR_MISSING_MAP,
-                     "no precomputed map for query \"%s\" of model %s in instance %s",
+                     _("no precomputed map for query \"%s\" of model %s in instance %s"),
                      sentence->id, model, instance->id);
       return ref;
     }
@@ -473,7 +474,7 @@ hs_perturbed_find_map (HsPerturbContext *context, const HsInstance *instance,
         return ref;
     }
   g_set_error (error, HS_PERTURB_ERROR, HS_PERTURB_ERROR_MISSING_MAP,
-               "no precomputed map for prompt '%s' of model %s in instance %s",
+               _("no precomputed map for prompt '%s' of model %s in instance %s"),
                perturbed->prompt, model, instance->id);
   return NULL;
 }
@@ -504,7 +505,7 @@ hs_perturbed_build_target (HsPerturbContext *context, const HsInstance *instance
       if (region == NULL)
         {
           g_set_error (error, HS_PERTURB_ERROR, HS_PERTURB_ERROR_INVALID,
-                       "%s: instance \"%s\" has no region \"%s\"",
+                       _("%s: instance \"%s\" has no region \"%s\""),
                        hs_dataset_get_manifest_path (context->dataset), instance->id,
                        sentence->targets[t]);
           return NULL;

@@ -7,6 +7,7 @@
  * (three passes ≈ Gaussian) of different widths: soft tissue, bone and
  * vessels (sharp), and airspace haze (broad). */
 #include "hs-phantom-private.h"
+#include "hs-i18n-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -518,7 +519,7 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
       || sums == NULL || aer == NULL || raster->pixels == NULL)
     {
       g_set_error (error, HS_PHANTOM_ERROR, HS_PHANTOM_ERROR_TOO_LARGE,
-                   "phantom %u×%u: out of memory", w, h);
+                   _("phantom %u×%u: out of memory"), w, h);
       g_clear_pointer (&raster->pixels, g_free);
       return FALSE;
     }

@@ -3,7 +3,9 @@
 
 #include "heatscope/hs-npy.h"
 #include "heatscope/hs-text.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -188,7 +190,7 @@ add_map (WriteContext *ctx, const HsPhantomAttendSource *source, const char *mod
       if (values == NULL)
         {
           g_set_error (error, HS_PHANTOM_ERROR, HS_PHANTOM_ERROR_INVALID,
-                       "unknown simulated model \"%s\"", model);
+                       _("unknown simulated model \"%s\""), model);
           return FALSE;
         }
       map = hs_attention_map_new (0, ctx->grid, ctx->grid, values, error);
@@ -198,7 +200,7 @@ add_map (WriteContext *ctx, const HsPhantomAttendSource *source, const char *mod
                         source->data, error);
   if (map == NULL)
     {
-      g_prefix_error (error, "%s: model %s, sentence %s: ", ctx->id, model, sentence_id);
+      g_prefix_error (error, _("%s: model %s, sentence %s: "), ctx->id, model, sentence_id);
       return FALSE;
     }
   if (!write_map (ctx->root, file, map, error))
@@ -333,20 +335,20 @@ hs_phantom_write_dataset (const char *out_dir, const HsPhantomWriteOptions *opti
   if (width < HS_PHANTOM_MIN_SIZE || height < HS_PHANTOM_MIN_SIZE)
     {
       g_set_error (error, HS_PHANTOM_ERROR, HS_PHANTOM_ERROR_INVALID,
-                   "phantom size %u×%u is below the minimum of %u pixels", width, height,
+                   _("phantom size %u×%u is below the minimum of %u pixels"), width, height,
                    HS_PHANTOM_MIN_SIZE);
       return FALSE;
     }
   if (options->map_grid > 256)
     {
       g_set_error (error, HS_PHANTOM_ERROR, HS_PHANTOM_ERROR_INVALID,
-                   "map grid %u is over 256 cells a side", options->map_grid);
+                   _("map grid %u is over 256 cells a side"), options->map_grid);
       return FALSE;
     }
   if (options->start > G_MAXUINT64 - options->count)
     {
       g_set_error (error, HS_PHANTOM_ERROR, HS_PHANTOM_ERROR_INVALID,
-                   "instance indices overflow (start %" G_GUINT64_FORMAT ")", options->start);
+                   _("instance indices overflow (start %" PRIu64 ")"), options->start);
       return FALSE;
     }
   for (gsize i = 0; i < G_N_ELEMENTS (subdirs); i++)
@@ -356,7 +358,7 @@ hs_phantom_write_dataset (const char *out_dir, const HsPhantomWriteOptions *opti
         {
           int saved = errno;
           g_set_error (error, HS_PHANTOM_ERROR, HS_PHANTOM_ERROR_IO,
-                       "%s: cannot create folder: %s", dir, g_strerror (saved));
+                       _("%s: cannot create folder: %s"), dir, g_strerror (saved));
           return FALSE;
         }
     }

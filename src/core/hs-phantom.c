@@ -2,7 +2,9 @@
 #include "hs-phantom-private.h"
 
 #include "heatscope/hs-limits.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -463,14 +465,14 @@ hs_phantom_generate (guint64 seed, guint64 index, guint width, guint height, GEr
   if (width < HS_PHANTOM_MIN_SIZE || height < HS_PHANTOM_MIN_SIZE)
     {
       g_set_error (error, HS_PHANTOM_ERROR, HS_PHANTOM_ERROR_INVALID,
-                   "phantom size %u×%u is below the minimum of %u pixels", width, height,
+                   _("phantom size %u×%u is below the minimum of %u pixels"), width, height,
                    HS_PHANTOM_MIN_SIZE);
       return NULL;
     }
   if ((guint64) width * height > hs_limits_get ()->max_image_pixels)
     {
       g_set_error (error, HS_PHANTOM_ERROR, HS_PHANTOM_ERROR_TOO_LARGE,
-                   "phantom size %u×%u is over the limit of %" G_GUINT64_FORMAT " pixels",
+                   _("phantom size %u×%u is over the limit of %" PRIu64 " pixels"),
                    width, height, hs_limits_get ()->max_image_pixels);
       return NULL;
     }

@@ -2,7 +2,9 @@
 #include "hs-rle.h"
 
 #include "hs-limits.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 G_DEFINE_QUARK (hs-rle-error-quark, hs_rle_error)
@@ -30,21 +32,21 @@ hs_rle_counts_from_string (const char *text, GError **error)
           if (*p == '\0')
             {
               g_set_error (error, HS_RLE_ERROR, HS_RLE_ERROR_INVALID,
-                           "RLE string ends in the middle of a count");
+                           _("RLE string ends in the middle of a count"));
               return NULL;
             }
           c = (guchar) *p - 48;
           if (c < 0 || c > 63)
             {
               g_set_error (error, HS_RLE_ERROR, HS_RLE_ERROR_INVALID,
-                           "RLE string has an invalid character '%c' at offset %d",
+                           _("RLE string has an invalid character '%c' at offset %d"),
                            *p, (int) (p - text));
               return NULL;
             }
           if (k >= 7)  /* 35 bits: more than any mask needs */
             {
               g_set_error (error, HS_RLE_ERROR, HS_RLE_ERROR_INVALID,
-                           "RLE count too long at offset %d", (int) (p - text));
+                           _("RLE count too long at offset %d"), (int) (p - text));
               return NULL;
             }
           x |= (gint64) (c & 0x1f) << (5 * k);
@@ -59,7 +61,7 @@ hs_rle_counts_from_string (const char *text, GError **error)
       if (x < 0 || x > G_MAXUINT32)
         {
           g_set_error (error, HS_RLE_ERROR, HS_RLE_ERROR_INVALID,
-                       "RLE count %u is out of range (%" G_GINT64_FORMAT ")", counts->len + 1, x);
+                       _("RLE count %u is out of range (%" PRId64 ")"), counts->len + 1, x);
           return NULL;
         }
       {
@@ -112,14 +114,13 @@ hs_rle_decode (const guint32 *counts, gsize n_counts, guint height, guint width,
   if (total != n)
     {
       g_set_error (error, HS_RLE_ERROR, HS_RLE_ERROR_SIZE,
-                   "RLE counts add up to %" G_GUINT64_FORMAT " pixels, the mask has %u × %u = %"
-                   G_GUINT64_FORMAT, total, height, width, n);
+                   _("RLE counts add up to %" PRIu64 " pixels, the mask has %u × %u = %" PRIu64), total, height, width, n);
       return NULL;
     }
   if (n == 0 || n > hs_limits_get ()->max_image_pixels)
     {
       g_set_error (error, HS_RLE_ERROR, HS_RLE_ERROR_SIZE,
-                   "RLE mask of %u × %u pixels is empty or too large", height, width);
+                   _("RLE mask of %u × %u pixels is empty or too large"), height, width);
       return NULL;
     }
   mask = g_malloc0 (n);

@@ -2,7 +2,9 @@
 #include "hs-json-guard-private.h"
 #include "hs-safetensors.h"
 #include "hs-limits.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <stdlib.h>
@@ -95,7 +97,7 @@ format_error (GError **error, const HsSafetensors *st, const char *format, ...)
   message = g_strdup_vprintf (format, args);
   va_end (args);
   g_set_error (error, HS_SAFETENSORS_ERROR, HS_SAFETENSORS_ERROR_FORMAT,
-               "%s: not a valid safetensors file: %s", st->name, message);
+               _("%s: not a valid safetensors file: %s"), st->name, message);
   return FALSE;
 }
 
@@ -106,7 +108,7 @@ parse_metadata (HsSafetensors *st, JsonNode *node, GError **error)
   g_autoptr(GList) members = NULL;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return format_error (error, st, "\"__metadata__\" is not an object");
+    return format_error (error, st, _("\"__metadata__\" is not an object"));
   object = json_node_get_object (node);
   members = json_object_get_members (object);
   for (GList *l = members; l != NULL; l = l->next)
@@ -114,7 +116,7 @@ parse_metadata (HsSafetensors *st, JsonNode *node, GError **error)
       JsonNode *value = json_object_get_member (object, l->data);
 
       if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
-        return format_error (error, st, "\"__metadata__\" value \"%s\" is not a string",
+        return format_error (error, st, _("\"__metadata__\" value \"%s\" is not a string"),
                              (const char *) l->data);
       g_hash_table_insert (st->metadata, g_strdup (l->data),
                            g_strdup (json_node_get_string (value)));
@@ -149,14 +151,14 @@ parse_tensor (HsSafetensors *st, const char *name, JsonNode *node, gsize data_le
 
   memset (tensor, 0, sizeof *tensor);
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return format_error (error, st, "entry \"%s\" is not an object", name);
+    return format_error (error, st, _("entry \"%s\" is not an object"), name);
   object = json_node_get_object (node);
   dtype_node = json_object_get_member (object, "dtype");
   shape_node = json_object_get_member (object, "shape");
   offsets_node = json_object_get_member (object, "data_offsets");
   if (dtype_node == NULL || !JSON_NODE_HOLDS_VALUE (dtype_node)
       || json_node_get_value_type (dtype_node) != G_TYPE_STRING)
-    return format_error (error, st, "tensor \"%s\" has no string \"dtype\"", name);
+    return format_error (error, st, _("tensor \"%s\" has no string \"dtype\""), name);
   dtype_name = json_node_get_string (dtype_node);
   for (gsize i = 0; i < G_N_ELEMENTS (dtypes); i++)
     if (strcmp (dtypes[i].name, dtype_name) == 0)
@@ -165,13 +167,13 @@ parse_tensor (HsSafetensors *st, const char *name, JsonNode *node, gsize data_le
         found = TRUE;
       }
   if (!found)
-    return format_error (error, st, "tensor \"%s\" has unknown dtype \"%s\"", name, dtype_name);
+    return format_error (error, st, _("tensor \"%s\" has unknown dtype \"%s\""), name, dtype_name);
 
   if (shape_node == NULL || !JSON_NODE_HOLDS_ARRAY (shape_node))
-    return format_error (error, st, "tensor \"%s\" has no \"shape\" array", name);
+    return format_error (error, st, _("tensor \"%s\" has no \"shape\" array"), name);
   shape = json_node_get_array (shape_node);
   if (json_array_get_length (shape) > HS_SAFETENSORS_MAX_DIMS)
-    return format_error (error, st, "tensor \"%s\" has %u dimensions (at most %d supported)",
+    return format_error (error, st, _("tensor \"%s\" has %u dimensions (at most %d supported)"),
                          name, json_array_get_length (shape), HS_SAFETENSORS_MAX_DIMS);
   tensor->info.ndim = json_array_get_length (shape);
   for (guint d = 0; d < tensor->info.ndim; d++)
@@ -179,10 +181,10 @@ parse_tensor (HsSafetensors *st, const char *name, JsonNode *node, gsize data_le
       guint64 extent;
 
       if (!get_unsigned (json_array_get_element (shape, d), &extent))
-        return format_error (error, st, "tensor \"%s\" shape[%u] is not a non-negative integer",
+        return format_error (error, st, _("tensor \"%s\" shape[%u] is not a non-negative integer"),
                              name, d);
       if (extent != 0 && n_values > G_MAXUINT64 / extent)
-        return format_error (error, st, "tensor \"%s\" shape overflows", name);
+        return format_error (error, st, _("tensor \"%s\" shape overflows"), name);
       n_values *= extent;
       tensor->info.shape[d] = (gsize) extent;
     }
@@ -191,19 +193,17 @@ parse_tensor (HsSafetensors *st, const char *name, JsonNode *node, gsize data_le
       || json_array_get_length (offsets = json_node_get_array (offsets_node)) != 2
       || !get_unsigned (json_array_get_element (offsets, 0), &begin)
       || !get_unsigned (json_array_get_element (offsets, 1), &end))
-    return format_error (error, st, "tensor \"%s\" has no \"data_offsets\" [begin, end]", name);
+    return format_error (error, st, _("tensor \"%s\" has no \"data_offsets\" [begin, end]"), name);
   if (begin > end || end > data_len)
     return format_error (error, st,
-                         "tensor \"%s\" data_offsets [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
-                         "] lie outside the %" G_GSIZE_FORMAT "-byte data buffer",
+                         _("tensor \"%s\" data_offsets [%" PRIu64 ", %" PRIu64 "] lie outside the %zu-byte data buffer"),
                          name, begin, end, data_len);
   if (n_values > G_MAXUINT64 / dtype_size (tensor->info.dtype))
-    return format_error (error, st, "tensor \"%s\" shape overflows", name);
+    return format_error (error, st, _("tensor \"%s\" shape overflows"), name);
   n_bytes = n_values * dtype_size (tensor->info.dtype);
   if (end - begin != n_bytes)
     return format_error (error, st,
-                         "tensor \"%s\" holds %" G_GUINT64_FORMAT " bytes but its %s shape needs %"
-                         G_GUINT64_FORMAT, name, end - begin, dtype_name, n_bytes);
+                         _("tensor \"%s\" holds %" PRIu64 " bytes but its %s shape needs %" PRIu64), name, end - begin, dtype_name, n_bytes);
   tensor->info.name = g_strdup (name);
   tensor->info.n_values = (gsize) n_values;
   tensor->begin = (gsize) begin;
@@ -235,28 +235,27 @@ parse (HsSafetensors *st, GError **error)
   gsize covered = 0;
 
   if (st->n_bytes < 8)
-    return format_error (error, st, "%" G_GSIZE_FORMAT " bytes, shorter than the 8-byte header length",
+    return format_error (error, st, _("%zu bytes, shorter than the 8-byte header length"),
                          st->n_bytes);
   for (int i = 7; i >= 0; i--)
     header_len = (header_len << 8) | st->bytes[i];
   if (header_len > MAX_HEADER_BYTES)
-    return format_error (error, st, "header length %" G_GUINT64_FORMAT " exceeds 100 MB", header_len);
+    return format_error (error, st, _("header length %" PRIu64 " exceeds 100 MB"), header_len);
   if (header_len > st->n_bytes - 8)
-    return format_error (error, st, "header length %" G_GUINT64_FORMAT " exceeds the file (%"
-                         G_GSIZE_FORMAT " bytes)", header_len, st->n_bytes);
+    return format_error (error, st, _("header length %" PRIu64 " exceeds the file (%zu bytes)"), header_len, st->n_bytes);
   if (header_len < 2 || st->bytes[8] != '{')
-    return format_error (error, st, "the header does not start with a JSON object");
+    return format_error (error, st, _("the header does not start with a JSON object"));
   if (!g_utf8_validate ((const char *) st->bytes + 8, (gssize) header_len, NULL))
-    return format_error (error, st, "the header is not valid UTF-8");
+    return format_error (error, st, _("the header is not valid UTF-8"));
   st->data_start = 8 + (gsize) header_len;
   data_len = st->n_bytes - st->data_start;
 
   parser = json_parser_new_immutable ();
   if (!hs_json_parser_load_data (parser, (const char *) st->bytes + 8, (gssize) header_len, &json_error))
-    return format_error (error, st, "header JSON: %s", json_error->message);
+    return format_error (error, st, _("header JSON: %s"), json_error->message);
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return format_error (error, st, "the header is not a JSON object");
+    return format_error (error, st, _("the header is not a JSON object"));
   object = json_node_get_object (root);
 
   members = json_object_get_members (object);
@@ -288,15 +287,13 @@ parse (HsSafetensors *st, GError **error)
       const Tensor *t = sorted->pdata[i];
 
       if (t->begin != covered)
-        return format_error (error, st, "tensor \"%s\" starts at byte %" G_GSIZE_FORMAT
-                             " of the data buffer, expected %" G_GSIZE_FORMAT " (%s)",
+        return format_error (error, st, _("tensor \"%s\" starts at byte %zu of the data buffer, expected %zu (%s)"),
                              t->info.name, t->begin, covered,
                              t->begin < covered ? "overlapping tensors" : "a gap");
       covered = t->end;
     }
   if (covered != data_len)
-    return format_error (error, st, "the data buffer has %" G_GSIZE_FORMAT " bytes but the tensors cover %"
-                         G_GSIZE_FORMAT, data_len, covered);
+    return format_error (error, st, _("the data buffer has %zu bytes but the tensors cover %zu"), data_len, covered);
 
   st->names = g_new0 (const char *, st->tensors->len + 1);
   for (guint i = 0; i < st->tensors->len; i++)
@@ -334,7 +331,7 @@ hs_safetensors_load_from_memory (const guint8 *data, gsize len, const char *name
   if ((guint64) len > hs_limits_get ()->max_file_bytes)
     {
       g_set_error (error, HS_SAFETENSORS_ERROR, HS_SAFETENSORS_ERROR_TOO_LARGE,
-                   "%s: %" G_GSIZE_FORMAT " bytes exceed the file size limit of %" G_GUINT64_FORMAT,
+                   _("%s: %zu bytes exceed the file size limit of %" PRIu64),
                    st->name, len, hs_limits_get ()->max_file_bytes);
       return NULL;
     }
@@ -363,7 +360,7 @@ hs_safetensors_load (const char *path, GError **error)
   if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
     {
       g_set_error (error, HS_SAFETENSORS_ERROR, HS_SAFETENSORS_ERROR_IO,
-                   "%s: no such file or not a regular file", path);
+                   _("%s: no such file or not a regular file"), path);
       return NULL;
     }
   file = g_file_new_for_path (path);
@@ -379,7 +376,7 @@ hs_safetensors_load (const char *path, GError **error)
   if (size > hs_limits_get ()->max_file_bytes)
     {
       g_set_error (error, HS_SAFETENSORS_ERROR, HS_SAFETENSORS_ERROR_TOO_LARGE,
-                   "%s: %" G_GUINT64_FORMAT " bytes exceed the file size limit of %" G_GUINT64_FORMAT,
+                   _("%s: %" PRIu64 " bytes exceed the file size limit of %" PRIu64),
                    path, size, hs_limits_get ()->max_file_bytes);
       return NULL;
     }
@@ -484,14 +481,14 @@ hs_safetensors_get_float (const HsSafetensors *st, const char *name, gsize *n_va
   if (t == NULL)
     {
       g_set_error (error, HS_SAFETENSORS_ERROR, HS_SAFETENSORS_ERROR_NOT_FOUND,
-                   "%s: no tensor named \"%s\"", st->name, name);
+                   _("%s: no tensor named \"%s\""), st->name, name);
       return NULL;
     }
   if (t->info.dtype != HS_SAFETENSORS_F32 && t->info.dtype != HS_SAFETENSORS_F16
       && t->info.dtype != HS_SAFETENSORS_BF16 && t->info.dtype != HS_SAFETENSORS_F64)
     {
       g_set_error (error, HS_SAFETENSORS_ERROR, HS_SAFETENSORS_ERROR_UNSUPPORTED,
-                   "%s: tensor \"%s\" has dtype %s, expected a floating-point type",
+                   _("%s: tensor \"%s\" has dtype %s, expected a floating-point type"),
                    st->name, name, hs_safetensors_dtype_to_string (t->info.dtype));
       return NULL;
     }

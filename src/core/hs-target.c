@@ -3,7 +3,9 @@
 #include "hs-limits.h"
 #include "hs-raster-private.h"
 #include "hs-resample-private.h"
+#include "hs-i18n-private.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -51,19 +53,19 @@ hs_eval_grid_init (HsEvalGrid *grid, HsProtocol protocol,
   memset (grid, 0, sizeof *grid);
   if ((guint) protocol >= HS_N_PROTOCOLS)
     {
-      g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_INVALID, "unknown protocol %d", protocol);
+      g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_INVALID, _("unknown protocol %d"), protocol);
       return FALSE;
     }
   if (image_width == 0 || image_height == 0)
     {
       g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_INVALID,
-                   "image size %u × %u is empty", image_width, image_height);
+                   _("image size %u × %u is empty"), image_width, image_height);
       return FALSE;
     }
   if ((guint64) image_width * image_height > limits->max_image_pixels)
     {
       g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_TOO_LARGE,
-                   "image size %u × %u is over the limit of %" G_GUINT64_FORMAT " pixels",
+                   _("image size %u × %u is over the limit of %" PRIu64 " pixels"),
                    image_width, image_height, limits->max_image_pixels);
       return FALSE;
     }
@@ -87,7 +89,7 @@ hs_eval_grid_init (HsEvalGrid *grid, HsProtocol protocol,
           if ((guint64) eval_size * eval_size > limits->max_image_pixels)
             {
               g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_TOO_LARGE,
-                           "evaluation size %u is over the limit of %" G_GUINT64_FORMAT " pixels",
+                           _("evaluation size %u is over the limit of %" PRIu64 " pixels"),
                            eval_size, limits->max_image_pixels);
               return FALSE;
             }
@@ -282,13 +284,13 @@ hs_target_add_box (HsTarget *target, const HsBox *box, GError **error)
   if (!isfinite (box->x1) || !isfinite (box->y1) || !isfinite (box->x2) || !isfinite (box->y2))
     {
       g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_INVALID,
-                   "box [%g, %g, %g, %g] has a non-finite corner", box->x1, box->y1, box->x2, box->y2);
+                   _("box [%g, %g, %g, %g] has a non-finite corner"), box->x1, box->y1, box->x2, box->y2);
       return FALSE;
     }
   if (box->x2 < box->x1 || box->y2 < box->y1)
     {
       g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_INVALID,
-                   "box [%g, %g, %g, %g] has x2 < x1 or y2 < y1", box->x1, box->y1, box->x2, box->y2);
+                   _("box [%g, %g, %g, %g] has x2 < x1 or y2 < y1"), box->x1, box->y1, box->x2, box->y2);
       return FALSE;
     }
 
@@ -430,7 +432,7 @@ hs_target_add_mask (HsTarget *target, const HsImage *mask, GError **error)
   data = hs_image_peek_data (mask);
   if (mw == 0 || mh == 0 || data == NULL)
     {
-      g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_INVALID, "mask is empty");
+      g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_INVALID, _("mask is empty"));
       return FALSE;
     }
 

@@ -2,6 +2,7 @@
 #include "hs-threshold-table.h"
 
 #include "hs-csv.h"
+#include "hs-i18n-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -38,7 +39,7 @@ read_table (HsCsvReader *reader, GError **error)
     {
       if (error != NULL && *error == NULL)
         g_set_error (error, HS_THRESHOLD_TABLE_ERROR, HS_THRESHOLD_TABLE_ERROR_FORMAT,
-                     "%s: empty file (expected CheXlocalize's tuning_results.csv: threshold,task)", name);
+                     _("%s: empty file (expected CheXlocalize's tuning_results.csv: threshold,task)"), name);
       return NULL;
     }
   col_threshold = hs_csv_find_column (header, "threshold");
@@ -46,7 +47,7 @@ read_table (HsCsvReader *reader, GError **error)
   if (col_threshold < 0 || col_task < 0)
     {
       g_set_error (error, HS_THRESHOLD_TABLE_ERROR, HS_THRESHOLD_TABLE_ERROR_FORMAT,
-                   "%s:%u: no '%s' column (expected CheXlocalize's tuning_results.csv: threshold,task)",
+                   _("%s:%u: no '%s' column (expected CheXlocalize's tuning_results.csv: threshold,task)"),
                    name, line, col_threshold < 0 ? "threshold" : "task");
       return NULL;
     }
@@ -65,14 +66,14 @@ read_table (HsCsvReader *reader, GError **error)
       if ((guint) MAX (col_threshold, col_task) >= n)
         {
           g_set_error (error, HS_THRESHOLD_TABLE_ERROR, HS_THRESHOLD_TABLE_ERROR_FORMAT,
-                       "%s:%u: %u fields, the header has %u", name, line, n, g_strv_length (header));
+                       _("%s:%u: %u fields, the header has %u"), name, line, n, g_strv_length (header));
           return NULL;
         }
       task = fold_task (fields[col_task]);
       if (task[0] == '\0')
         {
           g_set_error (error, HS_THRESHOLD_TABLE_ERROR, HS_THRESHOLD_TABLE_ERROR_FORMAT,
-                       "%s:%u: empty task", name, line);
+                       _("%s:%u: empty task"), name, line);
           return NULL;
         }
       text = fields[col_threshold];
@@ -82,14 +83,14 @@ read_table (HsCsvReader *reader, GError **error)
       if (end == text || end == NULL || *end != '\0' || !isfinite (value) || value < 0 || value > 1)
         {
           g_set_error (error, HS_THRESHOLD_TABLE_ERROR, HS_THRESHOLD_TABLE_ERROR_FORMAT,
-                       "%s:%u: threshold '%s' of task '%s' is not a number in [0, 1]",
+                       _("%s:%u: threshold '%s' of task '%s' is not a number in [0, 1]"),
                        name, line, text, fields[col_task]);
           return NULL;
         }
       if (g_hash_table_contains (table->thresholds, task))
         {
           g_set_error (error, HS_THRESHOLD_TABLE_ERROR, HS_THRESHOLD_TABLE_ERROR_FORMAT,
-                       "%s:%u: task '%s' appears twice", name, line, fields[col_task]);
+                       _("%s:%u: task '%s' appears twice"), name, line, fields[col_task]);
           return NULL;
         }
       g_hash_table_insert (table->thresholds, g_steal_pointer (&task), g_memdup2 (&value, sizeof value));
@@ -99,7 +100,7 @@ read_table (HsCsvReader *reader, GError **error)
   if (g_hash_table_size (table->thresholds) == 0)
     {
       g_set_error (error, HS_THRESHOLD_TABLE_ERROR, HS_THRESHOLD_TABLE_ERROR_FORMAT,
-                   "%s: no threshold rows", name);
+                   _("%s: no threshold rows"), name);
       return NULL;
     }
   return g_steal_pointer (&table);
