@@ -585,3 +585,171 @@ T.update({
  "%s:%u: task '%s' appears twice": "%s:%u: Aufgabe '%s' kommt zweimal vor",
  "%s: no threshold rows": "%s: keine Schwellenzeilen",
 })
+T.update({
+ # files that changed after the manifest was written (hs-dataset-validate.c)
+ "the file has %<PRIu64> bytes, the manifest recorded %<PRIu64>: it changed after the manifest was written":
+   "die Datei hat %<PRIu64> Bytes, das Manifest verzeichnet %<PRIu64>: sie wurde nach dem Schreiben des Manifests geändert",
+ "the file's SHA-256 is %s, the manifest recorded %s: it changed after the manifest was written":
+   "die SHA-256 der Datei ist %s, das Manifest verzeichnet %s: sie wurde nach dem Schreiben des Manifests geändert",
+ # writing a dataset (hs-manifest-writer.c)
+ "%s: cannot create the dataset folder: %s": "%s: Der Datensatzordner kann nicht angelegt werden: %s",
+ "%s: cannot write the manifest: %s": "%s: Das Manifest kann nicht geschrieben werden: %s",
+ # importing (hs-import.c)
+ "%s: outside the source folders": "%s: außerhalb der Quellordner",
+ "%s: image name \"%s\" would leave the output folder": "%s: Der Bildname \"%s\" würde den Ausgabeordner verlassen",
+ "format %s takes %u to %u sources, %u given": "das Format %s nimmt %u bis %u Quellen, %u angegeben",
+ "unknown import format '%s' (known: %s)": "unbekanntes Importformat '%s' (bekannt: %s)",
+ "%s: no such file or folder": "%s: Datei oder Ordner nicht vorhanden",
+ "npy-folder attaches maps to an existing dataset: %s": "npy-folder hängt Karten an einen vorhandenen Datensatz an: %s",
+ "%s: a dataset is already there (use --force to replace it)":
+   "%s: Dort liegt bereits ein Datensatz (--force ersetzt ihn)",
+ "%s: nothing imported: the only row was skipped": "%s: nichts importiert: die einzige Zeile wurde übersprungen",
+ "%s: nothing imported: all %u rows were skipped": "%s: nichts importiert: alle %u Zeilen wurden übersprungen",
+ "%s: nothing imported: no maps found": "%s: nichts importiert: keine Karten gefunden",
+ "%s: nothing imported: no sentences or regions found": "%s: nichts importiert: keine Sätze oder Regionen gefunden",
+ "image %s was not imported": "Bild %s wurde nicht importiert",
+ "bad image id '%s'": "ungültige Bild-ID '%s'",
+ "%s: cannot copy to %s: %s": "%s: Kopieren nach %s nicht möglich: %s",
+ "%s: file too large": "%s: Datei zu groß",
+ "file too large": "Datei zu groß",
+ "%s: not a folder": "%s: kein Ordner",
+ "%s: cannot read the folder": "%s: Der Ordner kann nicht gelesen werden",
+ "image %s not found": "Bild %s nicht gefunden",
+ "image %s not found in %s": "Bild %s nicht gefunden in %s",
+ "box is empty or outside the image": "der Rahmen ist leer oder liegt außerhalb des Bildes",
+ "empty box": "leerer Rahmen",
+ "missing columns": "fehlende Spalten",
+ "too few columns": "zu wenige Spalten",
+ # ChestX-Det (hs-import-chestx-det.c)
+ "%s: not a ChestX-Det file (a list of {file_name, syms, boxes, polygons})":
+   "%s: keine ChestX-Det-Datei (eine Liste von {file_name, syms, boxes, polygons})",
+ "%s: expected file_name and syms, boxes (and polygons) of one length":
+   "%s: erwartet file_name und syms, boxes (und polygons) gleicher Länge",
+ "%s.syms[%u]: not a class name": "%s.syms[%u]: kein Klassenname",
+ "%s.boxes[%u]: not [x1, y1, x2, y2]": "%s.boxes[%u]: nicht [x1, y1, x2, y2]",
+ "%s.boxes[%u]: empty or outside the image": "%s.boxes[%u]: leer oder außerhalb des Bildes",
+ "%s.polygons[%u]: not a list of ≥ 3 [x, y] points": "%s.polygons[%u]: keine Liste von ≥ 3 [x, y]-Punkten",
+ # CheXlocalize (hs-import-chexlocalize.c)
+ "%s: not CheXlocalize ground truth (expected an object keyed by image id)":
+   "%s: keine CheXlocalize-Referenz (erwartet ein Objekt mit Bild-IDs als Schlüsseln)",
+ "%s: not an object of pathologies": "%s: kein Objekt von Pathologien",
+ "%s: image not found under %s": "%s: Bild nicht gefunden unter %s",
+ "%s: img_size is not [height, width]": "%s: img_size ist nicht [height, width]",
+ # COCO (hs-import-coco.c)
+ "%s: not a COCO object": "%s: kein COCO-Objekt",
+ "%s: not COCO (needs the lists 'images' and 'annotations')": "%s: kein COCO (braucht die Listen 'images' und 'annotations')",
+ "categories[%u]: needs an integer id and a name": "categories[%u]: braucht eine ganzzahlige id und einen name",
+ "images[%u]: needs an integer id and a file_name": "images[%u]: braucht eine ganzzahlige id und einen file_name",
+ "images[%u]: file_name '%s' leaves the image folder": "images[%u]: file_name '%s' verlässt den Bildordner",
+ "images[%u]: id %<PRId64> used twice": "images[%u]: id %<PRId64> zweimal verwendet",
+ "images[%u]: %s not found (its annotations are left out)": "images[%u]: %s nicht gefunden (seine Annotationen werden ausgelassen)",
+ "images[%u]: %s": "images[%u]: %s",
+ "images[%u]: %s is %u × %u but the JSON says %<PRId64> × %<PRId64>":
+   "images[%u]: %s ist %u × %u, aber das JSON nennt %<PRId64> × %<PRId64>",
+ "annotations[%u]: needs an integer image_id": "annotations[%u]: braucht eine ganzzahlige image_id",
+ "annotations[%u]: needs an integer category_id": "annotations[%u]: braucht eine ganzzahlige category_id",
+ "annotations[%u]: unknown category_id %<PRId64>": "annotations[%u]: unbekannte category_id %<PRId64>",
+ "annotations[%u]: %s": "annotations[%u]: %s",
+ "annotations[%u]: bbox is not [x, y, w, h]": "annotations[%u]: bbox ist nicht [x, y, w, h]",
+ "annotations[%u]: bbox [%g, %g, %g, %g] is empty or outside the %u × %u image":
+   "annotations[%u]: bbox [%g, %g, %g, %g] ist leer oder liegt außerhalb des Bildes mit %u × %u",
+ "annotations[%u]: neither a bbox nor a segmentation": "annotations[%u]: weder eine bbox noch eine Segmentierung",
+ # COVID-19 segmentation (hs-import-covid-seg.c)
+ "cannot read the links file: %s": "die Verknüpfungsdatei kann nicht gelesen werden: %s",
+ "the header must name the columns image, sentence and target":
+   "die Kopfzeile muss die Spalten image, sentence und target nennen",
+ "unknown image '%s'": "unbekanntes Bild '%s'",
+ "image '%s' was not imported": "Bild '%s' wurde nicht importiert",
+ "image '%s' has no sentence '%s'": "Bild '%s' hat keinen Satz '%s'",
+ "image '%s' has no target '%s'": "Bild '%s' hat kein Ziel '%s'",
+ "%s: not a covid-seg folder (structure.csv is missing)": "%s: kein covid-seg-Ordner (structure.csv fehlt)",
+ "%s; notes are not imported": "%s; Notizen werden nicht importiert",
+ "no 'filename' column; notes are not imported": "keine Spalte 'filename'; Notizen werden nicht importiert",
+ "empty filename": "leerer Dateiname",
+ "second row for %s": "zweite Zeile für %s",
+ "%s: no header row%s%s": "%s: keine Kopfzeile%s%s",
+ "%s:1: missing columns (need Class, Filename, Mask, Top, Left, Width, Height)":
+   "%s:1: fehlende Spalten (nötig: Class, Filename, Mask, Top, Left, Width, Height)",
+ "no Filename": "kein Filename",
+ "Left/Top/Width/Height are not whole numbers": "Left/Top/Width/Height sind keine ganzen Zahlen",
+ "no Class": "keine Class",
+ "Filename '%s' is not a plain file name": "Filename '%s' ist kein einfacher Dateiname",
+ "image %s could not be imported": "Bild %s konnte nicht importiert werden",
+ "Resolution %s differs from the image (%s)": "Resolution %s weicht vom Bild ab (%s)",
+ "box %u,%u %u×%u is empty or outside the %u×%u image": "Rahmen %u,%u %u×%u ist leer oder liegt außerhalb des Bildes mit %u×%u",
+ "Mask path '%s' leaves the folder": "Maskenpfad '%s' verlässt den Ordner",
+ "mask %s is %u×%u, the box is %u×%u": "Maske %s ist %u×%u, der Rahmen ist %u×%u",
+ # Chest ImaGenome (hs-import-imagenome.c)
+ "%simage %s was not imported": "%sBild %s wurde nicht importiert",
+ "%sbad image_id '%s'": "%sungültige image_id '%s'",
+ "%simage %s.jpg/.png not found in %s": "%sBild %s.jpg/.png nicht gefunden in %s",
+ "%s:1: not an ImaGenome gold TSV (needs image_id, sentence, bbox, coord_original)":
+   "%s:1: keine ImaGenome-Gold-TSV (braucht image_id, sentence, bbox, coord_original)",
+ "empty sentence or bbox": "leerer Satz oder leere bbox",
+ "coord_original '%s' is not [x1, y1, x2, y2]": "coord_original '%s' ist nicht [x1, y1, x2, y2]",
+ "box %s is empty or outside the %u × %u image": "Rahmen %s ist leer oder liegt außerhalb des Bildes mit %u × %u",
+ "context '%s' is not yes/no": "Kontext '%s' ist nicht yes/no",
+ "not a scene graph (no image_id)": "kein Szenengraph (keine image_id)",
+ "objects[%u]: needs bbox_name and original_x1..original_y2": "objects[%u]: braucht bbox_name und original_x1..original_y2",
+ "objects[%u]: %s box is empty or outside the image": "objects[%u]: Rahmen %s ist leer oder liegt außerhalb des Bildes",
+ "attributes[%u]: needs bbox_name and phrases": "attributes[%u]: braucht bbox_name und phrases",
+ "attributes[%u].phrases[%u]: not a string": "attributes[%u].phrases[%u]: keine Zeichenkette",
+ "attributes[%u].attributes[%u][%u]: '%s' is not category|yes/no|label":
+   "attributes[%u].attributes[%u][%u]: '%s' ist nicht category|yes/no|label",
+ "%s: no scene-graph .json files": "%s: keine Szenengraph-.json-Dateien",
+ # MS-CXR (hs-import-ms-cxr.c)
+ "%s:1: not an MS-CXR header (dicom_id, category_name, label_text, path, x, y, w, h)":
+   "%s:1: keine MS-CXR-Kopfzeile (dicom_id, category_name, label_text, path, x, y, w, h)",
+ "empty dicom_id, category_name, label_text or path": "leere dicom_id, category_name, label_text oder path",
+ "x, y, w, h are not numbers": "x, y, w, h sind keine Zahlen",
+ "path '%s' leaves the image folder": "Pfad '%s' verlässt den Bildordner",
+ "image of %s was not imported": "das Bild von %s wurde nicht importiert",
+ # NIH ChestX-ray14 (hs-import-nih.c)
+ "%s:1: not a BBox_List_2017.csv header (Image Index, Finding Label, Bbox [x,y,w,h])":
+   "%s:1: keine Kopfzeile von BBox_List_2017.csv (Image Index, Finding Label, Bbox [x,y,w,h])",
+ "expected image, label and x, y, w, h": "erwartet Bild, Befund und x, y, w, h",
+ "bad image name or empty label": "ungültiger Bildname oder leerer Befund",
+ "box values are not numbers": "die Rahmenwerte sind keine Zahlen",
+ # a folder of .npy maps (hs-import-npy-folder.c)
+ "name is not <instance>__<model>__<query-id>.npy": "der Name ist nicht <instance>__<model>__<query-id>.npy",
+ "the dataset has no instance '%s'": "der Datensatz hat keinen Fall '%s'",
+ "instance '%s' has no query '%s'": "Fall '%s' hat keine Anfrage '%s'",
+ # RSNA Pneumonia (hs-import-rsna.c)
+ "%s:1: not an RSNA Pneumonia header (patientId, x, y, width, height, Target)":
+   "%s:1: keine RSNA-Pneumonia-Kopfzeile (patientId, x, y, width, height, Target)",
+ "expected patientId, x, y, width, height, Target": "erwartet patientId, x, y, width, height, Target",
+ "Target is '%s', not 0 or 1": "Target ist '%s', nicht 0 oder 1",
+ "Target 1 without a numeric box": "Target 1 ohne numerischen Rahmen",
+ # SIIM-ACR (hs-import-siim.c)
+ "EncodedPixels value '%s' is not a count": "der EncodedPixels-Wert '%s' ist keine Anzahl",
+ "EncodedPixels runs past the %u × %u mask": "EncodedPixels reicht über die Maske mit %u × %u hinaus",
+ "EncodedPixels holds %u numbers, not gap/length pairs": "EncodedPixels enthält %u Zahlen, keine Paare aus Lücke und Länge",
+ "%s:1: not a SIIM-ACR header (ImageId, EncodedPixels)": "%s:1: keine SIIM-ACR-Kopfzeile (ImageId, EncodedPixels)",
+ "expected ImageId and EncodedPixels": "erwartet ImageId und EncodedPixels",
+ # VinDr-CXR (hs-import-vindr.c)
+ "%s:1: not a VinDr-CXR header (image_id, class_name, class_id, rad_id, x_min, y_min, x_max, y_max)":
+   "%s:1: keine VinDr-CXR-Kopfzeile (image_id, class_name, class_id, rad_id, x_min, y_min, x_max, y_max)",
+ "expected image_id, class_name and the box columns": "erwartet image_id, class_name und die Rahmenspalten",
+ "empty class_name": "leerer class_name",
+ "%s without a box": "%s ohne Rahmen",
+ # Pascal VOC (hs-import-voc.c)
+ "not readable XML: %s": "kein lesbares XML: %s",
+ "no <filename>": "kein <filename>",
+ "<size> %g × %g differs from the image's %u × %u; boxes scaled":
+   "<size> %g × %g weicht vom Bild mit %u × %u ab; Rahmen skaliert",
+ "object[%u]: expected <name> and <bndbox> with xmin, ymin, xmax, ymax":
+   "object[%u]: erwartet <name> und <bndbox> mit xmin, ymin, xmax, ymax",
+ "object[%u]: box is empty or outside the image": "object[%u]: der Rahmen ist leer oder liegt außerhalb des Bildes",
+ "%s: no Pascal VOC .xml annotation found": "%s: keine Pascal-VOC-.xml-Annotation gefunden",
+ # YOLO (hs-import-yolo.c)
+ "expected \"class x_center y_center width height\"": "erwartet \"class x_center y_center width height\"",
+ "class '%s' is not a whole number": "Klasse '%s' ist keine ganze Zahl",
+ "coordinates must be numbers in [0, 1]": "die Koordinaten müssen Zahlen in [0, 1] sein",
+ "%u values: not a YOLO box line": "%u Werte: keine YOLO-Rahmenzeile",
+ "class %<PRIu64> is not in %s (%u names)": "Klasse %<PRIu64> ist nicht in %s (%u Namen)",
+ "%s: no PNG or JPEG images found": "%s: keine PNG- oder JPEG-Bilder gefunden",
+})
+T.update({
+ "panels %u and %u share a colour bar but measure different quantities (\"%s\" and \"%s\"): name the bar's quantity, or scale per row or column":
+   "die Felder %u und %u teilen einen Farbbalken, messen aber verschiedene Größen (\"%s\" und \"%s\"): die Größe des Balkens benennen oder pro Zeile oder Spalte skalieren",
+})

@@ -4,6 +4,8 @@
  * collecting mode; these hooks run as each image, region and map is read,
  * so every problem carries the JSON path of the element it belongs to. */
 #include "hs-dataset-private.h"
+
+#include <inttypes.h>
 #include "hs-attention-map.h"
 #include "hs-image.h"
 #include "hs-i18n-private.h"
@@ -86,8 +88,7 @@ check_record (HsManifestReader *r, int fd, const char *file, const HsFileRecord 
   if (fstat (fd, &st) == 0 && (guint64) st.st_size != record->bytes)
     {
       hs_manifest_reader_problem (r, file, &bytes_path, HS_DATASET_ERROR_INVALID,
-                                  "the file has %" G_GUINT64_FORMAT " bytes, the manifest recorded %"
-                                  G_GUINT64_FORMAT ": it changed after the manifest was written",
+                                  _("the file has %" PRIu64 " bytes, the manifest recorded %" PRIu64 ": it changed after the manifest was written"),
                                   (guint64) st.st_size, record->bytes);
       return;
     }
@@ -104,8 +105,8 @@ check_record (HsManifestReader *r, int fd, const char *file, const HsFileRecord 
       hs_file_record_sha256_to_hex (&now, now_hex);
       hs_file_record_sha256_to_hex (record, recorded_hex);
       hs_manifest_reader_problem (r, file, &sha256_path, HS_DATASET_ERROR_INVALID,
-                                  "the file's SHA-256 is %s, the manifest recorded %s: it changed "
-                                  "after the manifest was written", now_hex, recorded_hex);
+                                  _("the file's SHA-256 is %s, the manifest recorded %s: it changed "
+                                  "after the manifest was written"), now_hex, recorded_hex);
     }
 }
 

@@ -7,6 +7,7 @@
 #include "hs-import-private.h"
 
 #include "hs-json-guard-private.h"
+#include "hs-i18n-private.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -53,7 +54,7 @@ hs_import_chestx_det (HsImportContext *ctx, const char * const *sources, guint n
   if (!JSON_NODE_HOLDS_ARRAY (json_parser_get_root (parser)))
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   "%s: not a ChestX-Det file (a list of {file_name, syms, boxes, polygons})", json_path);
+                   _("%s: not a ChestX-Det file (a list of {file_name, syms, boxes, polygons})"), json_path);
       return FALSE;
     }
   entries = json_node_get_array (json_parser_get_root (parser));
@@ -86,7 +87,7 @@ hs_import_chestx_det (HsImportContext *ctx, const char * const *sources, guint n
           json_array_get_length (boxes) != json_array_get_length (syms) ||
           (polygons != NULL && json_array_get_length (polygons) != json_array_get_length (syms)))
         {
-          hs_import_skip (ctx, json_path, 0, "%s: expected file_name and syms, boxes (and polygons) of one length", where);
+          hs_import_skip (ctx, json_path, 0, _("%s: expected file_name and syms, boxes (and polygons) of one length"), where);
           continue;
         }
       {
@@ -107,19 +108,19 @@ hs_import_chestx_det (HsImportContext *ctx, const char * const *sources, guint n
           if (!JSON_NODE_HOLDS_VALUE (sym_node) || json_node_get_value_type (sym_node) != G_TYPE_STRING ||
               *(sym = json_node_get_string (sym_node)) == '\0')
             {
-              hs_import_skip (ctx, json_path, 0, "%s.syms[%u]: not a class name", where, i);
+              hs_import_skip (ctx, json_path, 0, _("%s.syms[%u]: not a class name"), where, i);
               continue;
             }
           if (box == NULL || json_array_get_length (box) != 4 ||
               !node_double (json_array_get_element (box, 0), &x1) || !node_double (json_array_get_element (box, 1), &y1) ||
               !node_double (json_array_get_element (box, 2), &x2) || !node_double (json_array_get_element (box, 3), &y2))
             {
-              hs_import_skip (ctx, json_path, 0, "%s.boxes[%u]: not [x1, y1, x2, y2]", where, i);
+              hs_import_skip (ctx, json_path, 0, _("%s.boxes[%u]: not [x1, y1, x2, y2]"), where, i);
               continue;
             }
           if (!hs_import_clip_box (&x1, &y1, &x2, &y2, image->width, image->height))
             {
-              hs_import_skip (ctx, json_path, 0, "%s.boxes[%u]: empty or outside the image", where, i);
+              hs_import_skip (ctx, json_path, 0, _("%s.boxes[%u]: empty or outside the image"), where, i);
               continue;
             }
           hs_region_add_box (hs_import_get_region (ctx, image->instance, sym), x1, y1, x2, y2);
@@ -144,7 +145,7 @@ hs_import_chestx_det (HsImportContext *ctx, const char * const *sources, guint n
                 }
               if (!good)
                 {
-                  hs_import_skip (ctx, json_path, 0, "%s.polygons[%u]: not a list of ≥ 3 [x, y] points", where, i);
+                  hs_import_skip (ctx, json_path, 0, _("%s.polygons[%u]: not a list of ≥ 3 [x, y] points"), where, i);
                   continue;
                 }
               mask = g_hash_table_lookup (masks, sym);

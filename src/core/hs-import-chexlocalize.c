@@ -7,6 +7,7 @@
 
 #include "hs-limits.h"
 #include "hs-rle.h"
+#include "hs-i18n-private.h"
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -189,7 +190,7 @@ hs_import_chexlocalize (HsImportContext *ctx, const char * const *sources, guint
 
   if (g_stat (json_path, &st) == 0 && (guint64) st.st_size > hs_limits_get ()->max_manifest_bytes)
     {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: file too large", json_path);
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, _("%s: file too large"), json_path);
       return FALSE;
     }
   if (!hs_json_parser_load_file (parser, json_path, &local_error))
@@ -200,7 +201,7 @@ hs_import_chexlocalize (HsImportContext *ctx, const char * const *sources, guint
   if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   "%s: not CheXlocalize ground truth (expected an object keyed by image id)", json_path);
+                   _("%s: not CheXlocalize ground truth (expected an object keyed by image id)"), json_path);
       return FALSE;
     }
   top = json_node_get_object (json_parser_get_root (parser));
@@ -225,7 +226,7 @@ hs_import_chexlocalize (HsImportContext *ctx, const char * const *sources, guint
 
       if (!JSON_NODE_HOLDS_OBJECT (entry))
         {
-          hs_import_skip (ctx, json_path, 0, "%s: not an object of pathologies", cxr_id);
+          hs_import_skip (ctx, json_path, 0, _("%s: not an object of pathologies"), cxr_id);
           continue;
         }
       if (!hs_import_progress (ctx, (double) index / n_ids, cxr_id, error))
@@ -234,7 +235,7 @@ hs_import_chexlocalize (HsImportContext *ctx, const char * const *sources, guint
       source = find_image (root, cxr_id);
       if (source == NULL)
         {
-          hs_import_skip (ctx, json_path, 0, "%s: image not found under %s", cxr_id, root);
+          hs_import_skip (ctx, json_path, 0, _("%s: image not found under %s"), cxr_id, root);
           continue;
         }
       ext = strrchr (source, '.');
@@ -251,7 +252,7 @@ hs_import_chexlocalize (HsImportContext *ctx, const char * const *sources, guint
         {
           if (!read_size (json_object_get_member (o, "img_size"), &size_h, &size_w))
             {
-              hs_import_skip (ctx, json_path, 0, "%s: img_size is not [height, width]", cxr_id);
+              hs_import_skip (ctx, json_path, 0, _("%s: img_size is not [height, width]"), cxr_id);
               continue;
             }
           sx = (double) width / size_w;

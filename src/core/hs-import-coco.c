@@ -1,10 +1,13 @@
 /* hs-import-coco.c — COCO JSON: boxes, polygons and RLE segmentations */
 #include "hs-json-guard-private.h"
+
+#include <inttypes.h>
 #include "hs-import-private.h"
 
 #include "hs-limits.h"
 #include "hs-rle.h"
 #include "hs-text.h"
+#include "hs-i18n-private.h"
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -229,7 +232,7 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
 
   if (g_stat (json_path, &st) == 0 && (guint64) st.st_size > hs_limits_get ()->max_manifest_bytes)
     {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: file too large", json_path);
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, _("%s: file too large"), json_path);
       return FALSE;
     }
   if (!hs_json_parser_load_file (parser, json_path, &local_error))
@@ -240,7 +243,7 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
     }
   if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT, "%s: not a COCO object", json_path);
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT, _("%s: not a COCO object"), json_path);
       return FALSE;
     }
   root = json_node_get_object (json_parser_get_root (parser));
@@ -249,7 +252,7 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
       !JSON_NODE_HOLDS_ARRAY (json_object_get_member (root, "annotations")))
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   "%s: not COCO (needs the lists 'images' and 'annotations')", json_path);
+                   _("%s: not COCO (needs the lists 'images' and 'annotations')"), json_path);
       return FALSE;
     }
 
@@ -266,7 +269,7 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
 
           if (o == NULL || !get_int (o, "id", &id) || name == NULL || *name == '\0')
             {
-              hs_import_skip (ctx, json_path, 0, "categories[%u]: needs an integer id and a name", i);
+              hs_import_skip (ctx, json_path, 0, _("categories[%u]: needs an integer id and a name"), i);
               continue;
             }
           g_hash_table_insert (categories, g_memdup2 (&id, sizeof id), g_strdup (name));
@@ -293,23 +296,23 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
 
       if (o == NULL || !get_int (o, "id", &image_id) || file_name == NULL || *file_name == '\0')
         {
-          hs_import_skip (ctx, json_path, 0, "images[%u]: needs an integer id and a file_name", i);
+          hs_import_skip (ctx, json_path, 0, _("images[%u]: needs an integer id and a file_name"), i);
           continue;
         }
       if (g_path_is_absolute (file_name) || strstr (file_name, "..") != NULL)
         {
-          hs_import_skip (ctx, json_path, 0, "images[%u]: file_name '%s' leaves the image folder", i, file_name);
+          hs_import_skip (ctx, json_path, 0, _("images[%u]: file_name '%s' leaves the image folder"), i, file_name);
           continue;
         }
       if (g_hash_table_contains (by_id, &image_id))
         {
-          hs_import_skip (ctx, json_path, 0, "images[%u]: id %" G_GINT64_FORMAT " used twice", i, image_id);
+          hs_import_skip (ctx, json_path, 0, _("images[%u]: id %" PRId64 " used twice"), i, image_id);
           continue;
         }
       source = g_build_filename (image_dir, file_name, NULL);
       if (!g_file_test (source, G_FILE_TEST_IS_REGULAR))
         {
-          hs_import_skip (ctx, json_path, 0, "images[%u]: %s not found (its annotations are left out)",
+          hs_import_skip (ctx, json_path, 0, _("images[%u]: %s not found (its annotations are left out)"),
                           i, source);
           continue;
         }
@@ -321,15 +324,14 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
       rel = hs_import_add_image (ctx, source, relative, &ci->width, &ci->height, &local_error);
       if (rel == NULL)
         {
-          hs_import_skip (ctx, json_path, 0, "images[%u]: %s", i, local_error->message);
+          hs_import_skip (ctx, json_path, 0, _("images[%u]: %s"), i, local_error->message);
           g_clear_error (&local_error);
           coco_image_free (ci);
           continue;
         }
       if ((get_int (o, "width", &jw) && jw != ci->width) || (get_int (o, "height", &jh) && jh != ci->height))
         {
-          hs_import_skip (ctx, json_path, 0, "images[%u]: %s is %u × %u but the JSON says %" G_GINT64_FORMAT
-                          " × %" G_GINT64_FORMAT, i, file_name, ci->width, ci->height, jw, jh);
+          hs_import_skip (ctx, json_path, 0, _("images[%u]: %s is %u × %u but the JSON says %" PRId64 " × %" PRId64), i, file_name, ci->width, ci->height, jw, jh);
           coco_image_free (ci);
           continue;
         }
@@ -396,7 +398,7 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
 
       if (o == NULL || !get_int (o, "image_id", &image_id))
         {
-          hs_import_skip (ctx, json_path, 0, "annotations[%u]: needs an integer image_id", i);
+          hs_import_skip (ctx, json_path, 0, _("annotations[%u]: needs an integer image_id"), i);
           continue;
         }
       ci = g_hash_table_lookup (by_id, &image_id);
@@ -404,13 +406,13 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
         continue;  /* its image was reported above (or is absent) */
       if (!get_int (o, "category_id", &category_id))
         {
-          hs_import_skip (ctx, json_path, 0, "annotations[%u]: needs an integer category_id", i);
+          hs_import_skip (ctx, json_path, 0, _("annotations[%u]: needs an integer category_id"), i);
           continue;
         }
       name = g_hash_table_lookup (categories, &category_id);
       if (name == NULL)
         {
-          hs_import_skip (ctx, json_path, 0, "annotations[%u]: unknown category_id %" G_GINT64_FORMAT,
+          hs_import_skip (ctx, json_path, 0, _("annotations[%u]: unknown category_id %" PRId64),
                           i, category_id);
           continue;
         }
@@ -421,7 +423,7 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
         {
           if (!add_segmentation (ci, name, seg, &reason))
             {
-              hs_import_skip (ctx, json_path, 0, "annotations[%u]: %s", i, reason);
+              hs_import_skip (ctx, json_path, 0, _("annotations[%u]: %s"), i, reason);
               continue;
             }
           has_seg = TRUE;
@@ -439,7 +441,7 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
               !get_number (json_array_get_element (b, 2), &w) ||
               !get_number (json_array_get_element (b, 3), &h))
             {
-              hs_import_skip (ctx, json_path, 0, "annotations[%u]: bbox is not [x, y, w, h]", i);
+              hs_import_skip (ctx, json_path, 0, _("annotations[%u]: bbox is not [x, y, w, h]"), i);
               if (!has_seg)
                 continue;
             }
@@ -451,8 +453,8 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
               y2 = y + h;
               if (!hs_import_clip_box (&x1, &y1, &x2, &y2, ci->width, ci->height))
                 {
-                  hs_import_skip (ctx, json_path, 0, "annotations[%u]: bbox [%g, %g, %g, %g] is empty or "
-                                  "outside the %u × %u image", i, x, y, w, h, ci->width, ci->height);
+                  hs_import_skip (ctx, json_path, 0, _("annotations[%u]: bbox [%g, %g, %g, %g] is empty or "
+                                  "outside the %u × %u image"), i, x, y, w, h, ci->width, ci->height);
                   if (!has_seg)
                     continue;
                 }
@@ -466,7 +468,7 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
         }
       if (!used)
         {
-          hs_import_skip (ctx, json_path, 0, "annotations[%u]: neither a bbox nor a segmentation", i);
+          hs_import_skip (ctx, json_path, 0, _("annotations[%u]: neither a bbox nor a segmentation"), i);
           continue;
         }
       hs_import_get_region (ctx, ci->instance, name);

@@ -5,6 +5,7 @@
 
 #include "hs-csv.h"
 #include "hs-text.h"
+#include "hs-i18n-private.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +106,7 @@ apply_links (HsImportContext *ctx, GHashTable *by_name, GHashTable *by_id)
 
   if (reader == NULL)
     {
-      hs_import_skip (ctx, ctx->options->links, 0, "cannot read the links file: %s", error->message);
+      hs_import_skip (ctx, ctx->options->links, 0, _("cannot read the links file: %s"), error->message);
       return;
     }
   header = hs_csv_reader_next (reader, &line, &error);
@@ -115,7 +116,7 @@ apply_links (HsImportContext *ctx, GHashTable *by_name, GHashTable *by_id)
   if (c_image < 0 || c_sentence < 0 || c_target < 0)
     {
       hs_import_skip (ctx, ctx->options->links, 1,
-                      "the header must name the columns image, sentence and target");
+                      _("the header must name the columns image, sentence and target"));
       return;
     }
   while (TRUE)
@@ -141,7 +142,7 @@ apply_links (HsImportContext *ctx, GHashTable *by_name, GHashTable *by_id)
       target = field (r, c_target);
       if (image == NULL || which == NULL || target == NULL)
         {
-          hs_import_skip (ctx, ctx->options->links, line, "missing columns");
+          hs_import_skip (ctx, ctx->options->links, line, _("missing columns"));
           continue;
         }
       ci = g_hash_table_lookup (by_name, image);
@@ -149,12 +150,12 @@ apply_links (HsImportContext *ctx, GHashTable *by_name, GHashTable *by_id)
         ci = g_hash_table_lookup (by_id, image);
       if (ci == NULL)
         {
-          hs_import_skip (ctx, ctx->options->links, line, "unknown image '%s'", image);
+          hs_import_skip (ctx, ctx->options->links, line, _("unknown image '%s'"), image);
           continue;
         }
       if (ci->instance == NULL)
         {
-          hs_import_skip (ctx, ctx->options->links, line, "image '%s' was not imported", image);
+          hs_import_skip (ctx, ctx->options->links, line, _("image '%s' was not imported"), image);
           continue;
         }
       if (parse_uint (which, &number) && number >= 1 && number <= ci->instance->sentences->len)
@@ -163,12 +164,12 @@ apply_links (HsImportContext *ctx, GHashTable *by_name, GHashTable *by_id)
         sentence = hs_import_find_sentence_by_text (ctx, ci->instance, which);
       if (sentence == NULL)
         {
-          hs_import_skip (ctx, ctx->options->links, line, "image '%s' has no sentence '%s'", image, which);
+          hs_import_skip (ctx, ctx->options->links, line, _("image '%s' has no sentence '%s'"), image, which);
           continue;
         }
       if (hs_import_find_region (ctx, ci->instance, target) == NULL)
         {
-          hs_import_skip (ctx, ctx->options->links, line, "image '%s' has no target '%s'", image, target);
+          hs_import_skip (ctx, ctx->options->links, line, _("image '%s' has no target '%s'"), image, target);
           continue;
         }
       hs_import_add_target (ctx, sentence, target);
@@ -198,7 +199,7 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
   if (!g_file_test (structure_path, G_FILE_TEST_IS_REGULAR))
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   "%s: not a covid-seg folder (structure.csv is missing)", root);
+                   _("%s: not a covid-seg folder (structure.csv is missing)"), root);
       return FALSE;
     }
 
@@ -227,11 +228,11 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
         {
           /* an unreadable header row: no notes, and the error must not
            * reach the reads of structure.csv below */
-          hs_import_skip (ctx, metadata_path, line, "%s; notes are not imported", local_error->message);
+          hs_import_skip (ctx, metadata_path, line, _("%s; notes are not imported"), local_error->message);
           g_clear_error (&local_error);
         }
       else if (m_filename < 0)
-        hs_import_skip (ctx, metadata_path, 1, "no 'filename' column; notes are not imported");
+        hs_import_skip (ctx, metadata_path, 1, _("no 'filename' column; notes are not imported"));
       else
         while (TRUE)
           {
@@ -250,13 +251,13 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
             name = field (row, m_filename);
             if (name == NULL || *name == '\0')
               {
-                hs_import_skip (ctx, metadata_path, line, "empty filename");
+                hs_import_skip (ctx, metadata_path, line, _("empty filename"));
                 g_strfreev (row);
                 continue;
               }
             if (g_hash_table_contains (notes, name))
               {
-                hs_import_skip (ctx, metadata_path, line, "second row for %s", name);
+                hs_import_skip (ctx, metadata_path, line, _("second row for %s"), name);
                 g_strfreev (row);
                 continue;
               }
@@ -273,7 +274,7 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
   header = hs_csv_reader_next (structure, &line, &local_error);
   if (header == NULL)
     {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT, "%s: no header row%s%s",
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT, _("%s: no header row%s%s"),
                    structure_path, local_error ? ": " : "", local_error ? local_error->message : "");
       return FALSE;
     }
@@ -290,7 +291,7 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
       c_width < 0 || c_height < 0)
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   "%s:1: missing columns (need Class, Filename, Mask, Top, Left, Width, Height)",
+                   _("%s:1: missing columns (need Class, Filename, Mask, Top, Left, Width, Height)"),
                    structure_path);
       return FALSE;
     }
@@ -314,19 +315,19 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
       filename = field (row, c_filename);
       if (filename == NULL || *filename == '\0')
         {
-          hs_import_skip (ctx, structure_path, line, "no Filename");
+          hs_import_skip (ctx, structure_path, line, _("no Filename"));
           continue;
         }
       if (!parse_uint (field (row, c_left), &left) || !parse_uint (field (row, c_top), &top) ||
           !parse_uint (field (row, c_width), &w) || !parse_uint (field (row, c_height), &h))
         {
-          hs_import_skip (ctx, structure_path, line, "Left/Top/Width/Height are not whole numbers");
+          hs_import_skip (ctx, structure_path, line, _("Left/Top/Width/Height are not whole numbers"));
           continue;
         }
       region_name = region_name_from_class (field (row, c_class), field (row, c_template));
       if (region_name == NULL || *region_name == '\0')
         {
-          hs_import_skip (ctx, structure_path, line, "no Class");
+          hs_import_skip (ctx, structure_path, line, _("no Class"));
           continue;
         }
 
@@ -343,7 +344,7 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
 
           if (strchr (filename, '/') != NULL || strcmp (filename, "..") == 0)
             {
-              hs_import_skip (ctx, structure_path, line, "Filename '%s' is not a plain file name", filename);
+              hs_import_skip (ctx, structure_path, line, _("Filename '%s' is not a plain file name"), filename);
               continue;
             }
           ci = g_new0 (CovidImage, 1);
@@ -402,7 +403,7 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
         }
       if (ci->instance == NULL)
         {
-          hs_import_skip (ctx, structure_path, line, "image %s could not be imported", filename);
+          hs_import_skip (ctx, structure_path, line, _("image %s could not be imported"), filename);
           continue;
         }
       resolution = c_res >= 0 ? field (row, c_res) : NULL;
@@ -411,7 +412,7 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
           g_autofree char *expect = g_strdup_printf ("%ux%u", ci->width, ci->height);
           if (strcmp (g_strstrip (row[c_res]), expect) != 0)
             {
-              hs_import_skip (ctx, structure_path, line, "Resolution %s differs from the image (%s)",
+              hs_import_skip (ctx, structure_path, line, _("Resolution %s differs from the image (%s)"),
                               row[c_res], expect);
               continue;
             }
@@ -423,7 +424,7 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
       y2 = (double) top + h;
       if (!hs_import_clip_box (&x1, &y1, &x2, &y2, ci->width, ci->height))
         {
-          hs_import_skip (ctx, structure_path, line, "box %u,%u %u×%u is empty or outside the %u×%u image",
+          hs_import_skip (ctx, structure_path, line, _("box %u,%u %u×%u is empty or outside the %u×%u image"),
                           left, top, w, h, ci->width, ci->height);
           continue;
         }
@@ -437,7 +438,7 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
 
           if (strstr (mask_file, "..") != NULL || g_path_is_absolute (mask_file))
             {
-              hs_import_skip (ctx, structure_path, line, "Mask path '%s' leaves the folder", mask_file);
+              hs_import_skip (ctx, structure_path, line, _("Mask path '%s' leaves the folder"), mask_file);
               continue;
             }
           {
@@ -458,7 +459,7 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
             }
           if (hs_image_get_width (crop) != w || hs_image_get_height (crop) != h)
             {
-              hs_import_skip (ctx, structure_path, line, "mask %s is %u×%u, the box is %u×%u",
+              hs_import_skip (ctx, structure_path, line, _("mask %s is %u×%u, the box is %u×%u"),
                               mask_file, hs_image_get_width (crop), hs_image_get_height (crop), w, h);
               continue;
             }

@@ -8,6 +8,7 @@
 
 #include "hs-csv.h"
 #include "hs-limits.h"
+#include "hs-i18n-private.h"
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -56,12 +57,12 @@ get_image (Genome *g, const char *image_id, const char *file, guint line, const 
   if (g_hash_table_lookup_extended (g->images, image_id, NULL, (gpointer *) &gi))
     {
       if (gi == NULL)
-        hs_import_skip (g->ctx, file, line, "%simage %s was not imported", where, image_id);
+        hs_import_skip (g->ctx, file, line, _("%simage %s was not imported"), where, image_id);
       return gi;
     }
   if (strchr (image_id, '/') != NULL || strcmp (image_id, "..") == 0 || *image_id == '\0')
     {
-      hs_import_skip (g->ctx, file, line, "%sbad image_id '%s'", where, image_id);
+      hs_import_skip (g->ctx, file, line, _("%sbad image_id '%s'"), where, image_id);
       g_hash_table_insert (g->images, g_strdup (image_id), NULL);
       return NULL;
     }
@@ -77,7 +78,7 @@ get_image (Genome *g, const char *image_id, const char *file, guint line, const 
     }
   if (source == NULL)
     {
-      hs_import_skip (g->ctx, file, line, "%simage %s.jpg/.png not found in %s", where, image_id, g->image_root);
+      hs_import_skip (g->ctx, file, line, _("%simage %s.jpg/.png not found in %s"), where, image_id, g->image_root);
       g_hash_table_insert (g->images, g_strdup (image_id), NULL);
       return NULL;
     }
@@ -203,7 +204,7 @@ import_gold_tsv (Genome *g, const char *path, GError **error)
   if (c_image < 0 || c_sentence < 0 || c_bbox < 0 || c_coord < 0)
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   "%s:1: not an ImaGenome gold TSV (needs image_id, sentence, bbox, coord_original)", path);
+                   _("%s:1: not an ImaGenome gold TSV (needs image_id, sentence, bbox, coord_original)"), path);
       return FALSE;
     }
 
@@ -224,7 +225,7 @@ import_gold_tsv (Genome *g, const char *path, GError **error)
       nf = g_strv_length (row);
       if ((int) nf <= MAX (MAX (c_image, c_sentence), MAX (c_bbox, c_coord)))
         {
-          hs_import_skip (g->ctx, path, line, "too few columns");
+          hs_import_skip (g->ctx, path, line, _("too few columns"));
           continue;
         }
       image_id = g_strstrip (row[c_image]);
@@ -232,12 +233,12 @@ import_gold_tsv (Genome *g, const char *path, GError **error)
       bbox = g_strstrip (row[c_bbox]);
       if (*text == '\0' || *bbox == '\0')
         {
-          hs_import_skip (g->ctx, path, line, "empty sentence or bbox");
+          hs_import_skip (g->ctx, path, line, _("empty sentence or bbox"));
           continue;
         }
       if (!parse_coords (row[c_coord], v))
         {
-          hs_import_skip (g->ctx, path, line, "coord_original '%s' is not [x1, y1, x2, y2]", row[c_coord]);
+          hs_import_skip (g->ctx, path, line, _("coord_original '%s' is not [x1, y1, x2, y2]"), row[c_coord]);
           continue;
         }
       gi = get_image (g, image_id, path, line, "");
@@ -245,7 +246,7 @@ import_gold_tsv (Genome *g, const char *path, GError **error)
         continue;
       if (!add_region_box (g->ctx, gi, bbox, v[0], v[1], v[2], v[3]))
         {
-          hs_import_skip (g->ctx, path, line, "box %s is empty or outside the %u × %u image",
+          hs_import_skip (g->ctx, path, line, _("box %s is empty or outside the %u × %u image"),
                           row[c_coord], gi->width, gi->height);
           continue;
         }
@@ -257,7 +258,7 @@ import_gold_tsv (Genome *g, const char *path, GError **error)
           const char *context = context_of (c_context >= 0 && c_context < (int) nf ? g_strstrip (row[c_context]) : NULL);
           if (context == NULL)
             {
-              hs_import_skip (g->ctx, path, line, "context '%s' is not yes/no", row[c_context]);
+              hs_import_skip (g->ctx, path, line, _("context '%s' is not yes/no"), row[c_context]);
               continue;
             }
           add_label (g->ctx, sentence, row[c_label], context, bbox);
@@ -309,7 +310,7 @@ import_scene_graph (Genome *g, const char *path)
 
   if (g_stat (path, &st) == 0 && (guint64) st.st_size > hs_limits_get ()->max_manifest_bytes)
     {
-      hs_import_skip (g->ctx, path, 0, "file too large");
+      hs_import_skip (g->ctx, path, 0, _("file too large"));
       return;
     }
   if (!hs_import_read_source (g->ctx, path, &file_text, &len, &error) ||
@@ -323,7 +324,7 @@ import_scene_graph (Genome *g, const char *path)
   image_id = member_string (root, "image_id");
   if (image_id == NULL)
     {
-      hs_import_skip (g->ctx, path, 0, "not a scene graph (no image_id)");
+      hs_import_skip (g->ctx, path, 0, _("not a scene graph (no image_id)"));
       return;
     }
   gi = get_image (g, image_id, path, 0, "");
@@ -342,11 +343,11 @@ import_scene_graph (Genome *g, const char *path)
       if (name == NULL || !member_number (o, "original_x1", &x1) || !member_number (o, "original_y1", &y1) ||
           !member_number (o, "original_x2", &x2) || !member_number (o, "original_y2", &y2))
         {
-          hs_import_skip (g->ctx, path, 0, "objects[%u]: needs bbox_name and original_x1..original_y2", i);
+          hs_import_skip (g->ctx, path, 0, _("objects[%u]: needs bbox_name and original_x1..original_y2"), i);
           continue;
         }
       if (!add_region_box (g->ctx, gi, name, x1, y1, x2, y2))
-        hs_import_skip (g->ctx, path, 0, "objects[%u]: %s box is empty or outside the image", i, name);
+        hs_import_skip (g->ctx, path, 0, _("objects[%u]: %s box is empty or outside the image"), i, name);
     }
 
   attributes = json_object_has_member (root, "attributes") && JSON_NODE_HOLDS_ARRAY (json_object_get_member (root, "attributes"))
@@ -363,7 +364,7 @@ import_scene_graph (Genome *g, const char *path)
 
       if (name == NULL || phrases_node == NULL || !JSON_NODE_HOLDS_ARRAY (phrases_node))
         {
-          hs_import_skip (g->ctx, path, 0, "attributes[%u]: needs bbox_name and phrases", i);
+          hs_import_skip (g->ctx, path, 0, _("attributes[%u]: needs bbox_name and phrases"), i);
           continue;
         }
       has_region = hs_import_find_region (g->ctx, gi->instance, name) != NULL;
@@ -378,7 +379,7 @@ import_scene_graph (Genome *g, const char *path)
 
           if (!JSON_NODE_HOLDS_VALUE (pn) || json_node_get_value_type (pn) != G_TYPE_STRING)
             {
-              hs_import_skip (g->ctx, path, 0, "attributes[%u].phrases[%u]: not a string", i, k);
+              hs_import_skip (g->ctx, path, 0, _("attributes[%u].phrases[%u]: not a string"), i, k);
               continue;
             }
           text = g_strstrip (g_strdup (json_node_get_string (pn)));
@@ -401,8 +402,8 @@ import_scene_graph (Genome *g, const char *path)
               parts = g_strsplit (json_node_get_string (an), "|", 3);
               if (g_strv_length (parts) != 3 || (context = context_of (parts[1])) == NULL || *parts[2] == '\0')
                 {
-                  hs_import_skip (g->ctx, path, 0, "attributes[%u].attributes[%u][%u]: '%s' is not "
-                                  "category|yes/no|label", i, k, j, json_node_get_string (an));
+                  hs_import_skip (g->ctx, path, 0, _("attributes[%u].attributes[%u][%u]: '%s' is not "
+                                  "category|yes/no|label"), i, k, j, json_node_get_string (an));
                   continue;
                 }
               add_label (g->ctx, sentence, parts[2], context, name);
@@ -443,7 +444,7 @@ hs_import_imagenome (HsImportContext *ctx, const char * const *sources, guint n,
       g_ptr_array_sort (names, compare_strings);
       if (names->len == 0)
         {
-          g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT, "%s: no scene-graph .json files", source);
+          g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT, _("%s: no scene-graph .json files"), source);
           return FALSE;
         }
       for (guint i = 0; i < names->len; i++)

@@ -4,6 +4,7 @@
 #include "hs-import-private.h"
 
 #include "hs-csv.h"
+#include "hs-i18n-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -72,7 +73,7 @@ hs_import_ms_cxr (HsImportContext *ctx, const char * const *sources, guint n, GE
   if (c_id < 0 || c_cat < 0 || c_text < 0 || c_path < 0 || c_x < 0 || c_y < 0 || c_w < 0 || c_h < 0)
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   "%s:1: not an MS-CXR header (dicom_id, category_name, label_text, path, x, y, w, h)",
+                   _("%s:1: not an MS-CXR header (dicom_id, category_name, label_text, path, x, y, w, h)"),
                    csv_path);
       return FALSE;
     }
@@ -93,7 +94,7 @@ hs_import_ms_cxr (HsImportContext *ctx, const char * const *sources, guint n, GE
         break;
       if ((int) g_strv_length (row) <= MAX (MAX (c_id, c_cat), MAX (c_text, c_path)))
         {
-          hs_import_skip (ctx, csv_path, line, "too few columns");
+          hs_import_skip (ctx, csv_path, line, _("too few columns"));
           continue;
         }
       id = row[c_id];
@@ -102,17 +103,17 @@ hs_import_ms_cxr (HsImportContext *ctx, const char * const *sources, guint n, GE
       path = row[c_path];
       if (*id == '\0' || *category == '\0' || *text == '\0' || *path == '\0')
         {
-          hs_import_skip (ctx, csv_path, line, "empty dicom_id, category_name, label_text or path");
+          hs_import_skip (ctx, csv_path, line, _("empty dicom_id, category_name, label_text or path"));
           continue;
         }
       if (!number (row, c_x, &x) || !number (row, c_y, &y) || !number (row, c_w, &w) || !number (row, c_h, &h))
         {
-          hs_import_skip (ctx, csv_path, line, "x, y, w, h are not numbers");
+          hs_import_skip (ctx, csv_path, line, _("x, y, w, h are not numbers"));
           continue;
         }
       if (g_path_is_absolute (path) || strstr (path, "..") != NULL)
         {
-          hs_import_skip (ctx, csv_path, line, "path '%s' leaves the image folder", path);
+          hs_import_skip (ctx, csv_path, line, _("path '%s' leaves the image folder"), path);
           continue;
         }
 
@@ -131,7 +132,7 @@ hs_import_ms_cxr (HsImportContext *ctx, const char * const *sources, guint n, GE
           g_hash_table_insert (by_id, g_strdup (id), mi);
           if (!g_file_test (source, G_FILE_TEST_IS_REGULAR))
             {
-              hs_import_skip (ctx, csv_path, line, "image %s not found", source);
+              hs_import_skip (ctx, csv_path, line, _("image %s not found"), source);
               continue;
             }
           rel = hs_import_add_image (ctx, source, relative, &mi->width, &mi->height, &local_error);
@@ -148,7 +149,7 @@ hs_import_ms_cxr (HsImportContext *ctx, const char * const *sources, guint n, GE
         }
       if (mi->instance == NULL)
         {
-          hs_import_skip (ctx, csv_path, line, "image of %s was not imported", id);
+          hs_import_skip (ctx, csv_path, line, _("image of %s was not imported"), id);
           continue;
         }
       /* boxes are in image_width × image_height pixels (the DICOM's);
@@ -164,7 +165,7 @@ hs_import_ms_cxr (HsImportContext *ctx, const char * const *sources, guint n, GE
       y2 = (y + h) * sy;
       if (!hs_import_clip_box (&x1, &y1, &x2, &y2, mi->width, mi->height))
         {
-          hs_import_skip (ctx, csv_path, line, "box is empty or outside the image");
+          hs_import_skip (ctx, csv_path, line, _("box is empty or outside the image"));
           continue;
         }
 

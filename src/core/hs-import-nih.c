@@ -4,6 +4,7 @@
 #include "hs-import-private.h"
 
 #include "hs-csv.h"
+#include "hs-i18n-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -68,7 +69,7 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
   if (c_image < 0 || c_label < 0 || c_box < 0)
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   "%s:1: not a BBox_List_2017.csv header (Image Index, Finding Label, Bbox [x,y,w,h])",
+                   _("%s:1: not a BBox_List_2017.csv header (Image Index, Finding Label, Bbox [x,y,w,h])"),
                    csv_path);
       return FALSE;
     }
@@ -88,20 +89,20 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
       /* the image and label columns may also come after the box */
       if ((int) g_strv_length (row) < MAX (MAX (c_image, c_label) + 1, c_box + 4))
         {
-          hs_import_skip (ctx, csv_path, line, "expected image, label and x, y, w, h");
+          hs_import_skip (ctx, csv_path, line, _("expected image, label and x, y, w, h"));
           continue;
         }
       file = g_strstrip (row[c_image]);
       label = g_strstrip (row[c_label]);
       if (*file == '\0' || *label == '\0' || strchr (file, '/') != NULL || strcmp (file, "..") == 0)
         {
-          hs_import_skip (ctx, csv_path, line, "bad image name or empty label");
+          hs_import_skip (ctx, csv_path, line, _("bad image name or empty label"));
           continue;
         }
       if (!parse_double (row[c_box], &x) || !parse_double (row[c_box + 1], &y) ||
           !parse_double (row[c_box + 2], &w) || !parse_double (row[c_box + 3], &h))
         {
-          hs_import_skip (ctx, csv_path, line, "box values are not numbers");
+          hs_import_skip (ctx, csv_path, line, _("box values are not numbers"));
           continue;
         }
       ni = g_hash_table_lookup (by_name, file);
@@ -118,7 +119,7 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
           g_hash_table_insert (by_name, g_strdup (file), ni);
           if (!g_file_test (source, G_FILE_TEST_IS_REGULAR))
             {
-              hs_import_skip (ctx, csv_path, line, "image %s not found in %s", file, image_dir);
+              hs_import_skip (ctx, csv_path, line, _("image %s not found in %s"), file, image_dir);
               continue;
             }
           rel = hs_import_add_image (ctx, source, relative, &ni->width, &ni->height, &local_error);
@@ -140,7 +141,7 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
         }
       if (ni->instance == NULL)
         {
-          hs_import_skip (ctx, csv_path, line, "image %s not found in %s", file, image_dir);
+          hs_import_skip (ctx, csv_path, line, _("image %s not found in %s"), file, image_dir);
           continue;
         }
       /* boxes are in the original 1024² pixels; smaller copies are scaled */
@@ -152,7 +153,7 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
       y2 = (y + h) * sy;
       if (!hs_import_clip_box (&x1, &y1, &x2, &y2, ni->width, ni->height))
         {
-          hs_import_skip (ctx, csv_path, line, "box is empty or outside the image");
+          hs_import_skip (ctx, csv_path, line, _("box is empty or outside the image"));
           continue;
         }
       hs_region_add_box (hs_import_get_region (ctx, ni->instance, label), x1, y1, x2, y2);

@@ -3,6 +3,7 @@
 #include "hs-import-private.h"
 
 #include "hs-attention-map.h"
+#include "hs-i18n-private.h"
 
 #include <errno.h>
 #include <gio/gio.h>
@@ -91,19 +92,19 @@ hs_import_npy_folder (HsImportContext *ctx, const char * const *sources, guint n
         return FALSE;
       if (g_strv_length (parts) != 3 || *parts[0] == '\0' || *parts[1] == '\0' || *parts[2] == '\0')
         {
-          hs_import_skip (ctx, path, 0, "name is not <instance>__<model>__<query-id>.npy");
+          hs_import_skip (ctx, path, 0, _("name is not <instance>__<model>__<query-id>.npy"));
           continue;
         }
       instance = find_instance (ctx->dataset, &by_safe_id, parts[0]);
       if (instance == NULL)
         {
-          hs_import_skip (ctx, path, 0, "the dataset has no instance '%s'", parts[0]);
+          hs_import_skip (ctx, path, 0, _("the dataset has no instance '%s'"), parts[0]);
           continue;
         }
       sentence = find_sentence (ctx, instance, parts[2]);
       if (sentence == NULL)
         {
-          hs_import_skip (ctx, path, 0, "instance '%s' has no query '%s'", instance->id, parts[2]);
+          hs_import_skip (ctx, path, 0, _("instance '%s' has no query '%s'"), instance->id, parts[2]);
           continue;
         }
       g_clear_error (&local_error);
@@ -135,7 +136,7 @@ hs_import_npy_folder (HsImportContext *ctx, const char * const *sources, guint n
       if (g_mkdir_with_parents (dest_dir, 0755) != 0)
         {
           int saved = errno;
-          g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot create folder: %s",
+          g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, _("%s: cannot create folder: %s"),
                        dest_dir, g_strerror (saved));
           return FALSE;
         }
@@ -144,7 +145,7 @@ hs_import_npy_folder (HsImportContext *ctx, const char * const *sources, guint n
       g_clear_error (&local_error);
       if (!g_file_copy (src_file, dst_file, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, &local_error))
         {
-          g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot copy to %s: %s",
+          g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, _("%s: cannot copy to %s: %s"),
                        path, dest, local_error->message);
           return FALSE;
         }

@@ -4,6 +4,7 @@
  * pixels of the original 1024 × 1024 DICOM files; a smaller copy of an
  * image gets them scaled. */
 #include "hs-import-private.h"
+#include "hs-i18n-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -54,7 +55,7 @@ hs_import_rsna (HsImportContext *ctx, const char * const *sources, guint n, GErr
   if (c_id < 0 || c_x < 0 || c_y < 0 || c_w < 0 || c_h < 0 || c_target < 0)
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   "%s:1: not an RSNA Pneumonia header (patientId, x, y, width, height, Target)", csv_path);
+                   _("%s:1: not an RSNA Pneumonia header (patientId, x, y, width, height, Target)"), csv_path);
       return FALSE;
     }
 
@@ -75,14 +76,14 @@ hs_import_rsna (HsImportContext *ctx, const char * const *sources, guint n, GErr
         break;
       if ((int) g_strv_length (row) <= MAX (MAX (MAX (c_id, c_x), MAX (c_y, c_w)), MAX (c_h, c_target)))
         {
-          hs_import_skip (ctx, csv_path, line, "expected patientId, x, y, width, height, Target");
+          hs_import_skip (ctx, csv_path, line, _("expected patientId, x, y, width, height, Target"));
           continue;
         }
       id = g_strstrip (row[c_id]);
       target = g_strstrip (row[c_target]);
       if (strcmp (target, "0") != 0 && strcmp (target, "1") != 0)
         {
-          hs_import_skip (ctx, csv_path, line, "Target is '%s', not 0 or 1", target);
+          hs_import_skip (ctx, csv_path, line, _("Target is '%s', not 0 or 1"), target);
           continue;
         }
       image = hs_import_images_get (ctx, images, id, csv_path, line);
@@ -93,7 +94,7 @@ hs_import_rsna (HsImportContext *ctx, const char * const *sources, guint n, GErr
       if (!parse_double (row[c_x], &x) || !parse_double (row[c_y], &y) ||
           !parse_double (row[c_w], &w) || !parse_double (row[c_h], &h))
         {
-          hs_import_skip (ctx, csv_path, line, "Target 1 without a numeric box");
+          hs_import_skip (ctx, csv_path, line, _("Target 1 without a numeric box"));
           continue;
         }
       sx = image->width / RSNA_ORIGINAL_SIZE;
@@ -104,7 +105,7 @@ hs_import_rsna (HsImportContext *ctx, const char * const *sources, guint n, GErr
       y2 = (y + h) * sy;
       if (!hs_import_clip_box (&x1, &y1, &x2, &y2, image->width, image->height))
         {
-          hs_import_skip (ctx, csv_path, line, "box is empty or outside the image");
+          hs_import_skip (ctx, csv_path, line, _("box is empty or outside the image"));
           continue;
         }
       hs_region_add_box (hs_import_get_region (ctx, image->instance, RSNA_REGION), x1, y1, x2, y2);

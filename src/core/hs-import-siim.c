@@ -12,6 +12,7 @@
 #include "hs-import-private.h"
 
 #include "hs-rle.h"
+#include "hs-i18n-private.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,14 +41,14 @@ decode_relative (const char *text, guint8 *mask, GError **error)
       if (end == parts[i] || *end != '\0' || parts[i][0] == '-' || v > all)
         {
           g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                       "EncodedPixels value '%s' is not a count", parts[i]);
+                       _("EncodedPixels value '%s' is not a count"), parts[i]);
           return FALSE;
         }
       total += v;
       if (total > all)
         {
           g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                       "EncodedPixels runs past the %u × %u mask", SIIM_SIZE, SIIM_SIZE);
+                       _("EncodedPixels runs past the %u × %u mask"), SIIM_SIZE, SIIM_SIZE);
           return FALSE;
         }
       {
@@ -58,7 +59,7 @@ decode_relative (const char *text, guint8 *mask, GError **error)
   if (counts->len == 0 || counts->len % 2 != 0)
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   "EncodedPixels holds %u numbers, not gap/length pairs", counts->len);
+                   _("EncodedPixels holds %u numbers, not gap/length pairs"), counts->len);
       return FALSE;
     }
   rest = (guint32) (all - total);
@@ -108,7 +109,7 @@ hs_import_siim (HsImportContext *ctx, const char * const *sources, guint n, GErr
   if (c_id < 0 || c_rle < 0)
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   "%s:1: not a SIIM-ACR header (ImageId, EncodedPixels)", csv_path);
+                   _("%s:1: not a SIIM-ACR header (ImageId, EncodedPixels)"), csv_path);
       return FALSE;
     }
 
@@ -130,7 +131,7 @@ hs_import_siim (HsImportContext *ctx, const char * const *sources, guint n, GErr
         break;
       if ((int) g_strv_length (row) <= MAX (c_id, c_rle))
         {
-          hs_import_skip (ctx, csv_path, line, "expected ImageId and EncodedPixels");
+          hs_import_skip (ctx, csv_path, line, _("expected ImageId and EncodedPixels"));
           continue;
         }
       id = g_strstrip (row[c_id]);

@@ -6,6 +6,7 @@
  * pixels of the original DICOM; optional "width,height" columns (as in
  * resized PNG copies) scale them to the image at hand. */
 #include "hs-import-private.h"
+#include "hs-i18n-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -82,7 +83,7 @@ hs_import_vindr (HsImportContext *ctx, const char * const *sources, guint n, GEr
   if (c_image < 0 || c_class < 0 || c_x1 < 0 || c_y1 < 0 || c_x2 < 0 || c_y2 < 0)
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   "%s:1: not a VinDr-CXR header (image_id, class_name, class_id, rad_id, x_min, y_min, x_max, y_max)",
+                   _("%s:1: not a VinDr-CXR header (image_id, class_name, class_id, rad_id, x_min, y_min, x_max, y_max)"),
                    csv_path);
       return FALSE;
     }
@@ -106,7 +107,7 @@ hs_import_vindr (HsImportContext *ctx, const char * const *sources, guint n, GEr
       n_cols = g_strv_length (row);
       if ((int) n_cols <= MAX (MAX (c_image, c_class), MAX (MAX (c_x1, c_y1), MAX (c_x2, c_y2))))
         {
-          hs_import_skip (ctx, csv_path, line, "expected image_id, class_name and the box columns");
+          hs_import_skip (ctx, csv_path, line, _("expected image_id, class_name and the box columns"));
           continue;
         }
       id = g_strstrip (row[c_image]);
@@ -114,7 +115,7 @@ hs_import_vindr (HsImportContext *ctx, const char * const *sources, guint n, GEr
       rad = c_rad >= 0 && (int) n_cols > c_rad ? g_strstrip (row[c_rad]) : "";
       if (*class_name == '\0')
         {
-          hs_import_skip (ctx, csv_path, line, "empty class_name");
+          hs_import_skip (ctx, csv_path, line, _("empty class_name"));
           continue;
         }
       image = hs_import_images_get (ctx, images, id, csv_path, line);
@@ -134,13 +135,13 @@ hs_import_vindr (HsImportContext *ctx, const char * const *sources, guint n, GEr
       if (is_blank (row[c_x1]) && is_blank (row[c_y1]) && is_blank (row[c_x2]) && is_blank (row[c_y2]))
         {
           if (g_ascii_strcasecmp (class_name, "No finding") != 0)
-            hs_import_skip (ctx, csv_path, line, "%s without a box", class_name);
+            hs_import_skip (ctx, csv_path, line, _("%s without a box"), class_name);
           continue;   /* "No finding": the image stays normal unless another row boxes it */
         }
       if (!parse_double (row[c_x1], &x1) || !parse_double (row[c_y1], &y1) ||
           !parse_double (row[c_x2], &x2) || !parse_double (row[c_y2], &y2))
         {
-          hs_import_skip (ctx, csv_path, line, "box values are not numbers");
+          hs_import_skip (ctx, csv_path, line, _("box values are not numbers"));
           continue;
         }
       if (c_w >= 0 && c_h >= 0 && (int) n_cols > MAX (c_w, c_h))
@@ -155,7 +156,7 @@ hs_import_vindr (HsImportContext *ctx, const char * const *sources, guint n, GEr
       x1 *= sx; x2 *= sx; y1 *= sy; y2 *= sy;
       if (!hs_import_clip_box (&x1, &y1, &x2, &y2, image->width, image->height))
         {
-          hs_import_skip (ctx, csv_path, line, "box is empty or outside the image");
+          hs_import_skip (ctx, csv_path, line, _("box is empty or outside the image"));
           continue;
         }
       {

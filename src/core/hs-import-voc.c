@@ -6,6 +6,7 @@
  * Sources: a folder of .xml files (or one file) and the image folder
  * (default: JPEGImages beside the annotation folder, else that folder). */
 #include "hs-import-private.h"
+#include "hs-i18n-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -141,9 +142,9 @@ import_one (HsImportContext *ctx, HsImportImages *images, const char *xml_path)
   context = g_markup_parse_context_new (&parser, G_MARKUP_TREAT_CDATA_AS_TEXT, &p, NULL);
   if (!g_markup_parse_context_parse (context, contents, (gssize) len, &local_error) ||
       !g_markup_parse_context_end_parse (context, &local_error))
-    hs_import_skip (ctx, xml_path, 0, "not readable XML: %s", local_error->message);
+    hs_import_skip (ctx, xml_path, 0, _("not readable XML: %s"), local_error->message);
   else if (p.filename == NULL || *p.filename == '\0')
-    hs_import_skip (ctx, xml_path, 0, "no <filename>");
+    hs_import_skip (ctx, xml_path, 0, _("no <filename>"));
   else
     {
       const char *dot = strrchr (p.filename, '.');
@@ -152,7 +153,7 @@ import_one (HsImportContext *ctx, HsImportImages *images, const char *xml_path)
       image = hs_import_images_get (ctx, images, stem, xml_path, 0);
       if (image != NULL && p.size_w > 0 && p.size_h > 0 &&
           (fabs (p.size_w - image->width) > 0.5 || fabs (p.size_h - image->height) > 0.5))
-        hs_import_skip (ctx, xml_path, 0, "<size> %g × %g differs from the image's %u × %u; boxes scaled",
+        hs_import_skip (ctx, xml_path, 0, _("<size> %g × %g differs from the image's %u × %u; boxes scaled"),
                         p.size_w, p.size_h, image->width, image->height);
       for (guint i = 0; image != NULL && i < p.objects->len; i++)
         {
@@ -163,7 +164,7 @@ import_one (HsImportContext *ctx, HsImportImages *images, const char *xml_path)
 
           if (o->name == NULL || *o->name == '\0' || o->have != 0xf)
             {
-              hs_import_skip (ctx, xml_path, 0, "object[%u]: expected <name> and <bndbox> with xmin, ymin, xmax, ymax", i);
+              hs_import_skip (ctx, xml_path, 0, _("object[%u]: expected <name> and <bndbox> with xmin, ymin, xmax, ymax"), i);
               continue;
             }
           x1 = (o->box[0] - 1.0) * sx;
@@ -172,7 +173,7 @@ import_one (HsImportContext *ctx, HsImportImages *images, const char *xml_path)
           y2 = o->box[3] * sy;
           if (!hs_import_clip_box (&x1, &y1, &x2, &y2, image->width, image->height))
             {
-              hs_import_skip (ctx, xml_path, 0, "object[%u]: box is empty or outside the image", i);
+              hs_import_skip (ctx, xml_path, 0, _("object[%u]: box is empty or outside the image"), i);
               continue;
             }
           hs_region_add_box (hs_import_get_region (ctx, image->instance, o->name), x1, y1, x2, y2);
@@ -210,7 +211,7 @@ hs_import_voc (HsImportContext *ctx, const char * const *sources, guint n, GErro
 
       if (dir == NULL)
         {
-          g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot read the folder", annotations);
+          g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, _("%s: cannot read the folder"), annotations);
           return FALSE;
         }
       while ((name = g_dir_read_name (dir)) != NULL)
@@ -223,7 +224,7 @@ hs_import_voc (HsImportContext *ctx, const char * const *sources, guint n, GErro
   if (files->len == 0)
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   "%s: no Pascal VOC .xml annotation found", annotations);
+                   _("%s: no Pascal VOC .xml annotation found"), annotations);
       return FALSE;
     }
   if (sibling)

@@ -1,5 +1,8 @@
 /* hs-import-yolo.c — YOLO txt boxes ("class xc yc w h", normalised) */
 #include "hs-import-private.h"
+#include "hs-i18n-private.h"
+
+#include <inttypes.h>
 
 #include <glib/gstdio.h>
 #include <stdlib.h>
@@ -136,7 +139,7 @@ hs_import_yolo (HsImportContext *ctx, const char * const *sources, guint n, GErr
 
   if (!g_file_test (top, G_FILE_TEST_IS_DIR))
     {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT, "%s: not a folder", top);
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT, _("%s: not a folder"), top);
       return FALSE;
     }
   if (classes == NULL && n >= 2)
@@ -235,12 +238,12 @@ hs_import_yolo (HsImportContext *ctx, const char * const *sources, guint n, GErr
                   }
               if (nf < 5)
                 {
-                  hs_import_skip (ctx, label_path, k + 1, "expected \"class x_center y_center width height\"");
+                  hs_import_skip (ctx, label_path, k + 1, _("expected \"class x_center y_center width height\""));
                   continue;
                 }
               if (!g_ascii_string_to_unsigned (f[0], 10, 0, G_MAXUINT32, &klass, NULL))
                 {
-                  hs_import_skip (ctx, label_path, k + 1, "class '%s' is not a whole number", f[0]);
+                  hs_import_skip (ctx, label_path, k + 1, _("class '%s' is not a whole number"), f[0]);
                   continue;
                 }
               for (guint j = 0; j < 4 && ok; j++)
@@ -251,20 +254,20 @@ hs_import_yolo (HsImportContext *ctx, const char * const *sources, guint n, GErr
                 }
               if (!ok)
                 {
-                  hs_import_skip (ctx, label_path, k + 1, "coordinates must be numbers in [0, 1]");
+                  hs_import_skip (ctx, label_path, k + 1, _("coordinates must be numbers in [0, 1]"));
                   continue;
                 }
               if (nf > 5)
                 {
                   /* segmentation polygons ("class x1 y1 x2 y2 ...") are not boxes */
-                  hs_import_skip (ctx, label_path, k + 1, "%u values: not a YOLO box line", nf);
+                  hs_import_skip (ctx, label_path, k + 1, _("%u values: not a YOLO box line"), nf);
                   continue;
                 }
               if (class_names != NULL && klass < class_names->len)
                 name = g_ptr_array_index (class_names, klass);
               else if (class_names != NULL)
                 {
-                  hs_import_skip (ctx, label_path, k + 1, "class %" G_GUINT64_FORMAT " is not in %s (%u names)",
+                  hs_import_skip (ctx, label_path, k + 1, _("class %" PRIu64 " is not in %s (%u names)"),
                                   klass, classes, class_names->len);
                   continue;
                 }
@@ -276,7 +279,7 @@ hs_import_yolo (HsImportContext *ctx, const char * const *sources, guint n, GErr
               y2 = (v[1] + v[3] / 2) * height;
               if (!hs_import_clip_box (&x1, &y1, &x2, &y2, width, height))
                 {
-                  hs_import_skip (ctx, label_path, k + 1, "empty box");
+                  hs_import_skip (ctx, label_path, k + 1, _("empty box"));
                   continue;
                 }
               hs_region_add_box (hs_import_get_region (ctx, instance, name), x1, y1, x2, y2);
@@ -287,7 +290,7 @@ hs_import_yolo (HsImportContext *ctx, const char * const *sources, guint n, GErr
     }
   if (images->len == 0)
     {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT, "%s: no PNG or JPEG images found", top);
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT, _("%s: no PNG or JPEG images found"), top);
       return FALSE;
     }
   return TRUE;

@@ -5,6 +5,7 @@
 #include "hs-stop-point.h"
 #include "hs-limits.h"
 #include "hs-safe-open.h"
+#include "hs-i18n-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -240,7 +241,7 @@ hs_import_open_source (HsImportContext *ctx, const char *path, GError **error)
   if (best == NULL)
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   "%s: outside the source folders", path);
+                   _("%s: outside the source folders"), path);
       return -1;
     }
   fd = hs_safe_open_under (best_len == 0 ? "/" : best, absolute + best_len + 1, path,
@@ -339,7 +340,7 @@ copy_file (int fd, const char *source, const char *dest, GError **error)
         close (out);
       if (!ok)
         {
-          g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot copy to %s: %s",
+          g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, _("%s: cannot copy to %s: %s"),
                        source, dest, g_strerror (saved));
           g_unlink (tmp);
           return FALSE;
@@ -351,7 +352,7 @@ copy_file (int fd, const char *source, const char *dest, GError **error)
   if (g_rename (tmp, dest) != 0)
     {
       int saved = errno;
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot copy to %s: %s",
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, _("%s: cannot copy to %s: %s"),
                    source, dest, g_strerror (saved));
       g_unlink (tmp);
       return FALSE;
@@ -383,7 +384,7 @@ hs_import_add_image (HsImportContext *ctx, const char *source, const char *relat
       g_str_has_suffix (relative, "/.."))
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   "%s: image name \"%s\" would leave the output folder", source, relative);
+                   _("%s: image name \"%s\" would leave the output folder"), source, relative);
       return NULL;
     }
   /* Probed and copied from one descriptor opened beneath the source
@@ -430,7 +431,7 @@ hs_import_add_image (HsImportContext *ctx, const char *source, const char *relat
   if (g_mkdir_with_parents (dir, 0755) != 0)
     {
       int saved = errno;
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot create folder: %s",
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, _("%s: cannot create folder: %s"),
                    dir, g_strerror (saved));
       close (fd);
       return NULL;
@@ -472,7 +473,7 @@ hs_import_write_mask (HsImportContext *ctx, const char *stem, const guint8 *mask
   if (g_mkdir_with_parents (dir, 0755) != 0)
     {
       int saved = errno;
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot create folder: %s",
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, _("%s: cannot create folder: %s"),
                    dir, g_strerror (saved));
       return NULL;
     }
@@ -563,7 +564,7 @@ hs_import (const char *format, const char * const *sources, const char *output_d
         if (n_sources < formats[i].min_sources || n_sources > formats[i].max_sources)
           {
             g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_USAGE,
-                         "format %s takes %u to %u sources, %u given", format,
+                         _("format %s takes %u to %u sources, %u given"), format,
                          formats[i].min_sources, formats[i].max_sources, n_sources);
             return NULL;
           }
@@ -573,13 +574,13 @@ hs_import (const char *format, const char * const *sources, const char *output_d
     {
       g_autofree char *known = g_strjoinv (", ", (char **) hs_import_list_formats ());
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_USAGE,
-                   "unknown import format '%s' (known: %s)", format, known);
+                   _("unknown import format '%s' (known: %s)"), format, known);
       return NULL;
     }
   for (guint i = 0; i < n_sources; i++)
     if (!g_file_test (sources[i], G_FILE_TEST_EXISTS))
       {
-        g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: no such file or folder",
+        g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, _("%s: no such file or folder"),
                      sources[i]);
         return NULL;
       }
@@ -597,20 +598,20 @@ hs_import (const char *format, const char * const *sources, const char *output_d
       if (existing == NULL)
         {
           g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO,
-                       "npy-folder attaches maps to an existing dataset: %s", local_error->message);
+                       _("npy-folder attaches maps to an existing dataset: %s"), local_error->message);
           return NULL;
         }
     }
   else if (g_file_test (manifest, G_FILE_TEST_EXISTS) && !options->force)
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_EXISTS,
-                   "%s: a dataset is already there (use --force to replace it)", manifest);
+                   _("%s: a dataset is already there (use --force to replace it)"), manifest);
       return NULL;
     }
   if (!attach && g_mkdir_with_parents (output_dir, 0755) != 0)
     {
       int saved = errno;
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s: cannot create folder: %s",
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, _("%s: cannot create folder: %s"),
                    output_dir, g_strerror (saved));
       return NULL;
     }
@@ -651,14 +652,15 @@ hs_import (const char *format, const char * const *sources, const char *output_d
 
           if (n_skipped == 1)
             g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                         "%s: nothing imported: the only row was skipped", sources[0]);
+                         _("%s: nothing imported: the only row was skipped"), sources[0]);
           else if (n_skipped > 1)
             g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                         "%s: nothing imported: all %u rows were skipped", sources[0], n_skipped);
+                         _("%s: nothing imported: all %u rows were skipped"), sources[0], n_skipped);
           else
             g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                         "%s: nothing imported: no %s found", sources[0],
-                         attach ? "maps" : "sentences or regions");
+                         attach ? _("%s: nothing imported: no maps found")
+                                : _("%s: nothing imported: no sentences or regions found"),
+                         sources[0]);
           ok = FALSE;
         }
       else
@@ -781,7 +783,7 @@ hs_import_images_get (HsImportContext *ctx, HsImportImages *images, const char *
   if (g_hash_table_lookup_extended (images->by_id, id, NULL, (gpointer *) &image))
     {
       if (image->instance == NULL)
-        hs_import_skip (ctx, file, line, "image %s was not imported", id);
+        hs_import_skip (ctx, file, line, _("image %s was not imported"), id);
       return image->instance != NULL ? image : NULL;
     }
   image = g_new0 (HsImportImage, 1);
@@ -789,13 +791,13 @@ hs_import_images_get (HsImportContext *ctx, HsImportImages *images, const char *
   g_hash_table_insert (images->by_id, g_strdup (id), image);
   if (*id == '\0' || strchr (id, '/') != NULL || strcmp (id, "..") == 0 || strcmp (id, ".") == 0)
     {
-      hs_import_skip (ctx, file, line, "bad image id '%s'", id);
+      hs_import_skip (ctx, file, line, _("bad image id '%s'"), id);
       return NULL;
     }
   source = find_image (images, id);
   if (source == NULL)
     {
-      hs_import_skip (ctx, file, line, "image %s not found in %s", id, images->dir);
+      hs_import_skip (ctx, file, line, _("image %s not found in %s"), id, images->dir);
       return NULL;
     }
   base = g_path_get_basename (source);

@@ -3,6 +3,7 @@
  * datasets give equal bytes; saved through the atomic writer. */
 #include "hs-manifest-private.h"
 #include "hs-atomic-file.h"
+#include "hs-i18n-private.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -470,7 +471,7 @@ hs_dataset_save (HsDataset *dataset, GError **error)
     {
       int saved = errno;
       g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_IO,
-                   "%s: cannot create the dataset folder: %s", dataset->root, g_strerror (saved));
+                   _("%s: cannot create the dataset folder: %s"), dataset->root, g_strerror (saved));
       return FALSE;
     }
   /* What the files are now, for validate to compare with later. */
@@ -478,7 +479,7 @@ hs_dataset_save (HsDataset *dataset, GError **error)
   text = dataset_to_json (dataset, &len);
   if (!hs_atomic_write (dataset->manifest_path, text, len, &local_error))
     {
-      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_IO, "%s: cannot write the manifest: %s",
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_IO, _("%s: cannot write the manifest: %s"),
                    dataset->manifest_path, local_error->message);
       return FALSE;
     }
