@@ -753,3 +753,11 @@ T.update({
  "panels %u and %u share a colour bar but measure different quantities (\"%s\" and \"%s\"): name the bar's quantity, or scale per row or column":
    "die Felder %u und %u teilen einen Farbbalken, messen aber verschiedene Größen (\"%s\" und \"%s\"): die Größe des Balkens benennen oder pro Zeile oder Spalte skalieren",
 })
+T.update({
+ # words put into the messages above
+ "sentence": "Satz",
+ "prompt": "Eingabe",
+ "missing": "fehlend",
+ "overlapping tensors": "überlappende Tensoren",
+ "a gap": "eine Lücke",
+})

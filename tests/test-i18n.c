@@ -123,6 +123,28 @@ test_map_errors (void)
   g_assert_cmpstr (error->message, ==, "m.npy: Datei mit 16 Bytes ist zu groß (Grenze 12 Bytes)");
 }
 
+/* Messages marked in the overlay, RLE and CSV modules (a format with %c,
+ * one with a PRIu64 number and one with the file:line prefix). */
+static void
+test_more_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  HsScaleSpec spec;
+  const guint32 counts[] = { 3, 2 };
+
+  g_assert_false (hs_scale_spec_parse ("log", &spec, &error));
+  g_assert_cmpstr (error->message, ==,
+                   "unbekannter Skalenmodus 'log' (erwartet: minmax, fixed:LO:HI, percentile:P1:P2 oder shared:LO:HI)");
+  g_clear_error (&error);
+
+  g_assert_null (hs_rle_counts_from_string ("~", &error));
+  g_assert_cmpstr (error->message, ==, "die RLE-Zeichenkette hat ein ungültiges Zeichen '~' an Position 0");
+  g_clear_error (&error);
+
+  g_assert_null (hs_rle_decode (counts, G_N_ELEMENTS (counts), 2, 2, &error));
+  g_assert_cmpstr (error->message, ==, "die RLE-Zahlen ergeben 5 Pixel, die Maske hat 2 × 2 = 4");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -139,5 +161,6 @@ main (int argc, char **argv)
   g_test_add_func ("/i18n/dataset-errors", test_dataset_errors);
   g_test_add_func ("/i18n/map-errors", test_map_errors);
   g_test_add_func ("/i18n/validate-problem", test_validate_problem);
+  g_test_add_func ("/i18n/more-errors", test_more_errors);
   return g_test_run ();
 }

@@ -941,7 +941,7 @@ hs_annotation_session_load_map (HsAnnotationSession *session, guint index, const
       g_set_error (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_NOT_FOUND,
                    _("%s: no precomputed map of %s for %s \"%s\" in instance \"%s\""),
                    hs_dataset_get_manifest_path (session->dataset), session->aliases[item->alias],
-                   item->round == HS_ANNOTATION_ROUND_REPORT ? "sentence" : "prompt",
+                   item->round == HS_ANNOTATION_ROUND_REPORT ? _("sentence") : _("prompt"),
                    item->round == HS_ANNOTATION_ROUND_REPORT ? item->query : (prompt ? prompt : ""),
                    instance->id);
       return NULL;

@@ -338,7 +338,7 @@ hs_model_load (const char *path, GError **error)
   if (g_strcmp0 (format, HS_MODEL_FORMAT) != 0)
     {
       model_error (error, model, _("metadata \"format\" is %s%s%s, expected \"%s\""),
-                   format ? "\"" : "", format ? format : "missing", format ? "\"" : "", HS_MODEL_FORMAT);
+                   format ? "\"" : "", format ? format : _("missing"), format ? "\"" : "", HS_MODEL_FORMAT);
       return NULL;
     }
   if (!parse_config (model, error) || !parse_vocabulary (model, error) || !load_tensors (model, error))

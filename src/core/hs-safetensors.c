@@ -289,7 +289,7 @@ parse (HsSafetensors *st, GError **error)
       if (t->begin != covered)
         return format_error (error, st, _("tensor \"%s\" starts at byte %zu of the data buffer, expected %zu (%s)"),
                              t->info.name, t->begin, covered,
-                             t->begin < covered ? "overlapping tensors" : "a gap");
+                             t->begin < covered ? _("overlapping tensors") : _("a gap"));
       covered = t->end;
     }
   if (covered != data_len)
