@@ -761,3 +761,43 @@ T.update({
  "overlapping tensors": "überlappende Tensoren",
  "a gap": "eine Lücke",
 })
+T.update({
+ # metric definitions (hs-metric-info.c)
+ "Probability that a random target pixel scores higher than a random pixel outside the target (ties count ½); 0.5 = chance":
+   "Wahrscheinlichkeit, dass ein zufälliges Zielpixel höher bewertet wird als ein zufälliges Pixel außerhalb des Ziels (Gleichstände zählen ½); 0,5 = Zufall",
+ "Average precision: the precision of the map's pixels, taken in decreasing order, averaged over the target pixels they recover":
+   "Mittlere Präzision: die Präzision der Pixel der Karte, absteigend genommen, gemittelt über die Zielpixel, die sie erfassen",
+ "Share of the map's positive mass that lies in the target": "Anteil der positiven Masse der Karte, der im Ziel liegt",
+ "1 when the map's highest pixel lies in the target, else 0": "1, wenn das höchste Pixel der Karte im Ziel liegt, sonst 0",
+ "Overlap (intersection over union) of the target with the map thresholded by Otsu's method":
+   "Überlappung (Schnitt durch Vereinigung) des Ziels mit der nach Otsu geschwellten Karte",
+ "Share of the map's n highest pixels (n = the target's size) that lie in the target":
+   "Anteil der n höchsten Pixel der Karte (n = Größe des Ziels), die im Ziel liegen",
+ "Contrast-to-noise ratio: |mean inside − mean outside the target| / √(variance inside + variance outside)":
+   "Kontrast-Rausch-Verhältnis: |Mittel innen − Mittel außerhalb des Ziels| / √(Varianz innen + Varianz außen)",
+ "Entropy (nats) of the map's positive mass over its grid cells: low = focused, ln(cells) = spread evenly":
+   "Entropie (nats) der positiven Masse der Karte über ihre Rasterzellen: niedrig = gebündelt, ln(Zellen) = gleichmäßig verteilt",
+ "Entropy divided by ln(h·w): 0 = all on one cell, 1 = spread evenly over the grid":
+   "Entropie geteilt durch ln(h·w): 0 = alles auf einer Zelle, 1 = gleichmäßig über das Raster verteilt",
+ "Attention the model put on its “No Attn” slot instead of the image":
+   "Aufmerksamkeit, die das Modell auf seinen „No Attn“-Platz statt auf das Bild legt",
+ "(mass on the patient's left − mass on the right) / both: +1 all on the patient's left (image right), −1 all on the patient's right":
+   "(Masse links beim Patienten − Masse rechts) / beide: +1 alles links beim Patienten (rechts im Bild), −1 alles rechts beim Patienten",
+ "1 when the map and its own target lie on opposite sides (both |laterality| ≥ 0.2), else 0; not scored for a swapped prompt":
+   "1, wenn Karte und ihr eigenes Ziel auf entgegengesetzten Seiten liegen (beide |Lateralität| ≥ 0,2), sonst 0; für eine vertauschte Eingabe nicht bewertet",
+ "Symmetric Kullback–Leibler divergence between two maps of the same image (as distributions over the grid); 0 = the same map":
+   "Symmetrische Kullback-Leibler-Divergenz zwischen zwei Karten desselben Bildes (als Verteilungen über das Raster); 0 = dieselbe Karte",
+ "How far the map of the left/right-swapped prompt moved toward the side the swapped words name, sign(t)·(l_A − l_B)/2; ≥ 0.1 followed the words, ≤ −0.1 moved the wrong way":
+   "Wie weit die Karte der links/rechts vertauschten Eingabe zu der Seite gewandert ist, die die vertauschten Wörter nennen, sign(t)·(l_A − l_B)/2; ≥ 0,1 den Worten gefolgt, ≤ −0,1 in die falsche Richtung gewandert",
+ "higher is better": "höher ist besser",
+ "lower is better": "niedriger ist besser",
+ "neither better nor worse: it describes the map": "weder besser noch schlechter: beschreibt die Karte",
+ "%s\nRange: %s · %s": "%s\nBereich: %s · %s",
+})
+for k in (5, 10, 20, 30):
+  T["Overlap (intersection over union) of the map's top %d %% pixels with the target" % k] = \
+    "Überlappung (Schnitt durch Vereinigung) der oberen %d %% Pixel der Karte mit dem Ziel" % k
+  T["Share of the map's top %d %% pixels that lie in the target" % k] = \
+    "Anteil der oberen %d %% Pixel der Karte, die im Ziel liegen" % k
+  T["Share of the target covered by the map's top %d %% pixels" % k] = \
+    "Anteil des Ziels, den die oberen %d %% Pixel der Karte abdecken" % k

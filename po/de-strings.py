@@ -482,6 +482,4 @@ T.update({
  "Laterality %s · swap response n/a (%s)": "Lateralität %s · Tauschantwort k. A. (%s)",
  "Laterality %s · swap response %+.2f": "Lateralität %s · Tauschantwort %+.2f",
  "%s · %s (A’s target, swapped words)": "%s · %s (Ziel von A, vertauschte Wörter)",
- "sign(t)·(l_A − l_B)/2: how far the map moved toward the side the swapped words name (t: laterality of the target; l_A, l_B: of the original and the swapped map); ≥ 0.1 followed the words, ≤ −0.1 moved the wrong way":
-   "sign(t)·(l_A − l_B)/2: wie weit die Karte zu der Seite gewandert ist, die die vertauschten Wörter nennen (t: Lateralität des Ziels; l_A, l_B: der ursprünglichen und der vertauschten Karte); ≥ 0,1 den Worten gefolgt, ≤ −0,1 in die falsche Richtung gewandert",
 })

@@ -634,6 +634,35 @@ test_usage (void)
   }
 }
 
+/* metrics --help and score --help print the library's table of metric
+ * definitions: every entry's name, range and definition. */
+static void
+test_help_definitions (void)
+{
+  const char *commands[] = { "metrics", "score" };
+  guint n;
+  const HsMetricInfo *table = hs_metric_info_table (&n);
+
+  for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+      g_auto(GStrv) lines = NULL;
+      g_autoptr(GString) flat = g_string_new (NULL);
+
+      g_assert_cmpint (hs_test_run_cli (commands[c], (const char *[]) { "--help", NULL }, &out, &err), ==, 0);
+      lines = g_strsplit (out, "\n", -1);
+      for (guint i = 0; lines[i] != NULL; i++)
+        g_string_append_printf (flat, "%s ", g_strstrip (lines[i]));
+      for (guint i = 0; i < n; i++)
+        {
+          g_autofree char *head = g_strdup_printf ("%s  %s, ", table[i].name, table[i].range);
+
+          g_assert_nonnull (strstr (flat->str, head));
+          g_assert_nonnull (strstr (flat->str, table[i].definition));
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -647,5 +676,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/cli-metrics/summary", test_summary);
   g_test_add_func ("/hs/cli-metrics/threshold-table", test_threshold_table);
   g_test_add_func ("/hs/cli-metrics/usage", test_usage);
+  g_test_add_func ("/hs/cli-metrics/help-definitions", test_help_definitions);
   return g_test_run ();
 }

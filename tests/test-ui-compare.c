@@ -139,6 +139,13 @@ test_pair_swapped (void)
   g_assert_nonnull (strstr (hs_compare_view_get_readout (t.view, 0), "patient’s right"));
   g_assert_null (strstr (hs_compare_view_get_readout (t.view, 1), "WRONG SIDE"));
   g_assert_nonnull (strstr (hs_compare_view_get_readout (t.view, 1), "swap response +"));
+  /* The read-outs' tooltips define the metrics they name. */
+  g_assert_nonnull (strstr (hs_compare_view_get_readout (t.view, 0),
+                            hs_metric_info_lookup ("laterality")->definition));
+  g_assert_nonnull (strstr (hs_compare_view_get_readout (t.view, 1),
+                            hs_metric_info_lookup ("swap_response")->definition));
+  g_assert_nonnull (strstr (hs_compare_view_get_readout (t.view, 2),
+                            hs_metric_info_lookup ("sym_kl")->definition));
   g_assert_nonnull (strstr (hs_compare_view_get_readout (t.view, 2), "symmetric KL"));
 
   {
@@ -415,6 +422,26 @@ test_perturb_panel (void)
                                    - cmp.perturbed.value[HS_METRIC_LATERALITY]) / 2
                                   * (cmp.original.target_laterality > 0 ? 1 : -1), 1e-12);
   g_assert_nonnull (strstr (hs_perturb_panel_get_swap_response_text (panel), "followed the words"));
+  /* Every metric name in the table (first column) has its definition as tooltip. */
+  {
+    GtkWidget *grid = hs_ui_find_widget (GTK_WIDGET (panel), GTK_TYPE_GRID);
+    guint n_names = 0;
+
+    g_assert_nonnull (grid);
+    for (int row = 1; gtk_grid_get_child_at (GTK_GRID (grid), 0, row) != NULL; row++)
+      {
+        GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (grid), 0, row);
+        const HsMetricInfo *info = hs_metric_info_lookup (gtk_label_get_text (GTK_LABEL (label)));
+        g_autofree char *expected = NULL;
+
+        g_assert_nonnull (info);
+        expected = hs_metric_info_tooltip (info);
+        g_assert_cmpstr (gtk_widget_get_tooltip_text (label), ==, expected);
+        n_names++;
+      }
+    /* the default protocol's metrics, sym_kl and swap_response */
+    g_assert_cmpuint (n_names, ==, 21 + 2);
+  }
   g_assert_cmpfloat (cmp.delta[HS_METRIC_LATERALITY], >, 0.5);
   g_assert_cmpfloat (cmp.delta[HS_METRIC_MASS_IN_TARGET], <, 0);
   g_assert_cmpfloat (cmp.sym_kl, >, 0);

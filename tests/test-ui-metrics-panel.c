@@ -97,6 +97,24 @@ test_values (PanelTest *t, gconstpointer data)
   g_assert_true (hs_metrics_panel_get_cell (t->panel, "laterality", "random", NULL, NULL));
   g_assert_false (hs_metrics_panel_get_cell (t->panel, "iou@20", "model", NULL, NULL));
 
+  /* Every metric's name says what it means: its definition, range and
+   * direction from the library's one table. */
+  {
+    guint n;
+    const HsMetric *metrics = hs_protocol_get_metrics (HS_PROTOCOL_DEFAULT, &n);
+
+    for (guint i = 0; i < n; i++)
+      {
+        g_autofree char *expected = hs_metric_info_tooltip (hs_metric_info_get (metrics[i]));
+
+        g_assert_true (hs_metrics_panel_get_cell (t->panel, hs_metric_get_name (metrics[i]), "name",
+                                                  &text, &tooltip));
+        g_assert_cmpstr (text, ==, hs_metric_get_name (metrics[i]));
+        g_assert_cmpstr (tooltip, ==, expected);
+      }
+    g_assert_nonnull (strstr (tooltip, "Range: "));
+  }
+
   /* No-Attn: the map carries 0.3; the baselines have none (n/a + reason). */
   g_assert_cmpfloat_with_epsilon (cell_value (t, "no_attn", "model"), 0.3, 5e-4);
 

@@ -26,6 +26,7 @@
 #include "hs-model.h"
 #include "hs-target.h"
 #include "hs-metrics.h"
+#include "hs-metric-info.h"
 #include "hs-baselines.h"
 #include "hs-score-report.h"
 #include "hs-csv.h"

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <heatscope/hs-legend.h>
 #include <heatscope/hs-metrics.h>
+#include <heatscope/hs-metric-info.h>
 #include <heatscope/hs-target.h>
 
 #include "hs-compare-view-private.h"
@@ -170,6 +171,21 @@ describe_laterality (double v)
   return g_strdup_printf (_("%+.2f (central)"), v);
 }
 
+/* `text` and, under it, the definition of each metric it names (the
+ * read-out's tooltip): what "laterality −0.96" or "symmetric KL 10.5" means. */
+static char *
+with_definitions (const char *text, const char * const *names)
+{
+  GString *out = g_string_new (text);
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autofree char *tooltip = hs_metric_info_tooltip (hs_metric_info_lookup (names[i]));
+      g_string_append_printf (out, "\n\n%s: %s", names[i], tooltip);
+    }
+  return g_string_free (out, FALSE);
+}
+
 /* The read-out of a swapped prompt's map (B of a swapped pair): its
  * laterality and what it did with the swapped words (swap_response against
  * A's laterality and A's target), never wrong_side: against the original
@@ -183,14 +199,16 @@ set_swap_readout (HsCompareCell *cell, const HsScores *a, const HsScores *b)
   HsSwapVerdict verdict = hs_swap_verdict (response);
   g_autofree char *map_side = describe_laterality (b->value[HS_METRIC_LATERALITY]);
   g_autofree char *detail = NULL;
+  g_autofree char *line = NULL;
   g_autofree char *text = NULL;
 
   if (isnan (response))
     detail = g_strdup_printf (_("Laterality %s · swap response n/a (%s)"), map_side, reason);
   else
     detail = g_strdup_printf (_("Laterality %s · swap response %+.2f"), map_side, response);
-  text = g_strdup_printf (_("%s · %s (A’s target, swapped words)"), detail,
+  line = g_strdup_printf (_("%s · %s (A’s target, swapped words)"), detail,
                           hs_swap_verdict_label (verdict));
+  text = with_definitions (line, (const char * const[]) { "laterality", "swap_response", NULL });
   hs_compare_cell_set_swap_readout (cell, text, detail, verdict);
 }
 
@@ -213,6 +231,7 @@ update_readouts (HsCompareView *self, guint n_scored)
       g_autoptr(GError) score_error = NULL;
       g_autofree char *map_side = NULL;
       g_autofree char *target_side = NULL;
+      g_autofree char *line = NULL;
       g_autofree char *text = NULL;
       g_autofree char *detail = NULL;
       HsScoreOptions options;
@@ -244,9 +263,10 @@ update_readouts (HsCompareView *self, guint n_scored)
       target_side = describe_laterality (scores[i].target_laterality);
       wrong = scores[i].value[HS_METRIC_WRONG_SIDE];
       detail = g_strdup_printf (_("Laterality %s · target %s"), map_side, target_side);
-      text = g_strdup_printf (_("Laterality %s · target %s · %s"), map_side, target_side,
+      line = g_strdup_printf (_("Laterality %s · target %s · %s"), map_side, target_side,
                               isnan (wrong) ? _("wrong side n/a")
                               : wrong >= 0.5 ? _("WRONG SIDE") : _("same side"));
+      text = with_definitions (line, (const char * const[]) { "laterality", "wrong_side", NULL });
       if (isnan (wrong))
         {
           g_autofree char *no_side = g_strdup_printf (_("%s · wrong side n/a (no target side)"), detail);
@@ -450,16 +470,18 @@ _hs_compare_view_finish_pair (HsCompareView *self)
     double kl = NAN;
     const char *reason = NULL;
     guint w = hs_attention_map_get_width (map_a), h = hs_attention_map_get_height (map_a);
+    g_autofree char *line = NULL;
     g_autofree char *text = NULL;
 
     if (w == hs_attention_map_get_width (map_b) && h == hs_attention_map_get_height (map_b))
       kl = hs_sym_kl (hs_attention_map_peek_values (map_a), hs_attention_map_peek_values (map_b),
                       (gsize) w * h, NAN, NAN, HS_PROTOCOL_DEFAULT, &reason);
     if (isnan (kl))
-      text = g_strdup_printf (_("Diverging scale ±%.3g · symmetric KL n/a"), m);
+      line = g_strdup_printf (_("Diverging scale ±%.3g · symmetric KL n/a"), m);
     else
-      text = g_strdup_printf (_("Diverging scale ±%.3g · symmetric KL %.3f"), m, kl);
-    hs_compare_cell_set_readout (cell, text, NULL, -1);
+      line = g_strdup_printf (_("Diverging scale ±%.3g · symmetric KL %.3f"), m, kl);
+    text = with_definitions (line, (const char * const[]) { "sym_kl", NULL });
+    hs_compare_cell_set_readout (cell, text, line, -1);
   }
 
   /* as the shared bar prints its ends */

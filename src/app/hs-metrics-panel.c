@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 #include <heatscope/hs-metrics.h>
+#include <heatscope/hs-metric-info.h>
 #include <heatscope/hs-baselines.h>
 
 #include "hs-metrics-panel.h"
@@ -196,7 +197,14 @@ fill_table (HsMetricsPanel *self, Job *job)
       HsMetric metric = metrics[r];
       const char *name = hs_metric_get_name (metric);
 
-      add_label (self, name, 0, r + 1, 0);
+      {
+        /* What the number means, from the library's one table. */
+        g_autofree char *definition = hs_metric_info_tooltip (hs_metric_info_get (metric));
+
+        label = add_label (self, name, 0, r + 1, 0);
+        gtk_widget_set_tooltip_text (label, definition);
+        g_hash_table_insert (self->cells, g_strdup_printf ("%s/name", name), label);
+      }
       for (guint c = 0; c < N_COLUMNS; c++)
         {
           const HsScores *scores = &job->scores[c];

@@ -31,7 +31,8 @@ void        hs_metrics_panel_set_protocol (HsMetricsPanel *self, const char *pro
 gboolean    hs_metrics_panel_get_busy     (HsMetricsPanel *self);
 /* What the table shows for `metric` (JSON key, e.g. "iou@10") in `column`
  * ("model", "uniform", "center", "sobel", "laplace", "random"): the text
- * ("0.812", "n/a") and the tooltip (the reason when n/a).  FALSE when the
+ * ("0.812", "n/a") and the tooltip (the reason when n/a).  Column "name" is
+ * the metric's name, its tooltip the definition (hs_metric_info_tooltip).  FALSE when the
  * cell does not exist (metric not in the protocol, nothing computed yet). */
 gboolean    hs_metrics_panel_get_cell     (HsMetricsPanel *self, const char *metric,
                                            const char *column, const char **text,

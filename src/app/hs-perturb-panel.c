@@ -3,6 +3,7 @@
 #include <math.h>
 #include <glib/gi18n.h>
 #include <heatscope/hs-metrics.h>
+#include <heatscope/hs-metric-info.h>
 #include <heatscope/hs-target.h>
 
 #include "hs-perturb-panel.h"
@@ -121,14 +122,18 @@ fill_table (HsPerturbPanel *self)
         d = g_strdup (_("n/a"));
       else
         d = g_strdup_printf ("%+.3f", self->comparison.delta[m]);
-      add_cell (self, 0, row, hs_metric_get_name (m), NULL, FALSE);
+      g_autofree char *definition = hs_metric_info_tooltip (hs_metric_info_get (m));
+
+      add_cell (self, 0, row, hs_metric_get_name (m), definition, FALSE);
       add_cell (self, 1, row, o, self->comparison.original.reason[m], FALSE);
       add_cell (self, 2, row, p, self->comparison.perturbed.reason[m], FALSE);
       add_cell (self, 3, row, d, NULL, FALSE);
     }
   {
     g_autofree char *kl = _hs_format_score (-1, self->comparison.sym_kl);
-    add_cell (self, 0, row, "sym_kl", _("Symmetric KL divergence between the two maps"), FALSE);
+    g_autofree char *definition = hs_metric_info_tooltip (hs_metric_info_lookup ("sym_kl"));
+
+    add_cell (self, 0, row, "sym_kl", definition, FALSE);
     add_cell (self, 3, row, kl, self->comparison.sym_kl_reason, FALSE);
     row++;
   }
@@ -141,6 +146,7 @@ fill_table (HsPerturbPanel *self)
       double v = self->comparison.swap_response;
       const char *verdict = hs_swap_verdict_label (hs_swap_verdict (v));
       GtkWidget *label;
+      g_autofree char *definition = hs_metric_info_tooltip (hs_metric_info_lookup ("swap_response"));
 
       if (isnan (v))
         self->swap_text = g_strdup_printf ("%s (%s)", verdict,
@@ -148,10 +154,7 @@ fill_table (HsPerturbPanel *self)
                                            ? self->comparison.swap_response_reason : "");
       else
         self->swap_text = g_strdup_printf ("%+.3f · %s", v, verdict);
-      add_cell (self, 0, row, "swap_response",
-                _("sign(t)·(l_A − l_B)/2: how far the map moved toward the side the swapped "
-                  "words name (t: laterality of the target; l_A, l_B: of the original and the "
-                  "swapped map); ≥ 0.1 followed the words, ≤ −0.1 moved the wrong way"), FALSE);
+      add_cell (self, 0, row, "swap_response", definition, FALSE);
       label = gtk_label_new (self->swap_text);
       gtk_label_set_xalign (GTK_LABEL (label), 1);
       gtk_widget_add_css_class (label, "heading");

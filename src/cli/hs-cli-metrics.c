@@ -657,7 +657,7 @@ hs_cli_metrics (int argc, char **argv)
 
   context = g_option_context_new ("DATASET — score every instance, query and model");
   g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_set_description (context,
+  hs_cli_describe_metrics (context,
     "One row per (instance, sentence, model) with a precomputed map, in instance order,\n"
     "sentence order and model name order whatever --jobs is.  jsonl rows hold the keys\n"
     "instance, query, model, subsets and the protocol's metrics (null = undefined); csv\n"

@@ -105,3 +105,14 @@ hs_cli_collect_targets (HsDataset *dataset, const HsInstance *instance,
     }
   return TRUE;
 }
+
+void
+hs_cli_describe_metrics (GOptionContext *context, const char *text)
+{
+  g_autofree char *table = hs_metric_info_format_help (80);
+  g_autofree char *description = g_strdup_printf ("%s%sMetrics (name  range, direction; what it says):\n%s",
+                                                  text != NULL ? text : "", text != NULL ? "\n\n" : "",
+                                                  table);
+
+  g_option_context_set_description (context, description);
+}

@@ -31,6 +31,9 @@ void hs_cli_error (const char *command, const char *format, ...) G_GNUC_PRINTF (
 void hs_cli_print_line (FILE *out, const char *text);
 /* Parses the command's options; on failure prints the error and returns FALSE. */
 gboolean hs_cli_parse (GOptionContext *context, int *argc, char ***argv, const char *command);
+/* Sets the --help description to `text` (may be NULL) followed by the
+ * library's table of metric definitions (hs_metric_info_format_help). */
+void     hs_cli_describe_metrics (GOptionContext *context, const char *text);
 
 /* The map for (model, query): the query is a sentence id or the exact prompt
  * a map was computed for; model NULL = the first map in manifest order. */
