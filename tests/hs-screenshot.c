@@ -1,0 +1,236 @@
+/* hs-screenshot.c — drives the main window to one state and saves it as a
+ * PNG, for tools/screenshots (the README's screenshots).  Not a test and not
+ * shipped: it links the application's code as the UI tests do, so the
+ * window is the real one without the application needing test-only options.
+ *
+ *   hs-screenshot DATASET OUT.png [--size WxH] [--model M] [--instance ID]
+ *                 [--sentence ID] [--swap] [--prompt TEXT] [--tab overlay|metrics|perturb]
+ *
+ * Every step waits for its work to finish (dataset and image decoding, live
+ * maps, metrics, perturbation scores) before the next; the picture is taken
+ * with GTK's own renderer (the cairo one, Adwaita, DejaVu Sans 10, no
+ * animations, as the UI tests' golden images), so it does not depend on a
+ * window manager or the screen. */
+#include <gtk/gtk.h>
+#include <stdlib.h>
+
+#include <heatscope/heatscope.h>
+
+#include "hs-error-bar.h"
+#include "hs-metrics-panel.h"
+#include "hs-perturb-panel.h"
+#include "hs-window.h"
+
+/* A bound on a hang (nothing waited for takes near this long). */
+#define HANG_SECONDS 300
+
+static void
+wait_until (gboolean (*cond) (gpointer), gpointer data, const char *what)
+{
+  gint64 end = g_get_monotonic_time () + HANG_SECONDS * G_USEC_PER_SEC;
+
+  while (!cond (data))
+    {
+      g_main_context_iteration (NULL, FALSE);
+      if (g_get_monotonic_time () > end)
+        {
+          g_printerr ("hs-screenshot: %s did not finish within %d s\n", what, HANG_SECONDS);
+          exit (1);
+        }
+      g_usleep (1000);
+    }
+}
+
+static gboolean
+is_mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget);
+}
+
+static gboolean
+window_idle (gpointer window)
+{
+  return !hs_window_get_loading (window) && !hs_window_get_live_busy (window);
+}
+
+static gboolean
+metrics_idle (gpointer panel)
+{
+  return !hs_metrics_panel_get_busy (panel);
+}
+
+static gboolean
+perturb_idle (gpointer panel)
+{
+  return !hs_perturb_panel_get_busy (panel);
+}
+
+static gboolean
+count_down (gpointer data)
+{
+  int *n = data;
+
+  return --(*n) <= 0;
+}
+
+/* Lets pending layout, idle and frame work run. */
+static void
+settle (HsWindow *window)
+{
+  for (int round = 0; round < 3; round++)
+    {
+      int n = 30;
+
+      while (g_main_context_pending (NULL))
+        g_main_context_iteration (NULL, FALSE);
+      wait_until (count_down, &n, "drawing");
+      wait_until (window_idle, window, "loading");
+    }
+}
+
+static GtkWidget *
+find_widget (GtkWidget *root, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+save_png (GtkWidget *widget, const char *path)
+{
+  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderNode *node;
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_object_unref (paintable);
+  if (node == NULL)
+    return FALSE;
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_render_node_unref (node);
+  return gdk_texture_save_to_png (texture, path);
+}
+
+static G_GNUC_NORETURN G_GNUC_PRINTF (1, 2) void
+fail (const char *format, ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_printerr ("hs-screenshot: %s\n", message);
+  exit (1);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *size = NULL;
+  g_autofree char *model = NULL;
+  g_autofree char *instance = NULL;
+  g_autofree char *sentence = NULL;
+  g_autofree char *prompt = NULL;
+  g_autofree char *tab = NULL;
+  gboolean swap = FALSE;
+  const GOptionEntry entries[] = {
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Window size (default 1440x900)", "WxH" },
+    { "model", 0, 0, G_OPTION_ARG_STRING, &model, "Model as the selector names it", "M" },
+    { "instance", 0, 0, G_OPTION_ARG_STRING, &instance, "Instance id", "ID" },
+    { "sentence", 0, 0, G_OPTION_ARG_STRING, &sentence, "Sentence id", "ID" },
+    { "swap", 0, 0, G_OPTION_ARG_NONE, &swap, "Swap left/right in the prompt (win.swap-sides)", NULL },
+    { "prompt", 0, 0, G_OPTION_ARG_STRING, &prompt, "Type this prompt", "TEXT" },
+    { "tab", 0, 0, G_OPTION_ARG_STRING, &tab, "Side tab: overlay, metrics or perturb", "NAME" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("DATASET OUT.png — one README screenshot");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  int width = 1440, height = 900;
+  HsWindow *window;
+
+  /* What the UI tests fix for reproducible pictures; settings in memory
+   * (defaults), the schema from the build tree (tools/screenshots sets
+   * GSETTINGS_SCHEMA_DIR). */
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_setenv ("GDK_BACKEND", "x11", FALSE);
+  g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  g_setenv ("GTK_THEME", "Adwaita", TRUE);
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    fail ("%s", error->message);
+  if (argc != 3)
+    fail ("%s", "usage: hs-screenshot DATASET OUT.png [OPTION...] (see --help)");
+  if (size != NULL && sscanf (size, "%dx%d", &width, &height) != 2)
+    fail ("bad --size '%s' (WxH)", size);
+  if (!gtk_init_check ())
+    fail ("%s", "no display (run under xvfb-run)");
+  g_object_set (gtk_settings_get_default (), "gtk-font-name", "DejaVu Sans 10",
+                "gtk-enable-animations", FALSE, "gtk-cursor-blink", FALSE, NULL);
+
+  window = hs_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_until (is_mapped, window, "showing the window");
+  file = g_file_new_for_commandline_arg (argv[1]);
+  hs_window_open (window, file);
+  settle (window);
+  if (hs_window_get_dataset (window) == NULL)
+    fail ("%s: the dataset did not open", argv[1]);
+
+  if (instance != NULL && !hs_window_select_instance (window, instance))
+    fail ("no instance '%s'", instance);
+  settle (window);
+  if (model != NULL && !hs_window_select_model (window, model))
+    fail ("no model '%s' in the selector", model);
+  settle (window);
+  if (sentence != NULL && !hs_prompt_panel_select_sentence (hs_window_get_prompt_panel (window), sentence))
+    fail ("no sentence '%s'", sentence);
+  settle (window);
+  if (swap)
+    g_action_group_activate_action (G_ACTION_GROUP (window), "swap-sides", NULL);
+  if (prompt != NULL)
+    hs_prompt_panel_set_prompt (hs_window_get_prompt_panel (window), prompt);
+  settle (window);
+  if (tab != NULL)
+    {
+      GtkStack *stack = g_object_get_data (G_OBJECT (window), "hs-side-stack");
+
+      if (stack == NULL || gtk_stack_get_child_by_name (stack, tab) == NULL)
+        fail ("no side tab '%s'", tab);
+      gtk_stack_set_visible_child_name (stack, tab);
+      settle (window);
+    }
+  {
+    GtkWidget *metrics = find_widget (GTK_WIDGET (window), HS_TYPE_METRICS_PANEL);
+    GtkWidget *perturb = find_widget (GTK_WIDGET (window), HS_TYPE_PERTURB_PANEL);
+
+    if (metrics != NULL)
+      wait_until (metrics_idle, metrics, "the metrics");
+    if (perturb != NULL)
+      wait_until (perturb_idle, perturb, "the perturbation");
+  }
+  settle (window);
+  if (!save_png (GTK_WIDGET (window), argv[2]))
+    fail ("%s: cannot write the PNG", argv[2]);
+  if (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)) > 0)
+    g_printerr ("hs-screenshot: %s shows: %s\n", argv[2],
+                hs_error_bar_get_text (hs_window_get_error_bar (window)));
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
+}
