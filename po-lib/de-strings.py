@@ -322,6 +322,7 @@ T.update({
    "%u Token aufgeführt, aber die Karte hat %u Karten pro Token (Form [tokens, h, w] erwartet)",
  "a quantity of more than %d characters (it titles a colour bar)":
    "eine Größe mit mehr als %d Zeichen (sie beschriftet einen Farbbalken)",
+ "phantom-trained model on a real image": "an Phantomen trainiertes Modell auf einem echten Bild",
 })
 T.update({
  # swap_response verdicts (hs-swap-response.c)

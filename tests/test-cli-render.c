@@ -327,6 +327,114 @@ test_input_errors (void)
   g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
 }
 
+/* A real radiograph (a DICOM or the COVID-19 X-ray set, copied into a
+ * temporary dataset) with the built-in grounded model's map as computed by
+ * `heatscope-cli attend`: render labels it "phantom-trained model on a real
+ * image" in SVG and PDF, with and without the caption; the same image marked
+ * as a phantom ("phantom": true) carries no such label; figure panels too. */
+static void
+write_real_dataset (const char *dir, gboolean phantom)
+{
+  g_autofree char *manifest = g_strdup_printf (
+    "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": ["
+    " {\"id\": \"real-1\", \"image\": \"xray.dcm\",%s"
+    "  \"sentences\": [{\"id\": \"s0\", \"text\": \"Opacity in the left lower lung.\"}],"
+    "  \"maps\": [{\"model\": \"grounded\", \"query\": \"s0\", \"file\": \"grounded.npy\"},"
+    "           {\"model\": \"my-model\", \"query\": \"s0\", \"file\": \"grounded.npy\"}]}]}",
+    phantom ? " \"phantom\": true," : "");
+
+  hs_test_write_file (dir, "heatscope.json", manifest);
+}
+
+static char *
+pdf_text (const char *pdf_path)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  const char *argv[] = { "/usr/bin/pdftotext", pdf_path, "-", NULL };
+  int status = -1;
+
+  if (!g_file_test (argv[0], G_FILE_TEST_IS_EXECUTABLE))
+    return NULL;
+  hs_test_run (argv, &out, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  return g_steal_pointer (&out);
+}
+
+static void
+test_phantom_note (void)
+{
+  g_autofree char *source = hs_test_shared_path ("dicom/siim-acr-ptx-cxr-1024.dcm");
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *image = g_build_filename (dir, "xray.dcm", NULL);
+  g_autofree char *map = g_build_filename (dir, "grounded.npy", NULL);
+  g_autofree char *svg_path = g_build_filename (dir, "fig.svg", NULL);
+  g_autofree char *pdf_path = g_build_filename (dir, "fig.pdf", NULL);
+  g_autofree char *bytes = NULL;
+  const char *note = "phantom-trained model on a real image";
+  gsize len;
+
+  if (source == NULL)
+    return;
+  g_assert_true (g_file_get_contents (source, &bytes, &len, NULL));
+  g_assert_true (g_file_set_contents (image, bytes, len, NULL));
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    const char *args[] = { "--model", "grounded", "--image", image, "--prompt",
+                           "Opacity in the left lower lung.", "-o", map, NULL };
+    g_assert_cmpint (hs_test_run_cli ("attend", args, &out, &err), ==, 0);
+  }
+
+  for (int phantom = 0; phantom <= 1; phantom++)
+    {
+      write_real_dataset (dir, phantom);
+      for (int caption = 0; caption <= 1; caption++)
+        {
+          g_autofree char *svg = NULL, *text = NULL;
+          g_autofree char *out = NULL, *err = NULL;
+          const char *svg_args[] = { dir, "--instance", "real-1", "--query", "s0", "--model",
+                                     "grounded", "--size", "256", "-o", svg_path,
+                                     caption ? NULL : "--no-caption", NULL };
+          const char *pdf_args[] = { dir, "--instance", "real-1", "--query", "s0", "--model",
+                                     "grounded", "--size", "256", "-o", pdf_path,
+                                     caption ? NULL : "--no-caption", NULL };
+
+          g_assert_cmpint (hs_test_run_cli ("render", svg_args, &out, &err), ==, 0);
+          g_assert_true (g_file_get_contents (svg_path, &svg, NULL, NULL));
+          g_assert_cmpint (strstr (svg, note) != NULL, ==, !phantom);
+          /* the caption, or none */
+          g_assert_cmpint (strstr (svg, "model grounded · instance real-1") != NULL, ==, caption);
+          g_assert_cmpint (hs_test_run_cli ("render", pdf_args, &out, &err), ==, 0);
+          text = pdf_text (pdf_path);
+          if (text != NULL)
+            g_assert_cmpint (strstr (text, note) != NULL, ==, !phantom);
+        }
+      /* Another model's map of the same image is not labelled. */
+      {
+        g_autofree char *svg = NULL, *out = NULL, *err = NULL;
+        const char *args[] = { dir, "--instance", "real-1", "--query", "s0", "--model",
+                               "my-model", "--size", "256", "-o", svg_path, NULL };
+
+        g_assert_cmpint (hs_test_run_cli ("render", args, &out, &err), ==, 0);
+        g_assert_true (g_file_get_contents (svg_path, &svg, NULL, NULL));
+        g_assert_null (strstr (svg, note));
+      }
+      /* figure: the built-in model's panel and the difference with it, not my-model's */
+      {
+        g_autofree char *svg = NULL, *out = NULL, *err = NULL;
+        const char *args[] = { dir, "--panel", "real-1:s0:grounded", "--panel", "real-1:s0:my-model",
+                               "--diff", "1,2", "-o", svg_path, NULL };
+        const char *at;
+        guint n = 0;
+
+        g_assert_cmpint (hs_test_run_cli ("figure", args, &out, &err), ==, 0);
+        g_assert_true (g_file_get_contents (svg_path, &svg, NULL, NULL));
+        for (at = strstr (svg, "phantom-trained"); at != NULL; at = strstr (at + 1, "phantom-trained"))
+          n++;
+        g_assert_cmpuint (n, ==, phantom ? 0 : 2);
+      }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -337,5 +445,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/cli-render/huge-values", test_huge_values);
   g_test_add_func ("/hs/cli-render/usage-errors", test_usage_errors);
   g_test_add_func ("/hs/cli-render/input-errors", test_input_errors);
+  g_test_add_func ("/hs/cli-render/phantom-note", test_phantom_note);
   return g_test_run ();
 }

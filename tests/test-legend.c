@@ -353,6 +353,31 @@ test_caption (void)
     assert_line (two, 1, "model grounded · instance p7", FALSE);
     g_assert_cmpfloat (h2, <, h1);
   }
+
+  /* A built-in model on a real image: the note is a bold line of its own
+   * after the model line, in the one-line form too; a line budget keeps the
+   * note (it is laid out first) and cuts the prompt. */
+  {
+    HsCaption real = { "A nodule.", "grounded", "p0001", TRUE };
+    HsCaption lng = { "There is a small nodule in the left upper lobe next to the hilum.",
+                      "grounded", "p7", TRUE };
+    g_autoptr(GPtrArray) all = hs_caption_layout (&real, 1000, 12, 0, NULL);
+    g_autoptr(GPtrArray) two = hs_caption_layout (&lng, 300, 12, 2, NULL);
+    g_autoptr(GPtrArray) one = hs_caption_layout (&lng, 1000, 12, 1, NULL);
+    g_autofree char *line = hs_caption_to_string (&real);
+
+    g_assert_cmpuint (all->len, ==, 3);
+    assert_line (all, 0, "“A nodule.”", TRUE);
+    assert_line (all, 1, "model grounded · instance p0001", FALSE);
+    assert_line (all, 2, "phantom-trained model on a real image", TRUE);
+    g_assert_cmpstr (line, ==, "“A nodule.” · model grounded · instance p0001 · "
+                               "phantom-trained model on a real image");
+    g_assert_cmpuint (two->len, ==, 2);
+    g_assert_true (g_str_has_suffix (((HsCaptionLine *) g_ptr_array_index (two, 0))->text, "…"));
+    assert_line (two, 1, "phantom-trained model on a real image", TRUE);
+    g_assert_cmpuint (one->len, ==, 1);
+    assert_line (one, 0, "phantom-trained model on a real image", TRUE);
+  }
 }
 
 static void

@@ -99,6 +99,10 @@ typedef struct {
   guint       width;
   guint       height;
   HsFileRecord *image_record;  /* of the image file; NULL when not recorded */
+  /* A Heatscope phantom ("phantom": true, written by heatscope-cli demo):
+   * the built-in models were trained on such images.  Any other image is
+   * real, and a built-in model's map of it is labelled as such. */
+  gboolean    phantom;
 } HsInstance;
 
 /* Subsets of McInerney et al., computed from labels and targets. */

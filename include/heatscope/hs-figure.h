@@ -84,6 +84,10 @@ typedef struct {
   const char           *prompt;           /* caption parts; NULL = omitted                */
   const char           *model;
   const char           *instance;
+  /* A built-in model's map of a real image (hs_model_is_phantom_trained_on_real):
+   * the caption says "phantom-trained model on a real image" (also when
+   * show_caption is FALSE), grid panels in their note. */
+  gboolean              phantom_model_on_real_image;
 
   /* View */
   double                view_x, view_y;   /* viewport in image pixels; view_w/h <= 0 = whole image */

@@ -97,6 +97,10 @@ typedef struct {
   const char *prompt;     /* shown bold and quoted; NULL or "" = none */
   const char *model;      /* "model M · instance I" under it          */
   const char *instance;
+  /* A built-in (phantom-trained) model's map of a real image
+   * (hs_model_is_phantom_trained_on_real): a bold line of its own,
+   * hs_caption_phantom_note (), after the model line. */
+  gboolean    phantom_model_on_real_image;
 } HsCaption;
 
 typedef struct {
@@ -108,17 +112,23 @@ typedef struct {
 } HsCaptionLine;
 
 /* The caption word-wrapped to `width`: the prompt (bold, `font_size`), then
- * the model/instance line (0.85 × font_size).  With max_lines > 0 at most
- * that many lines (the prompt keeps one less when there is a model or
- * instance), the last of a cut part ending in "…".  A GPtrArray of
+ * the model/instance line (0.85 × font_size), then the phantom note (bold,
+ * 0.85 × font_size) when flagged.  With max_lines > 0 at most that many
+ * lines: the note's lines are kept first (a view never loses it), the prompt
+ * keeps one less when there is a model or instance, the last of a cut part
+ * ends in "…".  A GPtrArray of
  * HsCaptionLine*; `height` (may be NULL) gets the height of all lines. */
 GPtrArray *hs_caption_layout    (const HsCaption *caption, double width, double font_size,
                                  guint max_lines, double *height);
 /* Draws the lines with cairo, the caption's top-left at (x, y). */
 void       hs_caption_draw      (GPtrArray *lines, cairo_t *cr, double x, double y,
                                  const double ink[4]);
-/* One line for a label: "“prompt” · model M · instance I". */
+/* One line for a label: "“prompt” · model M · instance I" (then
+ * " · phantom-trained model on a real image" when flagged). */
 char      *hs_caption_to_string (const HsCaption *caption);
+/* "phantom-trained model on a real image", translated: the words every view
+ * and export uses for HsCaption.phantom_model_on_real_image. */
+const char *hs_caption_phantom_note (void);
 
 /* ---- regions ---- */
 

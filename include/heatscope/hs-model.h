@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 #include "hs-image.h"
 #include "hs-attention-map.h"
+#include "hs-dataset.h"
 
 G_BEGIN_DECLS
 
@@ -38,6 +39,13 @@ HsModel          *hs_model_load_builtin      (const char *name_or_path, GError *
 char             *hs_model_find_builtin      (const char *name);
 /* {"grounded", "blind", "noattn", NULL} */
 const char * const *hs_model_list_builtin    (void);
+/* TRUE when `model` is a built-in model (its names are reserved for the
+ * built-in models, whether computed live or precomputed by `demo`) and
+ * `instance` is not a Heatscope phantom (HsInstance.phantom): the map is a
+ * phantom-trained model's on a real image, and every view and export says so
+ * (HsCaption.phantom_model_on_real_image). */
+gboolean          hs_model_is_phantom_trained_on_real (const char       *model,
+                                                       const HsInstance *instance);
 
 HsModel          *hs_model_ref               (HsModel *model);
 void              hs_model_unref             (HsModel *model);

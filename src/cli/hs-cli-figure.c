@@ -20,6 +20,7 @@ typedef struct {
   HsCliTargets    targets;
   char           *title, *note;
   const char     *quantity;    /* the map's, from the manifest (borrowed); NULL: unstated */
+  gboolean        phantom_note;  /* a built-in model's map of a real image */
 } PanelData;
 
 static void
@@ -160,6 +161,7 @@ load_panel (HsDataset *dataset, const char *dataset_path, const char *spec, GErr
       panel_data_free (d);
       return NULL;
     }
+  d->phantom_note = hs_model_is_phantom_trained_on_real (ref->model, instance);
   prompt = clean_prompt (swapped ? swapped : ref->prompt ? ref->prompt
                          : sentence ? sentence->text : parts[1]);
   d->title = g_strdup (prompt);
@@ -336,6 +338,7 @@ hs_cli_figure (int argc, char **argv)
         }
       d = g_new0 (PanelData, 1);
       d->image = hs_image_ref (da->image);
+      d->phantom_note = da->phantom_note || db->phantom_note;
       d->diff = g_new (double, (gsize) wa * ha);
       d->diff_w = wa;
       d->diff_h = ha;
@@ -370,6 +373,7 @@ hs_cli_figure (int argc, char **argv)
       panel.view.n_boxes = d->targets.boxes->len;
       panel.view.masks = (const HsFigureMask *) (const void *) d->targets.masks->data;
       panel.view.n_masks = d->targets.masks->len;
+      panel.view.phantom_model_on_real_image = d->phantom_note;
       panel.title = d->title;
       panel.note = d->note;
       panel.difference = d->diff != NULL;

@@ -270,6 +270,7 @@ hs_cli_render (int argc, char **argv)
   view.n_masks = targets.masks->len;
   view.prompt = prompt;
   view.instance = instance->id;
+  view.phantom_model_on_real_image = hs_model_is_phantom_trained_on_real (ref->model, instance);
 
   if (!hs_figure_save (&view, format, output, &error))
     goto fail;

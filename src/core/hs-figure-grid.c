@@ -134,6 +134,18 @@ panel_has_map (const HsFigurePanel *panel)
   return v->map != NULL && v->map_width > 0 && v->map_height > 0 && v->show_overlay;
 }
 
+/* What stands under a panel: the phantom note first (NOTE_LINES never cuts
+ * it), then the caller's note. */
+static char *
+panel_note (const HsFigurePanel *panel)
+{
+  if (!panel->view.phantom_model_on_real_image)
+    return g_strdup (panel->note);
+  if (panel->note == NULL || *panel->note == '\0')
+    return g_strdup (hs_caption_phantom_note ());
+  return g_strdup_printf ("%s · %s", hs_caption_phantom_note (), panel->note);
+}
+
 static guint
 group_of (const HsFigureGrid *g, guint panel)
 {
@@ -508,12 +520,15 @@ compute_grid_layout (const HsFigureGrid *g, HsPainter *p, GridLayout *l, GError 
         l->title_h = MAX (l->title_h, l->fs * 1.45 + (t->len - 1) * l->fs * 1.1);
       }
   for (guint i = 0; i < g->n_panels; i++)
-    if (g->panels[i].note)
-      {
-        g_autoptr(GPtrArray) t = wrap_text (p, g->panels[i].note, l->fs * 0.8, FALSE, l->cell_w,
-                                            NOTE_LINES);
-        l->note_h = MAX (l->note_h, t->len * l->fs * 0.8 * 1.25 + l->fs * 0.3);
-      }
+    {
+      g_autofree char *note = panel_note (&g->panels[i]);
+
+      if (note != NULL)
+        {
+          g_autoptr(GPtrArray) t = wrap_text (p, note, l->fs * 0.8, FALSE, l->cell_w, NOTE_LINES);
+          l->note_h = MAX (l->note_h, t->len * l->fs * 0.8 * 1.25 + l->fs * 0.3);
+        }
+    }
   (void) any_note;
 
   /* Rows: title line, panels (the tallest sets the row), notes. */
@@ -650,6 +665,7 @@ paint_grid (const HsFigureGrid *g, HsPainter *p, const GridLayout *l, GError **e
     {
       const HsFigurePanel *panel = &g->panels[i];
       HsFigureView view = panel->view;
+      g_autofree char *note = panel_note (panel);
       guint r = i / g->columns, c = i % g->columns, gi = group_of (g, i);
       double cx = l->grid_x + c * (l->cell_w + l->gap), x = cx;
       double vw, vh;
@@ -720,9 +736,9 @@ paint_grid (const HsFigureGrid *g, HsPainter *p, const GridLayout *l, GError **e
                 }
             }
         }
-      if (panel->note)
+      if (note != NULL)
         {
-          g_autoptr(GPtrArray) t = wrap_text (p, panel->note, fs * 0.8, FALSE, l->cell_w, NOTE_LINES);
+          g_autoptr(GPtrArray) t = wrap_text (p, note, fs * 0.8, FALSE, l->cell_w, NOTE_LINES);
           double ny = l->row_top[r] + l->title_h + l->row_h[r] + fs * 0.2;
 
           for (guint k = 0; k < t->len; k++)

@@ -213,10 +213,14 @@ compute_layout (const HsFigureView *v, HsPainter *p, Layout *l, GError **error)
 
   l->width = ceil (right + l->margin);
   l->cap_y = bottom + l->margin;
-  if (v->show_caption)
+  /* Without a caption the phantom note still stands under the figure. */
+  if (v->show_caption || v->phantom_model_on_real_image)
     {
-      HsCaption caption = { v->prompt, v->model, v->instance };
+      HsCaption caption = { v->prompt, v->model, v->instance, v->phantom_model_on_real_image };
       double height = 0;
+
+      if (!v->show_caption)
+        caption.prompt = caption.model = caption.instance = NULL;
 
       l->caption_lines = hs_caption_layout_with (p, &caption, l->width - 2 * l->margin, l->fs, 0,
                                                  &height);

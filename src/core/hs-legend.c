@@ -601,15 +601,34 @@ meta_line (const HsCaption *c)
   return m != NULL ? g_strdup_printf (_("model %s"), m) : g_strdup_printf (_("instance %s"), i);
 }
 
+const char *
+hs_caption_phantom_note (void)
+{
+  /* TRANSLATORS: under a map of a real radiograph computed by a built-in
+   * model, which was trained on the generated phantoms only */
+  return _("phantom-trained model on a real image");
+}
+
 GPtrArray *
 hs_caption_layout_with (HsPainter *p, const HsCaption *caption, double width, double font_size,
                         guint max_lines, double *height)
 {
   GPtrArray *lines = g_ptr_array_new_with_free_func (caption_line_free);
+  g_autoptr(GPtrArray) note = g_ptr_array_new_with_free_func (caption_line_free);
   g_autofree char *meta = meta_line (caption);
+  gboolean room = TRUE;
   double y = 0;
 
-  if (caption->prompt && *caption->prompt)
+  /* The note is laid out first, so that a line budget never drops it. */
+  if (caption->phantom_model_on_real_image)
+    {
+      wrap_text (p, note, hs_caption_phantom_note (), font_size * 0.85, TRUE, width, max_lines);
+      if (max_lines > 0 && note->len >= max_lines)
+        room = FALSE;
+      else if (max_lines > 0)
+        max_lines -= note->len;
+    }
+  if (room && caption->prompt && *caption->prompt)
     {
       g_autofree char *valid = g_utf8_make_valid (caption->prompt, -1);
       g_autofree char *quoted = g_strdup_printf ("“%s”", valid);
@@ -617,9 +636,10 @@ hs_caption_layout_with (HsPainter *p, const HsCaption *caption, double width, do
 
       wrap_text (p, lines, quoted, font_size, TRUE, width, budget);
     }
-  if (meta && (max_lines == 0 || lines->len < max_lines))
+  if (room && meta && (max_lines == 0 || lines->len < max_lines))
     wrap_text (p, lines, meta, font_size * 0.85, FALSE, width,
                max_lines == 0 ? 0 : max_lines - lines->len);
+  g_ptr_array_extend_and_steal (lines, g_steal_pointer (&note));
   for (guint i = 0; i < lines->len; i++)
     {
       HsCaptionLine *l = g_ptr_array_index (lines, i);
@@ -681,6 +701,19 @@ hs_caption_to_string (const HsCaption *caption)
     {
       g_autofree char *valid = g_utf8_make_valid (caption->prompt, -1);
       prompt = g_strdup_printf ("“%s”", valid);
+    }
+  if (caption->phantom_model_on_real_image)
+    {
+      g_autofree char *note = g_strdup (hs_caption_phantom_note ());
+
+      if (meta != NULL)
+        {
+          char *both = g_strdup_printf ("%s · %s", meta, note);
+          g_free (meta);
+          meta = both;
+        }
+      else
+        meta = g_steal_pointer (&note);
     }
   if (prompt && meta)
     return g_strdup_printf ("%s · %s", prompt, meta);

@@ -299,7 +299,7 @@ static const char * const map_members[] = {
   "quantity", NULL };
 static const char * const instance_members[] = {
   "id", "image", "image_bytes", "image_sha256", "width", "height", "metadata", "abnormal",
-  "findings", "regions", "sentences", "maps", NULL };
+  "phantom", "findings", "regions", "sentences", "maps", NULL };
 static const char * const top_members[] = {
   "format", "version", "name", "description", "models", "instances", NULL };
 static const char * const model_members[] = { "description", NULL };
@@ -835,6 +835,17 @@ hs_manifest_read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *
           instance->abnormal = member->v.b;
           has_abnormal = TRUE;
         }
+      else
+        bad = TRUE;
+    }
+
+  member = hj_member (object, "phantom");
+  if (member != NULL)
+    {
+      PATH_KEY (phantom_path, path, "phantom");
+
+      if (expect (r, member, &phantom_path, node_is_bool (member), N_("a boolean")))
+        instance->phantom = member->v.b;
       else
         bad = TRUE;
     }

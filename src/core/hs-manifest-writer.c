@@ -358,6 +358,12 @@ write_instance (Writer *w, const HsInstance *instance)
     }
   member (&o, "abnormal");
   g_string_append (o.out, instance->abnormal ? "true" : "false");
+  /* Only when true: a manifest of real images stays as it was. */
+  if (instance->phantom)
+    {
+      member (&o, "phantom");
+      g_string_append (o.out, "true");
+    }
   write_labels (&o, "findings", instance->findings);
 
   member (&o, "regions");

@@ -20,6 +20,13 @@ hs_model_list_builtin (void)
   return builtin_names;
 }
 
+gboolean
+hs_model_is_phantom_trained_on_real (const char *model, const HsInstance *instance)
+{
+  return model != NULL && instance != NULL && !instance->phantom
+         && g_strv_contains (builtin_names, model);
+}
+
 HsModel *
 hs_model_ref (HsModel *model)
 {

@@ -242,6 +242,7 @@ write_instance (const char *root, const HsPhantomWriteOptions *options, guint64 
   instance->width = width;
   instance->height = height;
   instance->abnormal = phantom->abnormal;
+  instance->phantom = TRUE;
   hs_instance_set_metadata (instance, "view", "PA");
   hs_instance_set_metadata (instance, "modality", "phantom radiograph");
   hs_instance_set_metadata (instance, "licence", "CC0-1.0");
