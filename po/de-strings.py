@@ -476,6 +476,26 @@ T.update({
  "Only the first %u instances could be read: %s": "Nur die ersten %u Fälle konnten gelesen werden: %s",
  ("%u instance read so far…", "%u instances read so far…"):
    ("%u Fall bisher gelesen …", "%u Fälle bisher gelesen …"),
+ "Open Dataset Folder": "Datensatzordner öffnen",
+ "Open Dataset or Image": "Datensatz oder Bild öffnen",
+ "Datasets and images": "Datensätze und Bilder",
+ "Images (PNG, JPEG, DICOM)": "Bilder (PNG, JPEG, DICOM)",
+ "Dataset manifests (heatscope.json)": "Datensatz-Manifeste (heatscope.json)",
+ "All files": "Alle Dateien",
+ "Could not open the image: %s": "Das Bild konnte nicht geöffnet werden: %s",
+ "%s — %s": "%s – %s",
+ "No model": "Kein Modell",
+ ("shortcut window", "Open a dataset or an image"): "Einen Datensatz oder ein Bild öffnen",
+ ("shortcut window", "Open a dataset folder"): "Einen Datensatzordner öffnen",
+ "Centre of the grey window in the image’s own grey values: Hounsfield units for CT, the stored values of other DICOM files, 0–255 or 0–65535 for PNG and JPEG (Ctrl+drag or right-drag on the image)":
+   "Mitte des Graufensters in den eigenen Grauwerten des Bildes: Hounsfield-Einheiten bei CT, die gespeicherten Werte anderer DICOM-Dateien, 0–255 oder 0–65535 bei PNG und JPEG (Strg+Ziehen oder Ziehen mit der rechten Maustaste im Bild)",
+ "Width of the grey window in the image’s own grey values": "Breite des Graufensters in den eigenen Grauwerten des Bildes",
+ "Reset window/level to the image’s own: a DICOM file’s window, else the full range":
+   "Fenster/Mitte auf die des Bildes zurücksetzen: das Fenster einer DICOM-Datei, sonst den vollen Bereich",
+ "_Open Dataset or Image…": "Datensatz oder Bild _öffnen …",
+ "Open Dataset _Folder…": "Datensatz_ordner öffnen …",
+ "Open a dataset or a single PNG, JPEG or DICOM image (or drop one on the window)":
+   "Einen Datensatz oder ein einzelnes PNG-, JPEG- oder DICOM-Bild öffnen (oder auf das Fenster ziehen)",
 })
 T.update({
  # swap_response in the compare view and the perturbation panel

@@ -254,7 +254,9 @@ hs_ui_write_map (const char *root, const char *name, guint n_tokens, const doubl
  *   maps: grounded/s0 (blob on the image's left = patient's right),
  *   grounded/prompt HS_UI_S0_SWAPPED (blob on the right), grounded/s1,
  *   tokens/s1 (5 per-token maps, no_attn 0.2), blind/s0;
- * and "broken-image" whose image and map files are missing. */
+ * and "broken-image" whose image and map files are missing.  The instances are
+ * marked "phantom": stand-ins for demo data, whose built-in models' maps
+ * carry no "phantom-trained model on a real image" note. */
 G_GNUC_UNUSED static char *
 hs_ui_make_dataset (void)
 {
@@ -286,7 +288,7 @@ hs_ui_make_dataset (void)
       name = g_strdup_printf ("%s-s0-blind.npy", id);  hs_ui_write_map (root, name, 0, blind);     g_free (name);
 
       g_string_append_printf (json,
-        "{\"id\": \"%s\", \"image\": \"images/%s.png\", \"metadata\": {\"view\": \"PA\"},\n"
+        "{\"id\": \"%s\", \"image\": \"images/%s.png\", \"phantom\": true, \"metadata\": {\"view\": \"PA\"},\n"
         " \"findings\": [{\"condition\": \"nodule\", \"context\": \"positive\", \"locations\": [\"right lung\"]}],\n"
         " \"regions\": {\"right lung\": {\"boxes\": [[50, 55, 160, 275]]}, \"left lung\": {\"boxes\": [[160, 55, 270, 275]]}},\n"
         " \"sentences\": [\n"
@@ -304,7 +306,7 @@ hs_ui_make_dataset (void)
         id, id, id, id, id, id, id);
     }
   g_string_append (json,
-    "{\"id\": \"broken-image\", \"image\": \"images/missing.png\",\n"
+    "{\"id\": \"broken-image\", \"image\": \"images/missing.png\", \"phantom\": true,\n"
     " \"sentences\": [{\"id\": \"s0\", \"text\": \"Missing image.\"}],\n"
     " \"maps\": [{\"model\": \"grounded\", \"query\": \"s0\", \"file\": \"maps/missing.npy\"}]}\n"
     "]}\n");

@@ -135,6 +135,7 @@ hs_application_set_accels (GtkApplication *app)
   } accels[] = {
     { "app.quit",               { "<Control>q", NULL } },
     { "win.open",               { "<Control>o", NULL } },
+    { "win.open-folder",        { "<Control><Shift>o", NULL } },
     { "win.reload",             { "<Control>r", NULL } },
     { "win.import",             { "<Control>i", NULL } },
     { "win.compare::pair",      { "<Control>d", NULL } },

@@ -184,17 +184,19 @@ draw_hud (HsCanvas *self, cairo_t *cr, int vw, int vh)
   hs_legend_draw (&spec, &layout, cr, x + HUD_PAD, y + HUD_PAD, ink);
 }
 
-/* The caption of an export, at most two lines, white on a dark box at the
- * bottom-left. */
+/* The caption of an export, at most two lines (and the phantom note's),
+ * white on a dark box at the bottom-left. */
 static void
 draw_caption (HsCanvas *self, cairo_t *cr, int vw, int vh)
 {
   static const double white[4] = { 1, 1, 1, 1 };
-  HsCaption caption = { self->caption, self->caption_model, self->caption_instance };
+  HsCaption caption = { self->caption, self->caption_model, self->caption_instance,
+                        self->caption_phantom };
   g_autoptr(GPtrArray) lines = NULL;
   double fs = HUD_FONT_SIZE + 1, height, width = 0, y;
 
-  lines = hs_caption_layout (&caption, MAX (40, vw - 32), fs, 2, &height);
+  lines = hs_caption_layout (&caption, MAX (40, vw - 32), fs, self->caption_phantom ? 3 : 2,
+                             &height);
   if (lines->len == 0)
     return;
   for (guint i = 0; i < lines->len; i++)

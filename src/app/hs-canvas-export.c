@@ -186,6 +186,7 @@ hs_canvas_export (HsCanvas *self, const char *path, GError **error)
   view.prompt = self->caption;
   view.model = self->caption_model;
   view.instance = self->caption_instance;
+  view.phantom_model_on_real_image = self->caption_phantom;
 
   /* The part of the image in view, at the zoom on screen. */
   if (self->view_w > 0 && self->view_h > 0)

@@ -80,8 +80,15 @@ on_drag_begin (GtkGestureDrag *gesture, double x, double y, HsCanvas *self)
   self->drag_wl = (mods & GDK_CONTROL_MASK) != 0 || button == GDK_BUTTON_SECONDARY;
   self->drag_ox = self->t.offset_x;
   self->drag_oy = self->t.offset_y;
+  /* From the window on screen: while automatic, the image's own. */
   if (self->state)
-    hs_view_state_get_window_level (self->state, &self->wl_center0, &self->wl_width0);
+    {
+      double max = self->image != NULL ? MAX (hs_image_get_max_value (self->image), 1) : 255;
+
+      _hs_canvas_get_window_level (self, &self->wl_center0, &self->wl_width0);
+      self->wl_center0 /= max;
+      self->wl_width0 /= max;
+    }
   gtk_widget_grab_focus (GTK_WIDGET (self));
 }
 

@@ -58,6 +58,7 @@ struct _HsCanvas
   char           *caption;         /* the caption's prompt, and its other fields */
   char           *caption_model;
   char           *caption_instance;
+  gboolean        caption_phantom;   /* HsCaption.phantom_model_on_real_image */
   gboolean        show_color_bar;           /* FALSE where a shared bar is drawn outside */
 
   HsCanvasTransform t;

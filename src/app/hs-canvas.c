@@ -709,6 +709,8 @@ hs_canvas_set_caption_fields (HsCanvas *self, const HsCaption *caption)
   prompt = _hs_set_str (&self->caption, caption->prompt);
   other = _hs_set_str (&self->caption_model, caption->model);
   other |= _hs_set_str (&self->caption_instance, caption->instance);
+  other |= self->caption_phantom != caption->phantom_model_on_real_image;
+  self->caption_phantom = caption->phantom_model_on_real_image;
   if (prompt || other)
     {
       g_clear_pointer (&self->decor_node, gsk_render_node_unref);
@@ -716,6 +718,13 @@ hs_canvas_set_caption_fields (HsCanvas *self, const HsCaption *caption)
     }
   if (prompt)
     _hs_canvas_notify (self, PROP_CAPTION);
+}
+
+gboolean
+hs_canvas_get_caption_phantom (HsCanvas *self)
+{
+  g_return_val_if_fail (HS_IS_CANVAS (self), FALSE);
+  return self->caption_phantom;
 }
 
 double

@@ -102,6 +102,8 @@ void           hs_canvas_set_caption       (HsCanvas *self, const char *caption)
 /* The caption from its fields (copied), drawn and exported as
  * heatscope-cli render draws it: the prompt quoted, then model and instance. */
 void           hs_canvas_set_caption_fields (HsCanvas *self, const HsCaption *caption);
+/* The caption's HsCaption.phantom_model_on_real_image. */
+gboolean       hs_canvas_get_caption_phantom (HsCanvas *self);
 void           hs_canvas_set_show_color_bar (HsCanvas *self, gboolean show);
 gboolean       hs_canvas_get_show_color_bar (HsCanvas *self);
 

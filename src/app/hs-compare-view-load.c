@@ -3,6 +3,7 @@
  * newest load wins
  */
 #include <glib/gi18n.h>
+#include <heatscope/hs-model.h>
 #include <heatscope/hs-text.h>
 
 #include "hs-compare-view-private.h"
@@ -153,6 +154,27 @@ load_common (HsCompareView *self, HsDataset *dataset, HsInstance *instance, HsSe
   return TRUE;
 }
 
+/* A cell showing a built-in model's map of a real image says so on its
+ * canvas, in the words and place of the main canvas's caption. */
+static void
+mark_phantom (HsCompareView *self, guint index, gboolean phantom)
+{
+  HsCaption caption = { NULL, NULL, NULL, phantom };
+  HsCompareCell *cell = _hs_compare_view_get_cell (self, index);
+
+  if (cell != NULL)
+    hs_canvas_set_caption_fields (hs_compare_cell_get_canvas (cell), &caption);
+}
+
+/* The pair's cells A, B and A − B. */
+static void
+mark_phantom_pair (HsCompareView *self, gboolean a, gboolean b)
+{
+  mark_phantom (self, 0, a);
+  mark_phantom (self, 1, b);
+  mark_phantom (self, 2, a || b);
+}
+
 gboolean
 hs_compare_view_load (HsCompareView *self, HsDataset *dataset, HsInstance *instance,
                       HsSentence *sentence, const char *model, GError **error)
@@ -230,6 +252,8 @@ hs_compare_view_load (HsCompareView *self, HsDataset *dataset, HsInstance *insta
     hs_compare_view_set_swapped_pair (self, a, label_a, b, label_b);
   else
     hs_compare_view_set_pair (self, a, label_a, b, label_b);
+  mark_phantom_pair (self, hs_model_is_phantom_trained_on_real (ref_a->model, instance),
+                     hs_model_is_phantom_trained_on_real (ref_b->model, instance));
   return TRUE;
 }
 
@@ -266,6 +290,8 @@ hs_compare_view_load_live (HsCompareView *self, HsDataset *dataset, HsInstance *
   request_live (self, dataset, instance, 0, model, sentence->text);
   request_live (self, dataset, instance, 1, model, swapped);
   _hs_compare_view_finish_pair (self);
+  mark_phantom_pair (self, hs_model_is_phantom_trained_on_real (model, instance),
+                     hs_model_is_phantom_trained_on_real (model, instance));
   return TRUE;
 }
 
@@ -326,6 +352,10 @@ hs_compare_view_load_grid_live (HsCompareView *self, HsDataset *dataset, HsInsta
     }
   for (guint i = 0; i < n_live; i++)
     request_live (self, dataset, instance, refs->len + i, live_models[i], sentence->text);
+  for (guint i = 0; i < refs->len + n_live; i++)
+    mark_phantom (self, i, hs_model_is_phantom_trained_on_real (
+                    i < refs->len ? ((HsMapRef *) g_ptr_array_index (refs, i))->model
+                                  : live_models[i - refs->len], instance));
   _hs_compare_view_refresh_grid (self);
   return TRUE;
 }

@@ -1,5 +1,7 @@
 /* hs-overlay-panel.c — the overlay controls, bound to an HsViewState */
 #include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
 
 #include "hs-overlay-panel.h"
 
@@ -29,6 +31,11 @@ struct _HsOverlayPanel
   GtkDropDown   *upsample_dropdown;
   GtkAdjustment *level_adjustment;
   GtkAdjustment *window_adjustment;
+  GtkScale      *level_scale;
+  GtkScale      *window_scale;
+  HsImage       *image;      /* whose grey values the window/level read in */
+  gboolean       syncing;    /* the adjustments are being set from the state */
+  gulong         level_handlers[2];
   GtkWidget     *reset_levels_button;
   GtkWidget     *show_overlay_check;
   GtkWidget     *show_boxes_check;
@@ -80,21 +87,118 @@ position_to_nick (GBinding *binding, const GValue *from, GValue *to, gpointer us
   return TRUE;
 }
 
-/* window-level-center < 0 and width <= 0 mean "automatic/full range". */
-static gboolean
-center_to_adjustment (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+/* ---- window/level in the image's own grey values ------------------------ */
+
+/* The state keeps window/level as fractions of the image's largest sample
+ * (what GSettings remembers; < 0 = automatic, the image's own window); the
+ * sliders read in the image's grey values: Hounsfield units for a CT-like
+ * DICOM, the raw stored values of other DICOM files, 0–255 or 0–65535 for
+ * PNG/JPEG.  Without an image they show the fractions. */
+
+static double
+value_slope (HsImage *image)
 {
-  double v = g_value_get_double (from);
-  g_value_set_double (to, v < 0 ? 0.5 : v);
-  return TRUE;
+  double slope = 1, intercept = 0;
+
+  hs_image_get_value_mapping (image, &slope, &intercept);
+  return fabs (slope) > 0 ? fabs (slope) : 1;
 }
 
-static gboolean
-width_to_adjustment (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+static void
+sync_levels (HsOverlayPanel *self)
 {
-  double v = g_value_get_double (from);
-  g_value_set_double (to, v <= 0 ? 1.0 : v);
-  return TRUE;
+  double c = 0.5, w = 1, lo = 0, hi = 1, range, max;
+  int digits = 2;
+
+  if (self->state == NULL)
+    return;
+  if (self->image != NULL)
+    {
+      max = MAX (hs_image_get_max_value (self->image), 1);
+      hs_image_get_value_range (self->image, &lo, &hi);
+      if (hs_view_state_get_window_level_auto (self->state))
+        hs_image_get_default_window (self->image, &c, &w);
+      else
+        {
+          hs_view_state_get_window_level (self->state, &c, &w);
+          c = hs_image_sample_to_value (self->image, c * max);
+          w = w * max * value_slope (self->image);
+        }
+      range = MAX (hi - lo, 1e-9);
+      digits = range >= 50 ? 0 : range >= 5 ? 1 : 2;
+    }
+  else
+    hs_view_state_get_window_level (self->state, &c, &w);
+  range = MAX (hi - lo, 1e-9);
+  self->syncing = TRUE;
+  gtk_adjustment_configure (self->level_adjustment, c, MIN (lo, c), MAX (hi, c), range / 100,
+                            range / 10, 0);
+  gtk_adjustment_configure (self->window_adjustment, w, MIN (range / 500, w), MAX (2 * range, w),
+                            range / 100, range / 10, 0);
+  gtk_scale_set_digits (self->level_scale, digits);
+  gtk_scale_set_digits (self->window_scale, digits);
+  self->syncing = FALSE;
+}
+
+/* A slider moved: both values go to the state (leaving "automatic"). */
+static void
+on_level_changed (HsOverlayPanel *self)
+{
+  double c = gtk_adjustment_get_value (self->level_adjustment);
+  double w = gtk_adjustment_get_value (self->window_adjustment);
+
+  if (self->syncing || self->state == NULL)
+    return;
+  if (self->image != NULL)
+    {
+      double max = MAX (hs_image_get_max_value (self->image), 1), sc, sw;
+
+      hs_image_window_to_samples (self->image, c, w, &sc, &sw);
+      c = sc / max;
+      w = sw / max;
+    }
+  hs_view_state_set_window_level (self->state, c, w);
+}
+
+static char *
+format_level (GtkScale *scale, double value, gpointer user_data)
+{
+  HsOverlayPanel *self = user_data;
+  const char *unit = self->image != NULL ? hs_image_get_value_unit (self->image) : NULL;
+  g_autofree char *number = g_strdup_printf ("%.*f", gtk_scale_get_digits (scale), value);
+
+  return unit != NULL ? g_strdup_printf ("%s %s", number, unit) : g_steal_pointer (&number);
+}
+
+void
+hs_overlay_panel_set_image (HsOverlayPanel *self, HsImage *image)
+{
+  g_return_if_fail (HS_IS_OVERLAY_PANEL (self));
+
+  if (image != NULL)
+    hs_image_ref (image);
+  g_clear_pointer (&self->image, hs_image_unref);
+  self->image = image;
+  sync_levels (self);
+}
+
+void
+hs_overlay_panel_get_levels (HsOverlayPanel *self, double *center, double *width)
+{
+  g_return_if_fail (HS_IS_OVERLAY_PANEL (self));
+  if (center != NULL)
+    *center = gtk_adjustment_get_value (self->level_adjustment);
+  if (width != NULL)
+    *width = gtk_adjustment_get_value (self->window_adjustment);
+}
+
+void
+hs_overlay_panel_set_levels (HsOverlayPanel *self, double center, double width)
+{
+  g_return_if_fail (HS_IS_OVERLAY_PANEL (self));
+  /* As a user does: one slider after the other. */
+  gtk_adjustment_set_value (self->level_adjustment, center);
+  gtk_adjustment_set_value (self->window_adjustment, width);
 }
 
 static gboolean
@@ -139,6 +243,10 @@ unbind_all (HsOverlayPanel *self)
   for (guint i = 0; i < self->bindings->len; i++)
     g_binding_unbind (g_ptr_array_index (self->bindings, i));
   g_ptr_array_set_size (self->bindings, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (self->level_handlers); i++)
+    if (self->level_handlers[i] != 0 && self->state != NULL)
+      g_signal_handler_disconnect (self->state, self->level_handlers[i]);
+  memset (self->level_handlers, 0, sizeof self->level_handlers);
 }
 
 static void
@@ -157,6 +265,7 @@ hs_overlay_panel_dispose (GObject *object)
     unbind_all (self);
   g_clear_pointer (&self->bindings, g_ptr_array_unref);
   g_clear_object (&self->state);
+  g_clear_pointer (&self->image, hs_image_unref);
   gtk_widget_dispose_template (GTK_WIDGET (object), HS_TYPE_OVERLAY_PANEL);
   G_OBJECT_CLASS (hs_overlay_panel_parent_class)->dispose (object);
 }
@@ -221,6 +330,8 @@ hs_overlay_panel_class_init (HsOverlayPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, upsample_dropdown);
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, level_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, window_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, level_scale);
+  gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, window_scale);
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, reset_levels_button);
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, show_overlay_check);
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, show_boxes_check);
@@ -238,6 +349,10 @@ hs_overlay_panel_init (HsOverlayPanel *self)
   self->bindings = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_widget_set_sensitive (self->grid, FALSE);
+  g_signal_connect_swapped (self->level_adjustment, "value-changed", G_CALLBACK (on_level_changed), self);
+  g_signal_connect_swapped (self->window_adjustment, "value-changed", G_CALLBACK (on_level_changed), self);
+  gtk_scale_set_format_value_func (self->level_scale, format_level, self, NULL);
+  gtk_scale_set_format_value_func (self->window_scale, format_level, self, NULL);
 }
 
 GtkWidget *
@@ -272,16 +387,11 @@ hs_overlay_panel_set_view_state (HsOverlayPanel *self, HsViewState *state)
       bind_choice (self, "outline", self->outline_dropdown, outline_nicks);
       bind (self, "outline-top-k", self->top_k_adjustment, "value");
       bind_choice (self, "upsample", self->upsample_dropdown, upsample_nicks);
-      g_ptr_array_add (self->bindings,
-                       g_object_bind_property_full (state, "window-level-center",
-                                                    self->level_adjustment, "value",
-                                                    G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
-                                                    center_to_adjustment, NULL, NULL, NULL));
-      g_ptr_array_add (self->bindings,
-                       g_object_bind_property_full (state, "window-level-width",
-                                                    self->window_adjustment, "value",
-                                                    G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
-                                                    width_to_adjustment, NULL, NULL, NULL));
+      self->level_handlers[0] = g_signal_connect_swapped (state, "notify::window-level-center",
+                                                          G_CALLBACK (sync_levels), self);
+      self->level_handlers[1] = g_signal_connect_swapped (state, "notify::window-level-width",
+                                                          G_CALLBACK (sync_levels), self);
+      sync_levels (self);
       bind (self, "show-overlay", self->show_overlay_check, "active");
       bind (self, "show-boxes", self->show_boxes_check, "active");
       bind (self, "show-masks", self->show_masks_check, "active");

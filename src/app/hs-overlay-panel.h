@@ -8,6 +8,8 @@
 
 #include <gtk/gtk.h>
 
+#include <heatscope/hs-image.h>
+
 #include "hs-view-state.h"
 
 G_BEGIN_DECLS
@@ -18,5 +20,11 @@ G_DECLARE_FINAL_TYPE (HsOverlayPanel, hs_overlay_panel, HS, OVERLAY_PANEL, GtkWi
 GtkWidget   *hs_overlay_panel_new            (void);
 void         hs_overlay_panel_set_view_state (HsOverlayPanel *self, HsViewState *state);
 HsViewState *hs_overlay_panel_get_view_state (HsOverlayPanel *self);
+/* The image whose grey values the window/level sliders read in (NULL:
+ * fractions of the full range); the state stays in fractions. */
+void         hs_overlay_panel_set_image      (HsOverlayPanel *self, HsImage *image);
+/* The sliders' values (image grey values), and setting them as a user does. */
+void         hs_overlay_panel_get_levels     (HsOverlayPanel *self, double *center, double *width);
+void         hs_overlay_panel_set_levels     (HsOverlayPanel *self, double center, double width);
 
 G_END_DECLS

@@ -64,18 +64,67 @@ on_chooser_response (GtkNativeDialog *dialog,
   g_clear_object (&self->chooser);
 }
 
+static GtkFileFilter *
+new_filter (const char         *name,
+            const char * const *suffixes,
+            const char * const *types)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  for (guint i = 0; suffixes != NULL && suffixes[i] != NULL; i++)
+    gtk_file_filter_add_suffix (filter, suffixes[i]);
+  for (guint i = 0; types != NULL && types[i] != NULL; i++)
+    gtk_file_filter_add_mime_type (filter, types[i]);
+  return filter;
+}
+
+static void
+add_filter (GtkFileChooser *chooser,
+            GtkFileFilter  *filter)
+{
+  gtk_file_chooser_add_filter (chooser, filter);
+  g_object_unref (filter);
+}
+
+/* win.open: a dataset's heatscope.json or a single PNG, JPEG or DICOM image
+ * (a one-instance dataset, see hs-window-dataset.c); win.open-folder: a
+ * dataset folder. */
 static void
 open_action (GSimpleAction *action,
              GVariant      *parameter,
              gpointer       user_data)
 {
+  static const char * const image_suffixes[] = { "png", "jpg", "jpeg", "dcm", "dicom", NULL };
+  static const char * const image_types[] = { "image/png", "image/jpeg", "application/dicom", NULL };
+  static const char * const manifest[] = { "json", NULL };
+  static const char * const all_suffixes[] = { "json", "png", "jpg", "jpeg", "dcm", "dicom", NULL };
   HsWindow *self = user_data;
+  gboolean folder = g_str_equal (g_action_get_name (G_ACTION (action)), "open-folder");
+  GtkFileChooser *chooser;
 
   if (self->chooser != NULL)
     return;
-  self->chooser = gtk_file_chooser_native_new (_("Open Dataset"), GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+  self->chooser = gtk_file_chooser_native_new (folder ? _("Open Dataset Folder") : _("Open Dataset or Image"),
+                                               GTK_WINDOW (self),
+                                               folder ? GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER
+                                                      : GTK_FILE_CHOOSER_ACTION_OPEN,
                                                _("_Open"), _("_Cancel"));
+  chooser = GTK_FILE_CHOOSER (self->chooser);
+  if (!folder)
+    {
+      /* DICOM files often have no suffix: "All files" too. */
+      add_filter (chooser, new_filter (_("Datasets and images"), all_suffixes, image_types));
+      add_filter (chooser, new_filter (_("Images (PNG, JPEG, DICOM)"), image_suffixes, image_types));
+      add_filter (chooser, new_filter (_("Dataset manifests (heatscope.json)"), manifest, NULL));
+      {
+        GtkFileFilter *all = gtk_file_filter_new ();
+
+        gtk_file_filter_set_name (all, _("All files"));
+        gtk_file_filter_add_pattern (all, "*");
+        add_filter (chooser, all);
+      }
+    }
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_chooser_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
@@ -243,6 +292,7 @@ static const GActionEntry win_actions[] = {
   { .name = "compare", .activate = compare_action, .parameter_type = "s" },
   { .name = "annotate", .activate = annotate_action },
   { .name = "open", .activate = open_action },
+  { .name = "open-folder", .activate = open_action },
   { .name = "reload", .activate = reload_action },
   { .name = "export", .activate = export_action, .parameter_type = "s" },
   { .name = "search", .activate = search_action },

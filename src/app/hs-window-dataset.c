@@ -1,7 +1,10 @@
 /* hs-window-dataset.c — every way a dataset gets into the window: open
- * (small manifests whole, large ones streamed by the browser), reload,
- * restore the last one, drag and drop
+ * (small manifests whole, large ones streamed by the browser) or a single
+ * image as a one-instance dataset, reload, restore the last one, drag and
+ * drop
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
@@ -86,6 +89,45 @@ manifest_is_large (const char *path)
   return g_stat (manifest, &st) == 0 && st.st_size >= LARGE_MANIFEST_BYTES;
 }
 
+/* A regular file that is not a .json manifest: opened as a single image. */
+static gboolean
+is_image_path (const char *path)
+{
+  return g_file_test (path, G_FILE_TEST_IS_REGULAR) && !g_str_has_suffix (path, ".json");
+}
+
+/* A single PNG, JPEG or DICOM image opens as a one-instance dataset that
+ * lives in memory only: its root is the image's folder (the image is read
+ * through the dataset's safe open like any other; a symbolic link is
+ * followed to the file first) and nothing is ever written, neither next to
+ * the image nor anywhere else.  No sentences, no maps: a free prompt and
+ * the live models.  Reload and the next start open the image again. */
+static HsDataset *
+image_dataset (const char *path,
+               GError    **error)
+{
+  g_autofree char *real = realpath (path, NULL);
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  HsDataset *dataset;
+  guint width, height;
+
+  if (real == NULL)
+    {
+      int saved = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", path,
+                   g_strerror (saved));
+      return NULL;
+    }
+  if (!hs_image_probe (real, &width, &height, error))
+    return NULL;
+  dir = g_path_get_dirname (real);
+  base = g_path_get_basename (real);
+  dataset = hs_dataset_new (dir, base);
+  hs_dataset_add_instance (dataset, hs_instance_new (base, base));
+  return dataset;
+}
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
@@ -100,7 +142,9 @@ load_thread (GTask        *task,
    * reads the rest in a worker; a small one is read whole (a problem
    * anywhere in it is reported before anything is shown). */
   hs_startup_trace ("load-start");
-  if (manifest_is_large (path))
+  if (is_image_path (path))
+    dataset = image_dataset (path, &error);
+  else if (manifest_is_large (path))
     dataset = hs_dataset_open (path, 1, &error);
   else
     dataset = hs_dataset_load (path, &error);
@@ -129,7 +173,9 @@ load_done (GObject      *object,
   _hs_window_set_loading (self, FALSE);
   if (dataset == NULL)
     {
-      g_autofree char *message = g_strdup_printf (_("Could not open the dataset: %s"), error->message);
+      g_autofree char *message =
+        is_image_path (path) ? g_strdup_printf (_("Could not open the image: %s"), error->message)
+                             : g_strdup_printf (_("Could not open the dataset: %s"), error->message);
       hs_error_bar_add (self->error_bar, path, message);
       if (self->dataset == NULL)
         gtk_label_set_text (self->empty_title, _("Could Not Open the Dataset"));
@@ -138,6 +184,10 @@ load_done (GObject      *object,
     }
   hs_error_bar_clear (self->error_bar);
   hs_startup_trace ("set-dataset");
+  /* Opened by the user (not restored): each image starts in its own
+   * window — a DICOM file's Window Center/Width, else the full range. */
+  if (self->reset_levels)
+    hs_view_state_set_window_level (HS_VIEW_STATE (self->view_state), -1, -1);
   set_dataset (self, dataset, path);
   hs_startup_trace ("set-dataset-end");
 }
@@ -214,6 +264,7 @@ hs_window_open (HsWindow *self,
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
+  self->reset_levels = g_strcmp0 (path, self->dataset_path) != 0;   /* not on reload */
 
   _hs_window_set_loading (self, TRUE);
   _hs_window_actions_update (self);
@@ -239,11 +290,15 @@ hs_window_restore_last_dataset (HsWindow *self)
     return FALSE;
   file = g_file_new_for_path (path);
   hs_window_open (self, file);
+  self->reset_levels = FALSE;   /* the last session's window/level stays */
   return TRUE;
 }
 
 
 /* ---- drag and drop ------------------------------------------------------ */
+
+/* A dataset folder, its heatscope.json or a single PNG, JPEG or DICOM image;
+ * of several files the first. */
 
 static gboolean
 on_drop (GtkDropTarget *target,

@@ -4,6 +4,7 @@
  */
 #include <glib/gi18n.h>
 
+#include <heatscope/hs-legend.h>
 #include <heatscope/hs-model.h>
 
 #include "hs-window-private.h"
@@ -280,6 +281,65 @@ live_select (HsWindow   *self,
   _hs_window_update_spinner (self);
 }
 
+static gboolean
+is_no_model (HsWindow *self,
+             guint     position)
+{
+  return self->no_model_entry && position == self->n_precomputed;
+}
+
+/* The live model's name at `position` of the selector, or NULL. */
+static const char *
+live_at (HsWindow *self,
+         guint     position)
+{
+  guint first = self->n_precomputed + (self->no_model_entry ? 1 : 0);
+
+  if (position == GTK_INVALID_LIST_POSITION || position < first ||
+      position - first >= self->live_names->len)
+    return NULL;
+  return g_ptr_array_index (self->live_names, position - first);
+}
+
+/* What the selector shows for `position`: the model's entry and, for a
+ * built-in model on a dataset of real images, the same words as the
+ * caption's note. */
+char *
+_hs_window_model_label (HsWindow *self,
+                        guint     position)
+{
+  const char *text = gtk_string_list_get_string (self->models, position);
+  const char *model = position < self->n_precomputed ? text : live_at (self, position);
+
+  if (text == NULL)
+    return NULL;
+  if (self->real_images && model != NULL && g_strv_contains (hs_model_list_builtin (), model))
+    /* Translators: a model in the selector, then why its maps mean little here */
+    return g_strdup_printf (_("%s — %s"), text, hs_caption_phantom_note ());
+  return g_strdup (text);
+}
+
+static void
+on_label_setup (GtkSignalListItemFactory *factory,
+                GtkListItem              *item,
+                HsWindow                 *self)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+on_label_bind (GtkSignalListItemFactory *factory,
+               GtkListItem              *item,
+               HsWindow                 *self)
+{
+  g_autofree char *text = _hs_window_model_label (self, gtk_list_item_get_position (item));
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text != NULL ? text : "");
+}
+
 static void
 on_model_selected (GObject    *object,
                    GParamSpec *pspec,
@@ -291,11 +351,13 @@ on_model_selected (GObject    *object,
   guint position = gtk_drop_down_get_selected (self->model_dropdown);
   const char *live = NULL;
 
-  if (self->filling_models || g_strcmp0 (model, self->model) == 0)
+  if (self->filling_models)
     return;
-  if (position != GTK_INVALID_LIST_POSITION && position >= self->n_precomputed &&
-      position - self->n_precomputed < self->live_names->len)
-    live = g_ptr_array_index (self->live_names, position - self->n_precomputed);
+  if (is_no_model (self, position))
+    model = NULL;
+  else if (g_strcmp0 (model, self->model) == 0)
+    return;
+  live = live_at (self, position);
   g_free (self->model);
   self->model = g_strdup (model);
   if (self->settings != NULL && model != NULL)
@@ -318,8 +380,16 @@ _hs_window_fill_models (HsWindow *self)
 
   live_check_models (self);
   self->n_precomputed = precomputed != NULL ? g_strv_length (precomputed) : 0;
+  self->real_images = FALSE;
+  for (guint i = 0; self->dataset != NULL && i < hs_dataset_get_n_instances (self->dataset) &&
+                    !self->real_images; i++)
+    self->real_images = !hs_dataset_get_instance (self->dataset, i)->phantom;
+  self->no_model_entry = self->real_images && self->n_precomputed == 0;
   if (precomputed != NULL)
     g_strv_builder_addv (builder, (const char **) precomputed);
+  if (self->no_model_entry)
+    /* Translators: the model selector's entry that shows the image without a heatmap */
+    g_strv_builder_add (builder, _("No model"));
   for (guint i = 0; i < self->live_names->len; i++)
     {
       g_autofree char *label = hs_live_attend_display_name (g_ptr_array_index (self->live_names, i));
@@ -328,9 +398,12 @@ _hs_window_fill_models (HsWindow *self)
   models = g_strv_builder_end (builder);
   n = g_strv_length (models);
 
-  if (self->settings != NULL)
+  /* Real images without maps: nothing is applied until the user picks. */
+  if (self->settings != NULL && !self->no_model_entry)
     wanted = g_settings_get_string (self->settings, "last-model");
-  if (wanted == NULL || *wanted == '\0' || models == NULL || !g_strv_contains ((const char * const *) models, wanted))
+  if (self->no_model_entry)
+    wanted = g_strdup (models[self->n_precomputed]);
+  else if (wanted == NULL || *wanted == '\0' || models == NULL || !g_strv_contains ((const char * const *) models, wanted))
     {
       g_free (wanted);
       /* "grounded" is the map people want to see first; else the first listed */
@@ -351,9 +424,9 @@ _hs_window_fill_models (HsWindow *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->model_dropdown), n > 1);
 
   g_free (self->model);
-  self->model = g_steal_pointer (&wanted);
-  if (n > 0 && selected >= self->n_precomputed)
-    live = g_ptr_array_index (self->live_names, selected - self->n_precomputed);
+  self->model = is_no_model (self, selected) ? NULL : g_steal_pointer (&wanted);
+  if (n > 0)
+    live = live_at (self, selected);
   live_select (self, live);
   hs_prompt_panel_set_model (self->prompt_panel, live != NULL ? NULL : self->model);
   hs_instance_browser_set_model (self->browser, live != NULL ? live : self->model);
@@ -369,5 +442,13 @@ _hs_window_models_init (HsWindow *self)
 
   self->models = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->model_dropdown, G_LIST_MODEL (self->models));
+  {
+    GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+    g_signal_connect_object (factory, "setup", G_CALLBACK (on_label_setup), self, 0);
+    g_signal_connect_object (factory, "bind", G_CALLBACK (on_label_bind), self, 0);
+    gtk_drop_down_set_factory (self->model_dropdown, factory);
+    g_object_unref (factory);
+  }
   g_signal_connect_object (self->model_dropdown, "notify::selected", G_CALLBACK (on_model_selected), self, 0);
 }

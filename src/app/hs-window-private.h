@@ -62,11 +62,16 @@ struct _HsWindow
   gboolean              loading;
   gboolean              restoring;
   gboolean              filling_models;
+  gboolean              reset_levels;      /* opened by the user: automatic window/level */
 
   /* Live attention (the built-in models): see "live models" below. */
   HsLiveAttend         *live;              /* models, backend, LRU: shared with compare/perturb */
   GPtrArray            *live_names;        /* built-in names offered, after the precomputed ones */
   guint                 n_precomputed;     /* dataset models at the head of `models` */
+  /* Real images and no precomputed map: "No model" after them (selected
+   * first: a built-in model is applied only when the user picks it). */
+  gboolean              no_model_entry;
+  gboolean              real_images;       /* the dataset has a non-phantom instance */
   gboolean              live_checked;      /* weights tried (errors reported once) */
   char                 *live_model;        /* built-in name while a live model is chosen */
   HsLatestRequest      *live_request;      /* the newest request wins */
@@ -103,6 +108,8 @@ void      _hs_window_fill_models         (HsWindow     *self);
 gboolean  _hs_window_live_busy           (HsWindow     *self);
 void      _hs_window_live_cancel         (HsWindow     *self);
 void      _hs_window_live_schedule       (HsWindow     *self);
+char     *_hs_window_model_label         (HsWindow     *self,
+                                          guint         position);
 
 /* hs-window-dataset.c */
 void      _hs_window_dataset_init        (HsWindow     *self);

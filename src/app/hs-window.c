@@ -4,6 +4,7 @@
  * hs-window-private.h
  */
 #include <glib/gi18n.h>
+#include <heatscope/hs-model.h>
 
 #include "hs-window-private.h"
 #include "hs-perturb-panel.h"
@@ -108,6 +109,7 @@ image_done (GObject      *object,
   self->image = g_steal_pointer (&image);
   hs_startup_trace ("image-decoded");
   hs_canvas_set_image (HS_CANVAS (self->canvas), self->image);
+  hs_overlay_panel_set_image (HS_OVERLAY_PANEL (self->overlay_panel), self->image);
   _hs_window_update_spinner (self);
   _hs_window_update_view_full (self, TRUE);
   _hs_window_live_schedule (self);
@@ -288,6 +290,9 @@ _hs_window_update_view_full (HsWindow *self,
     caption.prompt = hs_prompt_panel_get_prompt (self->prompt_panel);
     caption.model = self->model;
     caption.instance = self->instance->id;
+    caption.phantom_model_on_real_image =
+      hs_model_is_phantom_trained_on_real (self->live_model != NULL ? self->live_model : self->model,
+                                           self->instance);
     hs_canvas_set_caption_fields (HS_CANVAS (self->canvas), &caption);
     hs_metrics_panel_set_input (HS_METRICS_PANEL (self->metrics_panel), self->image, self->map,
                                 regions, masks);
@@ -563,6 +568,20 @@ hs_window_get_model (HsWindow *self)
 {
   g_return_val_if_fail (HS_IS_WINDOW (self), NULL);
   return self->model;
+}
+
+GtkWidget *
+hs_window_get_model_selector (HsWindow *self)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), NULL);
+  return GTK_WIDGET (self->model_dropdown);
+}
+
+char *
+hs_window_dup_model_label (HsWindow *self, guint position)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), NULL);
+  return _hs_window_model_label (self, position);
 }
 
 HsAttentionMap *

@@ -35,6 +35,10 @@ HsInstance        *hs_window_get_instance         (HsWindow *self);
 gboolean           hs_window_select_instance      (HsWindow *self, const char *id);
 gboolean           hs_window_select_model         (HsWindow *self, const char *model);
 const char        *hs_window_get_model            (HsWindow *self);
+/* The model selector (a GtkDropDown) and what its entry `position` reads
+ * (with the phantom note for a built-in model on real images). */
+GtkWidget         *hs_window_get_model_selector   (HsWindow *self);
+char              *hs_window_dup_model_label      (HsWindow *self, guint position);
 /* The map on screen (NULL when none). */
 HsAttentionMap    *hs_window_get_map              (HsWindow *self);
 /* Writes the current view to `path` (PNG, SVG or PDF by extension). */
