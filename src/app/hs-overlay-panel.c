@@ -173,23 +173,29 @@ format_level (GtkScale *scale, double value, gpointer user_data)
 void
 hs_overlay_panel_set_image (HsOverlayPanel *self, HsImage *image)
 {
+  HsImage *old;
+
   g_return_if_fail (HS_IS_OVERLAY_PANEL (self));
 
-  if (image != NULL)
-    hs_image_ref (image);
-  g_clear_pointer (&self->image, hs_image_unref);
-  self->image = image;
+  old = self->image;
+  self->image = image != NULL ? hs_image_ref (image) : NULL;
+  if (old != NULL)
+    hs_image_unref (old);
   sync_levels (self);
 }
 
 void
 hs_overlay_panel_get_levels (HsOverlayPanel *self, double *center, double *width)
 {
+  double c, w;
+
   g_return_if_fail (HS_IS_OVERLAY_PANEL (self));
+  c = gtk_adjustment_get_value (self->level_adjustment);
+  w = gtk_adjustment_get_value (self->window_adjustment);
   if (center != NULL)
-    *center = gtk_adjustment_get_value (self->level_adjustment);
+    *center = c;
   if (width != NULL)
-    *width = gtk_adjustment_get_value (self->window_adjustment);
+    *width = w;
 }
 
 void
