@@ -348,6 +348,82 @@ test_not_an_image (void)
   hs_ui_destroy_window (window);
 }
 
+/* A template child by its id in the .ui file. */
+static GtkWidget *
+find_by_id (GtkWidget *root, const char *id)
+{
+  if (g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (root)), id) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_by_id (child, id);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The threshold slider reads in the map's units, those of the colour bar
+ * (issue 15, point 7): with min–max scaling its ends are the map's minimum
+ * and maximum, a scaled threshold t shows as min + t (max − min), and a
+ * fixed 0–2 scale moves the same t to 2t. */
+static void
+test_threshold_map_units (void)
+{
+  g_autofree char *root = NULL;
+  g_autoptr(GFile) file = NULL;
+  HsOverlayPanel *panel;
+  HsViewState *state;
+  HsAttentionMap *map;
+  HsWindow *window;
+  const double *v;
+  double lo = G_MAXDOUBLE, hi = -G_MAXDOUBLE, lower, upper;
+  gsize n;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  hs_ui_reset_settings ();
+  root = hs_ui_make_dataset ();
+  window = hs_ui_new_window ();
+  file = g_file_new_for_path (root);
+  hs_window_open (window, file);
+  wait_loaded (window);
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  wait_loaded (window);
+  map = hs_window_get_map (window);
+  g_assert_nonnull (map);
+  v = hs_attention_map_peek_values (map);
+  n = (gsize) hs_attention_map_get_width (map) * hs_attention_map_get_height (map);
+  for (gsize i = 0; i < n; i++)
+    {
+      lo = MIN (lo, v[i]);
+      hi = MAX (hi, v[i]);
+    }
+  g_assert_cmpfloat (hi, >, lo);
+
+  panel = overlay_panel (window);
+  state = hs_overlay_panel_get_view_state (panel);
+  g_object_set (state, "scale-mode", "minmax", "threshold", 0.25, NULL);
+  hs_ui_settle ();
+  g_object_get (gtk_range_get_adjustment (GTK_RANGE (find_by_id (GTK_WIDGET (panel), "threshold_scale"))),
+                "lower", &lower, "upper", &upper, NULL);
+  g_assert_cmpfloat_with_epsilon (lower, lo, 1e-12);
+  g_assert_cmpfloat_with_epsilon (upper, hi, 1e-12);
+  g_assert_cmpfloat_with_epsilon (hs_overlay_panel_get_threshold_value (panel), lo + 0.25 * (hi - lo), 1e-12);
+
+  /* The user drags it to 60 % of the way: the state keeps the scaled value. */
+  hs_overlay_panel_set_threshold_value (panel, lo + 0.6 * (hi - lo));
+  g_assert_cmpfloat_with_epsilon (hs_view_state_get_threshold (state), 0.6, 1e-9);
+
+  /* Fixed 0–2: the same scaled threshold reads 1.2. */
+  g_object_set (state, "scale-min", 0.0, "scale-max", 2.0, "scale-mode", "fixed", NULL);
+  hs_ui_settle ();
+  g_assert_cmpfloat_with_epsilon (hs_view_state_get_threshold (state), 0.6, 1e-9);
+  g_assert_cmpfloat_with_epsilon (hs_overlay_panel_get_threshold_value (panel), 1.2, 1e-9);
+  hs_ui_destroy_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -356,5 +432,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui-open-image/ct-units-golden", test_ct_units_golden);
   g_test_add_func ("/hs/ui-open-image/drop-real-image", test_drop_real_image);
   g_test_add_func ("/hs/ui-open-image/not-an-image", test_not_an_image);
+  g_test_add_func ("/hs/ui-open-image/threshold-map-units", test_threshold_map_units);
   return g_test_run ();
 }

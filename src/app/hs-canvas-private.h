@@ -49,6 +49,7 @@ struct _HsCanvas
 
   HsViewState    *state;
   gulong          state_changed_id;
+  guint           range_idle;        /* "map-range-changed" pending */
   HsImage        *image;
   HsAttentionMap *map;
   int             token;

@@ -35,6 +35,7 @@ G_DEFINE_FINAL_TYPE (HsCanvas, hs_canvas, GTK_TYPE_WIDGET)
 
 static GParamSpec *properties[N_PROPS];
 static guint transform_changed_signal;
+static guint map_range_changed_signal;
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -82,9 +83,23 @@ invalidate_levels (HsCanvas *self)
   _hs_canvas_layer_clear (&self->img);
 }
 
+static gboolean
+emit_map_range_changed (gpointer data)
+{
+  HsCanvas *self = data;
+
+  self->range_idle = 0;
+  g_signal_emit (self, map_range_changed_signal, 0);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 invalidate_colors (HsCanvas *self)
 {
+  /* Listeners hear of it once, from the main loop (this may run while a
+   * frame is drawn). */
+  if (self->range_idle == 0)
+    self->range_idle = g_idle_add (emit_map_range_changed, self);
   self->range_valid = FALSE;
   self->lut_valid = FALSE;
   g_clear_pointer (&self->hud_node, gsk_render_node_unref);   /* colour bar */
@@ -419,6 +434,7 @@ hs_canvas_dispose (GObject *object)
   if (self->state)
     g_clear_signal_handler (&self->state_changed_id, self->state);
   g_clear_object (&self->state);
+  g_clear_handle_id (&self->range_idle, g_source_remove);
   _hs_canvas_clear_nodes (self);
   _hs_canvas_free_pyramid (self);
   invalidate_levels (self);
@@ -438,6 +454,8 @@ hs_canvas_finalize (GObject *object)
 {
   HsCanvas *self = HS_CANVAS (object);
 
+  /* (dispose may have invalidated the colours again) */
+  g_clear_handle_id (&self->range_idle, g_source_remove);
   g_free (self->caption);
   g_free (self->caption_model);
   g_free (self->caption_instance);
@@ -526,6 +544,12 @@ hs_canvas_class_init (HsCanvasClass *klass)
   /* Emitted after every zoom, pan or fit (linked views in the compare view). */
   transform_changed_signal =
     g_signal_new ("transform-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /* The colour bar's range may have changed (map, token, scale mode):
+   * hs_canvas_get_map_range.  Emitted from the main loop. */
+  map_range_changed_signal =
+    g_signal_new ("map-range-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   _hs_canvas_class_actions_init (widget_class);
@@ -718,6 +742,18 @@ hs_canvas_set_caption_fields (HsCanvas *self, const HsCaption *caption)
     }
   if (prompt)
     _hs_canvas_notify (self, PROP_CAPTION);
+}
+
+gboolean
+hs_canvas_get_map_range (HsCanvas *self, double *lo, double *hi)
+{
+  g_return_val_if_fail (HS_IS_CANVAS (self), FALSE);
+
+  if (self->map == NULL || !_hs_canvas_ensure_range (self))
+    return FALSE;
+  *lo = self->range.lo;
+  *hi = self->range.hi;
+  return TRUE;
 }
 
 gboolean

@@ -102,6 +102,10 @@ void           hs_canvas_set_caption       (HsCanvas *self, const char *caption)
 /* The caption from its fields (copied), drawn and exported as
  * heatscope-cli render draws it: the prompt quoted, then model and instance. */
 void           hs_canvas_set_caption_fields (HsCanvas *self, const HsCaption *caption);
+/* The colour bar's range in map units (the scale mode resolved on the map
+ * shown); FALSE without a map.  Signal "map-range-changed" says when it may
+ * have changed. */
+gboolean       hs_canvas_get_map_range      (HsCanvas *self, double *lo, double *hi);
 /* The caption's HsCaption.phantom_model_on_real_image. */
 gboolean       hs_canvas_get_caption_phantom (HsCanvas *self);
 void           hs_canvas_set_show_color_bar (HsCanvas *self, gboolean show);

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <heatscope/hs-legend.h>
+
 #include "hs-overlay-panel.h"
 
 struct _HsOverlayPanel
@@ -33,9 +35,12 @@ struct _HsOverlayPanel
   GtkAdjustment *window_adjustment;
   GtkScale      *level_scale;
   GtkScale      *window_scale;
+  GtkScale      *threshold_scale;
   HsImage       *image;      /* whose grey values the window/level read in */
+  gboolean       have_range; /* the colour bar's range, in map units */
+  double         range_lo, range_hi;
   gboolean       syncing;    /* the adjustments are being set from the state */
-  gulong         level_handlers[2];
+  gulong         level_handlers[3];
   GtkWidget     *reset_levels_button;
   GtkWidget     *show_overlay_check;
   GtkWidget     *show_boxes_check;
@@ -169,6 +174,89 @@ format_level (GtkScale *scale, double value, gpointer user_data)
 
   return unit != NULL ? g_strdup_printf ("%s %s", number, unit) : g_steal_pointer (&number);
 }
+
+/* ---- the threshold in map units ----------------------------------------- */
+
+/* The state keeps the threshold as a scaled value in [0, 1] (0 = off); the
+ * slider reads in the map's units on the colour bar: lo + t (hi − lo) of the
+ * bar's range, its read-out formatted as the bar's ticks. */
+
+static int
+digits_for (double span)
+{
+  return CLAMP ((int) ceil (-log10 (span / 1000)), 0, 12);
+}
+
+static void
+sync_threshold (HsOverlayPanel *self)
+{
+  double t, lo = 0, hi = 1;
+
+  if (self->state == NULL)
+    return;
+  t = CLAMP (hs_view_state_get_threshold (self->state), 0, 1);
+  if (self->have_range)
+    {
+      lo = self->range_lo;
+      hi = self->range_hi;
+    }
+  self->syncing = TRUE;
+  gtk_adjustment_configure (self->threshold_adjustment, lo + t * (hi - lo), lo, hi, (hi - lo) / 100,
+                            (hi - lo) / 10, 0);
+  gtk_scale_set_digits (self->threshold_scale, digits_for (hi - lo));
+  self->syncing = FALSE;
+}
+
+static void
+on_threshold_changed (HsOverlayPanel *self)
+{
+  double v = gtk_adjustment_get_value (self->threshold_adjustment);
+
+  if (self->syncing || self->state == NULL)
+    return;
+  if (self->have_range)
+    v = (v - self->range_lo) / (self->range_hi - self->range_lo);
+  g_object_set (self->state, "threshold", CLAMP (v, 0.0, 1.0), NULL);
+}
+
+static char *
+format_threshold (GtkScale *scale, double value, gpointer user_data)
+{
+  HsOverlayPanel *self = user_data;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!self->have_range)
+    return g_strdup_printf ("%.2f", value);
+  hs_legend_format_tick (value, self->range_lo, self->range_hi, buf);
+  return g_strdup (buf);
+}
+
+void
+hs_overlay_panel_set_map_range (HsOverlayPanel *self, gboolean valid, double lo, double hi)
+{
+  g_return_if_fail (HS_IS_OVERLAY_PANEL (self));
+
+  self->have_range = valid && isfinite (lo) && isfinite (hi) && hi > lo && isfinite (hi - lo);
+  self->range_lo = self->have_range ? lo : 0;
+  self->range_hi = self->have_range ? hi : 1;
+  sync_threshold (self);
+}
+
+double
+hs_overlay_panel_get_threshold_value (HsOverlayPanel *self)
+{
+  g_return_val_if_fail (HS_IS_OVERLAY_PANEL (self), NAN);
+  return gtk_adjustment_get_value (self->threshold_adjustment);
+}
+
+void
+hs_overlay_panel_set_threshold_value (HsOverlayPanel *self, double value)
+{
+  g_return_if_fail (HS_IS_OVERLAY_PANEL (self));
+  gtk_adjustment_set_value (self->threshold_adjustment, value);
+}
+
+/* ---- image -------------------------------------------------------------- */
 
 void
 hs_overlay_panel_set_image (HsOverlayPanel *self, HsImage *image)
@@ -338,6 +426,7 @@ hs_overlay_panel_class_init (HsOverlayPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, window_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, level_scale);
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, window_scale);
+  gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, threshold_scale);
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, reset_levels_button);
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, show_overlay_check);
   gtk_widget_class_bind_template_child (widget_class, HsOverlayPanel, show_boxes_check);
@@ -359,6 +448,8 @@ hs_overlay_panel_init (HsOverlayPanel *self)
   g_signal_connect_swapped (self->window_adjustment, "value-changed", G_CALLBACK (on_level_changed), self);
   gtk_scale_set_format_value_func (self->level_scale, format_level, self, NULL);
   gtk_scale_set_format_value_func (self->window_scale, format_level, self, NULL);
+  g_signal_connect_swapped (self->threshold_adjustment, "value-changed", G_CALLBACK (on_threshold_changed), self);
+  gtk_scale_set_format_value_func (self->threshold_scale, format_threshold, self, NULL);
 }
 
 GtkWidget *
@@ -389,7 +480,6 @@ hs_overlay_panel_set_view_state (HsOverlayPanel *self, HsViewState *state)
       bind (self, "scale-max", self->scale_max_adjustment, "value");
       bind (self, "percentile-low", self->percentile_low_adjustment, "value");
       bind (self, "percentile-high", self->percentile_high_adjustment, "value");
-      bind (self, "threshold", self->threshold_adjustment, "value");
       bind_choice (self, "outline", self->outline_dropdown, outline_nicks);
       bind (self, "outline-top-k", self->top_k_adjustment, "value");
       bind_choice (self, "upsample", self->upsample_dropdown, upsample_nicks);
@@ -397,7 +487,10 @@ hs_overlay_panel_set_view_state (HsOverlayPanel *self, HsViewState *state)
                                                           G_CALLBACK (sync_levels), self);
       self->level_handlers[1] = g_signal_connect_swapped (state, "notify::window-level-width",
                                                           G_CALLBACK (sync_levels), self);
+      self->level_handlers[2] = g_signal_connect_swapped (state, "notify::threshold",
+                                                          G_CALLBACK (sync_threshold), self);
       sync_levels (self);
+      sync_threshold (self);
       bind (self, "show-overlay", self->show_overlay_check, "active");
       bind (self, "show-boxes", self->show_boxes_check, "active");
       bind (self, "show-masks", self->show_masks_check, "active");

@@ -26,5 +26,10 @@ void         hs_overlay_panel_set_image      (HsOverlayPanel *self, HsImage *ima
 /* The sliders' values (image grey values), and setting them as a user does. */
 void         hs_overlay_panel_get_levels     (HsOverlayPanel *self, double *center, double *width);
 void         hs_overlay_panel_set_levels     (HsOverlayPanel *self, double center, double width);
+/* The colour bar's range in map units (valid FALSE: no map): the threshold
+ * slider reads in those units (the state keeps the scaled value in [0, 1]). */
+void         hs_overlay_panel_set_map_range  (HsOverlayPanel *self, gboolean valid, double lo, double hi);
+double       hs_overlay_panel_get_threshold_value (HsOverlayPanel *self);
+void         hs_overlay_panel_set_threshold_value (HsOverlayPanel *self, double value);
 
 G_END_DECLS

@@ -319,6 +319,18 @@ on_hover_changed (GObject    *object,
   update_status (self);
 }
 
+/* The threshold slider reads in the colour bar's units. */
+static void
+on_map_range_changed (HsCanvas *canvas,
+                      HsWindow *self)
+{
+  double lo = 0, hi = 1;
+  gboolean valid = hs_canvas_get_map_range (canvas, &lo, &hi);
+
+  if (self->overlay_panel != NULL)
+    hs_overlay_panel_set_map_range (HS_OVERLAY_PANEL (self->overlay_panel), valid, lo, hi);
+}
+
 static void
 build_panels (HsWindow *self)
 {
@@ -329,6 +341,7 @@ build_panels (HsWindow *self)
   self->canvas = hs_canvas_new ();
   hs_canvas_set_view_state (HS_CANVAS (self->canvas), HS_VIEW_STATE (self->view_state));
   g_signal_connect_object (self->canvas, "notify::hover-text", G_CALLBACK (on_hover_changed), self, 0);
+  g_signal_connect_object (self->canvas, "map-range-changed", G_CALLBACK (on_map_range_changed), self, 0);
   gtk_widget_set_hexpand (self->canvas, TRUE);
   gtk_widget_set_vexpand (self->canvas, TRUE);
   gtk_box_append (self->canvas_slot, self->canvas);
