@@ -802,3 +802,29 @@ for k in (5, 10, 20, 30):
     "Anteil der oberen %d %% Pixel der Karte, die im Ziel liegen" % k
   T["Share of the target covered by the map's top %d %% pixels" % k] = \
     "Anteil des Ziels, den die oberen %d %% Pixel der Karte abdecken" % k
+T.update({
+ # the locked, staged dataset writer (hs-dataset-writer.c)
+ "%s: cannot %s: %s": "%s: Fehler beim %s: %s",
+ "read the folder": "Lesen des Ordners",
+ "open": "Öffnen",
+ "sync": "Synchronisieren",
+ "read": "Lesen",
+ "lock": "Sperren",
+ "create the folder": "Anlegen des Ordners",
+ "open the folder": "Öffnen des Ordners",
+ "create the lock file": "Anlegen der Sperrdatei",
+ "rename the new dataset into place": "Umbenennen des neuen Datensatzes an seinen Platz",
+ "move the old dataset aside": "Beiseiteschieben des alten Datensatzes",
+ "%s: not a folder name a dataset can be written to": "%s: kein Ordnername, in den ein Datensatz geschrieben werden kann",
+ "%s: the dataset is locked by another writer (%s); try again when it has finished":
+   "%s: der Datensatz ist von einem anderen Schreiber gesperrt (%s); erneut versuchen, wenn er fertig ist",
+ "%s: the dataset is locked by another writer; try again when it has finished":
+   "%s: der Datensatz ist von einem anderen Schreiber gesperrt; erneut versuchen, wenn er fertig ist",
+ "%s: the lock held is for another dataset (%s)": "%s: die gehaltene Sperre gilt einem anderen Datensatz (%s)",
+ "%s: is a symbolic link; a dataset writer replaces the folder itself, so name the folder the link leads to":
+   "%s: ist ein symbolischer Link; ein Datensatz-Schreiber ersetzt den Ordner selbst, also den Ordner angeben, auf den der Link zeigt",
+ "%s: exists and is not a folder": "%s: existiert und ist kein Ordner",
+ "%s: the folder is not empty and holds no dataset (%s); refusing to replace it":
+   "%s: der Ordner ist nicht leer und enthält keinen Datensatz (%s); er wird nicht ersetzt",
+ "%s: the dataset is not in the staging folder %s": "%s: der Datensatz liegt nicht im Bereitstellungsordner %s",
+})

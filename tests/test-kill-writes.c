@@ -2,16 +2,16 @@
  * by killing writers with SIGKILL at every phase of their writes:
  *   exports: `heatscope-cli render` to PNG, SVG and PDF (the app's
  *     File → Export calls the same hs_figure_save through hs_canvas_export);
- *   datasets written by import: `heatscope-cli import coco --force` over a
- *     dataset imported before (each copied image, the manifest);
  *   maps and images the library writes (hs_npy_write, hs_image_save_png:
  *     demo, attend -o, import masks), in this program re-run as a writer;
  *   `heatscope-cli metrics -o` (its own streaming temporary file);
  *   settings: GSettings with the dconf backend on a private D-Bus, whose
  *     dconf-service (the process that writes the settings file) runs under
  *     ptrace and is killed at a chosen system call of its write.
- * Annotations are killed mid-save in test-annotation.c and, in the real
- * app, in test-ui-annotation-kill.c (see docs/reliability.md).
+ * Dataset writers (import, demo: staged, locked, switched in whole) are
+ * killed in test-kill-datasets.c.  Annotations are killed mid-save in
+ * test-annotation.c and, in the real app, in test-ui-annotation-kill.c
+ * (see docs/reliability.md).
  *
  * No race decides where a kill lands: each writer runs with
  * HS_TEST_STOP_AT=POINT@FILE:N (hs-stop-point.h) and stops itself there; the
@@ -260,204 +260,6 @@ test_render (gconstpointer data)
     hs_test_wait_exit (hs_test_spawn_logged (argv, NULL, NULL, spec, log), log);
     assert_single_state (dir, name, a, b, &atomic_phases[2], pdf, TRUE);
   }
-}
-
-/* ---- datasets written by import ------------------------------------------ */
-
-#define N_IMAGES 24
-
-/* 24 images, the same names in both versions, different pixels, and a COCO
- * file boxing each. */
-static void
-write_coco_source (const char *dir, guint version)
-{
-  g_autoptr(GString) json = g_string_new ("{\"images\": [");
-  g_autofree char *path = g_build_filename (dir, "coco.json", NULL);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  for (guint i = 0; i < N_IMAGES; i++)
-    {
-      g_autoptr(HsImage) image = hs_image_new (96, 80, 1, 8, &error);
-      g_autofree char *name = g_strdup_printf ("img-%02u.png", i);
-      g_autofree char *file = g_build_filename (dir, name, NULL);
-      guint16 *pixels = hs_image_get_data (image);
-
-      for (guint p = 0; p < 96 * 80; p++)
-        pixels[p] = (guint16) ((p * (version + 3) + i * 7) % 251);
-      g_assert_true (hs_image_save_png (image, file, &error));
-      g_string_append_printf (json, "%s{\"id\": %u, \"file_name\": \"%s\", \"width\": 96, \"height\": 80}",
-                              i ? ", " : "", i + 1, name);
-    }
-  g_string_append (json, "], \"annotations\": [");
-  for (guint i = 0; i < N_IMAGES; i++)
-    g_string_append_printf (json, "%s{\"id\": %u, \"image_id\": %u, \"category_id\": 1, "
-                            "\"bbox\": [%u, 10, 20, 30]}", i ? ", " : "", i + 1, i + 1, 5 + version);
-  g_string_append (json, "], \"categories\": [{\"id\": 1, \"name\": \"nodule\"}]}");
-  g_assert_true (g_file_set_contents (path, json->str, -1, &error));
-  g_assert_no_error (error);
-}
-
-typedef struct {
-  char   *src[2];        /* the two source folders */
-  char   *out;           /* the dataset folder */
-  char   *images;        /* its images/ */
-  GBytes *manifest[2];   /* heatscope.json as each version's import writes it */
-} ImportFixture;
-
-/* The dataset in `out` loads, and each image it names is whole: one of the
- * two versions' bytes.  Returns how many are the new version's. */
-static guint
-assert_dataset_whole (const ImportFixture *fx, guint new_version)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HsDataset) dataset = hs_dataset_load (fx->out, &error);
-  guint n_new = 0;
-
-  g_assert_no_error (error);
-  g_assert_cmpuint (hs_dataset_get_n_instances (dataset), ==, N_IMAGES);
-  for (guint i = 0; i < N_IMAGES; i++)
-    {
-      HsInstance *instance = hs_dataset_get_instance (dataset, i);
-      g_autofree char *base = g_path_get_basename (instance->image);
-      g_autofree char *in_old = g_build_filename (fx->src[!new_version], base, NULL);
-      g_autofree char *in_new = g_build_filename (fx->src[new_version], base, NULL);
-      g_autofree char *copy = g_build_filename (fx->out, instance->image, NULL);
-      g_autoptr(GBytes) got = read_bytes (copy);
-      g_autoptr(GBytes) old = read_bytes (in_old);
-      g_autoptr(GBytes) new = read_bytes (in_new);
-      g_autoptr(HsImage) image = hs_dataset_load_image (dataset, instance, &error);
-
-      g_assert_no_error (error);
-      g_assert_nonnull (image);
-      g_assert_true (g_bytes_equal (got, old) || g_bytes_equal (got, new));
-      n_new += g_bytes_equal (got, new);
-    }
-  return n_new;
-}
-
-static GBytes *
-image_bytes (const char *dir, guint i)
-{
-  g_autofree char *name = g_strdup_printf ("img-%02u.png", i);
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-
-  return read_bytes (path);
-}
-
-/* The import of version `new_version` over the other, stopped at an image
- * copy: images 0..k-1 are new already (the import copies in the COCO
- * file's order), image k is old under its name and whole and new under its
- * temporary name, the rest old, the manifest old. */
-static void
-assert_import_at_image (const ImportFixture *fx, guint new_version, guint k)
-{
-  g_autofree char *name = g_strdup_printf ("img-%02u.png", k);
-  g_autofree char *manifest = g_build_filename (fx->out, HS_DATASET_MANIFEST, NULL);
-  g_autoptr(GBytes) got = read_bytes (manifest);
-  g_autoptr(GPtrArray) temps = temporaries (fx->images, name);
-  g_autoptr(GBytes) temp = NULL;
-  g_autoptr(GBytes) want = image_bytes (fx->src[new_version], k);
-
-  g_assert_true (g_bytes_equal (got, fx->manifest[!new_version]));
-  g_assert_cmpuint (assert_dataset_whole (fx, new_version), ==, k);
-  g_assert_cmpuint (temps->len, ==, 1);
-  g_assert_true (g_str_has_suffix (g_ptr_array_index (temps, 0), "~"));
-  temp = read_bytes (g_ptr_array_index (temps, 0));
-  g_assert_true (g_bytes_equal (temp, want));
-}
-
-static void
-test_import (void)
-{
-  g_autofree char *tmp = hs_test_make_tmpdir ();
-  g_autofree char *manifest = NULL;
-  ImportFixture fx = { 0 };
-  const char *import_argv[2][9];
-  const guint image_stops[] = { 0, 11, N_IMAGES - 1 };
-
-  fx.src[0] = g_build_filename (tmp, "a", NULL);
-  fx.src[1] = g_build_filename (tmp, "b", NULL);
-  fx.out = g_build_filename (tmp, "out", NULL);
-  fx.images = g_build_filename (fx.out, "images", NULL);
-  manifest = g_build_filename (fx.out, HS_DATASET_MANIFEST, NULL);
-  write_coco_source (fx.src[0], 0);
-  write_coco_source (fx.src[1], 1);
-  for (guint v = 0; v < 2; v++)
-    {
-      g_autofree char *json = g_build_filename (fx.src[v], "coco.json", NULL);
-      const char *argv[] = { hs_test_cli (), "import", "coco", NULL, fx.src[v], "--force", "-o",
-                             fx.out, NULL };
-
-      argv[3] = g_intern_string (json);
-      memcpy (import_argv[v], argv, sizeof argv);
-      run_cli (argv);
-      g_assert_cmpuint (assert_dataset_whole (&fx, v), ==, N_IMAGES);
-      fx.manifest[v] = read_bytes (manifest);
-    }
-  g_assert_false (g_bytes_equal (fx.manifest[0], fx.manifest[1]));
-
-  /* Each image copy: the first, one in the middle, the last. */
-  for (guint i = 0; i < G_N_ELEMENTS (image_stops); i++)
-    {
-      g_autofree char *spec = g_strdup_printf ("copy-image@img-%02u.png:1", image_stops[i]);
-      g_autofree char *name = g_strdup_printf ("img-%02u.png", image_stops[i]);
-      GPid pid;
-
-      run_cli (import_argv[0]);
-      pid = hs_test_run_to_stop (import_argv[1], spec);
-      assert_import_at_image (&fx, 1, image_stops[i]);
-      hs_test_kill_stopped (pid);
-      assert_import_at_image (&fx, 1, image_stops[i]);
-      remove_temporaries (fx.images, name);
-      g_test_message ("import: killed at %s", spec);
-    }
-  /* The count of copies is the number of images: the 24th hit is the
-   * last image, the 25th never comes. */
-  {
-    GPid pid;
-
-    run_cli (import_argv[0]);
-    pid = hs_test_run_to_stop (import_argv[1], "copy-image:24");
-    assert_import_at_image (&fx, 1, N_IMAGES - 1);
-    hs_test_kill_stopped (pid);
-    remove_temporaries (fx.images, "img-23.png");
-    {
-      g_autofree char *log = g_build_filename (tmp, "log", NULL);
-
-      run_cli (import_argv[0]);
-      hs_test_wait_exit (hs_test_spawn_logged (import_argv[1], NULL, NULL, "copy-image:25", log), log);
-      g_assert_cmpuint (assert_dataset_whole (&fx, 1), ==, N_IMAGES);
-    }
-  }
-
-  /* The manifest, written after every image is in place. */
-  for (guint i = 0; i < G_N_ELEMENTS (atomic_phases); i++)
-    {
-      g_autofree char *spec = stop_spec (&atomic_phases[i], HS_DATASET_MANIFEST);
-      GPid pid;
-
-      run_cli (import_argv[0]);
-      pid = hs_test_run_to_stop (import_argv[1], spec);
-      for (guint killed = 0; killed < 2; killed++)
-        {
-          assert_single_state (fx.out, HS_DATASET_MANIFEST, fx.manifest[0], fx.manifest[1],
-                               &atomic_phases[i], FALSE, TRUE);
-          g_assert_cmpuint (assert_dataset_whole (&fx, 1), ==, N_IMAGES);
-          if (!killed)
-            hs_test_kill_stopped (pid);
-        }
-      remove_temporaries (fx.out, HS_DATASET_MANIFEST);
-      g_test_message ("import: killed at %s", spec);
-    }
-
-  for (guint v = 0; v < 2; v++)
-    {
-      g_free (fx.src[v]);
-      g_bytes_unref (fx.manifest[v]);
-    }
-  g_free (fx.out);
-  g_free (fx.images);
 }
 
 /* ---- maps and images written by the library ------------------------------ */
@@ -938,7 +740,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/hs/kill-writes/render-png", "png", test_render);
   g_test_add_data_func ("/hs/kill-writes/render-svg", "svg", test_render);
   g_test_add_data_func ("/hs/kill-writes/render-pdf", "pdf", test_render);
-  g_test_add_func ("/hs/kill-writes/import", test_import);
   g_test_add_data_func ("/hs/kill-writes/npy", "npy", test_library);
   g_test_add_data_func ("/hs/kill-writes/png", "png", test_library);
   g_test_add_func ("/hs/kill-writes/metrics", test_metrics);

@@ -11,6 +11,7 @@
 #include "hs-npy.h"
 #include "hs-attention-map.h"
 #include "hs-dataset.h"
+#include "hs-dataset-writer.h"
 #include "hs-summary.h"
 #include "hs-resample.h"
 #include "hs-text.h"

@@ -17,6 +17,8 @@ typedef enum {
   HS_DATASET_ERROR_PATH,        /* a path that leaves the dataset folder            */
   HS_DATASET_ERROR_NOT_FOUND,   /* unknown instance, sentence, model or region      */
   HS_DATASET_ERROR_TOO_LARGE,   /* manifest over HsLimits                           */
+  HS_DATASET_ERROR_LOCKED,      /* another writer holds the folder (hs-dataset-writer.h) */
+  HS_DATASET_ERROR_EXISTS,      /* the target holds a dataset or other files        */
 } HsDatasetError;
 
 #define HS_DATASET_MANIFEST "heatscope.json"
@@ -125,7 +127,9 @@ typedef struct _HsDataset HsDataset;
 HsDataset   *hs_dataset_load            (const char *path, GError **error);
 HsDataset   *hs_dataset_new             (const char *root_dir, const char *name);
 /* Writes heatscope.json atomically (temp file, fsync, rename), after
- * hs_dataset_record_files. */
+ * hs_dataset_record_files, holding the folder's writer lock
+ * (hs-dataset-writer.h): HS_DATASET_ERROR_LOCKED while another writer
+ * (an import, demo, another save) holds it. */
 gboolean     hs_dataset_save            (HsDataset *dataset, GError **error);
 /* Gives every image, mask and map file that has no record yet its
  * HsFileRecord (size and SHA-256, read through hs_dataset_open_file).

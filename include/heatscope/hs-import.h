@@ -52,7 +52,7 @@ typedef struct {
   HsImportProgressFunc progress;
   gpointer             progress_data;
   /* Optional: once cancelled, hs_import() fails with G_IO_ERROR_CANCELLED
-   * and writes no manifest (images already copied stay in the folder). */
+   * and the output folder stays as it was (the staging folder is removed). */
   GCancellable        *cancellable;
 } HsImportOptions;
 
@@ -60,9 +60,14 @@ typedef struct {
  * "imagenome", "ms-cxr", "vindr-cxr", "rsna-pneumonia", "siim-acr",
  * "chestx-det", "voc", "npy-folder" (see each importer's sources in
  * `heatscope-cli import --help`).  Writes OUTPUT/heatscope.json, copies (or
- * hard-links) images into OUTPUT/images and writes masks into OUTPUT/masks.
+ * hard-links) images into OUTPUT/images and writes masks into OUTPUT/masks,
+ * all through the dataset writer (hs-dataset-writer.h): built in a staging
+ * folder beside OUTPUT under OUTPUT's lock and switched in whole, so OUTPUT
+ * holds the old dataset or the new one, never a mix.  OUTPUT must be
+ * absent, empty, or (with `force`) a dataset.
  * "npy-folder" instead adds maps to the dataset already in OUTPUT (copied
- * to OUTPUT/maps/MODEL/); a later map for the same (model, query) replaces
+ * to OUTPUT/maps/MODEL/), holding OUTPUT's lock, and then rewrites its
+ * manifest atomically; a later map for the same (model, query) replaces
  * the earlier one.
  * `summary` (may be NULL) receives the counts; free with
  * hs_import_summary_clear(). */

@@ -122,9 +122,13 @@ typedef struct {
   /* progress callback, may be NULL */
   void   (*progress) (guint done, guint total, gpointer data);
   gpointer progress_data;
+  /* Replace a dataset already in OUT (without: a non-empty OUT is refused). */
+  gboolean force;
 } HsPhantomWriteOptions;
 
-/* Writes OUT/heatscope.json, OUT/images/, OUT/masks/ and OUT/maps/: for
+/* Writes OUT/heatscope.json, OUT/images/, OUT/masks/ and OUT/maps/ through
+ * the dataset writer (hs-dataset-writer.h: staged beside OUT, locked,
+ * switched in whole); for
  * every sentence one map per model (query = sentence id), and for every
  * sentence whose targets lie in one image half also the map of its
  * left/right-swapped prompt (query = sentence id, prompt = swapped text).

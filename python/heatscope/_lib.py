@@ -120,6 +120,11 @@ _SIGNATURES = {
     "hs_dataset_new": (vp, [s, s]),
     "hs_dataset_unref": (None, [vp]),
     "hs_dataset_save": (i, [vp, GErrorPP]),
+    "hs_dataset_writer_begin": (vp, [s, i, GErrorPP]),
+    "hs_dataset_writer_get_staging": (s, [vp]),
+    "hs_dataset_writer_save_manifest": (i, [vp, vp, GErrorPP]),
+    "hs_dataset_writer_commit": (i, [vp, vp, GErrorPP]),
+    "hs_dataset_writer_free": (None, [vp]),
     "hs_dataset_set_description": (None, [vp, s]),
     "hs_dataset_set_model_description": (None, [vp, s, s]),
     "hs_dataset_add_instance": (None, [vp, vp]),
@@ -157,6 +162,7 @@ _SIGNATURES = {
     "hs_image_peek_data": (ctypes.POINTER(ctypes.c_uint16), [vp]),
 }
 
+HS_DATASET_WRITE_CREATE, HS_DATASET_WRITE_REPLACE = 0, 1   # HsDatasetWriteFlags
 HS_DTYPE_FLOAT32 = 10   # HsDType in hs-npy.h: BOOL, INT8..INT64, UINT8..UINT64, FLOAT16, FLOAT32
 
 

@@ -1,10 +1,12 @@
 """heatscope.Dataset: write a dataset from NumPy arrays and files.
 
 The manifest, the PNG files and the .npy files are all written by the C
-library (hs_dataset_save, hs_image_save_png, hs_npy_write) into a staging
-folder beside the target; save() checks the staged dataset with the
-library's validator (what `heatscope-cli validate` runs) and renames the
-folder into place, so a reader sees no dataset or the whole one.
+library (hs_dataset_writer_*, hs_image_save_png, hs_npy_write) into the staging
+folder of the library's dataset writer (hs-dataset-writer.h: locked against
+other writers from create() to save(), beside the target); save() checks the
+staged dataset with the library's validator (what `heatscope-cli validate`
+runs) and the writer switches it into place, so a reader sees no dataset,
+the old one or the whole new one.
 """
 
 import ctypes
@@ -12,7 +14,6 @@ import math
 import os
 import re
 import shutil
-import tempfile
 
 import numpy as np
 
@@ -90,12 +91,12 @@ class Dataset:
         if not base:
             raise HeatscopeError("%s: not a folder name" % path)
         self._check_target()
-        os.makedirs(parent, exist_ok=True)
-        self._staging = tempfile.mkdtemp(prefix="." + base + ".staging-", dir=parent)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(self._staging, 0o777 & ~umask)      # mkdtemp's 0700 is for the name race only
         self._lib = _lib.lib()
+        gerr = _lib.GErrorP()
+        flags = _lib.HS_DATASET_WRITE_REPLACE if overwrite else _lib.HS_DATASET_WRITE_CREATE
+        self._writer = self._lib.hs_dataset_writer_begin(os.fsencode(self.path), flags, ctypes.byref(gerr))
+        _lib.check(self._writer, gerr)
+        self._staging = os.fsdecode(self._lib.hs_dataset_writer_get_staging(self._writer))
         self._ds = self._lib.hs_dataset_new(os.fsencode(self._staging), enc(name or base))
         if description is not None:
             self._lib.hs_dataset_set_description(self._ds, enc(description))
@@ -383,33 +384,19 @@ class Dataset:
         self._check_open()
         lib = self._lib
         gerr = _lib.GErrorP()
-        _lib.check(lib.hs_dataset_save(self._ds, ctypes.byref(gerr)), gerr)
+        _lib.check(lib.hs_dataset_writer_save_manifest(self._writer, self._ds, ctypes.byref(gerr)), gerr)
         problems = _lib.take_string(lib.hs_py_validate(os.fsencode(self._staging)))
         if problems:
             lines = problems.replace(self._staging, self.path).splitlines()
             more = "" if len(lines) <= 5 else "\n… and %d more" % (len(lines) - 5)
             raise HeatscopeError("%s: the dataset does not validate:\n%s%s"
                                  % (self.path, "\n".join(lines[:5]), more))
-        self._check_target()
-        # Kill tests stop here (HS_TEST_STOP_AT, docs/reliability.md): staged, not published.
-        lib.hs_stop_point_file(b"dataset-before-publish", os.fsencode(self.path))
-        old = None
-        if os.path.isdir(self.path):
-            if os.listdir(self.path):
-                old = tempfile.mkdtemp(prefix="." + os.path.basename(self.path) + ".old-",
-                                       dir=os.path.dirname(self.path))
-                os.rename(self.path, os.path.join(old, "dataset"))
-            else:
-                os.rmdir(self.path)
-        os.rename(self._staging, self.path)
-        lib.hs_stop_point_file(b"dataset-after-publish", os.fsencode(self.path))
-        fd = os.open(os.path.dirname(self.path), os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+        # The writer switches the staged folder in (atomically, the old dataset removed
+        # after); kill tests stop it at dataset-before-publish / dataset-after-publish.
+        ok = lib.hs_dataset_writer_commit(self._writer, self._ds, ctypes.byref(gerr))
+        lib.hs_dataset_writer_free(self._writer)
+        self._writer = None
+        _lib.check(ok, gerr)
         self._saved = True
         lib.hs_dataset_unref(self._ds)
         self._ds = None
@@ -420,8 +407,9 @@ class Dataset:
         if self._ds is not None:
             self._lib.hs_dataset_unref(self._ds)
             self._ds = None
-        if not self._saved and os.path.isdir(self._staging):
-            shutil.rmtree(self._staging, ignore_errors=True)
+        if self._writer is not None:
+            self._lib.hs_dataset_writer_free(self._writer)   # removes the staging folder, unlocks
+            self._writer = None
 
     def __enter__(self):
         return self

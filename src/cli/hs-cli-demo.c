@@ -67,7 +67,7 @@ hs_cli_demo (int argc, char **argv)
 {
   gint64 count = 60, start = 0, seed = 1;
   int size = HS_PHANTOM_DEFAULT_SIZE, width = 0, height = 0, grid = 16;
-  gboolean simulated = FALSE, progress = FALSE;
+  gboolean simulated = FALSE, progress = FALSE, force = FALSE;
   g_autofree char *maps = NULL;
   g_auto(GStrv) rest = NULL;
   GOptionEntry entries[] = {
@@ -84,6 +84,7 @@ hs_cli_demo (int argc, char **argv)
       "Same as --maps=simulated: sim-grounded and sim-blind, SIMULATED stand-ins", NULL },
     { "grid", 0, 0, G_OPTION_ARG_INT, &grid, "Cells per side of simulated maps (default 16)", "N" },
     { "progress", 0, 0, G_OPTION_ARG_NONE, &progress, "Show progress on stderr", NULL },
+    { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Replace a dataset already in OUT", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, "OUT" },
     { NULL },
   };
@@ -97,7 +98,9 @@ hs_cli_demo (int argc, char **argv)
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_summary (context,
-      "Writes OUT/heatscope.json, OUT/images/*.png (16-bit), OUT/masks/*.png and OUT/maps/*.npy.");
+      "Writes OUT/heatscope.json, OUT/images/*.png (16-bit), OUT/masks/*.png and OUT/maps/*.npy.\n"
+      "OUT must be absent or empty; --force replaces a dataset there.  The dataset is built\n"
+      "beside OUT and switched in whole: a reader never sees a mix of two runs.");
   if (!hs_cli_parse (context, &argc, &argv, "demo"))
     return HS_CLI_EXIT_USAGE;
   if (rest == NULL || rest[0] == NULL || rest[1] != NULL)
@@ -187,6 +190,7 @@ hs_cli_demo (int argc, char **argv)
     }
   if (progress)
     options.progress = print_progress;
+  options.force = force;
 
   if (!hs_phantom_write_dataset (rest[0], &options, &error))
     {

@@ -37,6 +37,12 @@ struct _HsDataset {
   GHashTable *mdrb;            /* HsInstance* → GINT_TO_POINTER (1 + is_mdrb) */
 };
 
+/* Writes the manifest atomically after hs_dataset_record_files; the caller
+ * holds the dataset's lock or writes a staging folder (hs-dataset-writer.c). */
+gboolean hs_dataset_write_manifest (HsDataset *dataset, GError **error);
+/* Roots the dataset at `root` (its staging folder was renamed there). */
+void     hs_dataset_set_root       (HsDataset *dataset, const char *root);
+
 /* Where problems go while reading a manifest: the loader stops at the first
  * one (collect == FALSE); the validator records them all and, with
  * check_files, also opens every referenced file. */

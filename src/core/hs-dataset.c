@@ -485,6 +485,15 @@ hs_dataset_new (const char *root_dir, const char *name)
   return dataset;
 }
 
+void
+hs_dataset_set_root (HsDataset *dataset, const char *root)
+{
+  g_free (dataset->root);
+  g_free (dataset->manifest_path);
+  dataset->root = canonical_dir (root);
+  dataset->manifest_path = g_build_filename (dataset->root, HS_DATASET_MANIFEST, NULL);
+}
+
 HsDataset *
 hs_dataset_ref (HsDataset *dataset)
 {

@@ -1,6 +1,7 @@
 /* hs-import.c — datasets from public annotation formats: dispatch and helpers */
 #include "hs-import-private.h"
 
+#include "hs-dataset-writer.h"
 #include "hs-image-private.h"
 #include "hs-stop-point.h"
 #include "hs-limits.h"
@@ -544,10 +545,11 @@ hs_import (const char *format, const char * const *sources, const char *output_d
   static const HsImportOptions default_options = { 0 };
   HsImportSummary local_summary = { 0 };
   HsImportContext ctx = { 0 };
-  g_autofree char *manifest = NULL;
   g_autofree char *name = NULL;
   HsImportFunc func = NULL;
   HsDataset *existing = NULL;
+  HsDatasetWriter *writer = NULL;
+  HsDatasetLock *lock = NULL;
   gboolean attach;
   guint n_sources;
   gboolean ok;
@@ -588,32 +590,40 @@ hs_import (const char *format, const char * const *sources, const char *output_d
   if (options == NULL)
     options = &default_options;
   attach = func == hs_import_npy_folder;
-  manifest = g_build_filename (output_dir, HS_DATASET_MANIFEST, NULL);
   if (attach)
     {
-      /* maps are attached to the dataset already in the folder */
+      /* Maps are attached to the dataset already in the folder, under its
+       * lock (new map files, then the manifest: hs_dataset_save_locked). */
       g_autoptr(GError) local_error = NULL;
 
-      existing = hs_dataset_load (output_dir, &local_error);
+      lock = hs_dataset_lock_acquire (output_dir, &local_error);
+      if (lock != NULL)
+        existing = hs_dataset_load (output_dir, &local_error);
       if (existing == NULL)
         {
           g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO,
                        _("npy-folder attaches maps to an existing dataset: %s"), local_error->message);
+          hs_dataset_lock_release (lock);
           return NULL;
         }
     }
-  else if (g_file_test (manifest, G_FILE_TEST_EXISTS) && !options->force)
+  else
     {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_EXISTS,
-                   _("%s: a dataset is already there (use --force to replace it)"), manifest);
-      return NULL;
-    }
-  if (!attach && g_mkdir_with_parents (output_dir, 0755) != 0)
-    {
-      int saved = errno;
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, _("%s: cannot create folder: %s"),
-                   output_dir, g_strerror (saved));
-      return NULL;
+      /* A whole new dataset, built in a staging folder beside the output
+       * and switched in at the end (hs-dataset-writer.h). */
+      g_autoptr(GError) local_error = NULL;
+
+      writer = hs_dataset_writer_begin (output_dir, options->force ? HS_DATASET_WRITE_REPLACE
+                                                                   : HS_DATASET_WRITE_CREATE,
+                                        &local_error);
+      if (writer == NULL)
+        {
+          g_set_error_literal (error, HS_IMPORT_ERROR,
+                               g_error_matches (local_error, HS_DATASET_ERROR, HS_DATASET_ERROR_EXISTS)
+                                 ? HS_IMPORT_ERROR_EXISTS : HS_IMPORT_ERROR_IO,
+                               local_error->message);
+          return NULL;
+        }
     }
 
   if (summary == NULL)
@@ -622,7 +632,8 @@ hs_import (const char *format, const char * const *sources, const char *output_d
   summary->skipped = g_ptr_array_new_with_free_func (skip_free);
 
   name = g_path_get_basename (output_dir);
-  ctx.dataset = existing != NULL ? existing : hs_dataset_new (output_dir, name);
+  ctx.dataset = existing != NULL ? existing
+                                  : hs_dataset_new (hs_dataset_writer_get_staging (writer), name);
   ctx.root = g_strdup (hs_dataset_get_root (ctx.dataset));
   ctx.options = options;
   ctx.summary = summary;
@@ -663,8 +674,10 @@ hs_import (const char *format, const char * const *sources, const char *output_d
                          sources[0]);
           ok = FALSE;
         }
+      else if (writer != NULL)
+        ok = hs_dataset_writer_commit (writer, ctx.dataset, error);
       else
-        ok = hs_dataset_save (ctx.dataset, error);
+        ok = hs_dataset_save_locked (ctx.dataset, lock, error);
     }
 
   g_hash_table_unref (ctx.images);
@@ -675,6 +688,8 @@ hs_import (const char *format, const char * const *sources, const char *output_d
   g_clear_pointer (&ctx.indexes, g_hash_table_unref);
   g_free (ctx.root);
   hs_import_summary_clear (&local_summary);
+  g_clear_pointer (&writer, hs_dataset_writer_free);
+  hs_dataset_lock_release (lock);
   if (!ok)
     {
       g_clear_pointer (&ctx.dataset, hs_dataset_unref);

@@ -463,8 +463,9 @@ hs_dataset_to_json (HsDataset *dataset, gsize *length)
   return text;
 }
 
+/* hs_dataset_save without the lock (hs-dataset-writer.c takes it). */
 gboolean
-hs_dataset_save (HsDataset *dataset, GError **error)
+hs_dataset_write_manifest (HsDataset *dataset, GError **error)
 {
   g_autofree char *text = NULL;
   g_autoptr(GError) local_error = NULL;
