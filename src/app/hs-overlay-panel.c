@@ -119,8 +119,20 @@ sync_levels (HsOverlayPanel *self)
     return;
   if (self->image != NULL)
     {
+      double dc, dw;
+
       max = MAX (hs_image_get_max_value (self->image), 1);
       hs_image_get_value_range (self->image, &lo, &hi);
+      /* The level slider spans the image's own window widened to twice
+       * its width (centre ± width), within the possible values: a 16-bit
+       * CT's range of ±32768 HU would leave every useful window a few
+       * pixels of slider. */
+      hs_image_get_default_window (self->image, &dc, &dw);
+      if (MIN (hi, dc + dw) > MAX (lo, dc - dw))
+        {
+          lo = MAX (lo, dc - dw);
+          hi = MIN (hi, dc + dw);
+        }
       if (hs_view_state_get_window_level_auto (self->state))
         hs_image_get_default_window (self->image, &c, &w);
       else
