@@ -488,6 +488,34 @@ T.update({
  "Open Dataset _Folder…": "Datensatz_ordner öffnen …",
  "Open a dataset or a single PNG, JPEG or DICOM image (or drop one on the window)":
    "Einen Datensatz oder ein einzelnes PNG-, JPEG- oder DICOM-Bild öffnen (oder auf das Fenster ziehen)",
+ # the layers panel and linking sentences to regions (hs-layers-panel.c, hs-window-layers.c)
+ "Layers": "Ebenen",
+ "Show the heatmap": "Die Heatmap zeigen",
+ "Heatmap": "Heatmap",
+ "Outline the map's top-k % or Otsu region (the kind is chosen in the Overlay tab)":
+   "Den Top-k-%- oder Otsu-Bereich der Karte umranden (die Art wird im Reiter Überlagerung gewählt)",
+ "Outline of the map": "Umriss der Karte",
+ "Regions": "Regionen",
+ "Show this region": "Diese Region zeigen",
+ ("%u box + mask", "%u boxes + mask"): ("%u Rahmen + Maske", "%u Rahmen + Maske"),
+ ("%u box", "%u boxes"): ("%u Rahmen", "%u Rahmen"),
+ "mask": "Maske",
+ "Target": "Ziel",
+ "A target of the selected sentence: the metrics score the map against the targets":
+   "Ein Ziel des gewählten Satzes: die Metriken bewerten die Karte an den Zielen",
+ "No instance is shown.": "Es wird kein Fall gezeigt.",
+ "This instance has no regions.": "Dieser Fall hat keine Regionen.",
+ "Select a sentence to tick the regions it refers to.":
+   "Einen Satz wählen, um die Regionen anzukreuzen, auf die er sich bezieht.",
+ "Tick the regions the selected sentence refers to; the dataset is saved at once (Ctrl+Z undoes).":
+   "Die Regionen ankreuzen, auf die sich der gewählte Satz bezieht; der Datensatz wird sofort gespeichert (Strg+Z macht es rückgängig).",
+ "%s: the manifest is still being read; link regions when it is loaded":
+   "%s: das Manifest wird noch gelesen; Regionen erst verknüpfen, wenn es geladen ist",
+ "Select a sentence of the dataset before linking regions to it":
+   "Vor dem Verknüpfen von Regionen einen Satz des Datensatzes wählen",
+ "Instance %s has no region “%s”": "Fall %s hat keine Region „%s“",
+ "Cannot undo: sentence %s of instance %s is not in the open dataset":
+   "Rückgängig nicht möglich: Satz %s von Fall %s ist nicht im geöffneten Datensatz",
 })
 T.update({
  # swap_response in the compare view and the perturbation panel

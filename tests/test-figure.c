@@ -3,6 +3,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "hs-test-util.h"
@@ -367,6 +368,68 @@ test_mask_one_tracing (void)
   fixture_clear (&f);
 }
 
+/* x and y of the (first) SVG <text> element whose content is `name`. */
+static void
+svg_text_at (const char *svg, const char *name, double *x, double *y)
+{
+  g_autofree char *needle = g_strdup_printf (">%s</text>", name);
+  const char *end = strstr (svg, needle), *start;
+
+  g_assert_nonnull (end);
+  for (start = end; start > svg && strncmp (start, "<text", 5) != 0; start--)
+    ;
+  g_assert_cmpint (sscanf (start, "<text x=\"%lf\" y=\"%lf\"", x, y), ==, 2);
+}
+
+/* The region key right of the legend: the figure grows by it, the names
+ * are real SVG text, a layer's own colour is used for its box, and labels
+ * of two boxes at one corner do not overlap (the second is stacked). */
+static void
+test_region_key (void)
+{
+  Fixture f;
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "fig.svg", NULL);
+  g_autofree char *svg = NULL;
+  static const double purple[4] = { 0.5, 0, 1, 1 };
+  HsRegionKeyEntry key[2] = {
+    { "left lung", { 0.5, 0, 1, 1 }, TRUE, FALSE },
+    { "Cardiomediastinum", { 1, 0.85, 0.1, 1 }, FALSE, TRUE },
+  };
+  double w0, h0, w1, h1, kw, kh, px, py;
+  cairo_surface_t *png;
+
+  fixture_init (&f);
+  g_assert_true (hs_figure_get_size (&f.view, &w0, &h0, NULL));
+  f.view.key = key;
+  f.view.n_key = 2;
+  g_assert_true (hs_figure_get_size (&f.view, &w1, &h1, NULL));
+  hs_region_key_size (key, 2, 16 * 0.85, &kw, &kh);
+  g_assert_cmpfloat (w1, >=, w0 + kw);
+  g_assert_cmpfloat (h1, >=, kh);   /* (a wider figure may wrap its caption in fewer lines) */
+  f.boxes[0].rgba = purple;
+  f.boxes[1] = (HsFigureBox) { "other", 110, 10, 150, 40, NULL, TRUE };
+  g_assert_true (hs_figure_save (&f.view, HS_FIGURE_SVG, path, NULL));
+  g_assert_true (g_file_get_contents (path, &svg, NULL, NULL));
+  g_assert_nonnull (strstr (svg, ">Cardiomediastinum</text>"));
+  /* both boxes start at (110, 10): "other" is stacked under "left lung" */
+  {
+    double x0, y0, x1, y1;
+
+    svg_text_at (svg, "left lung", &x0, &y0);
+    svg_text_at (svg, "other", &x1, &y1);
+    g_assert_cmpfloat (x0, ==, x1);
+    g_assert_cmpfloat (y1 - y0, >=, 16 * 0.85 * 1.25 - 1e-9);
+  }
+  png = hs_figure_render_surface (&f.view, NULL);
+  g_assert_nonnull (png);
+  g_assert_true (hs_figure_get_panel (&f.view, &px, &py, NULL, NULL, NULL, NULL));
+  /* the box's right edge (x 190, zoom 1) in its own colour, purple */
+  g_assert_cmphex (pixel (png, px + 190, py + 30), ==, 0x8000ff);
+  cairo_surface_destroy (png);
+  fixture_clear (&f);
+}
+
 /* A mask whose name a box already shows is not named twice. */
 static void
 test_mask_label_once (void)
@@ -477,5 +540,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/figure/mask-one-tracing", test_mask_one_tracing);
   g_test_add_func ("/hs/figure/huge-range", test_huge_range);
   g_test_add_func ("/hs/figure/colorbar-piece", test_colorbar_piece);
+  g_test_add_func ("/hs/figure/region-key", test_region_key);
   return g_test_run ();
 }

@@ -536,6 +536,115 @@ test_draw (void)
   cairo_surface_destroy (s);
 }
 
+/* Labels of several items: placed as hs_region_label_place places one, then
+ * stacked so that no two overlap; only y moves, and only downwards. */
+static gboolean
+labels_overlap (const HsLabelSlot *a, const HsLabelSlot *b)
+{
+  return a->lx < b->lx + b->w && b->lx < a->lx + a->w && a->ly < b->ly + b->h && b->ly < a->ly + a->h;
+}
+
+static void
+test_labels_place (void)
+{
+  HsLabelSlot same[3] = { { 100, 100, 50, 12 }, { 100, 100, 70, 12 }, { 120, 100, 30, 12 } };
+  GRand *rand = g_rand_new_with_seed (20261126);
+
+  /* hand-worked: three labels at one corner stack 12 apart, the first where it was */
+  hs_region_labels_place (same, 3, 2, 0, 0);
+  g_assert_cmpfloat (same[0].lx, ==, 100);
+  g_assert_cmpfloat (same[0].ly, ==, 86);
+  g_assert_cmpfloat (same[1].ly, ==, 98);
+  g_assert_cmpfloat (same[2].lx, ==, 120);
+  g_assert_cmpfloat (same[2].ly, ==, 110);
+  /* apart from each other: nothing moves */
+  {
+    HsLabelSlot apart[2] = { { 10, 100, 40, 12 }, { 60, 100, 40, 12 } };
+
+    hs_region_labels_place (apart, 2, 2, 0, 0);
+    g_assert_cmpfloat (apart[1].ly, ==, 86);
+  }
+  hs_region_labels_place (NULL, 0, 2, 0, 0);
+
+  /* random crowds of labels: never an overlap */
+  for (guint round = 0; round < 200; round++)
+    {
+      HsLabelSlot slots[24];
+      guint n = g_rand_int_range (rand, 1, G_N_ELEMENTS (slots) + 1);
+
+      for (guint i = 0; i < n; i++)
+        {
+          slots[i] = (HsLabelSlot) { g_rand_double_range (rand, 0, 200), g_rand_double_range (rand, 0, 200),
+                                     g_rand_double_range (rand, 5, 120), g_rand_double_range (rand, 8, 20) };
+        }
+      hs_region_labels_place (slots, n, 1.5, 0, 0);
+      for (guint i = 0; i < n; i++)
+        {
+          double lx, ly;
+
+          hs_region_label_place (slots[i].x1, slots[i].y1, slots[i].w, slots[i].h, 1.5, 0, 0, &lx, &ly);
+          g_assert_cmpfloat (slots[i].lx, ==, lx);
+          g_assert_cmpfloat (slots[i].ly, >=, ly);
+          if (i == 0)
+            g_assert_cmpfloat (slots[i].ly, ==, ly);
+          for (guint j = 0; j < i; j++)
+            g_assert_false (labels_overlap (&slots[i], &slots[j]));
+        }
+    }
+  g_rand_free (rand);
+}
+
+/* The region key: one row per entry, 1.5 font sizes each; as wide as the
+ * widest name plus the swatch; drawing stays inside that size. */
+static void
+test_region_key (void)
+{
+  HsRegionKeyEntry entries[3] = {
+    { "Left Lung", { 1, 0.6, 0.2, 1 }, TRUE, TRUE },
+    { "Airways", { 0, 0.9, 1, 1 }, FALSE, FALSE },
+    { "Ground Glass Opacities", { 0.4, 1, 0.3, 1 }, FALSE, TRUE },
+  };
+  double w, h, w1, h1, w_bold;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  static const double ink[4] = { 0, 0, 0, 1 };
+  guint8 *data;
+  int stride, inked = 0, outside = 0;
+
+  hs_region_key_size (entries, 0, 12, &w, &h);
+  g_assert_cmpfloat (w, ==, 0);
+  g_assert_cmpfloat (h, ==, 0);
+  hs_region_key_size (entries, 3, 12, &w, &h);
+  g_assert_cmpfloat (h, ==, 54);
+  hs_region_key_size (entries + 1, 1, 12, &w1, &h1);
+  g_assert_cmpfloat (h1, ==, 18);
+  g_assert_cmpfloat (w, >, w1);   /* the longest name decides */
+  entries[1].target = TRUE;
+  hs_region_key_size (entries + 1, 1, 12, &w_bold, NULL);
+  g_assert_cmpfloat (w_bold, >=, w1);
+  entries[1].target = FALSE;
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 400, 200);
+  cr = cairo_create (surface);
+  hs_region_key_draw (cr, entries, 3, 20, 30, 12, ink);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int y = 0; y < 200; y++)
+    for (int x = 0; x < 400; x++)
+      if (data[y * stride + 4 * x + 3] != 0)
+        {
+          inked++;
+          /* a pixel of slack for antialiasing */
+          if (x < 19 || x > 20 + w + 1 || y < 29 || y > 30 + h + 1)
+            outside++;
+        }
+  g_assert_cmpint (inked, >, 200);
+  g_assert_cmpint (outside, ==, 0);
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -550,5 +659,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/legend/region-palette", test_region_palette);
   g_test_add_func ("/hs/legend/locale", test_locale);
   g_test_add_func ("/hs/legend/draw", test_draw);
+  g_test_add_func ("/hs/legend/labels-place", test_labels_place);
+  g_test_add_func ("/hs/legend/region-key", test_region_key);
   return g_test_run ();
 }

@@ -260,6 +260,8 @@ HsRegion    *hs_region_copy             (const HsRegion *region);
 void         hs_region_set_mask_extent  (HsRegion *region, const guint8 *mask,
                                          guint width, guint height);
 void         hs_sentence_add_target     (HsSentence *sentence, const char *region_name);
+/* Replaces the sentence's targets by a copy of `targets` (NULL = none). */
+void         hs_sentence_set_targets    (HsSentence *sentence, const char * const *targets);
 void         hs_sentence_add_label      (HsSentence *sentence, HsLabel *label);
 void         hs_sentence_set_kind       (HsSentence *sentence, const char *kind);
 void         hs_map_ref_set_tokens      (HsMapRef *ref, const char * const *tokens);

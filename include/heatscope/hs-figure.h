@@ -30,6 +30,7 @@
 #include "hs-image.h"
 #include "hs-overlay.h"
 #include "hs-contour.h"
+#include "hs-legend.h"
 
 G_BEGIN_DECLS
 
@@ -54,15 +55,19 @@ gboolean hs_figure_format_from_path (const char *path, HsFigureFormat *format, G
 
 /* A named target box [x1, y1, x2, y2] in image pixels. */
 typedef struct {
-  const char *name;      /* label drawn at the box; NULL = none */
-  double      x1, y1, x2, y2;
+  const char   *name;    /* label drawn at the box; NULL = none */
+  double        x1, y1, x2, y2;
+  const double *rgba;    /* its colour; NULL: hs_region_color (box index)    */
+  gboolean      other;   /* not a target of the query: drawn thin            */
 } HsFigureBox;
 
 /* A target mask: non-zero pixels inside; any size (resampled to the image
  * with metrics.md's nearest rule); drawn as contours. */
 typedef struct {
-  const char *name;
-  HsImage    *mask;
+  const char   *name;
+  HsImage      *mask;
+  const double *rgba;    /* its colour; NULL: hs_region_color (n_boxes + i)  */
+  gboolean      other;   /* not a target of the query: drawn thin            */
 } HsFigureMask;
 
 typedef struct {
@@ -81,6 +86,8 @@ typedef struct {
   guint                 n_masks;
   HsOutline             outline;          /* top-k / Otsu of the map                      */
   double                outline_k;        /* percent for top-k                            */
+  const HsRegionKeyEntry *key;            /* which colour is which region, right of the   */
+  guint                 n_key;            /* legend (hs_region_key_size); 0 = none        */
   const char           *prompt;           /* caption parts; NULL = omitted                */
   const char           *model;
   const char           *instance;

@@ -167,4 +167,41 @@ void        hs_badge_size          (const char *text, double font_size,
 void        hs_badge_draw          (cairo_t *cr, const char *text, HsBadgeTone tone,
                                     double x, double y, double font_size);
 
+/* Labels of several items placed together: each where
+ * hs_region_label_place puts it, then (in order) moved down to just below
+ * any label placed before it that it would overlap, until it overlaps none.
+ * No two labels overlap afterwards (touching is allowed); the first label
+ * is never moved. */
+typedef struct {
+  double x1, y1;     /* the item's top-left                  */
+  double w, h;       /* the label's size                     */
+  double lx, ly;     /* out: the label's top-left            */
+} HsLabelSlot;
+
+void     hs_region_labels_place (HsLabelSlot *slots, guint n, double gap,
+                                 double clip_x, double clip_y);
+/* The size of a region's name label (hs_region_label_draw's box). */
+void     hs_region_label_size   (const char *name, double font_size, double *width,
+                                 double *height);
+/* The label with its top-left at (lx, ly), as placed by the two above. */
+void     hs_region_label_draw_at (cairo_t *cr, const char *name, double lx, double ly,
+                                  double font_size, const double rgba[4]);
+
+/* ---- region key: which colour is which region ---- */
+
+typedef struct {
+  const char *name;
+  double      rgba[4];
+  gboolean    target;    /* a target of the query: bold name, solid swatch  */
+  gboolean    mask;      /* drawn as a contour (else as a box)              */
+} HsRegionKeyEntry;
+
+/* One row per entry: a swatch in the entry's colour (a square outline for
+ * a box, a rounded one for a mask; thin for a non-target) and the name.
+ * Sizes in output units from the top-left corner. */
+void     hs_region_key_size     (const HsRegionKeyEntry *entries, guint n, double font_size,
+                                 double *width, double *height);
+void     hs_region_key_draw     (cairo_t *cr, const HsRegionKeyEntry *entries, guint n,
+                                 double x, double y, double font_size, const double ink[4]);
+
 G_END_DECLS

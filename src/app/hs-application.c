@@ -148,6 +148,7 @@ hs_application_set_accels (GtkApplication *app)
     { "win.previous-sentence",  { "<Alt>Left", NULL } },
     { "win.swap-sides",         { "<Control><Shift>l", NULL } },
     { "win.reset-prompt",       { "<Control><Shift>r", NULL } },
+    { "win.undo",               { "<Control>z", NULL } },
     { "window.close",           { "<Control>w", NULL } },
   };
 

@@ -6,25 +6,50 @@
  * themselves: hs_canvas_set_regions and the mask tracing.
  */
 #include <math.h>
+#include <string.h>
 
 #include <heatscope/hs-legend.h>
 
 #include "hs-canvas-private.h"
 #include "hs-utils-private.h"
 
-/* Names of boxes and masks: the legend's label, as in an exported figure. */
+/* The colour of region i: the layer's own, else the palette's
+ * box-then-mask order (the first box's, or the mask's). */
 static void
-draw_region_label (cairo_t *cr, const char *name, double x, double y, const double rgba[4])
+region_color (HsCanvas *self, guint i, guint box_index, guint mask_index, gboolean mask,
+              double rgba[4])
 {
-  hs_region_label_draw (cr, name, round (x), round (y), 0, 0, HUD_FONT_SIZE, 1.5, rgba);
+  if (self->region_rgba != NULL)
+    memcpy (rgba, self->region_rgba + 4 * i, 4 * sizeof (double));
+  else
+    hs_region_color (mask ? mask_index : box_index, rgba);
+}
+
+typedef struct {
+  const char *name;
+  double      rgba[4];
+} LabelInk;
+
+/* A name to draw at (x, y), the item's top-left in widget pixels. */
+static void
+add_label (GArray *slots, GArray *inks, const char *name, double x, double y, const double rgba[4])
+{
+  HsLabelSlot slot = { round (x), round (y), 0, 0, 0, 0 };
+  LabelInk ink = { name, { rgba[0], rgba[1], rgba[2], rgba[3] } };
+
+  hs_region_label_size (name, HUD_FONT_SIZE, &slot.w, &slot.h);
+  g_array_append_val (slots, slot);
+  g_array_append_val (inks, ink);
 }
 
 static void
 draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
 {
+  static const double dash[] = { 6, 4 };
   gboolean show_boxes = !self->state || hs_view_state_get_show_boxes (self->state);
   gboolean show_masks = !self->state || hs_view_state_get_show_masks (self->state);
-
+  g_autoptr(GArray) slots = g_array_new (FALSE, TRUE, sizeof (HsLabelSlot));
+  g_autoptr(GArray) inks = g_array_new (FALSE, TRUE, sizeof (LabelInk));
   guint n_boxes = 0, box_index = 0, mask_index = 0;
 
   if (self->regions == NULL)
@@ -41,16 +66,17 @@ draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
       GPtrArray *lines = self->mask_contours ? g_ptr_array_index (self->mask_contours, i) : NULL;
       HsImage *mask = self->masks ? g_ptr_array_index (self->masks, i) : NULL;
       gboolean labelled = FALSE;
+      gboolean target = self->region_target == NULL || self->region_target[i];
 
       if (mask)
-        hs_region_color (n_boxes + mask_index++, rgba);
+        region_color (self, i, box_index, n_boxes + mask_index++, TRUE, rgba);
       if (show_masks && lines && mask && lines->len > 0)
         {
           cairo_save (cr);
           cairo_translate (cr, t->offset_x, t->offset_y);
           cairo_scale (cr, t->zoom * _hs_canvas_image_w (self) / hs_image_get_width (mask),
                        t->zoom * _hs_canvas_image_h (self) / hs_image_get_height (mask));
-          hs_contour_draw (cr, lines, rgba, 2.0, FALSE);
+          hs_contour_draw (cr, lines, rgba, target ? 2.0 : 1.0, !target);
           cairo_restore (cr);
           if (region->name && (region->boxes == NULL || region->boxes->len == 0 || !show_boxes))
             {
@@ -69,37 +95,96 @@ draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
               hs_canvas_transform_image_to_widget (t, mx * _hs_canvas_image_w (self) / hs_image_get_width (mask),
                                                    my * _hs_canvas_image_h (self) / hs_image_get_height (mask),
                                                    &wx, &wy);
-              draw_region_label (cr, region->name, wx, wy, rgba);
+              add_label (slots, inks, region->name, wx, wy, rgba);
             }
         }
 
       if (!show_boxes)
-        continue;
+        {
+          box_index += region->boxes ? region->boxes->len : 0;
+          continue;
+        }
       for (guint b = 0; region->boxes && b < region->boxes->len; b++)
         {
           const HsBox *box = &g_array_index (region->boxes, HsBox, b);
           double x1, y1, x2, y2;
 
-          hs_region_color (box_index++, rgba);
-
+          region_color (self, i, box_index++, 0, FALSE, rgba);
           hs_canvas_transform_image_to_widget (t, box->x1, box->y1, &x1, &y1);
           hs_canvas_transform_image_to_widget (t, box->x2, box->y2, &x2, &y2);
           cairo_save (cr);
-          cairo_set_line_width (cr, 3.5);
+          if (!target)
+            cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+          cairo_set_line_width (cr, target ? 3.5 : 2.5);
           cairo_set_source_rgba (cr, 0, 0, 0, 0.6);
           cairo_rectangle (cr, round (x1) + 0.5, round (y1) + 0.5, round (x2 - x1), round (y2 - y1));
           cairo_stroke_preserve (cr);
-          cairo_set_line_width (cr, 1.5);
+          cairo_set_line_width (cr, target ? 1.5 : 1.0);
           cairo_set_source_rgb (cr, rgba[0], rgba[1], rgba[2]);
           cairo_stroke (cr);
           cairo_restore (cr);
           if (!labelled && region->name)
             {
-              draw_region_label (cr, region->name, x1, y1, rgba);
+              add_label (slots, inks, region->name, x1, y1, rgba);
               labelled = TRUE;
             }
         }
     }
+
+  /* All names last, placed together so that none covers another. */
+  hs_region_labels_place ((HsLabelSlot *) slots->data, slots->len, 1.5, 0, 0);
+  for (guint i = 0; i < slots->len; i++)
+    {
+      const HsLabelSlot *slot = &g_array_index (slots, HsLabelSlot, i);
+      const LabelInk *ink = &g_array_index (inks, LabelInk, i);
+
+      hs_region_label_draw_at (cr, ink->name, slot->lx, slot->ly, HUD_FONT_SIZE, ink->rgba);
+    }
+}
+
+/* The layers' key (which colour is which region) on a light panel at the
+ * bottom-right, as the exported figure has it beside the image. */
+#define KEY_PAD 6
+
+GArray *
+_hs_canvas_region_key (HsCanvas *self)
+{
+  GArray *entries = g_array_new (FALSE, TRUE, sizeof (HsRegionKeyEntry));
+
+  for (guint i = 0; self->region_rgba != NULL && self->regions && i < self->regions->len; i++)
+    {
+      const HsRegion *region = g_ptr_array_index (self->regions, i);
+      HsRegionKeyEntry e = { region->name, { 0 },
+                             self->region_target == NULL || self->region_target[i],
+                             g_ptr_array_index (self->masks, i) != NULL };
+
+      memcpy (e.rgba, self->region_rgba + 4 * i, sizeof e.rgba);
+      g_array_append_val (entries, e);
+    }
+  return entries;
+}
+
+static void
+draw_key (HsCanvas *self, cairo_t *cr, int vw, int vh)
+{
+  static const double ink[4] = { 0, 0, 0, 1 };
+  g_autoptr(GArray) entries = _hs_canvas_region_key (self);
+  double w, h, x, y;
+
+  if (entries->len == 0)
+    return;
+  hs_region_key_size ((HsRegionKeyEntry *) entries->data, entries->len, HUD_FONT_SIZE, &w, &h);
+  x = vw - w - 2 * KEY_PAD - 8;
+  y = vh - h - 2 * KEY_PAD - 8;
+  if (x < vw / 2.0 || y < 0)
+    return;   /* no room: the layers list says it */
+  cairo_save (cr);
+  cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
+  cairo_rectangle (cr, x, y, w + 2 * KEY_PAD, h + 2 * KEY_PAD);
+  cairo_fill (cr);
+  cairo_restore (cr);
+  hs_region_key_draw (cr, (HsRegionKeyEntry *) entries->data, entries->len, x + KEY_PAD,
+                      y + KEY_PAD, HUD_FONT_SIZE, ink);
 }
 
 static void
@@ -218,6 +303,7 @@ _hs_canvas_draw_decor (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, 
   if (_hs_canvas_current_grid (self) && (!self->state || hs_view_state_get_show_overlay (self->state)))
     draw_outline (self, cr, t);
   draw_regions (self, cr, t);
+  draw_key (self, cr, vw, vh);
   draw_caption (self, cr, vw, vh);
 }
 
@@ -285,7 +371,8 @@ _hs_canvas_draw_hover (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, 
 /* ---- targets ---------------------------------------------------------------- */
 
 void
-hs_canvas_set_regions (HsCanvas *self, GPtrArray *regions, GPtrArray *masks)
+hs_canvas_set_region_layers (HsCanvas *self, GPtrArray *regions, GPtrArray *masks,
+                             const double *colors, const gboolean *is_target)
 {
   g_return_if_fail (HS_IS_CANVAS (self));
   g_return_if_fail (masks == NULL || regions == NULL || masks->len == regions->len);
@@ -293,6 +380,8 @@ hs_canvas_set_regions (HsCanvas *self, GPtrArray *regions, GPtrArray *masks)
   g_clear_pointer (&self->regions, g_ptr_array_unref);
   g_clear_pointer (&self->masks, g_ptr_array_unref);
   g_clear_pointer (&self->mask_contours, g_ptr_array_unref);
+  g_clear_pointer (&self->region_rgba, g_free);
+  g_clear_pointer (&self->region_target, g_free);
   if (regions)
     {
       self->regions = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_region_free);
@@ -305,8 +394,17 @@ hs_canvas_set_regions (HsCanvas *self, GPtrArray *regions, GPtrArray *masks)
           g_ptr_array_add (self->masks, mask ? hs_image_ref (mask) : NULL);
           g_ptr_array_add (self->mask_contours, mask ? hs_contour_trace_image (mask) : NULL);
         }
+      if (colors)
+        self->region_rgba = g_memdup2 (colors, regions->len * 4 * sizeof (double));
+      if (is_target)
+        self->region_target = g_memdup2 (is_target, regions->len * sizeof (gboolean));
     }
   g_clear_pointer (&self->decor_node, gsk_render_node_unref);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+void
+hs_canvas_set_regions (HsCanvas *self, GPtrArray *regions, GPtrArray *masks)
+{
+  hs_canvas_set_region_layers (self, regions, masks, NULL, NULL);
+}

@@ -118,6 +118,7 @@ hs_canvas_export (HsCanvas *self, const char *path, GError **error)
   HsFigureFormat format;
   g_autoptr(GArray) boxes = NULL;
   g_autoptr(GArray) masks = NULL;
+  g_autoptr(GArray) key = NULL;
   double x0, y0, x1, y1;
   g_autoptr(GError) local = NULL;
 
@@ -159,18 +160,25 @@ hs_canvas_export (HsCanvas *self, const char *path, GError **error)
       const HsRegion *region = g_ptr_array_index (self->regions, i);
       HsImage *mask = g_ptr_array_index (self->masks, i);
 
+      const double *rgba = self->region_rgba ? self->region_rgba + 4 * i : NULL;
+      gboolean other = self->region_target != NULL && !self->region_target[i];
+
       for (guint b = 0; region->boxes && b < region->boxes->len; b++)
         {
           const HsBox *box = &g_array_index (region->boxes, HsBox, b);
-          HsFigureBox fb = { b == 0 ? region->name : NULL, box->x1, box->y1, box->x2, box->y2 };
+          HsFigureBox fb = { b == 0 ? region->name : NULL, box->x1, box->y1, box->x2, box->y2,
+                             rgba, other };
           g_array_append_val (boxes, fb);
         }
       if (mask)
         {
-          HsFigureMask fm = { region->name, mask };
+          HsFigureMask fm = { region->name, mask, rgba, other };
           g_array_append_val (masks, fm);
         }
     }
+  key = _hs_canvas_region_key (self);
+  view.key = (const HsRegionKeyEntry *) key->data;
+  view.n_key = key->len;
   view.boxes = (const HsFigureBox *) boxes->data;
   view.n_boxes = boxes->len;
   view.masks = (const HsFigureMask *) masks->data;

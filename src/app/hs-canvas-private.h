@@ -56,6 +56,8 @@ struct _HsCanvas
   GPtrArray      *regions;         /* HsRegion*, owned copies */
   GPtrArray      *masks;           /* HsImage* or NULL        */
   GPtrArray      *mask_contours;   /* GPtrArray* of HsPolyline (mask pixels) or NULL */
+  double         *region_rgba;     /* 4 per region, or NULL: hs_region_color's box-then-mask order */
+  gboolean       *region_target;   /* per region, or NULL: every region is a target */
   char           *caption;         /* the caption's prompt, and its other fields */
   char           *caption_model;
   char           *caption_instance;
@@ -189,6 +191,9 @@ cairo_surface_t  *_hs_canvas_build_overlay_layer  (HsCanvas *self, const ViewKey
 GskRenderNode    *_hs_canvas_ensure_composite     (HsCanvas *self, const ViewKey *k);
 
 /* hs-canvas-decor.c */
+/* The region key's entries (HsRegionKeyEntry, names borrowed), empty
+ * unless layers with colours are shown. */
+GArray   *_hs_canvas_region_key (HsCanvas *self);
 void              _hs_canvas_draw_decor           (HsCanvas *self, cairo_t *cr,
                                                    const HsCanvasTransform *t, int vw, int vh);
 void              _hs_canvas_draw_hud_layer       (HsCanvas *self, cairo_t *cr,

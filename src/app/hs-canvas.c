@@ -446,6 +446,8 @@ hs_canvas_dispose (GObject *object)
   g_clear_pointer (&self->regions, g_ptr_array_unref);
   g_clear_pointer (&self->masks, g_ptr_array_unref);
   g_clear_pointer (&self->mask_contours, g_ptr_array_unref);
+  g_clear_pointer (&self->region_rgba, g_free);
+  g_clear_pointer (&self->region_target, g_free);
   G_OBJECT_CLASS (hs_canvas_parent_class)->dispose (object);
 }
 

@@ -97,6 +97,12 @@ void           hs_canvas_set_token         (HsCanvas *self, int token);
 /* Target regions (HsRegion*, copied) and their masks (NULL, or an array of
  * the same length holding HsImage* or NULL; referenced).  NULL clears. */
 void           hs_canvas_set_regions       (HsCanvas *self, GPtrArray *regions, GPtrArray *masks);
+/* Every region of an instance as a layer: as hs_canvas_set_regions, with
+ * region i in colours[4 i … 4 i + 3] (RGBA; NULL: the palette's order) and
+ * drawn bold when is_target[i] (NULL: all), else thin and dashed.  Labels
+ * never overlap; a key names the colours when colours are given. */
+void           hs_canvas_set_region_layers (HsCanvas *self, GPtrArray *regions, GPtrArray *masks,
+                                            const double *colors, const gboolean *is_target);
 /* The caption's prompt alone (model and instance cleared). */
 void           hs_canvas_set_caption       (HsCanvas *self, const char *caption);
 /* The caption from its fields (copied), drawn and exported as

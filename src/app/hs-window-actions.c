@@ -25,6 +25,7 @@ _hs_window_actions_update (HsWindow *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->dataset_path != NULL && !self->loading);
   action = g_action_map_lookup_action (G_ACTION_MAP (self), "export");
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->image != NULL);
+  _hs_window_layers_update_actions (self);
 }
 
 /* ---- actions ------------------------------------------------------------ */

@@ -6,6 +6,8 @@
  *   hs-window-models.c   the model drop-down and the live requests
  *   hs-window-dataset.c  open, reload, restore, drag and drop
  *   hs-window-actions.c  the win.* actions and their choosers
+ *   hs-window-layers.c   every region on the canvas (the layers panel),
+ *                        win.link-target and win.undo
  */
 #pragma once
 
@@ -34,6 +36,7 @@ struct _HsWindow
   GtkBox               *overlay_slot;
   GtkBox               *metrics_slot;
   GtkBox               *perturb_slot;
+  GtkBox               *layers_slot;
   GtkWidget            *perturb_panel;
   GtkSpinner           *spinner;
   GtkSpinner           *header_spinner;
@@ -43,6 +46,7 @@ struct _HsWindow
   GtkWidget            *canvas;          /* HsCanvas or a placeholder */
   GtkWidget            *overlay_panel;
   GtkWidget            *metrics_panel;
+  GtkWidget            *layers_panel;
   GObject              *view_state;
   GSettings            *settings;
   GtkStringList        *models;
@@ -81,6 +85,12 @@ struct _HsWindow
   gint64                live_changed_us;   /* when the prompt last changed, for latency */
   double                live_latency_ms;
   double                live_compute_ms;
+
+  /* Layers and linking: see hs-window-layers.c. */
+  GPtrArray            *link_undo;         /* LinkEdit*, newest last */
+  GHashTable           *layer_masks;       /* HsRegion* → HsImage* (or NULL) of one instance */
+  HsInstance           *layer_masks_instance;
+  HsDataset            *layer_masks_dataset;
 };
 
 typedef enum {
@@ -113,6 +123,21 @@ char     *_hs_window_model_label         (HsWindow     *self,
 
 /* hs-window-dataset.c */
 void      _hs_window_dataset_init        (HsWindow     *self);
+
+/* hs-window-layers.c */
+void      _hs_window_layers_init         (HsWindow     *self);
+void      _hs_window_layers_clear        (HsWindow     *self);
+/* Every visible region of the instance into the canvas, the panel's rows. */
+void      _hs_window_layers_show         (HsWindow     *self);
+void      _hs_window_layers_update_actions (HsWindow   *self);
+/* Adds (linked) or removes `region` as a target of the selected sentence
+ * and writes the manifest; FALSE with `error` when nothing changed. */
+gboolean  _hs_window_link_target         (HsWindow     *self,
+                                          const char   *region,
+                                          gboolean      linked,
+                                          GError      **error);
+gboolean  _hs_window_undo_link           (HsWindow     *self,
+                                          GError      **error);
 
 /* hs-window-actions.c */
 void      _hs_window_actions_init        (HsWindow     *self);

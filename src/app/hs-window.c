@@ -284,7 +284,7 @@ _hs_window_update_view_full (HsWindow *self,
     hs_startup_trace_instance_ready (self->canvas, self->image != NULL,
                                      self->map != NULL || self->shown_ref == NULL);
     hs_instance_browser_load_after_next_frame (self->browser);
-    hs_canvas_set_regions (HS_CANVAS (self->canvas), regions, masks);
+    _hs_window_layers_show (self);
     /* Fields, not a formatted string: drawn and exported as
      * heatscope-cli render draws the same view. */
     caption.prompt = hs_prompt_panel_get_prompt (self->prompt_panel);
@@ -359,6 +359,8 @@ build_panels (HsWindow *self)
   self->perturb_panel = hs_perturb_panel_new ();
   gtk_widget_set_vexpand (self->perturb_panel, TRUE);
   gtk_box_append (self->perturb_slot, self->perturb_panel);
+
+  _hs_window_layers_init (self);
 }
 
 static gboolean
@@ -416,6 +418,7 @@ hs_window_dispose (GObject *object)
   self->overlay_panel = NULL;
   self->metrics_panel = NULL;
   self->perturb_panel = NULL;
+  _hs_window_layers_clear (self);
   self->instance = NULL;
   self->shown_ref = NULL;
   g_clear_object (&self->view_state);
@@ -477,6 +480,7 @@ hs_window_class_init (HsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsWindow, overlay_slot);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, metrics_slot);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, perturb_slot);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, layers_slot);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, spinner);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, header_spinner);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, empty_title);

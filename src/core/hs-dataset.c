@@ -288,6 +288,23 @@ hs_sentence_add_target (HsSentence *sentence, const char *region_name)
   sentence->targets[n + 1] = NULL;
 }
 
+/* Interned like the loader's names: the old strings stay valid for anyone
+ * who still holds them (only the array is freed). */
+void
+hs_sentence_set_targets (HsSentence *sentence, const char * const *targets)
+{
+  guint n = targets ? g_strv_length ((char **) targets) : 0;
+  char **copy;
+
+  g_return_if_fail (sentence != NULL);
+
+  copy = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    copy[i] = (char *) g_intern_string (targets[i]);
+  strv_free (sentence->targets);
+  sentence->targets = copy;
+}
+
 void
 hs_sentence_add_label (HsSentence *sentence, HsLabel *label)
 {

@@ -74,6 +74,7 @@ typedef struct {
   HsLegendSpec legend;
   HsLegendLayout legend_layout;
   double legend_x, legend_y;
+  double key_x, key_y;                /* the region key (v->n_key > 0) */
   double cap_y;
   GPtrArray *caption_lines;           /* of HsCaptionLine* */
   double width, height;
@@ -211,6 +212,17 @@ compute_layout (const HsFigureView *v, HsPainter *p, Layout *l, GError **error)
       bottom = MAX (bottom, l->legend_y + l->legend_layout.height);
     }
 
+  if (v->n_key > 0 && v->key != NULL)
+    {
+      double kw, kh;
+
+      hs_region_key_measure (p, v->key, v->n_key, l->fs * 0.85, &kw, &kh);
+      l->key_x = right + l->margin * 1.5;
+      l->key_y = l->py;
+      right = l->key_x + kw;
+      bottom = MAX (bottom, l->key_y + kh);
+    }
+
   l->width = ceil (right + l->margin);
   l->cap_y = bottom + l->margin;
   /* Without a caption the phantom note still stands under the figure. */
@@ -291,10 +303,32 @@ render_raster (const HsFigureView *v, const Layout *l, int *ix0, int *iy0, GErro
   return out;
 }
 
+typedef struct {
+  const char *name;
+  double      rgba[4];
+} LabelInk;
+
+/* A region's name for the item whose top-left is (x, y). */
+static void
+add_label (HsPainter *p, GArray *slots, GArray *inks, const char *name, double x, double y,
+           double fs, const double rgba[4])
+{
+  HsLabelSlot slot = { x, y, 0, 0, 0, 0 };
+  LabelInk ink = { name, { rgba[0], rgba[1], rgba[2], rgba[3] } };
+
+  if (name == NULL || *name == '\0' || !isfinite (x) || !isfinite (y))
+    return;
+  hs_region_label_measure (p, name, fs, &slot.w, &slot.h);
+  g_array_append_val (slots, slot);
+  g_array_append_val (inks, ink);
+}
+
 /* The image panel: raster, masks, the outline and boxes, clipped to it. */
 static gboolean
 draw_panel (const HsFigureView *v, HsPainter *p, const Layout *l, GError **error)
 {
+  g_autoptr(GArray) slots = g_array_new (FALSE, TRUE, sizeof (HsLabelSlot));
+  g_autoptr(GArray) inks = g_array_new (FALSE, TRUE, sizeof (LabelInk));
   static const double outline_rgba[4] = { 1, 1, 1, 1 };
   guint W = hs_image_get_width (v->image), H = hs_image_get_height (v->image);
   HsPainterMapping m = { 1, 1, l->vx, l->vy, l->zoom, l->px, l->py };
@@ -327,10 +361,13 @@ draw_panel (const HsFigureView *v, HsPainter *p, const Layout *l, GError **error
 
         if (mask->mask == NULL || (lines = hs_contour_trace_image (mask->mask)) == NULL)
           continue;
-        hs_region_color (v->n_boxes + i, rgba);
+        if (mask->rgba)
+          memcpy (rgba, mask->rgba, sizeof rgba);
+        else
+          hs_region_color (v->n_boxes + i, rgba);
         mm.sx = (double) W / hs_image_get_width (mask->mask);
         mm.sy = (double) H / hs_image_get_height (mask->mask);
-        hs_painter_polylines (p, lines, &mm, rgba, lw, FALSE);
+        hs_painter_polylines (p, lines, &mm, rgba, mask->other ? lw * 0.5 : lw, mask->other);
         for (guint b = 0; v->show_boxes && mask->name && b < v->n_boxes && !named; b++)
           named = v->boxes[b].name && strcmp (v->boxes[b].name, mask->name) == 0;
         if (named || mask->name == NULL)
@@ -346,9 +383,8 @@ draw_panel (const HsFigureView *v, HsPainter *p, const Layout *l, GError **error
               }
           }
         if (lines->len > 0)
-          hs_region_label_paint (p, mask->name, (mx * mm.sx - l->vx) * l->zoom + l->px,
-                                 (my * mm.sy - l->vy) * l->zoom + l->py, l->px + 2, l->py, lfs,
-                                 lw, rgba);
+          add_label (p, slots, inks, mask->name, (mx * mm.sx - l->vx) * l->zoom + l->px,
+                     (my * mm.sy - l->vy) * l->zoom + l->py, lfs, rgba);
       }
 
   if (v->outline != HS_OUTLINE_NONE && has_map (v))
@@ -381,11 +417,23 @@ draw_panel (const HsFigureView *v, HsPainter *p, const Layout *l, GError **error
 
         if (!isfinite (x1) || !isfinite (y1) || !isfinite (x2) || !isfinite (y2))
           continue;
-        hs_region_color (i, rgba);
-        hs_painter_stroke_rect (p, x1, y1, x2 - x1, y2 - y1, halo, lw * 2.2);
-        hs_painter_stroke_rect (p, x1, y1, x2 - x1, y2 - y1, rgba, lw);
-        hs_region_label_paint (p, b->name, x1, y1, l->px + 2, l->py, lfs, lw, rgba);
+        if (b->rgba)
+          memcpy (rgba, b->rgba, sizeof rgba);
+        else
+          hs_region_color (i, rgba);
+        hs_painter_stroke_rect (p, x1, y1, x2 - x1, y2 - y1, halo, (b->other ? 0.5 : 1) * lw * 2.2);
+        hs_painter_stroke_rect (p, x1, y1, x2 - x1, y2 - y1, rgba, b->other ? lw * 0.5 : lw);
+        add_label (p, slots, inks, b->name, x1, y1, lfs, rgba);
       }
+  /* The names last, placed together so that none covers another. */
+  hs_region_labels_place ((HsLabelSlot *) slots->data, slots->len, lw, l->px + 2, l->py);
+  for (guint i = 0; i < slots->len; i++)
+    {
+      const HsLabelSlot *slot = &g_array_index (slots, HsLabelSlot, i);
+      const LabelInk *ink = &g_array_index (inks, LabelInk, i);
+
+      hs_region_label_paint_at (p, ink->name, slot->lx, slot->ly, lfs, ink->rgba);
+    }
   hs_painter_clip_pop (p);
   hs_painter_stroke_rect (p, l->px, l->py, l->pw, l->ph, dark, MAX (0.5, l->fs / 16));
   return TRUE;
@@ -401,6 +449,8 @@ draw_figure (const HsFigureView *v, HsPainter *p, const Layout *l, GError **erro
     return FALSE;
   if (l->has_legend)
     hs_legend_paint (p, &l->legend, &l->legend_layout, l->legend_x, l->legend_y, black);
+  if (v->n_key > 0 && v->key != NULL)
+    hs_region_key_paint (p, v->key, v->n_key, l->key_x, l->key_y, l->fs * 0.85, black);
   hs_caption_paint (p, l->caption_lines, l->margin, l->cap_y, black);
   return TRUE;
 }

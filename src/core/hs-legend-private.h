@@ -25,4 +25,13 @@ void       hs_region_label_paint  (HsPainter *p, const char *name, double x1, do
 void       hs_badge_paint         (HsPainter *p, const char *text, HsBadgeTone tone,
                                    double x, double y, double font_size);
 
+void       hs_region_label_measure (HsPainter *p, const char *name, double font_size,
+                                    double *width, double *height);
+void       hs_region_label_paint_at (HsPainter *p, const char *name, double lx, double ly,
+                                     double font_size, const double rgba[4]);
+void       hs_region_key_measure  (HsPainter *p, const HsRegionKeyEntry *entries, guint n,
+                                   double font_size, double *width, double *height);
+void       hs_region_key_paint    (HsPainter *p, const HsRegionKeyEntry *entries, guint n,
+                                   double x, double y, double font_size, const double ink[4]);
+
 G_END_DECLS

@@ -757,22 +757,74 @@ hs_region_label_place (double x1, double y1, double label_w, double label_h, dou
 }
 
 void
-hs_region_label_paint (HsPainter *p, const char *name, double x1, double y1, double clip_x,
-                       double clip_y, double fs, double lw, const double rgba[4])
+hs_region_labels_place (HsLabelSlot *slots, guint n, double gap, double clip_x, double clip_y)
+{
+  g_return_if_fail (slots != NULL || n == 0);
+
+  for (guint i = 0; i < n; i++)
+    {
+      HsLabelSlot *s = &slots[i];
+      gboolean moved = TRUE;
+
+      hs_region_label_place (s->x1, s->y1, s->w, s->h, gap, clip_x, clip_y, &s->lx, &s->ly);
+      /* Each move puts the label below the bottom of an earlier one, so
+       * ly only grows and at most i moves happen. */
+      while (moved)
+        {
+          moved = FALSE;
+          for (guint j = 0; j < i; j++)
+            {
+              const HsLabelSlot *o = &slots[j];
+
+              if (s->lx < o->lx + o->w && o->lx < s->lx + s->w && s->ly < o->ly + o->h
+                  && o->ly < s->ly + s->h)
+                {
+                  s->ly = o->ly + o->h;
+                  moved = TRUE;
+                }
+            }
+        }
+    }
+}
+
+void
+hs_region_label_measure (HsPainter *p, const char *name, double fs, double *width, double *height)
+{
+  g_autofree char *valid = name ? g_utf8_make_valid (name, -1) : g_strdup ("");
+
+  if (width)
+    *width = hs_painter_text_width (p, valid, fs, TRUE) + fs * 0.4;
+  if (height)
+    *height = fs * 1.25;
+}
+
+void
+hs_region_label_paint_at (HsPainter *p, const char *name, double lx, double ly, double fs,
+                          const double rgba[4])
 {
   static const double label_bg[4] = { 0, 0, 0, 0.6 };
   g_autofree char *valid = NULL;
-  double tw, w, h, lx, ly;
+  double w, h;
+
+  if (name == NULL || *name == '\0' || !isfinite (lx) || !isfinite (ly))
+    return;
+  valid = g_utf8_make_valid (name, -1);
+  hs_region_label_measure (p, valid, fs, &w, &h);
+  hs_painter_fill_rect (p, lx, ly, w, h, label_bg);
+  hs_painter_text (p, lx + fs * 0.2, ly + fs * 0.95, valid, fs, rgba, TRUE, HS_ANCHOR_START, 0);
+}
+
+void
+hs_region_label_paint (HsPainter *p, const char *name, double x1, double y1, double clip_x,
+                       double clip_y, double fs, double lw, const double rgba[4])
+{
+  double w, h, lx, ly;
 
   if (name == NULL || *name == '\0' || !isfinite (x1) || !isfinite (y1))
     return;
-  valid = g_utf8_make_valid (name, -1);
-  tw = hs_painter_text_width (p, valid, fs, TRUE);
-  w = tw + fs * 0.4;
-  h = fs * 1.25;
+  hs_region_label_measure (p, name, fs, &w, &h);
   hs_region_label_place (x1, y1, w, h, lw, clip_x, clip_y, &lx, &ly);
-  hs_painter_fill_rect (p, lx, ly, w, h, label_bg);
-  hs_painter_text (p, lx + fs * 0.2, ly + fs * 0.95, valid, fs, rgba, TRUE, HS_ANCHOR_START, 0);
+  hs_region_label_paint_at (p, name, lx, ly, fs, rgba);
 }
 
 void
@@ -784,6 +836,106 @@ hs_region_label_draw (cairo_t *cr, const char *name, double x1, double y1, doubl
   g_return_if_fail (cr != NULL && rgba != NULL);
   hs_painter_init (&p, cr, NULL);
   hs_region_label_paint (&p, name, x1, y1, clip_x, clip_y, font_size, line_width, rgba);
+  hs_painter_clear (&p);
+}
+
+void
+hs_region_label_size (const char *name, double font_size, double *width, double *height)
+{
+  HsPainter p;
+
+  hs_painter_init (&p, NULL, NULL);
+  hs_region_label_measure (&p, name, font_size, width, height);
+  hs_painter_clear (&p);
+}
+
+void
+hs_region_label_draw_at (cairo_t *cr, const char *name, double lx, double ly, double font_size,
+                         const double rgba[4])
+{
+  HsPainter p;
+
+  g_return_if_fail (cr != NULL && rgba != NULL);
+  hs_painter_init (&p, cr, NULL);
+  hs_region_label_paint_at (&p, name, lx, ly, font_size, rgba);
+  hs_painter_clear (&p);
+}
+
+/* ---- region key --------------------------------------------------------- */
+
+void
+hs_region_key_measure (HsPainter *p, const HsRegionKeyEntry *entries, guint n, double fs,
+                       double *width, double *height)
+{
+  double w = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *valid = g_utf8_make_valid (entries[i].name ? entries[i].name : "", -1);
+
+      w = MAX (w, hs_painter_text_width (p, valid, fs, entries[i].target));
+    }
+  if (width)
+    *width = n > 0 ? ceil (fs * 1.7 + w) : 0;
+  if (height)
+    *height = ceil (n * fs * 1.5);
+}
+
+void
+hs_region_key_paint (HsPainter *p, const HsRegionKeyEntry *entries, guint n, double x, double y,
+                     double fs, const double ink[4])
+{
+  for (guint i = 0; i < n; i++)
+    {
+      const HsRegionKeyEntry *e = &entries[i];
+      g_autofree char *valid = g_utf8_make_valid (e->name ? e->name : "", -1);
+      double top = y + i * fs * 1.5, s = fs * 1.0, sy = top + fs * 0.25;
+      double lw = e->target ? MAX (1.0, fs / 6) : MAX (0.5, fs / 14);
+
+      if (e->mask)
+        {
+          /* a contour: the square's corners cut */
+          double c = s * 0.3;
+
+          hs_painter_line (p, x + c, sy, x + s - c, sy, e->rgba, lw);
+          hs_painter_line (p, x + s, sy + c, x + s, sy + s - c, e->rgba, lw);
+          hs_painter_line (p, x + s - c, sy + s, x + c, sy + s, e->rgba, lw);
+          hs_painter_line (p, x, sy + s - c, x, sy + c, e->rgba, lw);
+          hs_painter_line (p, x + c, sy, x + s, sy + c, e->rgba, lw);
+          hs_painter_line (p, x + s, sy + s - c, x + s - c, sy + s, e->rgba, lw);
+          hs_painter_line (p, x + c, sy + s, x, sy + s - c, e->rgba, lw);
+          hs_painter_line (p, x, sy + c, x + c, sy, e->rgba, lw);
+        }
+      else
+        hs_painter_stroke_rect (p, x, sy, s, s, e->rgba, lw);
+      hs_painter_text (p, x + fs * 1.6, top + fs * 1.05, valid, fs, ink, e->target,
+                       HS_ANCHOR_START, 0);
+    }
+}
+
+void
+hs_region_key_size (const HsRegionKeyEntry *entries, guint n, double font_size, double *width,
+                    double *height)
+{
+  HsPainter p;
+
+  g_return_if_fail (entries != NULL || n == 0);
+  hs_painter_init (&p, NULL, NULL);
+  hs_region_key_measure (&p, entries, n, font_size, width, height);
+  hs_painter_clear (&p);
+}
+
+void
+hs_region_key_draw (cairo_t *cr, const HsRegionKeyEntry *entries, guint n, double x, double y,
+                    double font_size, const double ink[4])
+{
+  HsPainter p;
+
+  g_return_if_fail (cr != NULL && ink != NULL && (entries != NULL || n == 0));
+  hs_painter_init (&p, cr, NULL);
+  cairo_save (cr);
+  hs_region_key_paint (&p, entries, n, x, y, font_size, ink);
+  cairo_restore (cr);
   hs_painter_clear (&p);
 }
 

@@ -1,0 +1,346 @@
+/* test-ui-layers.c — every region of an instance on screen, and linking sentences to regions
+ *
+ * The real covid-seg set (../shared/data/cxr-covid-seg) is imported with `heatscope-cli import`
+ * (its sentences come without targets), a precomputed map of the built-in model is attached to
+ * two sentences of one instance (`attend` + `import npy-folder`), and the dataset is opened in the
+ * main window.  Then, through the window's actions (win.link-target, win.undo) and the layers
+ * panel's own ticks:
+ *   - the layers panel lists the instance's five regions and the canvas draws all of them
+ *     (golden image of the canvas with its key, and of the panel);
+ *   - a sentence without targets has undefined metrics; linking two regions writes the manifest
+ *     (read back from disk) and the metrics become defined at once, and they equal
+ *     `heatscope-cli metrics` on the saved dataset, metric by metric;
+ *   - undo restores the previous targets in memory and on disk, one step at a time;
+ *   - a region hidden in the panel leaves the canvas but stays a target. */
+#include "hs-ui-fixture.h"
+
+#include <json-glib/json-glib.h>
+
+#include "hs-canvas.h"
+#include "hs-layers-panel.h"
+#include "hs-metrics-panel.h"
+#include "hs-view-state.h"
+#include "hs-window.h"
+
+#define INSTANCE "X-ray_of_cyst_in_pneumocystis_pneumonia_1"
+
+static char *tmp_root;
+static char *dataset;
+
+static void
+run_cli (const char *command, const char * const *args)
+{
+  g_autofree char *out = NULL, *err = NULL;
+
+  if (hs_test_run_cli (command, args, &out, &err) != 0)
+    g_error ("heatscope-cli %s failed: %s", command, err);
+}
+
+/* Imports covid-seg and attaches grounded maps of s1 and s3 of INSTANCE. */
+static gboolean
+make_dataset (void)
+{
+  g_autofree char *source = hs_test_shared_path ("cxr-covid-seg");
+  g_autofree char *maps = NULL;
+  g_autoptr(HsDataset) ds = NULL;
+  g_autoptr(GError) error = NULL;
+  HsInstance *instance;
+
+  if (source == NULL)
+    return FALSE;
+  tmp_root = hs_test_make_tmpdir ();
+  dataset = g_build_filename (tmp_root, "covid-seg", NULL);
+  maps = g_build_filename (tmp_root, "maps", NULL);
+  {
+    const char *args[] = { "covid-seg", source, "-o", dataset, NULL };
+    run_cli ("import", args);
+  }
+  ds = hs_dataset_load (dataset, &error);
+  g_assert_no_error (error);
+  instance = hs_dataset_find_instance (ds, INSTANCE);
+  g_assert_nonnull (instance);
+  g_assert_cmpuint (instance->regions->len, ==, 5);
+  g_assert_cmpuint (g_mkdir_with_parents (maps, 0755), ==, 0);
+  for (guint i = 0; i < instance->sentences->len; i++)
+    {
+      HsSentence *s = g_ptr_array_index (instance->sentences, i);
+      g_autofree char *image = g_build_filename (dataset, instance->image, NULL);
+      g_autofree char *name = g_strdup_printf ("%s__grounded__%s.npy", INSTANCE, s->id);
+      g_autofree char *out = g_build_filename (maps, name, NULL);
+      const char *args[] = { "-m", "grounded", "-i", image, "-p", s->text, "-o", out, NULL };
+
+      /* the importer gives no targets: that is what the app is for */
+      g_assert_cmpuint (g_strv_length (s->targets), ==, 0);
+      if (g_strcmp0 (s->id, "s2") != 0)
+        run_cli ("attend", args);
+    }
+  {
+    const char *args[] = { "npy-folder", maps, "-o", dataset, NULL };
+    run_cli ("import", args);
+  }
+  return TRUE;
+}
+
+/* The targets of INSTANCE/`sentence` as the manifest on disk has them, joined with "|". */
+static char *
+targets_on_disk (const char *sentence)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) ds = hs_dataset_load (dataset, &error);
+  HsSentence *s;
+
+  g_assert_no_error (error);
+  s = hs_instance_find_sentence (hs_dataset_find_instance (ds, INSTANCE), sentence);
+  g_assert_nonnull (s);
+  return g_strjoinv ("|", s->targets);
+}
+
+static char *
+targets_in_memory (HsWindow *window, const char *sentence)
+{
+  return g_strjoinv ("|", hs_instance_find_sentence (hs_window_get_instance (window), sentence)->targets);
+}
+
+static gboolean
+metrics_idle (gpointer panel)
+{
+  return !hs_metrics_panel_get_busy (panel);
+}
+
+static void
+link_region (HsWindow *window, const char *region, gboolean linked)
+{
+  g_action_group_activate_action (G_ACTION_GROUP (window), "link-target",
+                                  g_variant_new ("(sb)", region, linked));
+}
+
+/* The metrics panel's "model" column against `heatscope-cli metrics` of the saved dataset
+ * (jsonl; null = undefined): the same value to the panel's three decimals, n/a where null. */
+static void
+assert_metrics_match_cli (HsMetricsPanel *panel, const char *sentence, guint *n_defined)
+{
+  const char *args[] = { dataset, "-m", "grounded", "-f", "jsonl", "-j", "1", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_auto(GStrv) lines = NULL;
+  JsonObject *row = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  guint n_metrics;
+  const HsMetric *metrics = hs_protocol_get_metrics (HS_PROTOCOL_DEFAULT, &n_metrics);
+
+  g_assert_cmpint (hs_test_run_cli ("metrics", args, &out, &err), ==, 0);
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && row == NULL; i++)
+    {
+      JsonObject *o;
+
+      if (*lines[i] == '\0')
+        continue;
+      g_assert_true (json_parser_load_from_data (parser, lines[i], -1, NULL));
+      o = json_node_get_object (json_parser_get_root (parser));
+      if (g_strcmp0 (json_object_get_string_member (o, "instance"), INSTANCE) == 0 &&
+          g_strcmp0 (json_object_get_string_member (o, "query"), sentence) == 0)
+        row = json_object_ref (o);
+    }
+  g_assert_nonnull (row);
+  *n_defined = 0;
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      const char *key = hs_metric_names[metrics[m]];
+      const char *text = NULL;
+      JsonNode *node;
+
+      g_assert_true (hs_metrics_panel_get_cell (panel, key, "model", &text, NULL));
+      g_assert_true (json_object_has_member (row, key));
+      node = json_object_get_member (row, key);
+      if (JSON_NODE_HOLDS_NULL (node))
+        g_assert_cmpstr (text, ==, "n/a");
+      else
+        {
+          double cli = json_node_get_double (node), app = g_ascii_strtod (text, NULL);
+
+          g_test_message ("%s: app %s, cli %.6f", key, text, cli);
+          g_assert_cmpstr (text, !=, "n/a");
+          g_assert_cmpfloat_with_epsilon (app, cli, 0.0005 + 1e-9);
+          (*n_defined)++;
+        }
+    }
+  json_object_unref (row);
+}
+
+static GdkTexture *
+render_canvas (HsWindow *window)
+{
+  HsCanvas *canvas = HS_CANVAS (hs_window_get_canvas (window));
+
+  /* the picture is the layers', not the caption's */
+  hs_canvas_set_caption (canvas, NULL);
+  hs_ui_settle ();
+  return hs_ui_render (GTK_WIDGET (canvas));
+}
+
+static void
+test_link_and_undo (void)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GdkTexture) shot = NULL;
+  g_autofree char *disk = NULL, *mem = NULL;
+  HsWindow *window;
+  HsLayersPanel *layers;
+  HsMetricsPanel *metrics;
+  const char *text = NULL;
+  guint n_defined = 0;
+  GtkStack *side;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  if (dataset == NULL)
+    {
+      g_test_skip ("../shared/data/cxr-covid-seg is not there");
+      return;
+    }
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
+  file = g_file_new_for_path (dataset);
+  hs_window_open (window, file);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  g_assert_true (hs_window_select_instance (window, INSTANCE));
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  g_assert_true (hs_prompt_panel_select_sentence (hs_window_get_prompt_panel (window), "s1"));
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
+
+  layers = HS_LAYERS_PANEL (hs_ui_find_widget (GTK_WIDGET (window), HS_TYPE_LAYERS_PANEL));
+  metrics = HS_METRICS_PANEL (hs_ui_find_widget (GTK_WIDGET (window), HS_TYPE_METRICS_PANEL));
+  g_assert_nonnull (layers);
+  g_assert_nonnull (metrics);
+  g_assert_cmpuint (hs_layers_panel_get_n_regions (layers), ==, 5);
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "undo"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "link-target"));
+
+  /* No targets: the metrics that need them are undefined. */
+  hs_ui_wait_until (metrics_idle, metrics);
+  g_assert_true (hs_metrics_panel_get_cell (metrics, "auroc", "model", &text, NULL));
+  g_assert_cmpstr (text, ==, "n/a");
+
+  /* Link both lungs through the window's action: on disk at once, metrics defined at once. */
+  link_region (window, "Right Lung", TRUE);
+  link_region (window, "Left Lung", TRUE);
+  link_region (window, "Left Lung", TRUE);          /* already linked: no change, no undo step */
+  mem = targets_in_memory (window, "s1");
+  disk = targets_on_disk ("s1");
+  g_assert_cmpstr (mem, ==, "Right Lung|Left Lung");
+  g_assert_cmpstr (disk, ==, "Right Lung|Left Lung");
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "undo"));
+  hs_ui_wait_until (metrics_idle, metrics);
+  assert_metrics_match_cli (metrics, "s1", &n_defined);
+  g_assert_cmpuint (n_defined, >=, 10);
+  g_assert_true (hs_metrics_panel_get_cell (metrics, "auroc", "model", &text, NULL));
+  g_assert_cmpstr (text, !=, "n/a");
+
+  /* The layers view: all five regions, the two targets bold, the key; and the panel. */
+  side = GTK_STACK (g_object_get_data (G_OBJECT (window), "hs-side-stack"));
+  gtk_stack_set_visible_child_name (side, "layers");
+  hs_ui_settle ();
+  shot = render_canvas (window);
+  hs_ui_assert_golden (shot, "ui-layers-canvas", 0.02);
+  g_clear_object (&shot);
+  shot = hs_ui_render (GTK_WIDGET (layers));
+  hs_ui_assert_golden (shot, "ui-layers-panel", 0.03);
+  g_clear_object (&shot);
+  if (g_getenv ("HS_SCREENSHOT_DIR") != NULL)
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("HS_SCREENSHOT_DIR"), "layers-covid-seg.png", NULL);
+      g_autoptr(GdkTexture) full = hs_ui_render (GTK_WIDGET (window));
+
+      g_assert_true (gdk_texture_save_to_png (full, path));
+    }
+
+  /* The panel's own tick goes through the same action. */
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (hs_layers_panel_get_target_button (layers, "Airways")),
+                               TRUE);
+  g_free (disk);
+  disk = targets_on_disk ("s1");
+  g_assert_cmpstr (disk, ==, "Right Lung|Left Lung|Airways");
+
+  /* Hiding a region takes it off the canvas, not off the targets. */
+  hs_layers_panel_set_region_visible (layers, "Airways", FALSE);
+  g_free (mem);
+  mem = targets_in_memory (window, "s1");
+  g_assert_cmpstr (mem, ==, "Right Lung|Left Lung|Airways");
+  hs_layers_panel_set_region_visible (layers, "Airways", TRUE);
+
+  /* Undo, one step at a time, in memory and on disk. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "undo", NULL);
+  g_free (disk);
+  disk = targets_on_disk ("s1");
+  g_assert_cmpstr (disk, ==, "Right Lung|Left Lung");
+  g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (hs_layers_panel_get_target_button (layers, "Airways"))));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "undo", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "undo", NULL);
+  g_free (disk);
+  g_free (mem);
+  disk = targets_on_disk ("s1");
+  mem = targets_in_memory (window, "s1");
+  g_assert_cmpstr (disk, ==, "");
+  g_assert_cmpstr (mem, ==, "");
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "undo"));
+  hs_ui_wait_until (metrics_idle, metrics);
+  g_assert_true (hs_metrics_panel_get_cell (metrics, "auroc", "model", &text, NULL));
+  g_assert_cmpstr (text, ==, "n/a");
+
+  /* A second sentence, linked and left linked: its metrics agree with the CLI too. */
+  g_assert_true (hs_prompt_panel_select_sentence (hs_window_get_prompt_panel (window), "s3"));
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  link_region (window, "Left Lung", TRUE);
+  hs_ui_wait_until (metrics_idle, metrics);
+  assert_metrics_match_cli (metrics, "s3", &n_defined);
+  g_assert_cmpuint (n_defined, >=, 10);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
+
+  hs_ui_destroy_window (window);
+}
+
+/* A region that is not there is refused with a message, and nothing is written. */
+static void
+test_link_unknown_region (void)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *before = NULL, *after = NULL;
+  g_autofree char *manifest = NULL;
+  HsWindow *window;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  if (dataset == NULL)
+    {
+      g_test_skip ("../shared/data/cxr-covid-seg is not there");
+      return;
+    }
+  manifest = g_build_filename (dataset, "heatscope.json", NULL);
+  g_assert_true (g_file_get_contents (manifest, &before, NULL, NULL));
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
+  file = g_file_new_for_path (dataset);
+  hs_window_open (window, file);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  g_assert_true (hs_window_select_instance (window, INSTANCE));
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  link_region (window, "Spleen", TRUE);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 1);
+  g_assert_true (g_file_get_contents (manifest, &after, NULL, NULL));
+  g_assert_cmpstr (after, ==, before);
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "undo"));
+  hs_ui_destroy_window (window);
+}
+
+int
+main (int argc, char **argv)
+{
+  hs_ui_init (&argc, &argv);
+  if (hs_ui_have_display)
+    make_dataset ();
+  g_test_add_func ("/hs/ui-layers/link-and-undo", test_link_and_undo);
+  g_test_add_func ("/hs/ui-layers/link-unknown-region", test_link_unknown_region);
+  return g_test_run ();
+}
