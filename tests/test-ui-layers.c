@@ -296,6 +296,37 @@ test_link_and_undo (void)
   hs_ui_wait_until (metrics_idle, metrics);
   assert_metrics_match_cli (metrics, "s3", &n_defined);
   g_assert_cmpuint (n_defined, >=, 10);
+
+  /* The same key in the app's export and in `heatscope-cli render --layers` of the saved dataset:
+   * every region named in black, the one target bold. */
+  {
+    g_autofree char *app_svg = g_build_filename (tmp_root, "app.svg", NULL);
+    g_autofree char *cli_svg = g_build_filename (tmp_root, "cli.svg", NULL);
+    const char *args[] = { dataset, "--instance", INSTANCE, "--query", "s3", "--model", "grounded",
+                           "--layers", "-o", cli_svg, NULL };
+    const char *paths[] = { app_svg, cli_svg };
+    const char *names[] = { "Airways", "Cardiomediastinum", "Ground Glass Opacities", "Right Lung" };
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (hs_window_export_to_file (window, app_svg, &error));
+    g_assert_no_error (error);
+    run_cli ("render", args);
+    for (guint p = 0; p < G_N_ELEMENTS (paths); p++)
+      {
+        g_autofree char *svg = NULL;
+
+        g_assert_true (g_file_get_contents (paths[p], &svg, NULL, NULL));
+        g_assert_nonnull (strstr (svg, "font-weight=\"bold\" fill=\"#000000\">Left Lung</text>"));
+        for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+          {
+            g_autofree char *key = g_strdup_printf (" fill=\"#000000\">%s</text>", names[i]);
+            g_autofree char *bold = g_strdup_printf ("bold\" fill=\"#000000\">%s</text>", names[i]);
+
+            g_assert_nonnull (strstr (svg, key));
+            g_assert_null (strstr (svg, bold));
+          }
+      }
+  }
   g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
 
   hs_ui_destroy_window (window);

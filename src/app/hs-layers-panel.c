@@ -186,6 +186,7 @@ add_row (HsLayersPanel *self, const HsRegion *region, guint index)
   row->label = gtk_label_new (region->name);
   gtk_label_set_xalign (GTK_LABEL (row->label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (row->label), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_tooltip_text (row->label, region->name);
   gtk_widget_set_hexpand (row->label, TRUE);
   gtk_box_append (GTK_BOX (box), row->label);
 

@@ -54,6 +54,7 @@ hs_cli_render (int argc, char **argv)
   g_autofree char *output = NULL;
   double opacity = 0.5, gamma = NAN, log_base = NAN, threshold = 0, size = 1024;
   gboolean no_caption = FALSE;
+  gboolean layers = FALSE;
   int token = -1;
   g_autofree char *model_label = NULL;
   GOptionEntry entries[] = {
@@ -72,6 +73,7 @@ hs_cli_render (int argc, char **argv)
     { "token", 0, 0, G_OPTION_ARG_INT, &token, "Draw the per-token map I (0-based) instead of the sentence map", "I" },
     { "size", 0, 0, G_OPTION_ARG_DOUBLE, &size, "Longest side of the image panel (default 1024)", "N" },
     { "no-caption", 0, 0, G_OPTION_ARG_NONE, &no_caption, "Leave out the caption", NULL },
+    { "layers", 0, 0, G_OPTION_ARG_NONE, &layers, "Draw every region of the instance as the app's Layers tab does (the query's targets bold, the others thin) with a key naming their colours", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Output file: .png, .svg or .pdf (required)", "OUT" },
     { NULL }
   };
@@ -224,7 +226,8 @@ hs_cli_render (int argc, char **argv)
   map = hs_dataset_load_map (dataset, ref, &error);
   if (map == NULL)
     goto fail;
-  if (!hs_cli_collect_targets (dataset, instance, sentence, &targets, &error))
+  if (layers ? !hs_cli_collect_layers (dataset, instance, sentence, &targets, &error)
+             : !hs_cli_collect_targets (dataset, instance, sentence, &targets, &error))
     goto fail;
 
   prompt = ref->prompt ? ref->prompt : sentence ? sentence->text : query;
@@ -268,6 +271,11 @@ hs_cli_render (int argc, char **argv)
   view.n_boxes = targets.boxes->len;
   view.masks = (const HsFigureMask *) (const void *) targets.masks->data;
   view.n_masks = targets.masks->len;
+  if (targets.key != NULL)
+    {
+      view.key = (const HsRegionKeyEntry *) (const void *) targets.key->data;
+      view.n_key = targets.key->len;
+    }
   view.prompt = prompt;
   view.instance = instance->id;
   view.phantom_model_on_real_image = hs_model_is_phantom_trained_on_real (ref->model, instance);

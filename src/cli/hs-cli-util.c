@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 void
 hs_cli_error (const char *command, const char *format, ...)
@@ -67,6 +68,55 @@ hs_cli_targets_clear (HsCliTargets *t)
       hs_image_unref (g_array_index (t->masks, HsFigureMask, i).mask);
   g_clear_pointer (&t->boxes, g_array_unref);
   g_clear_pointer (&t->masks, g_array_unref);
+  g_clear_pointer (&t->colors, g_free);
+  g_clear_pointer (&t->key, g_array_unref);
+}
+
+/* A region's boxes (each named) and its mask, in `rgba` (NULL: the palette). */
+static gboolean
+add_region (HsDataset *dataset, const HsRegion *region, const double *rgba, gboolean other,
+            HsCliTargets *t, GError **error)
+{
+  for (guint b = 0; region->boxes && b < region->boxes->len; b++)
+    {
+      const HsBox *box = &g_array_index (region->boxes, HsBox, b);
+      HsFigureBox fb = { region->name, box->x1, box->y1, box->x2, box->y2, rgba, other };
+      g_array_append_val (t->boxes, fb);
+    }
+  if (region->mask)
+    {
+      HsFigureMask fm = { region->name, hs_dataset_load_mask (dataset, region, error), rgba, other };
+      if (fm.mask == NULL)
+        return FALSE;
+      g_array_append_val (t->masks, fm);
+    }
+  return TRUE;
+}
+
+gboolean
+hs_cli_collect_layers (HsDataset *dataset, const HsInstance *instance,
+                       const HsSentence *sentence, HsCliTargets *t, GError **error)
+{
+  guint n = instance->regions ? instance->regions->len : 0;
+
+  t->boxes = g_array_new (FALSE, FALSE, sizeof (HsFigureBox));
+  t->masks = g_array_new (FALSE, FALSE, sizeof (HsFigureMask));
+  t->colors = g_new0 (double, 4 * MAX (n, 1));
+  t->key = g_array_new (FALSE, TRUE, sizeof (HsRegionKeyEntry));
+  for (guint i = 0; i < n; i++)
+    {
+      const HsRegion *region = g_ptr_array_index (instance->regions, i);
+      gboolean target = sentence != NULL && sentence->targets != NULL &&
+                        g_strv_contains ((const char * const *) sentence->targets, region->name);
+      HsRegionKeyEntry e = { region->name, { 0 }, target, region->mask != NULL };
+
+      hs_region_color (i, t->colors + 4 * i);
+      memcpy (e.rgba, t->colors + 4 * i, sizeof e.rgba);
+      g_array_append_val (t->key, e);
+      if (!add_region (dataset, region, t->colors + 4 * i, !target, t, error))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean
@@ -89,19 +139,8 @@ hs_cli_collect_targets (HsDataset *dataset, const HsInstance *instance,
                        sentence->targets[i]);
           return FALSE;
         }
-      for (guint b = 0; region->boxes && b < region->boxes->len; b++)
-        {
-          const HsBox *box = &g_array_index (region->boxes, HsBox, b);
-          HsFigureBox fb = { region->name, box->x1, box->y1, box->x2, box->y2 };
-          g_array_append_val (t->boxes, fb);
-        }
-      if (region->mask)
-        {
-          HsFigureMask fm = { region->name, hs_dataset_load_mask (dataset, region, error) };
-          if (fm.mask == NULL)
-            return FALSE;
-          g_array_append_val (t->masks, fm);
-        }
+      if (!add_region (dataset, region, NULL, FALSE, t, error))
+        return FALSE;
     }
   return TRUE;
 }

@@ -43,9 +43,16 @@ HsMapRef *hs_cli_find_map (const HsInstance *instance, const char *model, const 
 typedef struct {
   GArray    *boxes;      /* HsFigureBox; names borrowed from the dataset */
   GArray    *masks;      /* HsFigureMask; images owned */
+  double    *colors;     /* layers: 4 per region, what the boxes and masks point at */
+  GArray    *key;        /* layers: HsRegionKeyEntry per region; NULL otherwise */
 } HsCliTargets;
 
 gboolean hs_cli_collect_targets (HsDataset *dataset, const HsInstance *instance,
+                                 const HsSentence *sentence, HsCliTargets *t, GError **error);
+/* Every region of the instance, as the app's Layers view draws them: region
+ * i in hs_region_color (i), the sentence's targets bold, the others thin,
+ * and the key that names the colours. */
+gboolean hs_cli_collect_layers  (HsDataset *dataset, const HsInstance *instance,
                                  const HsSentence *sentence, HsCliTargets *t, GError **error);
 void     hs_cli_targets_clear   (HsCliTargets *t);
 
