@@ -1023,6 +1023,53 @@ test_subset_mdrb (void)
   g_assert_true (subsets_of (dataset, borderline, "D") & HS_SUBSET_MDRB);
 }
 
+/* Relinking a sentence in a dataset other threads read: the old targets
+ * stay readable, the new ones are saved, and the instance's cached MDRB
+ * subset follows them (hs_dataset_set_sentence_targets). */
+static void
+test_set_sentence_targets (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autoptr(HsDataset) dataset = hs_dataset_new (dir, "relink");
+  g_autoptr(HsDataset) again = NULL;
+  g_autoptr(GError) error = NULL;
+  HsInstance *instance = make_instance ("diverse", 100, 100);
+  HsSentence *s0, *s1;
+  char **old;
+  const char *both[] = { "a", "b", NULL };
+  const char *only_a[] = { "a", NULL };
+
+  hs_instance_add_region (instance, region_with_box ("a", 0, 0, 10, 10));
+  hs_instance_add_region (instance, region_with_box ("b", 50, 50, 60, 60));
+  hs_instance_add_sentence (instance, sentence_with_targets ("s0", "t", "a", NULL));
+  hs_instance_add_sentence (instance, sentence_with_targets ("s1", "t", "b", NULL));
+  hs_dataset_add_instance (dataset, instance);
+  s0 = hs_instance_find_sentence (instance, "s0");
+  s1 = hs_instance_find_sentence (instance, "s1");
+  /* disjoint targets: MDRB (cached now) */
+  g_assert_true (subsets_of (dataset, instance, "s0") & HS_SUBSET_MDRB);
+
+  old = s1->targets;
+  hs_dataset_set_sentence_targets (dataset, instance, s1, only_a);
+  g_assert_cmpstr (old[0], ==, "b");              /* still readable */
+  g_assert_cmpstr (s1->targets[0], ==, "a");
+  g_assert_null (s1->targets[1]);
+  /* the same target twice: no longer MDRB, not the cached answer */
+  g_assert_false (subsets_of (dataset, instance, "s0") & HS_SUBSET_MDRB);
+  hs_dataset_set_sentence_targets (dataset, instance, s0, both);
+  hs_dataset_set_sentence_targets (dataset, instance, s1, NULL);
+  g_assert_null (s1->targets[0]);
+  g_assert_true (hs_dataset_save (dataset, &error));
+  g_assert_no_error (error);
+  again = hs_dataset_load (dir, &error);
+  g_assert_no_error (error);
+  s0 = hs_instance_find_sentence (hs_dataset_find_instance (again, "diverse"), "s0");
+  s1 = hs_instance_find_sentence (hs_dataset_find_instance (again, "diverse"), "s1");
+  g_assert_cmpuint (g_strv_length (s0->targets), ==, 2);
+  g_assert_cmpstr (s0->targets[1], ==, "b");
+  g_assert_cmpuint (g_strv_length (s1->targets), ==, 0);
+}
+
 /* The mean IoU bound is inclusive and exact: two boxes with IoU 0.25 are in,
  * slightly more overlap is out. */
 static void
@@ -1103,6 +1150,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/dataset/collect-targets", test_collect_targets);
   g_test_add_func ("/hs/dataset/subset-mdrb", test_subset_mdrb);
   g_test_add_func ("/hs/dataset/subset-mdrb-threshold", test_subset_mdrb_threshold);
+  g_test_add_func ("/hs/dataset/set-sentence-targets", test_set_sentence_targets);
   g_test_add_func ("/hs/dataset/many-instances", test_many_instances);
   return g_test_run ();
 }

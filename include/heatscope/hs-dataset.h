@@ -260,8 +260,13 @@ HsRegion    *hs_region_copy             (const HsRegion *region);
 void         hs_region_set_mask_extent  (HsRegion *region, const guint8 *mask,
                                          guint width, guint height);
 void         hs_sentence_add_target     (HsSentence *sentence, const char *region_name);
-/* Replaces the sentence's targets by a copy of `targets` (NULL = none). */
-void         hs_sentence_set_targets    (HsSentence *sentence, const char * const *targets);
+/* Replaces the targets of a sentence of `instance` by a copy of `targets`
+ * (NULL = none) while other threads may read the dataset (the app): the old
+ * array stays valid until the dataset is freed, and the instance's cached
+ * subsets follow the new targets. */
+void         hs_dataset_set_sentence_targets (HsDataset *dataset, HsInstance *instance,
+                                              HsSentence *sentence,
+                                              const char * const *targets);
 void         hs_sentence_add_label      (HsSentence *sentence, HsLabel *label);
 void         hs_sentence_set_kind       (HsSentence *sentence, const char *kind);
 void         hs_map_ref_set_tokens      (HsMapRef *ref, const char * const *tokens);

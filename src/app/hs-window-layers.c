@@ -112,7 +112,8 @@ on_visibility_changed (HsLayersPanel *panel, HsWindow *self)
 /* The sentence's targets become `targets`, and the manifest is written;
  * on a write error the sentence keeps its targets. */
 static gboolean
-set_targets (HsWindow *self, HsSentence *sentence, const char * const *targets, GError **error)
+set_targets (HsWindow *self, HsInstance *instance, HsSentence *sentence,
+             const char * const *targets, GError **error)
 {
   g_auto(GStrv) before = g_strdupv (sentence->targets);
 
@@ -123,10 +124,12 @@ set_targets (HsWindow *self, HsSentence *sentence, const char * const *targets, 
                    hs_dataset_get_manifest_path (self->dataset));
       return FALSE;
     }
-  hs_sentence_set_targets (sentence, targets);
+  /* Worker threads (subsets, the wrong-side scan) may read the targets. */
+  hs_dataset_set_sentence_targets (self->dataset, instance, sentence, targets);
   if (!hs_dataset_save (self->dataset, error))
     {
-      hs_sentence_set_targets (sentence, (const char * const *) before);
+      hs_dataset_set_sentence_targets (self->dataset, instance, sentence,
+                                       (const char * const *) before);
       return FALSE;
     }
   return TRUE;
@@ -174,7 +177,7 @@ _hs_window_link_target (HsWindow *self, const char *region, gboolean linked, GEr
   edit->instance = g_strdup (self->instance->id);
   edit->sentence = g_strdup (sentence->id);
   edit->targets = g_strdupv (sentence->targets);
-  if (!set_targets (self, sentence, (const char * const *) targets->pdata, error))
+  if (!set_targets (self, self->instance, sentence, (const char * const *) targets->pdata, error))
     {
       link_edit_free (edit);
       return FALSE;
@@ -204,7 +207,7 @@ _hs_window_undo_link (HsWindow *self, GError **error)
       link_edit_free (edit);
       return FALSE;
     }
-  if (!set_targets (self, sentence, (const char * const *) edit->targets, error))
+  if (!set_targets (self, instance, sentence, (const char * const *) edit->targets, error))
     {
       g_ptr_array_add (self->link_undo, edit);   /* still undoable */
       return FALSE;

@@ -22,6 +22,7 @@ struct _HsDataset {
   guint       n_slots;         /* capacity */
   gint        n_instances;     /* atomic */
   GSList     *retired_slots;
+  GSList     *retired_targets; /* sentence target arrays replaced while readers may hold them */
   GMutex      index_lock;      /* guards by_id, index_of and models while loading */
   GHashTable *by_id;           /* id → HsInstance* (first with that id) */
   GHashTable *index_of;        /* HsInstance* → index + 1 */

@@ -288,21 +288,26 @@ hs_sentence_add_target (HsSentence *sentence, const char *region_name)
   sentence->targets[n + 1] = NULL;
 }
 
-/* Interned like the loader's names: the old strings stay valid for anyone
- * who still holds them (only the array is freed). */
 void
-hs_sentence_set_targets (HsSentence *sentence, const char * const *targets)
+hs_dataset_set_sentence_targets (HsDataset *dataset, HsInstance *instance, HsSentence *sentence,
+                                 const char * const *targets)
 {
   guint n = targets ? g_strv_length ((char **) targets) : 0;
-  char **copy;
+  char **copy, **old;
 
-  g_return_if_fail (sentence != NULL);
+  g_return_if_fail (dataset != NULL && instance != NULL && sentence != NULL);
 
   copy = g_new0 (char *, n + 1);
   for (guint i = 0; i < n; i++)
     copy[i] = (char *) g_intern_string (targets[i]);
-  strv_free (sentence->targets);
-  sentence->targets = copy;
+  /* A worker (subsets, wrong-side scan) may be reading the old array: it
+   * stays valid until the dataset goes; the instance's cached subsets are
+   * recomputed from the new one. */
+  g_mutex_lock (&dataset->cache_lock);
+  old = g_atomic_pointer_exchange (&sentence->targets, copy);
+  dataset->retired_targets = g_slist_prepend (dataset->retired_targets, old);
+  g_hash_table_remove (dataset->mdrb, instance);
+  g_mutex_unlock (&dataset->cache_lock);
 }
 
 void
@@ -538,6 +543,7 @@ hs_dataset_unref (HsDataset *dataset)
     hs_instance_free (dataset->slots[i]);
   g_free (dataset->slots);
   g_slist_free_full (dataset->retired_slots, g_free);
+  g_slist_free_full (dataset->retired_targets, (GDestroyNotify) strv_free);
   g_mutex_clear (&dataset->index_lock);
   g_mutex_clear (&dataset->cache_lock);
   g_hash_table_unref (dataset->image_sizes);
