@@ -524,4 +524,16 @@ T.update({
  "%s · %s (A’s target, swapped words)": "%s · %s (Ziel von A, vertauschte Wörter)",
  "Map values below this threshold fade out (in the units of the colour bar)":
    "Kartenwerte unter dieser Schwelle werden ausgeblendet (in den Einheiten des Farbbalkens)",
+ # drawing a new box on the canvas (hs-window-layers.c)
+ "Open an instance before drawing a box": "Vor dem Zeichnen eines Rahmens einen Fall öffnen",
+ "A new region needs a name": "Eine neue Region braucht einen Namen",
+ "Instance %s already has a region “%s”": "Fall %s hat schon eine Region „%s“",
+ "The box %g, %g – %g, %g is empty": "Der Rahmen %g, %g – %g, %g ist leer",
+ "New Region": "Neue Region",
+ "Name the box %.0f, %.0f – %.0f, %.0f; it becomes a target of “%s”.":
+   "Den Rahmen %.0f, %.0f – %.0f, %.0f benennen; er wird ein Ziel von „%s“.",
+ "Name the box %.0f, %.0f – %.0f, %.0f.": "Den Rahmen %.0f, %.0f – %.0f, %.0f benennen.",
+ "Region name": "Name der Region",
+ ("shortcut window", "Undo the last link or drawn region"):
+   "Die letzte Verknüpfung oder gezeichnete Region rückgängig machen",
 })

@@ -1070,6 +1070,42 @@ test_set_sentence_targets (void)
   g_assert_cmpuint (g_strv_length (s1->targets), ==, 0);
 }
 
+/* Regions added and removed while readers may hold the old list: the old
+ * list and a removed region stay readable; the manifest has the new list. */
+static void
+test_add_remove_instance_region (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autoptr(HsDataset) dataset = hs_dataset_new (dir, "regions");
+  g_autoptr(HsDataset) again = NULL;
+  g_autoptr(GError) error = NULL;
+  HsInstance *instance = make_instance ("i", 100, 100);
+  GPtrArray *old;
+  HsRegion *a;
+
+  hs_instance_add_region (instance, region_with_box ("a", 0, 0, 10, 10));
+  hs_dataset_add_instance (dataset, instance);
+  old = instance->regions;
+  a = g_ptr_array_index (old, 0);
+  hs_dataset_add_instance_region (dataset, instance, region_with_box ("drawn", 20, 20, 40, 30));
+  g_assert_cmpuint (old->len, ==, 1);                 /* the old list, unchanged */
+  g_assert_cmpuint (instance->regions->len, ==, 2);
+  g_assert_true (g_ptr_array_index (instance->regions, 0) == a);
+  g_assert_nonnull (hs_instance_find_region (instance, "drawn"));
+  g_assert_false (hs_dataset_remove_instance_region (dataset, instance, "nothing"));
+  g_assert_true (hs_dataset_remove_instance_region (dataset, instance, "a"));
+  g_assert_cmpstr (a->name, ==, "a");                 /* still readable */
+  g_assert_null (hs_instance_find_region (instance, "a"));
+  g_assert_true (hs_dataset_save (dataset, &error));
+  g_assert_no_error (error);
+  again = hs_dataset_load (dir, &error);
+  g_assert_no_error (error);
+  instance = hs_dataset_find_instance (again, "i");
+  g_assert_cmpuint (instance->regions->len, ==, 1);
+  g_assert_cmpfloat (g_array_index (hs_instance_find_region (instance, "drawn")->boxes, HsBox, 0).x2,
+                     ==, 40);
+}
+
 /* The mean IoU bound is inclusive and exact: two boxes with IoU 0.25 are in,
  * slightly more overlap is out. */
 static void
@@ -1151,6 +1187,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/dataset/subset-mdrb", test_subset_mdrb);
   g_test_add_func ("/hs/dataset/subset-mdrb-threshold", test_subset_mdrb_threshold);
   g_test_add_func ("/hs/dataset/set-sentence-targets", test_set_sentence_targets);
+  g_test_add_func ("/hs/dataset/add-remove-instance-region", test_add_remove_instance_region);
   g_test_add_func ("/hs/dataset/many-instances", test_many_instances);
   return g_test_run ();
 }

@@ -11,7 +11,10 @@
  *     (read back from disk) and the metrics become defined at once, and they equal
  *     `heatscope-cli metrics` on the saved dataset, metric by metric;
  *   - undo restores the previous targets in memory and on disk, one step at a time;
- *   - a region hidden in the panel leaves the canvas but stays a target. */
+ *   - a region hidden in the panel leaves the canvas but stays a target;
+ *   - a box drawn on the canvas ("box-drawn", as a Shift+drag ends) and named in the dialog
+ *     becomes a new region and a target, on disk, with metrics equal to the CLI's; undo
+ *     removes it again. */
 #include "hs-ui-fixture.h"
 
 #include <json-glib/json-glib.h>
@@ -327,7 +330,55 @@ test_link_and_undo (void)
           }
       }
   }
-  g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
+  /* A box drawn on the canvas and named by the user: a new region, a target of s3. */
+  {
+    GtkWidget *canvas = hs_window_get_canvas (window);
+    GtkDialog *dialog;
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HsDataset) ds = NULL;
+    HsRegion *cyst;
+
+    g_signal_emit_by_name (canvas, "box-drawn", 600.0, 300.0, 700.0, 420.0);
+    dialog = g_object_get_data (G_OBJECT (window), "hs-box-dialog");
+    g_assert_nonnull (dialog);
+    gtk_editable_set_text (GTK_EDITABLE (g_object_get_data (G_OBJECT (dialog), "hs-entry")), " Cyst ");
+    gtk_dialog_response (dialog, GTK_RESPONSE_ACCEPT);
+    g_assert_null (g_object_get_data (G_OBJECT (window), "hs-box-dialog"));
+    g_free (disk);
+    disk = targets_on_disk ("s3");
+    g_assert_cmpstr (disk, ==, "Left Lung|Cyst");
+    ds = hs_dataset_load (dataset, &error);
+    g_assert_no_error (error);
+    cyst = hs_instance_find_region (hs_dataset_find_instance (ds, INSTANCE), "Cyst");
+    g_assert_nonnull (cyst);
+    g_assert_cmpuint (cyst->boxes->len, ==, 1);
+    g_assert_cmpfloat (g_array_index (cyst->boxes, HsBox, 0).x1, ==, 600);
+    g_assert_cmpfloat (g_array_index (cyst->boxes, HsBox, 0).y2, ==, 420);
+    g_assert_cmpuint (hs_layers_panel_get_n_regions (layers), ==, 6);
+    hs_ui_wait_until (metrics_idle, metrics);
+    assert_metrics_match_cli (metrics, "s3", &n_defined);
+    g_assert_cmpuint (n_defined, >=, 10);
+
+    /* a name the instance has already is refused, nothing written */
+    g_action_group_activate_action (G_ACTION_GROUP (window), "add-box",
+                                    g_variant_new ("(sdddd)", "Cyst", 1.0, 1.0, 9.0, 9.0));
+    g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 1);
+    g_free (disk);
+    disk = targets_on_disk ("s3");
+    g_assert_cmpstr (disk, ==, "Left Lung|Cyst");
+
+    /* undo: the region and the link go, in memory and on disk */
+    g_action_group_activate_action (G_ACTION_GROUP (window), "undo", NULL);
+    g_free (disk);
+    disk = targets_on_disk ("s3");
+    g_assert_cmpstr (disk, ==, "Left Lung");
+    g_clear_pointer (&ds, hs_dataset_unref);
+    ds = hs_dataset_load (dataset, &error);
+    g_assert_no_error (error);
+    g_assert_null (hs_instance_find_region (hs_dataset_find_instance (ds, INSTANCE), "Cyst"));
+    g_assert_null (hs_instance_find_region (hs_window_get_instance (window), "Cyst"));
+    g_assert_cmpuint (hs_layers_panel_get_n_regions (layers), ==, 5);
+  }
 
   hs_ui_destroy_window (window);
 }

@@ -267,6 +267,13 @@ void         hs_sentence_add_target     (HsSentence *sentence, const char *regio
 void         hs_dataset_set_sentence_targets (HsDataset *dataset, HsInstance *instance,
                                               HsSentence *sentence,
                                               const char * const *targets);
+/* Adds `region` (taken) to `instance`, or removes its region `name` (FALSE
+ * when there is none), in the same way: the old region list, and a removed
+ * region, stay valid until the dataset is freed. */
+void         hs_dataset_add_instance_region    (HsDataset *dataset, HsInstance *instance,
+                                                HsRegion *region);
+gboolean     hs_dataset_remove_instance_region (HsDataset *dataset, HsInstance *instance,
+                                                const char *name);
 void         hs_sentence_add_label      (HsSentence *sentence, HsLabel *label);
 void         hs_sentence_set_kind       (HsSentence *sentence, const char *kind);
 void         hs_map_ref_set_tokens      (HsMapRef *ref, const char * const *tokens);

@@ -76,8 +76,12 @@ on_drag_begin (GtkGestureDrag *gesture, double x, double y, HsCanvas *self)
   GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
   guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
 
-  /* Ctrl+drag or a secondary-button drag sets window/level, as in DICOM viewers. */
+  /* Ctrl+drag or a secondary-button drag sets window/level, as in DICOM viewers;
+   * Shift+drag draws a new box ("box-drawn"). */
   self->drag_wl = (mods & GDK_CONTROL_MASK) != 0 || button == GDK_BUTTON_SECONDARY;
+  self->drag_box = !self->drag_wl && (mods & GDK_SHIFT_MASK) != 0 && self->image != NULL;
+  self->box_wx0 = self->box_wx1 = x;
+  self->box_wy0 = self->box_wy1 = y;
   self->drag_ox = self->t.offset_x;
   self->drag_oy = self->t.offset_y;
   /* From the window on screen: while automatic, the image's own. */
@@ -95,6 +99,13 @@ on_drag_begin (GtkGestureDrag *gesture, double x, double y, HsCanvas *self)
 static void
 on_drag_update (GtkGestureDrag *gesture, double dx, double dy, HsCanvas *self)
 {
+  if (self->drag_box)
+    {
+      self->box_wx1 = self->box_wx0 + dx;
+      self->box_wy1 = self->box_wy0 + dy;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
   if (self->drag_wl)
     {
       /* Right widens the window, down raises the centre (darker image). */
@@ -108,6 +119,57 @@ on_drag_update (GtkGestureDrag *gesture, double dx, double dy, HsCanvas *self)
   self->t.offset_x = self->drag_ox + dx;
   self->t.offset_y = self->drag_oy + dy;
   _hs_canvas_transform_changed (self);
+}
+
+static guint box_drawn_signal;
+
+/* The drawn box in image pixels, clipped to the image, as "box-drawn"
+ * (x1, y1, x2, y2) when it is at least 2 × 2 pixels. */
+static void
+on_drag_end (GtkGestureDrag *gesture, double dx, double dy, HsCanvas *self)
+{
+  double x0, y0, x1, y1, w, h;
+
+  if (!self->drag_box)
+    return;
+  self->drag_box = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (self->image == NULL)
+    return;
+  w = _hs_canvas_image_w (self);
+  h = _hs_canvas_image_h (self);
+  hs_canvas_transform_widget_to_image (&self->t, MIN (self->box_wx0, self->box_wx1),
+                                       MIN (self->box_wy0, self->box_wy1), &x0, &y0);
+  hs_canvas_transform_widget_to_image (&self->t, MAX (self->box_wx0, self->box_wx1),
+                                       MAX (self->box_wy0, self->box_wy1), &x1, &y1);
+  x0 = round (CLAMP (x0, 0, w));
+  y0 = round (CLAMP (y0, 0, h));
+  x1 = round (CLAMP (x1, 0, w));
+  y1 = round (CLAMP (y1, 0, h));
+  if (x1 - x0 >= 2 && y1 - y0 >= 2)
+    g_signal_emit (self, box_drawn_signal, 0, x0, y0, x1, y1);
+}
+
+void
+_hs_canvas_snapshot_box (HsCanvas *self, GtkSnapshot *snapshot)
+{
+  static const double dash[] = { 4, 3 };
+  double x = MIN (self->box_wx0, self->box_wx1), y = MIN (self->box_wy0, self->box_wy1);
+  double w = fabs (self->box_wx1 - self->box_wx0), h = fabs (self->box_wy1 - self->box_wy0);
+  cairo_t *cr;
+
+  if (!self->drag_box || w < 1 || h < 1)
+    return;
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (x - 2, y - 2, w + 4, h + 4));
+  cairo_set_line_width (cr, 3);
+  cairo_set_source_rgba (cr, 0, 0, 0, 0.6);
+  cairo_rectangle (cr, round (x) + 0.5, round (y) + 0.5, round (w), round (h));
+  cairo_stroke_preserve (cr);
+  cairo_set_line_width (cr, 1.5);
+  cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_stroke (cr);
+  cairo_destroy (cr);
 }
 
 static void
@@ -198,6 +260,11 @@ hs_canvas_hover_at (HsCanvas *self, double wx, double wy, HsCanvasHover *out)
 void
 _hs_canvas_class_actions_init (GtkWidgetClass *widget_class)
 {
+  /* "box-drawn" (x1, y1, x2, y2 in image pixels): a Shift+drag ended. */
+  box_drawn_signal = g_signal_new ("box-drawn", G_TYPE_FROM_CLASS (widget_class), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 4, G_TYPE_DOUBLE,
+                                   G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
+
   gtk_widget_class_install_action (widget_class, "canvas.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "canvas.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "canvas.zoom-fit", NULL, zoom_action);
@@ -238,5 +305,6 @@ _hs_canvas_input_init (HsCanvas *self)
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), 0);
   g_signal_connect (gesture, "drag-begin", G_CALLBACK (on_drag_begin), self);
   g_signal_connect (gesture, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (gesture, "drag-end", G_CALLBACK (on_drag_end), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
 }

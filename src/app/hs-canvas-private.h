@@ -115,6 +115,8 @@ struct _HsCanvas
   /* gestures */
   double          drag_ox, drag_oy;
   gboolean        drag_wl;
+  gboolean        drag_box;                /* Shift+drag draws a new box */
+  double          box_wx0, box_wy0, box_wx1, box_wy1;   /* its corners, widget pixels */
   double          wl_center0, wl_width0;
   double          pinch_zoom0;
 };
@@ -193,6 +195,8 @@ GskRenderNode    *_hs_canvas_ensure_composite     (HsCanvas *self, const ViewKey
 /* hs-canvas-decor.c */
 /* The region key's entries (HsRegionKeyEntry, names borrowed), empty
  * unless layers with colours are shown. */
+/* The box being drawn with Shift+drag, over everything (hs-canvas-input.c). */
+void      _hs_canvas_snapshot_box (HsCanvas *self, GtkSnapshot *snapshot);
 GArray   *_hs_canvas_region_key (HsCanvas *self);
 void              _hs_canvas_draw_decor           (HsCanvas *self, cairo_t *cr,
                                                    const HsCanvasTransform *t, int vw, int vh);

@@ -274,6 +274,8 @@ hs_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   if (self->hud_node)
     gtk_snapshot_append_node (snapshot, self->hud_node);
 
+  _hs_canvas_snapshot_box (self, snapshot);
+
   /* Hover: uncached, in a node just covering the cell and the label. */
   if (self->hover.valid && self->hover_text)
     {

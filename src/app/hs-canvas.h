@@ -6,7 +6,8 @@
  * separate gauge and a colour bar with true values and the scale mode.
  *
  * Interaction: wheel/pinch zoom around the pointer, drag to pan, Ctrl+drag
- * for window/level (horizontal = width, vertical = centre), actions
+ * for window/level (horizontal = width, vertical = centre), Shift+drag
+ * draws a box (signal "box-drawn": x1, y1, x2, y2 in image pixels), actions
  * canvas.zoom-in (+), canvas.zoom-out (−), canvas.zoom-fit (0),
  * canvas.zoom-1 (1).  Hover read-out in the "hover-text" property
  * (e.g. "x 512, y 301 · cell 8, 5 · 0.0123") and as a small label near the

@@ -7,8 +7,13 @@
  * the selected sentence, writes the manifest (hs_dataset_save: temp file,
  * fsync, rename) and refreshes the canvas and the metrics; win.undo
  * (Ctrl+Z) puts the previous targets back and writes the manifest again.
+ * A box drawn on the canvas (Shift+drag) and named by the user becomes a new
+ * region, a target of the selected sentence: win.add-box ("(sdddd)": name,
+ * x1, y1, x2, y2 in image pixels), undone the same way.
  * The undo history is in memory, per window, and ends with the dataset.
  */
+#include <math.h>
+
 #include <glib/gi18n.h>
 #include <heatscope/hs-legend.h>
 
@@ -19,8 +24,9 @@
 typedef struct {
   HsDataset *dataset;     /* the edit's dataset: undo applies only to it */
   char      *instance;
-  char      *sentence;
-  char     **targets;     /* before the edit */
+  char      *sentence;     /* NULL: a region added with no sentence selected */
+  char     **targets;      /* before the edit */
+  char      *added_region; /* win.add-box: removed again by undo */
 } LinkEdit;
 
 static void
@@ -30,6 +36,7 @@ link_edit_free (LinkEdit *edit)
   g_free (edit->instance);
   g_free (edit->sentence);
   g_strfreev (edit->targets);
+  g_free (edit->added_region);
   g_free (edit);
 }
 
@@ -198,7 +205,23 @@ _hs_window_undo_link (HsWindow *self, GError **error)
   edit = g_ptr_array_steal_index (self->link_undo, self->link_undo->len - 1);
   instance = edit->dataset == self->dataset ? hs_dataset_find_instance (self->dataset, edit->instance)
                                             : NULL;
-  sentence = instance ? hs_instance_find_sentence (instance, edit->sentence) : NULL;
+  sentence = instance && edit->sentence ? hs_instance_find_sentence (instance, edit->sentence) : NULL;
+  if (instance != NULL && edit->added_region != NULL)
+    {
+      /* The sentence's targets first, then the region they named. */
+      if (sentence != NULL)
+        hs_dataset_set_sentence_targets (self->dataset, instance, sentence,
+                                         (const char * const *) edit->targets);
+      hs_dataset_remove_instance_region (self->dataset, instance, edit->added_region);
+      g_hash_table_remove_all (self->layer_masks);
+      if (!hs_dataset_save (self->dataset, error))
+        {
+          link_edit_free (edit);
+          return FALSE;
+        }
+      link_edit_free (edit);
+      return TRUE;
+    }
   if (sentence == NULL)
     {
       g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
@@ -214,6 +237,158 @@ _hs_window_undo_link (HsWindow *self, GError **error)
     }
   link_edit_free (edit);
   return TRUE;
+}
+
+gboolean
+_hs_window_add_box (HsWindow *self, const char *name, const HsBox *box, GError **error)
+{
+  HsSentence *sentence = hs_prompt_panel_get_sentence (self->prompt_panel);
+  g_autoptr(GPtrArray) targets = g_ptr_array_new ();
+  g_autofree char *clean = g_strstrip (g_strdup (name ? name : ""));
+  HsRegion *region;
+  LinkEdit *edit;
+
+  if (self->dataset == NULL || self->instance == NULL)
+    {
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
+                   _("Open an instance before drawing a box"));
+      return FALSE;
+    }
+  if (*clean == '\0')
+    {
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_INVALID,
+                   _("A new region needs a name"));
+      return FALSE;
+    }
+  if (hs_instance_find_region (self->instance, clean) != NULL)
+    {
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_INVALID,
+                   _("Instance %s already has a region “%s”"), self->instance->id, clean);
+      return FALSE;
+    }
+  if (!(isfinite (box->x1) && isfinite (box->y1) && isfinite (box->x2) && isfinite (box->y2)
+        && box->x2 > box->x1 && box->y2 > box->y1))
+    {
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_INVALID,
+                   _("The box %g, %g – %g, %g is empty"), box->x1, box->y1, box->x2, box->y2);
+      return FALSE;
+    }
+  if (!hs_dataset_is_complete (self->dataset))
+    {
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_IO,
+                   _("%s: the manifest is still being read; link regions when it is loaded"),
+                   hs_dataset_get_manifest_path (self->dataset));
+      return FALSE;
+    }
+
+  edit = g_new0 (LinkEdit, 1);
+  edit->dataset = hs_dataset_ref (self->dataset);
+  edit->instance = g_strdup (self->instance->id);
+  edit->added_region = g_strdup (clean);
+  region = hs_region_new (clean);
+  hs_region_add_box (region, box->x1, box->y1, box->x2, box->y2);
+  hs_dataset_add_instance_region (self->dataset, self->instance, region);
+  if (sentence != NULL)
+    {
+      edit->sentence = g_strdup (sentence->id);
+      edit->targets = g_strdupv (sentence->targets);
+      for (guint i = 0; sentence->targets && sentence->targets[i]; i++)
+        g_ptr_array_add (targets, sentence->targets[i]);
+      g_ptr_array_add (targets, clean);
+      g_ptr_array_add (targets, NULL);
+      hs_dataset_set_sentence_targets (self->dataset, self->instance, sentence,
+                                       (const char * const *) targets->pdata);
+    }
+  if (!hs_dataset_save (self->dataset, error))
+    {
+      if (sentence != NULL)
+        hs_dataset_set_sentence_targets (self->dataset, self->instance, sentence,
+                                         (const char * const *) edit->targets);
+      hs_dataset_remove_instance_region (self->dataset, self->instance, clean);
+      link_edit_free (edit);
+      return FALSE;
+    }
+  g_ptr_array_add (self->link_undo, edit);
+  return TRUE;
+}
+
+static void
+add_box_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  HsWindow *self = user_data;
+  g_autoptr(GError) error = NULL;
+  const char *name;
+  HsBox box;
+
+  g_variant_get (parameter, "(&sdddd)", &name, &box.x1, &box.y1, &box.x2, &box.y2);
+  if (!_hs_window_add_box (self, name, &box, &error))
+    hs_error_bar_add_error (self->error_bar, NULL, error);
+  _hs_window_update_view_full (self, FALSE);
+}
+
+/* ---- naming a drawn box ---------------------------------------------------- */
+
+static void
+on_name_response (GtkDialog *dialog, int response, HsWindow *self)
+{
+  GtkEntry *entry = g_object_get_data (G_OBJECT (dialog), "hs-entry");
+  const double *box = g_object_get_data (G_OBJECT (dialog), "hs-box");
+
+  g_object_set_data (G_OBJECT (self), "hs-box-dialog", NULL);
+  if (response == GTK_RESPONSE_ACCEPT)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.add-box", "(sdddd)",
+                                gtk_editable_get_text (GTK_EDITABLE (entry)),
+                                box[0], box[1], box[2], box[3]);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+/* Asks for the name of the box just drawn (Enter adds it). */
+static void
+on_box_drawn (HsCanvas *canvas, double x1, double y1, double x2, double y2, HsWindow *self)
+{
+  HsSentence *sentence = hs_prompt_panel_get_sentence (self->prompt_panel);
+  GtkWidget *dialog, *entry, *label, *area;
+  double *box = g_new (double, 4);
+  g_autofree char *text = NULL;
+
+  if (self->instance == NULL)
+    {
+      g_free (box);
+      return;
+    }
+  box[0] = x1;
+  box[1] = y1;
+  box[2] = x2;
+  box[3] = y2;
+  dialog = gtk_dialog_new_with_buttons (_("New Region"), GTK_WINDOW (self),
+                                        GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                        _("_Cancel"), GTK_RESPONSE_CANCEL,
+                                        _("_Add"), GTK_RESPONSE_ACCEPT, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  area = gtk_dialog_get_content_area (GTK_DIALOG (dialog));
+  gtk_box_set_spacing (GTK_BOX (area), 8);
+  gtk_widget_set_margin_start (area, 12);
+  gtk_widget_set_margin_end (area, 12);
+  gtk_widget_set_margin_top (area, 12);
+  gtk_widget_set_margin_bottom (area, 12);
+  text = sentence != NULL
+         ? g_strdup_printf (_("Name the box %.0f, %.0f – %.0f, %.0f; it becomes a target of “%s”."),
+                            x1, y1, x2, y2, sentence->text)
+         : g_strdup_printf (_("Name the box %.0f, %.0f – %.0f, %.0f."), x1, y1, x2, y2);
+  label = gtk_label_new (text);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 50);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_box_append (GTK_BOX (area), label);
+  entry = gtk_entry_new ();
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("Region name"));
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  gtk_box_append (GTK_BOX (area), entry);
+  g_object_set_data (G_OBJECT (dialog), "hs-entry", entry);
+  g_object_set_data_full (G_OBJECT (dialog), "hs-box", box, g_free);
+  g_object_set_data (G_OBJECT (self), "hs-box-dialog", dialog);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_name_response), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
@@ -245,6 +420,7 @@ undo_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 static const GActionEntry layer_actions[] = {
   { .name = "link-target", .activate = link_target_action, .parameter_type = "(sb)" },
   { .name = "undo", .activate = undo_action },
+  { .name = "add-box", .activate = add_box_action, .parameter_type = "(sdddd)" },
 };
 
 void
@@ -258,6 +434,8 @@ _hs_window_layers_update_actions (HsWindow *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action),
                                self->instance != NULL &&
                                hs_prompt_panel_get_sentence (self->prompt_panel) != NULL);
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "add-box");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->instance != NULL);
   action = g_action_map_lookup_action (G_ACTION_MAP (self), "undo");
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->link_undo->len > 0);
 }
@@ -276,6 +454,7 @@ _hs_window_layers_init (HsWindow *self)
   g_signal_connect_object (self->layers_panel, "visibility-changed",
                            G_CALLBACK (on_visibility_changed), self, 0);
   gtk_box_append (self->layers_slot, self->layers_panel);
+  g_signal_connect_object (self->canvas, "box-drawn", G_CALLBACK (on_box_drawn), self, 0);
   _hs_window_layers_update_actions (self);
 }
 

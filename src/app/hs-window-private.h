@@ -138,6 +138,12 @@ gboolean  _hs_window_link_target         (HsWindow     *self,
                                           GError      **error);
 gboolean  _hs_window_undo_link           (HsWindow     *self,
                                           GError      **error);
+/* A new region `name` with `box` (image pixels), a target of the selected
+ * sentence when there is one; the manifest is written, undo removes it. */
+gboolean  _hs_window_add_box             (HsWindow     *self,
+                                          const char   *name,
+                                          const HsBox  *box,
+                                          GError      **error);
 
 /* hs-window-actions.c */
 void      _hs_window_actions_init        (HsWindow     *self);

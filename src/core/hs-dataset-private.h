@@ -23,6 +23,8 @@ struct _HsDataset {
   gint        n_instances;     /* atomic */
   GSList     *retired_slots;
   GSList     *retired_targets; /* sentence target arrays replaced while readers may hold them */
+  GSList     *retired_region_lists;  /* instance region arrays replaced (elements not owned) */
+  GSList     *retired_regions;       /* regions removed while readers may hold them */
   GMutex      index_lock;      /* guards by_id, index_of and models while loading */
   GHashTable *by_id;           /* id → HsInstance* (first with that id) */
   GHashTable *index_of;        /* HsInstance* → index + 1 */

@@ -310,6 +310,54 @@ hs_dataset_set_sentence_targets (HsDataset *dataset, HsInstance *instance, HsSen
   g_mutex_unlock (&dataset->cache_lock);
 }
 
+/* The instance's region list, copied without the region named `skip`
+ * (NULL: none) and with `add` (NULL: none) at the end, replaces the old one,
+ * which readers may still walk: it is kept (not owning its regions) until
+ * the dataset goes.  Returns the region left out, or NULL. */
+static HsRegion *
+replace_regions (HsDataset *dataset, HsInstance *instance, const char *skip, HsRegion *add)
+{
+  GPtrArray *copy = g_ptr_array_new_with_free_func (region_free_cb), *old;
+  HsRegion *skipped = NULL;
+
+  for (guint i = 0; i < instance->regions->len; i++)
+    {
+      HsRegion *r = g_ptr_array_index (instance->regions, i);
+
+      if (skip != NULL && skipped == NULL && g_strcmp0 (r->name, skip) == 0)
+        skipped = r;
+      else
+        g_ptr_array_add (copy, r);
+    }
+  if (add != NULL)
+    g_ptr_array_add (copy, add);
+  g_mutex_lock (&dataset->cache_lock);
+  old = g_atomic_pointer_exchange (&instance->regions, copy);
+  g_ptr_array_set_free_func (old, NULL);
+  dataset->retired_region_lists = g_slist_prepend (dataset->retired_region_lists, old);
+  if (skipped != NULL)
+    dataset->retired_regions = g_slist_prepend (dataset->retired_regions, skipped);
+  g_hash_table_remove (dataset->mdrb, instance);
+  g_mutex_unlock (&dataset->cache_lock);
+  return skipped;
+}
+
+void
+hs_dataset_add_instance_region (HsDataset *dataset, HsInstance *instance, HsRegion *region)
+{
+  g_return_if_fail (dataset != NULL && instance != NULL && region != NULL);
+  replace_regions (dataset, instance, NULL, region);
+}
+
+gboolean
+hs_dataset_remove_instance_region (HsDataset *dataset, HsInstance *instance, const char *name)
+{
+  g_return_val_if_fail (dataset != NULL && instance != NULL && name != NULL, FALSE);
+  if (hs_instance_find_region (instance, name) == NULL)
+    return FALSE;
+  return replace_regions (dataset, instance, name, NULL) != NULL;
+}
+
 void
 hs_sentence_add_label (HsSentence *sentence, HsLabel *label)
 {
@@ -544,6 +592,8 @@ hs_dataset_unref (HsDataset *dataset)
   g_free (dataset->slots);
   g_slist_free_full (dataset->retired_slots, g_free);
   g_slist_free_full (dataset->retired_targets, (GDestroyNotify) strv_free);
+  g_slist_free_full (dataset->retired_region_lists, (GDestroyNotify) g_ptr_array_unref);
+  g_slist_free_full (dataset->retired_regions, (GDestroyNotify) hs_region_free);
   g_mutex_clear (&dataset->index_lock);
   g_mutex_clear (&dataset->cache_lock);
   g_hash_table_unref (dataset->image_sizes);
