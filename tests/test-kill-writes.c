@@ -562,7 +562,7 @@ dconf_write (char **env, const char *tmp, const char *user_db, const char *value
   g_autofree char *address = g_strdup_printf ("unix:path=%s/bus", tmp);
   g_autofree char *address_arg = g_strdup_printf ("--address=%s", address);
   g_autofree char *socket = g_build_filename (tmp, "bus", NULL);
-  const char *daemon_argv[] = { "dbus-daemon", "--session", "--nofork", address_arg, NULL };
+  const char *daemon_argv[] = { "dbus-daemon", "--session", "--nofork", "--print-address=1", address_arg, NULL };
   const char *wait_argv[] = { "gdbus", "wait", "--session", "--timeout", "120", "ca.desrt.dconf", NULL };
   const char *set_argv[] = { "gsettings", "set", "org.heatscope.Heatscope", "last-dataset", value, NULL };
   g_autoptr(GError) error = NULL;
@@ -571,18 +571,21 @@ dconf_write (char **env, const char *tmp, const char *user_db, const char *value
   int status = 0;
 
   g_unlink (socket);   /* the last bus's */
-  g_assert_true (g_spawn_async (NULL, (char **) daemon_argv, env,
-                                G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD |
-                                G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                                own_process_group, NULL, &daemon, &error));
+  int address_fd = -1;
+  char printed = 0;
+
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) daemon_argv, env,
+                                           G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD |
+                                           G_SPAWN_STDERR_TO_DEV_NULL,
+                                           own_process_group, NULL, &daemon, NULL, &address_fd, NULL, &error));
   g_assert_no_error (error);
-  /* The bus's socket first: dconf-service connects at once (polled: the
-   * daemon is another process; the bound only catches a hang). */
-  for (gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC; !g_file_test (socket, G_FILE_TEST_EXISTS);)
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, end);
-      g_usleep (1000);
-    }
+  /* The daemon prints its address once it listens (the socket file alone
+   * exists before listen(), and a client connecting then is refused): read
+   * up to that line, by construction rather than by polling. */
+  while (read (address_fd, &printed, 1) == 1 && printed != '\n')
+    ;
+  g_assert_cmpint (printed, ==, '\n');
+  close (address_fd);
   tracer = fork ();
   g_assert_cmpint (tracer, >=, 0);
   if (tracer == 0)
