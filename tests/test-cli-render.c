@@ -403,6 +403,8 @@ test_phantom_note (void)
           g_assert_cmpint (strstr (svg, note) != NULL, ==, !phantom);
           /* the caption, or none */
           g_assert_cmpint (strstr (svg, "model grounded · instance real-1") != NULL, ==, caption);
+          g_clear_pointer (&out, g_free);   /* the SVG run's output, before the PDF run's */
+          g_clear_pointer (&err, g_free);
           g_assert_cmpint (hs_test_run_cli ("render", pdf_args, &out, &err), ==, 0);
           text = pdf_text (pdf_path);
           if (text != NULL)
