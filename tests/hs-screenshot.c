@@ -19,6 +19,7 @@
 #include "hs-error-bar.h"
 #include "hs-metrics-panel.h"
 #include "hs-perturb-panel.h"
+#include "hs-ui-fixture.h"
 #include "hs-window.h"
 
 /* A bound on a hang (nothing waited for takes near this long). */
@@ -42,18 +43,6 @@ wait_until (gboolean (*cond) (gpointer), gpointer data, const char *what)
 }
 
 static gboolean
-is_mapped (gpointer widget)
-{
-  return gtk_widget_get_mapped (widget);
-}
-
-static gboolean
-window_idle (gpointer window)
-{
-  return !hs_window_get_loading (window) && !hs_window_get_live_busy (window);
-}
-
-static gboolean
 metrics_idle (gpointer panel)
 {
   return !hs_metrics_panel_get_busy (panel);
@@ -63,14 +52,6 @@ static gboolean
 perturb_idle (gpointer panel)
 {
   return !hs_perturb_panel_get_busy (panel);
-}
-
-static gboolean
-count_down (gpointer data)
-{
-  int *n = data;
-
-  return --(*n) <= 0;
 }
 
 /* Lets pending layout, idle and frame work run. */
@@ -83,44 +64,16 @@ settle (HsWindow *window)
 
       while (g_main_context_pending (NULL))
         g_main_context_iteration (NULL, FALSE);
-      wait_until (count_down, &n, "drawing");
-      wait_until (window_idle, window, "loading");
+      wait_until (hs_ui_true_after_n, &n, "drawing");
+      wait_until (hs_ui_window_live_done, window, "loading");
     }
-}
-
-static GtkWidget *
-find_widget (GtkWidget *root, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 static gboolean
 save_png (GtkWidget *widget, const char *path)
 {
-  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-  g_autoptr(GdkTexture) texture = NULL;
-  GskRenderNode *node;
+  g_autoptr(GdkTexture) texture = hs_ui_render (widget);
 
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_object_unref (paintable);
-  if (node == NULL)
-    return FALSE;
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  gsk_render_node_unref (node);
   return gdk_texture_save_to_png (texture, path);
 }
 
@@ -186,7 +139,7 @@ main (int argc, char **argv)
   window = hs_window_new (NULL);
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
-  wait_until (is_mapped, window, "showing the window");
+  wait_until (hs_ui_is_mapped, window, "showing the window");
   file = g_file_new_for_commandline_arg (argv[1]);
   hs_window_open (window, file);
   settle (window);
@@ -217,8 +170,8 @@ main (int argc, char **argv)
       settle (window);
     }
   {
-    GtkWidget *metrics = find_widget (GTK_WIDGET (window), HS_TYPE_METRICS_PANEL);
-    GtkWidget *perturb = find_widget (GTK_WIDGET (window), HS_TYPE_PERTURB_PANEL);
+    GtkWidget *metrics = hs_ui_find_widget (GTK_WIDGET (window), HS_TYPE_METRICS_PANEL);
+    GtkWidget *perturb = hs_ui_find_widget (GTK_WIDGET (window), HS_TYPE_PERTURB_PANEL);
 
     if (metrics != NULL)
       wait_until (metrics_idle, metrics, "the metrics");

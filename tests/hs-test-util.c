@@ -95,6 +95,18 @@ hs_test_run (const char * const *argv, char **out, char **err, int *status)
   return ok;
 }
 
+void
+hs_test_run_ok (const char * const *argv)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  int status = -1;
+
+  g_assert_true (hs_test_run (argv, &out, &err, &status));
+  if (status != 0)
+    g_printerr ("%s", err);
+  g_assert_cmpint (status, ==, 0);
+}
+
 char *
 hs_test_python (const char *script, const char * const *args)
 {

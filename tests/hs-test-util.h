@@ -19,6 +19,8 @@ const char *hs_test_cli            (void);
 const char *hs_test_source_dir     (void);
 /* Runs argv, captures stdout/stderr and the exit status. */
 gboolean    hs_test_run            (const char * const *argv, char **out, char **err, int *status);
+/* Runs argv to its end and asserts it exited 0 (its stderr printed if not). */
+void        hs_test_run_ok         (const char * const *argv);
 /* Runs /usr/bin/python3 with `script` (a string) and args; returns stdout,
  * or NULL and skips the test when python3 or a module is missing. */
 char       *hs_test_python         (const char *script, const char * const *args);

@@ -112,18 +112,6 @@ has_name_with_prefix (const char *dir, const char *prefix)
   return FALSE;
 }
 
-static void
-run_ok (const char * const *argv)
-{
-  g_autofree char *out = NULL, *err = NULL;
-  int status = -1;
-
-  g_assert_true (hs_test_run (argv, &out, &err, &status));
-  if (status != 0)
-    g_printerr ("%s", err);
-  g_assert_cmpint (status, ==, 0);
-}
-
 /* Runs argv expecting exit status 1 and `message` in its stderr. */
 static void
 run_fails (const char * const *argv, const char *message)
@@ -245,7 +233,7 @@ fixture_record (Fixture *fx)
 {
   for (guint v = 0; v < 2; v++)
     {
-      run_ok (fx->argv[v]);
+      hs_test_run_ok (fx->argv[v]);
       assert_validates (fx->out);
       fx->digest[v] = tree_digest (fx->out);
     }
@@ -271,7 +259,7 @@ restore_old (const Fixture *fx)
 {
   g_autofree char *names = NULL;
 
-  run_ok (fx->argv[0]);
+  hs_test_run_ok (fx->argv[0]);
   assert_version (fx, 0);
   names = list_names (fx->parent);
   g_assert_cmpstr (names, ==, "out");
@@ -301,7 +289,7 @@ kill_at_phases (Fixture *fx, const Phase *phases, guint n_phases)
       g_test_message ("killed at %s: version %u", phases[i].stop_at, phases[i].version);
     }
   /* The next writer cleans up and finishes. */
-  run_ok (fx->argv[1]);
+  hs_test_run_ok (fx->argv[1]);
   assert_version (fx, 1);
   {
     g_autofree char *names = list_names (fx->parent);
@@ -361,7 +349,7 @@ test_kill_first_write (void)
   pid = hs_test_run_to_stop (fx.argv[0], "dataset-before-publish@out:1");
   hs_test_kill_stopped (pid);
   g_assert_false (g_file_test (fx.out, G_FILE_TEST_EXISTS));
-  run_ok (fx.argv[0]);
+  hs_test_run_ok (fx.argv[0]);
   assert_validates (fx.out);
   {
     g_autofree char *names = list_names (fx.parent);
@@ -382,7 +370,7 @@ test_lock (void)
 
   import_fixture (&fx);
   fixture_record (&fx);
-  run_ok (fx.argv[0]);
+  hs_test_run_ok (fx.argv[0]);
 
   /* The first writer holds the lock (stopped right after taking it); the
    * second fails at once, and the dataset is the first's old one. */
@@ -438,7 +426,7 @@ test_lock (void)
     g_assert_cmpstr (hs_dataset_get_description (dataset), ==, "linked again");
     assert_validates (fx.out);
   }
-  run_ok (fx.argv[0]);
+  hs_test_run_ok (fx.argv[0]);
   assert_version (&fx, 0);
   fixture_clear (&fx);
 }
@@ -453,14 +441,14 @@ test_stale_lock (void)
 
   import_fixture (&fx);
   fixture_record (&fx);
-  run_ok (fx.argv[0]);
+  hs_test_run_ok (fx.argv[0]);
   pid = hs_test_run_to_stop (fx.argv[1], "dataset-locked@out:1");
   hs_test_kill_stopped (pid);
   {
     g_autofree char *lock = g_build_filename (fx.parent, ".out.lock", NULL);
     g_assert_true (g_file_test (lock, G_FILE_TEST_IS_REGULAR));
   }
-  run_ok (fx.argv[1]);
+  hs_test_run_ok (fx.argv[1]);
   assert_version (&fx, 1);
   {
     g_autofree char *names = list_names (fx.parent);
@@ -547,7 +535,7 @@ test_demo_refuses (void)
 
     g_assert_cmpint (g_mkdir (empty, 0755), ==, 0);
     no_force[8] = empty;
-    run_ok (no_force);
+    hs_test_run_ok (no_force);
     assert_validates (empty);
   }
   fixture_clear (&fx);
@@ -591,7 +579,7 @@ symlinks_case (Fixture *fx)
   victim_digest = tree_digest (victim);
   fixture_record (fx);
   plant_symlinks (fx, victim);
-  run_ok (fx->argv[0]);
+  hs_test_run_ok (fx->argv[0]);
   {
     g_autofree char *now = tree_digest (victim);
     g_assert_cmpstr (now, ==, victim_digest);

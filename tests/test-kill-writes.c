@@ -198,19 +198,6 @@ kill_at (const char * const *argv, const char *spec, const char *dir, const char
   remove_temporaries (dir, name);
 }
 
-/* Runs argv to its end; asserts it succeeded. */
-static void
-run_cli (const char * const *argv)
-{
-  g_autofree char *out = NULL, *err = NULL;
-  int status = -1;
-
-  g_assert_true (hs_test_run (argv, &out, &err, &status));
-  if (status != 0)
-    g_printerr ("%s", err);
-  g_assert_cmpint (status, ==, 0);
-}
-
 /* ---- exports: heatscope-cli render --------------------------------------- */
 
 static void
@@ -218,7 +205,7 @@ render (const char *instance, const char *query, const char *out)
 {
   const char *argv[] = { hs_test_cli (), "render", demo_root, "--instance", instance,
                          "--query", query, "--size", "512", "-o", out, NULL };
-  run_cli (argv);
+  hs_test_run_ok (argv);
 }
 
 static void
@@ -367,8 +354,8 @@ test_metrics (void)
   g_autoptr(GBytes) a = NULL;
   g_autoptr(GBytes) b = NULL;
 
-  run_cli (old_argv);
-  run_cli (new_argv);
+  hs_test_run_ok (old_argv);
+  hs_test_run_ok (new_argv);
   a = read_bytes (ref_a);
   b = read_bytes (ref_b);
   g_assert_false (g_bytes_equal (a, b));
@@ -712,7 +699,7 @@ make_demo (void)
 
   demo_root = g_build_filename (tmp, "demo", NULL);
   argv[10] = demo_root;
-  run_cli (argv);
+  hs_test_run_ok (argv);
   dataset = hs_dataset_load (demo_root, &error);
   g_assert_no_error (error);
   first = hs_dataset_get_instance (dataset, 0);
