@@ -104,23 +104,6 @@ assert_fake_map (HsAttentionMap *map)
     g_assert_cmpfloat (fabs (values[c] - fake_values[c]), <=, 1e-6);
 }
 
-/* The first descendant of `root` of `type`. */
-static GtkWidget *
-find_widget (GtkWidget *root,
-             GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static gboolean
 panel_idle (gpointer panel)
 {
@@ -290,7 +273,7 @@ test_backend_perturb_compare (void)
   hs_ui_wait_until (hs_ui_window_live_done, window);
 
   /* Perturb tab: swap-left-right of s0, both prompts sent to the backend. */
-  panel = HS_PERTURB_PANEL (find_widget (GTK_WIDGET (window), HS_TYPE_PERTURB_PANEL));
+  panel = HS_PERTURB_PANEL (hs_ui_find_widget (GTK_WIDGET (window), HS_TYPE_PERTURB_PANEL));
   g_assert_nonnull (panel);
   hs_perturb_panel_set_perturbation (panel, HS_PERTURB_SWAP_LEFT_RIGHT);
   hs_ui_wait_until (panel_idle, panel);
@@ -359,7 +342,7 @@ test_crashing_backend (void)
 
   /* The Perturb tab and the compare cells show the failure, naming the command. */
   {
-    HsPerturbPanel *panel = HS_PERTURB_PANEL (find_widget (GTK_WIDGET (window), HS_TYPE_PERTURB_PANEL));
+    HsPerturbPanel *panel = HS_PERTURB_PANEL (hs_ui_find_widget (GTK_WIDGET (window), HS_TYPE_PERTURB_PANEL));
     GtkWindow *compare;
     HsCompareView *view;
     guint cell;

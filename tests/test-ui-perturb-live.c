@@ -371,21 +371,6 @@ test_grid_live (void)
   g_assert_finalize_object (view);
 }
 
-static GtkWidget *
-find_widget (GtkWidget *root, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static gboolean
 window_idle (gpointer data)
 {
@@ -411,7 +396,7 @@ test_window_compare_live (void)
   g_assert_cmpstr (hs_window_get_live_model (window), ==, "grounded");
   {
     /* The window's Perturb tab attends live too. */
-    GtkWidget *panel = find_widget (GTK_WIDGET (window), HS_TYPE_PERTURB_PANEL);
+    GtkWidget *panel = hs_ui_find_widget (GTK_WIDGET (window), HS_TYPE_PERTURB_PANEL);
 
     g_assert_nonnull (panel);
     gtk_stack_set_visible_child_name (g_object_get_data (G_OBJECT (window), "hs-side-stack"), "perturb");
