@@ -20,6 +20,7 @@
 #include <gdcmImageApplyLookupTable.h>
 #include <gdcmImageChangePlanarConfiguration.h>
 #include <gdcmImageReader.h>
+#include <gdcmMediaStorage.h>
 #include <gdcmPhotometricInterpretation.h>
 #include <gdcmPixelFormat.h>
 #include <gdcmReader.h>
@@ -280,6 +281,39 @@ stored_value (const char *buffer, gsize index, guint bits_allocated, guint bits_
   return (gint32) v;
 }
 
+/* A UID for a message: digits and dots (anything else, e.g. bytes that are
+ * not UTF-8, as '?'), or "none". */
+std::string
+printable_uid (std::string uid)
+{
+  for (char &c : uid)
+    if (!g_ascii_isdigit (c) && c != '.')
+      c = '?';
+  return uid.empty () ? "none" : uid;
+}
+
+/* Would gdcm::PixmapReader::Read() fail one of its assert()s (which abort:
+ * Debian builds GDCM with them) on this header?  It decides how to read the
+ * file from the SOP classes of the meta group and the data set; a class it
+ * does not know in the data set, when the meta group names another (or a
+ * transfer syntax it does not know), ends in an assertion. */
+bool
+gdcm_would_assert (const gdcm::File &file)
+{
+  const gdcm::FileMetaInformation &header = file.GetHeader ();
+  gdcm::TransferSyntax ts = header.GetDataSetTransferSyntax ();
+  gdcm::MediaStorage ms = header.GetMediaStorage ();
+
+  if (gdcm::MediaStorage::IsImage (ms))
+    return ts == gdcm::TransferSyntax::TS_END;
+  gdcm::MediaStorage ms2 = file.GetDataSet ().GetMediaStorage ();
+  if ((ms == gdcm::MediaStorage::MediaStorageDirectoryStorage && ms2 == gdcm::MediaStorage::MS_END) ||
+      (ms == ms2 && ms != gdcm::MediaStorage::MS_END) || ms2 != gdcm::MediaStorage::MS_END ||
+      ts == gdcm::TransferSyntax::ImplicitVRBigEndianACRNEMA || header.IsEmpty ())
+    return false;
+  return !(ts != gdcm::TransferSyntax::TS_END && ms == gdcm::MediaStorage::MS_END);
+}
+
 /* The structural walk before GDCM parses anything (hs-dicom-walk.c): GDCM
  * aborts or allocates without bound on what it would refuse. */
 bool
@@ -386,6 +420,14 @@ hs_image_load_dicom_memory (const guint8 *data, gsize len, const char *name, GEr
         header.SetStream (head_stream);
         header.ReadUpToTag (gdcm::Tag (0x7fe0, 0x0010));
         const gdcm::DataSet &hds = header.GetFile ().GetDataSet ();
+        if (gdcm_would_assert (header.GetFile ()))
+          {
+            set_error (error, HS_IMAGE_ERROR_FORMAT, name,
+                       "DICOM file of a SOP class or transfer syntax GDCM does not know (SOP class " +
+                       printable_uid (get_string (hds, 0x0008, 0x0016)) + ", transfer syntax " +
+                       printable_uid (get_string (header.GetFile ().GetHeader (), 0x0002, 0x0010)) + ")");
+            return NULL;
+          }
         if (hds.FindDataElement (gdcm::Tag (0x0028, 0x0009)) && !hds.FindDataElement (gdcm::Tag (0x0028, 0x0008)))
           {
             set_error (error, HS_IMAGE_ERROR_CORRUPT, name,
