@@ -91,9 +91,9 @@ put('safetensors', 'empty.safetensors', safetensors({}))
 # manifest
 put('manifest', 'small.json', json.dumps({
     'format': 'heatscope-dataset', 'version': 1, 'name': 'fuzz', 'description': 'seed',
-    'models': {'m': 'a model'},
+    'models': {'m': {'description': 'a model'}},
     'instances': [
-        {'id': 'a', 'image': '../images/a.png', 'abnormal': True, 'findings': [{'condition': 'mass'}],
+        {'id': 'a', 'image': 'images/a.png', 'abnormal': True, 'findings': [{'condition': 'mass'}],
          'regions': {'left lung': {'boxes': [[0, 0, 2, 2], [1, 1, 3, 2]]},
                      'mass': {'boxes': [[0.5, 0.5, 1.5, 1.5]], 'mask': 'masks/m.png'}},
          'sentences': [{'id': 's1', 'text': 'A mass in the left lung.', 'kind': 'report',
@@ -119,10 +119,10 @@ del project['custom_prompts']
 put('annotation-project', 'three.json', json.dumps(project))
 lines = [
     {'annotator': 'alice', 'instance': 'a', 'round': 'report', 'query': 's1', 'prompt': 'a mass',
-     'model': 'grounded', 'alias': 'A', 'questions': 'three', 'recall': 2, 'precision': 1,
-     'intuitive': 0, 'no_attn': 0.12, 'time': '2026-11-22T07:00:00Z'},
+     'model': 'grounded', 'alias': 'A', 'form': 'three', 'correct': 'yes', 'useful': 'partially',
+     'precise': 'no', 'no_attn': 0.12, 'time': '2026-11-22T07:00:00Z'},
     {'annotator': 'alice', 'instance': 'b', 'round': 'custom', 'query': 'custom-1', 'prompt': 'x',
-     'model': 'blind', 'alias': 'B', 'questions': 'likert', 'recall': 60, 'precision': 40,
+     'model': 'blind', 'alias': 'B', 'form': 'likert', 'recall': 60, 'precision': 40,
      'intuitive': 4, 'no_attn': None, 'time': '2026-11-22T07:01:00Z'}]
 put('annotation-jsonl', 'answers.jsonl', '\n'.join(json.dumps(x) for x in lines) + '\n{"annotator": "tru')
 
@@ -138,7 +138,33 @@ if os.path.exists(nih):
     put('nih', 'real.csv', '\n'.join(real) + '\n')
     put('csv', 'nih.csv', '\n'.join(real[:6]) + '\n')
 
-# RLE (first two bytes: height, width for the harness)
+# RLE (first two bytes: height - 1, width - 1 for the harness, modulo 64): COCO compressed
+# strings of masks of that size, so that the harness decodes and re-encodes them, plus
+# strings whose counts do not add up to the size.
+def rle_string(mask):
+    flat = mask.flatten(order='F')
+    counts, value, run = [], 0, 0
+    for v in flat:
+        if v != value:
+            counts.append(run)
+            value, run = v, 0
+        run += 1
+    counts.append(run)
+    out = ''
+    for i, x in enumerate(counts):
+        if i > 2:
+            x -= counts[i - 2]
+        more = True
+        while more:
+            c = x & 0x1f
+            x >>= 5
+            more = (x != -1) if c & 0x10 else (x != 0)
+            out += chr((c | 0x20 if more else c) + 48)
+    return out
+
+
+for i, (h, w) in enumerate(((6, 7), (1, 1), (40, 3), (64, 64))):
+    put('rle', f'mask{i}.txt', bytes([h - 1, w - 1]) + rle_string(rng.integers(0, 2, (h, w))).encode())
 for i, s in enumerate(['30', 'PPYo0', '0h1L2N0O1M3', '>5;4000000', '']):
     put('rle', f'{i}.txt', bytes([5, 6]) + s.encode())
 
@@ -185,10 +211,13 @@ put('ms-cxr', 'a.csv', 'dicom_id,category_name,label_text,path,x,y,w,h,image_wid
     'b,Edema,Edema,images/missing.png,0,0,1,1,8,6\n')
 
 # CheXlocalize
+# (the harness's ROOT holds images/a.png and valid/patient1/study1/view1_frontal.png, 4 × 3;
+# the last mask's counts do not add up to its size)
 put('chexlocalize', 'seg.json', json.dumps({
-    'images_a': {'Atelectasis': {'size': [3, 4], 'counts': '02N0'},
-                 'Edema': {'size': [3, 4], 'counts': '<1'}},
-    'patient1_study1_view1_frontal': {'Cardiomegaly': {'size': [3, 4], 'counts': '30'}}}))
+    'a': {'Atelectasis': {'size': [3, 4], 'counts': rle_string(rng.integers(0, 2, (3, 4)))},
+          'Edema': {'size': [3, 4], 'counts': rle_string(np.ones((3, 4), np.uint8))}},
+    'patient1_study1_view1_frontal': {'Cardiomegaly': {'size': [3, 4], 'counts': rle_string(rng.integers(0, 2, (3, 4)))},
+                                      'Effusion': {'size': [3, 4], 'counts': '30'}}}))
 
 # COVID-19 segmentation: structure.csv, then metadata.csv and the links CSV
 # after lines "====" (folder: images/a.png 4 × 3, masks/m.png and
@@ -222,3 +251,10 @@ put('npy-folder', 'bad-name.txt', b'a__s1\n' + npy(np.zeros((1, 1), np.float32))
 for name in ('tiny.safetensors', 'tiny-noattn.safetensors'):
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'model-reference', name), 'rb') as f:
         put('model', name, f.read())
+
+# backend responses: the harness expects the id (first byte) % 4, and '{' % 4 == 3
+put('backend-response', 'sentence.jsonl',
+    '{"id": 3, "tokens": ["left", "lung"], "shape": [2, 2], "maps": "zczMPc3MTD6amZk+zczMPg==", "no_attn": null}')
+put('backend-response', 'tokens.jsonl',
+    '{"id": 3, "tokens": ["a", "b"], "shape": [2, 1, 2], "maps": "AACAPwAAAAAAAIA+AABAPw==", "no_attn": 0.1}')
+put('backend-response', 'error.jsonl', '{"id": 3, "error": "cannot read the image"}')
