@@ -87,7 +87,7 @@ T = {
  ", log b=%g": ", log b=%g",
  ", γ %g": ", γ %g",
  "No image": "Kein Bild",
- "x %u, y %u · cell %d, %d · %.4g": "x %u, y %u · Zelle %d, %d · %.4g",
+ "x %u, y %u · map cell row %d, column %d · %.4g": "x %u, y %u · Kartenzelle Zeile %d, Spalte %d · %.4g",
  "x %u, y %u": "x %u, y %u",
  "Cannot export %s: no image is shown": "%s kann nicht exportiert werden: Es wird kein Bild angezeigt",
  ("%u earlier problem (hover to list)", "%u earlier problems (hover to list)"):
@@ -536,4 +536,12 @@ T.update({
  "Region name": "Name der Region",
  ("shortcut window", "Undo the last link or drawn region"):
    "Die letzte Verknüpfung oder gezeichnete Region rückgängig machen",
+})
+T.update({
+ # the token strip (hs-prompt-panel.c)
+ "Showing the map of token “%s” (%.1f %% of the sentence map)": "Gezeigt: Karte des Tokens „%s“ (%.1f %% der Satzkarte)",
+ "Showing the sentence map (mean over tokens); click a token for its own map":
+   "Gezeigt: Satzkarte (Mittel über die Tokens); ein Token anklicken für seine eigene Karte",
+ "Colour and number: the token’s share of the sentence map, pale = %.0f %% (least) to strong red = %.0f %% (most)":
+   "Farbe und Zahl: Anteil des Tokens an der Satzkarte, blass = %.0f %% (am wenigsten) bis kräftiges Rot = %.0f %% (am meisten)",
 })

@@ -187,7 +187,8 @@ test_hover (CanvasTest *t, gconstpointer data)
   g_assert_cmpint (notified, ==, 1);
   g_object_get (t->canvas, "hover-text", &text, NULL);
   g_assert_nonnull (strstr (text, "x 67, y 44"));
-  g_assert_nonnull (strstr (text, "1, 2"));
+  /* The cell says which number is the row and which the column. */
+  g_assert_nonnull (strstr (text, "row 1, column 2"));
 
   g_object_set (t->state, "upsample", "nearest", NULL);
   hs_canvas_hover_at (t->canvas, 210, 140, &hover);

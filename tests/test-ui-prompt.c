@@ -221,6 +221,7 @@ test_token_strip (Fixture *f, gconstpointer data)
   g_autoptr(GError) error = NULL;
   g_autoptr(GdkTexture) texture = NULL;
   HsInstance *instance;
+  const char *shown = NULL, *key = NULL;
 
   if (hs_ui_skip_without_display ())
     return;
@@ -236,8 +237,44 @@ test_token_strip (Fixture *f, gconstpointer data)
   hs_prompt_panel_set_map (f->panel, map);
   g_assert_cmpuint (hs_prompt_panel_get_n_tokens (f->panel), ==, 5);
   g_assert_cmpint (hs_prompt_panel_get_token (f->panel), ==, -1);
+  hs_prompt_panel_get_token_texts (f->panel, &shown, NULL);
+  g_assert_nonnull (strstr (shown, "sentence map"));
+  {
+    /* The key names the shares' range, computed here from the map. */
+    double shares[5], lo = 1, hi = 0;
+    g_autofree char *range = NULL;
+    g_autofree char *caption = NULL;
 
-  hs_prompt_panel_set_token (f->panel, 1);
+    g_assert_true (hs_prompt_token_shares (map, shares));
+    for (guint i = 0; i < 5; i++)
+      lo = MIN (lo, shares[i]), hi = MAX (hi, shares[i]);
+    range = g_strdup_printf ("pale = %.0f %% (least) to strong red = %.0f %% (most)", lo * 100, hi * 100);
+    hs_prompt_panel_get_token_texts (f->panel, NULL, &key);
+    g_assert_nonnull (strstr (key, range));
+
+    /* A clicked token reads as selected: the caption names it with its
+     * share, its button is marked, the others are not. */
+    hs_prompt_panel_set_token (f->panel, 1);
+    caption = g_strdup_printf ("token “left” (%.1f %% of the sentence map)", shares[1] * 100);
+    hs_prompt_panel_get_token_texts (f->panel, &shown, NULL);
+    g_assert_nonnull (strstr (shown, caption));
+    {
+      GtkWidget *strip = hs_ui_find_widget (GTK_WIDGET (f->panel), GTK_TYPE_FLOW_BOX);
+      guint n_selected = 0;
+
+      for (GtkWidget *child = gtk_widget_get_first_child (strip); child != NULL;
+           child = gtk_widget_get_next_sibling (child))
+        {
+          GtkWidget *button = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (child));
+          gboolean selected = gtk_widget_has_css_class (button, "hs-token-selected");
+
+          n_selected += selected;
+          if (selected)
+            g_assert_cmpint (GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "hs-token")), ==, 1);
+        }
+      g_assert_cmpuint (n_selected, ==, 1);
+    }
+  }
   g_assert_cmpint (f->last_token, ==, 1);
   g_assert_cmpint (hs_prompt_panel_get_token (f->panel), ==, 1);
   hs_prompt_panel_set_token (f->panel, 99);     /* out of range: the sentence map */

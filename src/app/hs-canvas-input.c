@@ -213,8 +213,9 @@ hs_canvas_hover_at (HsCanvas *self, double wx, double wy, HsCanvasHover *out)
       hover.row = MIN ((guint) floor ((py + 0.5) * gh / H), gh - 1);
       hs_resample_region (grid, gw, gh, W, H, px, py, 1, 1, &v, mode);
       hover.value = v;
-      /* TRANSLATORS: hover read-out: image x, y · grid row, column · attention value */
-      text = g_strdup_printf (_("x %u, y %u · cell %d, %d · %.4g"), px, py, hover.row, hover.col, hover.value);
+      /* TRANSLATORS: hover read-out: image x, y · the map's grid cell (row, column) · attention value */
+      text = g_strdup_printf (_("x %u, y %u · map cell row %d, column %d · %.4g"), px, py, hover.row,
+                              hover.col, hover.value);
     }
   else if (hover.valid)
     text = g_strdup_printf (_("x %u, y %u"), (guint) hover.x, (guint) hover.y);

@@ -7,6 +7,7 @@
 #include <heatscope/hs-metric-info.h>
 #include <heatscope/hs-baselines.h>
 
+#include "hs-css-private.h"
 #include "hs-metrics-panel.h"
 #include "hs-plot.h"
 #include "hs-utils-private.h"
@@ -187,6 +188,7 @@ fill_table (HsMetricsPanel *self, Job *job)
     {
       label = add_label (self, c == 0 ? _("model") : column_names[c], c + 1, 0, 1);
       gtk_widget_add_css_class (label, "heading");
+      gtk_widget_add_css_class (label, "hs-column-heading");
       if (job->column_error[c])
         gtk_widget_set_tooltip_text (label, job->column_error[c]);
     }
@@ -202,6 +204,11 @@ fill_table (HsMetricsPanel *self, Job *job)
         g_autofree char *definition = hs_metric_info_tooltip (hs_metric_info_get (metric));
 
         label = add_label (self, name, 0, r + 1, 0);
+        /* "explanation_precision" breaks after its underscore rather than
+         * pushing the baselines out of the side panel. */
+        gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+        gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+        gtk_label_set_max_width_chars (GTK_LABEL (label), 13);
         gtk_widget_set_tooltip_text (label, definition);
         g_hash_table_insert (self->cells, g_strdup_printf ("%s/name", name), label);
       }
@@ -450,6 +457,7 @@ static void
 hs_metrics_panel_init (HsMetricsPanel *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  _hs_css_init ();
   self->cells = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->protocol = HS_PROTOCOL_DEFAULT;
 

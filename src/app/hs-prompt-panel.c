@@ -4,6 +4,7 @@
 
 #include <heatscope/hs-text.h>
 
+#include "hs-css-private.h"
 #include "hs-prompt-panel.h"
 
 struct _HsPromptPanel
@@ -16,6 +17,8 @@ struct _HsPromptPanel
   GtkWidget      *status_box;
   GtkWidget      *token_area;
   GtkFlowBox     *token_box;
+  GtkLabel       *token_key;      /* what the colours and percentages mean */
+  GtkLabel       *token_shown;    /* which map the canvas shows */
 
   HsDataset      *dataset;
   HsInstance     *instance;     /* borrowed from dataset */
@@ -27,6 +30,7 @@ struct _HsPromptPanel
   HsAttentionMap *map;
   int             token;
   guint           n_tokens;
+  double         *shares;       /* n_tokens, of the current map */
   gboolean        filling;      /* rebuilding the sentence list */
   gboolean        live;         /* a live model computes the map: no lookup */
 };
@@ -269,6 +273,7 @@ hs_prompt_panel_finalize (GObject *object)
   g_free (self->model);
   g_free (self->prompt);
   g_free (self->status);
+  g_free (self->shares);
   G_OBJECT_CLASS (hs_prompt_panel_parent_class)->finalize (object);
 }
 
@@ -309,6 +314,8 @@ hs_prompt_panel_class_init (HsPromptPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsPromptPanel, status_box);
   gtk_widget_class_bind_template_child (widget_class, HsPromptPanel, token_area);
   gtk_widget_class_bind_template_child (widget_class, HsPromptPanel, token_box);
+  gtk_widget_class_bind_template_child (widget_class, HsPromptPanel, token_key);
+  gtk_widget_class_bind_template_child (widget_class, HsPromptPanel, token_shown);
   gtk_widget_class_bind_template_callback (widget_class, on_sentence_selected);
 
   gtk_widget_class_install_action (widget_class, "prompt.swap-sides", NULL, swap_sides_action);
@@ -321,6 +328,7 @@ static void
 hs_prompt_panel_init (HsPromptPanel *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  _hs_css_init ();
 
   self->prompt = g_strdup ("");
   self->status = g_strdup ("");
@@ -589,11 +597,42 @@ on_token_toggled (GtkToggleButton *button,
   hs_prompt_panel_set_token (self, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "hs-token")));
 }
 
+/* Says which map the canvas shows and marks its button, so a clicked
+ * token reads as selected. */
+static void
+show_selected_token (HsPromptPanel *self)
+{
+  g_autofree char *text = NULL;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->token_box));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *button = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (child));
+
+      if (GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "hs-token")) == self->token)
+        gtk_widget_add_css_class (button, "hs-token-selected");
+      else
+        gtk_widget_remove_css_class (button, "hs-token-selected");
+    }
+  if (self->token >= 0 && self->map != NULL && self->shares != NULL)
+    {
+      const char *word = hs_attention_map_get_token (self->map, (guint) self->token);
+      g_autofree char *fallback = g_strdup_printf ("#%d", self->token + 1);
+
+      text = g_strdup_printf (_("Showing the map of token “%s” (%.1f %% of the sentence map)"),
+                              word != NULL ? word : fallback, self->shares[self->token] * 100.0);
+    }
+  else
+    text = g_strdup (_("Showing the sentence map (mean over tokens); click a token for its own map"));
+  gtk_label_set_text (self->token_shown, text);
+}
+
 static GtkWidget *
 make_token_button (HsPromptPanel *self,
                    const char    *text,
                    int            token,
                    double         share,
+                   double         min_share,
                    double         max_share,
                    GtkWidget     *group)
 {
@@ -603,12 +642,15 @@ make_token_button (HsPromptPanel *self,
 
   if (token >= 0)
     {
-      /* White → red by share relative to the largest one. */
-      double t = max_share > 0.0 ? CLAMP (share / max_share, 0.0, 1.0) : 0.0;
-      guint alpha = (guint) lround (15 + t * 80);   /* percent */
+      /* Pale → strong red over the shares' own range, so that similar
+       * shares still differ; the share itself is printed under the word. */
+      double t = max_share > min_share ? CLAMP ((share - min_share) / (max_share - min_share), 0.0, 1.0)
+                                       : 0.5;
+      guint alpha = (guint) lround (10 + t * 80);   /* percent */
       g_autofree char *tip = g_strdup_printf (_("Share of the sentence map: %.1f %%"), share * 100.0);
-      markup = g_markup_printf_escaped ("<span background=\"#e01b24\" bgalpha=\"%u%%\"> %s </span>",
-                                        alpha, text);
+      markup = g_markup_printf_escaped ("<span background=\"#e01b24\" bgalpha=\"%u%%\"> %s </span>\n"
+                                        "<small>%.0f %%</small>", alpha, text, share * 100.0);
+      gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_CENTER);
       gtk_widget_set_tooltip_text (button, tip);
     }
   else
@@ -643,6 +685,7 @@ hs_prompt_panel_set_map (HsPromptPanel  *self,
     gtk_flow_box_remove (self->token_box, child);
   n = map != NULL ? hs_attention_map_get_n_tokens (map) : 0;
   self->n_tokens = n;
+  g_clear_pointer (&self->shares, g_free);
   if (self->token != -1)
     {
       self->token = -1;
@@ -651,15 +694,23 @@ hs_prompt_panel_set_map (HsPromptPanel  *self,
 
   if (n > 0)
     {
-      g_autofree double *shares = g_new0 (double, n);
-      double max_share = 0.0;
+      double *shares = self->shares = g_new0 (double, n);
+      double max_share = 0.0, min_share = 1.0;
+      g_autofree char *key = NULL;
       GtkWidget *all;
 
       hs_prompt_token_shares (map, shares);
       for (guint i = 0; i < n; i++)
-        max_share = MAX (max_share, shares[i]);
+        {
+          max_share = MAX (max_share, shares[i]);
+          min_share = MIN (min_share, shares[i]);
+        }
+      key = g_strdup_printf (_("Colour and number: the token’s share of the sentence map, "
+                               "pale = %.0f %% (least) to strong red = %.0f %% (most)"),
+                             min_share * 100.0, max_share * 100.0);
+      gtk_label_set_text (self->token_key, key);
 
-      all = make_token_button (self, _("Sentence"), -1, 0.0, max_share, NULL);
+      all = make_token_button (self, _("Sentence"), -1, 0.0, min_share, max_share, NULL);
       gtk_widget_set_tooltip_text (all, _("Show the sentence map (mean over tokens)"));
       gtk_flow_box_append (self->token_box, all);
       for (guint i = 0; i < n; i++)
@@ -668,10 +719,11 @@ hs_prompt_panel_set_map (HsPromptPanel  *self,
           g_autofree char *fallback = g_strdup_printf ("#%u", i + 1);
           gtk_flow_box_append (self->token_box,
                                make_token_button (self, text != NULL ? text : fallback, (int) i,
-                                                  shares[i], max_share, all));
+                                                  shares[i], min_share, max_share, all));
         }
     }
   gtk_widget_set_visible (self->token_area, n > 0);
+  show_selected_token (self);
 }
 
 int
@@ -705,8 +757,19 @@ hs_prompt_panel_set_token (HsPromptPanel *self,
         gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
     }
 
+  show_selected_token (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOKEN]);
   g_signal_emit (self, signals[SIGNAL_TOKEN_SELECTED], 0, token);
+}
+
+void
+hs_prompt_panel_get_token_texts (HsPromptPanel *self, const char **caption, const char **key)
+{
+  g_return_if_fail (HS_IS_PROMPT_PANEL (self));
+  if (caption != NULL)
+    *caption = gtk_label_get_text (self->token_shown);
+  if (key != NULL)
+    *key = gtk_label_get_text (self->token_key);
 }
 
 guint

@@ -6,8 +6,9 @@
  * selected model for the prompt on screen: the sentence's map, or the map
  * whose "prompt" is the edited text (e.g. the swapped sentence).  Without
  * one, a custom prompt states that no live model is selected.  A token strip
- * colours each word of a per-token map by its share; clicking a word emits
- * "token-selected".  Template: ui/hs-prompt-panel.ui. */
+ * colours each word of a per-token map by its share (printed under it, with
+ * a key); clicking a word emits "token-selected" and the strip says which
+ * token's map is shown.  Template: ui/hs-prompt-panel.ui. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -50,6 +51,12 @@ void            hs_prompt_panel_set_map         (HsPromptPanel *self, HsAttentio
 int             hs_prompt_panel_get_token       (HsPromptPanel *self);
 void            hs_prompt_panel_set_token       (HsPromptPanel *self, int token);
 guint           hs_prompt_panel_get_n_tokens    (HsPromptPanel *self);
+/* Under the strip: which map the canvas shows ("Showing the map of token
+ * “lung” (12.3 % of the sentence map)" or the sentence map) and the key of
+ * the colours ("… pale = 3 % (least) to strong red = 18 % (most)").  The
+ * shown token's button also has the CSS class hs-token-selected. */
+void            hs_prompt_panel_get_token_texts (HsPromptPanel *self, const char **caption,
+                                                 const char **key);
 
 /* Share of each token in the sentence map, Σ_c t_i(c)·s(c) / Σ_j Σ_c t_j(c)·s(c)
  * with s the sentence map (the mean of the t_j): how much a word's attention

@@ -1,0 +1,212 @@
+/* test-ui-first-hour.c — issue #15 "A new user's first hour", driven through
+ * the main window at its default size:
+ *   point 1: a long report sentence does not push the side panel sideways
+ *            (no horizontal scrolling, headings and tabs inside it);
+ *   point 8: the metrics table fits the side panel (every baseline column
+ *            visible, none cut on the right). */
+#include "hs-ui-fixture.h"
+
+#include "hs-metrics-panel.h"
+#include "hs-window.h"
+
+#define LONG_SENTENCE \
+  "There is a small rounded opacity projecting over the lateral aspect of the right lower lung " \
+  "zone which may represent a nodule or overlapping vascular structures, and a follow-up " \
+  "radiograph with oblique views (posteroanterior-lateral-oblique-apical-lordotic) is " \
+  "recommended to exclude a pulmonary nodule."
+
+/* The hand-made dataset plus instance "long": hand-00's image and map with
+ * a report sentence far wider than the side panel. */
+static char *
+make_dataset (void)
+{
+  char *root = hs_ui_make_dataset ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = hs_dataset_load (root, &error);
+  HsInstance *instance;
+  HsSentence *sentence;
+  HsRegion *region;
+
+  g_assert_no_error (error);
+  instance = hs_instance_new ("long", "images/hand-00.png");
+  region = hs_region_new ("right lung");
+  hs_region_add_box (region, 50, 55, 160, 275);
+  hs_instance_add_region (instance, region);
+  sentence = hs_sentence_new ("s0", LONG_SENTENCE);
+  hs_sentence_add_target (sentence, "right lung");
+  hs_instance_add_sentence (instance, sentence);
+  hs_instance_add_map (instance, hs_map_ref_new ("grounded", "s0", "maps/hand-00-s0.npy"));
+  hs_dataset_add_instance (dataset, instance);
+  g_assert_true (hs_dataset_save (dataset, &error));
+  g_assert_no_error (error);
+  return root;
+}
+
+static HsWindow *
+open_long (const char *root)
+{
+  HsWindow *window;
+  g_autoptr(GFile) file = g_file_new_for_path (root);
+
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
+  hs_window_open (window, file);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  g_assert_true (hs_window_select_instance (window, "long"));
+  hs_ui_settle ();
+  return window;
+}
+
+static GtkScrolledWindow *
+side_scroller (HsWindow *window)
+{
+  GtkWidget *stack = g_object_get_data (G_OBJECT (window), "hs-side-stack");
+
+  return GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (stack, GTK_TYPE_SCROLLED_WINDOW));
+}
+
+/* `widget` lies within `frame` horizontally (in frame's coordinates). */
+static void
+assert_inside (GtkWidget *widget, GtkWidget *frame, const char *what)
+{
+  graphene_rect_t r;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, frame, &r));
+  if (r.origin.x < -0.5 || r.origin.x + r.size.width > gtk_widget_get_width (frame) + 0.5)
+    g_error ("%s spans x %.1f … %.1f, outside its frame 0 … %d", what, r.origin.x,
+             r.origin.x + r.size.width, gtk_widget_get_width (frame));
+}
+
+/* The deepest descendant of `root` whose minimum width exceeds `limit`:
+ * what a failure names, so it says which widget pushes the panel. */
+static GtkWidget *
+widest_culprit (GtkWidget *root, int limit)
+{
+  int min = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (!gtk_widget_get_visible (child))
+        continue;
+      gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+      if (min > limit && (found = widest_culprit (child, limit)) != NULL)
+        return found;
+    }
+  gtk_widget_measure (root, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  return min > limit ? root : NULL;
+}
+
+static void
+assert_no_sideways_scroll (GtkScrolledWindow *scroller, const char *what)
+{
+  GtkAdjustment *h = gtk_scrolled_window_get_hadjustment (scroller);
+
+  if (gtk_adjustment_get_upper (h) > gtk_adjustment_get_page_size (h) + 0.5 ||
+      gtk_adjustment_get_value (h) != 0)
+    {
+      GtkWidget *culprit = widest_culprit (GTK_WIDGET (scroller), (int) gtk_adjustment_get_page_size (h));
+
+      g_error ("%s scrolls sideways: content %.0f px in a view of %.0f px, scrolled by %.0f (widest: %s %s)",
+               what, gtk_adjustment_get_upper (h), gtk_adjustment_get_page_size (h),
+               gtk_adjustment_get_value (h), culprit ? G_OBJECT_TYPE_NAME (culprit) : "none",
+               culprit && GTK_IS_LABEL (culprit) ? gtk_label_get_text (GTK_LABEL (culprit)) : "");
+    }
+}
+
+static void
+test_long_sentence (void)
+{
+  g_autofree char *root = NULL;
+  HsWindow *window;
+  GtkScrolledWindow *side;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  root = make_dataset ();
+  window = open_long (root);
+  side = side_scroller (window);
+  assert_no_sideways_scroll (side, "the side panel");
+  assert_inside (hs_ui_find_widget (GTK_WIDGET (side), GTK_TYPE_STACK_SWITCHER), GTK_WIDGET (side),
+                 "the tab switcher");
+  assert_inside (GTK_WIDGET (hs_window_get_prompt_panel (window)), GTK_WIDGET (side), "the prompt panel");
+  /* ... and the side stays its own width: inside the window, the canvas beside it. */
+  assert_inside (GTK_WIDGET (side), GTK_WIDGET (window), "the side panel");
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (side)), <=, 480);
+  g_assert_cmpint (gtk_widget_get_width (hs_window_get_canvas (window)), >=, 300);
+  /* every page of the side stack, the Perturb page with the long prompt too */
+  for (guint p = 0; p < 4; p++)
+    {
+      const char *pages[] = { "overlay", "layers", "metrics", "perturb" };
+
+      gtk_stack_set_visible_child_name (g_object_get_data (G_OBJECT (window), "hs-side-stack"), pages[p]);
+      hs_ui_settle ();
+      assert_no_sideways_scroll (side, pages[p]);
+      assert_inside (GTK_WIDGET (side), GTK_WIDGET (window), pages[p]);
+    }
+  hs_ui_destroy_window (window);
+}
+
+static gboolean
+metrics_idle (gpointer panel)
+{
+  return !hs_metrics_panel_get_busy (panel);
+}
+
+static void
+test_metrics_table_fits (void)
+{
+  g_autofree char *root = NULL;
+  HsWindow *window;
+  GtkWidget *panel, *table, *scroller;
+  const char *columns[] = { "model", "uniform", "center", "sobel", "laplace", "random" };
+  guint n;
+  const HsMetric *metrics = hs_protocol_get_metrics (HS_PROTOCOL_DEFAULT, &n);
+
+  if (hs_ui_skip_without_display ())
+    return;
+  root = make_dataset ();
+  window = open_long (root);
+  gtk_stack_set_visible_child_name (g_object_get_data (G_OBJECT (window), "hs-side-stack"), "metrics");
+  panel = hs_ui_find_widget (GTK_WIDGET (window), HS_TYPE_METRICS_PANEL);
+  hs_ui_settle ();
+  hs_ui_wait_until (metrics_idle, panel);
+  hs_ui_settle ();
+  table = hs_ui_find_widget (panel, GTK_TYPE_GRID);
+  scroller = gtk_widget_get_ancestor (table, GTK_TYPE_SCROLLED_WINDOW);
+  assert_no_sideways_scroll (GTK_SCROLLED_WINDOW (scroller), "the metrics table");
+  assert_no_sideways_scroll (side_scroller (window), "the side panel");
+  /* Every cell, the rightmost baseline's included, is where it can be seen. */
+  for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+    for (guint m = 0; m < n; m++)
+      {
+        const char *text = NULL;
+        g_autofree char *what = g_strdup_printf ("cell %s/%s", hs_metric_get_name (metrics[m]), columns[c]);
+        GtkWidget *table_child;
+
+        g_assert_true (hs_metrics_panel_get_cell (HS_METRICS_PANEL (panel), hs_metric_get_name (metrics[m]),
+                                                  columns[c], &text, NULL));
+        table_child = gtk_grid_get_child_at (GTK_GRID (table), (int) c + 1, (int) m + 1);
+        g_assert_nonnull (table_child);
+        assert_inside (table_child, scroller, what);
+      }
+  if (g_getenv ("HS_SCREENSHOT_DIR") != NULL)
+    {
+      /* for looking at the window, not for comparing */
+      g_autoptr(GdkTexture) texture = hs_ui_render (GTK_WIDGET (window));
+      g_autofree char *path = g_build_filename (g_getenv ("HS_SCREENSHOT_DIR"), "first-hour-metrics.png", NULL);
+      g_assert_true (gdk_texture_save_to_png (texture, path));
+    }
+  hs_ui_destroy_window (window);
+}
+
+int
+main (int argc, char **argv)
+{
+  hs_ui_init (&argc, &argv);
+  g_test_add_func ("/hs/ui-first-hour/long-sentence", test_long_sentence);
+  g_test_add_func ("/hs/ui-first-hour/metrics-table-fits", test_metrics_table_fits);
+  return g_test_run ();
+}
