@@ -164,6 +164,9 @@ T = {
  ("shortcut window", "Best fit"): "Einpassen",
  ("shortcut window", "Original size (1:1)"): "Originalgröße (1:1)",
  "Search id or sentence": "Kennung oder Satz suchen",
+ "Search and filters cleared:\nthey matched nothing in this dataset":
+   "Suche und Filter zurückgesetzt:\nsie trafen in diesem Datensatz nichts",
+ "Search and filters kept\nfrom the dataset before": "Suche und Filter aus dem\nvorigen Datensatz übernommen",
  "Abnormal": "Auffällig",
  "Only instances with a sentence stating a positive finding": "Nur Fälle mit einem Satz, der einen positiven Befund nennt",
  "One Lung": "Einseitig",

@@ -343,6 +343,10 @@ test_wrong_side_scan (void)
   result = hs_wrong_side_scan (dataset, "m", NULL);
   g_assert_cmpuint (g_hash_table_size (result->ids), ==, 1);
   g_assert_true (g_hash_table_contains (result->ids, "flip"));
+  /* The sentence too: the browser opens it. */
+  g_assert_true (hs_wrong_side_result_contains (result, "flip", "s0"));
+  g_assert_false (hs_wrong_side_result_contains (result, "fine", "s0"));
+  g_assert_false (hs_wrong_side_result_contains (result, "flip", "s1"));
   g_assert_cmpuint (result->n_scored, ==, 2);
   g_assert_cmpuint (result->n_skipped, ==, 1);
   g_clear_pointer (&result, hs_wrong_side_result_free);

@@ -1,55 +1,7 @@
 /* hs-instance-browser.c — the searchable, filterable list of instances */
 #include <glib/gi18n.h>
 
-#include "hs-instance-browser.h"
-#include "hs-wrong-side.h"
-#include "hs-instance-item.h"
-#include "hs-instance-list.h"
-
-struct _HsInstanceBrowser
-{
-  GtkWidget           parent_instance;
-
-  GtkSearchEntry     *search_entry;
-  GtkListView        *list_view;
-  GtkLabel           *count_label;
-
-  HsDataset          *dataset;
-  HsInstanceList     *store;
-  gboolean            filtering;   /* the filter function is set (some filter is on) */
-
-  /* The rest of a dataset opened with hs_dataset_open is read in a worker;
-   * a timer adds its rows to the list as they come. */
-  GCancellable       *load_cancellable;
-  guint               grow_timeout;
-  guint               launch_timeout;   /* the worker starts after the next frame... */
-  GdkFrameClock      *launch_clock;     /* ...or after this timeout */
-  gulong              launch_handler;
-  GtkCustomFilter    *filter;
-  GtkFilterListModel *filter_model;
-  GtkSingleSelection *selection;
-
-  char               *folded_search;
-  gboolean            filter_abnormal;
-  gboolean            filter_one_lung;
-  gboolean            filter_mdrb;
-  gboolean            filter_annotated;
-  /* "Wrong side": instances whose map of `model` has wrong_side = 1,
-   * scanned in a worker thread when the filter is on (NULL until known). */
-  gboolean            filter_wrong_side;
-  char               *model;
-  GHashTable         *wrong_side_ids;
-  GCancellable       *wrong_side_cancellable;
-  guint               last_emitted;
-
-  /* Subset flags are computed once per dataset in a worker thread: for large
-   * datasets they take a while (the one-lung test needs image sizes). */
-  GCancellable       *subsets_cancellable;
-  gboolean            subsets_ready;
-  gboolean            busy;
-
-  GSettings          *settings;    /* "subset-filter" follows the filters */
-};
+#include "hs-instance-browser-private.h"
 
 enum {
   PROP_0,
@@ -76,13 +28,15 @@ G_DEFINE_FINAL_TYPE (HsInstanceBrowser, hs_instance_browser, GTK_TYPE_WIDGET)
 
 static void refilter (HsInstanceBrowser *self);
 static void ensure_wrong_side (HsInstanceBrowser *self);
+static void on_selection_changed (GObject *object, GParamSpec *pspec, HsInstanceBrowser *self);
+static guint find_position (HsInstanceBrowser *self, guint index);
 
 static void
 cancel_wrong_side (HsInstanceBrowser *self)
 {
   g_cancellable_cancel (self->wrong_side_cancellable);
   g_clear_object (&self->wrong_side_cancellable);
-  g_clear_pointer (&self->wrong_side_ids, g_hash_table_unref);
+  g_clear_pointer (&self->wrong_side, hs_wrong_side_result_free);
 }
 
 static void
@@ -103,9 +57,8 @@ wrong_side_done (GObject      *object,
       return;
     }
   g_clear_object (&self->wrong_side_cancellable);
-  g_clear_pointer (&self->wrong_side_ids, g_hash_table_unref);
-  self->wrong_side_ids = g_steal_pointer (&scan->ids);
-  hs_wrong_side_result_free (scan);
+  hs_wrong_side_result_free (self->wrong_side);
+  self->wrong_side = scan;
   refilter (self);
 }
 
@@ -116,7 +69,7 @@ ensure_wrong_side (HsInstanceBrowser *self)
   HsInstanceBrowser **slot;
 
   if (!self->filter_wrong_side || self->dataset == NULL || self->model == NULL ||
-      self->wrong_side_ids != NULL || self->wrong_side_cancellable != NULL ||
+      self->wrong_side != NULL || self->wrong_side_cancellable != NULL ||
       self->load_cancellable != NULL)
     return;
   self->wrong_side_cancellable = g_cancellable_new ();
@@ -127,22 +80,25 @@ ensure_wrong_side (HsInstanceBrowser *self)
                             wrong_side_done, slot);
 }
 
+/* The filters that apply now: subset filters once the worker computed the
+ * subsets, "Wrong side" once its scan is done (until then they show
+ * everything). */
+static void
+get_filter (HsInstanceBrowser *self, HsInstanceFilter *filter)
+{
+  filter->subsets = self->subsets_ready ? hs_instance_browser_get_subsets (self) : 0;
+  filter->annotated = self->filter_annotated;
+  filter->wrong_side = self->filter_wrong_side ? self->wrong_side : NULL;
+  filter->folded_search = self->folded_search;
+}
+
 static gboolean
 filter_func (gpointer item, gpointer user_data)
 {
-  HsInstanceBrowser *self = user_data;
-  HsInstanceItem *row = item;
-  guint wanted = hs_instance_browser_get_subsets (self);
+  HsInstanceFilter filter;
 
-  if (self->filter_annotated && !hs_instance_item_get_annotated (row))
-    return FALSE;
-  if (self->filter_wrong_side && self->wrong_side_ids != NULL &&
-      !g_hash_table_contains (self->wrong_side_ids, hs_instance_item_get_id (row)))
-    return FALSE;
-  /* Until the worker is done, subset filters show everything. */
-  if (wanted != 0 && self->subsets_ready && (hs_instance_item_get_subsets (row) & wanted) != wanted)
-    return FALSE;
-  return hs_instance_item_matches (row, self->folded_search);
+  get_filter (user_data, &filter);
+  return hs_instance_item_match (item, &filter) != HS_INSTANCE_ITEM_NO_MATCH;
 }
 
 static void
@@ -252,6 +208,82 @@ update_count (HsInstanceBrowser *self)
 }
 
 static void
+set_notice (HsInstanceBrowser *self, const char *text)
+{
+  /* Not wrapped (a wrapping label here upsets the window's paned in GTK
+   * 4.8): the texts carry their line break; the tooltip has it whole. */
+  gtk_label_set_text (self->notice_label, text != NULL ? text : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->notice_label), text);
+  gtk_widget_set_visible (GTK_WIDGET (self->notice_label), text != NULL);
+}
+
+/* A change of the search or the filters keeps the instance on screen while
+ * it is listed: after a search that matched nothing the list's selection
+ * would otherwise come back as its first row, and the window would jump to
+ * instance 0 and lose its custom prompt.  Only when the instance is
+ * filtered out does the selection move on to what is listed. */
+static void
+keep_current (HsInstanceBrowser *self)
+{
+  if (self->last_emitted != G_MAXUINT && hs_instance_browser_get_selected (self) != self->last_emitted)
+    {
+      guint pos = find_position (self, self->last_emitted);
+
+      if (pos != GTK_INVALID_LIST_POSITION)
+        {
+          gtk_single_selection_set_selected (self->selection, pos);
+          gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", pos);
+          return;
+        }
+    }
+  on_selection_changed (NULL, NULL, self);
+}
+
+static gboolean
+any_filter_on (HsInstanceBrowser *self)
+{
+  return hs_instance_browser_get_subsets (self) != 0 || self->filter_annotated || self->filter_wrong_side ||
+         (self->folded_search != NULL && *self->folded_search != '\0');
+}
+
+/* The search and filters of the dataset before never leave a new one's list
+ * empty: once they apply to all of it (read whole, subsets computed, the
+ * wrong-side scan done), they are cleared when they match nothing, and the
+ * browser says which it did. */
+static void
+check_carried_filters (HsInstanceBrowser *self)
+{
+  guint total;
+
+  if (!self->check_carried || self->dataset == NULL)
+    return;
+  if (!any_filter_on (self))
+    {
+      self->check_carried = FALSE;
+      return;
+    }
+  if (self->load_cancellable != NULL ||
+      (hs_instance_browser_get_subsets (self) != 0 && !self->subsets_ready) ||
+      (self->filter_wrong_side && self->model != NULL && self->wrong_side == NULL))
+    return;
+  self->check_carried = FALSE;
+  total = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  if (total > 0 && hs_instance_browser_get_n_shown (self) == 0)
+    {
+      self->resetting = TRUE;
+      g_object_freeze_notify (G_OBJECT (self));
+      hs_instance_browser_set_subsets (self, 0);
+      g_object_set (self, "filter-annotated", FALSE, "filter-wrong-side", FALSE, NULL);
+      hs_instance_browser_set_search_text (self, "");
+      g_object_thaw_notify (G_OBJECT (self));
+      self->resetting = FALSE;
+      set_notice (self, _("Search and filters cleared:\nthey matched nothing in this dataset"));
+    }
+  else if (self->carried_from_other)
+    set_notice (self, _("Search and filters kept\nfrom the dataset before"));
+}
+
+static void
 refilter (HsInstanceBrowser *self)
 {
   gboolean filtering;
@@ -261,8 +293,9 @@ refilter (HsInstanceBrowser *self)
   /* With no filter on, the filter matches everything without looking at
    * the rows (GTK_FILTER_MATCH_ALL), so no row object is made. */
   filtering = hs_instance_browser_get_subsets (self) != 0 || self->filter_annotated ||
-              (self->filter_wrong_side && self->wrong_side_ids != NULL) ||
+              (self->filter_wrong_side && self->wrong_side != NULL) ||
               (self->folded_search != NULL && *self->folded_search != '\0');
+  self->refiltering = TRUE;
   if (filtering != self->filtering)
     {
       self->filtering = filtering;
@@ -271,7 +304,10 @@ refilter (HsInstanceBrowser *self)
     }
   else if (filtering)
     gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  self->refiltering = FALSE;
+  keep_current (self);
   update_count (self);
+  check_carried_filters (self);
 }
 
 /* ---- reading the rest of the dataset ------------------------------------ */
@@ -415,6 +451,8 @@ on_search_changed (GtkSearchEntry    *entry,
 
   g_free (self->folded_search);
   self->folded_search = g_utf8_casefold (text, -1);
+  if (!self->resetting)
+    set_notice (self, NULL);
   refilter (self);
 }
 
@@ -432,7 +470,7 @@ on_selection_changed (GObject           *object,
 {
   guint index = hs_instance_browser_get_selected (self);
 
-  if (index == G_MAXUINT || index == self->last_emitted)
+  if (self->refiltering || index == G_MAXUINT || index == self->last_emitted)
     return;
   self->last_emitted = index;
   g_signal_emit (self, signals[SIGNAL_INSTANCE_SELECTED], 0, index);
@@ -547,6 +585,8 @@ hs_instance_browser_set_property (GObject      *object,
   if (*field == g_value_get_boolean (value))
     return;
   *field = g_value_get_boolean (value);
+  if (!self->resetting)
+    set_notice (self, NULL);
   if (prop_id == PROP_FILTER_WRONG_SIDE)
     ensure_wrong_side (self);
   refilter (self);
@@ -583,6 +623,7 @@ hs_instance_browser_finalize (GObject *object)
   HsInstanceBrowser *self = HS_INSTANCE_BROWSER (object);
 
   g_free (self->folded_search);
+  g_free (self->manifest_path);
   G_OBJECT_CLASS (hs_instance_browser_parent_class)->finalize (object);
 }
 
@@ -630,6 +671,7 @@ hs_instance_browser_class_init (HsInstanceBrowserClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsInstanceBrowser, search_entry);
   gtk_widget_class_bind_template_child (widget_class, HsInstanceBrowser, list_view);
   gtk_widget_class_bind_template_child (widget_class, HsInstanceBrowser, count_label);
+  gtk_widget_class_bind_template_child (widget_class, HsInstanceBrowser, notice_label);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
 
@@ -687,6 +729,13 @@ hs_instance_browser_set_dataset (HsInstanceBrowser *self,
   cancel_wrong_side (self);
   cancel_loading (self);
 
+  set_notice (self, NULL);
+  self->check_carried = dataset != NULL;
+  self->carried_from_other = dataset != NULL &&
+                             g_strcmp0 (self->manifest_path, hs_dataset_get_manifest_path (dataset)) != 0;
+  g_free (self->manifest_path);
+  self->manifest_path = dataset != NULL ? g_strdup (hs_dataset_get_manifest_path (dataset)) : NULL;
+
   hs_instance_list_set_dataset (self->store, dataset);
   if (dataset != NULL && !hs_dataset_is_complete (dataset))
     start_loading (self);
@@ -713,7 +762,7 @@ gboolean
 hs_instance_browser_get_wrong_side_ready (HsInstanceBrowser *self)
 {
   g_return_val_if_fail (HS_IS_INSTANCE_BROWSER (self), FALSE);
-  return self->wrong_side_ids != NULL;
+  return self->wrong_side != NULL;
 }
 
 void
@@ -863,6 +912,37 @@ hs_instance_browser_get_loading (HsInstanceBrowser *self)
   return self->load_cancellable != NULL;
 }
 
+const char *
+hs_instance_browser_get_matched_sentence (HsInstanceBrowser *self,
+                                          guint              index)
+{
+  g_autoptr(HsInstanceItem) item = NULL;
+  HsInstanceFilter filter;
+  HsInstance *instance;
+  int match;
+
+  g_return_val_if_fail (HS_IS_INSTANCE_BROWSER (self), NULL);
+
+  if (!self->filtering || self->dataset == NULL ||
+      index >= g_list_model_get_n_items (G_LIST_MODEL (self->store)))
+    return NULL;
+  item = g_list_model_get_item (G_LIST_MODEL (self->store), index);
+  get_filter (self, &filter);
+  match = hs_instance_item_match (item, &filter);
+  instance = hs_dataset_get_instance (self->dataset, index);
+  if (match < 0 || instance == NULL || instance->sentences == NULL || (guint) match >= instance->sentences->len)
+    return NULL;
+  return ((HsSentence *) g_ptr_array_index (instance->sentences, match))->id;
+}
+
+const char *
+hs_instance_browser_get_notice (HsInstanceBrowser *self)
+{
+  g_return_val_if_fail (HS_IS_INSTANCE_BROWSER (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->notice_label)) ? gtk_label_get_text (self->notice_label)
+                                                                  : NULL;
+}
+
 gboolean
 hs_instance_browser_get_busy (HsInstanceBrowser *self)
 {
@@ -882,64 +962,4 @@ hs_instance_browser_focus_search (HsInstanceBrowser *self)
 {
   g_return_if_fail (HS_IS_INSTANCE_BROWSER (self));
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
-}
-
-/* ---- settings ------------------------------------------------------------ */
-
-/* The subsets the "subset-filter" key can hold, besides "annotated". */
-static const HsSubset bound_subsets[] = { HS_SUBSET_ABNORMAL, HS_SUBSET_ONE_LUNG, HS_SUBSET_MDRB };
-#define ANNOTATED_FILTER "annotated"
-
-static void
-save_filters (HsInstanceBrowser *self)
-{
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto(GStrv) names = NULL;
-  guint subsets = hs_instance_browser_get_subsets (self);
-
-  for (guint i = 0; i < G_N_ELEMENTS (bound_subsets); i++)
-    if (subsets & bound_subsets[i])
-      g_strv_builder_add (builder, hs_subset_to_string (bound_subsets[i]));
-  if (self->filter_annotated)
-    g_strv_builder_add (builder, ANNOTATED_FILTER);
-  names = g_strv_builder_end (builder);
-  g_settings_set_strv (self->settings, "subset-filter", (const char * const *) names);
-}
-
-static void
-on_filter_notify (GObject           *object,
-                  GParamSpec        *pspec,
-                  HsInstanceBrowser *self)
-{
-  if (self->settings != NULL)
-    save_filters (self);
-}
-
-void
-hs_instance_browser_bind_settings (HsInstanceBrowser *self,
-                                   GSettings         *settings)
-{
-  static const char * const filters[] = { "filter-abnormal", "filter-one-lung", "filter-mdrb",
-                                          "filter-annotated" };
-  g_auto(GStrv) names = NULL;
-  guint flags = 0;
-
-  g_return_if_fail (HS_IS_INSTANCE_BROWSER (self));
-  g_return_if_fail (G_IS_SETTINGS (settings));
-  g_return_if_fail (self->settings == NULL);
-
-  /* Names this version does not know (a newer one wrote them) are skipped. */
-  names = g_settings_get_strv (settings, "subset-filter");
-  for (guint i = 0; names[i] != NULL; i++)
-    flags |= hs_subset_from_string (names[i]);
-  hs_instance_browser_set_subsets (self, flags);
-  g_object_set (self, "filter-annotated", g_strv_contains ((const char * const *) names, ANNOTATED_FILTER),
-                NULL);
-
-  self->settings = g_object_ref (settings);
-  for (guint i = 0; i < G_N_ELEMENTS (filters); i++)
-    {
-      g_autofree char *signal = g_strconcat ("notify::", filters[i], NULL);
-      g_signal_connect (self, signal, G_CALLBACK (on_filter_notify), self);
-    }
 }

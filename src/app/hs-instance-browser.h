@@ -6,7 +6,13 @@
  * filters of McInerney et al. as boolean properties with actions
  * browser.filter-abnormal, browser.filter-one-lung, browser.filter-mdrb.
  * Emits "instance-selected" (guint dataset index) when the selection
- * changes.  Template: ui/hs-instance-browser.ui.
+ * changes.  An instance is listed when one of its sentences passes every
+ * filter and the search (hs-instance-item.h): that is the sentence the
+ * window opens (hs_instance_browser_get_matched_sentence).  A change of the
+ * search or filters keeps the selected instance while it is listed.  The
+ * search and filters carry over to a newly opened dataset only when they
+ * still match something there (else they are cleared); a line under the
+ * search says which.  Template: ui/hs-instance-browser.ui.
  *
  * A dataset that is not complete (hs_dataset_open) is read on in a worker:
  * rows are added as instances come (property "loading" is TRUE meanwhile),
@@ -57,5 +63,11 @@ guint       hs_instance_browser_get_n_shown       (HsInstanceBrowser *self);
  * filters apply once they are known. */
 gboolean    hs_instance_browser_get_busy          (HsInstanceBrowser *self);
 void        hs_instance_browser_focus_search      (HsInstanceBrowser *self);
+/* The id of the first sentence of instance `index` (dataset index) that
+ * passes the search and filters on, or NULL when no filter picks one. */
+const char *hs_instance_browser_get_matched_sentence (HsInstanceBrowser *self, guint index);
+/* What the browser says about the search and filters of the dataset
+ * before ("… cleared: they matched nothing …"), or NULL. */
+const char *hs_instance_browser_get_notice        (HsInstanceBrowser *self);
 
 G_END_DECLS

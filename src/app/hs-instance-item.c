@@ -10,8 +10,10 @@ struct _HsInstanceItem
   HsDataset *dataset;
   guint      index;
   guint      subsets;
+  guint     *sentence_subsets;   /* per sentence, set with subsets_known */
+  guint      n_sentences;
   gboolean   subsets_known;
-  char      *haystack;     /* casefolded id + sentences, built on first search */
+  char     **folded;       /* casefolded id, then each sentence's text: built on first search */
 };
 
 G_DEFINE_FINAL_TYPE (HsInstanceItem, hs_instance_item, G_TYPE_OBJECT)
@@ -22,7 +24,8 @@ hs_instance_item_finalize (GObject *object)
   HsInstanceItem *self = HS_INSTANCE_ITEM (object);
 
   g_clear_pointer (&self->dataset, hs_dataset_unref);
-  g_free (self->haystack);
+  g_free (self->sentence_subsets);
+  g_strfreev (self->folded);
   G_OBJECT_CLASS (hs_instance_item_parent_class)->finalize (object);
 }
 
@@ -96,7 +99,8 @@ guint
 hs_instance_item_get_subsets (HsInstanceItem *self)
 {
   HsInstance *instance;
-  guint subsets = 0;
+  guint subsets = 0, n;
+  guint *each;
 
   g_return_val_if_fail (HS_IS_INSTANCE_ITEM (self), 0);
   if (self->subsets_known)
@@ -104,15 +108,26 @@ hs_instance_item_get_subsets (HsInstanceItem *self)
 
   /* Computed lazily: only a subset filter needs it, and MDRB may be costly.
    * A worker computes it; stored once, so a reader never sees a partial
-   * value. */
+   * value (the browser reads it only after the worker is done). */
   instance = get_instance (self);
-  if (instance != NULL && instance->sentences != NULL)
-    for (guint i = 0; i < instance->sentences->len; i++)
-      subsets |= hs_dataset_get_subsets (self->dataset, instance,
-                                         g_ptr_array_index (instance->sentences, i));
+  n = instance != NULL && instance->sentences != NULL ? instance->sentences->len : 0;
+  each = g_new0 (guint, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      each[i] = hs_dataset_get_subsets (self->dataset, instance, g_ptr_array_index (instance->sentences, i));
+      subsets |= each[i];
+    }
+  self->sentence_subsets = each;
+  self->n_sentences = n;
   self->subsets = subsets;
   self->subsets_known = TRUE;
   return subsets;
+}
+
+static gboolean
+sentence_has_targets (const HsSentence *sentence)
+{
+  return sentence->targets != NULL && sentence->targets[0] != NULL;
 }
 
 gboolean
@@ -125,12 +140,30 @@ hs_instance_item_get_annotated (HsInstanceItem *self)
   if (instance == NULL || instance->sentences == NULL)
     return FALSE;
   for (guint i = 0; i < instance->sentences->len; i++)
-    {
-      HsSentence *s = g_ptr_array_index (instance->sentences, i);
-      if (s->targets != NULL && s->targets[0] != NULL)
-        return TRUE;
-    }
+    if (sentence_has_targets (g_ptr_array_index (instance->sentences, i)))
+      return TRUE;
   return FALSE;
+}
+
+/* [0] the id, [1 + i] sentence i's text, casefolded once. */
+static char **
+get_folded (HsInstanceItem *self)
+{
+  if (self->folded == NULL)
+    {
+      HsInstance *instance = get_instance (self);
+      guint n = instance != NULL && instance->sentences != NULL ? instance->sentences->len : 0;
+      char **folded = g_new0 (char *, n + 2);
+
+      folded[0] = g_utf8_casefold (hs_instance_item_get_id (self), -1);
+      for (guint i = 0; i < n; i++)
+        {
+          HsSentence *s = g_ptr_array_index (instance->sentences, i);
+          folded[1 + i] = g_utf8_casefold (s->text != NULL ? s->text : "", -1);
+        }
+      self->folded = folded;
+    }
+  return self->folded;
 }
 
 gboolean
@@ -140,21 +173,52 @@ hs_instance_item_matches (HsInstanceItem *self, const char *folded_needle)
 
   if (folded_needle == NULL || *folded_needle == '\0')
     return TRUE;
+  for (char **text = get_folded (self); *text != NULL; text++)
+    if (strstr (*text, folded_needle) != NULL)
+      return TRUE;
+  return FALSE;
+}
 
-  if (self->haystack == NULL)
+int
+hs_instance_item_match (HsInstanceItem *self, const HsInstanceFilter *filter)
+{
+  HsInstance *instance;
+  gboolean search = filter->folded_search != NULL && *filter->folded_search != '\0';
+  gboolean id_found = FALSE, per_sentence;
+  char **folded = NULL;
+  guint n;
+
+  g_return_val_if_fail (HS_IS_INSTANCE_ITEM (self), HS_INSTANCE_ITEM_NO_MATCH);
+
+  instance = get_instance (self);
+  n = instance != NULL && instance->sentences != NULL ? instance->sentences->len : 0;
+  if (search)
     {
-      HsInstance *instance = get_instance (self);
-      g_autoptr(GString) text = g_string_new (hs_instance_item_get_id (self));
-
-      if (instance != NULL && instance->sentences != NULL)
-        for (guint i = 0; i < instance->sentences->len; i++)
-          {
-            HsSentence *s = g_ptr_array_index (instance->sentences, i);
-            g_string_append_c (text, '\n');
-            if (s->text != NULL)
-              g_string_append (text, s->text);
-          }
-      self->haystack = g_utf8_casefold (text->str, -1);
+      folded = get_folded (self);
+      id_found = strstr (folded[0], filter->folded_search) != NULL;
     }
-  return strstr (self->haystack, folded_needle) != NULL;
+  per_sentence = filter->subsets != 0 || filter->annotated || filter->wrong_side != NULL ||
+                 (search && !id_found);
+  if (!per_sentence)
+    return HS_INSTANCE_ITEM_ANY_SENTENCE;
+  /* The first sentence that passes every filter: the instance is listed
+   * for it, and it is the sentence the window opens. */
+  for (guint i = 0; i < n; i++)
+    {
+      HsSentence *sentence = g_ptr_array_index (instance->sentences, i);
+
+      if (filter->subsets != 0 &&
+          (!self->subsets_known || i >= self->n_sentences ||
+           (self->sentence_subsets[i] & filter->subsets) != filter->subsets))
+        continue;
+      if (filter->annotated && !sentence_has_targets (sentence))
+        continue;
+      if (filter->wrong_side != NULL &&
+          !hs_wrong_side_result_contains (filter->wrong_side, instance->id, sentence->id))
+        continue;
+      if (search && !id_found && strstr (folded[1 + i], filter->folded_search) == NULL)
+        continue;
+      return (int) i;
+    }
+  return HS_INSTANCE_ITEM_NO_MATCH;
 }

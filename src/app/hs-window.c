@@ -146,6 +146,7 @@ _hs_window_show_instance (HsWindow *self,
                           guint     index)
 {
   HsInstance *instance;
+  const char *matched;
 
   instance = self->dataset != NULL ? hs_dataset_get_instance (self->dataset, index) : NULL;
   if (instance == NULL)
@@ -162,8 +163,12 @@ _hs_window_show_instance (HsWindow *self,
     g_settings_set_string (self->settings, "last-instance", instance->id);
 
   /* Emits map-changed, which loads the map; the canvas follows when the
-   * image is there. */
+   * image is there.  With a filter or search on, the sentence that passed
+   * it is opened rather than the first. */
   hs_prompt_panel_set_instance (self->prompt_panel, self->dataset, instance);
+  matched = hs_instance_browser_get_matched_sentence (self->browser, index);
+  if (matched != NULL)
+    hs_prompt_panel_select_sentence (self->prompt_panel, matched);
   _hs_window_actions_update (self);
 }
 

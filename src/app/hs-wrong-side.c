@@ -12,7 +12,21 @@ hs_wrong_side_result_free (HsWrongSideResult *result)
   if (result == NULL)
     return;
   g_clear_pointer (&result->ids, g_hash_table_unref);
+  g_clear_pointer (&result->sentences, g_hash_table_unref);
   g_free (result);
+}
+
+gboolean
+hs_wrong_side_result_contains (const HsWrongSideResult *result, const char *instance_id,
+                               const char *sentence_id)
+{
+  g_autofree char *key = NULL;
+
+  g_return_val_if_fail (result != NULL, FALSE);
+  if (instance_id == NULL || sentence_id == NULL || !g_hash_table_contains (result->ids, instance_id))
+    return FALSE;
+  key = g_strconcat (instance_id, "\n", sentence_id, NULL);
+  return g_hash_table_contains (result->sentences, key);
 }
 
 /* wrong_side of one sentence's map: 1, 0, or −1 when it cannot be told. */
@@ -60,6 +74,7 @@ hs_wrong_side_scan (HsDataset *dataset, const char *model, GCancellable *cancell
 
   result = g_new0 (HsWrongSideResult, 1);
   result->ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  result->sentences = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   n = hs_dataset_get_n_instances (dataset);
   for (guint i = 0; i < n; i++)
     {
@@ -86,10 +101,12 @@ hs_wrong_side_scan (HsDataset *dataset, const char *model, GCancellable *cancell
               continue;
             }
           result->n_scored++;
+          /* Every sentence is scored: the browser opens the one that is on
+           * the wrong side and passes its other filters. */
           if (wrong == 1)
             {
               g_hash_table_add (result->ids, g_strdup (instance->id));
-              break;
+              g_hash_table_add (result->sentences, g_strconcat (instance->id, "\n", sentence->id, NULL));
             }
         }
     }

@@ -15,11 +15,17 @@ G_BEGIN_DECLS
 
 typedef struct {
   GHashTable *ids;        /* instance id (char*) → itself: wrong side */
+  GHashTable *sentences;  /* "instance id\nsentence id" → itself: each wrong-side map */
   guint       n_scored;   /* maps scored */
   guint       n_skipped;  /* maps that could not be read or scored */
 } HsWrongSideResult;
 
 void               hs_wrong_side_result_free (HsWrongSideResult *result);
+/* TRUE when the map of `sentence_id` of the instance has wrong_side = 1
+ * (the browser opens that sentence). */
+gboolean           hs_wrong_side_result_contains (const HsWrongSideResult *result,
+                                                  const char *instance_id,
+                                                  const char *sentence_id);
 
 /* Synchronous (tests, the CLI); cancellable may be NULL. */
 HsWrongSideResult *hs_wrong_side_scan        (HsDataset *dataset, const char *model,
