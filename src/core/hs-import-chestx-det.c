@@ -13,19 +13,6 @@
 #include <math.h>
 #include <string.h>
 
-static gboolean
-node_double (JsonNode *node, double *out)
-{
-  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE)
-    return FALSE;
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_INT64: *out = (double) json_node_get_int (node); return TRUE;
-    case G_TYPE_DOUBLE: *out = json_node_get_double (node); return isfinite (*out);
-    default: return FALSE;
-    }
-}
-
 static JsonArray *
 member_array (JsonObject *o, const char *member)
 {
@@ -112,8 +99,8 @@ hs_import_chestx_det (HsImportContext *ctx, const char * const *sources, guint n
               continue;
             }
           if (box == NULL || json_array_get_length (box) != 4 ||
-              !node_double (json_array_get_element (box, 0), &x1) || !node_double (json_array_get_element (box, 1), &y1) ||
-              !node_double (json_array_get_element (box, 2), &x2) || !node_double (json_array_get_element (box, 3), &y2))
+              !hs_import_json_number (json_array_get_element (box, 0), &x1) || !hs_import_json_number (json_array_get_element (box, 1), &y1) ||
+              !hs_import_json_number (json_array_get_element (box, 2), &x2) || !hs_import_json_number (json_array_get_element (box, 3), &y2))
             {
               hs_import_skip (ctx, json_path, 0, _("%s.boxes[%u]: not [x1, y1, x2, y2]"), where, i);
               continue;
@@ -140,8 +127,8 @@ hs_import_chestx_det (HsImportContext *ctx, const char * const *sources, guint n
                   JsonNode *pt = json_array_get_element (poly, k);
                   JsonArray *p = JSON_NODE_HOLDS_ARRAY (pt) ? json_node_get_array (pt) : NULL;
                   good = p != NULL && json_array_get_length (p) == 2 &&
-                         node_double (json_array_get_element (p, 0), &xy[2 * k]) &&
-                         node_double (json_array_get_element (p, 1), &xy[2 * k + 1]);
+                         hs_import_json_number (json_array_get_element (p, 0), &xy[2 * k]) &&
+                         hs_import_json_number (json_array_get_element (p, 1), &xy[2 * k + 1]);
                 }
               if (!good)
                 {

@@ -36,25 +36,12 @@ coco_image_free (gpointer data)
 }
 
 static gboolean
-get_number (JsonNode *node, double *out)
-{
-  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE)
-    return FALSE;
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_INT64: *out = (double) json_node_get_int (node); return TRUE;
-    case G_TYPE_DOUBLE: *out = json_node_get_double (node); return isfinite (*out);
-    default: return FALSE;
-    }
-}
-
-static gboolean
 get_int (JsonObject *o, const char *member, gint64 *out)
 {
   JsonNode *node = json_object_get_member (o, member);
   double v;
 
-  if (!get_number (node, &v) || v != floor (v))
+  if (!hs_import_json_number (node, &v) || v != floor (v))
     return FALSE;
   *out = (gint64) v;
   return TRUE;
@@ -116,7 +103,7 @@ add_segmentation (CocoImage *ci, const char *name, JsonNode *seg, char **reason)
             }
           xy = g_new (double, m);
           for (guint k = 0; k < m; k++)
-            if (!get_number (json_array_get_element (coords, k), &xy[k]))
+            if (!hs_import_json_number (json_array_get_element (coords, k), &xy[k]))
               {
                 *reason = g_strdup_printf ("segmentation[%u][%u] is not a number", p, k);
                 return FALSE;
@@ -138,8 +125,8 @@ add_segmentation (CocoImage *ci, const char *name, JsonNode *seg, char **reason)
 
       if (size == NULL || !JSON_NODE_HOLDS_ARRAY (size) ||
           json_array_get_length (json_node_get_array (size)) != 2 ||
-          !get_number (json_array_get_element (json_node_get_array (size), 0), &h) ||
-          !get_number (json_array_get_element (json_node_get_array (size), 1), &w))
+          !hs_import_json_number (json_array_get_element (json_node_get_array (size), 0), &h) ||
+          !hs_import_json_number (json_array_get_element (json_node_get_array (size), 1), &w))
         {
           *reason = g_strdup ("RLE segmentation needs size [height, width]");
           return FALSE;
@@ -172,7 +159,7 @@ add_segmentation (CocoImage *ci, const char *name, JsonNode *seg, char **reason)
               double v;
               guint32 c;
 
-              if (!get_number (json_array_get_element (a, k), &v) || v < 0 || v > G_MAXUINT32 ||
+              if (!hs_import_json_number (json_array_get_element (a, k), &v) || v < 0 || v > G_MAXUINT32 ||
                   v != floor (v))
                 {
                   *reason = g_strdup_printf ("RLE counts[%u] is not a count", k);
@@ -436,10 +423,10 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
           JsonArray *b = json_node_get_array (bbox);
           double x, y, w, h, x1, y1, x2, y2;
 
-          if (json_array_get_length (b) != 4 || !get_number (json_array_get_element (b, 0), &x) ||
-              !get_number (json_array_get_element (b, 1), &y) ||
-              !get_number (json_array_get_element (b, 2), &w) ||
-              !get_number (json_array_get_element (b, 3), &h))
+          if (json_array_get_length (b) != 4 || !hs_import_json_number (json_array_get_element (b, 0), &x) ||
+              !hs_import_json_number (json_array_get_element (b, 1), &y) ||
+              !hs_import_json_number (json_array_get_element (b, 2), &w) ||
+              !hs_import_json_number (json_array_get_element (b, 3), &h))
             {
               hs_import_skip (ctx, json_path, 0, _("annotations[%u]: bbox is not [x, y, w, h]"), i);
               if (!has_seg)
@@ -481,18 +468,9 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
 
       if (!hs_import_progress (ctx, 0.8 + 0.2 * i / images->len, ci->instance->id, error))
         return FALSE;
-      for (guint k = 0; k < ci->order->len; k++)
-        {
-          const char *name = g_ptr_array_index (ci->order, k);
-          g_autofree char *stem = g_strdup_printf ("%s__%s", ci->instance->id, name);
-          g_autofree char *rel = hs_import_write_mask (ctx, stem, g_hash_table_lookup (ci->masks, name),
-                                                       ci->width, ci->height, error);
-          if (rel == NULL)
-            return FALSE;
-          hs_region_set_mask (hs_import_find_region (ctx, ci->instance, name), rel);
-          hs_region_set_mask_extent (hs_import_find_region (ctx, ci->instance, name),
-                                     g_hash_table_lookup (ci->masks, name), ci->width, ci->height);
-        }
+      if (!hs_import_write_region_masks (ctx, ci->instance, ci->masks, ci->order, ci->width,
+                                         ci->height, error))
+        return FALSE;
       hs_dataset_add_instance (ctx->dataset, g_steal_pointer (&ci->instance));
     }
   return TRUE;

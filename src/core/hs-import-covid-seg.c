@@ -101,6 +101,9 @@ apply_links (HsImportContext *ctx, GHashTable *by_name, GHashTable *by_id)
   g_autoptr(HsCsvReader) reader = hs_csv_reader_new_from_file (ctx->options->links, &error);
   g_auto(GStrv) header = NULL;
   int c_image, c_sentence, c_target;
+  const HsImportColumn columns[] = {
+    { "image", &c_image }, { "sentence", &c_sentence }, { "target", &c_target },
+  };
   guint line = 0;
   char **row;
 
@@ -110,10 +113,7 @@ apply_links (HsImportContext *ctx, GHashTable *by_name, GHashTable *by_id)
       return;
     }
   header = hs_csv_reader_next (reader, &line, &error);
-  c_image = header ? hs_csv_find_column (header, "image") : -1;
-  c_sentence = header ? hs_csv_find_column (header, "sentence") : -1;
-  c_target = header ? hs_csv_find_column (header, "target") : -1;
-  if (c_image < 0 || c_sentence < 0 || c_target < 0)
+  if (!hs_import_find_columns (header, columns, G_N_ELEMENTS (columns)))
     {
       hs_import_skip (ctx, ctx->options->links, 1,
                       _("the header must name the columns image, sentence and target"));
@@ -194,6 +194,17 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
   int c_class, c_template, c_filename, c_mask, c_res, c_top, c_left, c_width, c_height;
   int m_filename = -1, m_notes = -1, m_view = -1, m_modality = -1, m_license = -1, m_url = -1,
       m_finding = -1;
+  const HsImportColumn columns[] = {
+    { "Class", &c_class }, { "Template Name", &c_template, TRUE }, { "Filename", &c_filename },
+    { "Mask", &c_mask }, { "Resolution", &c_res, TRUE }, { "Top", &c_top }, { "Left", &c_left },
+    { "Width", &c_width }, { "Height", &c_height },
+  };
+  /* all optional: metadata.csv only adds notes */
+  const HsImportColumn meta_columns[] = {
+    { "filename", &m_filename, TRUE }, { "clinical_notes", &m_notes, TRUE },
+    { "view", &m_view, TRUE }, { "modality", &m_modality, TRUE },
+    { "license", &m_license, TRUE }, { "url", &m_url, TRUE }, { "finding", &m_finding, TRUE },
+  };
   guint line = 0;
 
   if (!g_file_test (structure_path, G_FILE_TEST_IS_REGULAR))
@@ -214,16 +225,7 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
           return FALSE;
         }
       meta_header = hs_csv_reader_next (meta, &line, &local_error);
-      if (meta_header != NULL)
-        {
-          m_filename = hs_csv_find_column (meta_header, "filename");
-          m_notes = hs_csv_find_column (meta_header, "clinical_notes");
-          m_view = hs_csv_find_column (meta_header, "view");
-          m_modality = hs_csv_find_column (meta_header, "modality");
-          m_license = hs_csv_find_column (meta_header, "license");
-          m_url = hs_csv_find_column (meta_header, "url");
-          m_finding = hs_csv_find_column (meta_header, "finding");
-        }
+      hs_import_find_columns (meta_header, meta_columns, G_N_ELEMENTS (meta_columns));
       if (meta_header == NULL && local_error != NULL)
         {
           /* an unreadable header row: no notes, and the error must not
@@ -278,17 +280,7 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
                    structure_path, local_error ? ": " : "", local_error ? local_error->message : "");
       return FALSE;
     }
-  c_class = hs_csv_find_column (header, "Class");
-  c_template = hs_csv_find_column (header, "Template Name");
-  c_filename = hs_csv_find_column (header, "Filename");
-  c_mask = hs_csv_find_column (header, "Mask");
-  c_res = hs_csv_find_column (header, "Resolution");
-  c_top = hs_csv_find_column (header, "Top");
-  c_left = hs_csv_find_column (header, "Left");
-  c_width = hs_csv_find_column (header, "Width");
-  c_height = hs_csv_find_column (header, "Height");
-  if (c_class < 0 || c_filename < 0 || c_mask < 0 || c_top < 0 || c_left < 0 ||
-      c_width < 0 || c_height < 0)
+  if (!hs_import_find_columns (header, columns, G_N_ELEMENTS (columns)))
     {
       g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
                    _("%s:1: missing columns (need Class, Filename, Mask, Top, Left, Width, Height)"),
@@ -486,19 +478,9 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
         continue;
       if (!hs_import_progress (ctx, (double) i / images->len, ci->instance->id, error))
         return FALSE;
-      for (guint k = 0; k < ci->order->len; k++)
-        {
-          const char *region_name = g_ptr_array_index (ci->order, k);
-          g_autofree char *stem = g_strdup_printf ("%s__%s", ci->instance->id, region_name);
-          g_autofree char *rel = hs_import_write_mask (ctx, stem, g_hash_table_lookup (ci->masks, region_name),
-                                                       ci->width, ci->height, error);
-          if (rel == NULL)
-            return FALSE;
-          hs_region_set_mask (hs_import_find_region (ctx, ci->instance, region_name), rel);
-          hs_region_set_mask_extent (hs_import_find_region (ctx, ci->instance, region_name),
-                                     g_hash_table_lookup (ci->masks, region_name),
-                                     ci->width, ci->height);
-        }
+      if (!hs_import_write_region_masks (ctx, ci->instance, ci->masks, ci->order, ci->width,
+                                         ci->height, error))
+        return FALSE;
     }
 
   if (ctx->options->links != NULL)

@@ -180,8 +180,12 @@ import_gold_tsv (Genome *g, const char *path, GError **error)
 {
   g_autoptr(HsCsvReader) reader = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_auto(GStrv) header = NULL;
   int c_image, c_row, c_sentence, c_bbox, c_coord, c_label, c_context;
+  const HsImportColumn columns[] = {
+    { "image_id", &c_image }, { "row_id", &c_row, TRUE }, { "sentence", &c_sentence },
+    { "bbox|bbox_name", &c_bbox }, { "coord_original", &c_coord },
+    { "label_name", &c_label, TRUE }, { "context", &c_context, TRUE },
+  };
   guint line = 0;
 
   reader = hs_import_open_csv (g->ctx, path, &local_error);
@@ -191,22 +195,10 @@ import_gold_tsv (Genome *g, const char *path, GError **error)
       return FALSE;
     }
   hs_csv_reader_set_separator (reader, '\t');
-  header = hs_csv_reader_next (reader, &line, &local_error);
-  c_image = header ? hs_csv_find_column (header, "image_id") : -1;
-  c_row = header ? hs_csv_find_column (header, "row_id") : -1;
-  c_sentence = header ? hs_csv_find_column (header, "sentence") : -1;
-  c_bbox = header ? hs_csv_find_column (header, "bbox") : -1;
-  if (c_bbox < 0 && header != NULL)
-    c_bbox = hs_csv_find_column (header, "bbox_name");
-  c_coord = header ? hs_csv_find_column (header, "coord_original") : -1;
-  c_label = header ? hs_csv_find_column (header, "label_name") : -1;
-  c_context = header ? hs_csv_find_column (header, "context") : -1;
-  if (c_image < 0 || c_sentence < 0 || c_bbox < 0 || c_coord < 0)
-    {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   _("%s:1: not an ImaGenome gold TSV (needs image_id, sentence, bbox, coord_original)"), path);
-      return FALSE;
-    }
+  if (!hs_import_read_header (reader, &line, columns, G_N_ELEMENTS (columns), error,
+                              _("%s:1: not an ImaGenome gold TSV (needs image_id, sentence, bbox, coord_original)"),
+                              path))
+    return FALSE;
 
   while (TRUE)
     {
@@ -282,17 +274,7 @@ member_string (JsonObject *o, const char *name)
 static gboolean
 member_number (JsonObject *o, const char *name, double *out)
 {
-  JsonNode *n = json_object_get_member (o, name);
-
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
-    return FALSE;
-  if (json_node_get_value_type (n) == G_TYPE_INT64)
-    *out = (double) json_node_get_int (n);
-  else if (json_node_get_value_type (n) == G_TYPE_DOUBLE)
-    *out = json_node_get_double (n);
-  else
-    return FALSE;
-  return isfinite (*out);
+  return hs_import_json_number (json_object_get_member (o, name), out);
 }
 
 static void

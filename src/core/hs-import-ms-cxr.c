@@ -30,14 +30,8 @@ ms_image_free (gpointer data)
 static gboolean
 number (char **row, int column, double *out)
 {
-  g_autofree char *copy = NULL;
-  char *end = NULL;
-
-  if (column < 0 || (guint) column >= g_strv_length (row))
-    return FALSE;
-  copy = g_strstrip (g_strdup (row[column]));
-  *out = g_ascii_strtod (copy, &end);
-  return end != copy && *end == '\0' && isfinite (*out);
+  return column >= 0 && (guint) column < g_strv_length (row) &&
+         hs_import_parse_number (row[column], out);
 }
 
 gboolean
@@ -49,34 +43,20 @@ hs_import_ms_cxr (HsImportContext *ctx, const char * const *sources, guint n, GE
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GHashTable) by_id = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GPtrArray) images = g_ptr_array_new_with_free_func (ms_image_free);
-  g_auto(GStrv) header = NULL;
   int c_id, c_cat, c_text, c_path, c_x, c_y, c_w, c_h, c_iw, c_ih;
+  const HsImportColumn columns[] = {
+    { "dicom_id", &c_id }, { "category_name", &c_cat }, { "label_text", &c_text },
+    { "path", &c_path }, { "x", &c_x }, { "y", &c_y }, { "w", &c_w }, { "h", &c_h },
+    { "image_width", &c_iw, TRUE }, { "image_height", &c_ih, TRUE },
+  };
   guint line = 0;
 
-  reader = hs_csv_reader_new_from_file (csv_path, &local_error);
+  reader = hs_import_open_csv_with_header (
+    csv_path, &line, columns, G_N_ELEMENTS (columns), error,
+    _("%s:1: not an MS-CXR header (dicom_id, category_name, label_text, path, x, y, w, h)"),
+    csv_path);
   if (reader == NULL)
-    {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s", local_error->message);
-      return FALSE;
-    }
-  header = hs_csv_reader_next (reader, &line, &local_error);
-  c_id = header ? hs_csv_find_column (header, "dicom_id") : -1;
-  c_cat = header ? hs_csv_find_column (header, "category_name") : -1;
-  c_text = header ? hs_csv_find_column (header, "label_text") : -1;
-  c_path = header ? hs_csv_find_column (header, "path") : -1;
-  c_x = header ? hs_csv_find_column (header, "x") : -1;
-  c_y = header ? hs_csv_find_column (header, "y") : -1;
-  c_w = header ? hs_csv_find_column (header, "w") : -1;
-  c_h = header ? hs_csv_find_column (header, "h") : -1;
-  c_iw = header ? hs_csv_find_column (header, "image_width") : -1;
-  c_ih = header ? hs_csv_find_column (header, "image_height") : -1;
-  if (c_id < 0 || c_cat < 0 || c_text < 0 || c_path < 0 || c_x < 0 || c_y < 0 || c_w < 0 || c_h < 0)
-    {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   _("%s:1: not an MS-CXR header (dicom_id, category_name, label_text, path, x, y, w, h)"),
-                   csv_path);
-      return FALSE;
-    }
+    return FALSE;
 
   while (TRUE)
     {

@@ -27,19 +27,6 @@ nih_image_free (gpointer data)
   g_free (ni);
 }
 
-static gboolean
-parse_double (const char *text, double *out)
-{
-  char *end = NULL;
-  g_autofree char *copy = NULL;
-
-  if (text == NULL)
-    return FALSE;
-  copy = g_strstrip (g_strdup (text));
-  *out = g_ascii_strtod (copy, &end);
-  return end != copy && *end == '\0' && isfinite (*out);
-}
-
 gboolean
 hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GError **error)
 {
@@ -50,29 +37,19 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GPtrArray) images = g_ptr_array_new_with_free_func (nih_image_free);
-  g_auto(GStrv) header = NULL;
   int c_image, c_label, c_box;
+  /* "Bbox [x,y,w,h]" is one quoted column or four split at its commas */
+  const HsImportColumn columns[] = {
+    { "Image Index", &c_image }, { "Finding Label", &c_label }, { "Bbox [x|Bbox [x,y,w,h]", &c_box },
+  };
   guint line = 0;
 
-  reader = hs_csv_reader_new_from_file (csv_path, &local_error);
+  reader = hs_import_open_csv_with_header (
+    csv_path, &line, columns, G_N_ELEMENTS (columns), error,
+    _("%s:1: not a BBox_List_2017.csv header (Image Index, Finding Label, Bbox [x,y,w,h])"),
+    csv_path);
   if (reader == NULL)
-    {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s", local_error->message);
-      return FALSE;
-    }
-  header = hs_csv_reader_next (reader, &line, &local_error);
-  c_image = header ? hs_csv_find_column (header, "Image Index") : -1;
-  c_label = header ? hs_csv_find_column (header, "Finding Label") : -1;
-  c_box = header ? hs_csv_find_column (header, "Bbox [x") : -1;
-  if (c_box < 0 && header != NULL)
-    c_box = hs_csv_find_column (header, "Bbox [x,y,w,h]");
-  if (c_image < 0 || c_label < 0 || c_box < 0)
-    {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   _("%s:1: not a BBox_List_2017.csv header (Image Index, Finding Label, Bbox [x,y,w,h])"),
-                   csv_path);
-      return FALSE;
-    }
+    return FALSE;
 
   while (TRUE)
     {
@@ -99,8 +76,8 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
           hs_import_skip (ctx, csv_path, line, _("bad image name or empty label"));
           continue;
         }
-      if (!parse_double (row[c_box], &x) || !parse_double (row[c_box + 1], &y) ||
-          !parse_double (row[c_box + 2], &w) || !parse_double (row[c_box + 3], &h))
+      if (!hs_import_parse_number (row[c_box], &x) || !hs_import_parse_number (row[c_box + 1], &y) ||
+          !hs_import_parse_number (row[c_box + 2], &w) || !hs_import_parse_number (row[c_box + 3], &h))
         {
           hs_import_skip (ctx, csv_path, line, _("box values are not numbers"));
           continue;

@@ -5,6 +5,8 @@
 #include "hs-image.h"
 #include "hs-csv.h"
 
+#include <json-glib/json-glib.h>
+
 G_BEGIN_DECLS
 
 typedef struct
@@ -73,6 +75,35 @@ gboolean hs_import_progress     (HsImportContext *ctx, double fraction, const ch
  * with *row NULL at the end of the file. */
 gboolean hs_import_next_row     (HsImportContext *ctx, HsCsvReader *reader, const char *path,
                                  guint *line, char ***row, GError **error);
+/* A column of a CSV source, looked up by its header name. */
+typedef struct
+{
+  const char *name;      /* trimmed header text; "a|b": either spelling, the first found */
+  int        *index;     /* set to the column, -1 when absent */
+  gboolean    optional;
+} HsImportColumn;
+
+/* Finds each column in `header` (NULL: none is there); TRUE when every
+ * column that is not optional is there. */
+gboolean hs_import_find_columns (char * const *header, const HsImportColumn *columns, guint n);
+/* Reads the header row of a CSV source and finds its columns; FALSE with
+ * the format error `not_header` (a translated format and its arguments,
+ * "PATH:1: not a … header") when one that is not optional is missing (or
+ * there is no header row). */
+gboolean hs_import_read_header  (HsCsvReader *reader, guint *line,
+                                 const HsImportColumn *columns, guint n, GError **error,
+                                 const char *not_header, ...) G_GNUC_PRINTF (6, 7);
+/* A CSV reader over the source file `path`, past its header row
+ * (hs_import_read_header): NULL with the reason the file cannot be read (an
+ * I/O error) or is not the source (a format error). */
+HsCsvReader *hs_import_open_csv_with_header (const char *path, guint *line,
+                                             const HsImportColumn *columns, guint n,
+                                             GError **error, const char *not_header, ...)
+  G_GNUC_PRINTF (6, 7);
+/* A CSV field as a finite number (blanks around it allowed; NULL: FALSE). */
+gboolean hs_import_parse_number (const char *text, double *out);
+/* A JSON integer or finite double (NULL or anything else: FALSE). */
+gboolean hs_import_json_number  (JsonNode *node, double *out);
 /* Records a source row that could not be used. */
 void     hs_import_skip         (HsImportContext *ctx, const char *file, guint line,
                                  const char *format, ...) G_GNUC_PRINTF (4, 5);
@@ -97,6 +128,12 @@ char    *hs_import_add_image    (HsImportContext *ctx, const char *source, const
 /* Writes a 0/255 8-bit grey PNG at masks/<stem>.png; returns its relative path. */
 char    *hs_import_write_mask   (HsImportContext *ctx, const char *stem, const guint8 *mask,
                                  guint width, guint height, GError **error);
+/* Writes each mask of `masks` (region name → height × width 0/1 mask), in
+ * the order `order` names them, at masks/<id>__<name>.png and sets it on
+ * the instance's region of that name. */
+gboolean hs_import_write_region_masks (HsImportContext *ctx, HsInstance *instance,
+                                       GHashTable *masks, GPtrArray *order, guint width,
+                                       guint height, GError **error);
 /* An instance id not used yet, derived from `base`. */
 char    *hs_import_unique_id    (HsImportContext *ctx, const char *base);
 /* Clips the box to the image; FALSE when nothing is left. */

@@ -12,19 +12,6 @@
 #define RSNA_ORIGINAL_SIZE 1024.0
 #define RSNA_REGION "Lung Opacity"
 
-static gboolean
-parse_double (const char *text, double *out)
-{
-  g_autofree char *copy = NULL;
-  char *end = NULL;
-
-  if (text == NULL)
-    return FALSE;
-  copy = g_strstrip (g_strdup (text));
-  *out = g_ascii_strtod (copy, &end);
-  return end != copy && *end == '\0' && isfinite (*out);
-}
-
 gboolean
 hs_import_rsna (HsImportContext *ctx, const char * const *sources, guint n, GError **error)
 {
@@ -32,32 +19,21 @@ hs_import_rsna (HsImportContext *ctx, const char * const *sources, guint n, GErr
   g_autofree char *base = g_path_get_dirname (csv_path);
   g_autofree char *image_dir = n >= 2 ? g_strdup (sources[1]) : g_strdup (base);
   g_autoptr(HsCsvReader) reader = NULL;
-  g_autoptr(GError) local_error = NULL;
-  g_auto(GStrv) header = NULL;
   HsImportImages *images;
   int c_id, c_x, c_y, c_w, c_h, c_target;
+  const HsImportColumn columns[] = {
+    { "patientId", &c_id }, { "x", &c_x }, { "y", &c_y }, { "width", &c_w }, { "height", &c_h },
+    { "Target", &c_target },
+  };
   guint line = 0;
   gboolean ok = TRUE;
 
-  reader = hs_csv_reader_new_from_file (csv_path, &local_error);
+  reader = hs_import_open_csv_with_header (
+    csv_path, &line, columns, G_N_ELEMENTS (columns), error,
+    _("%s:1: not an RSNA Pneumonia header (patientId, x, y, width, height, Target)"),
+    csv_path);
   if (reader == NULL)
-    {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s", local_error->message);
-      return FALSE;
-    }
-  header = hs_csv_reader_next (reader, &line, &local_error);
-  c_id = header ? hs_csv_find_column (header, "patientId") : -1;
-  c_x = header ? hs_csv_find_column (header, "x") : -1;
-  c_y = header ? hs_csv_find_column (header, "y") : -1;
-  c_w = header ? hs_csv_find_column (header, "width") : -1;
-  c_h = header ? hs_csv_find_column (header, "height") : -1;
-  c_target = header ? hs_csv_find_column (header, "Target") : -1;
-  if (c_id < 0 || c_x < 0 || c_y < 0 || c_w < 0 || c_h < 0 || c_target < 0)
-    {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   _("%s:1: not an RSNA Pneumonia header (patientId, x, y, width, height, Target)"), csv_path);
-      return FALSE;
-    }
+    return FALSE;
 
   images = hs_import_images_new (image_dir, "RSNA Pneumonia Detection");
   while (TRUE)
@@ -91,8 +67,8 @@ hs_import_rsna (HsImportContext *ctx, const char * const *sources, guint n, GErr
         continue;
       if (strcmp (target, "0") == 0)
         continue;   /* no opacity: a normal instance */
-      if (!parse_double (row[c_x], &x) || !parse_double (row[c_y], &y) ||
-          !parse_double (row[c_w], &w) || !parse_double (row[c_h], &h))
+      if (!hs_import_parse_number (row[c_x], &x) || !hs_import_parse_number (row[c_y], &y) ||
+          !hs_import_parse_number (row[c_w], &w) || !hs_import_parse_number (row[c_h], &h))
         {
           hs_import_skip (ctx, csv_path, line, _("Target 1 without a numeric box"));
           continue;

@@ -88,30 +88,20 @@ hs_import_siim (HsImportContext *ctx, const char * const *sources, guint n, GErr
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GHashTable) masks = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   g_autoptr(GPtrArray) order = g_ptr_array_new ();
-  g_auto(GStrv) header = NULL;
   HsImportImages *images;
   int c_id, c_rle;
+  /* the published header is "ImageId, EncodedPixels" (with a space): the
+   * names are found trimmed */
+  const HsImportColumn columns[] = { { "ImageId", &c_id }, { "EncodedPixels", &c_rle } };
   guint line = 0;
   gboolean ok = TRUE;
 
-  reader = hs_csv_reader_new_from_file (csv_path, &local_error);
+  reader = hs_import_open_csv_with_header (
+    csv_path, &line, columns, G_N_ELEMENTS (columns), error,
+    _("%s:1: not a SIIM-ACR header (ImageId, EncodedPixels)"),
+    csv_path);
   if (reader == NULL)
-    {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s", local_error->message);
-      return FALSE;
-    }
-  header = hs_csv_reader_next (reader, &line, &local_error);
-  /* the published header is "ImageId, EncodedPixels" (with a space) */
-  for (guint i = 0; header != NULL && header[i] != NULL; i++)
-    g_strstrip (header[i]);
-  c_id = header ? hs_csv_find_column (header, "ImageId") : -1;
-  c_rle = header ? hs_csv_find_column (header, "EncodedPixels") : -1;
-  if (c_id < 0 || c_rle < 0)
-    {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   _("%s:1: not a SIIM-ACR header (ImageId, EncodedPixels)"), csv_path);
-      return FALSE;
-    }
+    return FALSE;
 
   images = hs_import_images_new (image_dir, "SIIM-ACR Pneumothorax");
   while (TRUE)

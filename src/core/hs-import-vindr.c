@@ -12,19 +12,6 @@
 #include <string.h>
 
 static gboolean
-parse_double (const char *text, double *out)
-{
-  g_autofree char *copy = NULL;
-  char *end = NULL;
-
-  if (text == NULL)
-    return FALSE;
-  copy = g_strstrip (g_strdup (text));
-  *out = g_ascii_strtod (copy, &end);
-  return end != copy && *end == '\0' && isfinite (*out);
-}
-
-static gboolean
 is_blank (const char *text)
 {
   for (; text != NULL && *text != '\0'; text++)
@@ -57,36 +44,22 @@ hs_import_vindr (HsImportContext *ctx, const char * const *sources, guint n, GEr
   g_autofree char *base = g_path_get_dirname (csv_path);
   g_autofree char *image_dir = n >= 2 ? g_strdup (sources[1]) : g_strdup (base);
   g_autoptr(HsCsvReader) reader = NULL;
-  g_autoptr(GError) local_error = NULL;
-  g_auto(GStrv) header = NULL;
   HsImportImages *images;
   int c_image, c_class, c_rad, c_x1, c_y1, c_x2, c_y2, c_w, c_h;
+  const HsImportColumn columns[] = {
+    { "image_id", &c_image }, { "class_name", &c_class }, { "rad_id", &c_rad, TRUE },
+    { "x_min", &c_x1 }, { "y_min", &c_y1 }, { "x_max", &c_x2 }, { "y_max", &c_y2 },
+    { "width", &c_w, TRUE }, { "height", &c_h, TRUE },
+  };
   guint line = 0;
   gboolean ok = TRUE;
 
-  reader = hs_csv_reader_new_from_file (csv_path, &local_error);
+  reader = hs_import_open_csv_with_header (
+    csv_path, &line, columns, G_N_ELEMENTS (columns), error,
+    _("%s:1: not a VinDr-CXR header (image_id, class_name, class_id, rad_id, x_min, y_min, x_max, y_max)"),
+    csv_path);
   if (reader == NULL)
-    {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s", local_error->message);
-      return FALSE;
-    }
-  header = hs_csv_reader_next (reader, &line, &local_error);
-  c_image = header ? hs_csv_find_column (header, "image_id") : -1;
-  c_class = header ? hs_csv_find_column (header, "class_name") : -1;
-  c_rad = header ? hs_csv_find_column (header, "rad_id") : -1;
-  c_x1 = header ? hs_csv_find_column (header, "x_min") : -1;
-  c_y1 = header ? hs_csv_find_column (header, "y_min") : -1;
-  c_x2 = header ? hs_csv_find_column (header, "x_max") : -1;
-  c_y2 = header ? hs_csv_find_column (header, "y_max") : -1;
-  c_w = header ? hs_csv_find_column (header, "width") : -1;
-  c_h = header ? hs_csv_find_column (header, "height") : -1;
-  if (c_image < 0 || c_class < 0 || c_x1 < 0 || c_y1 < 0 || c_x2 < 0 || c_y2 < 0)
-    {
-      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT,
-                   _("%s:1: not a VinDr-CXR header (image_id, class_name, class_id, rad_id, x_min, y_min, x_max, y_max)"),
-                   csv_path);
-      return FALSE;
-    }
+    return FALSE;
 
   images = hs_import_images_new (image_dir, "VinDr-CXR");
   while (TRUE)
@@ -138,8 +111,8 @@ hs_import_vindr (HsImportContext *ctx, const char * const *sources, guint n, GEr
             hs_import_skip (ctx, csv_path, line, _("%s without a box"), class_name);
           continue;   /* "No finding": the image stays normal unless another row boxes it */
         }
-      if (!parse_double (row[c_x1], &x1) || !parse_double (row[c_y1], &y1) ||
-          !parse_double (row[c_x2], &x2) || !parse_double (row[c_y2], &y2))
+      if (!hs_import_parse_number (row[c_x1], &x1) || !hs_import_parse_number (row[c_y1], &y1) ||
+          !hs_import_parse_number (row[c_x2], &x2) || !hs_import_parse_number (row[c_y2], &y2))
         {
           hs_import_skip (ctx, csv_path, line, _("box values are not numbers"));
           continue;
@@ -147,7 +120,7 @@ hs_import_vindr (HsImportContext *ctx, const char * const *sources, guint n, GEr
       if (c_w >= 0 && c_h >= 0 && (int) n_cols > MAX (c_w, c_h))
         {
           double ow, oh;
-          if (parse_double (row[c_w], &ow) && parse_double (row[c_h], &oh) && ow > 0 && oh > 0)
+          if (hs_import_parse_number (row[c_w], &ow) && hs_import_parse_number (row[c_h], &oh) && ow > 0 && oh > 0)
             {
               sx = image->width / ow;
               sy = image->height / oh;

@@ -153,6 +153,99 @@ hs_import_next_row (HsImportContext *ctx, HsCsvReader *reader, const char *path,
     }
 }
 
+gboolean
+hs_import_parse_number (const char *text, double *out)
+{
+  g_autofree char *copy = NULL;
+  char *end = NULL;
+
+  if (text == NULL)
+    return FALSE;
+  copy = g_strstrip (g_strdup (text));
+  *out = g_ascii_strtod (copy, &end);
+  return end != copy && *end == '\0' && isfinite (*out);
+}
+
+gboolean
+hs_import_json_number (JsonNode *node, double *out)
+{
+  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE)
+    return FALSE;
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_INT64: *out = (double) json_node_get_int (node); return TRUE;
+    case G_TYPE_DOUBLE: *out = json_node_get_double (node); return isfinite (*out);
+    default: return FALSE;
+    }
+}
+
+gboolean
+hs_import_find_columns (char * const *header, const HsImportColumn *columns, guint n)
+{
+  gboolean all = TRUE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_auto(GStrv) names = g_strsplit (columns[i].name, "|", -1);
+
+      *columns[i].index = -1;
+      for (guint k = 0; header != NULL && names[k] != NULL && *columns[i].index < 0; k++)
+        *columns[i].index = hs_csv_find_column (header, names[k]);
+      if (*columns[i].index < 0 && !columns[i].optional)
+        all = FALSE;
+    }
+  return all;
+}
+
+static gboolean
+read_header_valist (HsCsvReader *reader, guint *line, const HsImportColumn *columns, guint n,
+                    GError **error, const char *not_header, va_list args)
+{
+  g_auto(GStrv) header = hs_csv_reader_next (reader, line, NULL);
+
+  if (!hs_import_find_columns (header, columns, n))
+    {
+      g_autofree char *message = g_strdup_vprintf (not_header, args);
+
+      g_set_error_literal (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_FORMAT, message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+hs_import_read_header (HsCsvReader *reader, guint *line, const HsImportColumn *columns,
+                       guint n, GError **error, const char *not_header, ...)
+{
+  va_list args;
+  gboolean ok;
+
+  va_start (args, not_header);
+  ok = read_header_valist (reader, line, columns, n, error, not_header, args);
+  va_end (args);
+  return ok;
+}
+
+HsCsvReader *
+hs_import_open_csv_with_header (const char *path, guint *line, const HsImportColumn *columns,
+                                guint n, GError **error, const char *not_header, ...)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(HsCsvReader) reader = hs_csv_reader_new_from_file (path, &local_error);
+  va_list args;
+  gboolean ok;
+
+  if (reader == NULL)
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, "%s", local_error->message);
+      return NULL;
+    }
+  va_start (args, not_header);
+  ok = read_header_valist (reader, line, columns, n, error, not_header, args);
+  va_end (args);
+  return ok ? g_steal_pointer (&reader) : NULL;
+}
+
 char *
 hs_import_safe_name (const char *text)
 {
@@ -166,6 +259,27 @@ hs_import_safe_name (const char *text)
   if (s->len == 0 || s->str[0] == '.')
     g_string_prepend_c (s, '_');
   return g_string_free (s, FALSE);
+}
+
+gboolean
+hs_import_write_region_masks (HsImportContext *ctx, HsInstance *instance, GHashTable *masks,
+                              GPtrArray *order, guint width, guint height, GError **error)
+{
+  for (guint k = 0; k < order->len; k++)
+    {
+      const char *name = g_ptr_array_index (order, k);
+      const guint8 *mask = g_hash_table_lookup (masks, name);
+      g_autofree char *stem = g_strdup_printf ("%s__%s", instance->id, name);
+      g_autofree char *rel = hs_import_write_mask (ctx, stem, mask, width, height, error);
+      HsRegion *region;
+
+      if (rel == NULL)
+        return FALSE;
+      region = hs_import_find_region (ctx, instance, name);
+      hs_region_set_mask (region, rel);
+      hs_region_set_mask_extent (region, mask, width, height);
+    }
+  return TRUE;
 }
 
 char *
