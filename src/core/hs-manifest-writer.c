@@ -97,23 +97,10 @@ append_inline_strings (GString *out, char **strv)
 }
 
 static void
-open_object (Writer *w, Writer *child)
+open_object (Writer *w, Writer *child, gboolean one_line)
 {
-  g_string_append (w->out, "{\n");
-  child->out = w->out;
-  child->level = w->level + 1;
-  child->first = TRUE;
-  child->one_line = FALSE;
-}
-
-static void
-open_one_line_object (Writer *w, Writer *child)
-{
-  g_string_append_c (w->out, '{');
-  child->out = w->out;
-  child->level = w->level + 1;
-  child->first = TRUE;
-  child->one_line = TRUE;
+  g_string_append (w->out, one_line ? "{" : "{\n");
+  *child = (Writer) { w->out, w->level + 1, TRUE, one_line };
 }
 
 static void
@@ -148,7 +135,7 @@ write_label (Writer *w, const HsLabel *label)
 {
   Writer o;
 
-  open_one_line_object (w, &o);
+  open_object (w, &o, TRUE);
   member_string (&o, "condition", label->condition ? label->condition : "");
   member_string (&o, "context", label->context ? label->context : "positive");
   member (&o, "locations");
@@ -157,25 +144,46 @@ write_label (Writer *w, const HsLabel *label)
 }
 
 static void
-write_labels (Writer *w, const char *key, GPtrArray *labels)
+write_array_of (Writer *w, const char *key, GPtrArray *items,
+                void (*write_item) (Writer *, gconstpointer))
 {
   member (w, key);
-  if (labels->len == 0)
+  if (items->len == 0)
     {
       g_string_append (w->out, "[]");
       return;
     }
   g_string_append (w->out, "[\n");
-  for (guint i = 0; i < labels->len; i++)
+  for (guint i = 0; i < items->len; i++)
     {
       Writer item = { w->out, w->level + 1, TRUE, FALSE };
 
       indent (w->out, w->level + 1);
-      write_label (&item, g_ptr_array_index (labels, i));
-      g_string_append (w->out, i + 1 < labels->len ? ",\n" : "\n");
+      write_item (&item, g_ptr_array_index (items, i));
+      g_string_append (w->out, i + 1 < items->len ? ",\n" : "\n");
     }
   indent (w->out, w->level);
   g_string_append_c (w->out, ']');
+}
+
+static void
+write_label_cb (Writer *w, gconstpointer item)
+{
+  write_label (w, item);
+}
+
+/* [x1, y1, x2, y2] */
+static void
+append_box (GString *out, const HsBox *box)
+{
+  const double v[4] = { box->x1, box->y1, box->x2, box->y2 };
+
+  for (guint i = 0; i < 4; i++)
+    {
+      g_string_append (out, i == 0 ? "[" : ", ");
+      append_number (out, v[i]);
+    }
+  g_string_append_c (out, ']');
 }
 
 static void
@@ -183,7 +191,7 @@ write_region (Writer *w, const HsRegion *region)
 {
   Writer o;
 
-  open_one_line_object (w, &o);
+  open_object (w, &o, TRUE);
   if (region->boxes != NULL && region->boxes->len > 0)
     {
       member (&o, "boxes");
@@ -194,15 +202,7 @@ write_region (Writer *w, const HsRegion *region)
 
           if (i > 0)
             g_string_append (o.out, ", ");
-          g_string_append_c (o.out, '[');
-          append_number (o.out, box->x1);
-          g_string_append (o.out, ", ");
-          append_number (o.out, box->y1);
-          g_string_append (o.out, ", ");
-          append_number (o.out, box->x2);
-          g_string_append (o.out, ", ");
-          append_number (o.out, box->y2);
-          g_string_append_c (o.out, ']');
+          append_box (o.out, box);
         }
       g_string_append_c (o.out, ']');
     }
@@ -214,15 +214,7 @@ write_region (Writer *w, const HsRegion *region)
   if (region->mask != NULL && region->has_extent)
     {
       member (&o, "extent");
-      g_string_append_c (o.out, '[');
-      append_number (o.out, region->extent.x1);
-      g_string_append (o.out, ", ");
-      append_number (o.out, region->extent.y1);
-      g_string_append (o.out, ", ");
-      append_number (o.out, region->extent.x2);
-      g_string_append (o.out, ", ");
-      append_number (o.out, region->extent.y2);
-      g_string_append_c (o.out, ']');
+      append_box (o.out, &region->extent);
     }
   close_object (&o);
 }
@@ -232,14 +224,14 @@ write_sentence (Writer *w, const HsSentence *sentence)
 {
   Writer o;
 
-  open_object (w, &o);
+  open_object (w, &o, FALSE);
   member_string (&o, "id", sentence->id ? sentence->id : "");
   member_string (&o, "text", sentence->text ? sentence->text : "");
   member_string (&o, "kind", sentence->kind ? sentence->kind : "report");
   member (&o, "targets");
   append_inline_strings (o.out, sentence->targets);
   if (sentence->labels != NULL && sentence->labels->len > 0)
-    write_labels (&o, "labels", sentence->labels);
+    write_array_of (&o, "labels", sentence->labels, write_label_cb);
   close_object (&o);
 }
 
@@ -248,7 +240,7 @@ write_map (Writer *w, const HsMapRef *ref)
 {
   Writer o;
 
-  open_one_line_object (w, &o);
+  open_object (w, &o, TRUE);
   member_string (&o, "model", ref->model ? ref->model : "");
   if (ref->query != NULL)
     member_string (&o, "query", ref->query);
@@ -292,29 +284,6 @@ sorted_keys (GHashTable *table)
 }
 
 static void
-write_array_of (Writer *w, const char *key, GPtrArray *items,
-                void (*write_item) (Writer *, gconstpointer))
-{
-  member (w, key);
-  if (items->len == 0)
-    {
-      g_string_append (w->out, "[]");
-      return;
-    }
-  g_string_append (w->out, "[\n");
-  for (guint i = 0; i < items->len; i++)
-    {
-      Writer item = { w->out, w->level + 1, TRUE, FALSE };
-
-      indent (w->out, w->level + 1);
-      write_item (&item, g_ptr_array_index (items, i));
-      g_string_append (w->out, i + 1 < items->len ? ",\n" : "\n");
-    }
-  indent (w->out, w->level);
-  g_string_append_c (w->out, ']');
-}
-
-static void
 write_sentence_cb (Writer *w, gconstpointer item)
 {
   write_sentence (w, item);
@@ -331,7 +300,7 @@ write_instance (Writer *w, const HsInstance *instance)
 {
   Writer o;
 
-  open_object (w, &o);
+  open_object (w, &o, FALSE);
   member_string (&o, "id", instance->id ? instance->id : "");
   member_string (&o, "image", instance->image ? instance->image : "");
   member_record (&o, "image_bytes", "image_sha256", instance->image_record);
@@ -348,7 +317,7 @@ write_instance (Writer *w, const HsInstance *instance)
       Writer m;
 
       member (&o, "metadata");
-      open_object (&o, &m);
+      open_object (&o, &m, FALSE);
       for (guint i = 0; i < keys->len; i++)
         {
           const char *key = g_ptr_array_index (keys, i);
@@ -364,7 +333,7 @@ write_instance (Writer *w, const HsInstance *instance)
       member (&o, "phantom");
       g_string_append (o.out, "true");
     }
-  write_labels (&o, "findings", instance->findings);
+  write_array_of (&o, "findings", instance->findings, write_label_cb);
 
   member (&o, "regions");
   if (instance->regions->len == 0)
@@ -373,7 +342,7 @@ write_instance (Writer *w, const HsInstance *instance)
     {
       Writer r;
 
-      open_object (&o, &r);
+      open_object (&o, &r, FALSE);
       for (guint i = 0; i < instance->regions->len; i++)
         {
           const HsRegion *region = g_ptr_array_index (instance->regions, i);
@@ -408,7 +377,7 @@ dataset_to_json (HsDataset *dataset, gsize *len)
   for (guint i = 0; i < n; i++)
     g_ptr_array_add (instances, hs_dataset_get_instance (dataset, i));
 
-  open_object (&top, &o);
+  open_object (&top, &o, FALSE);
   member_string (&o, "format", HS_MANIFEST_FORMAT_NAME);
   member (&o, "version");
   g_string_append_printf (out, "%d", HS_DATASET_FORMAT_VERSION);
@@ -422,7 +391,7 @@ dataset_to_json (HsDataset *dataset, gsize *len)
       Writer m;
 
       member (&o, "models");
-      open_object (&o, &m);
+      open_object (&o, &m, FALSE);
       for (guint i = 0; i < keys->len; i++)
         {
           const char *key = g_ptr_array_index (keys, i);
@@ -430,7 +399,7 @@ dataset_to_json (HsDataset *dataset, gsize *len)
           Writer d;
 
           member (&m, key);
-          open_object (&m, &d);
+          open_object (&m, &d, FALSE);
           if (description != NULL)
             member_string (&d, "description", description);
           if (d.first)
