@@ -51,4 +51,9 @@ char **hs_text_tokenize          (const char *text);
  * bar) passes through it.  Free with g_free. */
 char  *hs_text_escape_controls   (const char *text);
 
+/* `text` as a finite number in the C locale ("1.5", "-2e3"): the whole of
+ * it, no blanks, no "nan" or "inf".  FALSE (and *out untouched) otherwise;
+ * the one parser of numbers in option values and scale specs. */
+gboolean hs_text_parse_number    (const char *text, double *out);
+
 G_END_DECLS

@@ -12,6 +12,23 @@ G_DEFINE_QUARK (hs-agreement-error-quark, hs_agreement_error)
 /* Categories are small (answers to a question); anything larger is a bug. */
 #define MAX_CATEGORIES 1024
 
+/* Unit u's ratings counted per category (`counts`); returns how many
+ * coders rated it (-1: not rated). */
+static guint
+unit_counts (const int *r, guint u, guint n_coders, guint n_categories, guint *counts)
+{
+  guint m = 0;
+
+  memset (counts, 0, n_categories * sizeof (guint));
+  for (guint c = 0; c < n_coders; c++)
+    if (r[(gsize) u * n_coders + c] >= 0)
+      {
+        counts[r[(gsize) u * n_coders + c]]++;
+        m++;
+      }
+  return m;
+}
+
 static double
 percent_agreement (const int *r, guint n_units, guint n_coders, guint n_categories,
                    guint *counts, guint *n_pairable)
@@ -21,16 +38,9 @@ percent_agreement (const int *r, guint n_units, guint n_coders, guint n_categori
 
   for (guint u = 0; u < n_units; u++)
     {
-      guint m = 0;
+      guint m = unit_counts (r, u, n_coders, n_categories, counts);
       double agree = 0.0;
 
-      memset (counts, 0, n_categories * sizeof (guint));
-      for (guint c = 0; c < n_coders; c++)
-        if (r[(gsize) u * n_coders + c] >= 0)
-          {
-            counts[r[(gsize) u * n_coders + c]]++;
-            m++;
-          }
       if (m < 2)
         continue;
       for (guint k = 0; k < n_categories; k++)
@@ -137,15 +147,8 @@ krippendorff_alpha (const int *r, guint n_units, guint n_coders, guint n_categor
 
   for (guint u = 0; u < n_units; u++)
     {
-      guint m = 0;
+      guint m = unit_counts (r, u, n_coders, n_categories, counts);
 
-      memset (counts, 0, nc * sizeof (guint));
-      for (guint c = 0; c < n_coders; c++)
-        if (r[(gsize) u * n_coders + c] >= 0)
-          {
-            counts[r[(gsize) u * n_coders + c]]++;
-            m++;
-          }
       if (m < 2)
         continue;
       /* o_ck += (number of c–k pairs of different coders) / (m − 1). */

@@ -87,6 +87,10 @@ gboolean hs_dataset_path_is_safe (const char *relative, const char **why);
 /* Bounding box of a mask's non-zero pixels in mask pixels, half-open;
  * [0, 0, 0, 0] when it has none (hs-dataset-subsets.c). */
 void hs_dataset_scan_mask_extent (const HsImage *mask, HsBox *extent);
+/* The bounding box (half-open; all 0 when empty) of the non-zero pixels of
+ * a width × height mask of `bytes_per_pixel` bytes a pixel. */
+void hs_dataset_mask_extent (const guint8 *data, guint bytes_per_pixel, guint width,
+                             guint height, HsBox *extent);
 /* Scales a box in mask pixels to image pixels, as the nearest rule of
  * metrics.md maps a mask of another size onto the image. */
 void hs_dataset_scale_mask_box (HsBox *box, guint mask_width, guint mask_height,

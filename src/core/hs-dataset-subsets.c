@@ -58,27 +58,8 @@ hs_subset_from_string (const char *name)
 void
 hs_dataset_scan_mask_extent (const HsImage *mask, HsBox *extent)
 {
-  guint width = hs_image_get_width (mask), height = hs_image_get_height (mask);
-  guint min_x = G_MAXUINT, min_y = G_MAXUINT, max_x = 0, max_y = 0;
-  const guint16 *data = hs_image_peek_data (mask);
-
-  for (guint y = 0; y < height; y++)
-    {
-      const guint16 *row = data + (gsize) y * width;
-
-      for (guint x = 0; x < width; x++)
-        if (row[x] != 0)
-          {
-            min_x = MIN (min_x, x);
-            max_x = MAX (max_x, x);
-            min_y = MIN (min_y, y);
-            max_y = MAX (max_y, y);
-          }
-    }
-  if (min_x == G_MAXUINT)
-    *extent = (HsBox) { 0, 0, 0, 0 };
-  else
-    *extent = (HsBox) { min_x, min_y, max_x + 1.0, max_y + 1.0 };
+  hs_dataset_mask_extent ((const guint8 *) hs_image_peek_data (mask), sizeof (guint16), hs_image_get_width (mask),
+                          hs_image_get_height (mask), extent);
 }
 
 void

@@ -223,29 +223,41 @@ hs_region_copy (const HsRegion *region)
 }
 
 void
-hs_region_set_mask_extent (HsRegion *region, const guint8 *mask, guint width, guint height)
+hs_dataset_mask_extent (const guint8 *data, guint bytes_per_pixel, guint width, guint height,
+                        HsBox *extent)
 {
   guint min_x = G_MAXUINT, min_y = G_MAXUINT, max_x = 0, max_y = 0;
-  HsBox extent = { 0, 0, 0, 0 };
+
+  for (guint y = 0; y < height; y++)
+    {
+      const guint8 *row = data + (gsize) y * width * bytes_per_pixel;
+
+      for (guint x = 0; x < width; x++)
+        for (guint b = 0; b < bytes_per_pixel; b++)
+          if (row[(gsize) x * bytes_per_pixel + b] != 0)
+            {
+              min_x = MIN (min_x, x);
+              max_x = MAX (max_x, x);
+              min_y = MIN (min_y, y);
+              max_y = MAX (max_y, y);
+              break;
+            }
+    }
+  if (min_x == G_MAXUINT)
+    *extent = (HsBox) { 0, 0, 0, 0 };
+  else
+    *extent = (HsBox) { min_x, min_y, max_x + 1.0, max_y + 1.0 };
+}
+
+void
+hs_region_set_mask_extent (HsRegion *region, const guint8 *mask, guint width, guint height)
+{
+  HsBox extent;
 
   g_return_if_fail (region != NULL);
   g_return_if_fail (mask != NULL || (gsize) width * height == 0);
 
-  for (guint y = 0; y < height; y++)
-    {
-      const guint8 *row = mask + (gsize) y * width;
-
-      for (guint x = 0; x < width; x++)
-        if (row[x] != 0)
-          {
-            min_x = MIN (min_x, x);
-            max_x = MAX (max_x, x);
-            min_y = MIN (min_y, y);
-            max_y = MAX (max_y, y);
-          }
-    }
-  if (min_x != G_MAXUINT)
-    extent = (HsBox) { min_x, min_y, max_x + 1.0, max_y + 1.0 };
+  hs_dataset_mask_extent (mask, 1, width, height, &extent);
   hs_region_set_extent (region, &extent);
 }
 

@@ -7,6 +7,7 @@
 #include "hs-limits.h"
 #include "hs-safe-open.h"
 #include "hs-i18n-private.h"
+#include "hs-text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -157,13 +158,11 @@ gboolean
 hs_import_parse_number (const char *text, double *out)
 {
   g_autofree char *copy = NULL;
-  char *end = NULL;
 
   if (text == NULL)
     return FALSE;
   copy = g_strstrip (g_strdup (text));
-  *out = g_ascii_strtod (copy, &end);
-  return end != copy && *end == '\0' && isfinite (*out);
+  return hs_text_parse_number (copy, out);
 }
 
 gboolean

@@ -2,6 +2,7 @@
 #include "hs-overlay.h"
 #include "hs-limits.h"
 #include "hs-parallel.h"
+#include "hs-text.h"
 #include "hs-i18n-private.h"
 
 #include <math.h>
@@ -62,21 +63,6 @@ hs_scale_spec_init (HsScaleSpec *spec)
   spec->p_hi = 99;
 }
 
-static gboolean
-parse_double (const char *text, double *out)
-{
-  char *end = NULL;
-  double v;
-
-  if (text == NULL || *text == '\0')
-    return FALSE;
-  v = g_ascii_strtod (text, &end);
-  if (end == text || *end != '\0' || !isfinite (v))
-    return FALSE;
-  *out = v;
-  return TRUE;
-}
-
 gboolean
 hs_scale_spec_parse (const char *text, HsScaleSpec *spec, GError **error)
 {
@@ -110,7 +96,7 @@ hs_scale_spec_parse (const char *text, HsScaleSpec *spec, GError **error)
     {
       double a, b;
 
-      if (n != 3 || !parse_double (parts[1], &a) || !parse_double (parts[2], &b))
+      if (n != 3 || !hs_text_parse_number (parts[1], &a) || !hs_text_parse_number (parts[2], &b))
         {
           g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
                        _("scale '%s' needs two numbers, as %s:LO:HI"), text, parts[0]);
@@ -153,6 +139,21 @@ check_finite (const double *values, gsize n, GError **error)
                      _("map value %zu is not finite (%g)"), i, values[i]);
         return FALSE;
       }
+  return TRUE;
+}
+
+/* The smallest and largest of n > 0 values; FALSE when one is not finite. */
+static gboolean
+finite_range (const double *values, gsize n, double *lo, double *hi, GError **error)
+{
+  if (!check_finite (values, n, error))
+    return FALSE;
+  *lo = *hi = values[0];
+  for (gsize i = 1; i < n; i++)
+    {
+      *lo = MIN (*lo, values[i]);
+      *hi = MAX (*hi, values[i]);
+    }
   return TRUE;
 }
 
@@ -205,14 +206,8 @@ hs_scale_resolve (const HsScaleSpec *spec, const double *values, gsize n,
     case HS_SCALE_MINMAX:
       if (n == 0)
         goto empty;
-      if (!check_finite (values, n, error))
+      if (!finite_range (values, n, &lo, &hi, error))
         return FALSE;
-      lo = hi = values[0];
-      for (gsize i = 1; i < n; i++)
-        {
-          lo = MIN (lo, values[i]);
-          hi = MAX (hi, values[i]);
-        }
       break;
 
     case HS_SCALE_PERCENTILE:
@@ -543,15 +538,8 @@ hs_overlay_field_new_region (const double *grid, guint w, guint h,
                    rw, rh, w, h);
       return NULL;
     }
-  if (!check_finite (grid, cells, error))
+  if (!finite_range (grid, cells, &vmin, &vmax, error))
     return NULL;
-
-  vmin = vmax = grid[0];
-  for (guint64 i = 1; i < cells; i++)
-    {
-      vmin = MIN (vmin, grid[i]);
-      vmax = MAX (vmax, grid[i]);
-    }
 
   field = g_new0 (HsOverlayField, 1);
   g_atomic_ref_count_init (&field->ref);

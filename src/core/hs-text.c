@@ -1,6 +1,7 @@
 /* hs-text.c — left/right swapping, sentence splitting, tokenizing */
 #include "heatscope/hs-text.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Length in bytes of the word character at p (valid UTF-8), or 0. */
@@ -305,4 +306,19 @@ hs_text_escape_controls (const char *text)
         }
     }
   return g_string_free (out, FALSE);
+}
+
+gboolean
+hs_text_parse_number (const char *text, double *out)
+{
+  char *end = NULL;
+  double v;
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  v = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !isfinite (v))
+    return FALSE;
+  *out = v;
+  return TRUE;
 }
