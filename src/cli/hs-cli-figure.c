@@ -234,15 +234,9 @@ hs_cli_figure (int argc, char **argv)
     "headers, a legend of region colours and a caption.  Sizes are in points: PDF and SVG\n"
     "pages are the requested width, PNG is rendered at --dpi.  A swap-left-right panel\n"
     "draws the swapped prompt's map boxed and scored against the ORIGINAL target.");
-  if (!hs_cli_parse (context, &argc, &argv, CMD))
+  if (!hs_cli_parse_dataset (context, &argc, &argv, CMD))
     return HS_CLI_EXIT_USAGE;
 
-  if (argc != 2)
-    {
-      hs_cli_error (CMD, argc < 2 ? "missing DATASET (a folder or its heatscope.json)"
-                                  : "expected exactly one DATASET");
-      return HS_CLI_EXIT_USAGE;
-    }
   if (panel_specs == NULL || output == NULL)
     {
       hs_cli_error (CMD, "--panel (at least one) and -o are required");

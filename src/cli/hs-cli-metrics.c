@@ -211,49 +211,25 @@ append_csv_header (const Job *job, GString *out)
 
 /* --- scoring one instance ------------------------------------------------ */
 
-/* A problem with this instance: on stderr, and the run fails. */
+/* A message on stderr about this instance; `fails`: a problem that makes
+ * the run fail, else a note (a perturbed map that is missing: the row is
+ * written with null deltas). */
 static void
-report (InstanceResult *result, const char *format, ...) G_GNUC_PRINTF (2, 3);
+message (InstanceResult *result, gboolean fails, const char *format, ...) G_GNUC_PRINTF (3, 4);
 
 static void
-report (InstanceResult *result, const char *format, ...)
+message (InstanceResult *result, gboolean fails, const char *format, ...)
 {
   va_list args;
-  g_autofree char *message = NULL;
-  g_autofree char *safe = NULL;
+  g_autofree char *line = NULL;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  line = hs_cli_message_valist ("metrics", format, args);
   va_end (args);
-  /* One line per message, whatever the ids and paths it quotes hold. */
-  safe = hs_text_escape_controls (message);
-  g_string_append (result->errors, "heatscope-cli metrics: ");
-  g_string_append (result->errors, safe);
+  g_string_append (result->errors, line);
   g_string_append_c (result->errors, '\n');
-  result->n_failed++;
-}
-
-/* A message on stderr that does not make the run fail (a perturbed map that
- * is missing: the row is written with null deltas). */
-static void
-note (InstanceResult *result, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-static void
-note (InstanceResult *result, const char *format, ...)
-{
-  va_list args;
-
-  g_autofree char *message = NULL;
-  g_autofree char *safe = NULL;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  /* One line per message, whatever the ids and paths it quotes hold. */
-  safe = hs_text_escape_controls (message);
-  g_string_append (result->errors, "heatscope-cli metrics: ");
-  g_string_append (result->errors, safe);
-  g_string_append_c (result->errors, '\n');
+  if (fails)
+    result->n_failed++;
 }
 
 /* Compares the row's map with its perturbed counterpart; FALSE (and a note)
@@ -270,7 +246,7 @@ compare_perturbed (const Job *job, InstanceResult *result, const HsInstance *ins
 
   if (perturbed == NULL)
     {
-      note (result, "instance \"%s\", query \"%s\", model \"%s\": %s (deltas null)",
+      message (result, FALSE, "instance \"%s\", query \"%s\", model \"%s\": %s (deltas null)",
             instance->id, sentence->id, model, perturb_error->message);
       return FALSE;
     }
@@ -281,7 +257,7 @@ compare_perturbed (const Job *job, InstanceResult *result, const HsInstance *ins
       !hs_perturb_compare (job->perturb, instance, sentence, perturbed, map, other, target,
                            options, cmp, &error))
     {
-      note (result, "instance \"%s\", query \"%s\", model \"%s\": %s: %s (deltas null)",
+      message (result, FALSE, "instance \"%s\", query \"%s\", model \"%s\": %s: %s (deltas null)",
             instance->id, sentence->id, model, hs_perturbation_to_string (job->perturbation),
             error->message);
       return FALSE;
@@ -338,7 +314,7 @@ score_instance (const Job *job, guint index, InstanceResult *result)
               !hs_eval_grid_init (&grid, job->options.protocol, width, height,
                                   job->options.eval_size, &error))
             {
-              report (result, "%s: instance \"%s\": %s (%u rows skipped)", manifest,
+              message (result, TRUE, "%s: instance \"%s\": %s (%u rows skipped)", manifest,
                       instance->id, error->message, n_maps);
               result->n_failed += n_maps - 1;
               continue;
@@ -362,7 +338,7 @@ score_instance (const Job *job, guint index, InstanceResult *result)
         }
       if (error != NULL)
         {
-          report (result, "instance \"%s\", query \"%s\": %s (%u rows skipped)", instance->id,
+          message (result, TRUE, "instance \"%s\", query \"%s\": %s (%u rows skipped)", instance->id,
                   sentence->id, error->message, n_maps);
           result->n_failed += n_maps - 1;
           continue;
@@ -403,7 +379,7 @@ score_instance (const Job *job, guint index, InstanceResult *result)
           if (map == NULL ||
               !hs_score_map (map, target, &row_options, &scores, &map_error))
             {
-              report (result, "instance \"%s\", query \"%s\", model \"%s\": %s", instance->id,
+              message (result, TRUE, "instance \"%s\", query \"%s\", model \"%s\": %s", instance->id,
                       sentence->id, job->models[m], map_error->message);
               continue;
             }
@@ -680,13 +656,8 @@ hs_cli_metrics (int argc, char **argv)
     "target, l_A, l_B: of the original and the swapped map; positive = the map followed\n"
     "the swapped words) and leaves delta_wrong_side null: wrong_side is not scored for a\n"
     "swapped prompt against the original target.");
-  if (!hs_cli_parse (context, &argc, &argv, "metrics"))
+  if (!hs_cli_parse_dataset (context, &argc, &argv, "metrics"))
     return HS_CLI_EXIT_USAGE;
-  if (argc != 2)
-    {
-      hs_cli_error ("metrics", argc < 2 ? "missing DATASET" : "expected exactly one DATASET");
-      return HS_CLI_EXIT_USAGE;
-    }
 
   hs_score_options_init (&job.options);
   if (protocol_name != NULL && !hs_protocol_from_string (protocol_name, &job.options.protocol))

@@ -7,29 +7,14 @@
 
 #define CMD "render"
 
-static gboolean
-parse_number (const char *text, double *out)
-{
-  char *end = NULL;
-  double v;
-
-  if (text == NULL || *text == '\0')
-    return FALSE;
-  v = g_ascii_strtod (text, &end);
-  if (end == text || *end != '\0' || !isfinite (v))
-    return FALSE;
-  *out = v;
-  return TRUE;
-}
-
 /* "C:W" in the image's own grey units. */
 static gboolean
 parse_window (const char *text, double *center, double *width)
 {
   g_auto(GStrv) parts = g_strsplit (text, ":", -1);
 
-  return g_strv_length (parts) == 2 && parse_number (parts[0], center)
-         && parse_number (parts[1], width) && *width > 0;
+  return g_strv_length (parts) == 2 && hs_text_parse_number (parts[0], center)
+         && hs_text_parse_number (parts[1], width) && *width > 0;
 }
 
 /* "topk:K", "top-k:K", "otsu" or "none". */
@@ -42,7 +27,7 @@ parse_outline (const char *text, HsOutline *outline, double *k)
   if (n == 0 || !hs_outline_from_string (parts[0], outline))
     return FALSE;
   if (*outline == HS_OUTLINE_TOP_K)
-    return n == 2 && parse_number (parts[1], k) && *k > 0 && *k <= 100;
+    return n == 2 && hs_text_parse_number (parts[1], k) && *k > 0 && *k <= 100;
   return n == 1;
 }
 
@@ -98,16 +83,10 @@ hs_cli_render (int argc, char **argv)
     "their names and mask contours, a colour bar in map units with the scale mode, the\n"
     "No-Attn mass as its own gauge and a caption (prompt, model, instance).  In SVG and PDF\n"
     "the boxes, contours and text stay vector; only the image and overlay are a raster.");
-  if (!hs_cli_parse (context, &argc, &argv, CMD))
+  if (!hs_cli_parse_dataset (context, &argc, &argv, CMD))
     return HS_CLI_EXIT_USAGE;
 
   /* ---- usage ---- */
-  if (argc != 2)
-    {
-      hs_cli_error (CMD, argc < 2 ? "missing DATASET (a folder or its heatscope.json)"
-                                  : "expected exactly one DATASET");
-      return HS_CLI_EXIT_USAGE;
-    }
   if (instance_id == NULL || query == NULL || output == NULL)
     {
       hs_cli_error (CMD, "--instance, --query and -o are required");

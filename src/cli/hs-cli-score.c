@@ -39,16 +39,8 @@ parse_box (const char *text, HsBox *box)
   if (g_strv_length (parts) != 4)
     return FALSE;
   for (guint i = 0; i < 4; i++)
-    {
-      char *end = NULL;
-      const char *p = g_strstrip (parts[i]);
-
-      if (*p == '\0')
-        return FALSE;
-      v[i] = g_ascii_strtod (p, &end);
-      if (end == NULL || *end != '\0' || !isfinite (v[i]))
-        return FALSE;
-    }
+    if (!hs_text_parse_number (g_strstrip (parts[i]), &v[i]))
+      return FALSE;
   *box = (HsBox) { v[0], v[1], v[2], v[3] };
   return TRUE;
 }

@@ -5,21 +5,27 @@
 #include <stdio.h>
 #include <string.h>
 
+char *
+hs_cli_message_valist (const char *command, const char *format, va_list args)
+{
+  g_autofree char *message = g_strdup_vprintf (format, args);
+  /* Messages quote ids, names and paths from the input: a newline or an
+   * escape sequence in them must not forge lines or drive the terminal. */
+  g_autofree char *safe = hs_text_escape_controls (message);
+
+  return g_strdup_printf ("heatscope-cli %s: %s", command, safe);
+}
+
 void
 hs_cli_error (const char *command, const char *format, ...)
 {
   va_list args;
-  g_autofree char *message = NULL;
-
-  g_autofree char *safe = NULL;
+  g_autofree char *line = NULL;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  line = hs_cli_message_valist (command, format, args);
   va_end (args);
-  /* Messages quote ids, names and paths from the input: a newline or an
-   * escape sequence in them must not forge lines or drive the terminal. */
-  safe = hs_text_escape_controls (message);
-  fprintf (stderr, "heatscope-cli %s: %s\n", command, safe);
+  fprintf (stderr, "%s\n", line);
 }
 
 void
@@ -38,6 +44,20 @@ hs_cli_parse (GOptionContext *context, int *argc, char ***argv, const char *comm
   if (!g_option_context_parse (context, argc, argv, &error))
     {
       hs_cli_error (command, "%s", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+hs_cli_parse_dataset (GOptionContext *context, int *argc, char ***argv, const char *command)
+{
+  if (!hs_cli_parse (context, argc, argv, command))
+    return FALSE;
+  if (*argc != 2)
+    {
+      hs_cli_error (command, *argc < 2 ? "missing DATASET (a folder or its heatscope.json)"
+                                       : "expected exactly one DATASET");
       return FALSE;
     }
   return TRUE;

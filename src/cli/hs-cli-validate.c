@@ -17,14 +17,8 @@ hs_cli_validate (int argc, char **argv)
     "Checks heatscope.json against the schema and opens every referenced image, mask and map.\n"
     "Prints one line per problem, \"FILE: JSONPATH: message\", and exits with status 1 if\n"
     "there is any; prints \"ok: N instances, M sentences, K maps\" and exits 0 otherwise.");
-  if (!hs_cli_parse (context, &argc, &argv, "validate"))
+  if (!hs_cli_parse_dataset (context, &argc, &argv, "validate"))
     return HS_CLI_EXIT_USAGE;
-  if (argc != 2)
-    {
-      hs_cli_error ("validate", argc < 2 ? "missing DATASET (a folder or its heatscope.json)"
-                                         : "expected exactly one DATASET");
-      return HS_CLI_EXIT_USAGE;
-    }
 
   if (!hs_dataset_validate (argv[1], &problems))
     {

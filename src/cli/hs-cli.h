@@ -3,6 +3,7 @@
 
 #include <heatscope/heatscope.h>
 
+#include <stdarg.h>
 #include <stdio.h>
 
 G_BEGIN_DECLS
@@ -25,6 +26,10 @@ int hs_cli_figure    (int argc, char **argv);
 
 /* Prints "heatscope-cli COMMAND: MESSAGE" to stderr. */
 void hs_cli_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* The line hs_cli_error prints (without its newline), for messages that are
+ * gathered first. */
+char *hs_cli_message_valist (const char *command, const char *format, va_list args)
+  G_GNUC_PRINTF (2, 0);
 /* Prints TEXT and a newline with its control characters escaped
  * (hs_text_escape_controls): every line that echoes input goes through it
  * or hs_cli_error. */
@@ -34,6 +39,9 @@ gboolean hs_cli_parse (GOptionContext *context, int *argc, char ***argv, const c
 /* Sets the --help description to `text` (may be NULL) followed by the
  * library's table of metric definitions (hs_metric_info_format_help). */
 void     hs_cli_describe_metrics (GOptionContext *context, const char *text);
+/* hs_cli_parse, then exactly one DATASET argument (argv[1]) or an error. */
+gboolean hs_cli_parse_dataset (GOptionContext *context, int *argc, char ***argv,
+                               const char *command);
 
 /* The map for (model, query): the query is a sentence id or the exact prompt
  * a map was computed for; model NULL = the first map in manifest order. */
