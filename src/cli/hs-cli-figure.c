@@ -260,22 +260,8 @@ hs_cli_figure (int argc, char **argv)
     }
   grid.dpi = dpi;
   grid.font_size = font_size;
-  if (colormap && !hs_colormap_from_string (colormap, &grid.overlay.colormap))
-    {
-      hs_cli_error (CMD, "unknown colour map '%s' (jet, turbo, viridis, inferno, grey)", colormap);
-      return HS_CLI_EXIT_USAGE;
-    }
-  if (scale && !hs_scale_spec_parse (scale, &grid.overlay.scale, &error))
-    {
-      hs_cli_error (CMD, "--scale: %s", error->message);
-      return HS_CLI_EXIT_USAGE;
-    }
-  if (!(opacity >= 0 && opacity <= 1))
-    {
-      hs_cli_error (CMD, "--opacity must lie in [0, 1]");
-      return HS_CLI_EXIT_USAGE;
-    }
-  grid.overlay.opacity = opacity;
+  if (!hs_cli_overlay_options (CMD, colormap, scale, opacity, &grid.overlay))
+    return HS_CLI_EXIT_USAGE;
   if (per_row && per_column)
     {
       hs_cli_error (CMD, "--per-row-scale and --per-column-scale exclude each other");

@@ -148,14 +148,16 @@ append_row (const Job *job, GString *out, const char *instance, const char *quer
             const char *model, guint subsets, double threshold, const double *values)
 {
   g_autofree char *threshold_text = isnan (threshold) ? g_strdup ("otsu") : hs_metric_format (threshold);
+  const char *keys[] = { "instance", "query", "model" };
+  const char *fields[] = { instance, query, model };
+
   if (job->jsonl)
     {
-      g_string_append (out, "{\"instance\": ");
-      append_json_string (out, instance);
-      g_string_append (out, ", \"query\": ");
-      append_json_string (out, query);
-      g_string_append (out, ", \"model\": ");
-      append_json_string (out, model);
+      for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+        {
+          g_string_append_printf (out, "%s\"%s\": ", i == 0 ? "{" : ", ", keys[i]);
+          append_json_string (out, fields[i]);
+        }
       g_string_append (out, ", \"subsets\": [");
       for (guint s = 1, n = 0; s < N_SUMMARY_SUBSETS; s++)
         if (subsets & summary_subset_flags[s])
@@ -175,12 +177,11 @@ append_row (const Job *job, GString *out, const char *instance, const char *quer
     }
   else
     {
-      hs_csv_append_field (out, instance);
-      g_string_append_c (out, ',');
-      hs_csv_append_field (out, query);
-      g_string_append_c (out, ',');
-      hs_csv_append_field (out, model);
-      g_string_append_c (out, ',');
+      for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+        {
+          hs_csv_append_field (out, fields[i]);
+          g_string_append_c (out, ',');
+        }
       for (guint s = 1, n = 0; s < N_SUMMARY_SUBSETS; s++)
         if (subsets & summary_subset_flags[s])
           g_string_append_printf (out, "%s%s", n++ ? ";" : "", summary_subset_names[s]);

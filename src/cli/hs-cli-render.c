@@ -98,22 +98,8 @@ hs_cli_render (int argc, char **argv)
       hs_cli_error (CMD, "%s", error->message);
       return HS_CLI_EXIT_USAGE;
     }
-  if (colormap && !hs_colormap_from_string (colormap, &view.overlay.colormap))
-    {
-      hs_cli_error (CMD, "unknown colour map '%s' (jet, turbo, viridis, inferno, grey, diverging)", colormap);
-      return HS_CLI_EXIT_USAGE;
-    }
-  if (!(opacity >= 0 && opacity <= 1))
-    {
-      hs_cli_error (CMD, "--opacity must lie in [0, 1]");
-      return HS_CLI_EXIT_USAGE;
-    }
-  view.overlay.opacity = opacity;
-  if (scale && !hs_scale_spec_parse (scale, &view.overlay.scale, &error))
-    {
-      hs_cli_error (CMD, "--scale: %s", error->message);
-      return HS_CLI_EXIT_USAGE;
-    }
+  if (!hs_cli_overlay_options (CMD, colormap, scale, opacity, &view.overlay))
+    return HS_CLI_EXIT_USAGE;
   if (!isnan (gamma) && !isnan (log_base))
     {
       hs_cli_error (CMD, "--gamma and --log-strength exclude each other");

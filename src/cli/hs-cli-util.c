@@ -63,6 +63,32 @@ hs_cli_parse_dataset (GOptionContext *context, int *argc, char ***argv, const ch
   return TRUE;
 }
 
+gboolean
+hs_cli_overlay_options (const char *command, const char *colormap, const char *scale,
+                        double opacity, HsOverlayOptions *overlay)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (colormap && !hs_colormap_from_string (colormap, &overlay->colormap))
+    {
+      hs_cli_error (command, "unknown colour map '%s' (jet, turbo, viridis, inferno, grey, diverging)",
+                    colormap);
+      return FALSE;
+    }
+  if (!(opacity >= 0 && opacity <= 1))
+    {
+      hs_cli_error (command, "--opacity must lie in [0, 1]");
+      return FALSE;
+    }
+  overlay->opacity = opacity;
+  if (scale && !hs_scale_spec_parse (scale, &overlay->scale, &error))
+    {
+      hs_cli_error (command, "--scale: %s", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* The map for (model, query): the query is a sentence id or the exact prompt
  * a map was computed for; without --model the first map in manifest order. */
 HsMapRef *

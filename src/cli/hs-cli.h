@@ -42,6 +42,10 @@ void     hs_cli_describe_metrics (GOptionContext *context, const char *text);
 /* hs_cli_parse, then exactly one DATASET argument (argv[1]) or an error. */
 gboolean hs_cli_parse_dataset (GOptionContext *context, int *argc, char ***argv,
                                const char *command);
+/* --colormap NAME, --scale MODE and --opacity A (render, figure) into
+ * `overlay`; FALSE after printing the problem. */
+gboolean hs_cli_overlay_options (const char *command, const char *colormap, const char *scale,
+                                 double opacity, HsOverlayOptions *overlay);
 
 /* The map for (model, query): the query is a sentence id or the exact prompt
  * a map was computed for; model NULL = the first map in manifest order. */
