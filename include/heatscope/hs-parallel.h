@@ -21,4 +21,13 @@ typedef void (*HsRowFunc) (gpointer data, guint row_begin, guint row_end);
 void hs_parallel_rows (guint n_rows, guint64 n_pixels, guint64 min_pixels,
                        HsRowFunc func, gpointer data);
 
+/* Processes part `part` of `n_parts`; must be safe to run beside the
+ * other parts. */
+typedef void (*HsPartFunc) (gpointer data, guint part, guint n_parts);
+
+/* Runs func on parts 1 … n_parts − 1 on their own threads (a part whose
+ * thread cannot be had runs on the caller) and part 0 on the caller;
+ * n_parts is clamped to [1, 8].  Returns when all are done. */
+void hs_parallel_parts (HsPartFunc func, gpointer data, guint n_parts);
+
 G_END_DECLS

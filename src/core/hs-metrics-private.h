@@ -42,8 +42,6 @@ typedef struct _HsResampler HsResampler;
  * 32 MB buffers cost more than the metrics). */
 double  *hs_metrics_workspace       (guint slot, gsize n_values);
 
-void     hs_metrics_run_parts       (void (*func) (gpointer data, guint part, guint n_parts),
-                                     gpointer data, guint n_parts);
 
 /* Sorting and order statistics (hs-metrics-threshold.c). */
 void     hs_metrics_sort_doubles    (double *values, gsize n, double *scratch);

@@ -9,6 +9,7 @@
  * searches on the two arrays. */
 #include "hs-metrics-private.h"
 #include "hs-resample-private.h"
+#include "hs-parallel.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -459,7 +460,7 @@ run_parts (void (*func) (gpointer data, guint part, guint n_parts), gpointer dat
            guint n_parts, guint n_threads)
 {
   if (n_threads >= 2 && n_parts >= 2)
-    hs_metrics_run_parts (func, data, n_parts);
+    hs_parallel_parts (func, data, n_parts);
   else
     for (guint p = 0; p < n_parts; p++)
       func (data, p, n_parts);
@@ -812,7 +813,7 @@ hs_metrics_rank_metrics (const HsEvalState *state, HsScores *out)
   job.end[0] = cut;
   job.begin[1] = cut;
   job.end[1] = 0;
-  hs_metrics_run_parts (rank_part, &job, state->n_threads >= 2 && state->n_pos >= 65536 ? 2 : 1);
+  hs_parallel_parts (rank_part, &job, state->n_threads >= 2 && state->n_pos >= 65536 ? 2 : 1);
   if (state->n_threads < 2 || state->n_pos < 65536)
     rank_part (&job, 1, 2);
   hs_scores_set (out, HS_METRIC_AUROC,

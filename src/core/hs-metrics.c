@@ -4,6 +4,7 @@
 #include "hs-limits.h"
 #include "hs-resample-private.h"
 #include "hs-i18n-private.h"
+#include "hs-parallel.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -223,51 +224,6 @@ hs_score_release_memory (void)
     }
 }
 
-typedef struct {
-  void   (*func) (gpointer data, guint part, guint n_parts);
-  gpointer data;
-  guint    part, n_parts;
-} PartJob;
-
-static gpointer
-part_thread (gpointer data)
-{
-  PartJob *job = data;
-
-  job->func (job->data, job->part, job->n_parts);
-  return NULL;
-}
-
-void
-hs_metrics_run_parts (void (*func) (gpointer data, guint part, guint n_parts),
-                      gpointer data, guint n_parts)
-{
-  GThread *threads[8];
-  PartJob jobs[8];
-  guint started = 0;
-
-  n_parts = CLAMP (n_parts, 1, G_N_ELEMENTS (threads));
-  for (guint p = 1; p < n_parts; p++)
-    {
-      GError *error = NULL;
-
-      jobs[p] = (PartJob) { func, data, p, n_parts };
-      threads[p] = g_thread_try_new ("hs-metrics", part_thread, &jobs[p], &error);
-      if (threads[p] == NULL)
-        {
-          /* No thread: do that part here. */
-          g_clear_error (&error);
-          func (data, p, n_parts);
-        }
-      started++;
-    }
-  func (data, 0, n_parts);
-  for (guint p = 1; p < n_parts; p++)
-    if (threads[p] != NULL)
-      g_thread_join (threads[p]);
-  (void) started;
-}
-
 static guint
 choose_threads (const HsScoreOptions *options, gsize n)
 {
@@ -398,7 +354,7 @@ hs_metrics_entropy (const double *grid, gsize n_cells, double no_attn,
     }
   job.total = total;
   if (n_parts > 1 && g_get_num_processors () >= 2)
-    hs_metrics_run_parts (entropy_part, &job, n_parts);
+    hs_parallel_parts (entropy_part, &job, n_parts);
   else
     for (guint p = 0; p < n_parts; p++)
       entropy_part (&job, p, n_parts);

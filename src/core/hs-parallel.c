@@ -2,18 +2,40 @@
 #include "hs-parallel.h"
 
 typedef struct {
-  HsRowFunc func;
-  gpointer  data;
-  guint     begin, end;
-} RowJob;
+  HsPartFunc func;
+  gpointer   data;
+  guint      part, n_parts;
+} PartJob;
 
 static gpointer
-row_job_run (gpointer p)
+part_thread (gpointer data)
 {
-  RowJob *job = p;
+  PartJob *job = data;
 
-  job->func (job->data, job->begin, job->end);
+  job->func (job->data, job->part, job->n_parts);
   return NULL;
+}
+
+void
+hs_parallel_parts (HsPartFunc func, gpointer data, guint n_parts)
+{
+  GThread *threads[8] = { NULL };
+  PartJob jobs[8];
+
+  g_return_if_fail (func != NULL);
+
+  n_parts = CLAMP (n_parts, 1, G_N_ELEMENTS (threads));
+  for (guint p = 1; p < n_parts; p++)
+    {
+      jobs[p] = (PartJob) { func, data, p, n_parts };
+      threads[p] = g_thread_try_new ("hs-part", part_thread, &jobs[p], NULL);
+      if (threads[p] == NULL)
+        func (data, p, n_parts);   /* no thread to spare: same result, here */
+    }
+  func (data, 0, n_parts);
+  for (guint p = 1; p < n_parts; p++)
+    if (threads[p] != NULL)
+      g_thread_join (threads[p]);
 }
 
 static gboolean
@@ -33,29 +55,32 @@ use_threads (void)
   return threads;
 }
 
+typedef struct {
+  HsRowFunc func;
+  gpointer  data;
+  guint     n_rows;
+} Rows;
+
+/* Part k of n: rows [k·n_rows/n, (k+1)·n_rows/n). */
+static void
+rows_part (gpointer data, guint part, guint n_parts)
+{
+  Rows *rows = data;
+
+  rows->func (rows->data, (guint) ((guint64) rows->n_rows * part / n_parts),
+              (guint) ((guint64) rows->n_rows * (part + 1) / n_parts));
+}
+
 void
 hs_parallel_rows (guint n_rows, guint64 n_pixels, guint64 min_pixels,
                   HsRowFunc func, gpointer data)
 {
-  RowJob second;
-  GThread *thread;
-  guint half;
+  Rows rows = { func, data, n_rows };
 
   g_return_if_fail (func != NULL);
 
   if (n_pixels < min_pixels || n_rows < 2 || !use_threads ())
-    {
-      func (data, 0, n_rows);
-      return;
-    }
-  half = n_rows / 2;
-  second = (RowJob) { func, data, half, n_rows };
-  thread = g_thread_try_new ("hs-rows", row_job_run, &second, NULL);
-  if (thread == NULL)
-    {
-      func (data, 0, n_rows);       /* no thread to spare: same result, one core */
-      return;
-    }
-  func (data, 0, half);
-  g_thread_join (thread);
+    func (data, 0, n_rows);
+  else
+    hs_parallel_parts (rows_part, &rows, 2);
 }
