@@ -797,40 +797,38 @@ size_grid (gconstpointer grid, double *width, double *height, GError **error)
   return hs_figure_grid_get_size (grid, width, height, error);
 }
 
-gboolean
-hs_figure_grid_draw (const HsFigureGrid *grid, cairo_t *cr, GError **error)
+static gboolean
+paint_page (gconstpointer figure, HsPainter *p, double *width, double *height, GError **error)
 {
-  HsPainter p;
+  const HsFigureGrid *grid = figure;
   GridLayout l;
-  gboolean ok;
+  gboolean ok = compute_grid_layout (grid, p, &l, error);
 
-  g_return_val_if_fail (grid != NULL, FALSE);
-  g_return_val_if_fail (cr != NULL, FALSE);
-  hs_painter_init (&p, cr, NULL);
-  ok = compute_grid_layout (grid, &p, &l, error);
   if (ok)
     {
-      cairo_save (cr);
-      unhinted (cr);
-      ok = paint_grid (grid, &p, &l, error);
-      cairo_restore (cr);
+      *width = l.width;
+      *height = l.height;
+      if (p->cr != NULL)
+        unhinted (p->cr);
+      ok = paint_grid (grid, p, &l, error);
     }
   grid_layout_clear (&l);
-  hs_painter_clear (&p);
   return ok;
 }
 
-static gboolean
-draw_grid (gconstpointer grid, cairo_t *cr, GError **error)
+gboolean
+hs_figure_grid_draw (const HsFigureGrid *grid, cairo_t *cr, GError **error)
 {
-  return hs_figure_grid_draw (grid, cr, error);
+  g_return_val_if_fail (grid != NULL, FALSE);
+  g_return_val_if_fail (cr != NULL, FALSE);
+  return hs_figure_paint_cairo (grid, paint_page, cr, error);
 }
 
 cairo_surface_t *
 hs_figure_grid_render_surface (const HsFigureGrid *grid, GError **error)
 {
   g_return_val_if_fail (grid != NULL, NULL);
-  return hs_figure_export_surface (grid, size_grid, draw_grid, grid->dpi / 72.0, grid->dpi,
+  return hs_figure_export_surface (grid, size_grid, paint_page, grid->dpi / 72.0, grid->dpi,
                                    error);
 }
 
@@ -844,29 +842,10 @@ hs_figure_grid_save (const HsFigureGrid *grid, HsFigureFormat format, const char
   if (format == HS_FIGURE_PNG)
     return hs_figure_export_png (hs_figure_grid_render_surface (grid, error), path, error);
   else if (format == HS_FIGURE_PDF)
-    return hs_figure_export_pdf (grid, size_grid, draw_grid, grid->caption, path, error);
+    return hs_figure_export_pdf (grid, size_grid, paint_page, grid->caption, path, error);
   else if (format == HS_FIGURE_SVG)
-    {
-      g_autoptr(GString) svg = g_string_new (NULL);
-      HsPainter p;
-      GridLayout l;
-      gboolean ok;
-
-      hs_painter_init (&p, NULL, svg);
-      ok = compute_grid_layout (grid, &p, &l, error);
-      if (ok)
-        {
-          /* width/height in pt: the page prints at its requested size */
-          hs_figure_svg_begin (svg, l.width, l.height, "pt", grid->caption);
-          ok = paint_grid (grid, &p, &l, error);
-          g_string_append (svg, "</svg>\n");
-        }
-      grid_layout_clear (&l);
-      hs_painter_clear (&p);
-      if (!ok)
-        return FALSE;
-      return hs_figure_write_file (path, svg->str, svg->len, error);
-    }
+    /* width/height in pt: the page prints at its requested size */
+    return hs_figure_export_svg (grid, paint_page, "pt", grid->caption, path, error);
   g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_FORMAT, _("%s: unknown figure format"), path);
   return FALSE;
 }

@@ -24,23 +24,30 @@ gboolean hs_figure_paint_panel (const HsFigureView *view, HsPainter *p, double x
  * the pixel budget, the encoders, the SVG header and the atomic write. */
 typedef gboolean (*HsFigureSizeFunc) (gconstpointer figure, double *width, double *height,
                                       GError **error);
-typedef gboolean (*HsFigureDrawFunc) (gconstpointer figure, cairo_t *cr, GError **error);
 
-/* `figure` (a page of `size` points, drawn by `draw`) onto pixels at
+/* Lays `figure` out with `p`'s metrics, sets the page size and paints it
+ * through `p`. */
+typedef gboolean (*HsFigurePaintFunc) (gconstpointer figure, HsPainter *p, double *width,
+                                       double *height, GError **error);
+/* `figure` (a page of `size` points, drawn by `paint`) onto pixels at
  * `scale` pixels per point; `dpi` (0: the page is in pixels) names the
  * scale in the over-limit error. */
 cairo_surface_t *hs_figure_export_surface (gconstpointer figure, HsFigureSizeFunc size,
-                                           HsFigureDrawFunc draw, double scale, double dpi,
+                                           HsFigurePaintFunc paint, double scale, double dpi,
                                            GError **error);
 /* Encode `surface` (consumed; NULL: fails with the error already set) as
  * PNG at `path`. */
 gboolean hs_figure_export_png (cairo_surface_t *surface, const char *path, GError **error);
 /* `figure` as a one-page PDF at `path`, titled `title` (may be NULL). */
-gboolean hs_figure_export_pdf (gconstpointer figure, HsFigureSizeFunc size, HsFigureDrawFunc draw,
+gboolean hs_figure_export_pdf (gconstpointer figure, HsFigureSizeFunc size, HsFigurePaintFunc paint,
                                const char *title, const char *path, GError **error);
-/* The SVG prologue: size in `unit` ("" or "pt") and <title>. */
-void     hs_figure_svg_begin  (GString *svg, double width, double height, const char *unit,
-                               const char *title);
+/* `paint` onto `cr`, whose state is restored after. */
+gboolean hs_figure_paint_cairo (gconstpointer figure, HsFigurePaintFunc paint, cairo_t *cr,
+                                GError **error);
+/* `paint` as an SVG file at `path`: the page size in `unit` ("" or "pt"),
+ * titled `title` (may be NULL). */
+gboolean hs_figure_export_svg  (gconstpointer figure, HsFigurePaintFunc paint, const char *unit,
+                                const char *title, const char *path, GError **error);
 gboolean hs_figure_write_file (const char *path, const void *data, gsize len, GError **error);
 
 G_END_DECLS

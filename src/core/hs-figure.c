@@ -567,37 +567,49 @@ hs_figure_get_panel (const HsFigureView *view, double *x, double *y,
   return TRUE;
 }
 
-gboolean
-hs_figure_draw (const HsFigureView *view, cairo_t *cr, GError **error)
+static gboolean
+paint_view (gconstpointer figure, HsPainter *p, double *width, double *height, GError **error)
 {
-  HsPainter p;
+  const HsFigureView *view = figure;
   Layout l;
-  gboolean ok;
+  gboolean ok = compute_layout (view, p, &l, error);
 
-  g_return_val_if_fail (view != NULL, FALSE);
-  g_return_val_if_fail (cr != NULL, FALSE);
-
-  hs_painter_init (&p, cr, NULL);
-  ok = compute_layout (view, &p, &l, error);
   if (ok)
     {
-      cairo_save (cr);
-      ok = draw_figure (view, &p, &l, error);
-      cairo_restore (cr);
+      *width = l.width;
+      *height = l.height;
+      ok = draw_figure (view, p, &l, error);
     }
   layout_clear (&l);
+  return ok;
+}
+
+gboolean
+hs_figure_paint_cairo (gconstpointer figure, HsFigurePaintFunc paint, cairo_t *cr,
+                       GError **error)
+{
+  HsPainter p;
+  double w, h;
+  gboolean ok;
+
+  hs_painter_init (&p, cr, NULL);
+  cairo_save (cr);
+  ok = paint (figure, &p, &w, &h, error);
+  cairo_restore (cr);
   hs_painter_clear (&p);
   return ok;
 }
 
-static gboolean
-draw_view (gconstpointer view, cairo_t *cr, GError **error)
+gboolean
+hs_figure_draw (const HsFigureView *view, cairo_t *cr, GError **error)
 {
-  return hs_figure_draw (view, cr, error);
+  g_return_val_if_fail (view != NULL, FALSE);
+  g_return_val_if_fail (cr != NULL, FALSE);
+  return hs_figure_paint_cairo (view, paint_view, cr, error);
 }
 
 cairo_surface_t *
-hs_figure_export_surface (gconstpointer figure, HsFigureSizeFunc size, HsFigureDrawFunc draw,
+hs_figure_export_surface (gconstpointer figure, HsFigureSizeFunc size, HsFigurePaintFunc paint,
                           double scale, double dpi, GError **error)
 {
   cairo_surface_t *surface;
@@ -630,7 +642,7 @@ hs_figure_export_surface (gconstpointer figure, HsFigureSizeFunc size, HsFigureD
   cr = cairo_create (surface);
   if (scale != 1)
     cairo_scale (cr, scale, scale);
-  if (!draw (figure, cr, error))
+  if (!hs_figure_paint_cairo (figure, paint, cr, error))
     g_clear_pointer (&surface, cairo_surface_destroy);
   cairo_destroy (cr);
   return surface;
@@ -640,7 +652,7 @@ cairo_surface_t *
 hs_figure_render_surface (const HsFigureView *view, GError **error)
 {
   g_return_val_if_fail (view != NULL, NULL);
-  return hs_figure_export_surface (view, size_view, draw_view, 1, 0, error);
+  return hs_figure_export_surface (view, size_view, paint_view, 1, 0, error);
 }
 
 gboolean
@@ -686,7 +698,7 @@ hs_figure_export_png (cairo_surface_t *surface, const char *path, GError **error
 }
 
 gboolean
-hs_figure_export_pdf (gconstpointer figure, HsFigureSizeFunc size, HsFigureDrawFunc draw,
+hs_figure_export_pdf (gconstpointer figure, HsFigureSizeFunc size, HsFigurePaintFunc paint,
                       const char *title, const char *path, GError **error)
 {
   g_autoptr(GByteArray) bytes = g_byte_array_new ();
@@ -706,7 +718,7 @@ hs_figure_export_pdf (gconstpointer figure, HsFigureSizeFunc size, HsFigureDrawF
       cairo_pdf_surface_set_metadata (s, CAIRO_PDF_METADATA_TITLE, valid);
     }
   cr = cairo_create (s);
-  ok = draw (figure, cr, error);
+  ok = hs_figure_paint_cairo (figure, paint, cr, error);
   cairo_destroy (cr);
   cairo_surface_finish (s);
   status = cairo_surface_status (s);
@@ -716,8 +728,8 @@ hs_figure_export_pdf (gconstpointer figure, HsFigureSizeFunc size, HsFigureDrawF
   return write_encoded (status, TRUE, path, bytes, error);
 }
 
-void
-hs_figure_svg_begin (GString *svg, double width, double height, const char *unit,
+static void
+svg_begin (GString *svg, double width, double height, const char *unit,
                      const char *title)
 {
   g_string_append (svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -740,6 +752,28 @@ hs_figure_svg_begin (GString *svg, double width, double height, const char *unit
 }
 
 gboolean
+hs_figure_export_svg (gconstpointer figure, HsFigurePaintFunc paint, const char *unit,
+                      const char *title, const char *path, GError **error)
+{
+  g_autoptr(GString) svg = g_string_new (NULL);
+  g_autoptr(GString) head = g_string_new (NULL);
+  HsPainter p;
+  double w = 0, h = 0;
+  gboolean ok;
+
+  hs_painter_init (&p, NULL, svg);
+  ok = paint (figure, &p, &w, &h, error);
+  hs_painter_clear (&p);
+  if (!ok)
+    return FALSE;
+  /* the prologue names the size, known once laid out */
+  svg_begin (head, w, h, unit, title);
+  g_string_prepend (svg, head->str);
+  g_string_append (svg, "</svg>\n");
+  return hs_figure_write_file (path, svg->str, svg->len, error);
+}
+
+gboolean
 hs_figure_save (const HsFigureView *view, HsFigureFormat format, const char *path,
                 GError **error)
 {
@@ -752,29 +786,10 @@ hs_figure_save (const HsFigureView *view, HsFigureFormat format, const char *pat
       return hs_figure_export_png (hs_figure_render_surface (view, error), path, error);
 
     case HS_FIGURE_PDF:
-      return hs_figure_export_pdf (view, size_view, draw_view, view->prompt, path, error);
+      return hs_figure_export_pdf (view, size_view, paint_view, view->prompt, path, error);
 
     case HS_FIGURE_SVG:
-      {
-        g_autoptr(GString) svg = g_string_new (NULL);
-        HsPainter p;
-        Layout l;
-        gboolean ok;
-
-        hs_painter_init (&p, NULL, svg);
-        ok = compute_layout (view, &p, &l, error);
-        if (ok)
-          {
-            hs_figure_svg_begin (svg, l.width, l.height, "", view->prompt);
-            ok = draw_figure (view, &p, &l, error);
-            g_string_append (svg, "</svg>\n");
-          }
-        layout_clear (&l);
-        hs_painter_clear (&p);
-        if (!ok)
-          return FALSE;
-        return hs_figure_write_file (path, svg->str, svg->len, error);
-      }
+      return hs_figure_export_svg (view, paint_view, "", view->prompt, path, error);
 
     default:
       g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_FORMAT, _("%s: unknown figure format"), path);
