@@ -533,16 +533,10 @@ hs_dataset_new_internal (const char *root, const char *manifest_path)
 static char *
 canonical_dir (const char *dir)
 {
-  g_autofree char *absolute = NULL;
+  /* relative to the current directory */
+  g_autofree char *absolute = g_canonicalize_filename (dir, NULL);
   char *real;
 
-  if (g_path_is_absolute (dir))
-    absolute = g_canonicalize_filename (dir, NULL);
-  else
-    {
-      g_autofree char *cwd = g_get_current_dir ();
-      absolute = g_canonicalize_filename (dir, cwd);
-    }
   real = realpath (absolute, NULL);
   if (real != NULL)
     {

@@ -156,18 +156,12 @@ hs_manifest_read (HsManifestReader *r, const char *root, const char *manifest_pa
 gboolean
 hs_manifest_locate (const char *path, char **root, char **manifest, GError **error)
 {
-  g_autofree char *absolute = NULL;
+  /* relative to the current directory */
+  g_autofree char *absolute = g_canonicalize_filename (path, NULL);
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
   char *real;
 
-  if (g_path_is_absolute (path))
-    absolute = g_canonicalize_filename (path, NULL);
-  else
-    {
-      g_autofree char *cwd = g_get_current_dir ();
-      absolute = g_canonicalize_filename (path, cwd);
-    }
 
   if (g_file_test (absolute, G_FILE_TEST_IS_DIR))
     {
