@@ -130,14 +130,41 @@ member_record (Writer *w, const char *bytes_key, const char *sha256_key, const H
   member_string (w, sha256_key, hex);
 }
 
+/* String members of a manifest object, in order: `fallback` when the
+ * field is NULL, left out when `fallback` is NULL too. */
+typedef struct {
+  const char *key;
+  gsize       offset;
+  const char *fallback;
+} StringMember;
+
 static void
-write_label (Writer *w, const HsLabel *label)
+member_strings (Writer *w, gconstpointer object, const StringMember *members, guint n)
 {
+  for (guint i = 0; i < n; i++)
+    {
+      const char *value = *(char * const *) ((const guint8 *) object + members[i].offset);
+
+      if (value == NULL)
+        value = members[i].fallback;
+      if (value != NULL)
+        member_string (w, members[i].key, value);
+    }
+}
+
+static const StringMember label_strings[] = {
+  { "condition", G_STRUCT_OFFSET (HsLabel, condition), "" },
+  { "context", G_STRUCT_OFFSET (HsLabel, context), "positive" },
+};
+
+static void
+write_label (Writer *w, gconstpointer item)
+{
+  const HsLabel *label = item;
   Writer o;
 
   open_object (w, &o, TRUE);
-  member_string (&o, "condition", label->condition ? label->condition : "");
-  member_string (&o, "context", label->context ? label->context : "positive");
+  member_strings (&o, label, label_strings, G_N_ELEMENTS (label_strings));
   member (&o, "locations");
   append_inline_strings (o.out, label->locations);
   close_object (&o);
@@ -164,12 +191,6 @@ write_array_of (Writer *w, const char *key, GPtrArray *items,
     }
   indent (w->out, w->level);
   g_string_append_c (w->out, ']');
-}
-
-static void
-write_label_cb (Writer *w, gconstpointer item)
-{
-  write_label (w, item);
 }
 
 /* [x1, y1, x2, y2] */
@@ -219,34 +240,42 @@ write_region (Writer *w, const HsRegion *region)
   close_object (&o);
 }
 
+static const StringMember sentence_strings[] = {
+  { "id", G_STRUCT_OFFSET (HsSentence, id), "" },
+  { "text", G_STRUCT_OFFSET (HsSentence, text), "" },
+  { "kind", G_STRUCT_OFFSET (HsSentence, kind), "report" },
+};
+
 static void
-write_sentence (Writer *w, const HsSentence *sentence)
+write_sentence (Writer *w, gconstpointer item)
 {
+  const HsSentence *sentence = item;
   Writer o;
 
   open_object (w, &o, FALSE);
-  member_string (&o, "id", sentence->id ? sentence->id : "");
-  member_string (&o, "text", sentence->text ? sentence->text : "");
-  member_string (&o, "kind", sentence->kind ? sentence->kind : "report");
+  member_strings (&o, sentence, sentence_strings, G_N_ELEMENTS (sentence_strings));
   member (&o, "targets");
   append_inline_strings (o.out, sentence->targets);
   if (sentence->labels != NULL && sentence->labels->len > 0)
-    write_array_of (&o, "labels", sentence->labels, write_label_cb);
+    write_array_of (&o, "labels", sentence->labels, write_label);
   close_object (&o);
 }
 
+static const StringMember map_strings[] = {
+  { "model", G_STRUCT_OFFSET (HsMapRef, model), "" },
+  { "query", G_STRUCT_OFFSET (HsMapRef, query), NULL },
+  { "prompt", G_STRUCT_OFFSET (HsMapRef, prompt), NULL },
+  { "file", G_STRUCT_OFFSET (HsMapRef, file), "" },
+};
+
 static void
-write_map (Writer *w, const HsMapRef *ref)
+write_map (Writer *w, gconstpointer item)
 {
+  const HsMapRef *ref = item;
   Writer o;
 
   open_object (w, &o, TRUE);
-  member_string (&o, "model", ref->model ? ref->model : "");
-  if (ref->query != NULL)
-    member_string (&o, "query", ref->query);
-  if (ref->prompt != NULL)
-    member_string (&o, "prompt", ref->prompt);
-  member_string (&o, "file", ref->file ? ref->file : "");
+  member_strings (&o, ref, map_strings, G_N_ELEMENTS (map_strings));
   member_record (&o, "file_bytes", "file_sha256", ref->file_record);
   if (ref->tokens != NULL)
     {
@@ -283,26 +312,19 @@ sorted_keys (GHashTable *table)
   return keys;
 }
 
-static void
-write_sentence_cb (Writer *w, gconstpointer item)
-{
-  write_sentence (w, item);
-}
+static const StringMember instance_strings[] = {
+  { "id", G_STRUCT_OFFSET (HsInstance, id), "" },
+  { "image", G_STRUCT_OFFSET (HsInstance, image), "" },
+};
 
 static void
-write_map_cb (Writer *w, gconstpointer item)
+write_instance (Writer *w, gconstpointer item)
 {
-  write_map (w, item);
-}
-
-static void
-write_instance (Writer *w, const HsInstance *instance)
-{
+  const HsInstance *instance = item;
   Writer o;
 
   open_object (w, &o, FALSE);
-  member_string (&o, "id", instance->id ? instance->id : "");
-  member_string (&o, "image", instance->image ? instance->image : "");
+  member_strings (&o, instance, instance_strings, G_N_ELEMENTS (instance_strings));
   member_record (&o, "image_bytes", "image_sha256", instance->image_record);
   if (instance->width > 0 && instance->height > 0)
     {
@@ -333,7 +355,7 @@ write_instance (Writer *w, const HsInstance *instance)
       member (&o, "phantom");
       g_string_append (o.out, "true");
     }
-  write_array_of (&o, "findings", instance->findings, write_label_cb);
+  write_array_of (&o, "findings", instance->findings, write_label);
 
   member (&o, "regions");
   if (instance->regions->len == 0)
@@ -352,15 +374,9 @@ write_instance (Writer *w, const HsInstance *instance)
         }
       close_object (&r);
     }
-  write_array_of (&o, "sentences", instance->sentences, write_sentence_cb);
-  write_array_of (&o, "maps", instance->maps, write_map_cb);
+  write_array_of (&o, "sentences", instance->sentences, write_sentence);
+  write_array_of (&o, "maps", instance->maps, write_map);
   close_object (&o);
-}
-
-static void
-write_instance_cb (Writer *w, gconstpointer item)
-{
-  write_instance (w, item);
 }
 
 /* The manifest text: pretty-printed, members in a fixed order, metadata and
@@ -412,7 +428,7 @@ dataset_to_json (HsDataset *dataset, gsize *len)
         }
       close_object (&m);
     }
-  write_array_of (&o, "instances", instances, write_instance_cb);
+  write_array_of (&o, "instances", instances, write_instance);
   close_object (&o);
   g_string_append_c (out, '\n');
   *len = out->len;
