@@ -55,12 +55,7 @@ void
 hs_scale_spec_init (HsScaleSpec *spec)
 {
   g_return_if_fail (spec != NULL);
-  memset (spec, 0, sizeof *spec);
-  spec->mode = HS_SCALE_MINMAX;
-  spec->lo = 0;
-  spec->hi = 1;
-  spec->p_lo = 1;
-  spec->p_hi = 99;
+  *spec = (HsScaleSpec) { .mode = HS_SCALE_MINMAX, .lo = 0, .hi = 1, .p_lo = 1, .p_hi = 99 };
 }
 
 gboolean
@@ -413,15 +408,11 @@ void
 hs_overlay_options_init (HsOverlayOptions *options)
 {
   g_return_if_fail (options != NULL);
-  memset (options, 0, sizeof *options);
-  options->colormap = HS_COLORMAP_JET;
+  *options = (HsOverlayOptions) {
+    .colormap = HS_COLORMAP_JET, .strength = HS_STRENGTH_GAMMA, .strength_param = 1.0,
+    .threshold = 0.0, .threshold_band = 0.05, .upsample = HS_UPSAMPLE_BILINEAR, .opacity = 0.5,
+  };
   hs_scale_spec_init (&options->scale);
-  options->strength = HS_STRENGTH_GAMMA;
-  options->strength_param = 1.0;
-  options->threshold = 0.0;
-  options->threshold_band = 0.05;
-  options->upsample = HS_UPSAMPLE_BILINEAR;
-  options->opacity = 0.5;
 }
 
 static inline guint32
@@ -1014,6 +1005,18 @@ composite_run (cairo_surface_t *image, cairo_surface_t *target, double opacity,
   cairo_surface_mark_dirty (target);
 }
 
+/* The size of the image composited over, once it passes check_surface. */
+static gboolean
+check_image (cairo_surface_t *image, guint *w, guint *h, GError **error)
+{
+  if (!check_surface (image, cairo_image_surface_get_width (image),
+                      cairo_image_surface_get_height (image), FALSE, "the image", error))
+    return FALSE;
+  *w = (guint) cairo_image_surface_get_width (image);
+  *h = (guint) cairo_image_surface_get_height (image);
+  return TRUE;
+}
+
 gboolean
 hs_overlay_composite_into (cairo_surface_t *image, cairo_surface_t *overlay,
                            double opacity, cairo_surface_t *target, GError **error)
@@ -1024,11 +1027,8 @@ hs_overlay_composite_into (cairo_surface_t *image, cairo_surface_t *overlay,
   g_return_val_if_fail (image != NULL, FALSE);
   g_return_val_if_fail (target != NULL, FALSE);
 
-  if (!check_surface (image, cairo_image_surface_get_width (image),
-                      cairo_image_surface_get_height (image), FALSE, "the image", error))
+  if (!check_image (image, &w, &h, error))
     return FALSE;
-  w = (guint) cairo_image_surface_get_width (image);
-  h = (guint) cairo_image_surface_get_height (image);
   if (overlay != NULL && !check_surface (overlay, w, h, TRUE, "the overlay", error))
     return FALSE;
   if (!check_surface (target, w, h, FALSE, "the composite target", error))
@@ -1055,11 +1055,8 @@ hs_overlay_composite_lut_into (cairo_surface_t *image, const guint32 *lut, const
   g_return_val_if_fail (lut != NULL && q != NULL, FALSE);
   g_return_val_if_fail (target != NULL, FALSE);
 
-  if (!check_surface (image, cairo_image_surface_get_width (image),
-                      cairo_image_surface_get_height (image), FALSE, "the image", error))
+  if (!check_image (image, &w, &h, error))
     return FALSE;
-  w = (guint) cairo_image_surface_get_width (image);
-  h = (guint) cairo_image_surface_get_height (image);
   if (q_stride < w)
     {
       g_set_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID,
