@@ -53,17 +53,13 @@ void
 hs_figure_view_init (HsFigureView *view)
 {
   g_return_if_fail (view != NULL);
-  memset (view, 0, sizeof *view);
+  /* every other field zero */
+  *view = (HsFigureView) {
+    .no_attn = NAN, .outline = HS_OUTLINE_NONE, .outline_k = 10, .max_size = 1024,
+    .show_overlay = TRUE, .show_boxes = TRUE, .show_masks = TRUE, .show_colorbar = TRUE,
+    .show_caption = TRUE,
+  };
   hs_overlay_options_init (&view->overlay);
-  view->no_attn = NAN;
-  view->outline = HS_OUTLINE_NONE;
-  view->outline_k = 10;
-  view->max_size = 1024;
-  view->show_overlay = TRUE;
-  view->show_boxes = TRUE;
-  view->show_masks = TRUE;
-  view->show_colorbar = TRUE;
-  view->show_caption = TRUE;
 }
 typedef struct {
   double vx, vy, vw, vh, zoom;

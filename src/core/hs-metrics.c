@@ -113,12 +113,10 @@ hs_score_options_init (HsScoreOptions *options)
 {
   g_return_if_fail (options != NULL);
 
-  memset (options, 0, sizeof *options);
-  options->protocol = HS_PROTOCOL_DEFAULT;
-  options->upsample = HS_UPSAMPLE_BILINEAR;
-  options->eval_size = 0;
-  options->threshold = NAN;
-  options->n_threads = 0;
+  /* eval_size 0: the image grid; n_threads 0: chosen by size */
+  *options = (HsScoreOptions) {
+    .protocol = HS_PROTOCOL_DEFAULT, .upsample = HS_UPSAMPLE_BILINEAR, .threshold = NAN,
+  };
 }
 
 /* ---- workspace and threads ---- */
