@@ -130,49 +130,50 @@ member_record (Writer *w, const char *bytes_key, const char *sha256_key, const H
   member_string (w, sha256_key, hex);
 }
 
-/* String members of a manifest object, in order: `fallback` when the
- * field is NULL, left out when `fallback` is NULL too. */
+/* The members of a manifest object that are its fields, in order: a
+ * string (`fallback` when the field is NULL, left out when `fallback` is
+ * NULL too) or a string list written on one line. */
 typedef struct {
   const char *key;
   gsize       offset;
   const char *fallback;
-} StringMember;
+  gboolean    strv;
+} Field;
+
+/* A kind of object: its fields, then the members `rest` writes (or none). */
+typedef struct {
+  const Field *fields;
+  guint        n_fields;
+  gboolean     one_line;
+  void       (*rest) (Writer *o, gconstpointer item);
+} ObjectSpec;
 
 static void
-member_strings (Writer *w, gconstpointer object, const StringMember *members, guint n)
+write_object (Writer *w, gconstpointer item, const ObjectSpec *spec)
 {
-  for (guint i = 0; i < n; i++)
-    {
-      const char *value = *(char * const *) ((const guint8 *) object + members[i].offset);
-
-      if (value == NULL)
-        value = members[i].fallback;
-      if (value != NULL)
-        member_string (w, members[i].key, value);
-    }
-}
-
-static const StringMember label_strings[] = {
-  { "condition", G_STRUCT_OFFSET (HsLabel, condition), "" },
-  { "context", G_STRUCT_OFFSET (HsLabel, context), "positive" },
-};
-
-static void
-write_label (Writer *w, gconstpointer item)
-{
-  const HsLabel *label = item;
   Writer o;
 
-  open_object (w, &o, TRUE);
-  member_strings (&o, label, label_strings, G_N_ELEMENTS (label_strings));
-  member (&o, "locations");
-  append_inline_strings (o.out, label->locations);
+  open_object (w, &o, spec->one_line);
+  for (guint i = 0; i < spec->n_fields; i++)
+    {
+      const Field *f = &spec->fields[i];
+      gconstpointer field = (const guint8 *) item + f->offset;
+
+      if (f->strv)
+        {
+          member (&o, f->key);
+          append_inline_strings (o.out, *(char ** const *) field);
+        }
+      else if (*(char * const *) field != NULL || f->fallback != NULL)
+        member_string (&o, f->key, *(char * const *) field ? *(char * const *) field : f->fallback);
+    }
+  if (spec->rest != NULL)
+    spec->rest (&o, item);
   close_object (&o);
 }
 
 static void
-write_array_of (Writer *w, const char *key, GPtrArray *items,
-                void (*write_item) (Writer *, gconstpointer))
+write_array_of (Writer *w, const char *key, GPtrArray *items, const ObjectSpec *spec)
 {
   member (w, key);
   if (items->len == 0)
@@ -186,12 +187,19 @@ write_array_of (Writer *w, const char *key, GPtrArray *items,
       Writer item = { w->out, w->level + 1, TRUE, FALSE };
 
       indent (w->out, w->level + 1);
-      write_item (&item, g_ptr_array_index (items, i));
+      write_object (&item, g_ptr_array_index (items, i), spec);
       g_string_append (w->out, i + 1 < items->len ? ",\n" : "\n");
     }
   indent (w->out, w->level);
   g_string_append_c (w->out, ']');
 }
+
+static const Field label_fields[] = {
+  { "condition", G_STRUCT_OFFSET (HsLabel, condition), "" },
+  { "context", G_STRUCT_OFFSET (HsLabel, context), "positive" },
+  { "locations", G_STRUCT_OFFSET (HsLabel, locations), NULL, TRUE },
+};
+static const ObjectSpec label_spec = { label_fields, G_N_ELEMENTS (label_fields), TRUE, NULL };
 
 /* [x1, y1, x2, y2] */
 static void
@@ -240,28 +248,27 @@ write_region (Writer *w, const HsRegion *region)
   close_object (&o);
 }
 
-static const StringMember sentence_strings[] = {
+static const Field sentence_fields[] = {
   { "id", G_STRUCT_OFFSET (HsSentence, id), "" },
   { "text", G_STRUCT_OFFSET (HsSentence, text), "" },
   { "kind", G_STRUCT_OFFSET (HsSentence, kind), "report" },
+  { "targets", G_STRUCT_OFFSET (HsSentence, targets), NULL, TRUE },
 };
 
 static void
-write_sentence (Writer *w, gconstpointer item)
+sentence_rest (Writer *o, gconstpointer item)
 {
   const HsSentence *sentence = item;
-  Writer o;
 
-  open_object (w, &o, FALSE);
-  member_strings (&o, sentence, sentence_strings, G_N_ELEMENTS (sentence_strings));
-  member (&o, "targets");
-  append_inline_strings (o.out, sentence->targets);
   if (sentence->labels != NULL && sentence->labels->len > 0)
-    write_array_of (&o, "labels", sentence->labels, write_label);
-  close_object (&o);
+    write_array_of (o, "labels", sentence->labels, &label_spec);
 }
 
-static const StringMember map_strings[] = {
+static const ObjectSpec sentence_spec = {
+  sentence_fields, G_N_ELEMENTS (sentence_fields), FALSE, sentence_rest
+};
+
+static const Field map_fields[] = {
   { "model", G_STRUCT_OFFSET (HsMapRef, model), "" },
   { "query", G_STRUCT_OFFSET (HsMapRef, query), NULL },
   { "prompt", G_STRUCT_OFFSET (HsMapRef, prompt), NULL },
@@ -269,28 +276,26 @@ static const StringMember map_strings[] = {
 };
 
 static void
-write_map (Writer *w, gconstpointer item)
+map_rest (Writer *o, gconstpointer item)
 {
   const HsMapRef *ref = item;
-  Writer o;
 
-  open_object (w, &o, TRUE);
-  member_strings (&o, ref, map_strings, G_N_ELEMENTS (map_strings));
-  member_record (&o, "file_bytes", "file_sha256", ref->file_record);
+  member_record (o, "file_bytes", "file_sha256", ref->file_record);
   if (ref->tokens != NULL)
     {
-      member (&o, "tokens");
-      append_inline_strings (o.out, ref->tokens);
+      member (o, "tokens");
+      append_inline_strings (o->out, ref->tokens);
     }
   if (isfinite (ref->no_attn))
     {
-      member (&o, "no_attn");
-      append_number (o.out, ref->no_attn);
+      member (o, "no_attn");
+      append_number (o->out, ref->no_attn);
     }
   if (ref->quantity != NULL)
-    member_string (&o, "quantity", ref->quantity);
-  close_object (&o);
+    member_string (o, "quantity", ref->quantity);
 }
+
+static const ObjectSpec map_spec = { map_fields, G_N_ELEMENTS (map_fields), TRUE, map_rest };
 
 static int
 compare_keys (gconstpointer a, gconstpointer b)
@@ -312,34 +317,31 @@ sorted_keys (GHashTable *table)
   return keys;
 }
 
-static const StringMember instance_strings[] = {
+static const Field instance_fields[] = {
   { "id", G_STRUCT_OFFSET (HsInstance, id), "" },
   { "image", G_STRUCT_OFFSET (HsInstance, image), "" },
 };
 
 static void
-write_instance (Writer *w, gconstpointer item)
+instance_rest (Writer *o, gconstpointer item)
 {
   const HsInstance *instance = item;
-  Writer o;
 
-  open_object (w, &o, FALSE);
-  member_strings (&o, instance, instance_strings, G_N_ELEMENTS (instance_strings));
-  member_record (&o, "image_bytes", "image_sha256", instance->image_record);
+  member_record (o, "image_bytes", "image_sha256", instance->image_record);
   if (instance->width > 0 && instance->height > 0)
     {
-      member (&o, "width");
-      g_string_append_printf (o.out, "%u", instance->width);
-      member (&o, "height");
-      g_string_append_printf (o.out, "%u", instance->height);
+      member (o, "width");
+      g_string_append_printf (o->out, "%u", instance->width);
+      member (o, "height");
+      g_string_append_printf (o->out, "%u", instance->height);
     }
   if (instance->metadata != NULL && g_hash_table_size (instance->metadata) > 0)
     {
       g_autoptr(GPtrArray) keys = sorted_keys (instance->metadata);
       Writer m;
 
-      member (&o, "metadata");
-      open_object (&o, &m, FALSE);
+      member (o, "metadata");
+      open_object (o, &m, FALSE);
       for (guint i = 0; i < keys->len; i++)
         {
           const char *key = g_ptr_array_index (keys, i);
@@ -347,24 +349,24 @@ write_instance (Writer *w, gconstpointer item)
         }
       close_object (&m);
     }
-  member (&o, "abnormal");
-  g_string_append (o.out, instance->abnormal ? "true" : "false");
+  member (o, "abnormal");
+  g_string_append (o->out, instance->abnormal ? "true" : "false");
   /* Only when true: a manifest of real images stays as it was. */
   if (instance->phantom)
     {
-      member (&o, "phantom");
-      g_string_append (o.out, "true");
+      member (o, "phantom");
+      g_string_append (o->out, "true");
     }
-  write_array_of (&o, "findings", instance->findings, write_label);
+  write_array_of (o, "findings", instance->findings, &label_spec);
 
-  member (&o, "regions");
+  member (o, "regions");
   if (instance->regions->len == 0)
-    g_string_append (o.out, "{}");
+    g_string_append (o->out, "{}");
   else
     {
       Writer r;
 
-      open_object (&o, &r, FALSE);
+      open_object (o, &r, FALSE);
       for (guint i = 0; i < instance->regions->len; i++)
         {
           const HsRegion *region = g_ptr_array_index (instance->regions, i);
@@ -374,10 +376,13 @@ write_instance (Writer *w, gconstpointer item)
         }
       close_object (&r);
     }
-  write_array_of (&o, "sentences", instance->sentences, write_sentence);
-  write_array_of (&o, "maps", instance->maps, write_map);
-  close_object (&o);
+  write_array_of (o, "sentences", instance->sentences, &sentence_spec);
+  write_array_of (o, "maps", instance->maps, &map_spec);
 }
+
+static const ObjectSpec instance_spec = {
+  instance_fields, G_N_ELEMENTS (instance_fields), FALSE, instance_rest
+};
 
 /* The manifest text: pretty-printed, members in a fixed order, metadata and
  * models sorted by key, so equal datasets give equal bytes. */
@@ -428,7 +433,7 @@ dataset_to_json (HsDataset *dataset, gsize *len)
         }
       close_object (&m);
     }
-  write_array_of (&o, "instances", instances, write_instance);
+  write_array_of (&o, "instances", instances, &instance_spec);
   close_object (&o);
   g_string_append_c (out, '\n');
   *len = out->len;
