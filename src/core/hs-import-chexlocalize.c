@@ -15,20 +15,6 @@
 #include <string.h>
 
 static gboolean
-node_number (JsonNode *node, double *out)
-{
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-  if (json_node_get_value_type (node) == G_TYPE_INT64)
-    *out = (double) json_node_get_int (node);
-  else if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
-    *out = json_node_get_double (node);
-  else
-    return FALSE;
-  return isfinite (*out);
-}
-
-static gboolean
 read_size (JsonNode *node, guint *height, guint *width)
 {
   JsonArray *a;
@@ -37,8 +23,8 @@ read_size (JsonNode *node, guint *height, guint *width)
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
     return FALSE;
   a = json_node_get_array (node);
-  if (json_array_get_length (a) != 2 || !node_number (json_array_get_element (a, 0), &h) ||
-      !node_number (json_array_get_element (a, 1), &w) || h < 1 || w < 1 || h > G_MAXINT32 ||
+  if (json_array_get_length (a) != 2 || !hs_import_json_number (json_array_get_element (a, 0), &h) ||
+      !hs_import_json_number (json_array_get_element (a, 1), &w) || h < 1 || w < 1 || h > G_MAXINT32 ||
       w > G_MAXINT32 || h != floor (h) || w != floor (w))
     return FALSE;
   *height = (guint) h;
@@ -115,8 +101,8 @@ pathology_mask (JsonNode *node, guint img_h, guint img_w, double sx, double sy,
               JsonNode *pt = json_array_get_element (points, k);
               JsonArray *xy_pair = JSON_NODE_HOLDS_ARRAY (pt) ? json_node_get_array (pt) : NULL;
               if (xy_pair == NULL || json_array_get_length (xy_pair) != 2 ||
-                  !node_number (json_array_get_element (xy_pair, 0), &xy[2 * k]) ||
-                  !node_number (json_array_get_element (xy_pair, 1), &xy[2 * k + 1]))
+                  !hs_import_json_number (json_array_get_element (xy_pair, 0), &xy[2 * k]) ||
+                  !hs_import_json_number (json_array_get_element (xy_pair, 1), &xy[2 * k + 1]))
                 {
                   *reason = g_strdup_printf ("polygon %u point %u is not [x, y]", p, k);
                   return NULL;

@@ -60,6 +60,16 @@ area_tab (guint ssize, guint dsize, double scale, AreaTab *tab)
   return k;
 }
 
+/* area_tab in a new table (free with g_free); *n its entries. */
+static AreaTab *
+area_tab_new (guint ssize, guint dsize, double scale, guint *n)
+{
+  AreaTab *tab = g_new (AreaTab, 2 * (gsize) ssize + dsize + 2);
+
+  *n = area_tab (ssize, dsize, scale, tab);
+  return tab;
+}
+
 typedef enum { AREA_FAST, AREA_CELLS, AREA_GROW } AreaRegime;
 
 typedef struct {
@@ -227,12 +237,11 @@ hs_resize_area_u8 (const guint8 *src, guint sw, guint sh, guint8 *dst, guint dw,
 
     case AREA_CELLS:
       {
-        g_autofree AreaTab *xtab = g_new (AreaTab, 2 * (gsize) sw + dw + 2);
-        g_autofree AreaTab *ytab = g_new (AreaTab, 2 * (gsize) sh + dh + 2);
+        guint nx, ny;
+        g_autofree AreaTab *xtab = area_tab_new (sw, dw, plan.scale_x, &nx);
+        g_autofree AreaTab *ytab = area_tab_new (sh, dh, plan.scale_y, &ny);
         g_autofree float *buf = g_new (float, dw);
         g_autofree float *sum = g_new0 (float, dw);
-        guint nx = area_tab (sw, dw, plan.scale_x, xtab);
-        guint ny = area_tab (sh, dh, plan.scale_y, ytab);
 
         for (guint j = 0; j < ny; j++)
           {
@@ -297,13 +306,12 @@ hs_resize_area_rect_u8 (guint sw, guint sh, guint c0, guint c1, guint r0, guint 
       {
         /* A row inside the rectangle sums to X[dx] for every dx (the same
          * float accumulation, zero terms left out); a row outside to 0. */
-        g_autofree AreaTab *xtab = g_new (AreaTab, 2 * (gsize) sw + dw + 2);
-        g_autofree AreaTab *ytab = g_new (AreaTab, 2 * (gsize) sh + dh + 2);
+        guint nx, ny;
+        g_autofree AreaTab *xtab = area_tab_new (sw, dw, plan.scale_x, &nx);
+        g_autofree AreaTab *ytab = area_tab_new (sh, dh, plan.scale_y, &ny);
         g_autofree float *X = g_new0 (float, dw);
         g_autofree float *sum = g_new0 (float, dw);
         g_autofree gboolean *started = g_new0 (gboolean, dw);
-        guint nx = area_tab (sw, dw, plan.scale_x, xtab);
-        guint ny = area_tab (sh, dh, plan.scale_y, ytab);
 
         for (guint k = 0; k < nx; k++)
           if (xtab[k].si >= c0 && xtab[k].si < c1)
