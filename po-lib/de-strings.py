@@ -828,3 +828,14 @@ T.update({
    "%s: der Ordner ist nicht leer und enthält keinen Datensatz (%s); er wird nicht ersetzt",
  "%s: the dataset is not in the staging folder %s": "%s: der Datensatz liegt nicht im Bereitstellungsordner %s",
 })
+T.update({
+ # DICOM decoded in heatscope-dicom-helper (hs-dicom-client.c)
+ "%s: cannot run the DICOM decoder (%s): %s": "%s: der DICOM-Decoder kann nicht ausgeführt werden (%s): %s",
+ "%s: damaged or unsupported DICOM file: GDCM stopped its decoder (%s) at %s":
+   "%s: beschädigte oder nicht unterstützte DICOM-Datei: GDCM hat seinen Decoder angehalten (%s) bei %s",
+ "%s: the DICOM decoder %s failed (exit status %d): %s":
+   "%s: der DICOM-Decoder %s ist fehlgeschlagen (Exit-Status %d): %s",
+ "%s: the DICOM decoder %s gave no answer of this version of Heatscope":
+   "%s: der DICOM-Decoder %s hat keine Antwort dieser Heatscope-Version gegeben",
+ "%s: the DICOM decoder %s gave a malformed answer": "%s: der DICOM-Decoder %s hat eine fehlerhafte Antwort gegeben",
+})

@@ -403,6 +403,59 @@ test_pydicom_oddities (void)
     }
 }
 
+/* GDCM decodes in heatscope-dicom-helper: the 16-byte ACR-NEMA header that
+ * trips an assert() in its image reader (fuzz-jpeg) ends the helper, not this
+ * process, and comes back as one line naming the file and GDCM's assertion;
+ * a helper that cannot be started names the file and the helper.  Then a
+ * good file still decodes. */
+static void
+test_gdcm_abort (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "acr-nema.dcm", NULL);
+  g_autofree char *ct = hs_test_shared_path ("dicom/pydicom-CT_small.dcm");
+  g_autofree char *regression = g_build_filename (hs_test_source_dir (), "tests", "fuzz", "regressions",
+                                                  "jpeg", "gdcm-assert-acr-nema.bin", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize len;
+  guint width, height;
+  HsImage *image;
+
+  g_assert_true (g_file_get_contents (regression, &contents, &len, NULL));
+  g_assert_cmpuint (len, ==, 16);
+  g_assert_true (g_file_set_contents (path, contents, (gssize) len, NULL));
+  image = hs_image_load (path, &error);
+  g_assert_null (image);
+  assert_error_line (error, path, HS_IMAGE_ERROR, HS_IMAGE_ERROR_CORRUPT,
+                     ": damaged or unsupported DICOM file: GDCM stopped its decoder (Aborted) at gdcmPixmapReader.cxx:");
+  g_assert_nonnull (strstr (error->message, "ReadACRNEMAImage(): Assertion"));
+  g_clear_error (&error);
+  /* From memory (the fuzzers' way in), under the name given. */
+  image = hs_image_load_from_memory ((const guint8 *) contents, len, "in-memory.dcm", &error);
+  g_assert_null (image);
+  assert_error_line (error, "in-memory.dcm: ", HS_IMAGE_ERROR, HS_IMAGE_ERROR_CORRUPT, "GDCM stopped its decoder");
+  g_clear_error (&error);
+  /* The header probe reads it without the image reader: a size or an error, not an end. */
+  if (!hs_image_probe (path, &width, &height, &error))
+    assert_error_line (error, path, HS_IMAGE_ERROR, error->code, "DICOM");
+  g_clear_error (&error);
+
+  if (ct == NULL)
+    return;
+  g_setenv ("HEATSCOPE_DICOM_HELPER", "/nonexistent/heatscope-dicom-helper", TRUE);
+  image = hs_image_load (ct, &error);
+  g_unsetenv ("HEATSCOPE_DICOM_HELPER");
+  g_assert_null (image);
+  assert_error_line (error, ct, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO,
+                     ": cannot run the DICOM decoder (/nonexistent/heatscope-dicom-helper): ");
+  g_clear_error (&error);
+  image = hs_image_load (ct, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hs_image_get_width (image), ==, 128);
+  hs_image_unref (image);
+}
+
 /* PNG and JPEG carry the neutral mapping: value = sample, full-range window. */
 static void
 test_png_neutral (void)
@@ -438,6 +491,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/image-dicom/refusals", test_refusals);
   g_test_add_func ("/hs/image-dicom/pydicom-oddities", test_pydicom_oddities);
   g_test_add_func ("/hs/image-dicom/png-neutral", test_png_neutral);
+  g_test_add_func ("/hs/image-dicom/gdcm-abort", test_gdcm_abort);
   status = g_test_run ();
   g_clear_object (&reference);
   g_free (tmpdir);

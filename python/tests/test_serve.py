@@ -177,5 +177,30 @@ class Serve(unittest.TestCase):
         self.assertIn("missing.png", answers[5]["error"])
 
 
+class LoadImage(unittest.TestCase):
+    """GDCM decodes DICOM in a helper process: a file it aborts on (the fuzz-jpeg regression,
+    a 16-byte ACR-NEMA header) is a HeatscopeError naming the file, and Python goes on."""
+
+    def test_gdcm_abort_names_the_file(self):
+        import heatscope
+        src = os.path.join(os.environ["HS_SOURCE_DIR"], "tests", "fuzz", "regressions", "jpeg",
+                           "gdcm-assert-acr-nema.bin")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "acr-nema.dcm")
+            with open(src, "rb") as f, open(path, "wb") as g:
+                g.write(f.read())
+            with self.assertRaises(heatscope.HeatscopeError) as caught:
+                heatscope.load_image(path)
+        message = str(caught.exception)
+        self.assertTrue(message.startswith(path + ": damaged or unsupported DICOM file: GDCM stopped"),
+                        message)
+        self.assertIn("ReadACRNEMAImage(): Assertion", message)
+        self.assertNotIn("\n", message)
+        shared = os.environ.get("HS_SHARED_DATA")
+        ct = os.path.join(shared or "", "dicom", "pydicom-CT_small.dcm")
+        if shared and os.path.exists(ct):
+            self.assertEqual(heatscope.load_image(ct).shape, (128, 128))
+
+
 if __name__ == "__main__":
     sys.exit(0 if unittest.main(verbosity=2, exit=False).result.wasSuccessful() else 1)

@@ -21,4 +21,9 @@ G_BEGIN_DECLS
 gboolean hs_dicom_walk (const guint8 *data, gsize len, gsize file_len, gsize *complete,
                         char **problem);
 
+/* hs_dicom_walk with the problem as an HsImage error naming the file
+ * (HS_IMAGE_ERROR_CORRUPT). */
+gboolean hs_dicom_walk_check (const guint8 *data, gsize len, gsize file_len, const char *name,
+                              gsize *complete, GError **error);
+
 G_END_DECLS

@@ -13,6 +13,7 @@
 #include "hs-dicom-walk-private.h"
 
 #include "hs-i18n-private.h"
+#include "hs-image.h"
 #include "hs-limits.h"
 
 #include <gio/gio.h>
@@ -584,4 +585,17 @@ done:
     *complete = r == WALK_CUT ? w.boundary : len;
   g_free (w.problem);
   return TRUE;
+}
+
+gboolean
+hs_dicom_walk_check (const guint8 *data, gsize len, gsize file_len, const char *name, gsize *complete,
+                     GError **error)
+{
+  char *problem = NULL;
+
+  if (hs_dicom_walk (data, len, file_len, complete, &problem))
+    return TRUE;
+  g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_CORRUPT, "%s: %s", name, problem);
+  g_free (problem);
+  return FALSE;
 }

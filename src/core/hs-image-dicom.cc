@@ -6,8 +6,14 @@
  * and RLE.  This shim reads from memory (the caller opened and size-checked
  * the file), decodes frame 1 and keeps the stored values: the conversion to
  * the file's own grey values (rescale, MONOCHROME1) is a linear mapping the
- * image carries, so window/level works in Hounsfield or raw units. */
+ * image carries, so window/level works in Hounsfield or raw units.
+ *
+ * Only heatscope-dicom-helper (src/libexec/) links this file: GDCM runs in
+ * that short-lived process, so an assert() inside GDCM ends the helper, not
+ * the program that asked for the image (hs-dicom-client.c). */
 #include "hs-image-private.h"
+
+#include "hs-dicom-helper-private.h"
 
 #include "hs-dicom-walk-private.h"
 #include "hs-limits.h"
@@ -314,36 +320,10 @@ gdcm_would_assert (const gdcm::File &file)
   return !(ts != gdcm::TransferSyntax::TS_END && ms == gdcm::MediaStorage::MS_END);
 }
 
-/* The structural walk before GDCM parses anything (hs-dicom-walk.c): GDCM
- * aborts or allocates without bound on what it would refuse. */
-bool
-structure_ok (const guint8 *data, gsize len, gsize file_len, const char *name, gsize *complete,
-              GError **error)
-{
-  char *problem = NULL;
-
-  if (hs_dicom_walk (data, len, file_len, complete, &problem))
-    return true;
-  g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_CORRUPT, "%s: %s", name, problem);
-  g_free (problem);
-  return false;
-}
-
 } /* namespace */
 
 extern "C" gboolean
-hs_image_is_dicom (const guint8 *data, gsize len)
-{
-  if (len >= 132 && memcmp (data + 128, "DICM", 4) == 0)
-    return TRUE;
-  /* No preamble (old ACR-NEMA style files, some archives): the data set
-   * starts with a group 0x0002 or 0x0008 element, little endian. */
-  return len >= 8 && (data[0] == 0x02 || data[0] == 0x08) && data[1] == 0x00 &&
-         data[3] == 0x00 && data[2] < 0x80;
-}
-
-extern "C" gboolean
-hs_image_probe_dicom (const guint8 *head, gsize len, gsize file_len, const char *name,
+hs_dicom_gdcm_probe (const guint8 *head, gsize len, gsize file_len, const char *name,
                       guint *width, guint *height, gboolean *need_more, GError **error)
 {
   gboolean whole_file = len >= file_len;
@@ -351,7 +331,7 @@ hs_image_probe_dicom (const guint8 *head, gsize len, gsize file_len, const char 
 
   quiet_gdcm ();
   *need_more = FALSE;
-  if (!structure_ok (head, len, file_len, name, &complete, error))
+  if (!hs_dicom_walk_check (head, len, file_len, name, &complete, error))
     return FALSE;
   /* GDCM reads the prefix's whole elements only: an element the prefix cuts
    * could send its reader into fallbacks whose lengths nobody checked. */
@@ -401,10 +381,10 @@ hs_image_probe_dicom (const guint8 *head, gsize len, gsize file_len, const char 
 }
 
 extern "C" HsImage *
-hs_image_load_dicom_memory (const guint8 *data, gsize len, const char *name, GError **error)
+hs_dicom_gdcm_load (const guint8 *data, gsize len, const char *name, GError **error)
 {
   quiet_gdcm ();
-  if (!structure_ok (data, len, len, name, NULL, error))
+  if (!hs_dicom_walk_check (data, len, len, name, NULL, error))
     return NULL;
   try
     {

@@ -62,6 +62,9 @@ HsImage  *hs_image_load_png_memory  (const guint8 *data, gsize len, const char *
                                      GError **error);
 HsImage  *hs_image_load_jpeg_memory (const guint8 *data, gsize len, const char *name,
                                      GError **error);
+/* DICOM: decoded (and probed) by GDCM in heatscope-dicom-helper, a separate
+ * process (hs-dicom-client.c): GDCM aborting on a file is an error for
+ * that file. */
 HsImage  *hs_image_load_dicom_memory (const guint8 *data, gsize len, const char *name,
                                      GError **error);
 /* `head` holds the first len bytes of a file of file_len bytes (or all of

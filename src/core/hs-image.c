@@ -170,6 +170,17 @@ hs_image_is_jpeg (const guint8 *data, gsize len)
   return len >= 3 && data[0] == 0xff && data[1] == 0xd8 && data[2] == 0xff;
 }
 
+gboolean
+hs_image_is_dicom (const guint8 *data, gsize len)
+{
+  if (len >= 132 && memcmp (data + 128, "DICM", 4) == 0)
+    return TRUE;
+  /* No preamble (old ACR-NEMA style files, some archives): the data set
+   * starts with a group 0x0002 or 0x0008 element, little endian. */
+  return len >= 8 && (data[0] == 0x02 || data[0] == 0x08) && data[1] == 0x00 &&
+         data[3] == 0x00 && data[2] < 0x80;
+}
+
 HsImage *
 hs_image_load_from_memory (const guint8 *data, gsize len, const char *name_for_errors,
                            GError **error)

@@ -65,6 +65,9 @@ small = bytearray(cv2.imencode('.jpg', np.zeros((8, 8), np.uint8))[1].tobytes())
 at = small.index(b'\xff\xc0')
 small[at + 5:at + 9] = struct.pack('>HH', 65000, 65000)   # height, width
 put('jpeg-huge.jpg', bytes(small))
+# A 16-byte ACR-NEMA header GDCM's image reader asserts on (fuzz-jpeg): its decoder
+# process aborts, the caller reports the file and goes on.
+put('dicom-gdcm-abort.dcm', bytes.fromhex('08001000080000 00feffff790000ffff'.replace(' ', '')))
 # --- npy
 put('npy-wrong-magic.npy', b'\x93NUMPZ\x01\x00' + b'\0' * 60)
 put('npy-truncated-header.npy', npy_header('<f4', (2, 2))[:30])
