@@ -838,4 +838,15 @@ T.update({
  "%s: the DICOM decoder %s gave no answer of this version of Heatscope":
    "%s: der DICOM-Decoder %s hat keine Antwort dieser Heatscope-Version gegeben",
  "%s: the DICOM decoder %s gave a malformed answer": "%s: der DICOM-Decoder %s hat eine fehlerhafte Antwort gegeben",
+ # rows of `metrics` and the results table (hs-score-rows.c)
+ "instance \"%s\", query \"%s\", model \"%s\": %s (deltas null)":
+   "Fall \"%s\", Satz \"%s\", Modell \"%s\": %s (Deltas leer)",
+ "instance \"%s\", query \"%s\", model \"%s\": %s: %s (deltas null)":
+   "Fall \"%s\", Satz \"%s\", Modell \"%s\": %s: %s (Deltas leer)",
+ "instance \"%s\", query \"%s\": %s (%u rows skipped)":
+   "Fall \"%s\", Satz \"%s\": %s (%u Zeilen übersprungen)",
+ "instance \"%s\", query \"%s\", model \"%s\": %s":
+   "Fall \"%s\", Satz \"%s\", Modell \"%s\": %s",
+ "%s: instance \"%s\": %s (%u rows skipped)":
+   "%s: Fall \"%s\": %s (%u Zeilen übersprungen)",
 })

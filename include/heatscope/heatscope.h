@@ -30,6 +30,7 @@
 #include "hs-metric-info.h"
 #include "hs-baselines.h"
 #include "hs-score-report.h"
+#include "hs-score-rows.h"
 #include "hs-csv.h"
 #include "hs-threshold-table.h"
 #include "hs-rle.h"

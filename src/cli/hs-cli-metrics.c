@@ -7,6 +7,7 @@
  * outputs in K order gives the unsharded output byte for byte (the CSV
  * header is written by shard 1 only). */
 #include "hs-cli.h"
+#include <heatscope/hs-score-rows.h>
 #include <heatscope/hs-stop-point.h>
 #include <heatscope/hs-summary.h>
 
@@ -27,39 +28,14 @@ static const guint summary_subset_flags[N_SUMMARY_SUBSETS] = {
 };
 
 typedef struct {
-  HsDataset      *dataset;
-  char          **models;       /* sorted */
-  guint           n_models;
-  HsScoreOptions  options;
-  const HsMetric *metrics;
-  guint           n_metrics;
+  HsScoreRowsJob  rows;          /* what each row holds (hs-score-rows.h) */
   gboolean        jsonl;
-  guint           subset_filter;   /* 0 = every row */
-  /* --perturb: rows gain delta_<metric> and sym_kl (n_columns = 2·n_metrics + 1);
-   * swap-left-right also swap_response (n_columns = 2·n_metrics + 2). */
-  HsPerturbContext *perturb;
-  HsPerturbation    perturbation;
-  guint64           perturb_seed;
-  guint             n_columns;
-  /* --thresholds: CheXlocalize's per-class table; rows gain a `threshold` column (the table's
-   * value, or `otsu` for a query whose class has no row). */
-  HsThresholdTable *thresholds;
 } Job;
 
 typedef struct {
-  guint  model;
-  guint  subsets;
-  double values[];  /* n_metrics */
-} RowValues;
-
-typedef struct {
-  GString   *text;
-  GString   *errors;
-  GPtrArray *rows;       /* of RowValues* */
-  guint      n_failed;
-  guint      n_table, n_otsu;       /* --thresholds: rows by where their threshold came from */
-  GPtrArray *otsu_classes;          /* class labels (or "(none)") the table has no row for */
-  gboolean   done;
+  GString        *text;
+  HsInstanceRows  rows;
+  gboolean        done;
 } InstanceResult;
 
 typedef struct {
@@ -112,296 +88,59 @@ append_number (GString *out, double value, gboolean jsonl)
   g_string_append (out, text);
 }
 
-/* Name of column k of a row's values: a metric, delta_<metric>, sym_kl or
- * swap_response. */
-static char *
-column_name (const Job *job, guint k)
-{
-  if (k < job->n_metrics)
-    return g_strdup (hs_metric_get_name (job->metrics[k]));
-  if (k < 2 * job->n_metrics)
-    return g_strdup_printf ("delta_%s", hs_metric_get_name (job->metrics[k - job->n_metrics]));
-  if (k == 2 * job->n_metrics)
-    return g_strdup ("sym_kl");
-  return g_strdup ("swap_response");
-}
-
-/* The values of a row: the metrics, then with --perturb the deltas,
- * sym_kl and for swap-left-right swap_response (NAN when the perturbed map
- * is missing: `cmp` NULL). */
+/* A jsonl row: the CSV's keys (hs_score_rows_append_csv_row), null for undefined. */
 static void
-row_values (const Job *job, const HsScores *scores, const HsComparison *cmp, double *values)
+append_jsonl_row (const Job *job, GString *out, const char *instance, const char *query,
+                  const HsScoreRow *row)
 {
-  for (guint m = 0; m < job->n_metrics; m++)
-    values[m] = scores->value[job->metrics[m]];
-  if (job->perturb == NULL)
-    return;
-  for (guint m = 0; m < job->n_metrics; m++)
-    values[job->n_metrics + m] = cmp != NULL ? cmp->delta[job->metrics[m]] : NAN;
-  values[2 * job->n_metrics] = cmp != NULL ? cmp->sym_kl : NAN;
-  if (job->n_columns > 2 * job->n_metrics + 1)
-    values[2 * job->n_metrics + 1] = cmp != NULL ? cmp->swap_response : NAN;
-}
+  const double *values = row->values;
 
-static void
-append_row (const Job *job, GString *out, const char *instance, const char *query,
-            const char *model, guint subsets, double threshold, const double *values)
-{
-  g_autofree char *threshold_text = isnan (threshold) ? g_strdup ("otsu") : hs_metric_format (threshold);
-  const char *keys[] = { "instance", "query", "model" };
-  const char *fields[] = { instance, query, model };
-
-  if (job->jsonl)
+  g_string_append (out, "{\"instance\": ");
+  append_json_string (out, instance);
+  g_string_append (out, ", \"query\": ");
+  append_json_string (out, query);
+  g_string_append (out, ", \"model\": ");
+  append_json_string (out, job->rows.models[row->model]);
+  g_string_append (out, ", \"subsets\": [");
+  for (guint s = 1, n = 0; s < N_SUMMARY_SUBSETS; s++)
+    if (row->subsets & summary_subset_flags[s])
+      g_string_append_printf (out, "%s\"%s\"", n++ ? ", " : "", summary_subset_names[s]);
+  g_string_append (out, "]");
+  if (job->rows.thresholds != NULL)
     {
-      for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
-        {
-          g_string_append_printf (out, "%s\"%s\": ", i == 0 ? "{" : ", ", keys[i]);
-          append_json_string (out, fields[i]);
-        }
-      g_string_append (out, ", \"subsets\": [");
-      for (guint s = 1, n = 0; s < N_SUMMARY_SUBSETS; s++)
-        if (subsets & summary_subset_flags[s])
-          g_string_append_printf (out, "%s\"%s\"", n++ ? ", " : "", summary_subset_names[s]);
-      g_string_append (out, "]");
-      if (job->thresholds != NULL)
-        g_string_append_printf (out, isnan (threshold) ? ", \"threshold\": \"%s\"" : ", \"threshold\": %s",
-                                threshold_text);
-      for (guint k = 0; k < job->n_columns; k++)
-        {
-          g_autofree char *name = column_name (job, k);
-
-          g_string_append_printf (out, ", \"%s\": ", name);
-          append_number (out, values[k], TRUE);
-        }
-      g_string_append (out, "}\n");
+      g_autofree char *threshold = isnan (row->threshold) ? g_strdup ("otsu")
+                                                          : hs_metric_format (row->threshold);
+      g_string_append_printf (out, isnan (row->threshold) ? ", \"threshold\": \"%s\""
+                                                          : ", \"threshold\": %s", threshold);
     }
-  else
+  for (guint k = 0; k < job->rows.n_columns; k++)
     {
-      for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
-        {
-          hs_csv_append_field (out, fields[i]);
-          g_string_append_c (out, ',');
-        }
-      for (guint s = 1, n = 0; s < N_SUMMARY_SUBSETS; s++)
-        if (subsets & summary_subset_flags[s])
-          g_string_append_printf (out, "%s%s", n++ ? ";" : "", summary_subset_names[s]);
-      if (job->thresholds != NULL)
-        g_string_append_printf (out, ",%s", threshold_text);
-      for (guint k = 0; k < job->n_columns; k++)
-        {
-          g_string_append_c (out, ',');
-          append_number (out, values[k], FALSE);
-        }
-      g_string_append_c (out, '\n');
-    }
-}
+      g_autofree char *name = hs_score_rows_column_name (&job->rows, k);
 
-static void
-append_csv_header (const Job *job, GString *out)
-{
-  g_string_append (out, "instance,query,model,subsets");
-  if (job->thresholds != NULL)
-    g_string_append (out, ",threshold");
-  for (guint k = 0; k < job->n_columns; k++)
-    {
-      g_autofree char *name = column_name (job, k);
-      g_string_append_printf (out, ",%s", name);
+      g_string_append_printf (out, ", \"%s\": ", name);
+      append_number (out, values[k], TRUE);
     }
-  g_string_append_c (out, '\n');
+  g_string_append (out, "}\n");
 }
 
 /* --- scoring one instance ------------------------------------------------ */
 
-/* A message on stderr about this instance; `fails`: a problem that makes
- * the run fail, else a note (a perturbed map that is missing: the row is
- * written with null deltas). */
-static void
-message (InstanceResult *result, gboolean fails, const char *format, ...) G_GNUC_PRINTF (3, 4);
-
-static void
-message (InstanceResult *result, gboolean fails, const char *format, ...)
-{
-  va_list args;
-  g_autofree char *line = NULL;
-
-  va_start (args, format);
-  line = hs_cli_message_valist ("metrics", format, args);
-  va_end (args);
-  g_string_append (result->errors, line);
-  g_string_append_c (result->errors, '\n');
-  if (fails)
-    result->n_failed++;
-}
-
-/* Compares the row's map with its perturbed counterpart; FALSE (and a note)
- * when the perturbed map is missing or cannot be scored. */
-static gboolean
-compare_perturbed (const Job *job, InstanceResult *result, const HsInstance *instance,
-                   const HsSentence *sentence, const HsPerturbed *perturbed,
-                   const GError *perturb_error, const char *model, const HsAttentionMap *map,
-                   const HsTarget *target, const HsScoreOptions *options, HsComparison *cmp)
-{
-  g_autoptr(HsAttentionMap) other = NULL;
-  g_autoptr(GError) error = NULL;
-  HsMapRef *ref;
-
-  if (perturbed == NULL)
-    {
-      message (result, FALSE, "instance \"%s\", query \"%s\", model \"%s\": %s (deltas null)",
-            instance->id, sentence->id, model, perturb_error->message);
-      return FALSE;
-    }
-  ref = hs_perturbed_find_map (job->perturb, instance, sentence, perturbed, model, &error);
-  if (ref != NULL && !hs_perturbation_is_target (perturbed->perturbation))
-    other = hs_dataset_load_map (job->dataset, ref, &error);
-  if (ref == NULL || (other == NULL && !hs_perturbation_is_target (perturbed->perturbation)) ||
-      !hs_perturb_compare (job->perturb, instance, sentence, perturbed, map, other, target,
-                           options, cmp, &error))
-    {
-      message (result, FALSE, "instance \"%s\", query \"%s\", model \"%s\": %s: %s (deltas null)",
-            instance->id, sentence->id, model, hs_perturbation_to_string (job->perturbation),
-            error->message);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static guint
-count_maps (const Job *job, const HsInstance *instance, const HsSentence *sentence)
-{
-  guint n = 0;
-
-  for (guint m = 0; m < job->n_models; m++)
-    if (hs_instance_find_map (instance, job->models[m], sentence->id) != NULL)
-      n++;
-  return n;
-}
-
 static void
 score_instance (const Job *job, guint index, InstanceResult *result)
 {
-  HsInstance *instance = hs_dataset_get_instance (job->dataset, index);
-  const char *manifest = hs_dataset_get_manifest_path (job->dataset);
-  gboolean have_grid = FALSE;
-  HsEvalGrid grid;
+  HsInstance *instance = hs_dataset_get_instance (job->rows.dataset, index);
 
+  hs_score_rows_instance (&job->rows, index, &result->rows);
   result->text = g_string_new (NULL);
-  result->errors = g_string_new (NULL);
-  result->rows = g_ptr_array_new_with_free_func (g_free);
-  result->otsu_classes = g_ptr_array_new_with_free_func (g_free);
-
-  for (guint s = 0; s < instance->sentences->len; s++)
+  for (guint r = 0; r < result->rows.rows->len; r++)
     {
-      HsSentence *sentence = g_ptr_array_index (instance->sentences, s);
-      g_autoptr(HsTarget) target = NULL;
-      g_autoptr(GError) error = NULL;
-      g_autoptr(HsPerturbed) perturbed = NULL;
-      g_autoptr(GError) perturb_error = NULL;
-      HsScoreOptions row_options;
-      guint n_maps = count_maps (job, instance, sentence);
-      guint subsets;
+      HsScoreRow *row = g_ptr_array_index (result->rows.rows, r);
+      HsSentence *sentence = g_ptr_array_index (instance->sentences, row->sentence);
 
-      if (n_maps == 0)
-        continue;
-      subsets = hs_dataset_get_subsets (job->dataset, instance, sentence);
-      if (job->subset_filter != 0 && !(subsets & job->subset_filter))
-        continue;
-
-      if (!have_grid)
-        {
-          guint width = 0, height = 0;
-
-          if (!hs_dataset_get_image_size (job->dataset, instance, &width, &height, &error) ||
-              !hs_eval_grid_init (&grid, job->options.protocol, width, height,
-                                  job->options.eval_size, &error))
-            {
-              message (result, TRUE, "%s: instance \"%s\": %s (%u rows skipped)", manifest,
-                      instance->id, error->message, n_maps);
-              result->n_failed += n_maps - 1;
-              continue;
-            }
-          have_grid = TRUE;
-        }
-
-      target = hs_target_new (&grid);
-      for (guint t = 0; sentence->targets != NULL && sentence->targets[t] != NULL; t++)
-        {
-          HsRegion *region = hs_instance_find_region (instance, sentence->targets[t]);
-
-          if (region == NULL)
-            g_set_error (&error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
-                         "%s: instance \"%s\" has no region \"%s\"", manifest, instance->id,
-                         sentence->targets[t]);
-          else
-            hs_target_add_region (target, job->dataset, region, &error);
-          if (error != NULL)
-            break;
-        }
-      if (error != NULL)
-        {
-          message (result, TRUE, "instance \"%s\", query \"%s\": %s (%u rows skipped)", instance->id,
-                  sentence->id, error->message, n_maps);
-          result->n_failed += n_maps - 1;
-          continue;
-        }
-
-      if (job->perturb != NULL)
-        perturbed = hs_perturb (job->perturb, instance, sentence, job->perturbation,
-                                job->options.protocol, job->perturb_seed, &perturb_error);
-
-      /* The query's own threshold from the table, else Otsu (options.threshold = NAN). */
-      row_options = job->options;
-      if (job->thresholds != NULL)
-        {
-          const char *label = hs_sentence_get_class_label (sentence);
-
-          if (!hs_threshold_table_lookup (job->thresholds, label, &row_options.threshold))
-            {
-              const char *name = label != NULL ? label : "(no class label)";
-
-              if (!g_ptr_array_find_with_equal_func (result->otsu_classes, name, g_str_equal, NULL))
-                g_ptr_array_add (result->otsu_classes, g_strdup (name));
-            }
-        }
-
-      for (guint m = 0; m < job->n_models; m++)
-        {
-          HsMapRef *ref = hs_instance_find_map (instance, job->models[m], sentence->id);
-          g_autoptr(HsAttentionMap) map = NULL;
-          g_autoptr(GError) map_error = NULL;
-          HsScores scores;
-          HsComparison cmp;
-          gboolean have_cmp = FALSE;
-          RowValues *row;
-
-          if (ref == NULL)
-            continue;
-          map = hs_dataset_load_map (job->dataset, ref, &map_error);
-          if (map == NULL ||
-              !hs_score_map (map, target, &row_options, &scores, &map_error))
-            {
-              message (result, TRUE, "instance \"%s\", query \"%s\", model \"%s\": %s", instance->id,
-                      sentence->id, job->models[m], map_error->message);
-              continue;
-            }
-          if (job->perturb != NULL)
-            have_cmp = compare_perturbed (job, result, instance, sentence, perturbed, perturb_error,
-                                          job->models[m], map, target, &row_options, &cmp);
-          if (job->thresholds != NULL)
-            {
-              if (isnan (row_options.threshold))
-                result->n_otsu++;
-              else
-                result->n_table++;
-            }
-          row = g_malloc (sizeof (RowValues) + job->n_columns * sizeof (double));
-          row->model = m;
-          row->subsets = subsets;
-          row_values (job, &scores, have_cmp ? &cmp : NULL, row->values);
-          append_row (job, result->text, instance->id, sentence->id, job->models[m], subsets,
-                      row_options.threshold, row->values);
-          g_ptr_array_add (result->rows, row);
-        }
+      if (job->jsonl)
+        append_jsonl_row (job, result->text, instance->id, sentence->id, row);
+      else
+        hs_score_rows_append_csv_row (&job->rows, result->text, instance->id, sentence->id, row);
     }
 }
 
@@ -410,11 +149,8 @@ instance_result_clear (InstanceResult *result)
 {
   if (result->text != NULL)
     g_string_free (result->text, TRUE);
-  if (result->errors != NULL)
-    g_string_free (result->errors, TRUE);
-  g_clear_pointer (&result->rows, g_ptr_array_unref);
-  g_clear_pointer (&result->otsu_classes, g_ptr_array_unref);
-  result->text = result->errors = NULL;
+  result->text = NULL;
+  hs_instance_rows_clear (&result->rows);
 }
 
 static void
@@ -512,24 +248,24 @@ static void
 append_summary (const Job *job, GString *out, HsSummary **summaries, guint n_resamples,
                 guint64 seed)
 {
-  g_autofree HsSummaryStat *stats = g_new0 (HsSummaryStat, job->n_columns);
+  g_autofree HsSummaryStat *stats = g_new0 (HsSummaryStat, job->rows.n_columns);
 
   if (!job->jsonl)
     g_string_append (out, "model,subset,metric,n_instances,n_rows,mean,ci_low,ci_high,resamples,seed\n");
-  for (guint m = 0; m < job->n_models; m++)
+  for (guint m = 0; m < job->rows.n_models; m++)
     for (guint s = 0; s < N_SUMMARY_SUBSETS; s++)
       {
         HsSummary *summary = summaries[m * N_SUMMARY_SUBSETS + s];
 
         hs_summary_compute (summary, n_resamples, seed, stats);
-        for (guint k = 0; k < job->n_columns; k++)
+        for (guint k = 0; k < job->rows.n_columns; k++)
           {
-            g_autofree char *metric = column_name (job, k);
+            g_autofree char *metric = hs_score_rows_column_name (&job->rows, k);
 
             if (job->jsonl)
               {
                 g_string_append (out, "{\"model\": ");
-                append_json_string (out, job->models[m]);
+                append_json_string (out, job->rows.models[m]);
                 g_string_append_printf (out, ", \"subset\": \"%s\", \"metric\": \"%s\", "
                                         "\"n_instances\": %u, \"n_rows\": %u, \"mean\": ",
                                         summary_subset_names[s], metric, stats[k].n_instances,
@@ -544,7 +280,7 @@ append_summary (const Job *job, GString *out, HsSummary **summaries, guint n_res
               }
             else
               {
-                hs_csv_append_field (out, job->models[m]);
+                hs_csv_append_field (out, job->rows.models[m]);
                 g_string_append_printf (out, ",%s,%s,%u,%u,", summary_subset_names[s], metric,
                                         stats[k].n_instances, stats[k].n_rows);
                 append_number (out, stats[k].mean, FALSE);
@@ -609,6 +345,10 @@ hs_cli_metrics (int argc, char **argv)
   guint shard_k = 1, shard_n = 1, first, last, n_failed = 0;
   guint64 seed = HS_SUMMARY_DEFAULT_SEED;
   Job job = { 0 };
+  HsScoreOptions options;
+  HsPerturbation perturbation = HS_PERTURB_SWAP_LEFT_RIGHT;
+  guint64 perturb_seed = 0;
+  guint subset_filter = 0;
   Runner runner = { 0 };
   Output output = { 0 };
   GThreadPool *pool = NULL;
@@ -660,8 +400,8 @@ hs_cli_metrics (int argc, char **argv)
   if (!hs_cli_parse_dataset (context, &argc, &argv, "metrics"))
     return HS_CLI_EXIT_USAGE;
 
-  hs_score_options_init (&job.options);
-  if (protocol_name != NULL && !hs_protocol_from_string (protocol_name, &job.options.protocol))
+  hs_score_options_init (&options);
+  if (protocol_name != NULL && !hs_protocol_from_string (protocol_name, &options.protocol))
     {
       hs_cli_error ("metrics", "unknown protocol \"%s\" (default, gloria, chexlocalize)", protocol_name);
       return HS_CLI_EXIT_USAGE;
@@ -672,7 +412,7 @@ hs_cli_metrics (int argc, char **argv)
       return HS_CLI_EXIT_USAGE;
     }
   job.jsonl = format_name != NULL && strcmp (format_name, "jsonl") == 0;
-  if (upsample_name != NULL && !hs_upsample_from_string (upsample_name, &job.options.upsample))
+  if (upsample_name != NULL && !hs_upsample_from_string (upsample_name, &options.upsample))
     {
       hs_cli_error ("metrics", "unknown upsampling \"%s\" (bilinear, nearest)", upsample_name);
       return HS_CLI_EXIT_USAGE;
@@ -682,7 +422,7 @@ hs_cli_metrics (int argc, char **argv)
       hs_cli_error ("metrics", "--eval-size, --jobs (≤ 256) and --resamples (≤ 10⁶) must be non-negative");
       return HS_CLI_EXIT_USAGE;
     }
-  job.options.eval_size = (guint) eval_size;
+  options.eval_size = (guint) eval_size;
   if (shard_text != NULL && !parse_shard (shard_text, &shard_k, &shard_n))
     {
       hs_cli_error ("metrics", "--shard wants K/N with 1 ≤ K ≤ N, not \"%s\"", shard_text);
@@ -690,8 +430,8 @@ hs_cli_metrics (int argc, char **argv)
     }
   if (subset_name != NULL && strcmp (subset_name, "all") != 0)
     {
-      job.subset_filter = hs_subset_from_string (subset_name);
-      if (job.subset_filter == 0)
+      subset_filter = hs_subset_from_string (subset_name);
+      if (subset_filter == 0)
         {
           hs_cli_error ("metrics", "unknown subset \"%s\" (all, abnormal, one_lung, mdrb)", subset_name);
           return HS_CLI_EXIT_USAGE;
@@ -702,14 +442,14 @@ hs_cli_metrics (int argc, char **argv)
       hs_cli_error ("metrics", "--seed wants a non-negative integer, not \"%s\"", seed_text);
       return HS_CLI_EXIT_USAGE;
     }
-  if (perturb_name != NULL && !hs_perturbation_from_string (perturb_name, &job.perturbation))
+  if (perturb_name != NULL && !hs_perturbation_from_string (perturb_name, &perturbation))
     {
       hs_cli_error ("metrics", "unknown perturbation \"%s\" (swap-left-right, shuffle-in-report, "
                     "random-sentence, random-boxes, synthetic-swapped-condition)", perturb_name);
       return HS_CLI_EXIT_USAGE;
     }
   if (perturb_seed_text != NULL &&
-      !g_ascii_string_to_unsigned (perturb_seed_text, 10, 0, G_MAXUINT64, &job.perturb_seed, NULL))
+      !g_ascii_string_to_unsigned (perturb_seed_text, 10, 0, G_MAXUINT64, &perturb_seed, NULL))
     {
       hs_cli_error ("metrics", "--perturb-seed wants a non-negative integer, not \"%s\"",
                     perturb_seed_text);
@@ -717,7 +457,7 @@ hs_cli_metrics (int argc, char **argv)
     }
   if (thresholds_path != NULL)
     {
-      if (job.options.protocol != HS_PROTOCOL_CHEXLOCALIZE)
+      if (options.protocol != HS_PROTOCOL_CHEXLOCALIZE)
         {
           hs_cli_error ("metrics", "--thresholds applies to --protocol chexlocalize only");
           return HS_CLI_EXIT_USAGE;
@@ -728,7 +468,6 @@ hs_cli_metrics (int argc, char **argv)
           hs_cli_error ("metrics", "%s", error->message);
           return HS_CLI_EXIT_INPUT;
         }
-      job.thresholds = thresholds;
     }
   if (jobs == 0)
     jobs = (gint) CLAMP (g_get_num_processors (), 1, 8);
@@ -763,21 +502,12 @@ hs_cli_metrics (int argc, char **argv)
     for (guint i = 0; all_models[i] != NULL; i++)
       g_ptr_array_add (models, g_strdup (all_models[i]));
 
-  job.dataset = dataset;
-  job.models = (char **) models->pdata;
-  job.n_models = models->len;
-  job.metrics = hs_protocol_get_metrics (job.options.protocol, &job.n_metrics);
-  job.n_columns = job.n_metrics;
   if (perturb_name != NULL)
-    {
-      perturb_context = hs_perturb_context_new (dataset);
-      job.perturb = perturb_context;
-      job.n_columns = 2 * job.n_metrics + (job.perturbation == HS_PERTURB_SWAP_LEFT_RIGHT ? 2 : 1);
-    }
-  /* One scoring thread per worker, whatever --jobs: the scorer's split
-   * reductions (cnr) depend in the last bits on its thread count, and rows
-   * must not depend on --jobs. */
-  job.options.n_threads = 1;
+    perturb_context = hs_perturb_context_new (dataset);
+  hs_score_rows_job_init (&job.rows, dataset, (const char * const *) models->pdata, models->len,
+                          &options, perturb_context, perturbation, perturb_seed);
+  job.rows.subset_filter = subset_filter;
+  job.rows.thresholds = thresholds;
 
   {
     guint64 n = hs_dataset_get_n_instances (dataset);
@@ -793,15 +523,15 @@ hs_cli_metrics (int argc, char **argv)
 
   if (summary)
     {
-      summaries = g_new0 (HsSummary *, MAX (1, job.n_models) * N_SUMMARY_SUBSETS);
-      for (guint i = 0; i < job.n_models * N_SUMMARY_SUBSETS; i++)
-        summaries[i] = hs_summary_new (job.n_columns);
+      summaries = g_new0 (HsSummary *, MAX (1, job.rows.n_models) * N_SUMMARY_SUBSETS);
+      for (guint i = 0; i < job.rows.n_models * N_SUMMARY_SUBSETS; i++)
+        summaries[i] = hs_summary_new (job.rows.n_columns);
     }
   else if (!job.jsonl && shard_k == 1)
     {
       g_autoptr(GString) header = g_string_new (NULL);
 
-      append_csv_header (&job, header);
+      hs_score_rows_append_csv_header (&job.rows, header);
       write_ok = output_write (&output, header->str, header->len);
     }
 
@@ -839,22 +569,22 @@ hs_cli_metrics (int argc, char **argv)
       else
         score_instance (&job, i, result);
 
-      if (result->errors->len > 0)
-        fputs (result->errors->str, stderr);
-      n_failed += result->n_failed;
-      n_table += result->n_table;
-      n_otsu += result->n_otsu;
-      for (guint c = 0; c < result->otsu_classes->len; c++)
-        if (!g_ptr_array_find_with_equal_func (otsu_classes, result->otsu_classes->pdata[c],
+      for (guint e = 0; e < result->rows.messages->len; e++)
+        g_printerr ("heatscope-cli metrics: %s\n", (char *) result->rows.messages->pdata[e]);
+      n_failed += result->rows.n_failed;
+      n_table += result->rows.n_table;
+      n_otsu += result->rows.n_otsu;
+      for (guint c = 0; c < result->rows.otsu_classes->len; c++)
+        if (!g_ptr_array_find_with_equal_func (otsu_classes, result->rows.otsu_classes->pdata[c],
                                                g_str_equal, NULL))
-          g_ptr_array_add (otsu_classes, g_strdup (result->otsu_classes->pdata[c]));
+          g_ptr_array_add (otsu_classes, g_strdup (result->rows.otsu_classes->pdata[c]));
       if (summaries != NULL)
         {
-          for (guint k = 0; k < job.n_models * N_SUMMARY_SUBSETS; k++)
+          for (guint k = 0; k < job.rows.n_models * N_SUMMARY_SUBSETS; k++)
             hs_summary_begin_group (summaries[k]);
-          for (guint r = 0; r < result->rows->len; r++)
+          for (guint r = 0; r < result->rows.rows->len; r++)
             {
-              RowValues *row = g_ptr_array_index (result->rows, r);
+              HsScoreRow *row = g_ptr_array_index (result->rows.rows, r);
 
               for (guint s = 0; s < N_SUMMARY_SUBSETS; s++)
                 if (s == 0 || (row->subsets & summary_subset_flags[s]))
@@ -877,7 +607,7 @@ hs_cli_metrics (int argc, char **argv)
 
       append_summary (&job, text, summaries, (guint) resamples, seed);
       write_ok = write_ok && output_write (&output, text->str, text->len);
-      for (guint i = 0; i < job.n_models * N_SUMMARY_SUBSETS; i++)
+      for (guint i = 0; i < job.rows.n_models * N_SUMMARY_SUBSETS; i++)
         hs_summary_free (summaries[i]);
     }
 
