@@ -548,3 +548,32 @@ T.update({
  "Colour and number: the token’s share of the sentence map, pale = %.0f %% (least) to strong red = %.0f %% (most)":
    "Farbe und Zahl: Anteil des Tokens an der Satzkarte, blass = %.0f %% (am wenigsten) bis kräftiges Rot = %.0f %% (am meisten)",
 })
+T.update({
+ # the results table (hs-results-window.c)
+ "Instance": "Fall",
+ "Model": "Modell",
+ "Subsets": "Teilmengen",
+ "No dataset": "Kein Datensatz",
+ " · %u rows could not be scored: %s": " · %u Zeilen konnten nicht bewertet werden: %s",
+ "%u of %u rows": "%u von %u Zeilen",
+ "%u of %u rows · scoring %.0f %%": "%u von %u Zeilen · Bewertung %.0f %%",
+ "%s: no rows to export": "%s: keine Zeilen zu exportieren",
+ "Export Visible Rows": "Sichtbare Zeilen exportieren",
+ "All subsets": "Alle Teilmengen",
+ "No perturbation": "Keine Störung",
+ "All models": "Alle Modelle",
+ "Instance, sentence or model": "Fall, Satz oder Modell",
+ "Only rows of this subset": "Nur Zeilen dieser Teilmenge",
+ "Only rows of this model": "Nur Zeilen dieses Modells",
+ "_Wrong side": "_Falsche Seite",
+ "Only maps whose mass lies on the other side than their target (wrong_side = 1)":
+   "Nur Karten, deren Masse auf der anderen Seite als ihr Ziel liegt (wrong_side = 1)",
+ "Add the deltas of a perturbation (McInerney et al. §3.1)":
+   "Die Deltas einer Störung hinzufügen (McInerney et al. §3.1)",
+ "Write the visible rows, in this order, as the metrics CSV":
+   "Die sichtbaren Zeilen in dieser Reihenfolge als Metrik-CSV schreiben",
+ "Results": "Ergebnisse",
+ ("shortcut window", "Results table of every instance, sentence and model"):
+   "Ergebnistabelle aller Fälle, Sätze und Modelle",
+ "_Results Table": "_Ergebnistabelle",
+})

@@ -5,6 +5,11 @@
  *
  *   hs-screenshot DATASET OUT.png [--size WxH] [--model M] [--instance ID]
  *                 [--sentence ID] [--swap] [--prompt TEXT] [--tab overlay|metrics|perturb]
+ *                 [--results [-]COLUMN [--results-perturb NAME] [--results-model M]]
+ *
+ * --results shoots the results table (win.results) instead, sorted by
+ * COLUMN (a metrics CSV column; "-" first = descending) once every row is
+ * scored.
  *
  * Every step waits for its work to finish (dataset and image decoding, live
  * maps, metrics, perturbation scores) before the next; the picture is taken
@@ -19,6 +24,7 @@
 #include "hs-error-bar.h"
 #include "hs-metrics-panel.h"
 #include "hs-perturb-panel.h"
+#include "hs-results-window.h"
 #include "hs-ui-fixture.h"
 #include "hs-window.h"
 
@@ -70,6 +76,46 @@ settle (HsWindow *window)
 }
 
 static gboolean
+results_complete (gpointer results)
+{
+  HsResultsModel *model = hs_results_window_get_model (results);
+
+  return model != NULL && hs_results_model_get_complete (model);
+}
+
+/* The results table of `window`, sorted by `sort`, as the picture to take. */
+static GtkWidget *
+open_results (HsWindow *window, const char *sort, const char *perturbation, const char *model,
+              int width, int height)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* owned by GTK */
+  HsResultsWindow *results = NULL;
+  gboolean descending = sort[0] == '-';
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "results", NULL);
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels) && results == NULL; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (HS_IS_RESULTS_WINDOW (item))
+        results = HS_RESULTS_WINDOW (item);
+    }
+  if (results == NULL)
+    return NULL;
+  gtk_window_set_default_size (GTK_WINDOW (results), width, height);
+  if (perturbation != NULL && !hs_results_window_set_perturbation (results, perturbation))
+    return NULL;
+  if (model != NULL && !hs_results_window_set_model_filter (results, model))
+    return NULL;
+  wait_until (results_complete, results, "the results table");
+  if (!hs_results_window_sort_by (results, sort + (descending ? 1 : 0), descending))
+    return NULL;
+  wait_until (hs_ui_is_mapped, results, "showing the results");
+  settle (window);
+  return GTK_WIDGET (results);
+}
+
+static gboolean
 save_png (GtkWidget *widget, const char *path)
 {
   g_autoptr(GdkTexture) texture = hs_ui_render (widget);
@@ -99,7 +145,11 @@ main (int argc, char **argv)
   g_autofree char *sentence = NULL;
   g_autofree char *prompt = NULL;
   g_autofree char *tab = NULL;
+  g_autofree char *results = NULL;
+  g_autofree char *results_perturb = NULL;
+  g_autofree char *results_model = NULL;
   gboolean swap = FALSE;
+  GtkWidget *shot;
   const GOptionEntry entries[] = {
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Window size (default 1440x900)", "WxH" },
     { "model", 0, 0, G_OPTION_ARG_STRING, &model, "Model as the selector names it", "M" },
@@ -108,6 +158,9 @@ main (int argc, char **argv)
     { "swap", 0, 0, G_OPTION_ARG_NONE, &swap, "Swap left/right in the prompt (win.swap-sides)", NULL },
     { "prompt", 0, 0, G_OPTION_ARG_STRING, &prompt, "Type this prompt", "TEXT" },
     { "tab", 0, 0, G_OPTION_ARG_STRING, &tab, "Side tab: overlay, metrics or perturb", "NAME" },
+    { "results", 0, 0, G_OPTION_ARG_STRING, &results, "Shoot the results table sorted by COLUMN (-COLUMN: descending)", "COLUMN" },
+    { "results-perturb", 0, 0, G_OPTION_ARG_STRING, &results_perturb, "The results table's perturbation", "NAME" },
+    { "results-model", 0, 0, G_OPTION_ARG_STRING, &results_model, "Only this model's rows in the results table", "M" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("DATASET OUT.png — one README screenshot");
@@ -179,7 +232,14 @@ main (int argc, char **argv)
       wait_until (perturb_idle, perturb, "the perturbation");
   }
   settle (window);
-  if (!save_png (GTK_WIDGET (window), argv[2]))
+  shot = GTK_WIDGET (window);
+  if (results != NULL)
+    {
+      shot = open_results (window, results, results_perturb, results_model, width, height);
+      if (shot == NULL)
+        fail ("the results table cannot show '%s'", results);
+    }
+  if (!save_png (shot, argv[2]))
     fail ("%s: cannot write the PNG", argv[2]);
   if (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)) > 0)
     g_printerr ("hs-screenshot: %s shows: %s\n", argv[2],

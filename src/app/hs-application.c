@@ -140,6 +140,7 @@ hs_application_set_accels (GtkApplication *app)
     { "win.import",             { "<Control>i", NULL } },
     { "win.compare::pair",      { "<Control>d", NULL } },
     { "win.compare::grid",      { "<Control><Shift>d", NULL } },
+    { "win.results",            { "<Control>t", NULL } },
     { "win.export::png",        { "<Control>e", NULL } },
     { "win.search",             { "<Control>f", NULL } },
     { "win.next-instance",      { "<Alt>Down", NULL } },

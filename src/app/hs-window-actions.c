@@ -7,6 +7,7 @@
 #include "hs-annotation-window.h"
 #include "hs-compare-view.h"
 #include "hs-import-dialog.h"
+#include "hs-results-window.h"
 
 void
 _hs_window_actions_update (HsWindow *self)
@@ -282,6 +283,44 @@ annotate_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (window));
 }
 
+void
+_hs_window_results_sync (HsWindow *self)
+{
+  if (self->results_window == NULL)
+    return;
+  /* A dataset still being read would give a table of its first instances. */
+  hs_results_window_set_dataset (HS_RESULTS_WINDOW (self->results_window),
+                                 self->dataset != NULL && hs_dataset_is_complete (self->dataset)
+                                   ? self->dataset : NULL);
+}
+
+void
+_hs_window_results_invalidate (HsWindow *self)
+{
+  if (self->results_window == NULL)
+    return;
+  hs_results_window_set_dataset (HS_RESULTS_WINDOW (self->results_window), NULL);
+  _hs_window_results_sync (self);
+}
+
+/* win.results: the table of every (instance, sentence, model), kept (and
+ * its rows cached) when closed. */
+static void
+results_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  HsWindow *self = user_data;
+
+  if (self->results_window == NULL)
+    {
+      self->results_window = GTK_WIDGET (hs_results_window_new (self));
+      g_object_add_weak_pointer (G_OBJECT (self->results_window), (gpointer *) &self->results_window);
+    }
+  _hs_window_results_sync (self);
+  gtk_window_present (GTK_WINDOW (self->results_window));
+}
+
 static void
 import_open (GtkWindow *window,
              GFile     *folder)
@@ -292,6 +331,7 @@ import_open (GtkWindow *window,
 static const GActionEntry win_actions[] = {
   { .name = "compare", .activate = compare_action, .parameter_type = "s" },
   { .name = "annotate", .activate = annotate_action },
+  { .name = "results", .activate = results_action },
   { .name = "open", .activate = open_action },
   { .name = "open-folder", .activate = open_action },
   { .name = "reload", .activate = reload_action },

@@ -33,6 +33,7 @@ set_dataset (HsWindow   *self,
   g_clear_pointer (&self->image, hs_image_unref);
   g_clear_pointer (&self->dataset, hs_dataset_unref);
   self->dataset = hs_dataset_ref (dataset);
+  _hs_window_results_sync (self);
   g_free (self->dataset_path);
   self->dataset_path = g_strdup (path);
 
@@ -215,6 +216,7 @@ on_browser_loading (GObject    *object,
       if (self->pending_instance != NULL && self->instance == hs_dataset_get_instance (self->dataset, 0))
         hs_instance_browser_select_id (self->browser, self->pending_instance);
       g_clear_pointer (&self->pending_instance, g_free);
+      _hs_window_results_sync (self);
     }
   _hs_window_update_spinner (self);
   _hs_window_notify (self, PROP_LOADING);

@@ -139,6 +139,7 @@ set_targets (HsWindow *self, HsInstance *instance, HsSentence *sentence,
                                        (const char * const *) before);
       return FALSE;
     }
+  _hs_window_results_invalidate (self);
   return TRUE;
 }
 
@@ -190,6 +191,7 @@ _hs_window_link_target (HsWindow *self, const char *region, gboolean linked, GEr
       return FALSE;
     }
   g_ptr_array_add (self->link_undo, edit);
+  _hs_window_results_invalidate (self);
   return TRUE;
 }
 
@@ -214,6 +216,7 @@ _hs_window_undo_link (HsWindow *self, GError **error)
                                          (const char * const *) edit->targets);
       hs_dataset_remove_instance_region (self->dataset, instance, edit->added_region);
       g_hash_table_remove_all (self->layer_masks);
+      _hs_window_results_invalidate (self);
       if (!hs_dataset_save (self->dataset, error))
         {
           link_edit_free (edit);

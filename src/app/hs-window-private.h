@@ -91,6 +91,9 @@ struct _HsWindow
   GHashTable           *layer_masks;       /* HsRegion* → HsImage* (or NULL) of one instance */
   HsInstance           *layer_masks_instance;
   HsDataset            *layer_masks_dataset;
+
+  /* The results table (win.results), created on first use; NULL after. */
+  GtkWidget            *results_window;
 };
 
 typedef enum {
@@ -148,5 +151,9 @@ gboolean  _hs_window_add_box             (HsWindow     *self,
 /* hs-window-actions.c */
 void      _hs_window_actions_init        (HsWindow     *self);
 void      _hs_window_actions_update      (HsWindow     *self);
+/* The results table follows the dataset once it is read completely;
+ * invalidate after the dataset's targets change (its rows are rescored). */
+void      _hs_window_results_sync        (HsWindow     *self);
+void      _hs_window_results_invalidate  (HsWindow     *self);
 
 G_END_DECLS

@@ -1,0 +1,579 @@
+/* hs-results-model.c — the results table's rows: scored off the main
+ * thread, filtered and sorted through an index array */
+#include <math.h>
+#include <string.h>
+
+#include "hs-results-model.h"
+
+/* Batches: the first after the first instance (rows on screen at once),
+ * then at most every BATCH_US so that re-sorting 10⁵ rows per batch leaves
+ * the main thread free most of the time. */
+#define FIRST_BATCHES_US (G_USEC_PER_SEC / 10)
+#define BATCH_US         (G_USEC_PER_SEC / 2)
+
+struct _HsResultsModel
+{
+  GObject           parent_instance;
+
+  HsDataset        *dataset;
+  GStrv             models;
+  gboolean          perturbed;
+  HsPerturbation    perturbation;
+  HsPerturbContext *perturb;
+  HsScoreRowsJob    job;
+  int               wrong_side_column;   /* value column of wrong_side, −1 when none */
+
+  GPtrArray        *rows;        /* HsResultsRow*, dataset order */
+  GArray           *view;        /* guint indices into rows: the visible rows, in order */
+  guint             n_instances, n_done, n_failed;
+  char             *first_problem;
+  gboolean          started, complete;
+  GCancellable     *cancellable;
+  GMutex            lock;
+  GCond             cond;
+  gboolean          running;       /* the worker has not returned yet (under lock) */
+
+  int               sort_column;
+  gboolean          descending;
+  guint             filter_subsets;
+  int               filter_model;    /* index in models, −1 = any, −2 = a model without rows */
+  gboolean          filter_wrong_side;
+  char             *filter_text;     /* casefolded, NULL = any */
+};
+
+enum {
+  PROP_0,
+  PROP_PROGRESS,
+  PROP_COMPLETE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static GType
+list_get_item_type (GListModel *list)
+{
+  return HS_TYPE_RESULTS_ROW;
+}
+
+static guint
+list_get_n_items (GListModel *list)
+{
+  return HS_RESULTS_MODEL (list)->view->len;
+}
+
+static gpointer
+list_get_item (GListModel *list, guint position)
+{
+  HsResultsRow *row = hs_results_model_get_row (HS_RESULTS_MODEL (list), position);
+
+  return row != NULL ? g_object_ref (row) : NULL;
+}
+
+static void
+list_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = list_get_item_type;
+  iface->get_n_items = list_get_n_items;
+  iface->get_item = list_get_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (HsResultsModel, hs_results_model, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_iface_init))
+
+/* ---- filter and sort ----------------------------------------------------- */
+
+static gboolean
+row_visible (HsResultsModel *self, HsResultsRow *row)
+{
+  const HsScoreRow *values = hs_results_row_get_values (row);
+
+  if (self->filter_subsets != 0 && (values->subsets & self->filter_subsets) != self->filter_subsets)
+    return FALSE;
+  if (self->filter_model != -1 && (int) values->model != self->filter_model)
+    return FALSE;
+  if (self->filter_wrong_side &&
+      (self->wrong_side_column < 0 || values->values[self->wrong_side_column] != 1))
+    return FALSE;
+  return self->filter_text == NULL || hs_results_row_matches (row, self->filter_text);
+}
+
+typedef struct {
+  union {
+    double      number;
+    const char *text;
+  };
+  guint index;
+} SortKey;
+
+static gint
+compare_numbers (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const SortKey *x = a, *y = b;
+  gboolean descending = *(gboolean *) data;
+  gboolean x_nan = isnan (x->number), y_nan = isnan (y->number);
+  int order = 0;
+
+  /* Undefined last whatever the direction, like a spreadsheet's blanks. */
+  if (x_nan || y_nan)
+    order = x_nan && y_nan ? 0 : x_nan ? 1 : -1;
+  else if (x->number != y->number)
+    order = (x->number < y->number) == !descending ? -1 : 1;
+  return order != 0 ? order : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+static gint
+compare_texts (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const SortKey *x = a, *y = b;
+  gboolean descending = *(gboolean *) data;
+  int order = strcmp (x->text, y->text);
+
+  if (descending)
+    order = -order;
+  return order != 0 ? order : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+static void
+sort_key (HsResultsModel *self, guint index, SortKey *key)
+{
+  HsResultsRow *row = g_ptr_array_index (self->rows, index);
+  const HsScoreRow *values = hs_results_row_get_values (row);
+
+  key->index = index;
+  switch (self->sort_column)
+    {
+    case HS_RESULTS_COLUMN_INSTANCE: key->text = hs_results_row_get_instance (row); break;
+    case HS_RESULTS_COLUMN_QUERY:    key->text = hs_results_row_get_sentence (row); break;
+    case HS_RESULTS_COLUMN_MODEL:    key->text = hs_results_row_get_model (row); break;
+    case HS_RESULTS_COLUMN_SUBSETS:  key->number = values->subsets; break;
+    default:
+      key->number = values->values[self->sort_column - HS_RESULTS_COLUMN_VALUES];
+      break;
+    }
+}
+
+/* Recomputes the visible rows from every row and tells the list's users. */
+static void
+refresh_view (HsResultsModel *self)
+{
+  guint old_len = self->view->len;
+
+  g_array_set_size (self->view, 0);
+  if (self->sort_column == HS_RESULTS_COLUMN_NONE)
+    {
+      for (guint i = 0; i < self->rows->len; i++)
+        if (row_visible (self, g_ptr_array_index (self->rows, i)))
+          g_array_append_val (self->view, i);
+    }
+  else
+    {
+      g_autofree SortKey *keys = g_new (SortKey, MAX (1, self->rows->len));
+      gboolean text = self->sort_column < HS_RESULTS_COLUMN_SUBSETS;
+      guint n = 0;
+
+      for (guint i = 0; i < self->rows->len; i++)
+        if (row_visible (self, g_ptr_array_index (self->rows, i)))
+          sort_key (self, i, &keys[n++]);
+      g_qsort_with_data (keys, (gint) n, sizeof (SortKey), text ? compare_texts : compare_numbers,
+                         &self->descending);
+      g_array_set_size (self->view, n);
+      for (guint i = 0; i < n; i++)
+        g_array_index (self->view, guint, i) = keys[i].index;
+    }
+  if (old_len > 0 || self->view->len > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, old_len, self->view->len);
+}
+
+void
+hs_results_model_set_sort (HsResultsModel *self,
+                           int             column,
+                           gboolean        descending)
+{
+  g_return_if_fail (HS_IS_RESULTS_MODEL (self));
+  g_return_if_fail (column >= HS_RESULTS_COLUMN_NONE &&
+                    column < HS_RESULTS_COLUMN_VALUES + (int) self->job.n_columns);
+
+  if (column == self->sort_column && descending == self->descending)
+    return;
+  self->sort_column = column;
+  self->descending = descending;
+  refresh_view (self);
+}
+
+void
+hs_results_model_set_filter (HsResultsModel *self,
+                             guint           subsets,
+                             const char     *model,
+                             gboolean        wrong_side,
+                             const char     *text)
+{
+  g_return_if_fail (HS_IS_RESULTS_MODEL (self));
+
+  self->filter_subsets = subsets;
+  self->filter_model = -1;
+  if (model != NULL)
+    {
+      self->filter_model = -2;
+      for (guint m = 0; self->models[m] != NULL; m++)
+        if (g_str_equal (self->models[m], model))
+          self->filter_model = (int) m;
+    }
+  self->filter_wrong_side = wrong_side;
+  g_clear_pointer (&self->filter_text, g_free);
+  if (text != NULL && *text != '\0')
+    self->filter_text = g_utf8_casefold (text, -1);
+  refresh_view (self);
+}
+
+HsResultsRow *
+hs_results_model_get_row (HsResultsModel *self,
+                          guint           position)
+{
+  g_return_val_if_fail (HS_IS_RESULTS_MODEL (self), NULL);
+
+  if (position >= self->view->len)
+    return NULL;
+  return g_ptr_array_index (self->rows, g_array_index (self->view, guint, position));
+}
+
+char *
+hs_results_model_to_csv (HsResultsModel *self)
+{
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (HS_IS_RESULTS_MODEL (self), NULL);
+
+  hs_score_rows_append_csv_header (&self->job, out);
+  for (guint i = 0; i < self->view->len; i++)
+    {
+      HsResultsRow *row = hs_results_model_get_row (self, i);
+
+      hs_score_rows_append_csv_row (&self->job, out, hs_results_row_get_instance (row),
+                                    hs_results_row_get_sentence (row),
+                                    hs_results_row_get_values (row));
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* ---- scoring on a worker thread ------------------------------------------ */
+
+typedef struct {
+  HsResultsModel *model;
+  GPtrArray      *rows;       /* HsResultsRow* */
+  GPtrArray      *messages;   /* char* */
+  guint           n_done;     /* instances scored, this batch included */
+  guint           n_failed;
+} Batch;
+
+static void
+batch_free (gpointer data)
+{
+  Batch *batch = data;
+
+  g_object_unref (batch->model);
+  g_ptr_array_unref (batch->rows);
+  g_ptr_array_unref (batch->messages);
+  g_free (batch);
+}
+
+static Batch *
+batch_new (HsResultsModel *model)
+{
+  Batch *batch = g_new0 (Batch, 1);
+
+  batch->model = g_object_ref (model);
+  batch->rows = g_ptr_array_new_with_free_func (g_object_unref);
+  batch->messages = g_ptr_array_new_with_free_func (g_free);
+  return batch;
+}
+
+/* Main thread: the batch's rows join the model. */
+static gboolean
+batch_arrived (gpointer data)
+{
+  Batch *batch = data;
+  HsResultsModel *self = batch->model;
+  guint first = self->rows->len;
+
+  if (g_cancellable_is_cancelled (self->cancellable))
+    return G_SOURCE_REMOVE;
+  for (guint i = 0; i < batch->rows->len; i++)
+    g_ptr_array_add (self->rows, g_object_ref (g_ptr_array_index (batch->rows, i)));
+  self->n_done = batch->n_done;
+  self->n_failed += batch->n_failed;
+  if (self->first_problem == NULL && batch->messages->len > 0)
+    self->first_problem = g_strdup (g_ptr_array_index (batch->messages, 0));
+  if (self->sort_column == HS_RESULTS_COLUMN_NONE)
+    {
+      /* Dataset order: the new rows go at the end, nothing else moves. */
+      guint old_len = self->view->len;
+
+      for (guint i = first; i < self->rows->len; i++)
+        if (row_visible (self, g_ptr_array_index (self->rows, i)))
+          g_array_append_val (self->view, i);
+      if (self->view->len > old_len)
+        g_list_model_items_changed (G_LIST_MODEL (self), old_len, 0, self->view->len - old_len);
+    }
+  else
+    refresh_view (self);
+  self->complete = self->n_done == self->n_instances;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+  if (self->complete)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPLETE]);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+score_thread (GTask        *task,
+              gpointer      source,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  HsResultsModel *self = source;
+  GMainContext *context = task_data;
+  Batch *batch = batch_new (self);
+  gint64 started = g_get_monotonic_time (), last = 0;
+
+  for (guint i = 0; i < self->n_instances && !g_cancellable_is_cancelled (cancellable); i++)
+    {
+      HsInstance *instance = hs_dataset_get_instance (self->dataset, i);
+      HsInstanceRows rows;
+      gint64 now;
+
+      hs_score_rows_instance (&self->job, i, &rows);
+      for (guint r = 0; r < rows.rows->len; r++)
+        {
+          HsScoreRow *row = g_ptr_array_index (rows.rows, r);
+          HsSentence *sentence = g_ptr_array_index (instance->sentences, row->sentence);
+
+          g_ptr_array_add (batch->rows,
+                           hs_results_row_new (i, instance->id, sentence->id, sentence->text,
+                                               self->models[row->model], row));
+        }
+      g_ptr_array_set_free_func (rows.rows, NULL);   /* the results rows own them now */
+      for (guint e = 0; e < rows.messages->len; e++)
+        g_ptr_array_add (batch->messages, g_strdup (g_ptr_array_index (rows.messages, e)));
+      batch->n_failed += rows.n_failed;
+      hs_instance_rows_clear (&rows);
+
+      now = g_get_monotonic_time ();
+      if (i == 0 || i + 1 == self->n_instances ||
+          now - last >= (now - started < G_USEC_PER_SEC ? FIRST_BATCHES_US : BATCH_US))
+        {
+          batch->n_done = i + 1;
+          /* Not g_main_context_invoke: it would run batch_arrived on this
+           * thread whenever the main thread is not iterating. */
+          GSource *idle = g_idle_source_new ();
+
+          g_source_set_priority (idle, G_PRIORITY_DEFAULT_IDLE);
+          g_source_set_callback (idle, batch_arrived, batch, batch_free);
+          g_source_attach (idle, context);
+          g_source_unref (idle);
+          batch = batch_new (self);
+          last = now;
+        }
+    }
+  batch_free (batch);
+  g_mutex_lock (&self->lock);
+  self->running = FALSE;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+hs_results_model_start (HsResultsModel *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (HS_IS_RESULTS_MODEL (self));
+
+  if (self->started)
+    return;
+  self->started = TRUE;
+  if (self->n_instances == 0)
+    {
+      self->complete = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPLETE]);
+      return;
+    }
+  self->running = TRUE;
+  task = g_task_new (self, self->cancellable, NULL, NULL);
+  g_task_set_task_data (task, g_main_context_ref_thread_default (),
+                        (GDestroyNotify) g_main_context_unref);
+  g_task_run_in_thread (task, score_thread);
+}
+
+void
+hs_results_model_cancel (HsResultsModel *self,
+                         gboolean        wait)
+{
+  g_return_if_fail (HS_IS_RESULTS_MODEL (self));
+  g_cancellable_cancel (self->cancellable);
+  g_mutex_lock (&self->lock);
+  while (wait && self->running)
+    g_cond_wait (&self->cond, &self->lock);
+  g_mutex_unlock (&self->lock);
+}
+
+/* ---- object -------------------------------------------------------------- */
+
+HsResultsModel *
+hs_results_model_new (HsDataset      *dataset,
+                      gboolean        perturbed,
+                      HsPerturbation  perturbation)
+{
+  HsResultsModel *self;
+  HsScoreOptions options;
+
+  g_return_val_if_fail (dataset != NULL, NULL);
+
+  self = g_object_new (HS_TYPE_RESULTS_MODEL, NULL);
+  self->dataset = hs_dataset_ref (dataset);
+  self->models = hs_dataset_list_models (dataset);
+  self->perturbed = perturbed;
+  self->perturbation = perturbation;
+  if (perturbed)
+    self->perturb = hs_perturb_context_new (dataset);
+  hs_score_options_init (&options);
+  hs_score_rows_job_init (&self->job, dataset, (const char * const *) self->models,
+                          g_strv_length (self->models), &options, self->perturb, perturbation, 0);
+  self->wrong_side_column = -1;
+  for (guint k = 0; k < self->job.n_metrics; k++)
+    if (self->job.metrics[k] == HS_METRIC_WRONG_SIDE)
+      self->wrong_side_column = (int) k;
+  self->n_instances = hs_dataset_get_n_instances (dataset);
+  return self;
+}
+
+HsDataset *
+hs_results_model_get_dataset (HsResultsModel *self)
+{
+  return self->dataset;
+}
+
+gboolean
+hs_results_model_get_perturbed (HsResultsModel *self,
+                                HsPerturbation *perturbation)
+{
+  if (perturbation != NULL)
+    *perturbation = self->perturbation;
+  return self->perturbed;
+}
+
+const HsScoreRowsJob *
+hs_results_model_get_job (HsResultsModel *self)
+{
+  return &self->job;
+}
+
+double
+hs_results_model_get_progress (HsResultsModel *self)
+{
+  return self->n_instances > 0 ? (double) self->n_done / self->n_instances : 1.0;
+}
+
+gboolean
+hs_results_model_get_complete (HsResultsModel *self)
+{
+  return self->complete;
+}
+
+guint
+hs_results_model_get_n_scored (HsResultsModel *self)
+{
+  return self->rows->len;
+}
+
+guint
+hs_results_model_get_n_failed (HsResultsModel *self)
+{
+  return self->n_failed;
+}
+
+const char *
+hs_results_model_get_first_problem (HsResultsModel *self)
+{
+  return self->first_problem;
+}
+
+static void
+hs_results_model_dispose (GObject *object)
+{
+  HsResultsModel *self = HS_RESULTS_MODEL (object);
+
+  /* The worker holds a reference while it runs (owners that drop a model
+   * early call hs_results_model_cancel); this is for batches still queued. */
+  g_cancellable_cancel (self->cancellable);
+  G_OBJECT_CLASS (hs_results_model_parent_class)->dispose (object);
+}
+
+static void
+hs_results_model_finalize (GObject *object)
+{
+  HsResultsModel *self = HS_RESULTS_MODEL (object);
+
+  g_clear_object (&self->cancellable);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
+  g_ptr_array_unref (self->rows);
+  g_array_unref (self->view);
+  g_free (self->filter_text);
+  g_free (self->first_problem);
+  g_clear_pointer (&self->perturb, hs_perturb_context_free);
+  g_strfreev (self->models);
+  g_clear_pointer (&self->dataset, hs_dataset_unref);
+  G_OBJECT_CLASS (hs_results_model_parent_class)->finalize (object);
+}
+
+static void
+hs_results_model_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  HsResultsModel *self = HS_RESULTS_MODEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROGRESS:
+      g_value_set_double (value, hs_results_model_get_progress (self));
+      break;
+    case PROP_COMPLETE:
+      g_value_set_boolean (value, self->complete);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hs_results_model_class_init (HsResultsModelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = hs_results_model_dispose;
+  object_class->finalize = hs_results_model_finalize;
+  object_class->get_property = hs_results_model_get_property;
+
+  properties[PROP_PROGRESS] =
+    g_param_spec_double ("progress", NULL, NULL, 0, 1, 0,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_COMPLETE] =
+    g_param_spec_boolean ("complete", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+hs_results_model_init (HsResultsModel *self)
+{
+  self->rows = g_ptr_array_new_with_free_func (g_object_unref);
+  self->view = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->cancellable = g_cancellable_new ();
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+  self->sort_column = HS_RESULTS_COLUMN_NONE;
+  self->filter_model = -1;
+}

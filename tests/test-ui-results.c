@@ -1,0 +1,441 @@
+/* test-ui-results.c — the results table (win.results) on a demo dataset:
+ * its rows are `heatscope-cli metrics`' rows (the export of the unfiltered
+ * table equals the CLI's CSV byte for byte, with and without
+ * --perturb swap-left-right), sorting orders by the CLI's values, the
+ * filters keep the rows the CLI's CSV says, activating a row opens it in the
+ * main window, the cache survives closing and a new dataset drops it. */
+#include "hs-ui-fixture.h"
+#include "hs-results-window.h"
+
+static char *dataset_root;
+static char *cli_csv;          /* metrics */
+static char *cli_swap_csv;     /* metrics --perturb swap-left-right */
+
+/* ---- the CLI's CSV, parsed (no quoted fields in the demo) ---------------- */
+
+typedef struct {
+  char  **header;
+  GPtrArray *lines;   /* char* lines without newline */
+  GPtrArray *fields;  /* GStrv per line */
+} Csv;
+
+static Csv *
+csv_parse (const char *text)
+{
+  Csv *csv = g_new0 (Csv, 1);
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  csv->header = g_strsplit (lines[0], ",", -1);
+  csv->lines = g_ptr_array_new_with_free_func (g_free);
+  csv->fields = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_assert_null (strchr (lines[i], '"'));
+      g_ptr_array_add (csv->lines, g_strdup (lines[i]));
+      g_ptr_array_add (csv->fields, g_strsplit (lines[i], ",", -1));
+    }
+  return csv;
+}
+
+static void
+csv_free (Csv *csv)
+{
+  g_strfreev (csv->header);
+  g_ptr_array_unref (csv->lines);
+  g_ptr_array_unref (csv->fields);
+  g_free (csv);
+}
+
+static guint
+csv_column (Csv *csv, const char *name)
+{
+  for (guint k = 0; csv->header[k] != NULL; k++)
+    if (g_str_equal (csv->header[k], name))
+      return k;
+  g_error ("no column %s", name);
+}
+
+static const char *
+csv_field (Csv *csv, guint line, guint column)
+{
+  return ((char **) g_ptr_array_index (csv->fields, line))[column];
+}
+
+/* ---- the windows ----------------------------------------------------------- */
+
+static HsWindow *
+open_dataset (void)
+{
+  HsWindow *window = hs_ui_new_window ();
+  g_autoptr(GFile) file = g_file_new_for_path (dataset_root);
+
+  hs_window_open (window, file);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  g_assert_nonnull (hs_window_get_dataset (window));
+  return window;
+}
+
+static HsResultsWindow *
+find_results (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* owned by GTK */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (HS_IS_RESULTS_WINDOW (window))
+        return HS_RESULTS_WINDOW (window);
+    }
+  return NULL;
+}
+
+static gboolean
+model_complete (gpointer data)
+{
+  HsResultsModel *model = hs_results_window_get_model (data);
+
+  return model != NULL && hs_results_model_get_complete (model);
+}
+
+/* win.results, as the menu entry and Ctrl+T do; waits for every row. */
+static HsResultsWindow *
+open_results (HsWindow *window)
+{
+  HsResultsWindow *results;
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "results", NULL);
+  results = find_results ();
+  g_assert_nonnull (results);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (results)));
+  hs_ui_wait_until (model_complete, results);
+  return results;
+}
+
+static char *
+export (HsResultsWindow *results)
+{
+  g_autofree char *tmp = hs_test_make_tmpdir ();
+  g_autofree char *path = g_build_filename (tmp, "rows.csv", NULL);
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_assert_true (hs_results_window_export_csv (results, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return text;
+}
+
+/* The expected export: the header and the CLI's lines `keep` (in order). */
+static char *
+expected_csv (Csv *csv, GArray *keep)
+{
+  g_autofree char *header = g_strjoinv (",", csv->header);
+  GString *out = g_string_new (header);
+
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < keep->len; i++)
+    {
+      g_string_append (out, g_ptr_array_index (csv->lines, g_array_index (keep, guint, i)));
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* ---- tests ------------------------------------------------------------------- */
+
+static void
+test_rows_equal_cli (void)
+{
+  HsWindow *window;
+  HsResultsWindow *results;
+  HsResultsModel *model;
+  g_autofree char *text = NULL;
+  Csv *csv = csv_parse (cli_csv);
+
+  if (hs_ui_skip_without_display ())
+    return;
+  window = open_dataset ();
+  results = open_results (window);
+  model = hs_results_window_get_model (results);
+  g_assert_cmpuint (csv->lines->len, >, 50);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, csv->lines->len);
+  g_assert_cmpuint (hs_results_model_get_n_failed (model), ==, 0);
+  /* The column view shows the model: one column per CSV column. */
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_column_view_get_columns (hs_results_window_get_view (results))),
+                    ==, g_strv_length (csv->header));
+  text = export (results);
+  g_assert_cmpstr (text, ==, cli_csv);
+  csv_free (csv);
+  hs_ui_destroy_window (window);
+}
+
+static int
+compare_values (const char *a, const char *b, gboolean descending)
+{
+  /* Empty (undefined) last in both directions. */
+  if (*a == '\0' || *b == '\0')
+    return (*a == '\0') - (*b == '\0');
+  double x = g_ascii_strtod (a, NULL), y = g_ascii_strtod (b, NULL);
+  return x == y ? 0 : ((x < y) != descending ? -1 : 1);
+}
+
+typedef struct {
+  Csv     *csv;
+  guint    column;
+  gboolean descending;
+} SortData;
+
+static gint
+compare_lines (gconstpointer a, gconstpointer b, gpointer data)
+{
+  SortData *sort = data;
+  guint x = *(const guint *) a, y = *(const guint *) b;
+  int order = compare_values (csv_field (sort->csv, x, sort->column),
+                              csv_field (sort->csv, y, sort->column), sort->descending);
+
+  return order != 0 ? order : (x < y ? -1 : x > y);
+}
+
+/* The CLI's lines passing `keep`, sorted by `column` (NULL: dataset order). */
+static GArray *
+cli_lines (Csv *csv, gboolean (*keep) (Csv *, guint, gpointer), gpointer data,
+           const char *column, gboolean descending)
+{
+  GArray *lines = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; i < csv->lines->len; i++)
+    if (keep == NULL || keep (csv, i, data))
+      g_array_append_val (lines, i);
+  if (column != NULL)
+    {
+      SortData sort = { csv, csv_column (csv, column), descending };
+      g_array_sort_with_data (lines, compare_lines, &sort);
+    }
+  return lines;
+}
+
+static gboolean
+keep_field_equal (Csv *csv, guint line, gpointer data)
+{
+  const char * const *what = data;   /* column, value */
+  return g_str_equal (csv_field (csv, line, csv_column (csv, what[0])), what[1]);
+}
+
+static gboolean
+keep_subset (Csv *csv, guint line, gpointer data)
+{
+  g_auto(GStrv) subsets = g_strsplit (csv_field (csv, line, csv_column (csv, "subsets")), ";", -1);
+  return g_strv_contains ((const char * const *) subsets, data);
+}
+
+static gboolean
+keep_instance_contains (Csv *csv, guint line, gpointer data)
+{
+  return strstr (csv_field (csv, line, 0), data) != NULL;
+}
+
+static void
+assert_visible (HsResultsWindow *results, Csv *csv, GArray *lines)
+{
+  g_autofree char *expected = expected_csv (csv, lines);
+  g_autofree char *text = export (results);
+
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (hs_results_window_get_model (results))),
+                    ==, lines->len);
+  g_assert_cmpstr (text, ==, expected);
+}
+
+static void
+test_sort_and_filter (void)
+{
+  HsWindow *window;
+  HsResultsWindow *results;
+  Csv *csv = csv_parse (cli_csv);
+  const char *blind[] = { "model", "sim-blind" };
+  const char *wrong[] = { "wrong_side", "1" };
+  g_autoptr(GArray) lines = NULL;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  window = open_dataset ();
+  results = open_results (window);
+
+  /* Sort: the order of the CLI's values (undefined last, ties in dataset order). */
+  g_assert_true (hs_results_window_sort_by (results, "auroc", FALSE));
+  lines = cli_lines (csv, NULL, NULL, "auroc", FALSE);
+  assert_visible (results, csv, lines);
+  g_clear_pointer (&lines, g_array_unref);
+  g_assert_true (hs_results_window_sort_by (results, "mass_in_target", TRUE));
+  lines = cli_lines (csv, NULL, NULL, "mass_in_target", TRUE);
+  assert_visible (results, csv, lines);
+  g_clear_pointer (&lines, g_array_unref);
+  g_assert_false (hs_results_window_sort_by (results, "no-such-column", TRUE));
+
+  /* Filters, each against the CLI's rows; the sort stays. */
+  g_assert_true (hs_results_window_set_model_filter (results, "sim-blind"));
+  lines = cli_lines (csv, keep_field_equal, blind, "mass_in_target", TRUE);
+  g_assert_cmpuint (lines->len, >, 0);
+  g_assert_cmpuint (lines->len, <, csv->lines->len);
+  assert_visible (results, csv, lines);
+  g_clear_pointer (&lines, g_array_unref);
+  g_assert_true (hs_results_window_set_model_filter (results, NULL));
+
+  hs_results_window_set_wrong_side (results, TRUE);
+  lines = cli_lines (csv, keep_field_equal, wrong, "mass_in_target", TRUE);
+  g_assert_cmpuint (lines->len, >, 0);
+  assert_visible (results, csv, lines);
+  g_clear_pointer (&lines, g_array_unref);
+  hs_results_window_set_wrong_side (results, FALSE);
+
+  g_assert_true (hs_results_window_set_subset (results, "one_lung"));
+  lines = cli_lines (csv, keep_subset, "one_lung", "mass_in_target", TRUE);
+  g_assert_cmpuint (lines->len, >, 0);
+  g_assert_cmpuint (lines->len, <, csv->lines->len);
+  assert_visible (results, csv, lines);
+  g_clear_pointer (&lines, g_array_unref);
+  g_assert_true (hs_results_window_set_subset (results, "all"));
+
+  /* Text, ignoring case. */
+  hs_results_window_set_search (results, "PHANTOM-000003");
+  lines = cli_lines (csv, keep_instance_contains, "phantom-000003", "mass_in_target", TRUE);
+  g_assert_cmpuint (lines->len, >, 0);
+  assert_visible (results, csv, lines);
+  g_clear_pointer (&lines, g_array_unref);
+  hs_results_window_set_search (results, "");
+
+  /* Back to dataset order: everything, as the CLI writes it. */
+  hs_results_window_sort_by (results, "auroc", FALSE);
+  gtk_column_view_sort_by_column (hs_results_window_get_view (results), NULL, GTK_SORT_ASCENDING);
+  {
+    g_autofree char *text = export (results);
+    g_assert_cmpstr (text, ==, cli_csv);
+  }
+  csv_free (csv);
+  hs_ui_destroy_window (window);
+}
+
+static void
+test_open_row (void)
+{
+  HsWindow *window;
+  HsResultsWindow *results;
+  HsResultsModel *model;
+  HsResultsRow *row;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  window = open_dataset ();
+  results = open_results (window);
+  model = hs_results_window_get_model (results);
+  /* The worst pointing: lowest mass in target, of the blind model. */
+  g_assert_true (hs_results_window_set_model_filter (results, "sim-blind"));
+  g_assert_true (hs_results_window_sort_by (results, "mass_in_target", FALSE));
+  row = hs_results_model_get_row (model, 2);
+  g_assert_nonnull (row);
+  g_assert_cmpstr (hs_results_row_get_model (row), ==, "sim-blind");
+  g_assert_cmpstr (hs_results_row_get_instance (row), !=, hs_window_get_instance (window)->id);
+
+  g_signal_emit_by_name (hs_results_window_get_view (results), "activate", 2);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, hs_results_row_get_instance (row));
+  g_assert_cmpstr (hs_prompt_panel_get_sentence (hs_window_get_prompt_panel (window))->id, ==,
+                   hs_results_row_get_sentence (row));
+  g_assert_cmpstr (hs_window_get_model (window), ==, "sim-blind");
+  g_assert_nonnull (hs_window_get_map (window));
+  g_assert_false (hs_results_window_open_row (results, 100000));
+  hs_ui_destroy_window (window);
+}
+
+static void
+test_perturbation_and_cache (void)
+{
+  HsWindow *window;
+  HsResultsWindow *results;
+  HsResultsModel *plain, *swap;
+  g_autofree char *text = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (dataset_root);
+  Csv *csv = csv_parse (cli_swap_csv);
+
+  if (hs_ui_skip_without_display ())
+    return;
+  window = open_dataset ();
+  results = open_results (window);
+  plain = hs_results_window_get_model (results);
+
+  g_assert_true (hs_results_window_set_perturbation (results, "swap-left-right"));
+  hs_ui_wait_until (model_complete, results);
+  swap = hs_results_window_get_model (results);
+  g_assert_true (swap != plain);
+  /* Deltas, sym_kl and swap_response: the CLI's values exactly. */
+  g_assert_cmpstr (csv->header[g_strv_length (csv->header) - 1], ==, "swap_response");
+  text = export (results);
+  g_assert_cmpstr (text, ==, cli_swap_csv);
+  {
+    g_autoptr(GArray) lines = cli_lines (csv, NULL, NULL, "swap_response", TRUE);
+    g_autofree char *expected = expected_csv (csv, lines);
+    g_autofree char *sorted = NULL;
+
+    g_assert_true (hs_results_window_sort_by (results, "swap_response", TRUE));
+    sorted = export (results);
+    g_assert_cmpstr (sorted, ==, expected);
+  }
+
+  /* Cached: back to no perturbation shows the same rows, already complete;
+   * closing and reopening keeps them. */
+  g_assert_true (hs_results_window_set_perturbation (results, NULL));
+  g_assert_true (hs_results_window_get_model (results) == plain);
+  gtk_window_close (GTK_WINDOW (results));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (results)));
+  g_assert_true (open_results (window) == results);
+  g_assert_true (hs_results_window_get_model (results) == plain);
+
+  /* A (re)opened dataset drops the cache. */
+  g_object_ref (plain);
+  hs_window_open (window, file);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  hs_ui_wait_until (model_complete, results);
+  g_assert_true (hs_results_window_get_model (results) != plain);
+  g_assert_true (hs_results_model_get_dataset (hs_results_window_get_model (results)) ==
+                 hs_window_get_dataset (window));
+  g_object_unref (plain);
+  csv_free (csv);
+  hs_ui_destroy_window (window);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *tmp = NULL;
+  int ret;
+
+  hs_ui_init (&argc, &argv);
+  tmp = hs_test_make_tmpdir ();
+  dataset_root = g_build_filename (tmp, "demo", NULL);
+  {
+    const char *demo[] = { hs_test_cli (), "demo", "--count", "12", "--seed", "1", "--size", "128",
+                           "--maps", "simulated", dataset_root, NULL };
+    const char *metrics[] = { hs_test_cli (), "metrics", dataset_root, NULL };
+    const char *swap[] = { hs_test_cli (), "metrics", "--perturb", "swap-left-right", dataset_root, NULL };
+    g_autofree char *err = NULL;
+    int status = 0;
+
+    hs_test_run_ok (demo);
+    g_assert_true (hs_test_run (metrics, &cli_csv, &err, &status));
+    g_assert_cmpint (status, ==, 0);
+    g_clear_pointer (&err, g_free);
+    /* Some swapped prompts have no map: their deltas are empty, still exit 0. */
+    g_assert_true (hs_test_run (swap, &cli_swap_csv, &err, &status));
+    g_assert_cmpint (status, ==, 0);
+  }
+
+  g_test_add_func ("/hs/ui-results/rows-equal-cli", test_rows_equal_cli);
+  g_test_add_func ("/hs/ui-results/sort-and-filter", test_sort_and_filter);
+  g_test_add_func ("/hs/ui-results/open-row", test_open_row);
+  g_test_add_func ("/hs/ui-results/perturbation-and-cache", test_perturbation_and_cache);
+  ret = g_test_run ();
+  g_free (dataset_root);
+  g_free (cli_csv);
+  g_free (cli_swap_csv);
+  return ret;
+}
