@@ -850,3 +850,17 @@ T.update({
  "%s: instance \"%s\": %s (%u rows skipped)":
    "%s: Fall \"%s\": %s (%u Zeilen übersprungen)",
 })
+T.update({
+ # attending a whole dataset (hs-attend-runner.c)
+ "%s: cannot read the model file: %s": "%s: die Modelldatei kann nicht gelesen werden: %s",
+ '%s: the maps of "%s" were computed by %s, not %s; choose another name, or recompute them with --force':
+   '%s: die Karten von „%s“ wurden mit %s berechnet, nicht mit %s; einen anderen Namen wählen oder sie mit --force neu berechnen',
+ '%s: instance "%s" is gone from the manifest (another writer replaced the dataset)':
+   '%s: Fall „%s“ fehlt im Manifest (ein anderer Schreiber hat den Datensatz ersetzt)',
+ "give either a model or a backend command": "entweder ein Modell oder einen Backend-Befehl angeben",
+ "a backend needs a model name for its maps": "ein Backend braucht einen Modellnamen für seine Karten",
+ "shard %u of %u does not exist": "Teil %u von %u gibt es nicht",
+ "%s: cannot create the folder: %s": "%s: der Ordner kann nicht angelegt werden: %s",
+ "%s: is not a folder (a symbolic link or a file); maps are written only into the dataset's own maps folder":
+   "%s: ist kein Ordner (ein symbolischer Link oder eine Datei); Karten werden nur in den eigenen Kartenordner des Datensatzes geschrieben",
+})

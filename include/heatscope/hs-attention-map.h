@@ -40,6 +40,11 @@ guint           hs_attention_map_get_n_tokens  (const HsAttentionMap *map); /* 0
 /* The sentence map: h × w values. */
 const double   *hs_attention_map_peek_values   (const HsAttentionMap *map);
 /* Per-token map `token` (0-based): h × w values; NULL when no tokens. */
+/* Writes the map as a float32 .npy (hs_npy_write: atomically): the
+ * per-token maps [tokens, h, w] when `tokens` and the map has them, else the
+ * sentence map [h, w]. */
+gboolean        hs_attention_map_save_npy      (const HsAttentionMap *map, const char *path,
+                                                gboolean tokens, GError **error);
 const double   *hs_attention_map_peek_token    (const HsAttentionMap *map, guint token);
 const char     *hs_attention_map_get_token     (const HsAttentionMap *map, guint token);
 void            hs_attention_map_set_tokens    (HsAttentionMap *map, const char * const *tokens);

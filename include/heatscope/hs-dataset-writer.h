@@ -37,6 +37,10 @@ typedef struct _HsDatasetLock HsDatasetLock;
 /* Takes the lock of the dataset folder `dataset_dir` (which need not exist
  * yet); HS_DATASET_ERROR_LOCKED when another writer holds it. */
 HsDatasetLock   *hs_dataset_lock_acquire   (const char *dataset_dir, GError **error);
+/* The same, but waits while another writer holds the lock (for writers
+ * that merge into the dataset in place and can let others finish first:
+ * shards of `heatscope-cli attend`).  Blocks until the lock is free. */
+HsDatasetLock   *hs_dataset_lock_acquire_wait (const char *dataset_dir, GError **error);
 /* Removes the lock file and drops the lock.  NULL is ignored. */
 void             hs_dataset_lock_release   (HsDatasetLock *lock);
 

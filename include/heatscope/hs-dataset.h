@@ -226,6 +226,14 @@ void         hs_dataset_set_description (HsDataset *dataset, const char *descrip
 void         hs_dataset_set_model_description (HsDataset *dataset, const char *model,
                                                const char *description);
 const char  *hs_dataset_get_model_description (HsDataset *dataset, const char *model);
+/* The manifest's models.MODEL.computed_by: what computed the model's maps,
+ * recorded by `heatscope-cli attend` ("model-sha256:HEX" for a weights file,
+ * "backend-exec:COMMAND" for an external backend) so that a later run under
+ * the same name with another model is noticed.  Only ever compared, never
+ * run.  NULL when not recorded; set NULL to clear. */
+void         hs_dataset_set_model_computed_by (HsDataset *dataset, const char *model,
+                                               const char *computed_by);
+const char  *hs_dataset_get_model_computed_by (HsDataset *dataset, const char *model);
 /* Index of `instance` in the dataset, or -1. */
 int          hs_dataset_get_instance_index (HsDataset *dataset, const HsInstance *instance);
 /* Image size: the manifest's width/height when stated, else read from the
@@ -295,6 +303,12 @@ HsLabel     *hs_label_new               (const char *condition, const char *cont
                                          const char * const *locations);
 void         hs_label_free              (HsLabel *label);
 HsMapRef    *hs_map_ref_new             (const char *model, const char *query, const char *file);
+/* The entry of `map` written to `file` (hs_attention_map_save_npy): its
+ * prompt (NULL: the query's text), its words when `tokens` and the map has
+ * per-token maps, its no_attn. */
+HsMapRef    *hs_map_ref_new_for_map     (const HsAttentionMap *map, const char *model,
+                                         const char *query, const char *file, const char *prompt,
+                                         gboolean tokens);
 void         hs_map_ref_free            (HsMapRef *ref);
 void         hs_problem_free            (HsProblem *problem);
 

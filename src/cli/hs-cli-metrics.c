@@ -297,24 +297,6 @@ append_summary (const Job *job, GString *out, HsSummary **summaries, guint n_res
 
 /* --- main ---------------------------------------------------------------- */
 
-static gboolean
-parse_shard (const char *text, guint *k, guint *n)
-{
-  g_auto(GStrv) parts = NULL;
-  guint64 a, b;
-
-  if (text == NULL)
-    return FALSE;
-  parts = g_strsplit (text, "/", -1);
-  if (g_strv_length (parts) != 2 ||
-      !g_ascii_string_to_unsigned (parts[0], 10, 1, G_MAXUINT, &a, NULL) ||
-      !g_ascii_string_to_unsigned (parts[1], 10, 1, G_MAXUINT, &b, NULL) || a > b)
-    return FALSE;
-  *k = (guint) a;
-  *n = (guint) b;
-  return TRUE;
-}
-
 int
 hs_cli_metrics (int argc, char **argv)
 {
@@ -423,7 +405,7 @@ hs_cli_metrics (int argc, char **argv)
       return HS_CLI_EXIT_USAGE;
     }
   options.eval_size = (guint) eval_size;
-  if (shard_text != NULL && !parse_shard (shard_text, &shard_k, &shard_n))
+  if (shard_text != NULL && !hs_cli_parse_shard (shard_text, &shard_k, &shard_n))
     {
       hs_cli_error ("metrics", "--shard wants K/N with 1 ≤ K ≤ N, not \"%s\"", shard_text);
       return HS_CLI_EXIT_USAGE;

@@ -89,6 +89,24 @@ hs_cli_overlay_options (const char *command, const char *colormap, const char *s
   return TRUE;
 }
 
+gboolean
+hs_cli_parse_shard (const char *text, guint *k, guint *n)
+{
+  g_auto(GStrv) parts = NULL;
+  guint64 a, b;
+
+  if (text == NULL)
+    return FALSE;
+  parts = g_strsplit (text, "/", -1);
+  if (g_strv_length (parts) != 2 ||
+      !g_ascii_string_to_unsigned (parts[0], 10, 1, G_MAXUINT, &a, NULL) ||
+      !g_ascii_string_to_unsigned (parts[1], 10, 1, G_MAXUINT, &b, NULL) || a > b)
+    return FALSE;
+  *k = (guint) a;
+  *n = (guint) b;
+  return TRUE;
+}
+
 /* The map for (model, query): the query is a sentence id or the exact prompt
  * a map was computed for; without --model the first map in manifest order. */
 HsMapRef *

@@ -47,6 +47,9 @@ gboolean hs_cli_parse_dataset (GOptionContext *context, int *argc, char ***argv,
 gboolean hs_cli_overlay_options (const char *command, const char *colormap, const char *scale,
                                  double opacity, HsOverlayOptions *overlay);
 
+/* Parses --shard K/N (1 ≤ K ≤ N). */
+gboolean hs_cli_parse_shard (const char *text, guint *k, guint *n);
+
 /* The map for (model, query): the query is a sentence id or the exact prompt
  * a map was computed for; model NULL = the first map in manifest order. */
 HsMapRef *hs_cli_find_map (const HsInstance *instance, const char *model, const char *query);

@@ -212,6 +212,18 @@ map_from_array (HsNdArray *array, const char *path, const char * const *tokens,
   return map;
 }
 
+gboolean
+hs_attention_map_save_npy (const HsAttentionMap *map, const char *path, gboolean tokens,
+                           GError **error)
+{
+  gsize shape[3] = { map->n_tokens, map->height, map->width };
+
+  g_return_val_if_fail (map != NULL && path != NULL, FALSE);
+  if (tokens && map->n_tokens > 0)
+    return hs_npy_write (path, HS_DTYPE_FLOAT32, 3, shape, map->token_values, FALSE, FALSE, error);
+  return hs_npy_write (path, HS_DTYPE_FLOAT32, 2, shape + 1, map->values, FALSE, FALSE, error);
+}
+
 HsAttentionMap *
 hs_attention_map_ref (HsAttentionMap *map)
 {

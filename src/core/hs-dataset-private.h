@@ -13,6 +13,7 @@ struct _HsDataset {
   char       *name;
   char       *description;
   GHashTable *models;          /* model name → description (may be NULL) */
+  GHashTable *model_computed_by;  /* model name → what computed its maps (hs-attend-runner.h) */
 
   /* Instances: slots[0 .. n_instances) (hs-dataset.c).  A loader thread may
    * append (hs_dataset_load_more) while other threads read, so the slot

@@ -181,8 +181,8 @@ split_target (const char *dir, char **parent, char **name, GError **error)
   return TRUE;
 }
 
-HsDatasetLock *
-hs_dataset_lock_acquire (const char *dataset_dir, GError **error)
+static HsDatasetLock *
+lock_acquire (const char *dataset_dir, gboolean wait, GError **error)
 {
   HsDatasetLock *lock;
 
@@ -216,7 +216,13 @@ hs_dataset_lock_acquire (const char *dataset_dir, GError **error)
           fail_errno (error, HS_DATASET_ERROR_IO, path, _("create the lock file"), errno);
           goto failed;
         }
-      if (flock (lock->fd, LOCK_EX | LOCK_NB) != 0)
+      int status;
+
+      /* Waiting, a signal (a stopped and continued process) interrupts flock. */
+      do
+        status = flock (lock->fd, LOCK_EX | (wait ? 0 : LOCK_NB));
+      while (wait && status != 0 && errno == EINTR);
+      if (status != 0)
         {
           int saved = errno;
           g_autofree char *path = g_build_filename (lock->parent, lock->lock_name, NULL);
@@ -242,6 +248,18 @@ hs_dataset_lock_acquire (const char *dataset_dir, GError **error)
 failed:
   lock_free (lock);
   return NULL;
+}
+
+HsDatasetLock *
+hs_dataset_lock_acquire (const char *dataset_dir, GError **error)
+{
+  return lock_acquire (dataset_dir, FALSE, error);
+}
+
+HsDatasetLock *
+hs_dataset_lock_acquire_wait (const char *dataset_dir, GError **error)
+{
+  return lock_acquire (dataset_dir, TRUE, error);
 }
 
 void

@@ -433,6 +433,24 @@ hs_map_ref_new (const char *model, const char *query, const char *file)
   return ref;
 }
 
+HsMapRef *
+hs_map_ref_new_for_map (const HsAttentionMap *map, const char *model, const char *query,
+                        const char *file, const char *prompt, gboolean tokens)
+{
+  HsMapRef *ref = hs_map_ref_new (model, query, file);
+  guint n_tokens = hs_attention_map_get_n_tokens (map);
+
+  ref->prompt = g_strdup (prompt);
+  if (tokens && n_tokens > 0)
+    {
+      ref->tokens = g_new0 (char *, n_tokens + 1);
+      for (guint t = 0; t < n_tokens; t++)
+        ref->tokens[t] = g_strdup (hs_attention_map_get_token (map, t));
+    }
+  ref->no_attn = hs_attention_map_get_no_attn (map);
+  return ref;
+}
+
 void
 hs_map_ref_set_tokens (HsMapRef *ref, const char * const *tokens)
 {
@@ -515,6 +533,7 @@ hs_dataset_new_internal (const char *root, const char *manifest_path)
   dataset->manifest_path = manifest_path ? g_strdup (manifest_path)
                                          : g_build_filename (root, HS_DATASET_MANIFEST, NULL);
   dataset->models = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  dataset->model_computed_by = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   dataset->n_slots = 16;
   dataset->slots = g_new0 (HsInstance *, dataset->n_slots);
   g_mutex_init (&dataset->index_lock);
@@ -591,6 +610,7 @@ hs_dataset_unref (HsDataset *dataset)
   g_free (dataset->description);
   g_clear_pointer (&dataset->stream, hs_manifest_stream_free);
   g_hash_table_unref (dataset->models);
+  g_hash_table_unref (dataset->model_computed_by);
   g_hash_table_unref (dataset->by_id);
   g_hash_table_unref (dataset->index_of);
   for (guint i = 0, n = (guint) dataset->n_instances; i < n; i++)
@@ -673,6 +693,32 @@ hs_dataset_get_model_description (HsDataset *dataset, const char *model)
   description = g_hash_table_lookup (dataset->models, model);
   g_mutex_unlock (&dataset->index_lock);
   return description;
+}
+
+void
+hs_dataset_set_model_computed_by (HsDataset *dataset, const char *model, const char *computed_by)
+{
+  g_return_if_fail (dataset != NULL);
+  g_return_if_fail (model != NULL);
+  g_mutex_lock (&dataset->index_lock);
+  if (computed_by != NULL)
+    g_hash_table_insert (dataset->model_computed_by, g_strdup (model), g_strdup (computed_by));
+  else
+    g_hash_table_remove (dataset->model_computed_by, model);
+  g_mutex_unlock (&dataset->index_lock);
+}
+
+const char *
+hs_dataset_get_model_computed_by (HsDataset *dataset, const char *model)
+{
+  const char *computed_by;
+
+  g_return_val_if_fail (dataset != NULL, NULL);
+  g_return_val_if_fail (model != NULL, NULL);
+  g_mutex_lock (&dataset->index_lock);
+  computed_by = g_hash_table_lookup (dataset->model_computed_by, model);
+  g_mutex_unlock (&dataset->index_lock);
+  return computed_by;
 }
 
 guint

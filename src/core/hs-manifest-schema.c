@@ -302,7 +302,7 @@ static const char * const instance_members[] = {
   "phantom", "findings", "regions", "sentences", "maps", NULL };
 static const char * const top_members[] = {
   "format", "version", "name", "description", "models", "instances", NULL };
-static const char * const model_members[] = { "description", NULL };
+static const char * const model_members[] = { "description", "computed_by", NULL };
 static const char * const label_contexts[] = { "positive", "negative", "uncertain", NULL };
 static const char * const sentence_kinds[] = { "report", "custom", "class", NULL };
 
@@ -1022,6 +1022,7 @@ hs_manifest_read_top_fields (HsManifestReader *r, HjNode *object, gboolean whole
             {
               PATH_KEY (model_path, &models_path, name);
               g_autofree char *description = NULL;
+              g_autofree char *computed_by = NULL;
 
               if (name[0] == '\0')
                 {
@@ -1035,6 +1036,9 @@ hs_manifest_read_top_fields (HsManifestReader *r, HjNode *object, gboolean whole
               description = get_string (r, (value), &model_path,
                                         "description", FALSE, FALSE, &bad);
               hs_dataset_set_model_description (dataset, name, description);
+              computed_by = get_string (r, (value), &model_path, "computed_by", FALSE, FALSE, &bad);
+              if (computed_by != NULL)
+                hs_dataset_set_model_computed_by (dataset, name, computed_by);
             }
         }
     }

@@ -406,10 +406,22 @@ dataset_to_json (HsDataset *dataset, gsize *len)
     member_string (&o, "name", dataset->name);
   if (dataset->description != NULL)
     member_string (&o, "description", dataset->description);
-  if (g_hash_table_size (dataset->models) > 0)
+  if (g_hash_table_size (dataset->models) > 0 || g_hash_table_size (dataset->model_computed_by) > 0)
     {
-      g_autoptr(GPtrArray) keys = sorted_keys (dataset->models);
+      g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+      g_autoptr(GPtrArray) keys = NULL;
+      GHashTableIter iter;
+      gpointer name;
       Writer m;
+
+      /* A model may have a description, a computed_by record or both. */
+      g_hash_table_iter_init (&iter, dataset->models);
+      while (g_hash_table_iter_next (&iter, &name, NULL))
+        g_hash_table_add (names, name);
+      g_hash_table_iter_init (&iter, dataset->model_computed_by);
+      while (g_hash_table_iter_next (&iter, &name, NULL))
+        g_hash_table_add (names, name);
+      keys = sorted_keys (names);
 
       member (&o, "models");
       open_object (&o, &m, FALSE);
@@ -417,12 +429,15 @@ dataset_to_json (HsDataset *dataset, gsize *len)
         {
           const char *key = g_ptr_array_index (keys, i);
           const char *description = g_hash_table_lookup (dataset->models, key);
+          const char *computed_by = g_hash_table_lookup (dataset->model_computed_by, key);
           Writer d;
 
           member (&m, key);
           open_object (&m, &d, FALSE);
           if (description != NULL)
             member_string (&d, "description", description);
+          if (computed_by != NULL)
+            member_string (&d, "computed_by", computed_by);
           if (d.first)
             {
               g_string_truncate (out, out->len - 1);  /* "{\n" → "{}" */

@@ -114,53 +114,6 @@ target_boxes (const HsPhantom *phantom, char **targets, gboolean swapped)
   return boxes;
 }
 
-static gboolean
-write_map (const char *root, const char *relative, HsAttentionMap *map, GError **error)
-{
-  g_autofree char *path = g_build_filename (root, relative, NULL);
-  guint n_tokens = hs_attention_map_get_n_tokens (map);
-  guint h = hs_attention_map_get_height (map), w = hs_attention_map_get_width (map);
-  gsize shape[3];
-  g_autofree double *values = NULL;
-
-  if (n_tokens > 0)
-    {
-      shape[0] = n_tokens;
-      shape[1] = h;
-      shape[2] = w;
-      values = g_new (double, (gsize) n_tokens * h * w);
-      for (guint t = 0; t < n_tokens; t++)
-        memcpy (values + (gsize) t * h * w, hs_attention_map_peek_token (map, t),
-                (gsize) h * w * sizeof (double));
-      return hs_npy_write (path, HS_DTYPE_FLOAT32, 3, shape, values, FALSE, FALSE, error);
-    }
-  shape[0] = h;
-  shape[1] = w;
-  return hs_npy_write (path, HS_DTYPE_FLOAT32, 2, shape, hs_attention_map_peek_values (map),
-                       FALSE, FALSE, error);
-}
-
-static HsMapRef *
-map_ref_for (HsAttentionMap *map, const char *model, const char *query, const char *file,
-             const char *prompt)
-{
-  HsMapRef *ref = hs_map_ref_new (model, query, file);
-  guint n_tokens = hs_attention_map_get_n_tokens (map);
-
-  if (prompt != NULL)
-    hs_map_ref_set_prompt (ref, prompt);
-  if (n_tokens > 0)
-    {
-      g_autoptr(GPtrArray) tokens = g_ptr_array_new ();
-      for (guint t = 0; t < n_tokens; t++)
-        g_ptr_array_add (tokens, (gpointer) hs_attention_map_get_token (map, t));
-      g_ptr_array_add (tokens, NULL);
-      hs_map_ref_set_tokens (ref, (const char *const *) tokens->pdata);
-    }
-  ref->no_attn = hs_attention_map_get_no_attn (map);
-  return ref;
-}
-
 typedef struct {
   const char  *root;
   const char  *id;
@@ -204,13 +157,18 @@ add_map (WriteContext *ctx, const HsPhantomAttendSource *source, const char *mod
       g_prefix_error (error, _("%s: model %s, sentence %s: "), ctx->id, model, sentence_id);
       return FALSE;
     }
-  if (!write_map (ctx->root, file, map, error))
-    return FALSE;
+  {
+    g_autofree char *path = g_build_filename (ctx->root, file, NULL);
+
+    if (!hs_attention_map_save_npy (map, path, TRUE, error))
+      return FALSE;
+  }
   /* The swapped prompt's map is a free-prompt map (found by
    * hs_instance_find_map_by_prompt): the manifest allows one map per
    * (model, query), which the sentence's own map takes. */
-  hs_instance_add_map (ctx->instance, map_ref_for (map, model, prompt != NULL ? NULL : sentence_id,
-                                                   file, prompt));
+  hs_instance_add_map (ctx->instance, hs_map_ref_new_for_map (map, model,
+                                                              prompt != NULL ? NULL : sentence_id,
+                                                              file, prompt, TRUE));
   return TRUE;
 }
 
