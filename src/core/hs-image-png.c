@@ -9,12 +9,16 @@
 #include <setjmp.h>
 #include <string.h>
 
+/* Both contexts hold libpng's error text; the error callback is given the
+ * buffer itself, so one callback serves the reader and the writer. */
+#define PNG_MESSAGE_SIZE 256
+
 typedef struct
 {
   const guint8 *data;
   gsize         len;
   gsize         pos;
-  char          message[256];
+  char          message[PNG_MESSAGE_SIZE];
   png_uint_32   height;        /* rows of the image, once known              */
   gboolean      interlaced;
   gsize         finish_read;   /* bytes read after the last row              */
@@ -31,9 +35,9 @@ typedef struct
 static void
 png_error_cb (png_structp png, png_const_charp message)
 {
-  PngReadContext *ctx = png_get_error_ptr (png);
+  char *buffer = png_get_error_ptr (png);
 
-  g_strlcpy (ctx->message, message, sizeof ctx->message);
+  g_strlcpy (buffer, message, PNG_MESSAGE_SIZE);
   png_longjmp (png, 1);
 }
 
@@ -90,7 +94,7 @@ hs_image_load_png_memory (const guint8 *data, gsize len, const char *name, GErro
   gboolean keep_low_depth;
   gsize rowbytes;
 
-  png = png_create_read_struct (PNG_LIBPNG_VER_STRING, &ctx, png_error_cb, png_warning_cb);
+  png = png_create_read_struct (PNG_LIBPNG_VER_STRING, ctx.message, png_error_cb, png_warning_cb);
   if (png == NULL)
     {
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, _("%s: cannot start the PNG decoder"), name);
@@ -236,7 +240,7 @@ hs_image_probe_png (FILE *file, const char *name, guint *width, guint *height, G
   png_infop info;
   png_uint_32 w, h;
 
-  png = png_create_read_struct (PNG_LIBPNG_VER_STRING, &ctx, png_error_cb, png_warning_cb);
+  png = png_create_read_struct (PNG_LIBPNG_VER_STRING, ctx.message, png_error_cb, png_warning_cb);
   info = png != NULL ? png_create_info_struct (png) : NULL;
   if (info == NULL)
     {
@@ -265,17 +269,8 @@ hs_image_probe_png (FILE *file, const char *name, guint *width, guint *height, G
 typedef struct
 {
   GByteArray *bytes;
-  char        message[256];
+  char        message[PNG_MESSAGE_SIZE];
 } PngWriteContext;
-
-static void
-png_write_error_cb (png_structp png, png_const_charp message)
-{
-  PngWriteContext *ctx = png_get_error_ptr (png);
-
-  g_strlcpy (ctx->message, message, sizeof ctx->message);
-  png_longjmp (png, 1);
-}
 
 static void
 png_write_cb (png_structp png, png_bytep data, png_size_t len)
@@ -329,7 +324,7 @@ hs_image_save_png_full (HsImage *image, const char *path, gboolean fast, GError 
     out_depth = 8;
   n = (gsize) image->width * image->channels;
 
-  png = png_create_write_struct (PNG_LIBPNG_VER_STRING, &ctx, png_write_error_cb, png_warning_cb);
+  png = png_create_write_struct (PNG_LIBPNG_VER_STRING, ctx.message, png_error_cb, png_warning_cb);
   info = png != NULL ? png_create_info_struct (png) : NULL;
   if (info == NULL)
     {
