@@ -277,6 +277,25 @@ member_number (JsonObject *o, const char *name, double *out)
   return hs_import_json_number (json_object_get_member (o, name), out);
 }
 
+/* The array member `name` of `o`; NULL when `o` is NULL or the member is
+ * missing or not an array. */
+static JsonArray *
+member_array (JsonObject *o, const char *name)
+{
+  JsonNode *n = o != NULL ? json_object_get_member (o, name) : NULL;
+
+  return n != NULL && JSON_NODE_HOLDS_ARRAY (n) ? json_node_get_array (n) : NULL;
+}
+
+/* Element `i` of `a` if it is an object, else NULL. */
+static JsonObject *
+element_object (JsonArray *a, guint i)
+{
+  JsonNode *n = json_array_get_element (a, i);
+
+  return JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
 static void
 import_scene_graph (Genome *g, const char *path)
 {
@@ -313,12 +332,10 @@ import_scene_graph (Genome *g, const char *path)
   if (gi == NULL)
     return;
 
-  objects = json_object_has_member (root, "objects") && JSON_NODE_HOLDS_ARRAY (json_object_get_member (root, "objects"))
-            ? json_object_get_array_member (root, "objects") : NULL;
+  objects = member_array (root, "objects");
   for (guint i = 0; objects != NULL && i < json_array_get_length (objects); i++)
     {
-      JsonNode *n = json_array_get_element (objects, i);
-      JsonObject *o = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+      JsonObject *o = element_object (objects, i);
       const char *name = member_string (o, "bbox_name");
       double x1, y1, x2, y2;
 
@@ -332,26 +349,21 @@ import_scene_graph (Genome *g, const char *path)
         hs_import_skip (g->ctx, path, 0, _("objects[%u]: %s box is empty or outside the image"), i, name);
     }
 
-  attributes = json_object_has_member (root, "attributes") && JSON_NODE_HOLDS_ARRAY (json_object_get_member (root, "attributes"))
-               ? json_object_get_array_member (root, "attributes") : NULL;
+  attributes = member_array (root, "attributes");
   for (guint i = 0; attributes != NULL && i < json_array_get_length (attributes); i++)
     {
-      JsonNode *n = json_array_get_element (attributes, i);
-      JsonObject *o = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+      JsonObject *o = element_object (attributes, i);
       const char *name = member_string (o, "bbox_name");
-      JsonNode *phrases_node = o ? json_object_get_member (o, "phrases") : NULL;
-      JsonNode *labels_node = o ? json_object_get_member (o, "attributes") : NULL;
-      JsonArray *phrases, *labels;
+      JsonArray *phrases = member_array (o, "phrases");
+      JsonArray *labels = member_array (o, "attributes");
       gboolean has_region;
 
-      if (name == NULL || phrases_node == NULL || !JSON_NODE_HOLDS_ARRAY (phrases_node))
+      if (name == NULL || phrases == NULL)
         {
           hs_import_skip (g->ctx, path, 0, _("attributes[%u]: needs bbox_name and phrases"), i);
           continue;
         }
       has_region = hs_import_find_region (g->ctx, gi->instance, name) != NULL;
-      phrases = json_node_get_array (phrases_node);
-      labels = labels_node != NULL && JSON_NODE_HOLDS_ARRAY (labels_node) ? json_node_get_array (labels_node) : NULL;
       for (guint k = 0; k < json_array_get_length (phrases); k++)
         {
           JsonNode *pn = json_array_get_element (phrases, k);
