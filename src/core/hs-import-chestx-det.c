@@ -55,8 +55,7 @@ hs_import_chestx_det (HsImportContext *ctx, const char * const *sources, guint n
       HsImportImage *image;
       g_autofree char *where = g_strdup_printf ("[%u]", e);
       g_autofree char *stem = NULL;
-      g_autoptr(GHashTable) masks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-      g_autoptr(GPtrArray) mask_order = g_ptr_array_new ();
+      g_auto(HsImportMasks) masks = { NULL, NULL };
 
       if (!hs_import_progress (ctx, (double) e / MAX (1, json_array_get_length (entries)), NULL, error))
         {
@@ -135,13 +134,7 @@ hs_import_chestx_det (HsImportContext *ctx, const char * const *sources, guint n
                   hs_import_skip (ctx, json_path, 0, _("%s.polygons[%u]: not a list of ≥ 3 [x, y] points"), where, i);
                   continue;
                 }
-              mask = g_hash_table_lookup (masks, sym);
-              if (mask == NULL)
-                {
-                  mask = g_malloc0 ((gsize) image->width * image->height);
-                  g_hash_table_insert (masks, g_strdup (sym), mask);
-                  g_ptr_array_add (mask_order, g_strdup (sym));
-                }
+              mask = hs_import_masks_get (&masks, sym, image->width, image->height);
               {
                 g_autofree guint8 *one = g_malloc0 ((gsize) image->width * image->height);
                 hs_import_fill_polygon (one, image->width, image->height, xy, np);
@@ -150,11 +143,11 @@ hs_import_chestx_det (HsImportContext *ctx, const char * const *sources, guint n
               }
             }
         }
-      for (guint m = 0; m < mask_order->len; m++)
+      for (guint m = 0; masks.order != NULL && m < masks.order->len; m++)
         {
-          g_autofree char *sym = g_ptr_array_index (mask_order, m);
+          const char *sym = g_ptr_array_index (masks.order, m);
           g_autofree char *mask_stem = g_strdup_printf ("%s-%s", image->instance->id, sym);
-          const guint8 *mask = g_hash_table_lookup (masks, sym);
+          const guint8 *mask = g_hash_table_lookup (masks.by_name, sym);
           g_autofree char *rel = hs_import_write_mask (ctx, mask_stem, mask, image->width, image->height, error);
           HsRegion *region;
 

@@ -19,8 +19,7 @@ typedef struct
   gint64      id;
   HsInstance *instance;
   guint       width, height;
-  GHashTable *masks;   /* category name → guint8 mask */
-  GPtrArray  *order;   /* names of masks in order */
+  HsImportMasks masks;   /* by category name */
 } CocoImage;
 
 static void
@@ -30,8 +29,7 @@ coco_image_free (gpointer data)
 
   if (ci->instance != NULL)
     hs_instance_free (ci->instance);
-  g_hash_table_unref (ci->masks);
-  g_ptr_array_unref (ci->order);
+  hs_import_masks_clear (&ci->masks);
   g_free (ci);
 }
 
@@ -61,15 +59,7 @@ get_string (JsonObject *o, const char *member)
 static guint8 *
 mask_for (CocoImage *ci, const char *name)
 {
-  guint8 *mask = g_hash_table_lookup (ci->masks, name);
-
-  if (mask == NULL)
-    {
-      mask = g_malloc0 ((gsize) ci->width * ci->height);
-      g_hash_table_insert (ci->masks, g_strdup (name), mask);
-      g_ptr_array_add (ci->order, g_strdup (name));
-    }
-  return mask;
+  return hs_import_masks_get (&ci->masks, name, ci->width, ci->height);
 }
 
 /* Paints the segmentation into the category's mask.  Returns FALSE with a
@@ -305,8 +295,6 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
         }
       ci = g_new0 (CocoImage, 1);
       ci->id = image_id;
-      ci->masks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-      ci->order = g_ptr_array_new_with_free_func (g_free);
       relative = g_build_filename ("images", file_name, NULL);
       rel = hs_import_add_image (ctx, source, relative, &ci->width, &ci->height, &local_error);
       if (rel == NULL)
@@ -468,7 +456,7 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
 
       if (!hs_import_progress (ctx, 0.8 + 0.2 * i / images->len, ci->instance->id, error))
         return FALSE;
-      if (!hs_import_write_region_masks (ctx, ci->instance, ci->masks, ci->order, ci->width,
+      if (!hs_import_write_region_masks (ctx, ci->instance, &ci->masks, ci->width,
                                          ci->height, error))
         return FALSE;
       hs_dataset_add_instance (ctx->dataset, g_steal_pointer (&ci->instance));

@@ -16,8 +16,7 @@ typedef struct
   char       *filename;     /* source image file name               */
   HsInstance *instance;
   guint       width, height;
-  GHashTable *masks;        /* region name → guint8 mask (or absent) */
-  GPtrArray  *order;        /* region names with a mask, in order    */
+  HsImportMasks masks;      /* of the regions that have one          */
 } CovidImage;
 
 static void
@@ -28,8 +27,7 @@ covid_image_free (gpointer data)
   g_free (ci->filename);
   if (ci->instance != NULL)
     hs_instance_free (ci->instance);
-  g_hash_table_unref (ci->masks);
-  g_ptr_array_unref (ci->order);
+  hs_import_masks_clear (&ci->masks);
   g_free (ci);
 }
 
@@ -341,8 +339,6 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
             }
           ci = g_new0 (CovidImage, 1);
           ci->filename = g_strdup (filename);
-          ci->masks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-          ci->order = g_ptr_array_new_with_free_func (g_free);
           g_ptr_array_add (images, ci);
           g_hash_table_insert (by_name, ci->filename, ci);
 
@@ -455,13 +451,7 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
                               mask_file, hs_image_get_width (crop), hs_image_get_height (crop), w, h);
               continue;
             }
-          full = g_hash_table_lookup (ci->masks, region_name);
-          if (full == NULL)
-            {
-              full = g_malloc0 ((gsize) ci->width * ci->height);
-              g_hash_table_insert (ci->masks, g_strdup (region_name), full);
-              g_ptr_array_add (ci->order, g_strdup (region_name));
-            }
+          full = hs_import_masks_get (&ci->masks, region_name, ci->width, ci->height);
           paste_mask (full, ci->width, ci->height, crop, left, top);
         }
 
@@ -478,7 +468,7 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
         continue;
       if (!hs_import_progress (ctx, (double) i / images->len, ci->instance->id, error))
         return FALSE;
-      if (!hs_import_write_region_masks (ctx, ci->instance, ci->masks, ci->order, ci->width,
+      if (!hs_import_write_region_masks (ctx, ci->instance, &ci->masks, ci->width,
                                          ci->height, error))
         return FALSE;
     }

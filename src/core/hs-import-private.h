@@ -128,11 +128,22 @@ char    *hs_import_add_image    (HsImportContext *ctx, const char *source, const
 /* Writes a 0/255 8-bit grey PNG at masks/<stem>.png; returns its relative path. */
 char    *hs_import_write_mask   (HsImportContext *ctx, const char *stem, const guint8 *mask,
                                  guint width, guint height, GError **error);
-/* Writes each mask of `masks` (region name → height × width 0/1 mask), in
- * the order `order` names them, at masks/<id>__<name>.png and sets it on
- * the instance's region of that name. */
+/* The region masks of one image, painted region by region and written
+ * once the whole image is read.  A zeroed one is empty. */
+typedef struct
+{
+  GHashTable *by_name;   /* region name → height × width 0/1 mask */
+  GPtrArray  *order;     /* region names, in the order their masks began */
+} HsImportMasks;
+
+void     hs_import_masks_clear (HsImportMasks *masks);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HsImportMasks, hs_import_masks_clear)
+/* The mask of region `name`, a zeroed width × height one on first use. */
+guint8  *hs_import_masks_get   (HsImportMasks *masks, const char *name, guint width, guint height);
+/* Writes each mask of `masks`, in their order, at masks/<id>__<name>.png
+ * and sets it on the instance's region of that name. */
 gboolean hs_import_write_region_masks (HsImportContext *ctx, HsInstance *instance,
-                                       GHashTable *masks, GPtrArray *order, guint width,
+                                       const HsImportMasks *masks, guint width,
                                        guint height, GError **error);
 /* An instance id not used yet, derived from `base`. */
 char    *hs_import_unique_id    (HsImportContext *ctx, const char *base);

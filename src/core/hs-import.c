@@ -260,14 +260,41 @@ hs_import_safe_name (const char *text)
   return g_string_free (s, FALSE);
 }
 
-gboolean
-hs_import_write_region_masks (HsImportContext *ctx, HsInstance *instance, GHashTable *masks,
-                              GPtrArray *order, guint width, guint height, GError **error)
+void
+hs_import_masks_clear (HsImportMasks *masks)
 {
-  for (guint k = 0; k < order->len; k++)
+  g_clear_pointer (&masks->by_name, g_hash_table_unref);
+  g_clear_pointer (&masks->order, g_ptr_array_unref);
+}
+
+guint8 *
+hs_import_masks_get (HsImportMasks *masks, const char *name, guint width, guint height)
+{
+  guint8 *mask;
+
+  if (masks->by_name == NULL)
     {
-      const char *name = g_ptr_array_index (order, k);
-      const guint8 *mask = g_hash_table_lookup (masks, name);
+      masks->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      masks->order = g_ptr_array_new_with_free_func (g_free);
+    }
+  mask = g_hash_table_lookup (masks->by_name, name);
+  if (mask == NULL)
+    {
+      mask = g_malloc0 ((gsize) width * height);
+      g_hash_table_insert (masks->by_name, g_strdup (name), mask);
+      g_ptr_array_add (masks->order, g_strdup (name));
+    }
+  return mask;
+}
+
+gboolean
+hs_import_write_region_masks (HsImportContext *ctx, HsInstance *instance, const HsImportMasks *masks,
+                              guint width, guint height, GError **error)
+{
+  for (guint k = 0; masks->order != NULL && k < masks->order->len; k++)
+    {
+      const char *name = g_ptr_array_index (masks->order, k);
+      const guint8 *mask = g_hash_table_lookup (masks->by_name, name);
       g_autofree char *stem = g_strdup_printf ("%s__%s", instance->id, name);
       g_autofree char *rel = hs_import_write_mask (ctx, stem, mask, width, height, error);
       HsRegion *region;
