@@ -483,6 +483,91 @@ test_exec_backend (void)
     }
 }
 
+/* --- scoring follows: every perturbation's deltas, and the summary table ---------- */
+
+static char *
+metrics_err (const char *dataset, const char *perturbation, gboolean summary, char **err)
+{
+  char *out = NULL;
+  const char *args[] = { dataset, "--model", "grounded", "--perturb", perturbation,
+                         summary ? "--summary" : NULL, NULL };
+
+  g_assert_cmpint (hs_test_run_cli ("metrics", args, &out, err), ==, 0);
+  return out;
+}
+
+static void
+test_perturbations_scored (void)
+{
+  const char *text[] = { "swap-left-right", "shuffle-in-report", "random-sentence",
+                         "synthetic-swapped-condition" };
+  g_autofree char *tmp = hs_test_make_tmpdir ();
+  g_autofree char *ds = make_demo (tmp, "ds", 6, FALSE);
+
+  /* Without perturbed maps, metrics --perturb says which prompt is missing
+   * and leaves the deltas empty: never a silent 0. */
+  {
+    const char *args[] = { ds, "--model", "grounded", NULL };
+    g_autofree char *err = NULL, *rows = NULL;
+    g_auto(GStrv) lines = NULL;
+
+    attend (args, 0, NULL, NULL);
+    rows = metrics_err (ds, "swap-left-right", FALSE, &err);
+    assert_contains (err, "swap-left-right: no precomputed map for prompt '");
+    assert_contains (err, "of model grounded in instance phantom-0000");
+    /* One note per row whose swapped prompt has no map, and exactly those
+     * rows have no sym_kl (a sentence without a side word is its own swap:
+     * sym_kl 0). */
+    {
+      g_auto(GStrv) notes = g_strsplit (err, "no precomputed map", -1);
+      guint n_empty = 0;
+
+      lines = g_strsplit (rows, "\n", -1);
+      for (guint l = 1; lines[l] != NULL && lines[l][0] != '\0'; l++)
+        {
+          g_auto(GStrv) cells = g_strsplit (lines[l], ",", -1);
+          guint n = g_strv_length (cells);
+
+          n_empty += cells[n - 2][0] == '\0';
+        }
+      g_assert_cmpuint (n_empty, >, 0);
+      g_assert_cmpuint (n_empty, ==, g_strv_length (notes) - 1);
+    }
+  }
+  {
+    const char *args[] = { ds, "--model", "grounded", "--perturb", text[0], "--perturb", text[1],
+                           "--perturb", text[2], "--perturb", text[3], "--perturb", "random-boxes",
+                           NULL };
+    attend (args, 0, NULL, NULL);
+  }
+  assert_valid (ds);
+  for (guint p = 0; p <= G_N_ELEMENTS (text); p++)
+    {
+      const char *perturbation = p < G_N_ELEMENTS (text) ? text[p] : "random-boxes";
+      g_autofree char *err = NULL, *rows = NULL, *serr = NULL, *summary = NULL, *prefix = NULL;
+      g_auto(GStrv) lines = NULL;
+      guint n_defined = 0;
+
+      rows = metrics_err (ds, perturbation, FALSE, &err);
+      /* Every perturbed map is there (a perturbation may not apply to a query). */
+      g_assert_null (strstr (err, "no precomputed map"));
+      lines = g_strsplit (rows, "\n", -1);
+      for (guint l = 1; lines[l] != NULL && lines[l][0] != '\0'; l++)
+        {
+          g_auto(GStrv) cells = g_strsplit (lines[l], ",", -1);
+          guint n = g_strv_length (cells);
+
+          n_defined += cells[4][0] != '\0' && cells[(n - 4 - 1) / 2 + 4][0] != '\0';
+        }
+      g_assert_cmpuint (n_defined, >, 0);
+      /* The summary: model × perturbation × subset × metric, with intervals. */
+      summary = metrics_err (ds, perturbation, TRUE, &serr);
+      g_assert_true (g_str_has_prefix (summary, "model,perturbation,subset,metric,n_instances,"));
+      prefix = g_strdup_printf ("\ngrounded,%s,all,delta_auroc,", perturbation);
+      assert_contains (summary, prefix);
+    }
+}
+
 /* --- another model under the same name ------------------------------------------- */
 
 static void
@@ -570,6 +655,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-attend-dataset/kill-resume", test_kill_resume);
   g_test_add_func ("/cli-attend-dataset/concurrent-shards", test_concurrent_shards);
   g_test_add_func ("/cli-attend-dataset/exec-backend", test_exec_backend);
+  g_test_add_func ("/cli-attend-dataset/perturbations-scored", test_perturbations_scored);
   g_test_add_func ("/cli-attend-dataset/model-changed", test_model_changed);
   g_test_add_func ("/cli-attend-dataset/usage", test_usage);
   return g_test_run ();

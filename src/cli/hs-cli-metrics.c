@@ -249,9 +249,16 @@ append_summary (const Job *job, GString *out, HsSummary **summaries, guint n_res
                 guint64 seed)
 {
   g_autofree HsSummaryStat *stats = g_new0 (HsSummaryStat, job->rows.n_columns);
+  /* With --perturb a perturbation column: the summaries of several runs,
+   * one per perturbation, concatenate into the model × perturbation × metric
+   * table of McInerney et al. */
+  const char *perturbation = job->rows.perturb != NULL
+                             ? hs_perturbation_to_string (job->rows.perturbation) : NULL;
 
   if (!job->jsonl)
-    g_string_append (out, "model,subset,metric,n_instances,n_rows,mean,ci_low,ci_high,resamples,seed\n");
+    g_string_append (out, perturbation != NULL
+                     ? "model,perturbation,subset,metric,n_instances,n_rows,mean,ci_low,ci_high,resamples,seed\n"
+                     : "model,subset,metric,n_instances,n_rows,mean,ci_low,ci_high,resamples,seed\n");
   for (guint m = 0; m < job->rows.n_models; m++)
     for (guint s = 0; s < N_SUMMARY_SUBSETS; s++)
       {
@@ -266,6 +273,8 @@ append_summary (const Job *job, GString *out, HsSummary **summaries, guint n_res
               {
                 g_string_append (out, "{\"model\": ");
                 append_json_string (out, job->rows.models[m]);
+                if (perturbation != NULL)
+                  g_string_append_printf (out, ", \"perturbation\": \"%s\"", perturbation);
                 g_string_append_printf (out, ", \"subset\": \"%s\", \"metric\": \"%s\", "
                                         "\"n_instances\": %u, \"n_rows\": %u, \"mean\": ",
                                         summary_subset_names[s], metric, stats[k].n_instances,
@@ -281,6 +290,8 @@ append_summary (const Job *job, GString *out, HsSummary **summaries, guint n_res
             else
               {
                 hs_csv_append_field (out, job->rows.models[m]);
+                if (perturbation != NULL)
+                  g_string_append_printf (out, ",%s", perturbation);
                 g_string_append_printf (out, ",%s,%s,%u,%u,", summary_subset_names[s], metric,
                                         stats[k].n_instances, stats[k].n_rows);
                 append_number (out, stats[k].mean, FALSE);
@@ -367,7 +378,9 @@ hs_cli_metrics (int argc, char **argv)
     "mean over instances (an instance's value is the mean of its rows that define the\n"
     "metric), the counts, and a 95 % bootstrap percentile interval over instances\n"
     "(--resamples, --seed; xoshiro256**, identical on every machine).  It summarises the\n"
-    "rows of this run: of one shard when sharded.\n\n"
+    "rows of this run: of one shard when sharded.  With --perturb it has a perturbation\n"
+    "column after the model: the summaries of one run per perturbation concatenate into\n"
+    "the model x perturbation x metric table (McInerney et al.).\n\n"
     "A row that cannot be scored (missing or broken map, mask or image) is reported on\n"
     "standard error with the file and the reason and left out; the exit status is then 1.\n\n"
     "--perturb NAME (McInerney et al. 3.1; see hs-perturb.h) adds delta_<metric> (perturbed\n"
