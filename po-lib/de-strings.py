@@ -5,10 +5,11 @@
 # (instance = Fall, map = Karte, manifest = Manifest, region = Region).
 T = {
  # colour bar scale labels (hs-overlay.c)
- "percentile %s–%s %%%s": "Perzentil %s–%s %%%s",
- "min–max %s–%s%s": "Min–Max %s–%s%s",
- "shared %s–%s%s": "gemeinsam %s–%s%s",
- "fixed %s–%s%s": "fest %s–%s%s",
+ "percentile %s to %s %%%s": "Perzentil %s bis %s %%%s",
+ "min–max %s to %s%s": "Min–Max %s bis %s%s",
+ "shared %s to %s%s": "gemeinsam %s bis %s%s",
+ "fixed %s to %s%s": "fest %s bis %s%s",
+ "attention weight": "Aufmerksamkeitsgewicht",
 }
 T.update({
  # colour bar, No-Attn gauge and caption (hs-legend.c)

@@ -105,7 +105,7 @@ test_svg_and_pdf (void)
   }
   g_assert_true (g_file_get_contents (svg_path, &svg, NULL, NULL));
   g_assert_nonnull (strstr (svg, ">right lung</text>"));
-  g_assert_nonnull (strstr (svg, ">fixed 0–2 · log b=10</text>"));   /* scale mode on the bar */
+  g_assert_nonnull (strstr (svg, ">fixed 0 to 2 · log b=10</text>"));   /* scale mode on the bar */
   g_assert_nonnull (strstr (svg, ">0.2</text>"));              /* No-Attn value */
   g_assert_nonnull (strstr (svg, "There is a nodule in the left lung."));
   g_assert_nonnull (strstr (svg, "<path d=\"M"));              /* mask contour, Otsu outline */
@@ -129,7 +129,7 @@ test_svg_and_pdf (void)
       hs_test_run (argv, &out, &err, &status);
       g_assert_cmpint (status, ==, 0);
       g_assert_nonnull (strstr (out, "nodule in the left lung"));
-      g_assert_nonnull (strstr (out, "percentile 1–99 % · γ 0.5"));
+      g_assert_nonnull (strstr (out, "percentile 1 to 99 % · γ 0.5"));
       g_assert_nonnull (strstr (out, "p0001"));
     }
   else

@@ -229,7 +229,7 @@ test_svg_vector (void)
   g_assert_null (strstr (svg, "““"));
   g_assert_nonnull (strstr (svg, ">model grounded · instance p0001</text>"));
   g_assert_nonnull (strstr (svg, "There is a nodule in the left lung."));
-  g_assert_nonnull (strstr (svg, ">min–max 0–1</text>"));
+  g_assert_nonnull (strstr (svg, ">min–max 0 to 1</text>"));
   g_assert_nonnull (strstr (svg, ">No-Attn mass</text>"));
   g_assert_nonnull (strstr (svg, ">0.25</text>"));
   /* colour-bar ticks in map units */

@@ -43,8 +43,8 @@ test_figure_labels (void)
   g_autofree char *svg = render_svg (dir);
 
   /* The colour bar's scale label (hs_scale_describe), translated. */
-  g_assert_nonnull (strstr (svg, ">Min–Max 0–1</text>"));
-  g_assert_null (strstr (svg, ">min–max 0–1</text>"));
+  g_assert_nonnull (strstr (svg, ">Min–Max 0 bis 1</text>"));
+  g_assert_null (strstr (svg, ">min–max 0 to 1</text>"));
   /* The No-Attn gauge's label and the caption's model and instance. */
   g_assert_nonnull (strstr (svg, ">No-Attn-Anteil</text>"));
   g_assert_null (strstr (svg, ">No-Attn mass</text>"));

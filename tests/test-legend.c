@@ -209,7 +209,7 @@ test_layout_orientations (void)
     /* high values at the top */
     g_assert_cmpfloat (l.tick_pos[5], ==, l.bar_y);
     g_assert_cmpfloat (l.tick_pos[0], ==, l.bar_y + l.bar_h);
-    g_assert_cmpstr (l.title, ==, "min–max 0–1");
+    g_assert_cmpstr (l.title, ==, "min–max 0 to 1");
     g_assert_cmpfloat (l.gauge_w, ==, 0);
   }
   /* the gauge alone, and beside the bar */
@@ -269,25 +269,25 @@ test_scale_label (void)
 
   hs_overlay_options_init (&o);
   linear = hs_legend_scale_label (&o, &r);
-  g_assert_cmpstr (linear, ==, "min–max 0–0.5");
+  g_assert_cmpstr (linear, ==, "min–max 0 to 0.5");
   o.strength = HS_STRENGTH_GAMMA;
   o.strength_param = 0.5;
   gamma = hs_legend_scale_label (&o, &r);
-  g_assert_cmpstr (gamma, ==, "min–max 0–0.5 · γ 0.5");
+  g_assert_cmpstr (gamma, ==, "min–max 0 to 0.5 · γ 0.5");
   o.strength_param = 0;   /* not a curve: no suffix */
   gamma0 = hs_legend_scale_label (&o, &r);
-  g_assert_cmpstr (gamma0, ==, "min–max 0–0.5");
+  g_assert_cmpstr (gamma0, ==, "min–max 0 to 0.5");
   o.strength = HS_STRENGTH_LOG;
   o.strength_param = 10;
   log = hs_legend_scale_label (&o, &r);
-  g_assert_cmpstr (log, ==, "min–max 0–0.5 · log b=10");
+  g_assert_cmpstr (log, ==, "min–max 0 to 0.5 · log b=10");
   o.strength = HS_STRENGTH_GAMMA;
   o.strength_param = 1;
   o.scale.mode = HS_SCALE_PERCENTILE;
   o.scale.p_lo = 1;
   o.scale.p_hi = 99.5;
   pct = hs_legend_scale_label (&o, &r);
-  g_assert_cmpstr (pct, ==, "percentile 1–99.5 %");
+  g_assert_cmpstr (pct, ==, "percentile 1 to 99.5 %");
 }
 
 static void
@@ -473,7 +473,7 @@ test_locale (void)
     for (guint i = 0; i < G_N_ELEMENTS (ranges); i++)
       g_ptr_array_add (c_text, layout_text (h, ranges[i][0], ranges[i][1]));
   g_assert_cmpstr (g_ptr_array_index (c_text, 0), ==,
-                   "0.000|0.005|0.010|0.015|0.020|0.025|min–max 0–0.025 · γ 0.5|0.125");
+                   "0.000|0.005|0.010|0.015|0.020|0.025|min–max 0 to 0.025 · γ 0.5|0.125");
 
   if (!use_german_numbers ())
     {
@@ -645,6 +645,72 @@ test_region_key (void)
   cairo_surface_destroy (surface);
 }
 
+/* title_above (the canvas HUD): horizontal lines above the bar — the
+ * quantity (bold; "attention weight" when unstated), the scale with its
+ * range in words, the strength curve — inside the legend's width, the bar
+ * and the gauge below the last line; a long quantity wraps. */
+static void
+test_title_above (void)
+{
+  HsLegendSpec spec;
+  HsLegendLayout l, rotated;
+
+  hs_legend_spec_init (&spec);
+  spec.range = (HsScaleRange) { 3.62e-06, 0.452 };
+  spec.overlay.strength = HS_STRENGTH_GAMMA;
+  spec.overlay.strength_param = 0.5;
+  spec.no_attn = 0.1;
+  spec.font_size = 11;
+  g_assert_true (hs_legend_layout (&spec, &rotated, NULL));
+  g_assert_cmpuint (rotated.n_title_lines, ==, 0);
+  g_assert_cmpfloat (rotated.title_angle, ==, -90);
+
+  spec.title_above = TRUE;
+  g_assert_true (hs_legend_layout (&spec, &l, NULL));
+  g_assert_cmpuint (l.n_title_lines, ==, 3);
+  g_assert_cmpstr (l.title_line[0], ==, "attention weight");
+  g_assert_true (l.title_line_bold[0]);
+  g_assert_cmpstr (l.title_line[1], ==, "min–max 3.62e-06 to 0.452");
+  g_assert_false (l.title_line_bold[1]);
+  g_assert_cmpstr (l.title_line[2], ==, "γ 0.5");
+  g_assert_cmpstr (l.title, ==, "attention weight · min–max 3.62e-06 to 0.452 · γ 0.5");
+  g_assert_cmpfloat (l.title_angle, ==, 0);
+  g_assert_cmpfloat (l.title_x, ==, 0);
+  for (guint i = 0; i < l.n_title_lines; i++)
+    {
+      g_assert_cmpfloat (l.title_line_y[i], >, i ? l.title_line_y[i - 1] : 0);
+      /* every line below the one before, all above the bar and the gauge's value */
+      g_assert_cmpfloat (l.title_line_y[i], <, l.bar_y);
+      g_assert_cmpfloat (l.title_line_y[i], <, l.gauge_text_y - l.font_size);
+    }
+  /* the bar moved down by the lines, not shortened */
+  g_assert_cmpfloat (l.bar_y, >, rotated.bar_y);
+  g_assert_cmpfloat (l.bar_h, ==, rotated.bar_h);
+  g_assert_cmpfloat (l.height, >, rotated.height);
+  /* no rotated title beside the ticks: the gauge moves closer */
+  g_assert_cmpfloat (l.gauge_x, <, rotated.gauge_x);
+
+  /* the manifest's quantity, and one too long for a line wraps inside the width */
+  spec.quantity = "integrated gradients of the image encoder's last layer, summed over channels";
+  g_assert_true (hs_legend_layout (&spec, &l, NULL));
+  g_assert_cmpuint (l.n_title_lines, >=, 4);
+  g_assert_cmpuint (l.n_title_lines, <=, HS_LEGEND_TITLE_LINES);
+  g_assert_true (g_str_has_prefix (l.title_line[0], "integrated"));
+  g_assert_true (l.title_line_bold[1]);
+  g_assert_cmpfloat (l.width, <=, 11 * 14 + 1);
+  /* a given title replaces scale and strength, the quantity still leads */
+  spec.quantity = "probability";
+  spec.title = "shared 0 to 0.5";
+  g_assert_true (hs_legend_layout (&spec, &l, NULL));
+  g_assert_cmpuint (l.n_title_lines, ==, 2);
+  g_assert_cmpstr (l.title_line[0], ==, "probability");
+  g_assert_cmpstr (l.title_line[1], ==, "shared 0 to 0.5");
+  /* the gauge alone has no title */
+  spec.show_bar = FALSE;
+  g_assert_true (hs_legend_layout (&spec, &l, NULL));
+  g_assert_cmpuint (l.n_title_lines, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -655,6 +721,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/legend/layout-orientations", test_layout_orientations);
   g_test_add_func ("/hs/legend/layout-errors", test_layout_errors);
   g_test_add_func ("/hs/legend/scale-label", test_scale_label);
+  g_test_add_func ("/hs/legend/title-above", test_title_above);
   g_test_add_func ("/hs/legend/caption", test_caption);
   g_test_add_func ("/hs/legend/region-palette", test_region_palette);
   g_test_add_func ("/hs/legend/locale", test_locale);

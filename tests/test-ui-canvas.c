@@ -24,6 +24,15 @@ setup (CanvasTest *t, gconstpointer data)
   hs_canvas_set_image (t->canvas, t->f.image);
   hs_canvas_set_map (t->canvas, t->f.map);
   hs_canvas_set_regions (t->canvas, t->f.regions, t->f.masks);
+  /* Most tests check the image ↔ widget mapping at the plain fit (128 × 96
+   * in 400 × 300: zoom 3.125), without the colour bar and the No-Attn gauge
+ * beside it; the bar's own room is tested in
+   * fit-and-zoom-actions and the golden tests, which show it. */
+  if (data == NULL)
+    {
+      hs_canvas_set_show_color_bar (t->canvas, FALSE);
+      g_object_set (t->state, "show-no-attn", FALSE, NULL);
+    }
   t->window = fixture_present (GTK_WIDGET (t->canvas), VIEW_W, VIEW_H);
   fixture_settle (50);
 }
@@ -91,6 +100,26 @@ test_fit_and_zoom_actions (CanvasTest *t, gconstpointer data)
 
   g_assert_true (gtk_widget_activate_action (w, "canvas.zoom-fit", NULL));
   g_assert_cmpfloat_with_epsilon (hs_canvas_get_zoom (t->canvas), 3.125, 1e-9);
+
+  /* With the colour bar shown, the fit is to the room left of its panel
+   * (4 px apart), so the bar hides no part of the map; hidden again, the
+   * whole width. */
+  {
+    double hx, hy, hw, hh, room;
+
+    g_assert_false (hs_canvas_get_color_bar_area (t->canvas, &hx, &hy, &hw, &hh));
+    hs_canvas_set_show_color_bar (t->canvas, TRUE);
+    g_assert_true (hs_canvas_get_color_bar_area (t->canvas, &hx, &hy, &hw, &hh));
+    g_assert_cmpfloat (hx + hw, <=, VIEW_W);
+    room = hx - 4;
+    g_assert_cmpfloat (room, <, 400);
+    g_assert_cmpfloat_with_epsilon (hs_canvas_get_zoom (t->canvas), MIN (room / 128, 300.0 / 96), 1e-9);
+    hs_canvas_get_transform (t->canvas, &tr);
+    g_assert_cmpfloat (tr.offset_x + 128 * tr.zoom, <=, hx + 1e-9);
+    g_assert_cmpfloat_with_epsilon (tr.offset_x, (room - 128 * tr.zoom) / 2, 1e-9);
+    hs_canvas_set_show_color_bar (t->canvas, FALSE);
+    g_assert_cmpfloat_with_epsilon (hs_canvas_get_zoom (t->canvas), 3.125, 1e-9);
+  }
 
   /* Zoom around a point off-centre keeps that image point under it. */
   hs_canvas_zoom_to (t->canvas, 8, 100, 60);
@@ -526,7 +555,7 @@ main (int argc, char **argv)
   ADD ("window-level", test_window_level);
   ADD ("tokens", test_tokens);
   ADD ("huge-values", test_huge_values);
-  ADD ("golden", test_golden);
+  g_test_add ("/hs/ui-canvas/golden", CanvasTest, "bar", setup, test_golden, teardown);
   g_test_add_func ("/hs/ui-canvas/large-image", test_large_image);
   return g_test_run ();
 }

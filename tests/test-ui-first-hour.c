@@ -2,10 +2,14 @@
  * the main window at its default size:
  *   point 1: a long report sentence does not push the side panel sideways
  *            (no horizontal scrolling, headings and tabs inside it);
+ *   point 6: the colour bar panel sits beside the fitted image, not on it,
+ *            and its title is horizontal lines: the quantity's name, then
+ *            the scale with its range written "lo to hi";
  *   point 8: the metrics table fits the side panel (every baseline column
  *            visible, none cut on the right). */
 #include "hs-ui-fixture.h"
 
+#include "hs-canvas.h"
 #include "hs-metrics-panel.h"
 #include "hs-window.h"
 
@@ -202,11 +206,117 @@ test_metrics_table_fits (void)
   hs_ui_destroy_window (window);
 }
 
+/* Point 6: the colour bar panel does not cover the heatmap: the fitted
+ * image lies left of it, in the main window and after the map changes. */
+static void
+test_color_bar_beside_image (void)
+{
+  g_autofree char *root = NULL;
+  HsWindow *window;
+  HsCanvas *canvas;
+  HsCanvasTransform t;
+  HsImage *image;
+  double hx, hy, hw, hh;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  root = make_dataset ();
+  window = open_long (root);
+  canvas = HS_CANVAS (hs_window_get_canvas (window));
+  for (guint step = 0; step < 2; step++)
+    {
+      g_assert_nonnull (hs_canvas_get_map (canvas));
+      g_assert_true (hs_canvas_get_color_bar_area (canvas, &hx, &hy, &hw, &hh));
+      image = hs_canvas_get_image (canvas);
+      hs_canvas_get_transform (canvas, &t);
+      if (t.offset_x + t.zoom * hs_image_get_width (image) > hx + 0.5 &&
+          t.offset_y < hy + hh && t.offset_y + t.zoom * hs_image_get_height (image) > hy)
+        g_error ("the colour bar (x ≥ %.0f) covers the image (x %.0f … %.0f)", hx, t.offset_x,
+                 t.offset_x + t.zoom * hs_image_get_width (image));
+      /* and it still fills the height (it was only moved aside) */
+      g_assert_cmpfloat (t.zoom * hs_image_get_height (image), >, 0.5 * gtk_widget_get_height (GTK_WIDGET (canvas)));
+      /* another instance: a new map with the image already shown */
+      g_assert_true (hs_window_select_instance (window, "hand-01"));
+      hs_ui_settle ();
+    }
+  hs_ui_destroy_window (window);
+}
+
+/* Point 6: the bar's title names the quantity (the manifest's, else
+ * "attention weight") and writes the range with " to ", the ends being the
+ * map's own minimum and maximum (three significant digits). */
+static void
+test_color_bar_title (void)
+{
+  g_autofree char *root = NULL;
+  HsWindow *window;
+  HsCanvas *canvas;
+  g_autoptr(GError) error = NULL;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  root = make_dataset ();
+  {
+    /* hand-01's map measures something else, and says so */
+    g_autoptr(HsDataset) dataset = hs_dataset_load (root, &error);
+    HsInstance *instance;
+
+    g_assert_no_error (error);
+    instance = hs_dataset_find_instance (dataset, "hand-01");
+    g_assert_nonnull (instance);
+    g_assert_cmpuint (instance->maps->len, >, 0);
+    for (guint i = 0; i < instance->maps->len; i++)
+      hs_map_ref_set_quantity (g_ptr_array_index (instance->maps, i), "gradient × input");
+    g_assert_true (hs_dataset_save (dataset, &error));
+    g_assert_no_error (error);
+  }
+  window = open_long (root);
+  canvas = HS_CANVAS (hs_window_get_canvas (window));
+  for (guint step = 0; step < 2; step++)
+    {
+      g_autofree char *title = hs_canvas_dup_color_bar_title (canvas);
+      g_auto(GStrv) lines = NULL;
+      char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
+      g_autofree char *range_line = NULL;
+      double map_lo, map_hi;
+      const double *v;
+      gsize n;
+
+      g_assert_nonnull (title);
+      lines = g_strsplit (title, "\n", -1);
+      g_assert_cmpuint (g_strv_length (lines), >=, 2);
+      g_assert_cmpstr (lines[0], ==, step == 0 ? "attention weight" : "gradient × input");
+      /* the map's own minimum and maximum, computed here */
+      v = hs_attention_map_peek_values (hs_canvas_get_map (canvas));
+      n = (gsize) hs_attention_map_get_width (hs_canvas_get_map (canvas))
+          * hs_attention_map_get_height (hs_canvas_get_map (canvas));
+      map_lo = map_hi = v[0];
+      for (gsize i = 1; i < n; i++)
+        {
+          map_lo = MIN (map_lo, v[i]);
+          map_hi = MAX (map_hi, v[i]);
+        }
+      g_ascii_formatd (lo, sizeof lo, "%.3g", map_lo);
+      g_ascii_formatd (hi, sizeof hi, "%.3g", map_hi);
+      range_line = g_strdup_printf ("min–max %s to %s", lo, hi);
+      g_assert_cmpstr (lines[1], ==, range_line);
+      /* no dash anywhere next to a number, where it would read as a minus */
+      for (const char *c = title; *c; c = g_utf8_next_char (c))
+        if ((g_str_has_prefix (c, "–") || *c == '-') && c > title && g_ascii_isdigit (c[-1]))
+          g_error ("a dash after a number in the bar's title: %s", title);
+      g_assert_true (hs_window_select_instance (window, "hand-01"));
+      hs_ui_settle ();
+    }
+  hs_ui_destroy_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
   hs_ui_init (&argc, &argv);
   g_test_add_func ("/hs/ui-first-hour/long-sentence", test_long_sentence);
   g_test_add_func ("/hs/ui-first-hour/metrics-table-fits", test_metrics_table_fits);
+  g_test_add_func ("/hs/ui-first-hour/color-bar-beside-image", test_color_bar_beside_image);
+  g_test_add_func ("/hs/ui-first-hour/color-bar-title", test_color_bar_title);
   return g_test_run ();
 }

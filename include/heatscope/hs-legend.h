@@ -13,6 +13,14 @@
  *   │██│ ─ 0.2 │ label   │█│ Attn
  *   └──┘ ─ 0   ┴ (−90°)  └─┘ mass
  *
+ * or, with title_above (the canvas HUD), the title in horizontal lines
+ * above the bar — the quantity, the scale, the strength curve:
+ *
+ *   attention weight
+ *   min–max 3.62e-06 to 0.452
+ *   ┌──┐ ─ 0.4   ┌─┐ No-
+ *   …
+ *
  * Horizontal legend (compare view): the title above, the bar, tick values
  * under it, the gauge (if any) at the right end. */
 #pragma once
@@ -36,6 +44,8 @@ typedef enum {
 /* Ends + at most 6 nice ticks, after clashes are removed. */
 #define HS_LEGEND_MAX_TICKS 8
 #define HS_LEGEND_TITLE_SIZE 256
+/* Lines of a title above a vertical bar (title_above). */
+#define HS_LEGEND_TITLE_LINES 5
 
 /* What the legend shows, and in which orientation. */
 typedef struct {
@@ -47,6 +57,12 @@ typedef struct {
   gboolean          horizontal;  /* compare view; FALSE for the HUD and the figure            */
   double            length;      /* along the bar, output units (grown to fit both end values) */
   double            font_size;   /* output units                                              */
+  /* Vertical only: the title in horizontal lines above the bar instead of
+   * rotated beside it, led by what the values measure (bold): `quantity`,
+   * NULL meaning hs_legend_default_quantity (); then the scale with its
+   * range and the strength curve (or `title` when set). */
+  gboolean          title_above;
+  const char       *quantity;
 } HsLegendSpec;
 
 /* Where everything goes, relative to the legend's top-left corner. */
@@ -68,6 +84,12 @@ typedef struct {
   char     gauge_text[G_ASCII_DTOSTR_BUF_SIZE];  /* the No-Attn value                        */
   double   gauge_text_x, gauge_text_y;          /* baseline centre                          */
   double   gauge_label_x, gauge_label_y, gauge_label_angle;  /* "No-Attn mass", centre      */
+  /* title_above: `title` is these lines joined by " · "; each starts at
+   * title_x, on its baseline title_line_y[i]; title_angle is 0. */
+  guint    n_title_lines;
+  char     title_line[HS_LEGEND_TITLE_LINES][HS_LEGEND_TITLE_SIZE];
+  double   title_line_y[HS_LEGEND_TITLE_LINES];
+  gboolean title_line_bold[HS_LEGEND_TITLE_LINES];
 } HsLegendLayout;
 
 /* Defaults: overlay from hs_overlay_options_init, range [0, 1], title NULL,
@@ -80,8 +102,12 @@ gboolean hs_legend_layout      (const HsLegendSpec *spec, HsLegendLayout *out, G
 void     hs_legend_draw        (const HsLegendSpec *spec, const HsLegendLayout *layout,
                                 cairo_t *cr, double x, double y, const double ink[4]);
 
-/* "min–max 0–1", "percentile 1–99 % · γ 0.5", "fixed 0–0.1 · log b=10". */
+/* "min–max 0 to 1", "percentile 1 to 99 % · γ 0.5", "fixed 0 to 0.1 · log b=10":
+ * ranges with " to ", never a dash that reads as a minus sign. */
 char    *hs_legend_scale_label (const HsOverlayOptions *overlay, const HsScaleRange *range);
+/* "attention weight", translated: what a map measures when its manifest
+ * does not say (HsMapRef.quantity NULL). */
+const char *hs_legend_default_quantity (void);
 /* A value of a bar on [lo, hi], C locale: fixed decimals that show a tenth
  * of the span ("0.005"), else scientific ("1.7e+308"); never "-0". */
 void     hs_legend_format_tick (double value, double lo, double hi,

@@ -77,9 +77,10 @@ gboolean    hs_scale_resolve          (const HsScaleSpec *spec, const double *va
 /* min..max over several maps (for HS_SCALE_SHARED). */
 gboolean    hs_scale_shared_range     (const double * const *maps, const gsize *n_values,
                                        guint n_maps, double *lo, double *hi, GError **error);
-/* Label for the colour bar: "min–max 0.0012–0.0831", "percentile 1–99 %",
- * "shared 0–0.12", "fixed 0–1" (numbers with 3 significant digits, en dash,
- * C locale).  Free with g_free. */
+/* Label for the colour bar: "min–max 0.0012 to 0.0831", "percentile 1 to 99 %",
+ * "shared 0 to 0.12", "fixed 0 to 1" (numbers with 3 significant digits, C
+ * locale; the range with " to ", as a dash between numbers reads as a minus
+ * sign).  Free with g_free. */
 char       *hs_scale_describe         (const HsScaleSpec *spec, const HsScaleRange *range);
 /* s = clamp((v − lo)/(hi − lo), 0, 1) as described above. */
 double      hs_scale_apply            (const HsScaleRange *range, double v);

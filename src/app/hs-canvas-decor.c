@@ -221,8 +221,12 @@ hud_layout (HsCanvas *self, int vw, int vh, HsLegendSpec *spec, HsLegendLayout *
   spec->show_bar = overlay && self->show_color_bar && _hs_canvas_ensure_range (self);
   spec->range = self->range;
   spec->no_attn = (!self->state || hs_view_state_get_show_no_attn (self->state)) ? no_attn : NAN;
-  spec->length = MIN (300, vh - 16 - 2 * HUD_PAD - 2 * HUD_FONT_SIZE);
+  /* room for the title's lines above the bar */
+  spec->length = MIN (300, vh - 16 - 2 * HUD_PAD - 6 * HUD_FONT_SIZE);
   spec->font_size = HUD_FONT_SIZE;
+  /* readable: horizontal lines naming what the values are, the range in words */
+  spec->title_above = TRUE;
+  spec->quantity = self->quantity;
   if (!spec->show_bar && !isfinite (spec->no_attn))
     return FALSE;
   if (!hs_legend_layout (spec, layout, NULL))
@@ -248,6 +252,39 @@ _hs_canvas_hud_area (HsCanvas *self, int vw, int vh, double *x, double *y, doubl
   *x = floor (*x);
   *y = floor (*y);
   return TRUE;
+}
+
+gboolean
+hs_canvas_get_color_bar_area (HsCanvas *self, double *x, double *y, double *w, double *h)
+{
+  double ax, ay, aw, ah;
+
+  g_return_val_if_fail (HS_IS_CANVAS (self), FALSE);
+  if (!_hs_canvas_hud_area (self, self->view_w, self->view_h, &ax, &ay, &aw, &ah))
+    return FALSE;
+  if (x) *x = ax;
+  if (y) *y = ay;
+  if (w) *w = aw;
+  if (h) *h = ah;
+  return TRUE;
+}
+
+char *
+hs_canvas_dup_color_bar_title (HsCanvas *self)
+{
+  HsLegendSpec spec;
+  HsLegendLayout layout;
+  GString *text;
+  double x, y, w, h;
+
+  g_return_val_if_fail (HS_IS_CANVAS (self), NULL);
+  if (self->image == NULL || !hud_layout (self, self->view_w, self->view_h, &spec, &layout, &x, &y, &w, &h)
+      || !layout.has_bar)
+    return NULL;
+  text = g_string_new (NULL);
+  for (guint i = 0; i < layout.n_title_lines; i++)
+    g_string_append_printf (text, "%s%s", i ? "\n" : "", layout.title_line[i]);
+  return g_string_free (text, FALSE);
 }
 
 static void

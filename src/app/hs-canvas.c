@@ -22,6 +22,7 @@
  * allocation, and the public setters and getters.
  */
 #include <math.h>
+#include <string.h>
 
 #include <glib/gi18n.h>
 
@@ -83,12 +84,15 @@ invalidate_levels (HsCanvas *self)
   _hs_canvas_layer_clear (&self->img);
 }
 
+static void refit_beside_bar (HsCanvas *self);
+
 static gboolean
 emit_map_range_changed (gpointer data)
 {
   HsCanvas *self = data;
 
   self->range_idle = 0;
+  refit_beside_bar (self);
   g_signal_emit (self, map_range_changed_signal, 0);
   return G_SOURCE_REMOVE;
 }
@@ -353,17 +357,46 @@ _hs_canvas_set_fit (HsCanvas *self, gboolean fit)
   _hs_canvas_notify (self, PROP_FIT);
 }
 
+/* The fitted transform.  The colour bar panel sits at the top-right: the
+ * image is fitted to the room left of it, so the bar covers none of the map. */
+static void
+fitted_transform (HsCanvas *self, HsCanvasTransform *t)
+{
+  double fit_w = self->view_w, hx, hy, hw, hh;
+
+  *t = self->t;
+  if (_hs_canvas_hud_area (self, self->view_w, self->view_h, &hx, &hy, &hw, &hh))
+    fit_w = MAX (hx - 4, self->view_w / 2.0);
+  hs_canvas_transform_fit (t, _hs_canvas_image_w (self), _hs_canvas_image_h (self), fit_w, self->view_h);
+}
+
 static void
 apply_fit (HsCanvas *self)
 {
   double old = self->t.zoom;
+  HsCanvasTransform before = self->t;
 
-  hs_canvas_transform_fit (&self->t, _hs_canvas_image_w (self), _hs_canvas_image_h (self), self->view_w, self->view_h);
+  fitted_transform (self, &self->t);
   _hs_canvas_clear_nodes (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   if (old != self->t.zoom)
     _hs_canvas_notify (self, PROP_ZOOM);
-  g_signal_emit (self, transform_changed_signal, 0);
+  if (memcmp (&before, &self->t, sizeof before) != 0)
+    g_signal_emit (self, transform_changed_signal, 0);
+}
+
+/* The colour bar panel changed its width (its range's labels, the scale,
+ * the quantity, the gauge): a fitted image moves so that it stays beside it. */
+static void
+refit_beside_bar (HsCanvas *self)
+{
+  HsCanvasTransform t;
+
+  if (!self->fit || self->image == NULL)
+    return;
+  fitted_transform (self, &t);
+  if (memcmp (&t, &self->t, sizeof t) != 0)
+    apply_fit (self);
 }
 
 static void
@@ -410,6 +443,7 @@ on_state_changed (HsViewState *state, const char *what, HsCanvas *self)
     {
       invalidate_outline (self);
       g_clear_pointer (&self->hud_node, gsk_render_node_unref);   /* the gauge */
+      refit_beside_bar (self);
     }
   else
     {
@@ -463,6 +497,7 @@ hs_canvas_finalize (GObject *object)
   g_free (self->caption);
   g_free (self->caption_model);
   g_free (self->caption_instance);
+  g_free (self->quantity);
   g_free (self->hover_text);
   g_free (self->map_error);
   G_OBJECT_CLASS (hs_canvas_parent_class)->finalize (object);
@@ -669,6 +704,9 @@ hs_canvas_set_map (HsCanvas *self, HsAttentionMap *map)
   self->token = -1;
   invalidate_field (self);
   _hs_canvas_clear_nodes (self);
+  /* A map brings the colour bar: a fitted image moves left of it. */
+  if (self->fit)
+    apply_fit (self);
   _hs_canvas_update_hover (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -706,8 +744,23 @@ hs_canvas_set_show_color_bar (HsCanvas *self, gboolean show)
     return;
   self->show_color_bar = show;
   g_clear_pointer (&self->hud_node, gsk_render_node_unref);
+  refit_beside_bar (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   _hs_canvas_notify (self, PROP_SHOW_COLOR_BAR);
+}
+
+void
+hs_canvas_set_quantity (HsCanvas *self, const char *quantity)
+{
+  g_return_if_fail (HS_IS_CANVAS (self));
+
+  if (g_strcmp0 (self->quantity, quantity) == 0)
+    return;
+  g_free (self->quantity);
+  self->quantity = g_strdup (quantity);
+  g_clear_pointer (&self->hud_node, gsk_render_node_unref);
+  refit_beside_bar (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 gboolean

@@ -117,6 +117,17 @@ gboolean       hs_canvas_get_map_range      (HsCanvas *self, double *lo, double 
 gboolean       hs_canvas_get_caption_phantom (HsCanvas *self);
 void           hs_canvas_set_show_color_bar (HsCanvas *self, gboolean show);
 gboolean       hs_canvas_get_show_color_bar (HsCanvas *self);
+/* Where the colour bar panel (the HUD) is drawn, in widget coordinates;
+ * FALSE when none is.  Fitting the image keeps it left of this area, so
+ * the bar hides no part of the map. */
+gboolean       hs_canvas_get_color_bar_area (HsCanvas *self, double *x, double *y,
+                                             double *w, double *h);
+/* What the map's values measure (the manifest's "quantity"), the first line
+ * of the colour bar's title; NULL: "attention weight". */
+void           hs_canvas_set_quantity      (HsCanvas *self, const char *quantity);
+/* The colour bar's title as drawn, its horizontal lines joined by "\n"
+ * (quantity, scale and range, strength); NULL when no bar is drawn. */
+char          *hs_canvas_dup_color_bar_title (HsCanvas *self);
 
 double         hs_canvas_get_zoom          (HsCanvas *self);
 /* Zoom around the widget point (wx, wy); wx < 0 means the view centre. */

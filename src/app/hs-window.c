@@ -286,6 +286,9 @@ _hs_window_update_view_full (HsWindow *self,
 
     if (map_changed)
       hs_canvas_set_map (HS_CANVAS (self->canvas), self->map);
+    /* the bar names what the values are; a live model's are attention weights */
+    hs_canvas_set_quantity (HS_CANVAS (self->canvas),
+                            self->shown_ref != NULL && self->map != NULL ? self->shown_ref->quantity : NULL);
     hs_startup_trace_instance_ready (self->canvas, self->image != NULL,
                                      self->map != NULL || self->shown_ref == NULL);
     hs_instance_browser_load_after_next_frame (self->browser);

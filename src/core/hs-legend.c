@@ -135,22 +135,40 @@ format_param (char buf[G_ASCII_DTOSTR_BUF_SIZE], double v)
   g_ascii_formatd (buf, G_ASCII_DTOSTR_BUF_SIZE, "%.3g", v);
 }
 
+/* "log b=10", "γ 0.5", or NULL for a linear strength. */
+static char *
+strength_label (const HsOverlayOptions *overlay)
+{
+  char p[G_ASCII_DTOSTR_BUF_SIZE];
+
+  format_param (p, overlay->strength_param);
+  if (overlay->strength == HS_STRENGTH_LOG && overlay->strength_param > 1)
+    return g_strdup_printf ("log b=%s", p);
+  if (overlay->strength == HS_STRENGTH_GAMMA && overlay->strength_param > 0
+      && overlay->strength_param != 1)
+    return g_strdup_printf ("γ %s", p);
+  return NULL;
+}
+
 char *
 hs_legend_scale_label (const HsOverlayOptions *overlay, const HsScaleRange *range)
 {
-  g_autofree char *scale = NULL;
-  char p[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *scale = NULL, *strength = NULL;
 
   g_return_val_if_fail (overlay != NULL, NULL);
 
   scale = hs_scale_describe (&overlay->scale, range);
-  format_param (p, overlay->strength_param);
-  if (overlay->strength == HS_STRENGTH_LOG && overlay->strength_param > 1)
-    return g_strdup_printf ("%s · log b=%s", scale, p);
-  if (overlay->strength == HS_STRENGTH_GAMMA && overlay->strength_param > 0
-      && overlay->strength_param != 1)
-    return g_strdup_printf ("%s · γ %s", scale, p);
+  strength = strength_label (overlay);
+  if (strength != NULL)
+    return g_strdup_printf ("%s · %s", scale, strength);
   return g_steal_pointer (&scale);
+}
+
+const char *
+hs_legend_default_quantity (void)
+{
+  /* TRANSLATORS: what an attention map's values are, titling its colour bar */
+  return _("attention weight");
 }
 
 /* ---- colour bar and gauge layout ---------------------------------------- */
@@ -271,6 +289,58 @@ min_length (HsPainter *p, const HsLegendSpec *spec, double tfs)
          + tfs * 1.6;
 }
 
+static void caption_line_free (gpointer data);
+static void wrap_text (HsPainter *p, GPtrArray *out, const char *text, double size, gboolean bold,
+                       double width, guint max_lines);
+
+/* The title_above lines: the quantity (bold), then the scale and the
+ * strength curve (or the spec's own title), each wrapped to `width`; at
+ * most HS_LEGEND_TITLE_LINES, a cut one ending in "…".  Returns the width
+ * of the widest line. */
+static double
+title_lines (HsPainter *p, const HsLegendSpec *spec, double tfs, double width, HsLegendLayout *l)
+{
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (caption_line_free);
+  g_autofree char *scale = NULL, *strength = NULL;
+  g_autoptr(GString) joined = g_string_new (NULL);
+  const char *quantity = spec->quantity && *spec->quantity ? spec->quantity
+                                                           : hs_legend_default_quantity ();
+  const char *parts[3];
+  double widest = 0;
+
+  if (spec->title != NULL)
+    parts[1] = spec->title;
+  else
+    {
+      parts[1] = scale = hs_scale_describe (&spec->overlay.scale, &spec->range);
+      strength = strength_label (&spec->overlay);
+    }
+  parts[0] = quantity;
+  parts[2] = strength;
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      g_autofree char *valid = NULL;
+
+      if (parts[i] == NULL || *parts[i] == '\0' || lines->len >= HS_LEGEND_TITLE_LINES)
+        continue;
+      valid = g_utf8_make_valid (parts[i], -1);
+      wrap_text (p, lines, valid, tfs, i == 0, width, HS_LEGEND_TITLE_LINES - lines->len);
+      g_string_append_printf (joined, "%s%s", joined->len ? " · " : "", valid);
+    }
+  l->n_title_lines = lines->len;
+  for (guint i = 0; i < lines->len; i++)
+    {
+      HsCaptionLine *line = g_ptr_array_index (lines, i);
+
+      set_title (l->title_line[i], line->text);
+      l->title_line_bold[i] = line->bold;
+      l->title_line_y[i] = tfs * (1.0 + 1.3 * i);
+      widest = MAX (widest, line->width);
+    }
+  set_title (l->title, joined->str);
+  return widest;
+}
+
 gboolean
 hs_legend_layout_with (HsPainter *p, const HsLegendSpec *spec, HsLegendLayout *l, GError **error)
 {
@@ -310,8 +380,16 @@ hs_legend_layout_with (HsPainter *p, const HsLegendSpec *spec, HsLegendLayout *l
 
   if (!spec->horizontal)
     {
-      double top = gauge ? tfs * 1.5 : tfs * 0.6;
+      double top = gauge ? tfs * 1.5 : tfs * 0.6, title_w = 0;
+      gboolean above = l->has_bar && spec->title_above;
 
+      if (above)
+        {
+          /* lines no wider than a bar with its ticks and gauge would be
+           * without them, about 14 em: long quantities wrap */
+          title_w = title_lines (p, spec, tfs, fs * 14, l);
+          top += l->n_title_lines * tfs * 1.3;
+        }
       if (l->has_bar)
         {
           double values[HS_LEGEND_MAX_TICKS], label_w = 0;
@@ -335,7 +413,7 @@ hs_legend_layout_with (HsPainter *p, const HsLegendSpec *spec, HsLegendLayout *l
               label_w = MAX (label_w, l->tick_text_w[i]);
             }
           x_end = l->bar_w + tick_len + fs * 0.4 + label_w;
-          if (*l->title)
+          if (*l->title && !above)
             {
               l->title_x = x_end + fs * 0.9;
               l->title_y = l->bar_y + l->bar_h / 2;
@@ -358,7 +436,7 @@ hs_legend_layout_with (HsPainter *p, const HsLegendSpec *spec, HsLegendLayout *l
           x_end = l->gauge_x + MAX (l->gauge_w + tfs * 1.5,
                                     hs_painter_text_width (p, l->gauge_text, tfs, FALSE));
         }
-      l->width = ceil (x_end);
+      l->width = ceil (MAX (x_end, title_w));
       l->height = ceil (top + length + tfs * 0.6);
     }
   else
@@ -463,7 +541,11 @@ hs_legend_paint (HsPainter *p, const HsLegendSpec *spec, const HsLegendLayout *l
           hs_painter_text (p, x + l->tick_text_x[i], y + l->tick_text_y[i], l->tick_text[i], tfs,
                            ink, FALSE, HS_ANCHOR_START, 0);
         }
-      if (*l->title)
+      if (l->n_title_lines > 0)
+        for (guint i = 0; i < l->n_title_lines; i++)
+          hs_painter_text (p, x + l->title_x, y + l->title_line_y[i], l->title_line[i], tfs, ink,
+                           l->title_line_bold[i], HS_ANCHOR_START, 0);
+      else if (*l->title)
         hs_painter_text (p, x + l->title_x, y + l->title_y, l->title, tfs, ink, FALSE,
                          spec->horizontal ? HS_ANCHOR_START : HS_ANCHOR_MIDDLE, l->title_angle);
     }

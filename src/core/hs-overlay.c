@@ -311,8 +311,9 @@ hs_scale_describe (const HsScaleSpec *spec, const HsScaleRange *range)
     case HS_SCALE_PERCENTILE:
       format_number (a, spec->p_lo);
       format_number (b, spec->p_hi);
-      /* TRANSLATORS: the colour bar's scale label, e.g. "percentile 1–99 %" */
-      return g_strdup_printf (_("percentile %s–%s %%%s"), a, b, sym);
+      /* TRANSLATORS: the colour bar's scale label, e.g. "percentile 1 to 99 %"; the
+       * range is written with words, a dash between numbers reads as a minus sign */
+      return g_strdup_printf (_("percentile %s to %s %%%s"), a, b, sym);
     case HS_SCALE_MINMAX:
     case HS_SCALE_FIXED:
     case HS_SCALE_SHARED:
@@ -322,10 +323,11 @@ hs_scale_describe (const HsScaleSpec *spec, const HsScaleRange *range)
         double hi = range ? range->hi : spec->hi;
         format_number (a, lo);
         format_number (b, hi);
-        /* TRANSLATORS: the colour bar's scale label: mode and range, e.g. "min–max 0–1" */
-        return g_strdup_printf (spec->mode == HS_SCALE_MINMAX ? _("min–max %s–%s%s")
-                                : spec->mode == HS_SCALE_SHARED ? _("shared %s–%s%s")
-                                : _("fixed %s–%s%s"), a, b, sym);
+        /* TRANSLATORS: the colour bar's scale label: mode and range, e.g. "min–max 0 to 1";
+         * the range is written with words, a dash between numbers reads as a minus sign */
+        return g_strdup_printf (spec->mode == HS_SCALE_MINMAX ? _("min–max %s to %s%s")
+                                : spec->mode == HS_SCALE_SHARED ? _("shared %s to %s%s")
+                                : _("fixed %s to %s%s"), a, b, sym);
       }
     }
 }
