@@ -203,7 +203,6 @@ hs_import_chexlocalize (HsImportContext *ctx, const char * const *sources, guint
       g_autofree char *source = NULL;
       g_autofree char *relative = NULL;
       g_autofree char *rel = NULL;
-      g_autofree char *id = NULL;
       g_autoptr(GList) pathologies = NULL;
       HsInstance *instance;
       guint width = 0, height = 0, size_h = 0, size_w = 0;
@@ -244,11 +243,7 @@ hs_import_chexlocalize (HsImportContext *ctx, const char * const *sources, guint
           sx = (double) width / size_w;
           sy = (double) height / size_h;
         }
-      id = hs_import_unique_id (ctx, cxr_id);
-      instance = hs_instance_new (id, rel);
-      instance->width = width;
-      instance->height = height;
-      hs_instance_set_metadata (instance, "source", "CheXlocalize");
+      instance = hs_import_new_instance (ctx, cxr_id, rel, width, height, "CheXlocalize");
 
       pathologies = json_object_get_members (o);
       pathologies = g_list_sort (pathologies, (GCompareFunc) strcmp);
@@ -278,7 +273,7 @@ hs_import_chexlocalize (HsImportContext *ctx, const char * const *sources, guint
           hs_sentence_add_label (sentence, hs_label_new (pathology, positive ? "positive" : "negative", NULL));
           if (positive)
             {
-              g_autofree char *stem = g_strdup_printf ("%s__%s", id, pathology);
+              g_autofree char *stem = g_strdup_printf ("%s__%s", instance->id, pathology);
               g_autofree char *mask_rel = hs_import_write_mask (ctx, stem, mask, mw, mh, error);
               HsRegion *region;
 

@@ -265,7 +265,6 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
       g_autofree char *relative = NULL;
       g_autofree char *rel = NULL;
       g_autofree char *stem = NULL;
-      g_autofree char *id = NULL;
       gint64 image_id, jw = 0, jh = 0;
       CocoImage *ci;
       JsonObject *meta;
@@ -317,11 +316,9 @@ hs_import_coco (HsImportContext *ctx, const char * const *sources, guint n, GErr
       stem = dot != NULL ? g_strndup (file_name, dot - file_name) : g_strdup (file_name);
       {
         const char *slash = strrchr (stem, '/');
-        id = hs_import_unique_id (ctx, slash != NULL ? slash + 1 : stem);
+        ci->instance = hs_import_new_instance (ctx, slash != NULL ? slash + 1 : stem, rel,
+                                               ci->width, ci->height, NULL);
       }
-      ci->instance = hs_instance_new (id, rel);
-      ci->instance->width = ci->width;
-      ci->instance->height = ci->height;
 
       /* COVID-19 image data collection style metadata: keep string values,
        * notes become report sentences */

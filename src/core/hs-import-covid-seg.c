@@ -328,7 +328,6 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
           g_autofree char *relative = g_build_filename ("images", filename, NULL);
           g_autofree char *rel = NULL;
           g_autofree char *stem = NULL;
-          g_autofree char *id = NULL;
           char **meta;
           const char *dot;
 
@@ -350,12 +349,8 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
             }
           dot = strrchr (filename, '.');
           stem = dot != NULL ? g_strndup (filename, dot - filename) : g_strdup (filename);
-          id = hs_import_unique_id (ctx, stem);
-          ci->instance = hs_instance_new (id, rel);
-          ci->instance->width = ci->width;
-          ci->instance->height = ci->height;
+          ci->instance = hs_import_new_instance (ctx, stem, rel, ci->width, ci->height, "cxr-covid-seg");
           g_hash_table_insert (by_id, ci->instance->id, ci);
-          hs_instance_set_metadata (ci->instance, "source", "cxr-covid-seg");
 
           meta = g_hash_table_lookup (notes, filename);
           if (meta != NULL)

@@ -50,7 +50,6 @@ get_image (Genome *g, const char *image_id, const char *file, guint line, const 
   g_autofree char *source = NULL;
   g_autofree char *relative = NULL;
   g_autofree char *rel = NULL;
-  g_autofree char *id = NULL;
   g_autoptr(GError) error = NULL;
   GenomeImage *gi;
 
@@ -92,11 +91,7 @@ get_image (Genome *g, const char *image_id, const char *file, guint line, const 
       g_hash_table_insert (g->images, g_strdup (image_id), NULL);
       return NULL;
     }
-  id = hs_import_unique_id (g->ctx, image_id);
-  gi->instance = hs_instance_new (id, rel);
-  gi->instance->width = gi->width;
-  gi->instance->height = gi->height;
-  hs_instance_set_metadata (gi->instance, "source", "Chest ImaGenome");
+  gi->instance = hs_import_new_instance (g->ctx, image_id, rel, gi->width, gi->height, "Chest ImaGenome");
   g_hash_table_insert (g->images, g_strdup (image_id), gi);
   g_ptr_array_add (g->order, gi);
   return gi;

@@ -104,7 +104,6 @@ hs_import_ms_cxr (HsImportContext *ctx, const char * const *sources, guint n, GE
           g_autofree char *base = g_path_get_basename (path);
           g_autofree char *relative = g_build_filename ("images", base, NULL);
           g_autofree char *rel = NULL;
-          g_autofree char *iid = NULL;
 
           mi = g_new0 (MsImage, 1);
           mi->phrases = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -121,11 +120,7 @@ hs_import_ms_cxr (HsImportContext *ctx, const char * const *sources, guint n, GE
               hs_import_skip (ctx, csv_path, line, "%s", local_error->message);
               continue;
             }
-          iid = hs_import_unique_id (ctx, id);
-          mi->instance = hs_instance_new (iid, rel);
-          mi->instance->width = mi->width;
-          mi->instance->height = mi->height;
-          hs_instance_set_metadata (mi->instance, "source", "MS-CXR");
+          mi->instance = hs_import_new_instance (ctx, id, rel, mi->width, mi->height, "MS-CXR");
         }
       if (mi->instance == NULL)
         {

@@ -88,7 +88,6 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
           g_autofree char *source = g_build_filename (image_dir, file, NULL);
           g_autofree char *relative = g_build_filename ("images", file, NULL);
           g_autofree char *rel = NULL;
-          g_autofree char *id = NULL;
           const char *dot = strrchr (file, '.');
 
           ni = g_new0 (NihImage, 1);
@@ -107,13 +106,9 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
             }
           {
             g_autofree char *stem = dot != NULL ? g_strndup (file, dot - file) : g_strdup (file);
-            id = hs_import_unique_id (ctx, stem);
+            ni->instance = hs_import_new_instance (ctx, stem, rel, ni->width, ni->height, "NIH ChestX-ray14");
           }
-          ni->instance = hs_instance_new (id, rel);
-          ni->instance->width = ni->width;
-          ni->instance->height = ni->height;
           ni->instance->abnormal = TRUE;
-          hs_instance_set_metadata (ni->instance, "source", "NIH ChestX-ray14");
           hs_instance_set_metadata (ni->instance, "view", "PA");
         }
       if (ni->instance == NULL)

@@ -147,6 +147,10 @@ gboolean hs_import_write_region_masks (HsImportContext *ctx, HsInstance *instanc
                                        guint height, GError **error);
 /* An instance id not used yet, derived from `base`. */
 char    *hs_import_unique_id    (HsImportContext *ctx, const char *base);
+/* A new instance of the image `rel` (width × height) under an id not used
+ * yet, derived from `base`; `source`, unless NULL, is its "source" metadata. */
+HsInstance *hs_import_new_instance (HsImportContext *ctx, const char *base, const char *rel,
+                                    guint width, guint height, const char *source);
 /* Clips the box to the image; FALSE when nothing is left. */
 gboolean hs_import_clip_box     (double *x1, double *y1, double *x2, double *y2,
                                  guint width, guint height);

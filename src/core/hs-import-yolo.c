@@ -178,7 +178,6 @@ hs_import_yolo (HsImportContext *ctx, const char * const *sources, guint n, GErr
       g_autofree char *label_path = NULL;
       g_autofree char *text = NULL;
       g_autofree char *rel = NULL;
-      g_autofree char *id = NULL;
       g_autoptr(GError) local_error = NULL;
       g_auto(GStrv) lines = NULL;
       HsInstance *instance;
@@ -206,10 +205,7 @@ hs_import_yolo (HsImportContext *ctx, const char * const *sources, guint n, GErr
           hs_import_skip (ctx, source, 0, "%s", local_error->message);
           continue;
         }
-      id = hs_import_unique_id (ctx, stem);
-      instance = hs_instance_new (id, rel);
-      instance->width = width;
-      instance->height = height;
+      instance = hs_import_new_instance (ctx, stem, rel, width, height, NULL);
 
       if (hs_import_read_source (ctx, label_path, &text, NULL, NULL))
         {

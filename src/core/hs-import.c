@@ -308,6 +308,20 @@ hs_import_write_region_masks (HsImportContext *ctx, HsInstance *instance, const 
   return TRUE;
 }
 
+HsInstance *
+hs_import_new_instance (HsImportContext *ctx, const char *base, const char *rel,
+                        guint width, guint height, const char *source)
+{
+  g_autofree char *id = hs_import_unique_id (ctx, base);
+  HsInstance *instance = hs_instance_new (id, rel);
+
+  instance->width = width;
+  instance->height = height;
+  if (source != NULL)
+    hs_instance_set_metadata (instance, "source", source);
+  return instance;
+}
+
 char *
 hs_import_unique_id (HsImportContext *ctx, const char *base)
 {
@@ -931,7 +945,7 @@ hs_import_images_get (HsImportContext *ctx, HsImportImages *images, const char *
                       const char *file, guint line)
 {
   HsImportImage *image;
-  g_autofree char *source = NULL, *relative = NULL, *rel = NULL, *instance_id = NULL;
+  g_autofree char *source = NULL, *relative = NULL, *rel = NULL;
   g_autofree char *base = NULL;
   g_autoptr(GError) local_error = NULL;
 
@@ -963,11 +977,8 @@ hs_import_images_get (HsImportContext *ctx, HsImportImages *images, const char *
       hs_import_skip (ctx, file, line, "%s", local_error->message);
       return NULL;
     }
-  instance_id = hs_import_unique_id (ctx, id);
-  image->instance = hs_instance_new (instance_id, rel);
-  image->instance->width = image->width;
-  image->instance->height = image->height;
-  hs_instance_set_metadata (image->instance, "source", images->source_name);
+  image->instance = hs_import_new_instance (ctx, id, rel, image->width, image->height,
+                                            images->source_name);
   return image;
 }
 
