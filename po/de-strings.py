@@ -396,6 +396,8 @@ T.update({
  "Perturbed − original, against the original target": "Verändert − Original, gemessen am ursprünglichen Ziel",
  "Symmetric KL divergence between the two maps": "Symmetrische KL-Divergenz zwischen den beiden Karten",
  "Pick an instance, a sentence and a model": "Einen Fall, einen Satz und ein Modell wählen",
+ "The prompt is not a report sentence: pick a sentence to see how its perturbations move the map":
+   "Der Prompt ist kein Satz des Befunds: einen Satz wählen, um zu sehen, wie seine Störungen die Karte verschieben",
  " (unchanged)": " (unverändert)",
  "Model %s has no map for sentence %s": "Modell %s hat keine Karte für Satz %s",
  "No map of the perturbed prompt": "Keine Karte der veränderten Eingabe",

@@ -347,6 +347,12 @@ test_crashing_backend (void)
     HsCompareView *view;
     guint cell;
 
+    HsPromptPanel *prompt = hs_window_get_prompt_panel (window);
+
+    /* the Perturb tab perturbs the selected report sentence, not a typed prompt */
+    g_assert_nonnull (hs_prompt_panel_get_sentence (prompt));
+    hs_prompt_panel_set_prompt (prompt, hs_prompt_panel_get_sentence (prompt)->text);
+    hs_ui_wait_until (hs_ui_window_live_done, window);
     hs_perturb_panel_set_perturbation (panel, HS_PERTURB_SHUFFLE_IN_REPORT);
     hs_perturb_panel_set_perturbation (panel, HS_PERTURB_SWAP_LEFT_RIGHT);
     hs_ui_wait_until (panel_idle, panel);

@@ -2,6 +2,7 @@
  * as typed, computed in a worker thread, equals hs_model_attend run directly */
 #include "hs-ui-fixture.h"
 
+#include "hs-perturb-panel.h"
 #include "hs-window.h"
 
 static char *dataset_root;
@@ -228,6 +229,97 @@ test_typing (void)
   destroy_window (window);
 }
 
+static guint
+counter (HsWindow *window, const char *name)
+{
+  return GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (window), name));
+}
+
+static gboolean
+perturb_idle (gpointer panel)
+{
+  return !hs_perturb_panel_get_busy (panel);
+}
+
+/* Issue #15 point 4: typing with a live model selected.  Each key is in the
+ * prompt at once and costs no view update (the map on screen stays whole
+ * until the live map of the new text arrives); a burst starts no request
+ * per key (the debounce — held open here by a long delay, so nothing
+ * depends on timing — lets the newest text win); the Perturb tab drops the
+ * sentence's deltas as soon as the prompt is no longer that sentence, and
+ * shows them again when it is. */
+static void
+test_key_echo (void)
+{
+  HsWindow *window;
+  HsPromptPanel *panel;
+  GtkWidget *perturb;
+  GtkTextBuffer *buffer;
+  HsSentence *sentence;
+  HsAttentionMap *before;
+  HsComparison cmp;
+  g_autoptr(HsAttentionMap) expected = NULL;
+  g_autoptr(GString) typed = g_string_new (NULL);
+  const char *burst = "Small left effusion";
+  guint updates, started;
+
+  if (hs_ui_skip_without_display () || !have_models ())
+    return;
+  window = open_demo ();
+  panel = hs_window_get_prompt_panel (window);
+  perturb = hs_ui_find_widget (GTK_WIDGET (window), HS_TYPE_PERTURB_PANEL);
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (g_object_get_data (G_OBJECT (panel), "hs-prompt-view")));
+  g_assert_true (hs_window_select_model (window, "grounded (live)"));
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  sentence = hs_prompt_panel_get_sentence (panel);
+  g_assert_nonnull (sentence);
+  g_assert_cmpstr (hs_prompt_panel_get_prompt (panel), ==, sentence->text);
+  hs_ui_wait_until (perturb_idle, perturb);
+  g_assert_true (hs_perturb_panel_get_comparison (HS_PERTURB_PANEL (perturb), &cmp));
+  before = hs_window_get_map (window);
+  g_assert_nonnull (before);
+
+  hs_window_set_live_delay (window, G_MAXINT / 2);
+  updates = counter (window, "hs-view-updates");
+  started = counter (window, "hs-live-started");
+  gtk_text_buffer_set_text (buffer, "", -1);
+  for (const char *p = burst; *p != '\0'; p++)
+    {
+      gtk_text_buffer_insert_at_cursor (buffer, p, 1);
+      g_string_append_c (typed, *p);
+      /* the key is there at once */
+      g_assert_cmpstr (hs_prompt_panel_get_prompt (panel), ==, typed->str);
+      /* and it cost no view update, no request; the old map stays shown */
+      g_assert_cmpuint (counter (window, "hs-view-updates"), ==, updates);
+      g_assert_cmpuint (counter (window, "hs-live-started"), ==, started);
+      g_assert_true (hs_window_get_map (window) == before);
+      g_assert_true (hs_window_get_live_busy (window));
+      /* no deltas of the sentence beside another prompt */
+      g_assert_false (hs_perturb_panel_get_comparison (HS_PERTURB_PANEL (perturb), &cmp));
+      g_assert_cmpstr (hs_perturb_panel_get_status (HS_PERTURB_PANEL (perturb)), ==,
+                       "The prompt is not a report sentence: pick a sentence to see how its "
+                       "perturbations move the map");
+      g_main_context_iteration (NULL, FALSE);
+    }
+
+  /* The newest text wins: one request, for the whole burst. */
+  hs_window_set_live_delay (window, 0);
+  gtk_text_buffer_insert_at_cursor (buffer, ".", -1);
+  g_string_append_c (typed, '.');
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  g_assert_cmpuint (counter (window, "hs-live-started"), ==, started + 1);
+  expected = attend_directly (window, "grounded", typed->str);
+  assert_same_map (hs_window_get_map (window), expected);
+  g_assert_cmpuint (counter (window, "hs-view-updates"), >, updates);
+
+  /* The sentence again: its deltas come back. */
+  hs_prompt_panel_set_prompt (panel, sentence->text);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  hs_ui_wait_until (perturb_idle, perturb);
+  g_assert_true (hs_perturb_panel_get_comparison (HS_PERTURB_PANEL (perturb), &cmp));
+  destroy_window (window);
+}
+
 static guint started_before;
 
 /* One main-loop iteration at a time, so the result of the request that just
@@ -403,6 +495,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/hs/ui-live/typing", test_typing);
   g_test_add_func ("/hs/ui-live/superseded", test_superseded);
+  g_test_add_func ("/hs/ui-live/key-echo", test_key_echo);
   g_test_add_func ("/hs/ui-live/precomputed-and-live", test_precomputed_and_live);
   ret = g_test_run ();
   g_free (dataset_root);

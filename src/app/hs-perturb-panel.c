@@ -357,6 +357,11 @@ recompute (HsPerturbPanel *self)
   cancel_live (self);
   clear_table (self);
   set_prompt (self, NULL);
+  if (self->dataset != NULL && self->instance != NULL && self->sentence == NULL && self->model != NULL)
+    {
+      set_status (self, _("The prompt is not a report sentence: pick a sentence to see how its perturbations move the map"));
+      return;
+    }
   if (self->dataset == NULL || self->instance == NULL || self->sentence == NULL || self->model == NULL)
     {
       set_status (self, _("Pick an instance, a sentence and a model"));
