@@ -344,6 +344,9 @@ test_restart (void)
   g_assert_cmpfloat (hs_attention_map_peek_values (map)[0], ==, 1.0);
 }
 
+/* The backend never answers (sleep 100, or half a line then silence): the
+ * timeout is the behaviour under test, and no machine speed can make such a
+ * backend answer within it, nor make the timeout not fire. */
 static void
 test_hang (void)
 {

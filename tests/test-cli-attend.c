@@ -154,6 +154,7 @@ test_backend_exec (void)
                            "--image", image, "--prompt", "x", NULL };
     const char *quote[] = { hs_test_cli (), "attend", "--backend-exec", "sh -c 'x",
                             "--image", image, "--prompt", "x", NULL };
+    /* The timeout is what is tested: a backend that sleeps 100 s never answers within it. */
     const char *hang[] = { hs_test_cli (), "attend", "--backend-exec", "sleep 100", "--timeout", "1",
                            "--image", image, "--prompt", "x", NULL };
     struct { const char * const *argv; int status; const char *needle; } cases[] = {

@@ -550,6 +550,7 @@ dconf_write (char **env, const char *tmp, const char *user_db, const char *value
   g_autofree char *address_arg = g_strdup_printf ("--address=%s", address);
   g_autofree char *socket = g_build_filename (tmp, "bus", NULL);
   const char *daemon_argv[] = { "dbus-daemon", "--session", "--nofork", "--print-address=1", address_arg, NULL };
+  /* gdbus returns as soon as dconf is on the bus; 120 s only bounds a hang. */
   const char *wait_argv[] = { "gdbus", "wait", "--session", "--timeout", "120", "ca.desrt.dconf", NULL };
   const char *set_argv[] = { "gsettings", "set", "org.heatscope.Heatscope", "last-dataset", value, NULL };
   g_autoptr(GError) error = NULL;
