@@ -64,7 +64,8 @@ typedef struct {
   /* Recompute NAME's maps of this shard even when they exist, and accept
    * a model or command other than the one recorded for NAME. */
   gboolean         force;
-  /* Maps recorded in the manifest per batch (also every 2 s); 0 = 64. */
+  /* The maps are recorded in the manifest every 2 s; with batch_maps > 0
+   * also as soon as that many are waiting. */
   guint            batch_maps;
   HsAttendProgressFunc progress;
   HsAttendProblemFunc  problem;

@@ -205,7 +205,7 @@ hs_cli_attend (int argc, char **argv)
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "DATASET: workers (with --backend-exec: backend processes; default 1)", "N" },
     { "shard", 0, 0, G_OPTION_ARG_STRING, &shard_text, "DATASET: only the K-th of N contiguous blocks of instances (as metrics --shard)", "K/N" },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "DATASET: recompute NAME's maps that exist, and accept another model under NAME", NULL },
-    { "batch", 0, 0, G_OPTION_ARG_INT, &batch, "DATASET: record the maps in the manifest every N maps (default 64; also every 2 s)", "N" },
+    { "batch", 0, 0, G_OPTION_ARG_INT, &batch, "DATASET: record the maps in the manifest as soon as N are waiting (default: every 2 s)", "N" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;

@@ -26,9 +26,11 @@
 
 G_DEFINE_QUARK (hs-attend-error-quark, hs_attend_error)
 
-/* A batch is recorded when it holds this many maps (options.batch_maps) or
- * is this old: each batch reads and writes the whole manifest. */
-#define DEFAULT_BATCH_MAPS 64
+/* A batch is recorded this long after the last one (or, with
+ * options.batch_maps, as soon as it holds that many maps): each batch reads
+ * and writes the whole manifest, which for a large dataset costs far more
+ * than a map, so the default bounds the manifest's share of the run and
+ * what a kill loses (the maps of the last seconds, computed again). */
 #define BATCH_SECONDS 2
 
 /* The tasks of one instance are a GPtrArray of Task*, handed to one worker. */
@@ -629,7 +631,7 @@ hs_attend_dataset (const char *dataset_path, const HsAttendOptions *options,
       /* Record in batches; after a failure to record, only finish the
        * workers (their maps are written again by the next run). */
       if (record_error == NULL &&
-          (pending->len >= (options->batch_maps > 0 ? options->batch_maps : DEFAULT_BATCH_MAPS) ||
+          ((options->batch_maps > 0 && pending->len >= options->batch_maps) ||
            (pending->len > 0 && g_get_monotonic_time () - batch_start >= BATCH_SECONDS * G_USEC_PER_SEC)))
         {
           if (!record_batch (&runner, pending, source, &record_error))
