@@ -389,6 +389,7 @@ test_exec_backend (void)
     { "ok", NULL },
     { "error", "no such finding" },
     { "crash", "exited with status 3" },
+    /* The timeout is the behaviour under test (the backend never answers), not a guess at speed. */
     { "hang", "did not answer within 1.0 s" },
     { "nan", "is not finite" },
     { "shape", "expected 48 for 9 float32 values" },
