@@ -828,6 +828,9 @@ T.update({
  "%s: the folder is not empty and holds no dataset (%s); refusing to replace it":
    "%s: der Ordner ist nicht leer und enthält keinen Datensatz (%s); er wird nicht ersetzt",
  "%s: the dataset is not in the staging folder %s": "%s: der Datensatz liegt nicht im Bereitstellungsordner %s",
+ "box [%g, %g, %g, %g] has no pixel of the %u × %u image inside (no pixel centre lies in it)":
+   "Rahmen [%g, %g, %g, %g] enthält kein Pixel des Bildes mit %u × %u (kein Pixelmittelpunkt liegt darin)",
+ "region \"%s\": %s": "Region „%s“: %s",
 })
 T.update({
  # DICOM decoded in heatscope-dicom-helper (hs-dicom-client.c)

@@ -541,6 +541,7 @@ T.update({
  "Region name": "Name der Region",
  ("shortcut window", "Undo the last link or drawn region"):
    "Die letzte Verknüpfung oder gezeichnete Region rückgängig machen",
+ "instance %s: %s": "Instanz %s: %s",
 })
 T.update({
  # the token strip (hs-prompt-panel.c)

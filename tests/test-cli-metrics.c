@@ -213,6 +213,44 @@ test_rows_order_and_errors (void)
   g_string_free (actual, TRUE);
 }
 
+/* A box partly outside the image and one with no pixel centre inside are
+ * errors of their rows (the check validate and score make, hs_box_check),
+ * not targets scored as empty or clipped. */
+static void
+test_bad_boxes (void)
+{
+  g_autofree char *dir = make_dataset (FALSE);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = hs_dataset_load (dir, &error);
+  g_autoptr(GPtrArray) keys = NULL;
+  const char *args[] = { "--format", "jsonl", "--jobs", "1", dir, NULL };
+  HsRegion *region;
+
+  g_assert_no_error (error);
+  region = hs_instance_find_region (hs_dataset_find_instance (dataset, "p1"), "left lung");
+  g_array_index (region->boxes, HsBox, 0).x2 = W + 5;
+  region = hs_instance_find_region (hs_dataset_find_instance (dataset, "p2"), "right lung");
+  g_array_index (region->boxes, HsBox, 0) = (HsBox) { 5.6, 3, 5.9, 22 };
+  g_assert_true (hs_dataset_save (dataset, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (hs_test_run_cli ("metrics", args, &out, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "instance \"p1\", query \"s0\""));
+  g_assert_nonnull (strstr (err, "region \"left lung\": box [22, 2.5, 45, 27] reaches outside the 40 × 30 image"));
+  g_assert_nonnull (strstr (err, "instance \"p2\", query \"s1\""));
+  g_assert_nonnull (strstr (err, "region \"right lung\": box [5.6, 3, 5.9, 22] has no pixel of the 40 × 30 image inside"));
+  keys = check_jsonl_rows (out);
+  for (guint i = 0; i < keys->len; i++)
+    {
+      g_assert_false (g_str_has_prefix (keys->pdata[i], "p1/s0/"));
+      g_assert_false (g_str_has_prefix (keys->pdata[i], "p2/s1/"));
+    }
+  /* every other row is there: 5 instances × 3 sentences × 2 models, less
+   * p4/s2/alpha and the four rows of the two bad targets */
+  g_assert_cmpuint (keys->len, ==, 5 * 3 * 2 - 1 - 4);
+}
+
 /* auroc and mass_in_target of every row against NumPy/scikit-learn, from
  * the manifest and the .npy files, following metrics.md independently. */
 static void
@@ -668,6 +706,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/hs/cli-metrics/rows-order-and-errors", test_rows_order_and_errors);
+  g_test_add_func ("/hs/cli-metrics/bad-boxes", test_bad_boxes);
   g_test_add_func ("/hs/cli-metrics/against-sklearn", test_against_sklearn);
   g_test_add_func ("/hs/cli-metrics/jobs-identical", test_jobs_identical);
   g_test_add_func ("/hs/cli-metrics/shards-merge", test_shards_merge);

@@ -313,6 +313,33 @@ test_input_errors (void)
     g_assert_nonnull (strstr (err, "map.npy"));
     g_assert_nonnull (strstr (err, "token 0"));
   }
+  /* a target box reaching outside the 120 × 80 image, and one with no pixel
+   * centre inside: errors here as in validate, score and metrics
+   * (hs_box_check), not boxes drawn off the image or scored as nothing */
+  {
+    static const char *const boxes[][2] = {
+      { "[[70, 10, 130, 60]]", "region \"right lung\": box [70, 10, 130, 60] reaches outside the 120 × 80 image" },
+      { "[[70.6, 10, 70.9, 60]]", "region \"right lung\": box [70.6, 10, 70.9, 60] has no pixel of the 120 × 80 image inside" },
+    };
+    g_autofree char *manifest = g_build_filename (dir, "heatscope.json", NULL);
+    g_autofree char *good = NULL;
+
+    g_assert_true (g_file_get_contents (manifest, &good, NULL, NULL));
+    for (guint i = 0; i < G_N_ELEMENTS (boxes); i++)
+      {
+        g_autofree char *out = NULL, *err = NULL;
+        g_autofree char *bad = hs_test_replace (good, "[[70, 10, 110, 60]]", boxes[i][0]);
+        g_autofree char *want = g_strdup_printf ("%s: instance 'p0001': %s", manifest, boxes[i][1]);
+        const char *args[] = { dir, "--instance", "p0001", "--query", "s0", "-o", png, NULL };
+
+        g_assert_true (g_file_set_contents (manifest, bad, -1, NULL));
+        g_assert_cmpint (hs_test_run_cli ("render", args, &out, &err), ==, 1);
+        if (strstr (err, want) == NULL)
+          g_error ("stderr: %s\nwanted: %s", err, want);
+        g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+      }
+    g_assert_true (g_file_set_contents (manifest, good, -1, NULL));
+  }
   /* a map holding NaN is refused, naming the file */
   {
     const gsize shape[] = { 1, 2 };

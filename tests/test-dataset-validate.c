@@ -150,6 +150,9 @@ test_every_problem (void)
     { "heatscope.json", "$.instances[1].regions.empty.boxes[0]", "empty box [10, 10, 10, 20]" },
     { "heatscope.json", "$.instances[1].regions.outside.boxes[0]", "reaches outside the 64 × 48 image" },
     { "heatscope.json", "$.instances[1].regions.outside.boxes[1]", "reaches outside" },
+    { "heatscope.json", "$.instances[1].regions.subpixel.boxes[0]",
+      "box [10.2, 10.2, 10.4, 10.4] has no pixel of the 64 × 48 image inside (no pixel centre lies in it)" },
+    { "heatscope.json", "$.instances[1].regions.subpixel.boxes[2]", "has no pixel of the 64 × 48 image inside" },
     { "heatscope.json", "$.instances[1].regions.nomask.mask", "mask file \"masks/none.png\" does not exist" },
     { "heatscope.json", "$.instances[1].regions.escape.mask", "outside the dataset folder" },
     { "heatscope.json", "$.instances[1].regions.dotdot.mask", "'..'" },
@@ -187,6 +190,8 @@ test_every_problem (void)
     "  \"regions\": {\n"
     "    \"empty\": {\"boxes\": [[10, 10, 10, 20]]},\n"
     "    \"outside\": {\"boxes\": [[50, 10, 70, 20], [-1, 0, 5, 5], [0, 0, 64, 48]]},\n"
+    /* positive area but no pixel centre inside; the second holds pixel 10's centre */
+    "    \"subpixel\": {\"boxes\": [[10.2, 10.2, 10.4, 10.4], [10.4, 10.4, 10.6, 10.6], [3.6, 2, 3.9, 8]]},\n"
     "    \"nomask\": {\"mask\": \"masks/none.png\"},\n"
     "    \"escape\": {\"mask\": \"masks/link.png\"},\n"
     "    \"dotdot\": {\"mask\": \"../outside.png\"}},\n"

@@ -130,7 +130,9 @@ static const char fixture_script[] =
   "  {'id': 5, 'image_id': 1, 'category_id': 2, 'segmentation': {'size': [11, 20], 'counts': [220]}},\n"
   "  {'id': 6, 'image_id': 1, 'category_id': 2, 'bbox': [30, 30, 5, 5]},\n"
   "  {'id': 7, 'image_id': 1, 'category_id': 2, 'segmentation': [[1, 1, 2, 2]]},\n"
-  "  {'id': 8, 'image_id': 2, 'category_id': 2, 'bbox': [1, 1, 2, 2]}]}\n"
+  "  {'id': 8, 'image_id': 2, 'category_id': 2, 'bbox': [1, 1, 2, 2]},\n"
+  /* positive area, no pixel centre inside (hs_box_check): skipped, not imported */
+  "  {'id': 9, 'image_id': 1, 'category_id': 2, 'bbox': [5.6, 5, 0.3, 2]}]}\n"
   "json.dump(coco, open(d + '/coco.json', 'w'))\n"
   "print(int(m1.sum()), int(m2.sum()), to_string(runs(m1)))\n";
 
@@ -164,7 +166,8 @@ test_fixture (void)
       g_test_message ("%s", line);
       g_string_append_printf (skipped, "%s\n", line);
     }
-  g_assert_cmpuint (summary.skipped->len, ==, 5);
+  g_assert_cmpuint (summary.skipped->len, ==, 6);
+  g_assert_nonnull (strstr (skipped->str, "annotations[8]: bbox [5.6, 5, 0.3, 2] is empty or outside"));
   g_assert_nonnull (strstr (skipped->str, "images[1]: "));
   g_assert_nonnull (strstr (skipped->str, "annotations[3]: unknown category_id 9"));
   g_assert_nonnull (strstr (skipped->str, "annotations[4]: RLE size [11, 20] differs"));

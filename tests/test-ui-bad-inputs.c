@@ -191,17 +191,32 @@ run_manifest_part (const Case *c, const char *expected)
   assert_error_shown (expected);
 }
 
-/* Problems only `validate` reports (they need the image's size): the app
- * opens the dataset and draws what it can. */
+/* Problems found once the image's size is known (a box reaching outside
+ * it): `validate` lists them (expected.tsv's message), and the app opens the
+ * dataset and shows the same problem of the same box in the error bar with
+ * the check validate makes (hs_box_check), naming the manifest, the
+ * instance and the region. */
 static void
-run_validate_only (const Case *c)
+run_validate_only (const Case *c, const char *expected)
 {
   g_autofree char *path = g_build_filename (bad_dir, c->file, NULL);
+  const char *at = strstr (expected, ": $.instances[0].regions.");
+  const char *region, *boxes, *problem;
+  g_autofree char *shown = NULL;
+
+  g_assert_nonnull (at);
+  region = at + strlen (": $.instances[0].regions.");
+  boxes = strstr (region, ".boxes[");
+  g_assert_nonnull (boxes);
+  problem = strstr (boxes, "]: ");
+  g_assert_nonnull (problem);
+  shown = g_strdup_printf ("%.*s: instance a: region \"%.*s\": %s", (int) (at - expected), expected,
+                           (int) (boxes - region), region, problem + 3);
 
   open_folder (path);
   g_assert_nonnull (hs_window_get_instance (window));
   g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "a");
-  g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
+  assert_error_shown (shown);
 }
 
 /* A bad image, mask or map inside an otherwise good dataset.  The message
@@ -357,7 +372,7 @@ test_case (gconstpointer data)
   else if (strcmp (c->loader, "manifest-image") == 0 || strcmp (c->loader, "manifest-map") == 0)
     run_manifest_part (c, expected);
   else if (strcmp (c->loader, "validate") == 0)
-    run_validate_only (c);
+    run_validate_only (c, expected);
   else if (strcmp (c->loader, "image") == 0)
     {
       run_around (c, "image");
@@ -412,6 +427,51 @@ test_not_a_dataset (void)
   assert_responsive ();
 }
 
+/* A box outside the image, and one of positive area with no pixel centre
+ * inside, are reported in the error bar when the instance is shown (the
+ * check validate, score and metrics make: hs_box_check), with the
+ * manifest, the instance, the region and the box. */
+static void
+test_bad_boxes (void)
+{
+  static const struct {
+    const char *box;
+    const char *message;
+  } cases[] = {
+    { "[[50, 55, 400, 275]]",
+      "region \"right lung\": box [50, 55, 400, 275] reaches outside the 320 × 320 image" },
+    { "[[50.6, 55, 50.9, 275]]",
+      "region \"right lung\": box [50.6, 55, 50.9, 275] has no pixel of the 320 × 320 image "
+      "inside (no pixel centre lies in it)" },
+  };
+
+  if (hs_ui_skip_without_display ())
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *tmp = hs_ui_make_dataset ();
+      g_autofree char *root = real_path (tmp);
+      g_autofree char *manifest = g_build_filename (root, HS_DATASET_MANIFEST, NULL);
+      g_autofree char *text = NULL;
+      g_autofree char *changed = NULL;
+      g_autofree char *expected = NULL;
+      char *first;
+
+      g_assert_true (g_file_get_contents (manifest, &text, NULL, NULL));
+      first = strstr (text, "[[50, 55, 160, 275]]");
+      g_assert_nonnull (first);
+      *first = '\0';
+      changed = g_strconcat (text, cases[i].box, first + strlen ("[[50, 55, 160, 275]]"), NULL);
+      g_assert_true (g_file_set_contents (manifest, changed, -1, NULL));
+
+      open_folder (root);
+      g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-00");
+      expected = g_strdup_printf ("%s: instance hand-00: %s", manifest, cases[i].message);
+      assert_error_shown (expected);
+      assert_responsive ();
+    }
+}
+
 static void
 write_good_project (void)
 {
@@ -459,6 +519,7 @@ main (int argc, char **argv)
       n_run++;
     }
   g_test_add_func ("/hs/ui/bad-inputs/not-a-dataset", test_not_a_dataset);
+  g_test_add_func ("/hs/ui/bad-inputs/bad-boxes", test_bad_boxes);
 
   if (hs_ui_have_display)
     {

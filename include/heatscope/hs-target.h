@@ -86,6 +86,24 @@ void     hs_eval_grid_resample  (const HsEvalGrid *grid, const double *values,
  * when nothing remains (the fork's [-1, -1, -1, -1]: no target). */
 gboolean hs_eval_grid_gloria_box (const HsEvalGrid *grid, const HsBox *box, guint out[4]);
 
+/* The one check of a ground-truth box against its image, made by validate,
+ * score, metrics (hs_target_add_region), figure, the importers and the app
+ * (docs/reliability.md).  FALSE with HS_TARGET_ERROR_INVALID and one of:
+ *   "empty box [x1, y1, x2, y2]: needs x1 < x2 and y1 < y2" (also for a
+ *     non-finite corner),
+ *   "box [...] reaches outside the W × H image",
+ *   "box [...] has no pixel of the W × H image inside (no pixel centre
+ *     lies in it)" — a box of positive area can still miss every centre.
+ * A pixel (x, y) is inside when x1 ≤ x + 0.5 < x2 and y1 ≤ y + 0.5 < y2 (as
+ * hs_target_add_box counts it on the image grid).  With an unknown image
+ * size (0), only the first check is made. */
+gboolean hs_box_check            (const HsBox *box, guint image_width, guint image_height,
+                                  GError **error);
+/* hs_box_check for every box of `region`; the message of the first bad one
+ * starts with the region's name: "region \"NAME\": ...". */
+gboolean hs_region_check_boxes   (const HsRegion *region, guint image_width, guint image_height,
+                                  GError **error);
+
 /* A boolean raster G on an evaluation grid. */
 typedef struct _HsTarget HsTarget;
 
@@ -105,9 +123,14 @@ gboolean       hs_target_add_boxes  (HsTarget *target, const HsBox *boxes, guint
  * ignored).  Under gloria the mask is pushed through the same transform
  * (padding is outside). */
 gboolean       hs_target_add_mask   (HsTarget *target, const HsImage *mask, GError **error);
-/* Adds every box and mask of `region` (masks loaded through `dataset`). */
+/* Adds every box and mask of `region` (masks loaded through `dataset`),
+ * after hs_region_check_boxes against the grid's image size: a box outside
+ * the image or with no pixel inside is an error, not an empty target. */
 gboolean       hs_target_add_region (HsTarget *target, HsDataset *dataset,
                                      const HsRegion *region, GError **error);
+/* The same with the region's mask already loaded (`mask` NULL: boxes only). */
+gboolean       hs_target_add_region_loaded (HsTarget *target, const HsRegion *region,
+                                            const HsImage *mask, GError **error);
 
 const HsEvalGrid *hs_target_get_grid   (const HsTarget *target);
 guint          hs_target_get_width  (const HsTarget *target);

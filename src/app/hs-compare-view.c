@@ -149,10 +149,8 @@ build_target (HsCompareView *self, GError **error)
       const HsRegion *region = g_ptr_array_index (self->regions, i);
       HsImage *mask = self->masks != NULL && i < self->masks->len ? g_ptr_array_index (self->masks, i) : NULL;
 
-      if (region->boxes != NULL && region->boxes->len > 0 &&
-          !hs_target_add_boxes (target, (const HsBox *) region->boxes->data, region->boxes->len, error))
-        return NULL;
-      if (mask != NULL && !hs_target_add_mask (target, mask, error))
+      /* Checks the boxes against the image first (hs_box_check). */
+      if (!hs_target_add_region_loaded (target, region, mask, error))
         return NULL;
     }
   return g_steal_pointer (&target);

@@ -102,10 +102,8 @@ build_target (Job *job, GError **error)
       const HsRegion *region = g_ptr_array_index (job->regions, i);
       HsImage *mask = job->masks ? g_ptr_array_index (job->masks, i) : NULL;
 
-      if (region->boxes && region->boxes->len > 0 &&
-          !hs_target_add_boxes (target, (const HsBox *) region->boxes->data, region->boxes->len, error))
-        return NULL;
-      if (mask && !hs_target_add_mask (target, mask, error))
+      /* Checks the boxes against the image first (hs_box_check). */
+      if (!hs_target_add_region_loaded (target, region, mask, error))
         return NULL;
     }
   return g_steal_pointer (&target);

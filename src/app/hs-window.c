@@ -87,6 +87,27 @@ image_thread (GTask        *task,
     g_task_return_pointer (task, image, (GDestroyNotify) hs_image_unref);
 }
 
+/* A box outside the image or with no pixel inside is drawn but scores as
+ * nothing: say so in the error bar, with the check validate makes
+ * (hs_box_check), once the image's size is known. */
+static void
+report_bad_boxes (HsWindow *self, const HsInstance *instance, const HsImage *image)
+{
+  for (guint i = 0; instance->regions != NULL && i < instance->regions->len; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!hs_region_check_boxes (g_ptr_array_index (instance->regions, i),
+                                  hs_image_get_width (image), hs_image_get_height (image), &error))
+        {
+          g_autofree char *message = g_strdup_printf (_("instance %s: %s"), instance->id,
+                                                      error->message);
+
+          hs_error_bar_add (self->error_bar, hs_dataset_get_manifest_path (self->dataset), message);
+        }
+    }
+}
+
 static void
 image_done (GObject      *object,
             GAsyncResult *result,
@@ -105,6 +126,8 @@ image_done (GObject      *object,
 
   if (image == NULL)
     hs_error_bar_add_error (self->error_bar, job->instance->image, error);
+  else
+    report_bad_boxes (self, job->instance, image);
   g_clear_pointer (&self->image, hs_image_unref);
   self->image = g_steal_pointer (&image);
   hs_startup_trace ("image-decoded");

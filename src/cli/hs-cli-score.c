@@ -323,12 +323,8 @@ hs_cli_score (int argc, char **argv)
       HsBox box;
 
       parse_box (box_texts[i], &box);
-      if (box.x2 <= 0 || box.y2 <= 0 || box.x1 >= W || box.y1 >= H)
-        {
-          hs_cli_error (CMD, "--box %s lies outside the %u×%u image", box_texts[i], W, H);
-          return HS_CLI_EXIT_INPUT;
-        }
-      if (!hs_target_add_box (target, &box, &error))
+      /* The one box check (hs-target.h), as validate and metrics make it. */
+      if (!hs_box_check (&box, W, H, &error) || !hs_target_add_box (target, &box, &error))
         {
           hs_cli_error (CMD, "--box %s: %s", box_texts[i], error->message);
           return HS_CLI_EXIT_INPUT;

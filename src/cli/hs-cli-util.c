@@ -136,11 +136,22 @@ hs_cli_targets_clear (HsCliTargets *t)
   g_clear_pointer (&t->key, g_array_unref);
 }
 
-/* A region's boxes (each named) and its mask, in `rgba` (NULL: the palette). */
+/* A region's boxes (each named) and its mask, in `rgba` (NULL: the palette),
+ * after the one box check (hs_box_check): a box outside the image or with no
+ * pixel inside is an error here as in validate, score and metrics. */
 static gboolean
-add_region (HsDataset *dataset, const HsRegion *region, const double *rgba, gboolean other,
+add_region (HsDataset *dataset, const HsInstance *instance, const HsRegion *region,
+            guint width, guint height, const double *rgba, gboolean other,
             HsCliTargets *t, GError **error)
 {
+  g_autoptr(GError) local_error = NULL;
+
+  if (!hs_region_check_boxes (region, width, height, &local_error))
+    {
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_INVALID, "%s: instance '%s': %s",
+                   hs_dataset_get_manifest_path (dataset), instance->id, local_error->message);
+      return FALSE;
+    }
   for (guint b = 0; region->boxes && b < region->boxes->len; b++)
     {
       const HsBox *box = &g_array_index (region->boxes, HsBox, b);
@@ -162,11 +173,14 @@ hs_cli_collect_layers (HsDataset *dataset, const HsInstance *instance,
                        const HsSentence *sentence, HsCliTargets *t, GError **error)
 {
   guint n = instance->regions ? instance->regions->len : 0;
+  guint width = 0, height = 0;
 
   t->boxes = g_array_new (FALSE, FALSE, sizeof (HsFigureBox));
   t->masks = g_array_new (FALSE, FALSE, sizeof (HsFigureMask));
   t->colors = g_new0 (double, 4 * MAX (n, 1));
   t->key = g_array_new (FALSE, TRUE, sizeof (HsRegionKeyEntry));
+  if (n > 0 && !hs_dataset_get_image_size (dataset, instance, &width, &height, error))
+    return FALSE;
   for (guint i = 0; i < n; i++)
     {
       const HsRegion *region = g_ptr_array_index (instance->regions, i);
@@ -177,7 +191,8 @@ hs_cli_collect_layers (HsDataset *dataset, const HsInstance *instance,
       hs_region_color (i, t->colors + 4 * i);
       memcpy (e.rgba, t->colors + 4 * i, sizeof e.rgba);
       g_array_append_val (t->key, e);
-      if (!add_region (dataset, region, t->colors + 4 * i, !target, t, error))
+      if (!add_region (dataset, instance, region, width, height, t->colors + 4 * i, !target, t,
+                       error))
         return FALSE;
     }
   return TRUE;
@@ -187,10 +202,14 @@ gboolean
 hs_cli_collect_targets (HsDataset *dataset, const HsInstance *instance,
                         const HsSentence *sentence, HsCliTargets *t, GError **error)
 {
+  guint width = 0, height = 0;
+
   t->boxes = g_array_new (FALSE, FALSE, sizeof (HsFigureBox));
   t->masks = g_array_new (FALSE, FALSE, sizeof (HsFigureMask));
   if (sentence == NULL || sentence->targets == NULL)
     return TRUE;
+  if (!hs_dataset_get_image_size (dataset, instance, &width, &height, error))
+    return FALSE;
   for (guint i = 0; sentence->targets[i]; i++)
     {
       HsRegion *region = hs_instance_find_region (instance, sentence->targets[i]);
@@ -203,7 +222,7 @@ hs_cli_collect_targets (HsDataset *dataset, const HsInstance *instance,
                        sentence->targets[i]);
           return FALSE;
         }
-      if (!add_region (dataset, region, NULL, FALSE, t, error))
+      if (!add_region (dataset, instance, region, width, height, NULL, FALSE, t, error))
         return FALSE;
     }
   return TRUE;

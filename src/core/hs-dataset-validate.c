@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include "hs-attention-map.h"
 #include "hs-image.h"
+#include "hs-target.h"
 #include "hs-i18n-private.h"
 
 #include <math.h>
@@ -184,13 +185,11 @@ hs_validate_check_region (HsManifestReader *r, HsInstance *instance, HsRegion *r
       const HsBox *box = &g_array_index (region->boxes, HsBox, i);
       HsJsonPath box_path = { &boxes_path, NULL, i };
 
-      if (box->x2 <= box->x1 || box->y2 <= box->y1)
-        PROBLEM (r, &box_path, _("empty box [%g, %g, %g, %g]: needs x1 < x2 and y1 < y2"),
-                 box->x1, box->y1, box->x2, box->y2);
-      else if (width > 0 && height > 0 &&
-               (box->x1 < 0 || box->y1 < 0 || box->x2 > width || box->y2 > height))
-        PROBLEM (r, &box_path, _("box [%g, %g, %g, %g] reaches outside the %u × %u image"),
-                 box->x1, box->y1, box->x2, box->y2, width, height);
+      g_autoptr(GError) error = NULL;
+
+      /* The one box check (hs-target.h): score, metrics and the app make it too. */
+      if (!hs_box_check (box, width, height, &error))
+        PROBLEM (r, &box_path, "%s", error->message);
     }
 
   if (region->mask != NULL && !r->stop)

@@ -151,7 +151,8 @@ char    *hs_import_unique_id    (HsImportContext *ctx, const char *base);
  * yet, derived from `base`; `source`, unless NULL, is its "source" metadata. */
 HsInstance *hs_import_new_instance (HsImportContext *ctx, const char *base, const char *rel,
                                     guint width, guint height, const char *source);
-/* Clips the box to the image; FALSE when nothing is left. */
+/* Clips the box to the image; FALSE when nothing is left or no pixel centre
+ * lies in what is left (hs_box_check). */
 gboolean hs_import_clip_box     (double *x1, double *y1, double *x2, double *y2,
                                  guint width, guint height);
 /* Letters, digits, '-', '_' and '.' kept; the rest becomes '_'. */

@@ -6,6 +6,7 @@
 #include "hs-stop-point.h"
 #include "hs-limits.h"
 #include "hs-safe-open.h"
+#include "hs-target.h"
 #include "hs-i18n-private.h"
 #include "hs-text.h"
 
@@ -648,7 +649,9 @@ hs_import_clip_box (double *x1, double *y1, double *x2, double *y2, guint width,
   *x2 = CLAMP (*x2, 0.0, (double) width);
   *y1 = CLAMP (*y1, 0.0, (double) height);
   *y2 = CLAMP (*y2, 0.0, (double) height);
-  return *x1 < *x2 && *y1 < *y2;
+  /* What is left must pass the one box check validate makes (hs-target.h):
+   * a box with no pixel centre inside is skipped, not imported. */
+  return hs_box_check (&(HsBox) { *x1, *y1, *x2, *y2 }, width, height, NULL);
 }
 
 void

@@ -272,6 +272,67 @@ fill_rect (HsTarget *target, guint x0, guint x1, guint y0, guint y1)
     }
 }
 
+/* Whether some pixel centre i + 0.5 lies in [lo, hi) with 0 ≤ i < n. */
+static gboolean
+centre_inside (double lo, double hi, guint n)
+{
+  return first_at_or_after (lo, n) < first_at_or_after (hi, n);
+}
+
+gboolean
+hs_box_check (const HsBox *box, guint image_width, guint image_height, GError **error)
+{
+  g_return_val_if_fail (box != NULL, FALSE);
+
+  if (!isfinite (box->x1) || !isfinite (box->y1) || !isfinite (box->x2) || !isfinite (box->y2) ||
+      box->x2 <= box->x1 || box->y2 <= box->y1)
+    {
+      g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_INVALID,
+                   _("empty box [%g, %g, %g, %g]: needs x1 < x2 and y1 < y2"),
+                   box->x1, box->y1, box->x2, box->y2);
+      return FALSE;
+    }
+  if (image_width == 0 || image_height == 0)
+    return TRUE;
+  if (box->x1 < 0 || box->y1 < 0 || box->x2 > image_width || box->y2 > image_height)
+    {
+      g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_INVALID,
+                   _("box [%g, %g, %g, %g] reaches outside the %u × %u image"),
+                   box->x1, box->y1, box->x2, box->y2, image_width, image_height);
+      return FALSE;
+    }
+  if (!centre_inside (box->x1, box->x2, image_width) || !centre_inside (box->y1, box->y2, image_height))
+    {
+      g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_INVALID,
+                   _("box [%g, %g, %g, %g] has no pixel of the %u × %u image inside (no pixel "
+                     "centre lies in it)"),
+                   box->x1, box->y1, box->x2, box->y2, image_width, image_height);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+hs_region_check_boxes (const HsRegion *region, guint image_width, guint image_height,
+                       GError **error)
+{
+  g_return_val_if_fail (region != NULL, FALSE);
+
+  for (guint i = 0; region->boxes != NULL && i < region->boxes->len; i++)
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      if (!hs_box_check (&g_array_index (region->boxes, HsBox, i), image_width, image_height,
+                         &local_error))
+        {
+          g_set_error (error, HS_TARGET_ERROR, HS_TARGET_ERROR_INVALID, _("region \"%s\": %s"),
+                       region->name, local_error->message);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 gboolean
 hs_target_add_box (HsTarget *target, const HsBox *box, GError **error)
 {
@@ -481,25 +542,36 @@ hs_target_add_mask (HsTarget *target, const HsImage *mask, GError **error)
 }
 
 gboolean
-hs_target_add_region (HsTarget *target, HsDataset *dataset,
-                      const HsRegion *region, GError **error)
+hs_target_add_region_loaded (HsTarget *target, const HsRegion *region, const HsImage *mask,
+                             GError **error)
 {
   g_return_val_if_fail (target != NULL && region != NULL, FALSE);
 
+  if (!hs_region_check_boxes (region, target->grid.image_width, target->grid.image_height, error))
+    return FALSE;
   if (region->boxes != NULL
       && !hs_target_add_boxes (target, (const HsBox *) (void *) region->boxes->data,
                                region->boxes->len, error))
     return FALSE;
+  return mask == NULL || hs_target_add_mask (target, mask, error);
+}
+
+gboolean
+hs_target_add_region (HsTarget *target, HsDataset *dataset,
+                      const HsRegion *region, GError **error)
+{
+  g_autoptr(HsImage) mask = NULL;
+
+  g_return_val_if_fail (target != NULL && region != NULL, FALSE);
+
   if (region->mask != NULL)
     {
-      g_autoptr(HsImage) mask = NULL;
-
       g_return_val_if_fail (dataset != NULL, FALSE);
       mask = hs_dataset_load_mask (dataset, region, error);
-      if (mask == NULL || !hs_target_add_mask (target, mask, error))
+      if (mask == NULL)
         return FALSE;
     }
-  return TRUE;
+  return hs_target_add_region_loaded (target, region, mask, error);
 }
 
 const HsEvalGrid *
