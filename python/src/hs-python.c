@@ -196,10 +196,8 @@ hs_py_score (const HsPyScoreRequest *req, char **error)
 
       if (!isfinite (v[0]) || !isfinite (v[1]) || !isfinite (v[2]) || !isfinite (v[3]))
         return fail (error, g_strdup_printf ("box %u is not four finite numbers x1,y1,x2,y2", i));
-      if (box.x2 <= 0 || box.y2 <= 0 || box.x1 >= W || box.y1 >= H)
-        return fail (error, g_strdup_printf ("box %g,%g,%g,%g lies outside the %u×%u image",
-                                             v[0], v[1], v[2], v[3], W, H));
-      if (!hs_target_add_box (target, &box, &err))
+      /* The one box check (hs_box_check), as the CLI's score --box makes it. */
+      if (!hs_box_check (&box, W, H, &err) || !hs_target_add_box (target, &box, &err))
         return fail (error, g_strdup_printf ("box %g,%g,%g,%g: %s", v[0], v[1], v[2], v[3], err->message));
     }
   for (guint i = 0; i < req->n_mask_paths; i++)

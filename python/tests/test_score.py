@@ -156,12 +156,16 @@ class ScoreEqualsCli(unittest.TestCase):
         m = np.ones((4, 4))
         mpath = os.path.join(self.dir, "m.npy")
         np.save(mpath, m)
-        # a box outside the image
-        rc, _, err = self.cli(["--map", mpath, "--size", "10x10", "--box", "20,20,30,30"])
-        self.assertEqual(rc, 1)
-        self.assertIn("lies outside the 10×10 image", err)
-        with self.assertRaisesRegex(heatscope.HeatscopeError, "lies outside the 10×10 image"):
-            heatscope.score(m, size=(10, 10), boxes=[[20, 20, 30, 30]])
+        # a box outside the image, partly outside, or with no pixel centre
+        # inside: the one box check (hs_box_check) of the CLI and Python
+        for box, message in (("20,20,30,30", r"box \[20, 20, 30, 30\] reaches outside the 10 × 10 image"),
+                             ("5,5,12,8", r"box \[5, 5, 12, 8\] reaches outside the 10 × 10 image"),
+                             ("5.6,5,5.9,8", r"box \[5.6, 5, 5.9, 8\] has no pixel of the 10 × 10 image inside")):
+            rc, _, err = self.cli(["--map", mpath, "--size", "10x10", "--box", box])
+            self.assertEqual(rc, 1)
+            self.assertRegex(err, message)
+            with self.assertRaisesRegex(heatscope.HeatscopeError, message):
+                heatscope.score(m, size=(10, 10), boxes=[[float(v) for v in box.split(",")]])
         # a NaN cell, named
         bad = m.copy()
         bad[2, 1] = np.nan
