@@ -131,7 +131,7 @@ put('csv', 'quoted.csv', 'a,b,c\n1,"two, three","say ""hi"""\r\n"multi\nline",,x
 put('csv', 'bom.csv', '\ufeffImage Index,Finding Label\nx.png,Mass\n')
 nih = os.path.join(shared, 'nih-boxes', 'BBox_List_2017.csv')
 head = 'Image Index,Finding Label,Bbox [x,y,w,h],,,\n'
-put('nih', 'a.csv', head + 'a.png,Mass,1,1,2,1\na.png,Nodule,0.5,0.5,10,10\nmissing.png,Mass,1,1,1,1\n')
+put('nih', 'a.csv', head + 'a.png,Mass,1,1,2,1\na.png,Effusion,0,0,512,512\na.png,Nodule,0.5,0.5,10,10\nmissing.png,Mass,1,1,1,1\n')
 if os.path.exists(nih):
     with open(nih) as f:
         real = f.read().splitlines()[:12]
