@@ -867,4 +867,6 @@ T.update({
  "%s: cannot create the folder: %s": "%s: der Ordner kann nicht angelegt werden: %s",
  "%s: is not a folder (a symbolic link or a file); maps are written only into the dataset's own maps folder":
    "%s: ist kein Ordner (ein symbolischer Link oder eine Datei); Karten werden nur in den eigenen Kartenordner des Datensatzes geschrieben",
+ "%s: another writer replaced the dataset since it was opened; not saved (open it again)":
+   "%s: ein anderer Schreiber hat den Datensatz ersetzt, seit er geöffnet wurde; nicht gespeichert (erneut öffnen)",
 })

@@ -624,6 +624,54 @@ test_symlinks_demo (void)
   fixture_clear (&fx);
 }
 
+/* The app's save of linked regions (hs_dataset_save) after another writer
+ * replaced the dataset since it was opened: refused, the other writer's
+ * dataset left whole (else its images under this manifest: a mix that
+ * validate would take for the first dataset's files changed). */
+static void
+test_replaced_since_load (void)
+{
+  Fixture fx = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(HsDataset) again = NULL;
+  g_autofree char *digest = NULL;
+
+  demo_fixture (&fx);
+  hs_test_run_ok (fx.argv[0]);
+  dataset = hs_dataset_load (fx.out, &error);
+  g_assert_no_error (error);
+  /* saving twice in a row is fine: its own write is what it holds now */
+  hs_dataset_set_description (dataset, "mine");
+  g_assert_true (hs_dataset_save (dataset, &error));
+  g_assert_no_error (error);
+  hs_dataset_set_description (dataset, "mine again");
+  g_assert_true (hs_dataset_save (dataset, &error));
+  g_assert_no_error (error);
+
+  /* another writer (demo --force, seed 2) replaces the dataset */
+  hs_test_run_ok (fx.argv[1]);
+  digest = tree_digest (fx.out);
+  hs_dataset_set_description (dataset, "linked");
+  g_assert_false (hs_dataset_save (dataset, &error));
+  g_assert_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_EXISTS);
+  g_assert_nonnull (strstr (error->message, "another writer replaced the dataset since it was opened"));
+  g_clear_error (&error);
+  {
+    g_autofree char *now = tree_digest (fx.out);
+    g_assert_cmpstr (now, ==, digest);
+  }
+  assert_validates (fx.out);
+  /* opened again, it saves */
+  again = hs_dataset_load (fx.out, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hs_dataset_get_n_instances (again), ==, 2);
+  hs_dataset_set_description (again, "linked");
+  g_assert_true (hs_dataset_save (again, &error));
+  g_assert_no_error (error);
+  fixture_clear (&fx);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -635,6 +683,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/dataset-writer/stale-lock", test_stale_lock);
   g_test_add_func ("/hs/dataset-writer/recover-aside", test_recover_aside);
   g_test_add_func ("/hs/dataset-writer/demo-refuses", test_demo_refuses);
+  g_test_add_func ("/hs/dataset-writer/replaced-since-load", test_replaced_since_load);
   g_test_add_func ("/hs/dataset-writer/symlinks-import", test_symlinks_import);
   g_test_add_func ("/hs/dataset-writer/symlinks-demo", test_symlinks_demo);
   return g_test_run ();

@@ -39,7 +39,15 @@ struct _HsDataset {
   GHashTable *image_sizes;     /* HsInstance* → guint64 (width << 32 | height) */
   GHashTable *mask_extents;    /* HsRegion* → extent in mask pixels (hs-dataset-subsets.c) */
   GHashTable *mdrb;            /* HsInstance* → GINT_TO_POINTER (1 + is_mdrb) */
+
+  /* The manifest this dataset was read from or last wrote (device, inode,
+   * size, mtime in ns; all 0 when there was none): hs_dataset_save refuses
+   * to write over a manifest another writer put there since. */
+  guint64     manifest_id[4];
 };
+
+/* Records the manifest now at manifest_path as the one this dataset holds. */
+void     hs_dataset_note_manifest  (HsDataset *dataset);
 
 /* Writes the manifest atomically after hs_dataset_record_files; the caller
  * holds the dataset's lock or writes a staging folder (hs-dataset-writer.c). */

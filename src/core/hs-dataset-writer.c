@@ -273,6 +273,29 @@ hs_dataset_lock_release (HsDatasetLock *lock)
   lock_free (lock);
 }
 
+/* Under the lock: the manifest on disk is still the one the dataset was
+ * read from (or last wrote).  Else another writer replaced the dataset since
+ * (import --force, demo --force, another program's save), and writing this
+ * manifest over its files would leave a manifest of one writer with the
+ * files of the other. */
+static gboolean
+manifest_unchanged (HsDataset *dataset, GError **error)
+{
+  guint64 loaded[4];
+
+  memcpy (loaded, dataset->manifest_id, sizeof loaded);
+  if (loaded[1] == 0)
+    return TRUE;               /* a new dataset: nothing was read */
+  hs_dataset_note_manifest (dataset);
+  if (memcmp (loaded, dataset->manifest_id, sizeof loaded) == 0)
+    return TRUE;
+  memcpy (dataset->manifest_id, loaded, sizeof loaded);
+  g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_EXISTS,
+               _("%s: another writer replaced the dataset since it was opened; not saved "
+                 "(open it again)"), dataset->manifest_path);
+  return FALSE;
+}
+
 gboolean
 hs_dataset_save_locked (HsDataset *dataset, HsDatasetLock *lock, GError **error)
 {
@@ -293,7 +316,7 @@ hs_dataset_save_locked (HsDataset *dataset, HsDatasetLock *lock, GError **error)
                    _("%s: the lock held is for another dataset (%s)"), dataset->root, lock->target);
       return FALSE;
     }
-  return hs_dataset_write_manifest (dataset, error);
+  return manifest_unchanged (dataset, error) && hs_dataset_write_manifest (dataset, error);
 }
 
 gboolean
@@ -309,7 +332,7 @@ hs_dataset_save (HsDataset *dataset, GError **error)
     return FALSE;
   /* A kill test may hold the lock here (a manifest-only update). */
   hs_stop_point_file ("dataset-locked", dataset->root);
-  return hs_dataset_write_manifest (dataset, error);
+  return manifest_unchanged (dataset, error) && hs_dataset_write_manifest (dataset, error);
 }
 
 /* ---- the staged writer ------------------------------------------------------- */
@@ -540,6 +563,7 @@ hs_dataset_writer_save_manifest (HsDatasetWriter *writer, HsDataset *dataset, GE
                    writer->staging);
       return FALSE;
     }
+  /* A new folder: nothing of another writer's to mix with. */
   return hs_dataset_write_manifest (dataset, error);
 }
 

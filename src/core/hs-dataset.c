@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 G_DEFINE_QUARK (hs-dataset-error-quark, hs_dataset_error)
 
@@ -544,7 +545,25 @@ hs_dataset_new_internal (const char *root, const char *manifest_path)
   dataset->image_sizes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   dataset->mask_extents = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   dataset->mdrb = g_hash_table_new (g_direct_hash, g_direct_equal);
+  /* Before the manifest is read: a manifest replaced between this and the
+   * read makes a later save refuse, never write over the other one. */
+  hs_dataset_note_manifest (dataset);
   return dataset;
+}
+
+void
+hs_dataset_note_manifest (HsDataset *dataset)
+{
+  struct stat st;
+
+  memset (dataset->manifest_id, 0, sizeof dataset->manifest_id);
+  if (lstat (dataset->manifest_path, &st) != 0)
+    return;
+  dataset->manifest_id[0] = (guint64) st.st_dev;
+  dataset->manifest_id[1] = (guint64) st.st_ino;
+  dataset->manifest_id[2] = (guint64) st.st_size;
+  dataset->manifest_id[3] = (guint64) st.st_mtim.tv_sec * G_GUINT64_CONSTANT (1000000000) +
+                            (guint64) st.st_mtim.tv_nsec;
 }
 
 /* The folder need not exist yet; it is canonicalised as far as it exists so

@@ -495,5 +495,6 @@ hs_dataset_write_manifest (HsDataset *dataset, GError **error)
                    dataset->manifest_path, local_error->message);
       return FALSE;
     }
+  hs_dataset_note_manifest (dataset);
   return TRUE;
 }
