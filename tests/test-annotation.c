@@ -269,15 +269,20 @@ test_answer_resume_export (void)
     g_assert_true (hs_annotation_session_export_csv (session, csv_path, &error));
     g_assert_no_error (error);
     g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+    /* The seed's columns, then who answered and when. */
+    for (guint i = 0; i < 3; i++)
+      g_assert_true (g_regex_match_simple ("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                                           hs_annotation_session_get_answer (session, (guint[]) { 0, 1, 8 }[i])->time,
+                                           0, 0));
     expected = g_strdup_printf (
       "dicom_sent_id,dicom_id,sent_id,checkpoint_name,prompt,has_good_recall,has_good_precision,"
-      "is_intuitive,is_custom_prompt,no_attn_score\n"
-      "i1_s1,i1,s1,%s,There is a nodule in the left lung.,60,40,4,False,0.25\n"
-      "i1_s1,i1,s1,%s,There is a nodule in the left lung.,20,80,5,False,\n"
-      "i1_custom-1,i1,custom-1,%s,\"left, lower lung\",20,80,5,True,\n",
-      hs_annotation_session_backend_model (session, 0),
-      hs_annotation_session_backend_model (session, 1),
-      hs_annotation_session_backend_model (session, 8));
+      "is_intuitive,is_custom_prompt,no_attn_score,annotator,time\n"
+      "i1_s1,i1,s1,%s,There is a nodule in the left lung.,60,40,4,False,0.25,alice,%s\n"
+      "i1_s1,i1,s1,%s,There is a nodule in the left lung.,20,80,5,False,,alice,%s\n"
+      "i1_custom-1,i1,custom-1,%s,\"left, lower lung\",20,80,5,True,,alice,%s\n",
+      hs_annotation_session_backend_model (session, 0), hs_annotation_session_get_answer (session, 0)->time,
+      hs_annotation_session_backend_model (session, 1), hs_annotation_session_get_answer (session, 1)->time,
+      hs_annotation_session_backend_model (session, 8), hs_annotation_session_get_answer (session, 8)->time);
     g_assert_cmpstr (csv, ==, expected);
   }
 }
@@ -299,9 +304,9 @@ test_three_form_csv (void)
   csv = hs_annotation_answers_to_csv (loaded, HS_ANNOTATION_FORM_THREE);
   expected = g_strdup_printf (
     "dicom_sent_id,dicom_id,sent_id,checkpoint_name,prompt,is_correct,is_useful,is_precise,"
-    "is_custom_prompt,no_attn_score\n"
-    "i1_s2,i1,s2,%s,\"The right lung is clear, no effusion.\",yes,partially,no,False,0.5\n",
-    hs_annotation_session_backend_model (session, 5));
+    "is_custom_prompt,no_attn_score,annotator,time\n"
+    "i1_s2,i1,s2,%s,\"The right lung is clear, no effusion.\",yes,partially,no,False,0.5,alice,%s\n",
+    hs_annotation_session_backend_model (session, 5), ((HsAnnotationAnswer *) loaded->pdata[0])->time);
   g_assert_cmpstr (csv, ==, expected);
   {
     g_autofree char *text = NULL;
@@ -310,6 +315,11 @@ test_three_form_csv (void)
     g_assert_nonnull (strstr (text, "\"useful\":\"partially\""));
     g_assert_nonnull (strstr (text, "\"alias\":\"Model B\""));
   }
+  /* An answer saved without a time (older files may lack it) exports an empty cell. */
+  g_clear_pointer (&((HsAnnotationAnswer *) loaded->pdata[0])->time, g_free);
+  g_free (csv);
+  csv = hs_annotation_answers_to_csv (loaded, HS_ANNOTATION_FORM_THREE);
+  g_assert_true (g_str_has_suffix (csv, ",no,False,0.5,alice,\n"));
 }
 
 static void

@@ -194,9 +194,21 @@ test_round_and_resume (void)
   g_assert_true (g_file_get_contents (csv_path, &csv, NULL, &error));
   lines = g_strsplit (g_strstrip (csv), "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 9);
-  g_assert_true (g_str_has_prefix (lines[0],
-    "dicom_sent_id,dicom_id,sent_id,checkpoint_name,prompt,is_correct,is_useful,is_precise,is_custom_prompt,no_attn_score"));
+  g_assert_cmpstr (lines[0], ==,
+    "dicom_sent_id,dicom_id,sent_id,checkpoint_name,prompt,is_correct,is_useful,is_precise,is_custom_prompt,"
+    "no_attn_score,annotator,time");
   g_assert_true (g_str_has_prefix (lines[1], "hand-00_s0,hand-00,s0,"));
+  /* Who answered and when: the annotator, the time the answer was saved. */
+  for (guint i = 1; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) fields = g_strsplit (lines[i], ",", -1);
+      guint n = g_strv_length (fields);
+
+      g_assert_cmpuint (n, >=, 12);
+      g_assert_cmpstr (fields[n - 2], ==, "tester");
+      g_assert_true (g_regex_match_simple ("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                                           fields[n - 1], 0, 0));
+    }
   close_window (window);
 }
 

@@ -418,7 +418,9 @@ test_shortcuts (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GHashTable) bound = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_auto(GStrv) actions = NULL;
-  const char *canvas_keys[] = { "plus", "minus", "0", "1", NULL };
+  /* The canvas's own keys, and the compare window's (blink, fit, close). */
+  const char *canvas_keys[] = { "plus", "minus", "0", "1", "b", "Escape", NULL };
+  gboolean listed_heatmap = FALSE, listed_blink = FALSE, listed_escape = FALSE, listed_levels = FALSE;
   HsWindow *window;
   GSList *objects;
   guint checked = 0;
@@ -466,10 +468,21 @@ test_shortcuts (void)
     if (GTK_IS_SHORTCUTS_SHORTCUT (l->data))
       {
         g_autofree char *accel = NULL;
+        g_autofree char *title = NULL;
+        GtkShortcutType type;
         guint key;
         GdkModifierType mods;
 
-        g_object_get (l->data, "accelerator", &accel, NULL);
+        g_object_get (l->data, "accelerator", &accel, "title", &title, "shortcut-type", &type, NULL);
+        /* A pointer gesture (window/level drag) has no accelerator. */
+        if (type == GTK_SHORTCUT_GESTURE)
+          {
+            listed_levels |= strstr (title, "Window/level") != NULL;
+            continue;
+          }
+        listed_heatmap |= g_str_equal (accel, "<Control>h") && strstr (title, "heatmap") != NULL;
+        listed_blink |= g_str_equal (accel, "b") && strstr (title, "Blink") != NULL;
+        listed_escape |= g_str_equal (accel, "Escape");
         g_assert_true (gtk_accelerator_parse (accel, &key, &mods));
         g_autofree char *canonical = gtk_accelerator_name (key, mods);
         if (!g_hash_table_contains (bound, canonical))
@@ -478,6 +491,12 @@ test_shortcuts (void)
       }
   g_slist_free (objects);
   g_assert_cmpuint (checked, >=, 10);
+  /* What a new user looks for there (issue 15). */
+  g_assert_true (listed_heatmap);
+  g_assert_true (listed_blink);
+  g_assert_true (listed_escape);
+  g_assert_true (listed_levels);
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "toggle-heatmap"));
   gtk_window_destroy (GTK_WINDOW (gtk_builder_get_object (builder, "help_overlay")));
   gtk_window_destroy (GTK_WINDOW (window));
   hs_ui_settle ();

@@ -118,14 +118,18 @@ char    *hs_annotation_answer_to_json (const HsAnnotationAnswer *answer);
  * in file order of first appearance.  Columns:
  *   likert: dicom_sent_id,dicom_id,sent_id,checkpoint_name,prompt,
  *           has_good_recall,has_good_precision,is_intuitive,is_custom_prompt,
- *           no_attn_score
+ *           no_attn_score,annotator,time
  *   three:  dicom_sent_id,dicom_id,sent_id,checkpoint_name,prompt,
- *           is_correct,is_useful,is_precise,is_custom_prompt,no_attn_score
+ *           is_correct,is_useful,is_precise,is_custom_prompt,no_attn_score,
+ *           annotator,time
  * dicom_sent_id = "<instance>_<query>", dicom_id = instance, sent_id =
  * query, checkpoint_name = the real model name; has_good_recall and
  * has_good_precision in percent (0..100), is_intuitive 1..5; is_correct etc.
  * "no", "partially" or "yes"; is_custom_prompt "True"/"False"; no_attn_score
- * empty when absent.  Fields are quoted as RFC 4180 requires.  Answers of
+ * empty when absent; annotator and time (ISO 8601 UTC, as saved; empty for
+ * an answer without one) follow the seed's columns, so a reader of the
+ * seed's ten columns, by name or by position, reads these files unchanged.
+ * Fields are quoted as RFC 4180 requires.  Answers of
  * the other form are left out. */
 char    *hs_annotation_answers_to_csv (GPtrArray *answers, HsAnnotationForm form);
 

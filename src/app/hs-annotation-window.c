@@ -3,41 +3,9 @@
 #include <math.h>
 #include <glib/gi18n.h>
 
-#include "hs-annotation-window.h"
-#include "hs-canvas.h"
+#include "hs-annotation-window-private.h"
 #include "hs-css-private.h"
-#include "hs-error-bar.h"
-#include "hs-view-state.h"
 
-struct _HsAnnotationWindow
-{
-  GtkWindow            parent_instance;
-
-  GtkLabel            *title_label;
-  GtkLabel            *progress_label;
-  HsErrorBar          *error_bar;
-  GtkStack            *stack;
-  GtkLabel            *empty_label;
-  HsCanvas            *canvas;
-  GtkLabel            *position_label;
-  GtkLabel            *alias_label;
-  GtkLabel            *prompt_label;
-  GtkEntry            *prompt_entry;
-  GtkBox              *questions_box;
-
-  HsAnnotationSession *session;
-  HsViewState         *state;
-  int                  index;
-  guint                question;
-  int                  levels[HS_ANNOTATION_N_QUESTIONS];
-  GtkWidget           *rows[HS_ANNOTATION_N_QUESTIONS];      /* one box per question */
-  GPtrArray           *buttons[HS_ANNOTATION_N_QUESTIONS];   /* GtkToggleButton* per level */
-  gboolean             updating;
-  char                *progress;
-  char                *typed_prompt;   /* a custom prompt the annotator typed */
-  double               no_attn;
-  GtkFileChooserNative *chooser;
-};
 
 G_DEFINE_FINAL_TYPE (HsAnnotationWindow, hs_annotation_window, GTK_TYPE_WINDOW)
 
@@ -77,8 +45,8 @@ level_label (HsAnnotationForm form, guint q, guint level)
   return g_strdup_printf ("%u", level + 1);
 }
 
-static void
-update_question_highlight (HsAnnotationWindow *self)
+void
+_hs_annotation_window_update_question_highlight (HsAnnotationWindow *self)
 {
   for (guint q = 0; q < HS_ANNOTATION_N_QUESTIONS; q++)
     if (self->rows[q] != NULL)
@@ -98,10 +66,9 @@ sync_buttons (HsAnnotationWindow *self)
     for (guint l = 0; self->buttons[q] != NULL && l < self->buttons[q]->len; l++)
       gtk_toggle_button_set_active (g_ptr_array_index (self->buttons[q], l), self->levels[q] == (int) l);
   self->updating = FALSE;
-  update_question_highlight (self);
+  _hs_annotation_window_update_question_highlight (self);
 }
 
-static void set_level (HsAnnotationWindow *self, guint q, int level);
 
 static void
 on_level_toggled (GtkToggleButton *button, HsAnnotationWindow *self)
@@ -112,7 +79,36 @@ on_level_toggled (GtkToggleButton *button, HsAnnotationWindow *self)
   if (self->updating || !gtk_toggle_button_get_active (button))
     return;
   self->question = q;
-  set_level (self, q, (int) l);
+  _hs_annotation_window_set_level (self, q, (int) l);
+}
+
+/* The key hint names the digits of this form: 1–3, or 1–6 for Likert
+ * (whose last question has five). */
+static void
+update_hint (HsAnnotationWindow *self, HsAnnotationForm form)
+{
+  guint most = 0, fewest = G_MAXUINT;
+  g_autofree char *digits = NULL;
+  g_autofree char *hint = NULL;
+
+  for (guint q = 0; q < HS_ANNOTATION_N_QUESTIONS; q++)
+    {
+      most = MAX (most, hs_annotation_question_n_levels (form, q));
+      fewest = MIN (fewest, hs_annotation_question_n_levels (form, q));
+    }
+  if (most == fewest)
+    /* Translators: %u is the number of answer options of every question */
+    digits = g_strdup_printf (_("1–%u answer the highlighted question"), most);
+  else
+    /* Translators: the Likert form, e.g. "1–6 answer … (1–5 where it has 5 options)" */
+    digits = g_strdup_printf (_("1–%u answer the highlighted question (1–%u where it has %u options)"),
+                              most, fewest, fewest);
+  /* Translators: %s is the digits part, e.g. "1–3 answer the highlighted question" */
+  hint = g_strdup_printf (_("Keys: %s, Up/Down change it, Page Up/Page Down move between items, "
+                            "H shows or hides the heatmap, Esc goes back to the viewer, Ctrl+? lists "
+                            "every key. A prompt to type comes first (Enter when done). Every answer "
+                            "is saved at once."), digits);
+  gtk_label_set_text (self->hint_label, hint);
 }
 
 static void
@@ -120,6 +116,7 @@ build_questions (HsAnnotationWindow *self, HsAnnotationForm form)
 {
   GtkWidget *child;
 
+  update_hint (self, form);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->questions_box))) != NULL)
     gtk_box_remove (self->questions_box, child);
   for (guint q = 0; q < HS_ANNOTATION_N_QUESTIONS; q++)
@@ -264,8 +261,8 @@ dup_sibling_prompt (HsAnnotationWindow *self, const HsAnnotationItem *item)
   return NULL;
 }
 
-static void
-show_item (HsAnnotationWindow *self)
+void
+_hs_annotation_window_show_item (HsAnnotationWindow *self)
 {
   HsAnnotationItem item;
   HsDataset *dataset = hs_annotation_session_get_dataset (self->session);
@@ -357,18 +354,18 @@ save_if_complete (HsAnnotationWindow *self)
   if ((guint) self->index + 1 < hs_annotation_session_get_n_items (self->session))
     {
       self->index++;
-      show_item (self);
+      _hs_annotation_window_show_item (self);
     }
   else
     {
       int next = hs_annotation_session_next_unanswered (self->session);
       self->index = next;
-      show_item (self);
+      _hs_annotation_window_show_item (self);
     }
 }
 
-static void
-set_level (HsAnnotationWindow *self, guint q, int level)
+void
+_hs_annotation_window_set_level (HsAnnotationWindow *self, guint q, int level)
 {
   HsAnnotationForm form;
 
@@ -469,7 +466,7 @@ hs_annotation_window_open (HsAnnotationWindow *self, const char *project_path, G
   project = hs_annotation_session_get_project (session);
   build_questions (self, project->form);
   self->index = hs_annotation_session_next_unanswered (session);
-  show_item (self);
+  _hs_annotation_window_show_item (self);
   return TRUE;
 }
 
@@ -502,7 +499,7 @@ hs_annotation_window_go_to (HsAnnotationWindow *self, guint index)
   if (self->session == NULL || index >= hs_annotation_session_get_n_items (self->session))
     return FALSE;
   self->index = (int) index;
-  show_item (self);
+  _hs_annotation_window_show_item (self);
   return TRUE;
 }
 
@@ -603,129 +600,6 @@ hs_annotation_window_export_csv (HsAnnotationWindow *self, const char *path, GEr
   return TRUE;
 }
 
-/* ---- actions -------------------------------------------------------------------- */
-
-static void
-answer_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  HsAnnotationWindow *self = HS_ANNOTATION_WINDOW (widget);
-  guint32 q, level;
-
-  g_variant_get (parameter, "(uu)", &q, &level);
-  set_level (self, q, (int) level);
-}
-
-static void
-level_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  HsAnnotationWindow *self = HS_ANNOTATION_WINDOW (widget);
-  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
-
-  /* Digits typed into the prompt entry are text, not answers. */
-  if (focus != NULL && (focus == GTK_WIDGET (self->prompt_entry) ||
-                        gtk_widget_is_ancestor (focus, GTK_WIDGET (self->prompt_entry))))
-    return;
-  set_level (self, self->question, (int) g_variant_get_uint32 (parameter));
-}
-
-static void
-move_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  HsAnnotationWindow *self = HS_ANNOTATION_WINDOW (widget);
-  guint n;
-
-  if (self->session == NULL)
-    return;
-  n = hs_annotation_session_get_n_items (self->session);
-  if (g_str_equal (action_name, "annotation.next-unanswered"))
-    {
-      int next = hs_annotation_session_next_unanswered (self->session);
-      if (next >= 0)
-        self->index = next;
-    }
-  else if (g_str_equal (action_name, "annotation.next"))
-    {
-      if (self->index >= 0 && (guint) self->index + 1 < n)
-        self->index++;
-    }
-  else if (self->index > 0)
-    self->index--;
-  else if (self->index < 0 && n > 0)
-    self->index = (int) n - 1;   /* from "all done" back to the last item */
-  show_item (self);
-}
-
-static void
-question_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  HsAnnotationWindow *self = HS_ANNOTATION_WINDOW (widget);
-  int step = g_str_equal (action_name, "annotation.question-next") ? 1 : -1;
-
-  self->question = (self->question + HS_ANNOTATION_N_QUESTIONS + step) % HS_ANNOTATION_N_QUESTIONS;
-  update_question_highlight (self);
-}
-
-static void
-on_open_response (GtkNativeDialog *dialog, int response, HsAnnotationWindow *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
-
-      if (path != NULL)
-        hs_annotation_window_open (self, path, NULL);
-    }
-  g_clear_object (&self->chooser);
-}
-
-static void
-on_export_response (GtkNativeDialog *dialog, int response, HsAnnotationWindow *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT && self->session != NULL)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
-
-      if (path != NULL)
-        hs_annotation_window_export_csv (self, path, NULL);
-    }
-  g_clear_object (&self->chooser);
-}
-
-static void
-open_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  HsAnnotationWindow *self = HS_ANNOTATION_WINDOW (widget);
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-
-  if (self->chooser != NULL)
-    return;
-  self->chooser = gtk_file_chooser_native_new (_("Open Annotation Project"), GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, _("Annotation projects (JSON)"));
-  gtk_file_filter_add_pattern (filter, "*.json");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
-  g_signal_connect (self->chooser, "response", G_CALLBACK (on_open_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
-}
-
-static void
-export_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  HsAnnotationWindow *self = HS_ANNOTATION_WINDOW (widget);
-  g_autofree char *name = NULL;
-
-  if (self->chooser != NULL || self->session == NULL)
-    return;
-  self->chooser = gtk_file_chooser_native_new (_("Export Answers as CSV"), GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  name = g_strdup_printf ("%s.csv", hs_annotation_session_get_project (self->session)->annotator);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
-  g_signal_connect (self->chooser, "response", G_CALLBACK (on_export_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
-}
-
 /* ---- class ------------------------------------------------------------------------ */
 
 static void
@@ -737,6 +611,15 @@ hs_annotation_window_dispose (GObject *object)
     {
       gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
       g_clear_object (&self->chooser);
+    }
+  if (self->shortcuts != NULL)
+    {
+      GtkWindow *shortcuts = self->shortcuts;
+
+      /* This object goes before that window may: no weak pointer into it. */
+      g_object_remove_weak_pointer (G_OBJECT (shortcuts), (gpointer *) &self->shortcuts);
+      self->shortcuts = NULL;
+      gtk_window_destroy (shortcuts);
     }
   gtk_widget_dispose_template (GTK_WIDGET (object), HS_TYPE_ANNOTATION_WINDOW);
   for (guint q = 0; q < HS_ANNOTATION_N_QUESTIONS; q++)
@@ -783,31 +666,11 @@ hs_annotation_window_class_init (HsAnnotationWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, prompt_label);
   gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, prompt_entry);
   gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, questions_box);
+  gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, hint_label);
+  gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, heatmap_check);
+  gtk_widget_class_bind_template_child (widget_class, HsAnnotationWindow, opacity_scale);
 
-  gtk_widget_class_install_action (widget_class, "annotation.open", NULL, open_action);
-  gtk_widget_class_install_action (widget_class, "annotation.export", NULL, export_action);
-  gtk_widget_class_install_action (widget_class, "annotation.answer", "(uu)", answer_action);
-  gtk_widget_class_install_action (widget_class, "annotation.level", "u", level_action);
-  gtk_widget_class_install_action (widget_class, "annotation.next", NULL, move_action);
-  gtk_widget_class_install_action (widget_class, "annotation.previous", NULL, move_action);
-  gtk_widget_class_install_action (widget_class, "annotation.next-unanswered", NULL, move_action);
-  gtk_widget_class_install_action (widget_class, "annotation.question-next", NULL, question_action);
-  gtk_widget_class_install_action (widget_class, "annotation.question-previous", NULL, question_action);
-
-  for (guint k = 0; k < 6; k++)
-    {
-      gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + k, 0, "annotation.level", "u", k);
-      gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_1 + k, 0, "annotation.level", "u", k);
-    }
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Down, 0, "annotation.next", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Up, 0, "annotation.previous", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK, "annotation.next", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "annotation.previous", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "annotation.question-next", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "annotation.question-previous", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "annotation.open", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "annotation.export", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
+  _hs_annotation_window_class_add_actions (widget_class);
 }
 
 static void
@@ -821,8 +684,16 @@ hs_annotation_window_init (HsAnnotationWindow *self)
   _hs_css_init ();
   self->state = hs_view_state_new ();
   hs_canvas_set_view_state (self->canvas, self->state);
+  /* The heatmap toggle and its opacity, so the anatomy under it can be
+   * seen; for this window only (not saved). */
+  g_object_bind_property (self->state, "show-overlay", self->heatmap_check, "active",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->state, "opacity", gtk_range_get_adjustment (GTK_RANGE (self->opacity_scale)),
+                          "value", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->state, "show-overlay", self->opacity_scale, "sensitive", G_BINDING_SYNC_CREATE);
   /* The canvas binds digits to zoom; here they answer questions. */
   gtk_widget_set_focusable (GTK_WIDGET (self->canvas), FALSE);
+  update_hint (self, HS_ANNOTATION_FORM_THREE);
   g_signal_connect (self->prompt_entry, "activate", G_CALLBACK (on_prompt_activate), self);
   update_actions (self);
 }

@@ -7,8 +7,9 @@
  * (correct / useful / precise: no, partially, yes; or recall %, precision %
  * in 20 % buckets and intuitiveness 1–5).
  *
- * Keyboard: the digits 1…6 answer the current question and move to the
- * next one (Up/Down change the question); once the three questions of an
+ * Keyboard: the digits answer the current question (1–3, or 1–6 for
+ * Likert; the hint under the questions names them) and move to the next
+ * one (Up/Down change the question); once the three questions of an
  * item are answered the answer is saved at once through
  * hs_annotation_session_answer (atomic rewrite of the JSONL file) and the
  * next item is shown.  Page Up/Page Down (or Alt+Left/Right) move between
@@ -24,6 +25,12 @@
  *   annotation.level   "u"     level of the current question
  *   annotation.next, annotation.previous, annotation.next-unanswered
  *   annotation.question-next, annotation.question-previous
+ *   annotation.toggle-heatmap  (H, Ctrl+H; the Heatmap check and the
+ *                              opacity slider beside it: see the anatomy)
+ *   annotation.show-shortcuts  (Ctrl+?: this window's keys)
+ *   annotation.viewer          (Esc, the Viewer button: back to the main
+ *                              window, a new one if there is none)
+ * A problem shows in a bar over the top of the canvas (it does not move).
  * Template: ui/hs-annotation-window.ui. */
 #pragma once
 

@@ -150,6 +150,7 @@ hs_application_set_accels (GtkApplication *app)
     { "win.swap-sides",         { "<Control><Shift>l", NULL } },
     { "win.reset-prompt",       { "<Control><Shift>r", NULL } },
     { "win.undo",               { "<Control>z", NULL } },
+    { "win.toggle-heatmap",     { "<Control>h", NULL } },
     { "window.close",           { "<Control>w", NULL } },
   };
 

@@ -351,3 +351,14 @@ _hs_window_actions_init (HsWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
   hs_import_dialog_add_action (GTK_APPLICATION_WINDOW (self), import_open);
 }
+
+/* Ctrl+H: the heatmap off shows the anatomy under it (the overlay and
+ * layers panels' checks follow the same property). */
+void
+_hs_window_actions_init_view (HsWindow *self)
+{
+  g_autoptr(GPropertyAction) heatmap = g_property_action_new ("toggle-heatmap", self->view_state,
+                                                              "show-overlay");
+
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (heatmap));
+}

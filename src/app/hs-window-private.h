@@ -150,6 +150,8 @@ gboolean  _hs_window_add_box             (HsWindow     *self,
 
 /* hs-window-actions.c */
 void      _hs_window_actions_init        (HsWindow     *self);
+/* The actions on the view state (after the panels are built). */
+void      _hs_window_actions_init_view   (HsWindow     *self);
 void      _hs_window_actions_update      (HsWindow     *self);
 /* The results table follows the dataset once it is read completely;
  * invalidate after the dataset's targets change (its rows are rescored). */

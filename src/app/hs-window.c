@@ -568,6 +568,7 @@ hs_window_init (HsWindow *self)
   _hs_window_models_init (self);
 
   build_panels (self);
+  _hs_window_actions_init_view (self);
   g_signal_connect_object (self->browser, "notify::busy", G_CALLBACK (on_browser_busy), self, 0);
   _hs_window_dataset_init (self);
   /* Tests blank this area in golden images (it belongs to other units). */

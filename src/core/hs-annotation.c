@@ -547,10 +547,11 @@ hs_annotation_answers_to_csv (GPtrArray *answers, HsAnnotationForm form)
 
   if (form == HS_ANNOTATION_FORM_LIKERT)
     g_string_append (out, "dicom_sent_id,dicom_id,sent_id,checkpoint_name,prompt,has_good_recall,"
-                          "has_good_precision,is_intuitive,is_custom_prompt,no_attn_score\n");
+                          "has_good_precision,is_intuitive,is_custom_prompt,no_attn_score,"
+                          "annotator,time\n");
   else
     g_string_append (out, "dicom_sent_id,dicom_id,sent_id,checkpoint_name,prompt,is_correct,"
-                          "is_useful,is_precise,is_custom_prompt,no_attn_score\n");
+                          "is_useful,is_precise,is_custom_prompt,no_attn_score,annotator,time\n");
   for (guint i = 0; i < answers->len; i++)
     {
       HsAnnotationAnswer *a = g_ptr_array_index (answers, i);
@@ -590,6 +591,14 @@ hs_annotation_answers_to_csv (GPtrArray *answers, HsAnnotationForm form)
           char buf[G_ASCII_DTOSTR_BUF_SIZE];
           g_string_append (out, g_ascii_dtostr (buf, sizeof buf, a->no_attn));
         }
+      /* Who answered and when (ISO 8601, UTC), after the seed's columns so
+       * readers that take those by position still read them; empty for an
+       * answer saved without a time. */
+      g_string_append_c (out, ',');
+      hs_csv_append_field (out, a->annotator);
+      g_string_append_c (out, ',');
+      if (a->time != NULL)
+        hs_csv_append_field (out, a->time);
       g_string_append_c (out, '\n');
     }
   return g_string_free (out, FALSE);
