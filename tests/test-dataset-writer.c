@@ -672,6 +672,125 @@ test_replaced_since_load (void)
   fixture_clear (&fx);
 }
 
+static char *
+file_digest (const char *path)
+{
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, &error));
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, len);
+}
+
+/* `import npy-folder` attaches maps to the dataset in place (under its lock):
+ * a map that replaces a recorded one is written under a new name, so a kill
+ * after the map and before the manifest leaves the old dataset whole — the
+ * manifest and every file it records unchanged, `validate` clean — and the
+ * next run attaches it. */
+static void
+write_map_npy (const char *path, double scale)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsAttentionMap) map = NULL;
+  double values[64 * 64];
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    values[i] = scale * i;
+  map = hs_attention_map_new (1, 64, 64, values, &error);
+  g_assert_no_error (error);
+  g_assert_true (hs_attention_map_save_npy (map, path, FALSE, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_kill_npy_folder (void)
+{
+  Fixture fx = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(HsDataset) attached = NULL;
+  g_autoptr(HsDataset) after = NULL;
+  g_autofree char *maps = NULL, *npy = NULL, *manifest = NULL, *manifest_digest = NULL;
+  g_autofree char *old_file = NULL, *old_digest = NULL, *name = NULL;
+  g_autofree char *model = NULL, *query = NULL, *id = NULL;
+  g_autofree char *stop_partial = NULL, *stop_map = NULL;
+  HsMapRef *ref;
+  const char *argv[7];
+
+  demo_fixture (&fx);
+  hs_test_run_ok (fx.argv[0]);
+  dataset = hs_dataset_load (fx.out, &error);
+  g_assert_no_error (error);
+  ref = g_ptr_array_index (hs_dataset_get_instance (dataset, 0)->maps, 0);
+  model = g_strdup (ref->model);
+  query = g_strdup (ref->query);
+  id = g_strdup (hs_dataset_get_instance (dataset, 0)->id);
+
+  /* a first attach writes maps/MODEL/ID__QUERY.npy and records it */
+  maps = g_build_filename (fx.tmp, "maps", NULL);
+  g_assert_cmpint (g_mkdir (maps, 0755), ==, 0);
+  name = g_strdup_printf ("%s__%s__%s.npy", id, model, query);
+  npy = g_build_filename (maps, name, NULL);
+  write_map_npy (npy, 1.0);
+  {
+    const char *args[] = { hs_test_cli (), "import", "npy-folder", maps, "-o", fx.out, NULL };
+    memcpy (argv, args, sizeof args);
+  }
+  hs_test_run_ok (argv);
+  assert_validates (fx.out);
+  attached = hs_dataset_load (fx.out, &error);
+  g_assert_no_error (error);
+  ref = hs_instance_find_map (hs_dataset_find_instance (attached, id), model, query);
+  g_assert_nonnull (ref);
+  old_file = g_build_filename (fx.out, ref->file, NULL);
+  old_digest = file_digest (old_file);
+  manifest = g_build_filename (fx.out, "heatscope.json", NULL);
+  manifest_digest = file_digest (manifest);
+  {
+    g_autofree char *base = g_path_get_basename (ref->file);
+    g_autofree char *stem = g_strndup (base, strlen (base) - 4);
+    stop_partial = g_strdup_printf ("atomic-partial@%s~2.npy:1", stem);
+    stop_map = g_strdup_printf ("atomic-after-rename@%s~2.npy:1", stem);
+  }
+
+  /* a second attach replaces it; killed with the new map half written, the
+   * new map whole, the new manifest whole before its rename */
+  write_map_npy (npy, 2.0);
+  {
+    const char *stops[] = { stop_partial, stop_map, "atomic-before-rename@heatscope.json:1" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (stops); i++)
+      {
+        GPid pid = hs_test_run_to_stop (argv, stops[i]);
+
+        hs_test_kill_stopped (pid);
+        {
+          g_autofree char *now = file_digest (manifest);
+          g_autofree char *old_now = file_digest (old_file);
+          g_assert_cmpstr (now, ==, manifest_digest);
+          g_assert_cmpstr (old_now, ==, old_digest);
+        }
+        assert_validates (fx.out);
+        g_test_message ("npy-folder killed at %s: the old dataset", stops[i]);
+      }
+  }
+  hs_test_run_ok (argv);
+  assert_validates (fx.out);
+  after = hs_dataset_load (fx.out, &error);
+  g_assert_no_error (error);
+  ref = hs_instance_find_map (hs_dataset_find_instance (after, id), model, query);
+  g_assert_nonnull (ref);
+  /* a new name (the killed runs left ~2 and ~3 unreferenced) */
+  g_assert_true (g_str_has_suffix (ref->file, "~4.npy"));
+  {
+    g_autoptr(HsAttentionMap) map = hs_dataset_load_map (after, ref, &error);
+    g_assert_no_error (error);
+    g_assert_cmpfloat (hs_attention_map_peek_values (map)[7], ==, 14.0);
+  }
+  fixture_clear (&fx);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -684,6 +803,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/dataset-writer/recover-aside", test_recover_aside);
   g_test_add_func ("/hs/dataset-writer/demo-refuses", test_demo_refuses);
   g_test_add_func ("/hs/dataset-writer/replaced-since-load", test_replaced_since_load);
+  g_test_add_func ("/hs/dataset-writer/kill-npy-folder", test_kill_npy_folder);
   g_test_add_func ("/hs/dataset-writer/symlinks-import", test_symlinks_import);
   g_test_add_func ("/hs/dataset-writer/symlinks-demo", test_symlinks_demo);
   return g_test_run ();

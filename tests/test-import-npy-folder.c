@@ -97,6 +97,12 @@ test_attach (void)
   attached = hs_import ("npy-folder", sources, ds_dir, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (hs_dataset_find_instance (attached, "a")->maps->len, ==, 1);
+  /* under a new name: the file the manifest on disk recorded is not touched
+   * before the new manifest is in place */
+  ref = hs_instance_find_map (hs_dataset_find_instance (attached, "a"), "gloria", "p1");
+  g_assert_cmpstr (ref->file, ==, "maps/gloria/a__p1~2.npy");
+  g_clear_pointer (&problems, g_ptr_array_unref);
+  g_assert_true (hs_dataset_validate (ds_dir, &problems));
 
   /* a folder without a dataset */
   g_clear_pointer (&attached, hs_dataset_unref);

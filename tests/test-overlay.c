@@ -112,8 +112,22 @@ test_scale_errors (void)
   g_clear_error (&error);
   g_assert_false (hs_scale_spec_parse ("percentile:-1:50", &spec, &error));
   g_clear_error (&error);
-  g_assert_false (hs_scale_spec_parse ("fixed:0:nan", &spec, &error));
-  g_clear_error (&error);
+  /* non-finite bounds, spelled or overflowing: an error, never a range the
+   * tick code would have to walk (issue 14) */
+  {
+    const char *non_finite[] = { "fixed:0:nan", "fixed:0:inf", "fixed:-inf:0", "fixed:0:1e400",
+                                 "fixed:-1e400:1", "fixed:nan:1" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (non_finite); i++)
+      {
+        g_assert_false (hs_scale_spec_parse (non_finite[i], &spec, &error));
+        g_assert_error (error, HS_OVERLAY_ERROR, HS_OVERLAY_ERROR_INVALID);
+        g_clear_error (&error);
+      }
+  }
+  /* finite but huge is a range like any other */
+  g_assert_true (hs_scale_spec_parse ("fixed:0:1e300", &spec, &error));
+  g_assert_no_error (error);
   g_assert_false (hs_scale_spec_parse ("minmax:1:2", &spec, &error));
   g_clear_error (&error);
 

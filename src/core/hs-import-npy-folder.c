@@ -2,6 +2,7 @@
  * <instance>__<model>__<query-id>.npy attached to an existing dataset */
 #include "hs-import-private.h"
 
+#include "hs-atomic-file.h"
 #include "hs-attention-map.h"
 #include "hs-i18n-private.h"
 
@@ -53,6 +54,39 @@ find_sentence (HsImportContext *ctx, HsInstance *instance, const char *name)
   return sentence != NULL ? sentence : hs_import_find_sentence_by_safe_id (ctx, instance, name);
 }
 
+static GBytes *
+read_all_from_start (int fd, const char *path, GError **error)
+{
+  g_autoptr(GByteArray) data = g_byte_array_new ();
+  guint8 chunk[65536];
+
+  if (lseek (fd, 0, SEEK_SET) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, _("%s: cannot read: %s"), path,
+                   g_strerror (saved));
+      return NULL;
+    }
+  for (;;)
+    {
+      gssize got = read (fd, chunk, sizeof chunk);
+
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        {
+          int saved = errno;
+          g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, _("%s: cannot read: %s"), path,
+                       g_strerror (saved));
+          return NULL;
+        }
+      if (got == 0)
+        break;
+      g_byte_array_append (data, chunk, got);
+    }
+  return g_byte_array_free_to_bytes (g_steal_pointer (&data));
+}
+
 gboolean
 hs_import_npy_folder (HsImportContext *ctx, const char * const *sources, guint n, GError **error)
 {
@@ -83,8 +117,7 @@ hs_import_npy_folder (HsImportContext *ctx, const char * const *sources, guint n
       g_autoptr(HsAttentionMap) map = NULL;
       g_autofree char *safe_model = NULL, *safe_instance = NULL, *safe_query = NULL;
       g_autofree char *rel = NULL, *dest = NULL, *dest_dir = NULL;
-      g_autoptr(GFile) src_file = NULL;
-      g_autoptr(GFile) dst_file = NULL;
+      g_autoptr(GBytes) bytes = NULL;
       HsInstance *instance;
       HsSentence *sentence;
 
@@ -115,6 +148,12 @@ hs_import_npy_folder (HsImportContext *ctx, const char * const *sources, guint n
         if (fd >= 0)
           {
             map = hs_attention_map_load_npy_fd (fd, path, NULL, NAN, &local_error);
+            /* the bytes copied are the bytes checked: read again from the
+             * same descriptor (its size is bounded, the map loaded) */
+            if (map != NULL)
+              bytes = read_all_from_start (fd, path, &local_error);
+            if (bytes == NULL)
+              g_clear_pointer (&map, hs_attention_map_unref);
             close (fd);
           }
       }
@@ -130,8 +169,19 @@ hs_import_npy_folder (HsImportContext *ctx, const char * const *sources, guint n
       safe_model = hs_import_safe_name (parts[1]);
       safe_instance = hs_import_safe_name (instance->id);
       safe_query = hs_import_safe_name (sentence->id);
+      /* Never over a file that is there: the manifest on disk may record it
+       * (with its size and hash), and a kill before the new manifest is saved
+       * must leave the old dataset whole.  A replacing map gets the next free
+       * name, a__p1~2.npy …; the file it replaces stays, unreferenced. */
       rel = g_strdup_printf ("maps/%s/%s__%s.npy", safe_model, safe_instance, safe_query);
       dest = g_build_filename (ctx->root, rel, NULL);
+      for (guint next = 2; g_file_test (dest, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK); next++)
+        {
+          g_free (rel);
+          g_free (dest);
+          rel = g_strdup_printf ("maps/%s/%s__%s~%u.npy", safe_model, safe_instance, safe_query, next);
+          dest = g_build_filename (ctx->root, rel, NULL);
+        }
       dest_dir = g_path_get_dirname (dest);
       if (g_mkdir_with_parents (dest_dir, 0755) != 0)
         {
@@ -140,10 +190,8 @@ hs_import_npy_folder (HsImportContext *ctx, const char * const *sources, guint n
                        dest_dir, g_strerror (saved));
           return FALSE;
         }
-      src_file = g_file_new_for_path (path);
-      dst_file = g_file_new_for_path (dest);
       g_clear_error (&local_error);
-      if (!g_file_copy (src_file, dst_file, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, &local_error))
+      if (!hs_atomic_write (dest, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &local_error))
         {
           g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_IO, _("%s: cannot copy to %s: %s"),
                        path, dest, local_error->message);
