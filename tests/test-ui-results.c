@@ -246,6 +246,54 @@ assert_visible (HsResultsWindow *results, Csv *csv, GArray *lines)
   g_assert_cmpstr (text, ==, expected);
 }
 
+/* The label texts of one row widget of the column view, joined by '|'. */
+static void
+collect_labels (GtkWidget *widget, GString *out)
+{
+  if (GTK_IS_LABEL (widget))
+    g_string_append_printf (out, "%s|", gtk_label_get_text (GTK_LABEL (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, out);
+}
+
+/* What the screen shows: each row widget of the table (in position order)
+ * reads instance, sentence and model of the model's row there. */
+static void
+assert_screen_rows (HsResultsWindow *results)
+{
+  HsResultsModel *model = hs_results_window_get_model (results);
+  GtkWidget *view = GTK_WIDGET (hs_results_window_get_view (results));
+  GtkWidget *list = NULL;
+  guint position = 0;
+
+  hs_ui_settle ();
+  /* The column view's children: the header, then the rows' list view. */
+  for (GtkWidget *child = gtk_widget_get_first_child (view); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child) || g_str_equal (G_OBJECT_TYPE_NAME (child), "GtkColumnListView"))
+      list = child;
+  g_assert_nonnull (list);
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      g_autoptr(GString) shown = g_string_new (NULL);
+      HsResultsRow *expected;
+      g_autofree char *prefix = NULL;
+
+      if (!gtk_widget_get_visible (row) || !gtk_widget_get_mapped (row))
+        continue;
+      collect_labels (row, shown);
+      expected = hs_results_model_get_row (model, position++);
+      g_assert_nonnull (expected);
+      prefix = g_strdup_printf ("%s|%s|%s|", hs_results_row_get_instance (expected),
+                                hs_results_row_get_sentence (expected),
+                                hs_results_row_get_model (expected));
+      g_assert_true (g_str_has_prefix (shown->str, prefix));
+    }
+  g_assert_cmpuint (position, >, 5);
+}
+
 static void
 test_sort_and_filter (void)
 {
@@ -266,9 +314,11 @@ test_sort_and_filter (void)
   lines = cli_lines (csv, NULL, NULL, "auroc", FALSE);
   assert_visible (results, csv, lines);
   g_clear_pointer (&lines, g_array_unref);
+  assert_screen_rows (results);
   g_assert_true (hs_results_window_sort_by (results, "mass_in_target", TRUE));
   lines = cli_lines (csv, NULL, NULL, "mass_in_target", TRUE);
   assert_visible (results, csv, lines);
+  assert_screen_rows (results);
   g_clear_pointer (&lines, g_array_unref);
   g_assert_false (hs_results_window_sort_by (results, "no-such-column", TRUE));
 
@@ -278,6 +328,7 @@ test_sort_and_filter (void)
   g_assert_cmpuint (lines->len, >, 0);
   g_assert_cmpuint (lines->len, <, csv->lines->len);
   assert_visible (results, csv, lines);
+  assert_screen_rows (results);
   g_clear_pointer (&lines, g_array_unref);
   g_assert_true (hs_results_window_set_model_filter (results, NULL));
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hs-results-model.h"
+#include "hs-results-slot.h"
 
 /* Batches: the first after the first instance (rows on screen at once),
  * then at most every BATCH_US so that re-sorting 10⁵ rows per batch leaves
@@ -25,6 +26,7 @@ struct _HsResultsModel
 
   GPtrArray        *rows;        /* HsResultsRow*, dataset order */
   GArray           *view;        /* guint indices into rows: the visible rows, in order */
+  GPtrArray        *slots;       /* HsResultsSlot* by position, made when first asked for */
   guint             n_instances, n_done, n_failed;
   char             *first_problem;
   gboolean          started, complete;
@@ -53,7 +55,7 @@ static GParamSpec *properties[N_PROPS];
 static GType
 list_get_item_type (GListModel *list)
 {
-  return HS_TYPE_RESULTS_ROW;
+  return HS_TYPE_RESULTS_SLOT;
 }
 
 static guint
@@ -62,12 +64,30 @@ list_get_n_items (GListModel *list)
   return HS_RESULTS_MODEL (list)->view->len;
 }
 
+static void
+slot_free (gpointer slot)
+{
+  if (slot != NULL)
+    g_object_unref (slot);
+}
+
+/* The slot of `position`, showing the row there now. */
 static gpointer
 list_get_item (GListModel *list, guint position)
 {
-  HsResultsRow *row = hs_results_model_get_row (HS_RESULTS_MODEL (list), position);
+  HsResultsModel *self = HS_RESULTS_MODEL (list);
+  HsResultsRow *row = hs_results_model_get_row (self, position);
+  HsResultsSlot *slot;
 
-  return row != NULL ? g_object_ref (row) : NULL;
+  if (row == NULL)
+    return NULL;
+  while (self->slots->len <= position)
+    g_ptr_array_add (self->slots, NULL);
+  slot = g_ptr_array_index (self->slots, position);
+  if (slot == NULL)
+    self->slots->pdata[position] = slot = hs_results_slot_new ();
+  hs_results_slot_set_row (slot, row);
+  return g_object_ref (slot);
 }
 
 static void
@@ -153,31 +173,41 @@ sort_key (HsResultsModel *self, guint index, SortKey *key)
     }
 }
 
-/* Recomputes the visible rows from every row and tells the list's users. */
+static gint
+compare_indices (gconstpointer a, gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The visible rows anew: `refilter` runs the filter over every row (a new
+ * filter or new rows), else only the order of the visible rows changes (a
+ * new sort: no pass over the hidden rows).  Then tells the list's users. */
 static void
-refresh_view (HsResultsModel *self)
+refresh_view (HsResultsModel *self, gboolean refilter)
 {
   guint old_len = self->view->len;
 
-  g_array_set_size (self->view, 0);
-  if (self->sort_column == HS_RESULTS_COLUMN_NONE)
+  if (refilter)
     {
+      g_array_set_size (self->view, 0);
       for (guint i = 0; i < self->rows->len; i++)
         if (row_visible (self, g_ptr_array_index (self->rows, i)))
           g_array_append_val (self->view, i);
     }
-  else
+  else if (self->sort_column == HS_RESULTS_COLUMN_NONE)
+    g_array_sort (self->view, compare_indices);
+  if (self->sort_column != HS_RESULTS_COLUMN_NONE)
     {
-      g_autofree SortKey *keys = g_new (SortKey, MAX (1, self->rows->len));
+      guint n = self->view->len;
+      g_autofree SortKey *keys = g_new (SortKey, MAX (1, n));
       gboolean text = self->sort_column < HS_RESULTS_COLUMN_SUBSETS;
-      guint n = 0;
 
-      for (guint i = 0; i < self->rows->len; i++)
-        if (row_visible (self, g_ptr_array_index (self->rows, i)))
-          sort_key (self, i, &keys[n++]);
+      for (guint i = 0; i < n; i++)
+        sort_key (self, g_array_index (self->view, guint, i), &keys[i]);
       g_qsort_with_data (keys, (gint) n, sizeof (SortKey), text ? compare_texts : compare_numbers,
                          &self->descending);
-      g_array_set_size (self->view, n);
       for (guint i = 0; i < n; i++)
         g_array_index (self->view, guint, i) = keys[i].index;
     }
@@ -198,7 +228,7 @@ hs_results_model_set_sort (HsResultsModel *self,
     return;
   self->sort_column = column;
   self->descending = descending;
-  refresh_view (self);
+  refresh_view (self, FALSE);
 }
 
 void
@@ -223,7 +253,7 @@ hs_results_model_set_filter (HsResultsModel *self,
   g_clear_pointer (&self->filter_text, g_free);
   if (text != NULL && *text != '\0')
     self->filter_text = g_utf8_casefold (text, -1);
-  refresh_view (self);
+  refresh_view (self, TRUE);
 }
 
 HsResultsRow *
@@ -316,7 +346,7 @@ batch_arrived (gpointer data)
         g_list_model_items_changed (G_LIST_MODEL (self), old_len, 0, self->view->len - old_len);
     }
   else
-    refresh_view (self);
+    refresh_view (self, TRUE);
   self->complete = self->n_done == self->n_instances;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
   if (self->complete)
@@ -517,6 +547,7 @@ hs_results_model_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
+  g_ptr_array_unref (self->slots);
   g_ptr_array_unref (self->rows);
   g_array_unref (self->view);
   g_free (self->filter_text);
@@ -571,6 +602,7 @@ hs_results_model_init (HsResultsModel *self)
 {
   self->rows = g_ptr_array_new_with_free_func (g_object_unref);
   self->view = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->slots = g_ptr_array_new_with_free_func (slot_free);
   self->cancellable = g_cancellable_new ();
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);

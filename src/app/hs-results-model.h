@@ -6,7 +6,9 @@
  * batches (the first after the first instance), with "progress" and
  * "complete" notified.  The model is the visible rows: a filter and a sort
  * order over every row scored so far, kept as an index array so that
- * sorting 10⁵ rows is one qsort of keys, not 10⁵·log 10⁵ GObject compares. */
+ * sorting 10⁵ rows is one qsort of keys, not 10⁵·log 10⁵ GObject compares.
+ * Its items are HsResultsSlot, one per position (hs-results-slot.h says
+ * why); hs_results_model_get_row gives the row at a position. */
 #pragma once
 
 #include <gio/gio.h>

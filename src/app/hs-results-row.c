@@ -88,10 +88,35 @@ hs_results_row_get_values (HsResultsRow *self)
   return self->row;
 }
 
+/* `needle` (ASCII, lower case) in `haystack`, ignoring ASCII case. */
+static gboolean
+ascii_contains (const char *haystack, const char *needle, gsize needle_len)
+{
+  for (const char *p = haystack; *p != '\0'; p++)
+    if (g_ascii_tolower (*p) == needle[0] && g_ascii_strncasecmp (p, needle, needle_len) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 gboolean
 hs_results_row_matches (HsResultsRow *self,
                         const char   *folded_needle)
 {
+  gboolean ascii = TRUE;
+
+  for (const char *p = folded_needle; *p != '\0' && ascii; p++)
+    ascii = (guchar) *p < 0x80;
+  /* An ASCII needle: no copy of the row (10⁵ rows filter in milliseconds);
+   * else the casefolded fields, built once. */
+  if (ascii && *folded_needle != '\0')
+    {
+      gsize len = strlen (folded_needle);
+
+      return ascii_contains (self->instance_id, folded_needle, len) ||
+             ascii_contains (self->sentence_id, folded_needle, len) ||
+             ascii_contains (self->model, folded_needle, len) ||
+             ascii_contains (self->sentence_text, folded_needle, len);
+    }
   if (self->haystack == NULL)
     {
       g_autofree char *joined = g_strjoin ("\n", self->instance_id, self->sentence_id,

@@ -12,6 +12,7 @@
 #include <heatscope/hs-atomic-file.h>
 #include <heatscope/hs-metric-info.h>
 
+#include "hs-results-slot.h"
 #include "hs-results-window.h"
 
 struct _HsResultsWindow
@@ -24,7 +25,8 @@ struct _HsResultsWindow
   HsResultsModel  *model;           /* the one shown, in cache */
 
   GtkColumnView   *view;
-  GtkSingleSelection *selection;
+  GtkNoSelection  *selection;       /* none: GtkSingleSelection searches all rows per sort */
+  GHashTable      *bound;           /* GtkListItem* → ColumnInfo*: the cells on screen */
   GtkSearchEntry  *search;
   GtkDropDown     *subset_dropdown;
   GtkDropDown     *model_dropdown;
@@ -86,9 +88,9 @@ setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, ColumnInfo *in
 }
 
 static void
-bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, ColumnInfo *info)
+show_cell (GtkListItem *item, ColumnInfo *info)
 {
-  HsResultsRow *row = gtk_list_item_get_item (item);
+  HsResultsRow *row = hs_results_slot_get_row (gtk_list_item_get_item (item));
   GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
   const HsScoreRow *values = hs_results_row_get_values (row);
   g_autofree char *text = NULL;
@@ -111,6 +113,37 @@ bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, ColumnInfo *inf
       text = format_value (values->values[info->column - HS_RESULTS_COLUMN_VALUES], info->name);
     }
   gtk_label_set_text (label, text);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, ColumnInfo *info)
+{
+  g_hash_table_insert (info->self->bound, item, info);
+  show_cell (item, info);
+}
+
+static void
+unbind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, ColumnInfo *info)
+{
+  if (info->self->bound != NULL)   /* NULL once the window is disposed */
+    g_hash_table_remove (info->self->bound, item);
+}
+
+static void update_status (HsResultsWindow *self);
+
+/* After a sort or filter the list view keeps the widgets of each position
+ * (its item, the slot, stays): their text is the new row's. */
+static void
+on_items_changed (HsResultsWindow *self)
+{
+  GHashTableIter iter;
+  gpointer item, info;
+
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &item, &info))
+    if (gtk_list_item_get_item (item) != NULL)
+      show_cell (item, info);
+  update_status (self);
 }
 
 /* After a new sort or filter the first rows are the ones asked for. */
@@ -172,6 +205,7 @@ add_column (HsResultsWindow *self, int index, const char *name, const char *titl
   g_object_set_data_full (G_OBJECT (factory), "hs-column", info, g_free);
   g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), info);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), info);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), info);
   sorter = GTK_SORTER (gtk_custom_sorter_new (probe_compare, sorter_info, g_free));
   gtk_column_view_column_set_sorter (column, sorter);
   g_object_unref (sorter);
@@ -319,7 +353,7 @@ show_model (HsResultsWindow *self)
   if (self->dataset == NULL)
     {
       self->model = NULL;
-      gtk_single_selection_set_model (self->selection, NULL);
+      gtk_no_selection_set_model (self->selection, NULL);
       update_status (self);
       return;
     }
@@ -344,16 +378,17 @@ show_model (HsResultsWindow *self)
                                     perturbed ? (HsPerturbation) (choice - 1) : 0);
       g_signal_connect_object (model, "notify::progress", G_CALLBACK (on_model_notify), self, 0);
       g_signal_connect_object (model, "notify::complete", G_CALLBACK (on_model_notify), self, 0);
-      g_signal_connect_object (model, "items-changed", G_CALLBACK (update_status), self,
-                               G_CONNECT_SWAPPED);
+      /* After the list view's own handler (through the selection model). */
+      g_signal_connect_object (model, "items-changed", G_CALLBACK (on_items_changed), self,
+                               G_CONNECT_SWAPPED | G_CONNECT_AFTER);
       g_hash_table_insert (self->cache, key, model);
     }
   /* No rows while the columns change: old rows may have fewer values. */
-  gtk_single_selection_set_model (self->selection, NULL);
+  gtk_no_selection_set_model (self->selection, NULL);
   self->model = model;
   rebuild_columns (self);
   apply_filter (self);
-  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (model));
+  gtk_no_selection_set_model (self->selection, G_LIST_MODEL (model));
   if (gtk_widget_get_visible (GTK_WIDGET (self)))
     hs_results_model_start (model);
   update_status (self);
@@ -368,7 +403,7 @@ drop_cache (HsResultsWindow *self, gboolean wait)
   g_hash_table_iter_init (&iter, self->cache);
   while (g_hash_table_iter_next (&iter, NULL, &model))
     hs_results_model_cancel (model, wait);
-  gtk_single_selection_set_model (self->selection, NULL);
+  gtk_no_selection_set_model (self->selection, NULL);
   self->model = NULL;
   g_hash_table_remove_all (self->cache);
 }
@@ -691,8 +726,8 @@ hs_results_window_init (HsResultsWindow *self)
   build_bar (self, GTK_BOX (bar));
   gtk_box_append (GTK_BOX (box), bar);
 
-  self->selection = gtk_single_selection_new (NULL);
-  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  self->selection = gtk_no_selection_new (NULL);
+  self->bound = g_hash_table_new (NULL, NULL);
   self->view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection))));
   gtk_column_view_set_show_column_separators (self->view, TRUE);
   gtk_column_view_set_single_click_activate (self->view, TRUE);
@@ -730,6 +765,7 @@ hs_results_window_dispose (GObject *object)
     drop_cache (self, TRUE);
   g_clear_pointer (&self->cache, g_hash_table_unref);
   g_clear_object (&self->selection);
+  g_clear_pointer (&self->bound, g_hash_table_unref);
   g_clear_object (&self->model_names);
   g_clear_pointer (&self->dataset, hs_dataset_unref);
   g_clear_pointer (&self->sort_name, g_free);
