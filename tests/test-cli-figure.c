@@ -320,7 +320,7 @@ test_quantity (void)
   err = run_figure_in (data, mixed, svg, 1);
   g_assert_nonnull (strstr (err, "different quantities"));
   g_assert_nonnull (strstr (err, "Grad-CAM relevance"));
-  g_free (err);
+  g_clear_pointer (&err, g_free);
 
   g_free (run_figure_in (data, mixed_cols, svg, 0));
   g_assert_true (g_file_get_contents (svg, &svg_text, NULL, NULL));
@@ -332,6 +332,121 @@ test_quantity (void)
   g_assert_true (g_file_get_contents (svg, &svg_text, NULL, NULL));
   g_assert_cmpuint (count (svg_text, ">relevance</text>"), ==, 1);
   g_free (svg_text);
+}
+
+/* --spec: panels from a JSON file (live built-in models, a free prompt, a
+ * difference, a swapped live panel scored against the original target);
+ * the command line's options override the spec's. */
+static void
+test_spec_live (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *spec = g_build_filename (dir, "fig.json", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.json", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "spec.pdf", NULL);
+  g_autofree char *png = g_build_filename (dir, "spec.png", NULL);
+  g_autofree char *text = NULL, *flat = NULL, *err = NULL;
+  const char *with_spec[] = { "--spec", spec, NULL };
+  const char *override[] = { "--spec", spec, "--width", "89mm", "--caption", "Overridden.", NULL };
+  const char *with_bad[] = { "--spec", bad, NULL };
+  cairo_surface_t *s;
+
+  g_assert_true (g_file_set_contents (spec,
+    "{\"format\": \"heatscope-figure\", \"version\": 1, \"columns\": 3, \"width\": \"183mm\","
+    " \"dpi\": 72, \"caption\": \"Figure 3. Live built-in models.\","
+    " \"row_headers\": [\"grounded\", \"blind\"],"
+    " \"panels\": ["
+    "  {\"instance\": \"phantom-000000\", \"query\": \"s1\", \"live\": \"grounded\"},"
+    "  {\"instance\": \"phantom-000000\", \"query\": \"s1\", \"live\": \"grounded\","
+    "   \"perturbation\": \"swap-left-right\"},"
+    "  {\"diff\": [1, 2]},"
+    "  {\"instance\": \"phantom-000000\", \"query\": \"s1\", \"live\": \"blind\"},"
+    "  {\"instance\": \"phantom-000000\", \"prompt\": \"Cardiomegaly.\", \"live\": \"blind\","
+    "   \"title\": \"free prompt: Cardiomegaly\"},"
+    "  {\"instance\": \"phantom-000000\", \"query\": \"s1\", \"model\": \"sim-blind\"}]}", -1, NULL));
+  g_free (run_figure_in (demo (), with_spec, pdf, 0));
+  g_assert_cmpfloat (fabs (pdf_page_width (pdf) - 183 * 72 / 25.4), <, 0.01);
+  text = run_tool ("pdftotext", pdf, "-");
+  flat = g_strdup (text);
+  g_strdelimit (flat, "\n", ' ');
+  for (const char *const *want = (const char *const[]) { "grounded (live) · phantom-000000",
+         "blind (live) · phantom-000000", "sim-blind · phantom-000000", "free prompt: Cardiomegaly",
+         "A mass is seen in the left mid lung zone", "scored against the original",
+         "difference of panels a and b", "Figure 3. Live built-in models.", "f ", NULL }; *want; want++)
+    if (strstr (flat, *want) == NULL)
+      g_error ("pdftotext has no '%s' in:\n%s", *want, text);
+
+  /* the spec's dpi (72): one pixel per point */
+  g_free (run_figure_in (demo (), with_spec, png, 0));
+  s = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_image_surface_get_width (s), ==, (int) ceil (183 * 72 / 25.4));
+  cairo_surface_destroy (s);
+
+  g_free (run_figure_in (demo (), override, pdf, 0));
+  g_assert_cmpfloat (fabs (pdf_page_width (pdf) - 89 * 72 / 25.4), <, 0.01);
+  g_free (text);
+  text = run_tool ("pdftotext", pdf, "-");
+  g_assert_nonnull (strstr (text, "Overridden."));
+  g_assert_null (strstr (text, "Figure 3."));
+
+  /* errors name the spec file and the panel */
+  g_assert_true (g_file_set_contents (bad,
+    "{\"panels\": [{\"instance\": \"phantom-000000\", \"query\": \"s1\"},"
+    " {\"instance\": \"nobody\", \"query\": \"s1\", \"live\": \"grounded\"}]}", -1, NULL));
+  err = run_figure_in (demo (), with_bad, pdf, 1);
+  g_assert_nonnull (strstr (err, "bad.json: $.panels[1]: no instance 'nobody'"));
+  g_clear_pointer (&err, g_free);
+  g_assert_true (g_file_set_contents (bad, "{\"panels\": [{\"instance\": \"x\", \"query\": 1}]}",
+                                      -1, NULL));
+  err = run_figure_in (demo (), with_bad, pdf, 1);
+  g_assert_nonnull (strstr (err, "bad.json: $.panels[0].query: expected a string"));
+  g_clear_pointer (&err, g_free);
+}
+
+/* live=backend-exec panels: the command comes from --backend-exec only; a
+ * fake backend answers a 1 × 2 map [0.25, 0.75] for every request. */
+static void
+test_exec (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *script = g_build_filename (dir, "fake.sh", NULL);
+  g_autofree char *spec = g_build_filename (dir, "exec.json", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "exec.pdf", NULL);
+  g_autofree char *command = NULL, *text = NULL, *err = NULL;
+
+  g_assert_true (g_file_set_contents (script,
+    "while read -r line; do\n"
+    "  id=$(printf '%s' \"$line\" | sed 's/.*\"id\":\\([0-9]*\\).*/\\1/')\n"
+    "  printf '{\"id\":%s,\"tokens\":[\"a\"],\"shape\":[1,2],\"maps\":\"AACAPgAAQD8=\",\"no_attn\":null}\\n' \"$id\"\n"
+    "done\n", -1, NULL));
+  g_assert_true (g_file_set_contents (spec,
+    "{\"panels\": [{\"instance\": \"phantom-000000\", \"query\": \"s1\", \"live\": \"backend-exec\"}]}",
+    -1, NULL));
+  command = g_strdup_printf ("sh '%s'", script);
+  {
+    const char *args[] = { "--spec", spec, "--panel", "phantom-000000:s2:live=backend-exec",
+                           "--backend-exec", command, NULL };
+    g_free (run_figure_in (demo (), args, pdf, 0));
+    text = run_tool ("pdftotext", pdf, "-");
+    /* one shared scale over both maps: exactly the backend's 0.25 … 0.75 */
+    for (const char *const *want = (const char *const[]) { "external backend (live)", "0.25", "0.75",
+           "The left lung is clear.", NULL }; *want; want++)
+      if (strstr (text, *want) == NULL)
+        g_error ("pdftotext has no '%s' in:\n%s", *want, text);
+  }
+  {
+    const char *no_command[] = { "--spec", spec, NULL };
+    err = run_figure_in (demo (), no_command, pdf, 2);
+    g_assert_nonnull (strstr (err, "exec.json: $.panels[0]: a backend-exec panel needs --backend-exec"));
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    const char *crash[] = { "--spec", spec, "--backend-exec", "sh -c 'exit 3'", NULL };
+    err = run_figure_in (demo (), crash, pdf, 1);
+    g_assert_nonnull (strstr (err, "exec.json: $.panels[0]: "));
+    g_assert_nonnull (strstr (err, "status 3"));
+    g_clear_pointer (&err, g_free);
+  }
 }
 
 static void
@@ -370,6 +485,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-figure/swap-diff", test_swap_diff);
   g_test_add_func ("/cli-figure/per-column", test_per_column);
   g_test_add_func ("/cli-figure/quantity", test_quantity);
+  g_test_add_func ("/cli-figure/spec-live", test_spec_live);
+  g_test_add_func ("/cli-figure/exec", test_exec);
   g_test_add_func ("/cli-figure/errors", test_errors);
   return g_test_run ();
 }

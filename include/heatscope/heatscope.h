@@ -23,6 +23,7 @@
 #include "hs-legend.h"
 #include "hs-figure.h"
 #include "hs-figure-grid.h"
+#include "hs-figure-spec.h"
 #include "hs-safetensors.h"
 #include "hs-model.h"
 #include "hs-target.h"

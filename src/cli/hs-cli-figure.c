@@ -1,10 +1,15 @@
-/* hs-cli-figure.c — heatscope-cli figure DATASET --panel I:Q[:M[:PERTURBATION]] ... -o OUT
+/* hs-cli-figure.c — heatscope-cli figure DATASET [--spec FIG.json] --panel I:Q[:M[:P]] ... -o OUT
  *
- * Composes a publication figure (hs-figure-grid) from precomputed maps:
- * rows × columns of panels with one shared colour scale and bar, A − B
- * difference panels with a diverging bar, panel letters, headers, a region
- * legend and a caption, at a physical width and font size. */
+ * Composes a publication figure (hs-figure-grid) from precomputed maps,
+ * live built-in models or the command line's external backend: rows ×
+ * columns of panels with one shared colour scale and bar, A − B difference
+ * panels with a diverging bar, panel letters, headers, a region legend and
+ * a caption, at a physical width and font size.  Panels come from a spec
+ * file (hs-figure-spec.h) and/or --panel; both are HsFigureSpecPanel. */
 #include "hs-cli.h"
+
+#include <heatscope/hs-backend-exec.h>
+#include <heatscope/hs-model.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +33,8 @@ panel_data_free (gpointer data)
 {
   PanelData *d = data;
 
+  if (d == NULL)   /* a panel not loaded when an earlier one failed */
+    return;
   g_clear_pointer (&d->image, hs_image_unref);
   g_clear_pointer (&d->map, hs_attention_map_unref);
   g_free (d->diff);
@@ -80,109 +87,312 @@ score_against (HsDataset *dataset, const HsInstance *instance, const HsSentence 
   return TRUE;
 }
 
-/* One --panel INSTANCE:QUERY[:MODEL[:PERTURBATION]]. */
-static PanelData *
-load_panel (HsDataset *dataset, const char *dataset_path, const char *spec, GError **error)
+/* What a panel needs beyond the dataset: the live models and the command
+ * line's backend (a spec file never names a command). */
+typedef struct {
+  HsDataset     *dataset;
+  const char    *dataset_path;
+  HsModelCache  *models;
+  HsBackendExec *backend;
+} Sources;
+
+/* --panel INSTANCE:QUERY[:MODEL[:swap-left-right]]; MODEL "live=NAME" runs a
+ * built-in model, "live=backend-exec" the --backend-exec command.  For a
+ * live panel a QUERY that is no sentence id of the instance is a free prompt. */
+static HsFigureSpecPanel *
+parse_panel_option (HsDataset *dataset, const char *text, GError **error)
 {
-  g_auto(GStrv) parts = g_strsplit (spec, ":", 4);
+  g_auto(GStrv) parts = g_strsplit (text, ":", 4);
   guint n = g_strv_length (parts);
-  const char *model;
-  g_autofree char *swapped = NULL, *prompt = NULL;
-  HsPerturbation perturbation = HS_N_PERTURBATIONS;
+  HsFigureSpecPanel *panel;
   HsInstance *instance;
-  HsSentence *sentence;
-  HsMapRef *ref;
-  PanelData *d;
 
   if (n < 2 || *parts[0] == '\0' || *parts[1] == '\0')
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "bad --panel '%s' (INSTANCE:QUERY[:MODEL[:swap-left-right]])", spec);
+                   "bad --panel '%s' (INSTANCE:QUERY[:MODEL[:swap-left-right]])", text);
       return NULL;
     }
-  model = n >= 3 && *parts[2] ? parts[2] : NULL;
-  if (n == 4 && (!hs_perturbation_from_string (parts[3], &perturbation)
-                 || perturbation != HS_PERTURB_SWAP_LEFT_RIGHT))
+  if (n == 4 && !g_str_equal (parts[3], "swap-left-right"))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "--panel '%s': the only perturbation a figure draws is swap-left-right", spec);
+                   "--panel '%s': the only perturbation a figure draws is swap-left-right", text);
       return NULL;
     }
+  panel = g_new0 (HsFigureSpecPanel, 1);
+  panel->instance = g_strdup (parts[0]);
+  panel->swap = n == 4;
+  if (n >= 3 && g_str_has_prefix (parts[2], "live="))
+    {
+      const char *name = parts[2] + strlen ("live=");
+
+      if (g_str_equal (name, "backend-exec"))
+        panel->source = HS_FIGURE_SOURCE_EXEC;
+      else if (g_strv_contains (hs_model_list_builtin (), name))
+        {
+          panel->source = HS_FIGURE_SOURCE_LIVE;
+          panel->model = g_strdup (name);
+        }
+      else
+        {
+          g_autofree char *names = g_strjoinv (", ", (char **) hs_model_list_builtin ());
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "--panel '%s': '%s' is not a built-in model (%s) or backend-exec", text,
+                       name, names);
+          hs_figure_spec_panel_free (panel);
+          return NULL;
+        }
+    }
+  else if (n >= 3 && *parts[2])
+    panel->model = g_strdup (parts[2]);
   instance = hs_dataset_find_instance (dataset, parts[0]);
-  if (instance == NULL)
+  if (panel->source != HS_FIGURE_SOURCE_PRECOMPUTED && instance
+      && hs_instance_find_sentence (instance, parts[1]) == NULL && !panel->swap)
+    panel->prompt = g_strdup (parts[1]);
+  else
+    panel->query = g_strdup (parts[1]);
+  return panel;
+}
+
+/* A precomputed panel's map reference (the swapped prompt's own map for a
+ * swapped panel). */
+static HsMapRef *
+find_precomputed (const Sources *src, const HsFigureSpecPanel *spec, const char *where,
+                  HsInstance *instance, const char *swapped, GError **error)
+{
+  HsMapRef *ref = swapped ? hs_instance_find_map_by_prompt (instance, spec->model, swapped)
+                          : hs_cli_find_map (instance, spec->model, spec->query);
+
+  if (ref == NULL && swapped)
+    g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
+                 "%s: %s: instance '%s' has no map%s%s for the swapped prompt '%s'",
+                 src->dataset_path, where, instance->id, spec->model ? " of model " : "",
+                 spec->model ? spec->model : "", swapped);
+  else if (ref == NULL)
+    g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
+                 "%s: %s: instance '%s' has no map for query '%s'%s%s", src->dataset_path, where,
+                 instance->id, spec->query, spec->model ? " and model " : "",
+                 spec->model ? spec->model : "");
+  return ref;
+}
+
+/* A live panel's map: the built-in model or the external backend on the
+ * dataset's image and `text`. */
+static HsAttentionMap *
+attend_live (const Sources *src, const HsFigureSpecPanel *spec, HsInstance *instance, HsImage *image, const char *text, GError **error)
+{
+  if (spec->source == HS_FIGURE_SOURCE_EXEC)
     {
-      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND, "%s: no instance '%s'",
-                   dataset_path, parts[0]);
-      return NULL;
-    }
-  sentence = hs_instance_find_sentence (instance, parts[1]);
-  if (perturbation == HS_PERTURB_SWAP_LEFT_RIGHT)
-    {
-      /* the swapped prompt's own precomputed map, boxed and scored against
-       * the ORIGINAL sentence's target */
-      if (sentence == NULL)
+      g_autofree char *image_path = NULL;
+
+      if (src->backend == NULL)
         {
-          g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
-                       "%s: --panel '%s': a swapped panel needs a sentence id, instance '%s' has no sentence '%s'",
-                       dataset_path, spec, parts[0], parts[1]);
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "a backend-exec panel needs --backend-exec COMMAND on the command "
+                       "line (a spec file never names a command)");
           return NULL;
         }
-      swapped = hs_text_swap_sides (sentence->text);
-      ref = hs_instance_find_map_by_prompt (instance, model, swapped);
-      if (ref == NULL)
-        {
-          g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
-                       "%s: instance '%s' has no map%s%s for the swapped prompt '%s'",
-                       dataset_path, parts[0], model ? " of model " : "", model ? model : "",
-                       swapped);
-          return NULL;
-        }
+      image_path = hs_dataset_resolve_path (src->dataset, instance->image, error);
+      return image_path ? hs_backend_exec_attend (src->backend, image_path, text, FALSE, NULL,
+                                                  error)
+                        : NULL;
     }
   else
     {
-      ref = hs_cli_find_map (instance, model, parts[1]);
+      HsModel *model = hs_model_cache_get_model (src->models, spec->model, error);
+      return model ? hs_model_attend_image (model, image, text, error) : NULL;
+    }
+}
+
+/* One panel (not a difference) from its description; `where` names it in
+ * errors ("--panel 'p0:s1'" or "fig.json: $.panels[2]"). */
+static PanelData *
+load_panel (const Sources *src, const HsFigureSpecPanel *spec, const char *where, GError **error)
+{
+  g_autofree char *swapped = NULL, *prompt = NULL;
+  gboolean live = spec->source != HS_FIGURE_SOURCE_PRECOMPUTED;
+  const char *model_name;
+  HsInstance *instance;
+  HsSentence *sentence = NULL;
+  HsMapRef *ref = NULL;
+  PanelData *d;
+
+  instance = hs_dataset_find_instance (src->dataset, spec->instance);
+  if (instance == NULL)
+    {
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND, "%s: %s: no instance '%s'",
+                   src->dataset_path, where, spec->instance);
+      return NULL;
+    }
+  if (spec->query)
+    sentence = hs_instance_find_sentence (instance, spec->query);
+  if ((spec->swap || (live && spec->query)) && sentence == NULL)
+    {
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
+                   "%s: %s: instance '%s' has no sentence '%s'%s", src->dataset_path, where,
+                   instance->id, spec->query ? spec->query : "",
+                   spec->swap ? " (a swapped panel is scored against a sentence's target)" : "");
+      return NULL;
+    }
+  if (spec->swap && sentence)
+    swapped = hs_text_swap_sides (sentence->text);
+  if (!live)
+    {
+      ref = find_precomputed (src, spec, where, instance, swapped, error);
       if (ref == NULL)
-        {
-          g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
-                       "%s: instance '%s' has no map for query '%s'%s%s", dataset_path, parts[0],
-                       parts[1], model ? " and model " : "", model ? model : "");
-          return NULL;
-        }
+        return NULL;
       if (sentence == NULL && ref->query)
         sentence = hs_instance_find_sentence (instance, ref->query);
     }
 
   d = g_new0 (PanelData, 1);
-  d->image = hs_dataset_load_image (dataset, instance, error);
+  d->image = hs_dataset_load_image (src->dataset, instance, error);
   if (d->image)
-    d->map = hs_dataset_load_map (dataset, ref, error);
-  if (d->map == NULL || !hs_cli_collect_targets (dataset, instance, sentence, &d->targets, error))
+    {
+      const char *text = swapped ? swapped : sentence ? sentence->text : spec->prompt;
+
+      d->map = live ? attend_live (src, spec, instance, d->image, text, error)
+                    : hs_dataset_load_map (src->dataset, ref, error);
+      if (d->map == NULL && live)
+        g_prefix_error (error, "%s: ", where);
+    }
+  if (d->map == NULL
+      || !hs_cli_collect_targets (src->dataset, instance, sentence, &d->targets, error))
     {
       panel_data_free (d);
       return NULL;
     }
-  d->phantom_note = hs_model_is_phantom_trained_on_real (ref->model, instance);
-  prompt = clean_prompt (swapped ? swapped : ref->prompt ? ref->prompt
-                         : sentence ? sentence->text : parts[1]);
-  d->title = g_strdup (prompt);
+  prompt = clean_prompt (swapped ? swapped : ref && ref->prompt ? ref->prompt
+                         : sentence ? sentence->text : spec->prompt ? spec->prompt : spec->query);
+  d->title = g_strdup (spec->title ? spec->title : prompt);
+  model_name = spec->source == HS_FIGURE_SOURCE_EXEC ? "external backend (live)"
+               : live ? spec->model : ref->model;
+  /* a built-in model (live or precomputed) on a real image says so; the
+   * external backend's model is the user's own */
+  d->phantom_note = spec->source != HS_FIGURE_SOURCE_EXEC
+                    && hs_model_is_phantom_trained_on_real (model_name, instance);
   if (swapped)
     {
       double auroc = NAN;
       g_autofree char *score = NULL;
 
-      if (!score_against (dataset, instance, sentence, d->image, d->map, &auroc, error))
+      if (!score_against (src->dataset, instance, sentence, d->image, d->map, &auroc, error))
         {
           panel_data_free (d);
           return NULL;
         }
       score = isfinite (auroc) ? g_strdup_printf ("%.3f", auroc) : g_strdup ("n/a");
       d->note = g_strdup_printf ("left/right swapped; boxed and scored against the original "
-                                 "target: AUROC %s · %s · %s", score, ref->model, instance->id);
+                                 "target: AUROC %s · %s%s · %s", score, model_name,
+                                 spec->source == HS_FIGURE_SOURCE_LIVE ? " (live)" : "",
+                                 instance->id);
     }
   else
-    d->note = g_strdup_printf ("%s · %s", ref->model, instance->id);
-  d->quantity = ref->quantity;
+    d->note = g_strdup_printf ("%s%s · %s", model_name,
+                               spec->source == HS_FIGURE_SOURCE_LIVE ? " (live)" : "",
+                               instance->id);
+  d->quantity = ref ? ref->quantity : NULL;
   return d;
+}
+
+/* A − B of two loaded panels on one map grid. */
+static PanelData *
+diff_panel (GPtrArray *data, guint a, guint b, const char *where, GError **error)
+{
+  PanelData *da = g_ptr_array_index (data, a - 1), *db = g_ptr_array_index (data, b - 1), *d;
+  guint wa = hs_attention_map_get_width (da->map), ha = hs_attention_map_get_height (da->map);
+
+  if (wa != hs_attention_map_get_width (db->map) || ha != hs_attention_map_get_height (db->map))
+    {
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_INVALID,
+                   "%s: the maps are %u×%u and %u×%u; a difference needs one grid", where, wa, ha,
+                   hs_attention_map_get_width (db->map), hs_attention_map_get_height (db->map));
+      return NULL;
+    }
+  d = g_new0 (PanelData, 1);
+  d->image = hs_image_ref (da->image);
+  d->phantom_note = da->phantom_note || db->phantom_note;
+  d->diff = g_new (double, (gsize) wa * ha);
+  d->diff_w = wa;
+  d->diff_h = ha;
+  for (gsize k = 0; k < (gsize) wa * ha; k++)
+    d->diff[k] = hs_attention_map_peek_values (da->map)[k]
+                 - hs_attention_map_peek_values (db->map)[k];
+  d->targets.boxes = g_array_ref (da->targets.boxes);
+  d->targets.masks = g_array_new (FALSE, FALSE, sizeof (HsFigureMask));
+  for (guint m = 0; m < da->targets.masks->len; m++)
+    {
+      HsFigureMask fm = g_array_index (da->targets.masks, HsFigureMask, m);
+      fm.mask = hs_image_ref (fm.mask);
+      g_array_append_val (d->targets.masks, fm);
+    }
+  d->title = g_strdup_printf ("%c − %c", 'a' + a - 1, 'a' + b - 1);
+  d->note = g_strdup_printf ("difference of panels %c and %c", 'a' + a - 1, 'a' + b - 1);
+  return d;
+}
+
+/* The panels of the spec, then --panel's, then --diff's, loaded in order;
+ * a difference refers to earlier or later panels by number (from 1). */
+static gboolean
+load_panels (const Sources *src, const char *spec_path, GPtrArray *specs, guint n_spec,
+             char **panel_texts, char **diff_texts, GPtrArray *data, GError **error)
+{
+  guint n_base = specs->len;
+  g_autoptr(GPtrArray) wheres = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < specs->len; i++)
+    g_ptr_array_add (wheres, i < n_spec ? g_strdup_printf ("%s: $.panels[%u]", spec_path, i)
+                                        : g_strdup_printf ("--panel '%s'", panel_texts[i - n_spec]));
+  for (guint i = 0; diff_texts && diff_texts[i]; i++)
+    {
+      HsFigureSpecPanel *d;
+      int a = 0, b = 0;
+      char tail;
+
+      if (sscanf (diff_texts[i], "%d,%d%c", &a, &b, &tail) != 2 || a < 1 || b < 1
+          || (guint) a > n_base || (guint) b > n_base || a == b)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "bad --diff '%s' (A,B: two different panel numbers in 1..%u)",
+                       diff_texts[i], n_base);
+          return FALSE;
+        }
+      d = g_new0 (HsFigureSpecPanel, 1);
+      d->diff_a = (guint) a;
+      d->diff_b = (guint) b;
+      g_ptr_array_add (specs, d);
+      g_ptr_array_add (wheres, g_strdup_printf ("--diff %s", diff_texts[i]));
+    }
+  /* differences last: their panels may come after them in the spec */
+  g_ptr_array_set_size (data, specs->len);
+  for (int pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < specs->len; i++)
+      {
+        const HsFigureSpecPanel *spec = g_ptr_array_index (specs, i);
+        const char *where = g_ptr_array_index (wheres, i);
+
+        if ((spec->diff_a != 0) != (pass == 1))
+          continue;
+        if (spec->diff_a)
+          {
+            const HsFigureSpecPanel *a = g_ptr_array_index (specs, spec->diff_a - 1);
+            const HsFigureSpecPanel *b = g_ptr_array_index (specs, spec->diff_b - 1);
+
+            if (a->diff_a || b->diff_a)
+              {
+                g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                             "%s: panel %u is itself a difference", where,
+                             a->diff_a ? spec->diff_a : spec->diff_b);
+                return FALSE;
+              }
+            data->pdata[i] = diff_panel (data, spec->diff_a, spec->diff_b, where, error);
+          }
+        else
+          data->pdata[i] = load_panel (src, spec, where, error);
+        if (data->pdata[i] == NULL)
+          return FALSE;
+      }
+  return TRUE;
 }
 
 int
@@ -190,13 +400,16 @@ hs_cli_figure (int argc, char **argv)
 {
   g_auto(GStrv) panel_specs = NULL, diff_specs = NULL, row_headers = NULL, column_headers = NULL;
   g_autofree char *output = NULL, *colormap = NULL, *scale = NULL, *width_text = NULL;
-  g_autofree char *caption = NULL, *quantity = NULL;
-  double dpi = 300, font_size = 7, opacity = 0.5;
-  int columns = 0;
+  g_autofree char *caption = NULL, *quantity = NULL, *spec_path = NULL, *backend_command = NULL;
+  double dpi = NAN, font_size = NAN, opacity = NAN;
+  int columns = 0, timeout_s = HS_BACKEND_EXEC_DEFAULT_TIMEOUT_MS / 1000;
   gboolean per_row = FALSE, per_column = FALSE, no_letters = FALSE, no_regions = FALSE;
   GOptionEntry entries[] = {
-    { "panel", 0, 0, G_OPTION_ARG_STRING_ARRAY, &panel_specs, "A panel (repeat; row-major): instance, sentence id or map prompt, model, optional swap-left-right", "I:Q[:M[:P]]" },
+    { "spec", 0, 0, G_OPTION_ARG_FILENAME, &spec_path, "A figure spec (JSON; see README): its panels come first, options given here override its settings", "FIG.json" },
+    { "panel", 0, 0, G_OPTION_ARG_STRING_ARRAY, &panel_specs, "A panel (repeat; row-major): instance, sentence id or map prompt, model (precomputed, live=grounded|blind|noattn or live=backend-exec), optional swap-left-right", "I:Q[:M[:P]]" },
     { "diff", 0, 0, G_OPTION_ARG_STRING_ARRAY, &diff_specs, "A difference panel A − B of panels A and B (1-based, repeat)", "A,B" },
+    { "backend-exec", 0, 0, G_OPTION_ARG_STRING, &backend_command, "The external model of live=backend-exec panels (docs/backend-protocol.md); only ever from the command line", "COMMAND" },
+    { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_s, "Seconds to wait for each --backend-exec answer (default 30)", "SECONDS" },
     { "columns", 0, 0, G_OPTION_ARG_INT, &columns, "Panels per row (default: all in one row, at most 3)", "N" },
     { "row-header", 0, 0, G_OPTION_ARG_STRING_ARRAY, &row_headers, "Header of the next row (repeat)", "TEXT" },
     { "column-header", 0, 0, G_OPTION_ARG_STRING_ARRAY, &column_headers, "Header of the next column (repeat)", "TEXT" },
@@ -218,12 +431,17 @@ hs_cli_figure (int argc, char **argv)
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(HsFigureSpec) spec = NULL;
+  g_autoptr(HsModelCache) models = NULL;
+  g_autoptr(HsBackendExec) backend = NULL;
+  g_autoptr(GPtrArray) specs = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_figure_spec_panel_free);
   g_autoptr(GPtrArray) data = g_ptr_array_new_with_free_func (panel_data_free);
   g_autoptr(GArray) panels = g_array_new (FALSE, TRUE, sizeof (HsFigurePanel));
-  g_autoptr(GPtrArray) diff_titles = g_ptr_array_new_with_free_func (g_free);
+  const char *scale_group = NULL;
+  Sources src = { 0 };
   HsFigureGrid grid;
   HsFigureFormat format;
-  guint n_base;
+  guint n_spec = 0;
 
   context = g_option_context_new ("DATASET — compose a publication figure of several panels");
   g_option_context_add_main_entries (context, entries, NULL);
@@ -233,13 +451,14 @@ hs_cli_figure (int argc, char **argv)
     "quantity, a diverging bar for A − B difference panels, panel letters, row and column\n"
     "headers, a legend of region colours and a caption.  Sizes are in points: PDF and SVG\n"
     "pages are the requested width, PNG is rendered at --dpi.  A swap-left-right panel\n"
-    "draws the swapped prompt's map boxed and scored against the ORIGINAL target.");
+    "draws the swapped prompt's map boxed and scored against the ORIGINAL target.  Panels\n"
+    "are precomputed maps, live built-in models or the --backend-exec command.");
   if (!hs_cli_parse_dataset (context, &argc, &argv, CMD))
     return HS_CLI_EXIT_USAGE;
 
-  if (panel_specs == NULL || output == NULL)
+  if ((panel_specs == NULL && spec_path == NULL) || output == NULL)
     {
-      hs_cli_error (CMD, "--panel (at least one) and -o are required");
+      hs_cli_error (CMD, "--panel (at least one) or --spec, and -o are required");
       return HS_CLI_EXIT_USAGE;
     }
   if (!hs_figure_format_from_path (output, &format, &error))
@@ -247,6 +466,36 @@ hs_cli_figure (int argc, char **argv)
       hs_cli_error (CMD, "%s", error->message);
       return HS_CLI_EXIT_USAGE;
     }
+  if (spec_path)
+    {
+      spec = hs_figure_spec_load (spec_path, &error);
+      if (spec == NULL)
+        {
+          hs_cli_error (CMD, "%s", error->message);
+          return HS_CLI_EXIT_INPUT;
+        }
+      /* the command line wins over the spec */
+      if (width_text == NULL) width_text = g_strdup (spec->width);
+      if (isnan (dpi)) dpi = spec->dpi;
+      if (isnan (font_size)) font_size = spec->font_size;
+      if (isnan (opacity)) opacity = spec->opacity;
+      if (colormap == NULL) colormap = g_strdup (spec->colormap);
+      if (scale == NULL) scale = g_strdup (spec->scale);
+      if (caption == NULL) caption = g_strdup (spec->caption);
+      if (quantity == NULL) quantity = g_strdup (spec->quantity);
+      if (row_headers == NULL) row_headers = g_strdupv (spec->row_headers);
+      if (column_headers == NULL) column_headers = g_strdupv (spec->column_headers);
+      if (columns == 0) columns = (int) spec->columns;
+      if (!per_row && !per_column) scale_group = spec->scale_group;
+      if (!no_letters) no_letters = spec->letters == 0;
+      if (!no_regions) no_regions = spec->region_legend == 0;
+      n_spec = spec->panels->len;
+      for (guint i = 0; i < n_spec; i++)
+        g_ptr_array_add (specs, g_steal_pointer (&spec->panels->pdata[i]));
+    }
+  if (isnan (dpi)) dpi = 300;
+  if (isnan (font_size)) font_size = 7;
+  if (isnan (opacity)) opacity = 0.5;
   hs_figure_grid_init (&grid);
   if (width_text && !hs_figure_parse_length (width_text, &grid.width, &error))
     {
@@ -272,6 +521,21 @@ hs_cli_figure (int argc, char **argv)
       hs_cli_error (CMD, "--columns must lie in [1, 64]");
       return HS_CLI_EXIT_USAGE;
     }
+  if (backend_command)
+    {
+      if (timeout_s <= 0 || timeout_s > 24 * 3600)
+        {
+          hs_cli_error (CMD, "--timeout must be between 1 and 86400 seconds, not %d", timeout_s);
+          return HS_CLI_EXIT_USAGE;
+        }
+      backend = hs_backend_exec_new (backend_command, &error);
+      if (backend == NULL)
+        {
+          hs_cli_error (CMD, "%s", error->message);
+          return HS_CLI_EXIT_USAGE;
+        }
+      hs_backend_exec_set_timeout (backend, (guint) timeout_s * 1000);
+    }
 
   dataset = hs_dataset_load (argv[1], &error);
   if (dataset == NULL)
@@ -279,63 +543,26 @@ hs_cli_figure (int argc, char **argv)
       hs_cli_error (CMD, "%s", error->message);
       return HS_CLI_EXIT_INPUT;
     }
-  for (guint i = 0; panel_specs[i]; i++)
+  for (guint i = 0; panel_specs && panel_specs[i]; i++)
     {
-      PanelData *d = load_panel (dataset, argv[1], panel_specs[i], &error);
+      HsFigureSpecPanel *p = parse_panel_option (dataset, panel_specs[i], &error);
 
-      if (d == NULL)
+      if (p == NULL)
         {
           hs_cli_error (CMD, "%s", error->message);
-          return error->domain == G_OPTION_ERROR ? HS_CLI_EXIT_USAGE : HS_CLI_EXIT_INPUT;
-        }
-      g_ptr_array_add (data, d);
-    }
-  n_base = data->len;
-  for (guint i = 0; diff_specs && diff_specs[i]; i++)
-    {
-      int a = 0, b = 0;
-      char tail;
-      PanelData *da, *db, *d;
-      guint wa, ha;
-
-      if (sscanf (diff_specs[i], "%d,%d%c", &a, &b, &tail) != 2 || a < 1 || b < 1
-          || (guint) a > n_base || (guint) b > n_base || a == b)
-        {
-          hs_cli_error (CMD, "bad --diff '%s' (A,B: two different panel numbers in 1..%u)",
-                        diff_specs[i], n_base);
           return HS_CLI_EXIT_USAGE;
         }
-      da = g_ptr_array_index (data, a - 1);
-      db = g_ptr_array_index (data, b - 1);
-      wa = hs_attention_map_get_width (da->map);
-      ha = hs_attention_map_get_height (da->map);
-      if (wa != hs_attention_map_get_width (db->map) || ha != hs_attention_map_get_height (db->map))
-        {
-          hs_cli_error (CMD, "--diff %s: the maps are %u×%u and %u×%u; a difference needs one grid",
-                        diff_specs[i], wa, ha, hs_attention_map_get_width (db->map),
-                        hs_attention_map_get_height (db->map));
-          return HS_CLI_EXIT_INPUT;
-        }
-      d = g_new0 (PanelData, 1);
-      d->image = hs_image_ref (da->image);
-      d->phantom_note = da->phantom_note || db->phantom_note;
-      d->diff = g_new (double, (gsize) wa * ha);
-      d->diff_w = wa;
-      d->diff_h = ha;
-      for (gsize k = 0; k < (gsize) wa * ha; k++)
-        d->diff[k] = hs_attention_map_peek_values (da->map)[k]
-                     - hs_attention_map_peek_values (db->map)[k];
-      d->targets.boxes = g_array_ref (da->targets.boxes);
-      d->targets.masks = g_array_new (FALSE, FALSE, sizeof (HsFigureMask));
-      for (guint m = 0; m < da->targets.masks->len; m++)
-        {
-          HsFigureMask fm = g_array_index (da->targets.masks, HsFigureMask, m);
-          fm.mask = hs_image_ref (fm.mask);
-          g_array_append_val (d->targets.masks, fm);
-        }
-      d->title = g_strdup_printf ("%c − %c", 'a' + a - 1, 'a' + b - 1);
-      d->note = g_strdup_printf ("difference of panels %c and %c", 'a' + a - 1, 'a' + b - 1);
-      g_ptr_array_add (data, d);
+      g_ptr_array_add (specs, p);
+    }
+  models = hs_model_cache_new ();
+  src.dataset = dataset;
+  src.dataset_path = argv[1];
+  src.models = models;
+  src.backend = backend;
+  if (!load_panels (&src, spec_path, specs, n_spec, panel_specs, diff_specs, data, &error))
+    {
+      hs_cli_error (CMD, "%s", error->message);
+      return error->domain == G_OPTION_ERROR ? HS_CLI_EXIT_USAGE : HS_CLI_EXIT_INPUT;
     }
 
   for (guint i = 0; i < data->len; i++)
@@ -367,8 +594,9 @@ hs_cli_figure (int argc, char **argv)
   grid.column_headers = (const char * const *) column_headers;
   grid.caption = caption;
   grid.quantity = quantity;
-  grid.scale_group = per_row ? HS_FIGURE_SCALE_ROW
-                     : per_column ? HS_FIGURE_SCALE_COLUMN : HS_FIGURE_SCALE_SHARED;
+  grid.scale_group = per_row || g_strcmp0 (scale_group, "row") == 0 ? HS_FIGURE_SCALE_ROW
+                     : per_column || g_strcmp0 (scale_group, "column") == 0 ? HS_FIGURE_SCALE_COLUMN
+                     : HS_FIGURE_SCALE_SHARED;
   grid.letters = !no_letters;
   grid.region_legend = !no_regions;
   if (!hs_figure_grid_save (&grid, format, output, &error))

@@ -1,0 +1,501 @@
+/* hs-figure-spec.c — the figure spec file (hs-figure-spec.h), read as
+ * hostile input with the manifest's strict reader (hs-json-reader): a size
+ * limit before reading, UTF-8 checked, nesting bounded by the parser, every
+ * member's type checked and the first problem reported with its JSON path.
+ * It only describes panels; the CLI loads them. */
+#include "hs-figure-spec.h"
+#include "hs-figure.h"
+#include "hs-model.h"
+#include "hs-i18n-private.h"
+#include "hs-json-reader-private.h"
+#include "hs-safe-open.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+typedef struct {
+  const char *display;
+  GError    **error;
+  gboolean    failed;
+} Reader;
+
+/* The first problem only: "FILE: $.panels[2].live: message". */
+static gboolean G_GNUC_PRINTF (3, 4)
+fail (Reader *r, const HsJsonPath *path, const char *format, ...)
+{
+  g_autofree char *where = NULL, *message = NULL;
+  va_list args;
+
+  if (r->failed)
+    return FALSE;
+  r->failed = TRUE;
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  where = hs_json_path_to_string (path);
+  g_set_error (r->error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID, "%s: %s: %s", r->display,
+               where, message);
+  return FALSE;
+}
+
+static gboolean
+check_members (Reader *r, HjNode *object, const HsJsonPath *path, const char * const *known)
+{
+  for (guint i = 0; i < object->n; i++)
+    if (!g_strv_contains (known, object->v.members[i].key))
+      return fail (r, path, _("unknown member \"%s\""), object->v.members[i].key);
+  return TRUE;
+}
+
+static gboolean
+is_string (const HjNode *node)
+{
+  return node->type == HJ_STRING;
+}
+
+static gboolean
+is_number (const HjNode *node)
+{
+  return node->type == HJ_INT || node->type == HJ_DOUBLE;
+}
+
+static gboolean
+is_bool (const HjNode *node)
+{
+  return node->type == HJ_BOOL;
+}
+
+/* The member `key` when present and of the type `ok` accepts; NULL when
+ * absent (r->failed unchanged) or of another type (r->failed set). */
+static HjNode *
+typed_member (Reader *r, HjNode *object, const HsJsonPath *parent, const char *key,
+              gboolean (*ok) (const HjNode *), const char *expected)
+{
+  PATH_KEY (path, parent, key);
+  HjNode *node = hj_member (object, key);
+
+  if (node != NULL && !ok (node))
+    {
+      fail (r, &path, "%s", _(expected));
+      return NULL;
+    }
+  return node;
+}
+
+/* A string member at most HS_FIGURE_SPEC_MAX_TEXT characters, copied into
+ * *out; absent leaves *out alone. */
+static gboolean
+get_text (Reader *r, HjNode *object, const HsJsonPath *parent, const char *key, char **out)
+{
+  HjNode *node = typed_member (r, object, parent, key, is_string, N_("expected a string"));
+
+  if (node && g_utf8_strlen (node->v.s, -1) > HS_FIGURE_SPEC_MAX_TEXT)
+    {
+      PATH_KEY (path, parent, key);
+      return fail (r, &path, _("longer than %d characters"), HS_FIGURE_SPEC_MAX_TEXT);
+    }
+  if (node)
+    {
+      g_free (*out);
+      *out = g_strdup (node->v.s);
+    }
+  return !r->failed;
+}
+
+static gboolean
+get_number (Reader *r, HjNode *object, const HsJsonPath *parent, const char *key, double lo,
+            double hi, double *out)
+{
+  HjNode *node = typed_member (r, object, parent, key, is_number, N_("expected a number"));
+
+  if (node && !(hj_double (node) >= lo && hj_double (node) <= hi))
+    {
+      PATH_KEY (path, parent, key);
+      return fail (r, &path, _("%g is not in [%g, %g]"), hj_double (node), lo, hi);
+    }
+  if (node)
+    *out = hj_double (node);
+  return !r->failed;
+}
+
+static gboolean
+get_bool (Reader *r, HjNode *object, const HsJsonPath *parent, const char *key, int *out)
+{
+  HjNode *node = typed_member (r, object, parent, key, is_bool, N_("expected true or false"));
+
+  if (node)
+    *out = node->v.b ? 1 : 0;
+  return !r->failed;
+}
+
+static gboolean
+get_texts (Reader *r, HjNode *object, const HsJsonPath *parent, const char *key, char ***out)
+{
+  PATH_KEY (path, parent, key);
+  HjNode *node = hj_member (object, key);
+  GPtrArray *list;
+
+  if (node == NULL)
+    return TRUE;
+  if (node->type != HJ_ARRAY)
+    return fail (r, &path, _("expected an array of strings"));
+  if (node->n > 64)
+    return fail (r, &path, _("more than %d headers"), 64);
+  list = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < node->n; i++)
+    {
+      PATH_INDEX (item, &path, i);
+      HjNode *text = hj_element (node, i);
+
+      if (text->type != HJ_STRING || g_utf8_strlen (text->v.s, -1) > HS_FIGURE_SPEC_MAX_TEXT)
+        {
+          g_ptr_array_unref (list);
+          return fail (r, &item, _("expected a string of at most %d characters"),
+                       HS_FIGURE_SPEC_MAX_TEXT);
+        }
+      g_ptr_array_add (list, g_strdup (text->v.s));
+    }
+  g_ptr_array_add (list, NULL);
+  g_strfreev (*out);
+  *out = (char **) g_ptr_array_free (list, FALSE);
+  return TRUE;
+}
+
+static const char * const panel_members[] = {
+  "instance", "query", "prompt", "model", "live", "perturbation", "title", "diff", NULL };
+static const char * const top_members[] = {
+  "format", "version", "columns", "width", "dpi", "font_size", "colormap", "scale",
+  "scale_group", "opacity", "quantity", "caption", "row_headers", "column_headers", "letters",
+  "region_legend", "panels", NULL };
+
+/* {"diff": [a, b]}: two different earlier-or-later panels of the spec that
+ * are not differences themselves (checked once all are read). */
+static HsFigureSpecPanel *
+read_diff (Reader *r, HjNode *object, const HsJsonPath *path, guint n_panels)
+{
+  PATH_KEY (diff_path, path, "diff");
+  HjNode *node = hj_member (object, "diff");
+  double v[2];
+
+  if (object->n != 1)
+    {
+      fail (r, path, _("a difference panel has \"diff\" and nothing else"));
+      return NULL;
+    }
+  if (node->type != HJ_ARRAY || node->n != 2)
+    {
+      fail (r, &diff_path, _("expected two panel numbers [A, B]"));
+      return NULL;
+    }
+  for (guint k = 0; k < 2; k++)
+    {
+      HjNode *item = hj_element (node, k);
+
+      v[k] = item->type == HJ_INT ? (double) item->v.i : NAN;
+      if (!(v[k] >= 1 && v[k] <= n_panels))
+        {
+          PATH_INDEX (item_path, &diff_path, k);
+          fail (r, &item_path, _("expected a panel number in 1..%u"), n_panels);
+          return NULL;
+        }
+    }
+  if (v[0] == v[1])
+    {
+      fail (r, &diff_path, _("a difference needs two different panels"));
+      return NULL;
+    }
+  {
+    HsFigureSpecPanel *panel = g_new0 (HsFigureSpecPanel, 1);
+    panel->diff_a = (guint) v[0];
+    panel->diff_b = (guint) v[1];
+    return panel;
+  }
+}
+
+static HsFigureSpecPanel *
+read_panel (Reader *r, HjNode *object, const HsJsonPath *path, guint n_panels)
+{
+  HsFigureSpecPanel *panel;
+  g_autofree char *live = NULL, *perturbation = NULL;
+
+  if (object->type != HJ_OBJECT)
+    {
+      fail (r, path, _("expected a panel object"));
+      return NULL;
+    }
+  if (!check_members (r, object, path, panel_members))
+    return NULL;
+  if (hj_member (object, "diff") != NULL)
+    return read_diff (r, object, path, n_panels);
+
+  panel = g_new0 (HsFigureSpecPanel, 1);
+  if (!get_text (r, object, path, "instance", &panel->instance)
+      || !get_text (r, object, path, "query", &panel->query)
+      || !get_text (r, object, path, "prompt", &panel->prompt)
+      || !get_text (r, object, path, "model", &panel->model)
+      || !get_text (r, object, path, "live", &live)
+      || !get_text (r, object, path, "perturbation", &perturbation)
+      || !get_text (r, object, path, "title", &panel->title))
+    goto bad;
+  if (panel->instance == NULL || *panel->instance == '\0')
+    {
+      fail (r, path, _("missing required member \"%s\""), "instance");
+      goto bad;
+    }
+  if ((panel->query == NULL) == (panel->prompt == NULL)
+      || (panel->query ? panel->query : panel->prompt)[0] == '\0')
+    {
+      fail (r, path, _("a panel needs one non-empty \"query\" (sentence id) or \"prompt\" (free text)"));
+      goto bad;
+    }
+  if (live != NULL)
+    {
+      PATH_KEY (live_path, path, "live");
+
+      if (panel->model != NULL)
+        {
+          fail (r, path, _("\"model\" (a precomputed map) and \"live\" exclude each other"));
+          goto bad;
+        }
+      if (g_str_equal (live, "backend-exec"))
+        panel->source = HS_FIGURE_SOURCE_EXEC;
+      else if (g_strv_contains (hs_model_list_builtin (), live))
+        {
+          panel->source = HS_FIGURE_SOURCE_LIVE;
+          panel->model = g_steal_pointer (&live);
+        }
+      else
+        {
+          g_autofree char *names = g_strjoinv (", ", (char **) hs_model_list_builtin ());
+          /* built-in names only: a spec never names a file to load as a model */
+          fail (r, &live_path, _("\"%s\" is not a built-in model (%s) or backend-exec"), live,
+                names);
+          goto bad;
+        }
+    }
+  else if (panel->prompt != NULL)
+    {
+      fail (r, path, _("a free \"prompt\" needs a live model (\"live\")"));
+      goto bad;
+    }
+  if (perturbation != NULL)
+    {
+      PATH_KEY (p_path, path, "perturbation");
+
+      if (!g_str_equal (perturbation, "swap-left-right"))
+        {
+          fail (r, &p_path, _("the only perturbation a figure draws is swap-left-right"));
+          goto bad;
+        }
+      if (panel->query == NULL)
+        {
+          fail (r, path, _("a swapped panel needs a \"query\": it is scored against that sentence's target"));
+          goto bad;
+        }
+      panel->swap = TRUE;
+    }
+  return panel;
+
+bad:
+  hs_figure_spec_panel_free (panel);
+  return NULL;
+}
+
+static gboolean
+read_top (Reader *r, HjNode *root, HsFigureSpec *spec)
+{
+  const HsJsonPath *top = NULL;   /* "$" */
+  HjNode *node;
+  double columns = 0;
+  g_autofree char *format = NULL;
+
+  if (root->type != HJ_OBJECT)
+    return fail (r, top, _("expected a figure object"));
+  if (!check_members (r, root, top, top_members)
+      || !get_text (r, root, top, "format", &format))
+    return FALSE;
+  if (format != NULL && !g_str_equal (format, "heatscope-figure"))
+    {
+      PATH_KEY (path, top, "format");
+      return fail (r, &path, _("expected \"heatscope-figure\""));
+    }
+  node = hj_member (root, "version");
+  if (node != NULL && !(node->type == HJ_INT && node->v.i == 1))
+    {
+      PATH_KEY (path, top, "version");
+      return fail (r, &path, _("only version 1 is known"));
+    }
+  if (!get_number (r, root, top, "columns", 1, 64, &columns)
+      || !get_text (r, root, top, "width", &spec->width)
+      || !get_number (r, root, top, "dpi", 36, 2400, &spec->dpi)
+      || !get_number (r, root, top, "font_size", 2, 72, &spec->font_size)
+      || !get_number (r, root, top, "opacity", 0, 1, &spec->opacity)
+      || !get_text (r, root, top, "colormap", &spec->colormap)
+      || !get_text (r, root, top, "scale", &spec->scale)
+      || !get_text (r, root, top, "scale_group", &spec->scale_group)
+      || !get_text (r, root, top, "quantity", &spec->quantity)
+      || !get_text (r, root, top, "caption", &spec->caption)
+      || !get_texts (r, root, top, "row_headers", &spec->row_headers)
+      || !get_texts (r, root, top, "column_headers", &spec->column_headers)
+      || !get_bool (r, root, top, "letters", &spec->letters)
+      || !get_bool (r, root, top, "region_legend", &spec->region_legend))
+    return FALSE;
+  if (columns != floor (columns))
+    {
+      PATH_KEY (path, top, "columns");
+      return fail (r, &path, _("expected a whole number"));
+    }
+  spec->columns = (guint) columns;
+  if (spec->scale_group != NULL
+      && !g_strv_contains ((const char * const[]) { "shared", "row", "column", NULL },
+                           spec->scale_group))
+    {
+      PATH_KEY (path, top, "scale_group");
+      return fail (r, &path, _("expected \"shared\", \"row\" or \"column\""));
+    }
+
+  node = hj_member (root, "panels");
+  {
+    PATH_KEY (path, top, "panels");
+
+    if (node == NULL)
+      return fail (r, top, _("missing required member \"%s\""), "panels");
+    if (node->type != HJ_ARRAY || node->n == 0)
+      return fail (r, &path, _("expected a non-empty array of panels"));
+    if (node->n > HS_FIGURE_SPEC_MAX_PANELS)
+      return fail (r, &path, _("%u panels, more than %d"), node->n, HS_FIGURE_SPEC_MAX_PANELS);
+    for (guint i = 0; i < node->n; i++)
+      {
+        PATH_INDEX (item, &path, i);
+        HsFigureSpecPanel *panel = read_panel (r, hj_element (node, i), &item, node->n);
+
+        if (panel == NULL)
+          return FALSE;
+        g_ptr_array_add (spec->panels, panel);
+      }
+    /* a difference is of two panels that are not differences */
+    for (guint i = 0; i < spec->panels->len; i++)
+      {
+        HsFigureSpecPanel *panel = g_ptr_array_index (spec->panels, i);
+        PATH_INDEX (item, &path, i);
+
+        for (guint k = 0; panel->diff_a && k < 2; k++)
+          {
+            HsFigureSpecPanel *of = g_ptr_array_index (spec->panels,
+                                                        (k ? panel->diff_b : panel->diff_a) - 1);
+            if (of->diff_a)
+              return fail (r, &item, _("panel %u is itself a difference"),
+                           k ? panel->diff_b : panel->diff_a);
+          }
+      }
+  }
+  return TRUE;
+}
+
+HsFigureSpec *
+hs_figure_spec_parse (const char *text, gsize len, const char *display, GError **error)
+{
+  g_autoptr(HsFigureSpec) spec = NULL;
+  HjParser parser = { 0 };
+  const char *invalid = NULL;
+  Reader r = { display, error, FALSE };
+  HjNode *root;
+  gboolean ok;
+
+  g_return_val_if_fail (text != NULL || len == 0, NULL);
+  g_return_val_if_fail (display != NULL, NULL);
+  if (len > HS_FIGURE_SPEC_MAX_BYTES)
+    {
+      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
+                   _("%s: %zu bytes, over the limit of %d for a figure spec"), display, len,
+                   HS_FIGURE_SPEC_MAX_BYTES);
+      return NULL;
+    }
+  if (!g_utf8_validate (text ? text : "", (gssize) len, &invalid))
+    {
+      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
+                   _("%s: invalid UTF-8 (or a NUL byte) at byte %zu"), display,
+                   (gsize) (invalid - text));
+      return NULL;
+    }
+  root = hj_parse (&parser, text ? text : "", len);
+  if (root == NULL)
+    {
+      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID, _("%s: not JSON: %s"),
+                   display, parser.error ? parser.error : "");
+      hj_parser_clear (&parser);
+      return NULL;
+    }
+  spec = g_new0 (HsFigureSpec, 1);
+  spec->panels = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_figure_spec_panel_free);
+  spec->dpi = spec->font_size = spec->opacity = NAN;
+  spec->letters = spec->region_legend = -1;
+  ok = read_top (&r, root, spec);
+  hj_parser_clear (&parser);
+  return ok ? g_steal_pointer (&spec) : NULL;
+}
+
+HsFigureSpec *
+hs_figure_spec_load (const char *path, GError **error)
+{
+  g_autofree guint8 *data = NULL;
+  g_autoptr(GError) local = NULL;
+  gsize len = 0;
+  gboolean ok;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  /* O_NONBLOCK: a FIFO named as the spec must not hang the open */
+  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID, _("%s: cannot read: %s"),
+                   path, g_strerror (saved));
+      return NULL;
+    }
+  ok = hs_safe_read_fd (fd, path, HS_FIGURE_SPEC_MAX_BYTES, &data, &len, &local);
+  close (fd);
+  if (!ok)
+    {
+      g_set_error_literal (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID, local->message);
+      return NULL;
+    }
+  return hs_figure_spec_parse ((const char *) data, len, path, error);
+}
+
+/* The owned strings, by offset: freed in one loop each. */
+static const gsize panel_texts[] = {
+  G_STRUCT_OFFSET (HsFigureSpecPanel, instance), G_STRUCT_OFFSET (HsFigureSpecPanel, query),
+  G_STRUCT_OFFSET (HsFigureSpecPanel, prompt), G_STRUCT_OFFSET (HsFigureSpecPanel, model),
+  G_STRUCT_OFFSET (HsFigureSpecPanel, title),
+};
+static const gsize spec_texts[] = {
+  G_STRUCT_OFFSET (HsFigureSpec, width), G_STRUCT_OFFSET (HsFigureSpec, colormap),
+  G_STRUCT_OFFSET (HsFigureSpec, scale), G_STRUCT_OFFSET (HsFigureSpec, scale_group),
+  G_STRUCT_OFFSET (HsFigureSpec, quantity), G_STRUCT_OFFSET (HsFigureSpec, caption),
+};
+
+void
+hs_figure_spec_panel_free (HsFigureSpecPanel *panel)
+{
+  for (guint i = 0; panel && i < G_N_ELEMENTS (panel_texts); i++)
+    g_free (G_STRUCT_MEMBER (char *, panel, panel_texts[i]));
+  g_free (panel);
+}
+
+void
+hs_figure_spec_free (HsFigureSpec *spec)
+{
+  if (spec == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (spec_texts); i++)
+    g_free (G_STRUCT_MEMBER (char *, spec, spec_texts[i]));
+  g_clear_pointer (&spec->panels, g_ptr_array_unref);
+  g_strfreev (spec->row_headers);
+  g_strfreev (spec->column_headers);
+  g_free (spec);
+}
