@@ -554,6 +554,17 @@ T.update({
  "Instance %s has no region “%s”": "Fall %s hat keine Region „%s“",
  "Cannot undo: sentence %s of instance %s is not in the open dataset":
    "Rückgängig nicht möglich: Satz %s von Fall %s ist nicht im geöffneten Datensatz",
+ 'Width of exported figures': 'Breite exportierter Abbildungen',
+ 'Page width of exported comparison figures: a number with mm, cm, in or pt (e.g. 89mm, 183mm, 3.5in).': 'Seitenbreite exportierter Vergleichsabbildungen: eine Zahl mit mm, cm, in oder pt (z. B. 89mm, 183mm, 3.5in).',
+ 'Resolution of exported PNG figures': 'Auflösung exportierter PNG-Abbildungen',
+ 'Dots per inch of exported PNG figures (PDF and SVG stay vector).': 'Punkte pro Zoll exportierter PNG-Abbildungen (PDF und SVG bleiben Vektorgrafik).',
+ 'Text size of exported figures': 'Textgröße exportierter Abbildungen',
+ 'Size of the text of exported figures, in points.': 'Größe des Textes exportierter Abbildungen, in Punkt.',
+ 'Cannot export %s: the comparison shows no maps': '%s kann nicht exportiert werden: der Vergleich zeigt keine Karten',
+ 'Cannot export %s: %s has no map yet': '%s kann nicht exportiert werden: %s hat noch keine Karte',
+ 'Export Figure': 'Abbildung exportieren',
+ '_Export…': '_Exportieren …',
+ 'Save the comparison as a publication figure: PDF, SVG or PNG at the remembered size, DPI and font size (Ctrl+E)': 'Den Vergleich als Abbildung für eine Veröffentlichung speichern: PDF, SVG oder PNG in der gemerkten Größe, Auflösung und Schriftgröße (Strg+E)',
 })
 T.update({
  # swap_response in the compare view and the perturbation panel

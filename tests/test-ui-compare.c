@@ -510,6 +510,104 @@ test_color_bar_threshold (void)
   hs_ui_settle ();
 }
 
+/* The comparison exported as a publication figure (hs-figure-grid):
+ * page size and PNG pixels from the remembered settings, every title, the
+ * badges and read-outs as on screen, one shared bar and the diverging one. */
+static void
+test_export (void)
+{
+  CompareTest t;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *svg = g_build_filename (dir, "compare.svg", NULL);
+  g_autofree char *png = g_build_filename (dir, "compare.png", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "compare.pdf", NULL);
+  g_autofree char *bad = g_build_filename (dir, "compare.tiff", NULL);
+  g_autofree char *text = NULL, *badge = NULL, *pdftotext = NULL, *flat = NULL;
+  cairo_surface_t *surface;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  hs_ui_reset_settings ();
+  settings = hs_settings_new ();
+  g_settings_set_string (settings, "figure-width", "7in");
+  g_settings_set_double (settings, "figure-dpi", 100);
+  g_settings_set_double (settings, "figure-font-size", 8);
+  setup (&t);
+  g_assert_true (hs_compare_view_load (t.view, t.dataset, t.instance,
+                                       hs_instance_find_sentence (t.instance, "s0"), "grounded", &error));
+  g_assert_no_error (error);
+  hs_ui_settle ();
+
+  g_assert_true (hs_compare_view_export (t.view, svg, settings, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "width=\"504pt\""));   /* 7 in */
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *title = g_markup_escape_text (hs_compare_view_get_title (t.view, i), -1);
+      /* up to its first space: a long title wraps */
+      g_autofree char *needle = g_strdup_printf (">%.*s", (int) strcspn (title, " "), title);
+
+      if (strstr (text, needle) == NULL)
+        g_error ("the SVG has no title '%s'", needle);
+    }
+  /* the badges as on screen (A: same side; B: what the map did with the
+   * swapped words), each followed by its cell's read-out line */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *needle = g_strdup_printf (">%s</text>", hs_compare_view_get_badge (t.view, i));
+      g_assert_nonnull (strstr (text, needle));
+    }
+  g_assert_cmpstr (hs_compare_view_get_badge (t.view, 0), ==, "same side");
+  g_assert_cmpstr (hs_compare_view_get_badge (t.view, 1), ==, "followed the words");
+  g_assert_nonnull (strstr (text, ">Laterality "));
+  /* ONE bar for A and B */
+  g_assert_nonnull (strstr (text, ">attention weight</text>"));
+  g_assert_null (strstr (strstr (text, ">attention weight</text>") + 1, ">attention weight</text>"));
+  g_assert_nonnull (strstr (text, ">difference A − B</text>"));
+  g_assert_nonnull (strstr (text, "Diverging scale"));
+
+  g_assert_true (hs_compare_view_export (t.view, png, settings, &error));
+  g_assert_no_error (error);
+  surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 700);   /* 504 pt at 100 dpi */
+  if (g_getenv ("HS_SCREENSHOT_DIR"))
+    {
+      g_autofree char *look = g_build_filename (g_getenv ("HS_SCREENSHOT_DIR"), "compare-export.png", NULL);
+      g_assert_cmpint (cairo_surface_write_to_png (surface, look), ==, CAIRO_STATUS_SUCCESS);
+    }
+  cairo_surface_destroy (surface);
+
+  /* PDF page width in points and its text */
+  g_assert_true (hs_compare_view_export (t.view, pdf, settings, &error));
+  g_assert_no_error (error);
+  {
+    g_autofree char *tool = g_find_program_in_path ("pdftotext");
+    const char *argv[] = { tool, "-enc", "UTF-8", pdf, "-", NULL };
+    g_autofree char *err = NULL;
+    int status = -1;
+
+    g_assert_nonnull (tool);
+    g_assert_true (hs_test_run (argv, &pdftotext, &err, &status));
+    g_assert_cmpint (status, ==, 0);
+    flat = g_strdup (pdftotext);
+    g_strdelimit (flat, "\n", ' ');
+    g_assert_nonnull (strstr (flat, "followed the words"));
+    g_assert_nonnull (strstr (flat, "attention weight"));
+    g_assert_nonnull (strstr (flat, "hand-00"));
+  }
+
+  /* unknown format: refused, naming the file, nothing written */
+  g_assert_false (hs_compare_view_export (t.view, bad, settings, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, bad));
+  g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+  hs_ui_reset_settings ();
+  teardown (&t);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -524,6 +622,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/compare/color-bar-threshold", test_color_bar_threshold);
   g_test_add_func ("/hs/ui/compare/wrong-side-scan", test_wrong_side_scan);
   g_test_add_func ("/hs/ui/compare/perturb-panel", test_perturb_panel);
+  g_test_add_func ("/hs/ui/compare/export", test_export);
   status = g_test_run ();
   g_free (dataset_root);
   return status;

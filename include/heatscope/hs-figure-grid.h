@@ -24,6 +24,7 @@
 #include <cairo.h>
 
 #include "hs-figure.h"
+#include "hs-legend.h"
 
 G_BEGIN_DECLS
 
@@ -33,6 +34,9 @@ typedef struct {
   const char  *note;        /* under the panel (e.g. what a perturbed prompt is scored against) */
   gboolean     difference;  /* an A − B map: diverging colours, the difference bar     */
   const char  *quantity;    /* what the map measures (the manifest's "quantity"); NULL: unstated */
+  const char  *badge;       /* a verdict under the panel, before the note (hs_badge_draw's,
+                             * as the compare view shows it); NULL: none */
+  HsBadgeTone  badge_tone;
 } HsFigurePanel;
 
 typedef enum {

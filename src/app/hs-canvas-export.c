@@ -7,6 +7,7 @@
 #include <heatscope/hs-figure.h>
 
 #include "hs-canvas-private.h"
+#include "hs-utils-private.h"
 
 /* ---- drawing (shared by snapshot, render_surface and tests) ------------- */
 
@@ -155,27 +156,8 @@ hs_canvas_export (HsCanvas *self, const char *path, GError **error)
 
   boxes = g_array_new (FALSE, TRUE, sizeof (HsFigureBox));
   masks = g_array_new (FALSE, TRUE, sizeof (HsFigureMask));
-  for (guint i = 0; self->regions && i < self->regions->len; i++)
-    {
-      const HsRegion *region = g_ptr_array_index (self->regions, i);
-      HsImage *mask = g_ptr_array_index (self->masks, i);
-
-      const double *rgba = self->region_rgba ? self->region_rgba + 4 * i : NULL;
-      gboolean other = self->region_target != NULL && !self->region_target[i];
-
-      for (guint b = 0; region->boxes && b < region->boxes->len; b++)
-        {
-          const HsBox *box = &g_array_index (region->boxes, HsBox, b);
-          HsFigureBox fb = { b == 0 ? region->name : NULL, box->x1, box->y1, box->x2, box->y2,
-                             rgba, other };
-          g_array_append_val (boxes, fb);
-        }
-      if (mask)
-        {
-          HsFigureMask fm = { region->name, mask, rgba, other };
-          g_array_append_val (masks, fm);
-        }
-    }
+  _hs_figure_targets (self->regions, self->masks, self->region_rgba, self->region_target, boxes,
+                      masks);
   key = _hs_canvas_region_key (self);
   view.key = (const HsRegionKeyEntry *) key->data;
   view.n_key = key->len;

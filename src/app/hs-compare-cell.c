@@ -316,6 +316,20 @@ hs_compare_cell_get_wrong_side (HsCompareCell *self)
   return self->wrong_side;
 }
 
+HsBadgeTone
+hs_compare_cell_get_badge_tone (HsCompareCell *self)
+{
+  g_return_val_if_fail (HS_IS_COMPARE_CELL (self), HS_BADGE_NEUTRAL);
+  return (self->shown != NULL ? self->shown : self)->badge_tone;
+}
+
+const char *
+hs_compare_cell_get_shown_readout (HsCompareCell *self)
+{
+  g_return_val_if_fail (HS_IS_COMPARE_CELL (self), NULL);
+  return gtk_label_get_text (self->readout);
+}
+
 GtkWidget *
 hs_compare_cell_get_readout_row (HsCompareCell *self)
 {

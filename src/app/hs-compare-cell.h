@@ -63,6 +63,11 @@ const char     *hs_compare_cell_get_badge        (HsCompareCell *self);
 /* Shows `other`'s read-out and badge under this cell until the next call
  * (NULL: its own again), as blink does with B's map in A's canvas. */
 void            hs_compare_cell_show_readout_of  (HsCompareCell *self, HsCompareCell *other);
+/* What the cell shows under the map (another cell's during blink), so an
+ * export draws exactly that: the badge's tone (with get_badge's text) and
+ * the read-out line. */
+HsBadgeTone     hs_compare_cell_get_badge_tone   (HsCompareCell *self);
+const char     *hs_compare_cell_get_shown_readout (HsCompareCell *self);
 /* The read-out's row, so cells side by side can share its height. */
 GtkWidget      *hs_compare_cell_get_readout_row  (HsCompareCell *self);
 

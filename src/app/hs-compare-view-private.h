@@ -62,6 +62,10 @@ void           _hs_compare_view_finish_pair  (HsCompareView *self);
 void           _hs_compare_view_build_grid   (HsCompareView *self, guint n, const char * const *labels);
 void           _hs_compare_view_refresh_grid (HsCompareView *self);
 
+/* hs-compare-export.c: asks for a file and exports with the app's settings */
+void           _hs_compare_view_export_action (GtkWidget *widget, const char *action_name,
+                                               GVariant *parameter);
+
 /* hs-compare-view-load.c */
 void           _hs_compare_view_cancel_live  (HsCompareView *self);
 

@@ -867,6 +867,8 @@ hs_compare_view_class_init (HsCompareViewClass *klass)
 
   gtk_widget_class_install_property_action (widget_class, "compare.blink", "blink");
   gtk_widget_class_install_action (widget_class, "compare.zoom-fit", NULL, zoom_fit_action);
+  gtk_widget_class_install_action (widget_class, "compare.export", NULL, _hs_compare_view_export_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "compare.export", NULL);
   gtk_widget_class_install_action (widget_class, "compare.zoom-in", NULL, zoom_step_action);
   gtk_widget_class_install_action (widget_class, "compare.zoom-out", NULL, zoom_step_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_b, 0, "compare.blink", NULL);

@@ -138,6 +138,15 @@ int            hs_compare_view_get_wrong_side (HsCompareView *self, guint index)
 const char    *hs_compare_view_get_badge      (HsCompareView *self, guint index);
 /* The shared range of the maps, and the symmetric range of A − B. */
 void           hs_compare_view_get_shared_range (HsCompareView *self, double *lo, double *hi);
+/* The view as a publication figure (hs-figure-grid, as heatscope-cli
+ * figure draws it): A | B | A − B or the model grid, the prompt as the
+ * caption, each cell's title, and under each map its read-out and badge as
+ * on screen; one shared colour bar, a diverging one for A − B.  Size, DPI
+ * and font size from `settings` (figure-width, figure-dpi,
+ * figure-font-size; NULL: 183mm, 300 dpi, 7 pt).  PNG, SVG or PDF by the
+ * extension; FALSE with an error naming the file. */
+gboolean       hs_compare_view_export         (HsCompareView *self, const char *path,
+                                               GSettings *settings, GError **error);
 void           hs_compare_view_get_diff_range (HsCompareView *self, double *lo, double *hi);
 
 G_END_DECLS

@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 #include <heatscope/hs-image.h>
 #include <heatscope/hs-metrics.h>
+#include <heatscope/hs-figure.h>
 
 G_BEGIN_DECLS
 
@@ -44,5 +45,13 @@ PangoLayout *_hs_pango_layout_new (cairo_t *cr, const char *text, double size);
 void         _hs_label_size       (cairo_t *cr, const char *text, double size, int *w, int *h);
 void         _hs_label_draw       (cairo_t *cr, const char *text, double x, double y,
                                    const double rgba[4], double size);
+
+/* The regions' boxes (each named once, at its first box) and masks as a
+ * figure draws them, appended to `boxes` (HsFigureBox) and `masks`
+ * (HsFigureMask; images borrowed) — the canvas export and the compare
+ * export draw the same target. */
+void         _hs_figure_targets   (GPtrArray *regions, GPtrArray *region_masks,
+                                   const double *region_rgba, const gboolean *region_target,
+                                   GArray *boxes, GArray *masks);
 
 G_END_DECLS

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <glib/gi18n.h>
+#include <heatscope/hs-dataset.h>
 
 char *
 _hs_format_score (int metric, double value)
@@ -56,4 +57,32 @@ _hs_label_draw (cairo_t *cr, const char *text, double x, double y, const double 
   pango_cairo_show_layout (cr, layout);
   cairo_restore (cr);
   g_object_unref (layout);
+}
+
+void
+_hs_figure_targets (GPtrArray *regions, GPtrArray *region_masks, const double *region_rgba,
+                    const gboolean *region_target, GArray *boxes, GArray *masks)
+{
+  for (guint i = 0; regions && i < regions->len; i++)
+    {
+      const HsRegion *region = g_ptr_array_index (regions, i);
+      HsImage *mask = region_masks && i < region_masks->len ? g_ptr_array_index (region_masks, i)
+                                                            : NULL;
+      /* the screen's colours; regions the query does not point at thin and dashed */
+      const double *rgba = region_rgba ? region_rgba + 4 * i : NULL;
+      gboolean other = region_target != NULL && !region_target[i];
+
+      for (guint b = 0; region->boxes && b < region->boxes->len; b++)
+        {
+          const HsBox *box = &g_array_index (region->boxes, HsBox, b);
+          HsFigureBox fb = { b == 0 ? region->name : NULL, box->x1, box->y1, box->x2, box->y2,
+                             rgba, other };
+          g_array_append_val (boxes, fb);
+        }
+      if (mask)
+        {
+          HsFigureMask fm = { region->name, mask, rgba, other };
+          g_array_append_val (masks, fm);
+        }
+    }
 }

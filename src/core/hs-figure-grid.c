@@ -416,6 +416,18 @@ place_column_bars (const HsFigureGrid *g, HsPainter *p, GridLayout *l, const gbo
   return TRUE;
 }
 
+/* The height a panel's badge takes above its note (0: none). */
+static double
+badge_height (const HsFigureGrid *g, guint i, double fs)
+{
+  double w = 0, h = 0;
+
+  if (g->panels[i].badge == NULL || *g->panels[i].badge == '\0')
+    return 0;
+  hs_badge_size (g->panels[i].badge, fs * 0.8, &w, &h);
+  return h + fs * 0.25;
+}
+
 static gboolean
 compute_grid_layout (const HsFigureGrid *g, HsPainter *p, GridLayout *l, GError **error)
 {
@@ -522,11 +534,12 @@ compute_grid_layout (const HsFigureGrid *g, HsPainter *p, GridLayout *l, GError 
   for (guint i = 0; i < g->n_panels; i++)
     {
       g_autofree char *note = panel_note (&g->panels[i]);
+      double badge_h = badge_height (g, i, l->fs);
 
-      if (note != NULL)
+      if (note != NULL || badge_h > 0)
         {
           g_autoptr(GPtrArray) t = wrap_text (p, note, l->fs * 0.8, FALSE, l->cell_w, NOTE_LINES);
-          l->note_h = MAX (l->note_h, t->len * l->fs * 0.8 * 1.25 + l->fs * 0.3);
+          l->note_h = MAX (l->note_h, badge_h + t->len * l->fs * 0.8 * 1.25 + l->fs * 0.3);
         }
     }
   (void) any_note;
@@ -736,10 +749,13 @@ paint_grid (const HsFigureGrid *g, HsPainter *p, const GridLayout *l, GError **e
                 }
             }
         }
+      if (panel->badge && *panel->badge)
+        hs_badge_paint (p, panel->badge, panel->badge_tone, cx,
+                        l->row_top[r] + l->title_h + l->row_h[r] + fs * 0.25, fs * 0.8);
       if (note != NULL)
         {
           g_autoptr(GPtrArray) t = wrap_text (p, note, fs * 0.8, FALSE, l->cell_w, NOTE_LINES);
-          double ny = l->row_top[r] + l->title_h + l->row_h[r] + fs * 0.2;
+          double ny = l->row_top[r] + l->title_h + l->row_h[r] + fs * 0.2 + badge_height (g, i, fs);
 
           for (guint k = 0; k < t->len; k++)
             hs_painter_text (p, cx, ny + fs * 0.8 * (1.0 + 1.25 * k), g_ptr_array_index (t, k),
