@@ -586,6 +586,9 @@ T.update({
  ("shortcut window", "Undo the last link or drawn region"):
    "Die letzte Verknüpfung oder gezeichnete Region rückgängig machen",
  "instance %s: %s": "Instanz %s: %s",
+ 'Width': 'Breite',
+ 'PNG dpi': 'PNG-dpi',
+ 'Text (pt)': 'Text (pt)',
 })
 T.update({
  # the token strip (hs-prompt-panel.c)

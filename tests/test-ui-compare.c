@@ -599,6 +599,30 @@ test_export (void)
     g_assert_nonnull (strstr (flat, "hand-00"));
   }
 
+  /* the export dialog: preset from the settings, the choice remembered */
+  {
+    GtkFileChooserNative *chooser = hs_compare_view_new_export_chooser (t.view, settings);
+    g_autofree char *again = NULL, *remembered = NULL;
+
+    g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "width"), ==, "7in");
+    g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "dpi"), ==, "100");
+    g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "font-size"), ==, "8");
+    /* what the dialog had chosen is written back (the keys were reset
+     * meanwhile), then the figure at that size */
+    g_settings_reset (settings, "figure-width");
+    g_settings_reset (settings, "figure-dpi");
+    g_assert_true (hs_compare_view_export_chosen (t.view, GTK_FILE_CHOOSER (chooser), svg, settings,
+                                                  &error));
+    g_assert_no_error (error);
+    remembered = g_settings_get_string (settings, "figure-width");
+    g_assert_cmpstr (remembered, ==, "7in");
+    g_assert_cmpfloat (g_settings_get_double (settings, "figure-dpi"), ==, 100);
+    g_assert_true (g_file_get_contents (svg, &again, NULL, NULL));
+    g_assert_nonnull (strstr (again, "width=\"504pt\""));
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (chooser));
+    g_object_unref (chooser);
+  }
+
   /* unknown format: refused, naming the file, nothing written */
   g_assert_false (hs_compare_view_export (t.view, bad, settings, &error));
   g_assert_nonnull (error);

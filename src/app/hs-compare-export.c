@@ -126,21 +126,95 @@ hs_compare_view_export (HsCompareView *self, const char *path, GSettings *settin
   return TRUE;
 }
 
+/* The size choices of the export dialog, preset from the settings; what
+ * is chosen is written back, so the next export starts from it. */
+static const char * const width_choices[] = { "89mm", "120mm", "136mm", "183mm", "3.5in", "7in", NULL };
+static const char * const dpi_choices[] = { "150", "300", "600", "1200", NULL };
+static const char * const font_choices[] = { "5", "6", "7", "8", "9", "10", "12", NULL };
+
+/* `current` first (the chooser selects the first option: GTK 4.8's
+ * set_choice does not move its drop-down), then the other `values`. */
+static void
+add_choice (GtkFileChooser *chooser, const char *id, const char *label, const char * const *values,
+            const char *current)
+{
+  g_autoptr(GStrvBuilder) options = g_strv_builder_new ();
+  g_auto(GStrv) list = NULL;
+
+  g_strv_builder_add (options, current);
+  for (guint i = 0; values[i]; i++)
+    if (!g_str_equal (values[i], current))
+      g_strv_builder_add (options, values[i]);
+  list = g_strv_builder_end (options);
+  gtk_file_chooser_add_choice (chooser, id, label, (const char **) list, (const char **) list);
+  gtk_file_chooser_set_choice (chooser, id, current);
+}
+
+static char *
+format_number (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%g", value));
+}
+
+GtkFileChooserNative *
+hs_compare_view_new_export_chooser (HsCompareView *self, GSettings *settings)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *chooser;
+  g_autofree char *width = g_settings_get_string (settings, "figure-width");
+  g_autofree char *dpi = format_number (g_settings_get_double (settings, "figure-dpi"));
+  g_autofree char *font = format_number (g_settings_get_double (settings, "figure-font-size"));
+
+  g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), NULL);
+  chooser = gtk_file_chooser_native_new (_("Export Figure"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "comparison.pdf");
+  add_choice (GTK_FILE_CHOOSER (chooser), "width", _("Width"), width_choices, width);
+  add_choice (GTK_FILE_CHOOSER (chooser), "dpi", _("PNG dpi"), dpi_choices, dpi);
+  add_choice (GTK_FILE_CHOOSER (chooser), "font-size", _("Text (pt)"), font_choices, font);
+  return chooser;
+}
+
+gboolean
+hs_compare_view_export_chosen (HsCompareView *self, GtkFileChooser *chooser, const char *path,
+                               GSettings *settings, GError **error)
+{
+  const char *width = gtk_file_chooser_get_choice (chooser, "width");
+  const char *dpi = gtk_file_chooser_get_choice (chooser, "dpi");
+  const char *font = gtk_file_chooser_get_choice (chooser, "font-size");
+  double points;
+
+  g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), FALSE);
+  if (path == NULL)
+    {
+      g_set_error (error, HS_COMPARE_VIEW_ERROR, HS_COMPARE_VIEW_ERROR_NOTHING,
+                   _("Only local files can be written"));
+      return FALSE;
+    }
+  /* remembered before exporting: the choice was the user's either way */
+  if (width && hs_figure_parse_length (width, &points, NULL))
+    g_settings_set_string (settings, "figure-width", width);
+  if (dpi)
+    g_settings_set_double (settings, "figure-dpi", CLAMP (g_ascii_strtod (dpi, NULL), 36, 2400));
+  if (font)
+    g_settings_set_double (settings, "figure-font-size", CLAMP (g_ascii_strtod (font, NULL), 2, 72));
+  return hs_compare_view_export (self, path, settings, error);
+}
+
 static void
 on_export_response (GtkNativeDialog *dialog, int response, HsCompareView *self)
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
       g_autoptr(GSettings) settings = hs_settings_new ();
       g_autoptr(GError) error = NULL;
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
       g_autofree char *done = NULL;
 
       /* the outcome where the view says what it shows */
-      if (path == NULL)
-        gtk_label_set_text (self->info_label, _("Only local files can be written"));
-      else if (!hs_compare_view_export (self, path, settings, &error))
+      if (!hs_compare_view_export_chosen (self, GTK_FILE_CHOOSER (dialog), path, settings, &error))
         gtk_label_set_text (self->info_label, error->message);
       else
         {
@@ -157,12 +231,9 @@ void
 _hs_compare_view_export_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   HsCompareView *self = HS_COMPARE_VIEW (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  GtkFileChooserNative *chooser;
+  g_autoptr(GSettings) settings = hs_settings_new ();
+  GtkFileChooserNative *chooser = hs_compare_view_new_export_chooser (self, settings);
 
-  chooser = gtk_file_chooser_native_new (_("Export Figure"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "comparison.pdf");
   g_signal_connect (chooser, "response", G_CALLBACK (on_export_response), g_object_ref (self));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }

@@ -147,6 +147,15 @@ void           hs_compare_view_get_shared_range (HsCompareView *self, double *lo
  * extension; FALSE with an error naming the file. */
 gboolean       hs_compare_view_export         (HsCompareView *self, const char *path,
                                                GSettings *settings, GError **error);
+/* The export dialog (a save chooser with choices of width, PNG dpi and
+ * text size preset from `settings`), and the export of what was chosen in
+ * it to `path` (NULL: refused, not a local file): the choices are written
+ * to `settings` (remembered), then the file. */
+GtkFileChooserNative *hs_compare_view_new_export_chooser (HsCompareView *self,
+                                                         GSettings *settings);
+gboolean       hs_compare_view_export_chosen  (HsCompareView *self, GtkFileChooser *chooser,
+                                               const char *path, GSettings *settings,
+                                               GError **error);
 void           hs_compare_view_get_diff_range (HsCompareView *self, double *lo, double *hi);
 
 G_END_DECLS
