@@ -449,6 +449,33 @@ test_exec (void)
   }
 }
 
+/* Past z the letters go on a1, b1 …, in the panels and in a difference's
+ * title alike. */
+static void
+test_many_letters (void)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *svg = g_build_filename (dir, "many.svg", NULL);
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; i < 27; i++)
+    {
+      g_ptr_array_add (args, (gpointer) "--panel");
+      g_ptr_array_add (args, (gpointer) "phantom-000000:s1:sim-grounded");
+    }
+  for (const char *const *a = (const char *const[]) { "--diff", "1,27", "--columns", "7", "--width",
+         "183mm", NULL }; *a; a++)
+    g_ptr_array_add (args, (gpointer) *a);
+  g_ptr_array_add (args, NULL);
+  run_figure ((const char * const *) args->pdata, svg, 0);
+  g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+  g_assert_cmpuint (count (text, ">z</text>"), ==, 1);
+  g_assert_cmpuint (count (text, ">a1</text>"), ==, 1);
+  g_assert_cmpuint (count (text, ">b1</text>"), ==, 1);
+  g_assert_cmpuint (count (text, ">a − a1</text>"), ==, 1);
+}
+
 static void
 test_errors (void)
 {
@@ -487,6 +514,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-figure/quantity", test_quantity);
   g_test_add_func ("/cli-figure/spec-live", test_spec_live);
   g_test_add_func ("/cli-figure/exec", test_exec);
+  g_test_add_func ("/cli-figure/many-letters", test_many_letters);
   g_test_add_func ("/cli-figure/errors", test_errors);
   return g_test_run ();
 }

@@ -67,6 +67,9 @@ typedef struct {
 /* Defaults: no panels, 1 column, overlay from hs_overlay_options_init,
  * shared scale, 89 mm wide, 7 pt, 300 dpi, letters and region legend on. */
 void     hs_figure_grid_init       (HsFigureGrid *grid);
+/* The letter of panel `index` (from 0): a … z, then a1 … z1, a2 … */
+#define HS_FIGURE_LETTER_SIZE 16
+void     hs_figure_panel_letter    (guint index, char letter[HS_FIGURE_LETTER_SIZE]);
 /* "89mm", "8.9cm", "3.5in", "252pt" (or a bare number of points) → points. */
 gboolean hs_figure_parse_length    (const char *text, double *points, GError **error);
 /* Page size in points. */

@@ -300,6 +300,7 @@ static PanelData *
 diff_panel (GPtrArray *data, guint a, guint b, const char *where, GError **error)
 {
   PanelData *da = g_ptr_array_index (data, a - 1), *db = g_ptr_array_index (data, b - 1), *d;
+  char la[HS_FIGURE_LETTER_SIZE], lb[HS_FIGURE_LETTER_SIZE];
   guint wa = hs_attention_map_get_width (da->map), ha = hs_attention_map_get_height (da->map);
 
   if (wa != hs_attention_map_get_width (db->map) || ha != hs_attention_map_get_height (db->map))
@@ -326,8 +327,10 @@ diff_panel (GPtrArray *data, guint a, guint b, const char *where, GError **error
       fm.mask = hs_image_ref (fm.mask);
       g_array_append_val (d->targets.masks, fm);
     }
-  d->title = g_strdup_printf ("%c − %c", 'a' + a - 1, 'a' + b - 1);
-  d->note = g_strdup_printf ("difference of panels %c and %c", 'a' + a - 1, 'a' + b - 1);
+  hs_figure_panel_letter (a - 1, la);
+  hs_figure_panel_letter (b - 1, lb);
+  d->title = g_strdup_printf ("%s − %s", la, lb);
+  d->note = g_strdup_printf ("difference of panels %s and %s", la, lb);
   return d;
 }
 

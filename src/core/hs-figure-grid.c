@@ -64,6 +64,15 @@ hs_figure_parse_length (const char *text, double *points, GError **error)
   return FALSE;
 }
 
+void
+hs_figure_panel_letter (guint index, char letter[HS_FIGURE_LETTER_SIZE])
+{
+  if (index < 26)
+    g_snprintf (letter, HS_FIGURE_LETTER_SIZE, "%c", 'a' + index);
+  else
+    g_snprintf (letter, HS_FIGURE_LETTER_SIZE, "%c%u", 'a' + index % 26, index / 26);
+}
+
 /* ---- layout ------------------------------------------------------------- */
 
 /* Text is measured and drawn without hinted metrics: a 7 pt label measured
@@ -703,12 +712,9 @@ paint_grid (const HsFigureGrid *g, HsPainter *p, const GridLayout *l, GError **e
       /* letter and title on one line above the panel */
       if (g->letters)
         {
-          char letter[8];
+          char letter[HS_FIGURE_LETTER_SIZE];
 
-          if (i < 26)
-            g_snprintf (letter, sizeof letter, "%c", 'a' + i);
-          else
-            g_snprintf (letter, sizeof letter, "%c%u", 'a' + i % 26, i / 26);
+          hs_figure_panel_letter (i, letter);
           hs_painter_text (p, x, l->row_top[r] + fs * 1.05, letter, fs * 1.15, black, TRUE,
                            HS_ANCHOR_START, 0);
           x += hs_painter_text_width (p, letter, fs * 1.15, TRUE) + fs * 0.45;
