@@ -403,6 +403,44 @@ test_spec_live (void)
   g_clear_pointer (&err, g_free);
 }
 
+/* A built-in model (precomputed or live) on an instance that is not a
+ * Heatscope phantom says "phantom-trained model on a real image" under its
+ * panel, and so does a difference of it; the user's own backend does not. */
+static void
+test_phantom_note (void)
+{
+  g_autofree char *data = make_demo ();
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *script = g_build_filename (dir, "fake.sh", NULL);
+  g_autofree char *svg = g_build_filename (dir, "real.svg", NULL);
+  g_autofree char *command = NULL, *text = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+
+  dataset = hs_dataset_load (data, &error);
+  g_assert_no_error (error);
+  hs_dataset_find_instance (dataset, "phantom-000000")->phantom = FALSE;
+  g_assert_true (hs_dataset_save (dataset, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (script,
+    "while read -r line; do\n"
+    "  id=$(printf '%s' \"$line\" | sed 's/.*\"id\":\\([0-9]*\\).*/\\1/')\n"
+    "  printf '{\"id\":%s,\"tokens\":[\"a\"],\"shape\":[1,2],\"maps\":\"AACAPgAAQD8=\",\"no_attn\":null}\\n' \"$id\"\n"
+    "done\n", -1, NULL));
+  command = g_strdup_printf ("sh '%s'", script);
+  {
+    const char *args[] = { "--panel", "phantom-000000:s1:live=grounded",
+                           "--panel", "phantom-000000:s1:live=backend-exec",
+                           "--panel", "phantom-000001:s1:live=grounded", "--diff", "1,3",
+                           "--backend-exec", command, "--columns", "2", "--width", "183mm", NULL };
+    g_free (run_figure_in (data, args, svg, 0));
+  }
+  g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+  /* panel a (grounded on the now real image) and d (a − c); not b (the
+   * backend) nor c (a phantom) */
+  g_assert_cmpuint (count (text, ">phantom-trained model on a real image"), ==, 2);
+}
+
 /* live=backend-exec panels: the command comes from --backend-exec only; a
  * fake backend answers a 1 × 2 map [0.25, 0.75] for every request. */
 static void
@@ -514,6 +552,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-figure/quantity", test_quantity);
   g_test_add_func ("/cli-figure/spec-live", test_spec_live);
   g_test_add_func ("/cli-figure/exec", test_exec);
+  g_test_add_func ("/cli-figure/phantom-note", test_phantom_note);
   g_test_add_func ("/cli-figure/many-letters", test_many_letters);
   g_test_add_func ("/cli-figure/errors", test_errors);
   return g_test_run ();
