@@ -333,7 +333,7 @@ T.update({
  'expected an array of strings': 'Array von Zeichenketten erwartet',
  'more than %d headers': 'mehr als %d Überschriften',
  'expected a string of at most %d characters': 'Zeichenkette mit höchstens %d Zeichen erwartet',
- 'a difference panel has "diff" and nothing else': 'ein Differenzfeld hat „diff“ und sonst nichts',
+ 'a difference panel has "diff" and at most a "title"': 'ein Differenzfeld hat „diff“ und höchstens einen „title“',
  'expected two panel numbers [A, B]': 'zwei Feldnummern [A, B] erwartet',
  'expected a panel number in 1..%u': 'Feldnummer in 1..%u erwartet',
  'a difference needs two different panels': 'eine Differenz braucht zwei verschiedene Felder',
@@ -900,4 +900,21 @@ T.update({
    "%s: ist kein Ordner (ein symbolischer Link oder eine Datei); Karten werden nur in den eigenen Kartenordner des Datensatzes geschrieben",
  "%s: another writer replaced the dataset since it was opened; not saved (open it again)":
    "%s: ein anderer Schreiber hat den Datensatz ersetzt, seit er geöffnet wurde; nicht gespeichert (erneut öffnen)",
+ # the read-out and badge under a map (hs-panel-readout.c): the compare view and every figure
+ "%+.2f (patient’s left)": "%+.2f (links beim Patienten)",
+ "%+.2f (patient’s right)": "%+.2f (rechts beim Patienten)",
+ "%+.2f (central)": "%+.2f (mittig)",
+ "Laterality %s · target %s · wrong side n/a (no target side)":
+   "Seitigkeit %s · Ziel %s · falsche Seite k. A. (Ziel ohne Seite)",
+ "Laterality %s · target %s": "Seitigkeit %s · Ziel %s",
+ "WRONG SIDE": "FALSCHE SEITE",
+ "same side": "gleiche Seite",
+ "no map of the original prompt": "keine Karte der ursprünglichen Eingabe",
+ "Scored against the original target: AUROC %s · laterality %s · swap response n/a (%s)":
+   "Am ursprünglichen Ziel bewertet: AUROC %s · Seitigkeit %s · Tauschantwort k. A. (%s)",
+ "Scored against the original target: AUROC %s · laterality %s · swap response %+.2f":
+   "Am ursprünglichen Ziel bewertet: AUROC %s · Seitigkeit %s · Tauschantwort %+.2f",
+ "Diverging scale ±%.3g · symmetric KL n/a": "Divergierende Skala ±%.3g · symmetrische KL k. A.",
+ "Diverging scale ±%.3g · symmetric KL %.3f": "Divergierende Skala ±%.3g · symmetrische KL %.3f",
 })
+

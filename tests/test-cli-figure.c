@@ -241,7 +241,7 @@ test_swap_diff (void)
   g_strdelimit (flat, "\n", ' ');
   for (const char *const *want = (const char *const[]) { "A mass is seen in the right mid lung",
          "A mass is seen in the left mid lung", "AUROC 0.", "difference of panels a and b", "difference A",
-         "scored against the original", "right mid lung zone", NULL }; *want; want++)
+         "Scored against the original target", "right mid lung zone", NULL }; *want; want++)
     if (strstr (flat, *want) == NULL)
       g_error ("pdftotext has no '%s' in:\n%s", *want, text);
 }
@@ -371,7 +371,7 @@ test_spec_live (void)
   g_strdelimit (flat, "\n", ' ');
   for (const char *const *want = (const char *const[]) { "grounded (live) · phantom-000000",
          "blind (live) · phantom-000000", "sim-blind · phantom-000000", "free prompt: Cardiomegaly",
-         "A mass is seen in the left mid lung zone", "scored against the original",
+         "A mass is seen in the left mid lung zone", "Scored against the original target",
          "difference of panels a and b", "Figure 3. Live built-in models.", "f ", NULL }; *want; want++)
     if (strstr (flat, *want) == NULL)
       g_error ("pdftotext has no '%s' in:\n%s", *want, text);

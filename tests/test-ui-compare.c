@@ -632,6 +632,110 @@ test_export (void)
   teardown (&t);
 }
 
+
+/* `text` as a JSON string (quotes and backslashes escaped; the texts here
+ * have no control characters). */
+static void
+append_json_string (GString *out, const char *text)
+{
+  g_string_append_c (out, '"');
+  for (const char *c = text; *c; c++)
+    {
+      if (*c == '"' || *c == '\\')
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *c);
+    }
+  g_string_append_c (out, '"');
+}
+
+/* The view exported by the app and the same panels composed by
+ * `heatscope-cli figure --spec` (titles and caption as the view shows them,
+ * the rest the maps'): the same file, byte for byte, in SVG and PNG. */
+static void
+check_export_equals_cli (CompareTest *t, GSettings *settings, const char *const *panels,
+                         const char *name)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *spec = g_build_filename (dir, "fig.json", NULL);
+  g_autoptr(GString) json = g_string_new ("{\"width\": \"183mm\", \"dpi\": 100, \"font_size\": 7, ");
+  guint n = hs_compare_view_get_n_canvases (t->view);
+  g_autoptr(GError) error = NULL;
+
+  g_string_append_printf (json, "\"columns\": %u, \"caption\": ", n <= 3 ? n : (guint) ceil (sqrt (n)));
+  append_json_string (json, hs_compare_view_get_caption (t->view));
+  g_string_append (json, ", \"panels\": [");
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append_printf (json, "%s{%s, \"title\": ", i ? ", " : "", panels[i]);
+      append_json_string (json, hs_compare_view_get_title (t->view, i));
+      g_string_append (json, "}");
+    }
+  g_string_append (json, "]}");
+  g_assert_true (g_file_set_contents (spec, json->str, -1, NULL));
+  g_test_message ("%s: %s", name, json->str);
+
+  for (const char *const *ext = (const char *const[]) { "svg", "png", NULL }; *ext; ext++)
+    {
+      g_autofree char *app_name = g_strdup_printf ("%s-app.%s", name, *ext);
+      g_autofree char *cli_name = g_strdup_printf ("%s-cli.%s", name, *ext);
+      g_autofree char *app = g_build_filename (dir, app_name, NULL);
+      g_autofree char *cli = g_build_filename (dir, cli_name, NULL);
+      const char *args[] = { dataset_root, "--spec", spec, "-o", cli, NULL };
+      g_autofree char *out = NULL, *err = NULL, *a = NULL, *b = NULL;
+      gsize na = 0, nb = 0;
+
+      g_assert_true (hs_compare_view_export (t->view, app, settings, &error));
+      g_assert_no_error (error);
+      if (hs_test_run_cli ("figure", args, &out, &err) != 0)
+        g_error ("heatscope-cli figure failed: %s", err);
+      g_assert_true (g_file_get_contents (app, &a, &na, NULL));
+      g_assert_true (g_file_get_contents (cli, &b, &nb, NULL));
+      if (na != nb || memcmp (a, b, na) != 0)
+        g_error ("%s: the app's export (%" G_GSIZE_FORMAT " bytes) and heatscope-cli figure's "
+                 "(%" G_GSIZE_FORMAT ") differ: %s, %s", name, na, nb, app, cli);
+    }
+}
+
+/* The same figure from the app and the CLI: A | B | A − B of a swapped
+ * prompt (badges, read-outs, the diverging bar) and the grid of models. */
+static void
+test_export_same_as_cli (void)
+{
+  CompareTest t;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSettings) settings = NULL;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  hs_ui_reset_settings ();
+  settings = hs_settings_new ();
+  g_settings_set_string (settings, "figure-width", "183mm");
+  g_settings_set_double (settings, "figure-dpi", 100);
+  g_settings_set_double (settings, "figure-font-size", 7);
+  setup (&t);
+
+  g_assert_true (hs_compare_view_load (t.view, t.dataset, t.instance,
+                                       hs_instance_find_sentence (t.instance, "s0"), "grounded", &error));
+  g_assert_no_error (error);
+  hs_ui_settle ();
+  g_assert_cmpstr (hs_compare_view_get_badge (t.view, 1), ==, "followed the words");
+  check_export_equals_cli (&t, settings, (const char *const[]) {
+      "\"instance\": \"hand-00\", \"query\": \"s0\", \"model\": \"grounded\"",
+      "\"instance\": \"hand-00\", \"query\": \"s0\", \"model\": \"grounded\", \"perturbation\": \"swap-left-right\"",
+      "\"diff\": [1, 2]" }, "pair");
+
+  g_assert_true (hs_compare_view_load_grid (t.view, t.dataset, t.instance,
+                                            hs_instance_find_sentence (t.instance, "s0"), &error));
+  g_assert_no_error (error);
+  hs_ui_settle ();
+  g_assert_cmpuint (hs_compare_view_get_n_canvases (t.view), ==, 2);
+  check_export_equals_cli (&t, settings, (const char *const[]) {
+      "\"instance\": \"hand-00\", \"query\": \"s0\", \"model\": \"blind\"",
+      "\"instance\": \"hand-00\", \"query\": \"s0\", \"model\": \"grounded\"" }, "grid");
+  hs_ui_reset_settings ();
+  teardown (&t);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -647,6 +751,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/compare/wrong-side-scan", test_wrong_side_scan);
   g_test_add_func ("/hs/ui/compare/perturb-panel", test_perturb_panel);
   g_test_add_func ("/hs/ui/compare/export", test_export);
+  g_test_add_func ("/hs/ui/compare/export-same-as-cli", test_export_same_as_cli);
   status = g_test_run ();
   g_free (dataset_root);
   return status;

@@ -24,6 +24,7 @@
 #include "hs-figure.h"
 #include "hs-figure-grid.h"
 #include "hs-figure-spec.h"
+#include "hs-panel-readout.h"
 #include "hs-safetensors.h"
 #include "hs-model.h"
 #include "hs-target.h"

@@ -274,14 +274,13 @@ hs_compare_cell_set_readout (HsCompareCell *self, const char *text, const char *
 }
 
 void
-hs_compare_cell_set_swap_readout (HsCompareCell *self, const char *text, const char *detail,
-                                  HsSwapVerdict verdict)
+hs_compare_cell_set_panel_readout (HsCompareCell *self, const char *text,
+                                   const HsPanelReadout *readout)
 {
   g_return_if_fail (HS_IS_COMPARE_CELL (self));
 
-  self->wrong_side = -1;
-  set_readout_texts (self, text, detail, hs_swap_verdict_label (verdict),
-                     hs_badge_tone_for_swap (verdict));
+  self->wrong_side = readout->wrong_side;
+  set_readout_texts (self, text, readout->line, readout->badge, readout->tone);
 }
 
 const char *

@@ -11,6 +11,7 @@
 
 #include <gtk/gtk.h>
 #include <heatscope/hs-legend.h>
+#include <heatscope/hs-panel-readout.h>
 
 #include "hs-canvas.h"
 #include "hs-view-state.h"
@@ -54,10 +55,11 @@ void            hs_compare_cell_set_readout      (HsCompareCell *self, const cha
 /* The read-out shown (another cell's during blink). */
 const char     *hs_compare_cell_get_readout      (HsCompareCell *self);
 int             hs_compare_cell_get_wrong_side   (HsCompareCell *self);
-/* The read-out of a swapped prompt's map: `text`/`detail` as above and the
- * swap_response badge (no wrong_side: it is −1 afterwards). */
-void            hs_compare_cell_set_swap_readout (HsCompareCell *self, const char *text,
-                                                  const char *detail, HsSwapVerdict verdict);
+/* The read-out of hs-panel-readout (the words every exported figure uses):
+ * `text` in full (the tooltip), the readout's line on screen, its badge and
+ * wrong_side. */
+void            hs_compare_cell_set_panel_readout (HsCompareCell *self, const char *text,
+                                                   const HsPanelReadout *readout);
 /* The badge's text as shown (NULL when hidden). */
 const char     *hs_compare_cell_get_badge        (HsCompareCell *self);
 /* Shows `other`'s read-out and badge under this cell until the next call

@@ -36,6 +36,13 @@ export_size (GSettings *settings, HsFigureGrid *grid, GError **error)
   return TRUE;
 }
 
+const char *
+hs_compare_view_get_caption (HsCompareView *self)
+{
+  g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), NULL);
+  return gtk_label_get_text (self->prompt_label);
+}
+
 gboolean
 hs_compare_view_export (HsCompareView *self, const char *path, GSettings *settings,
                         GError **error)
@@ -114,7 +121,7 @@ hs_compare_view_export (HsCompareView *self, const char *path, GSettings *settin
   /* the columns of the screen */
   grid.columns = self->mode == HS_COMPARE_MODE_PAIR || n <= 3 ? MIN (n, 3)
                  : (guint) ceil (sqrt ((double) n));
-  grid.caption = gtk_label_get_text (self->prompt_label);
+  grid.caption = hs_compare_view_get_caption (self);
   if (grid.caption && *grid.caption == '\0')
     grid.caption = NULL;
   if (!hs_figure_grid_save (&grid, format, path, &local))

@@ -156,19 +156,6 @@ build_target (HsCompareView *self, GError **error)
   return g_steal_pointer (&target);
 }
 
-static char *
-describe_laterality (double v)
-{
-  if (isnan (v))
-    return g_strdup (_("n/a"));
-  /* Image left is the patient's right on a PA/AP radiograph. */
-  if (v >= 0.2)
-    return g_strdup_printf (_("%+.2f (patient’s left)"), v);
-  if (v <= -0.2)
-    return g_strdup_printf (_("%+.2f (patient’s right)"), v);
-  return g_strdup_printf (_("%+.2f (central)"), v);
-}
-
 /* `text` and, under it, the definition of each metric it names (the
  * read-out's tooltip): what "laterality −0.96" or "symmetric KL 10.5" means. */
 static char *
@@ -184,30 +171,17 @@ with_definitions (const char *text, const char * const *names)
   return g_string_free (out, FALSE);
 }
 
-/* The read-out of a swapped prompt's map (B of a swapped pair): its
- * laterality and what it did with the swapped words (swap_response against
- * A's laterality and A's target), never wrong_side: against the original
- * target it would flag exactly the maps that followed the words. */
+/* A read-out of hs-panel-readout on screen (its line, badge) with the
+ * definitions of the metrics it names in the tooltip. */
 static void
-set_swap_readout (HsCompareCell *cell, const HsScores *a, const HsScores *b)
+set_panel_readout (HsCompareCell *cell, HsPanelReadout *readout, const char * const *names)
 {
-  const char *reason = NULL;
-  double response = hs_swap_response (a->target_laterality, a->value[HS_METRIC_LATERALITY],
-                                      b->value[HS_METRIC_LATERALITY], &reason);
-  HsSwapVerdict verdict = hs_swap_verdict (response);
-  g_autofree char *map_side = describe_laterality (b->value[HS_METRIC_LATERALITY]);
-  g_autofree char *detail = NULL;
-  g_autofree char *line = NULL;
-  g_autofree char *text = NULL;
+  g_autofree char *line = readout->badge ? g_strdup_printf ("%s · %s", readout->line, readout->badge)
+                                         : g_strdup (readout->line);
+  g_autofree char *text = with_definitions (line, names);
 
-  if (isnan (response))
-    detail = g_strdup_printf (_("Laterality %s · swap response n/a (%s)"), map_side, reason);
-  else
-    detail = g_strdup_printf (_("Laterality %s · swap response %+.2f"), map_side, response);
-  line = g_strdup_printf (_("%s · %s (A’s target, swapped words)"), detail,
-                          hs_swap_verdict_label (verdict));
-  text = with_definitions (line, (const char * const[]) { "laterality", "swap_response", NULL });
-  hs_compare_cell_set_swap_readout (cell, text, detail, verdict);
+  hs_compare_cell_set_panel_readout (cell, text, readout);
+  hs_panel_readout_clear (readout);
 }
 
 /* Laterality of each map against the original target, and wrong_side (or,
@@ -227,13 +201,9 @@ update_readouts (HsCompareView *self, guint n_scored)
       HsCompareCell *cell = g_ptr_array_index (self->cells, i);
       HsAttentionMap *map = hs_compare_cell_get_map (cell);
       g_autoptr(GError) score_error = NULL;
-      g_autofree char *map_side = NULL;
-      g_autofree char *target_side = NULL;
-      g_autofree char *line = NULL;
       g_autofree char *text = NULL;
-      g_autofree char *detail = NULL;
+      HsPanelReadout readout = { NULL, NULL, HS_BADGE_NEUTRAL, -1 };
       HsScoreOptions options;
-      double wrong;
 
       if (map == NULL)
         continue;
@@ -252,26 +222,19 @@ update_readouts (HsCompareView *self, guint n_scored)
           continue;
         }
       scored[i] = TRUE;
+      /* B of a swapped pair: what the map did with the swapped words
+       * (swap_response against A's laterality and A's target), never
+       * wrong_side: against the original target it would flag exactly the
+       * maps that followed the words */
       if (i == 1 && self->swapped_pair && scored[0])
         {
-          set_swap_readout (cell, &scores[0], &scores[1]);
+          hs_panel_readout_of_swap (&scores[0], &scores[1], &readout);
+          set_panel_readout (cell, &readout,
+                             (const char * const[]) { "auroc", "laterality", "swap_response", NULL });
           continue;
         }
-      map_side = describe_laterality (scores[i].value[HS_METRIC_LATERALITY]);
-      target_side = describe_laterality (scores[i].target_laterality);
-      wrong = scores[i].value[HS_METRIC_WRONG_SIDE];
-      detail = g_strdup_printf (_("Laterality %s · target %s"), map_side, target_side);
-      line = g_strdup_printf (_("Laterality %s · target %s · %s"), map_side, target_side,
-                              isnan (wrong) ? _("wrong side n/a")
-                              : wrong >= 0.5 ? _("WRONG SIDE") : _("same side"));
-      text = with_definitions (line, (const char * const[]) { "laterality", "wrong_side", NULL });
-      if (isnan (wrong))
-        {
-          g_autofree char *no_side = g_strdup_printf (_("%s · wrong side n/a (no target side)"), detail);
-          hs_compare_cell_set_readout (cell, text, no_side, -1);
-        }
-      else
-        hs_compare_cell_set_readout (cell, text, detail, wrong >= 0.5 ? 1 : 0);
+      hs_panel_readout_of_scores (&scores[i], &readout);
+      set_panel_readout (cell, &readout, (const char * const[]) { "laterality", "wrong_side", NULL });
     }
   hs_score_release_memory ();
 }
@@ -465,21 +428,15 @@ _hs_compare_view_finish_pair (HsCompareView *self)
   hs_color_bar_set_range (self->diff_bar, -m, m);
   {
     /* The difference's read-out: how far apart the two maps are. */
-    double kl = NAN;
-    const char *reason = NULL;
+    HsPanelReadout readout = { NULL, NULL, HS_BADGE_NEUTRAL, -1 };
     guint w = hs_attention_map_get_width (map_a), h = hs_attention_map_get_height (map_a);
-    g_autofree char *line = NULL;
-    g_autofree char *text = NULL;
+    gboolean same_grid = w == hs_attention_map_get_width (map_b)
+                         && h == hs_attention_map_get_height (map_b);
 
-    if (w == hs_attention_map_get_width (map_b) && h == hs_attention_map_get_height (map_b))
-      kl = hs_sym_kl (hs_attention_map_peek_values (map_a), hs_attention_map_peek_values (map_b),
-                      (gsize) w * h, NAN, NAN, HS_PROTOCOL_DEFAULT, &reason);
-    if (isnan (kl))
-      line = g_strdup_printf (_("Diverging scale ±%.3g · symmetric KL n/a"), m);
-    else
-      line = g_strdup_printf (_("Diverging scale ±%.3g · symmetric KL %.3f"), m, kl);
-    text = with_definitions (line, (const char * const[]) { "sym_kl", NULL });
-    hs_compare_cell_set_readout (cell, text, line, -1);
+    hs_panel_readout_of_difference (same_grid ? hs_attention_map_peek_values (map_a) : NULL,
+                                    same_grid ? hs_attention_map_peek_values (map_b) : NULL,
+                                    (gsize) w * h, m, &readout);
+    set_panel_readout (cell, &readout, (const char * const[]) { "sym_kl", NULL });
   }
 
   /* as the shared bar prints its ends */
@@ -527,6 +484,8 @@ _hs_compare_view_build_grid (HsCompareView *self, guint n, const char * const *l
 
   reset_blink (self);
   clear_cells (self);
+  /* a grid's second cell is another model, not a swapped prompt's map */
+  self->swapped_pair = FALSE;
   if (n <= 3)
     columns = n;
   for (guint i = 0; i < n; i++)

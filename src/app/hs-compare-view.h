@@ -138,6 +138,8 @@ int            hs_compare_view_get_wrong_side (HsCompareView *self, guint index)
 const char    *hs_compare_view_get_badge      (HsCompareView *self, guint index);
 /* The shared range of the maps, and the symmetric range of A − B. */
 void           hs_compare_view_get_shared_range (HsCompareView *self, double *lo, double *hi);
+/* The line above the cells (instance and prompt): an export's caption. */
+const char    *hs_compare_view_get_caption    (HsCompareView *self);
 /* The view as a publication figure (hs-figure-grid, as heatscope-cli
  * figure draws it): A | B | A − B or the model grid, the prompt as the
  * caption, each cell's title, and under each map its read-out and badge as

@@ -19,11 +19,11 @@
 
 typedef struct {
   HsImage        *image;
-  HsAttentionMap *map;
-  double         *diff;        /* difference panels: A − B, owned */
-  guint           diff_w, diff_h;
+  HsAttentionMap *map;         /* a difference panel's: A − B */
+  gboolean        difference;
   HsCliTargets    targets;
   char           *title, *note;
+  HsPanelReadout  readout;     /* its read-out and badge, as the compare view's cells show them */
   const char     *quantity;    /* the map's, from the manifest (borrowed); NULL: unstated */
   gboolean        phantom_note;  /* a built-in model's map of a real image */
 } PanelData;
@@ -37,7 +37,7 @@ panel_data_free (gpointer data)
     return;
   g_clear_pointer (&d->image, hs_image_unref);
   g_clear_pointer (&d->map, hs_attention_map_unref);
-  g_free (d->diff);
+  hs_panel_readout_clear (&d->readout);
   hs_cli_targets_clear (&d->targets);
   g_free (d->title);
   g_free (d->note);
@@ -60,17 +60,18 @@ clean_prompt (const char *text)
   return g_string_free (s, FALSE);
 }
 
-/* AUROC of `map` against the ORIGINAL sentence's target (default protocol). */
+/* The scores of `map` against the sentence's target (default protocol), as
+ * the compare view scores its cells. */
 static gboolean
 score_against (HsDataset *dataset, const HsInstance *instance, const HsSentence *sentence,
-               HsImage *image, HsAttentionMap *map, double *auroc, GError **error)
+               HsImage *image, HsAttentionMap *map, HsScores *scores, GError **error)
 {
   g_autoptr(HsTarget) target = NULL;
   HsScoreOptions options;
-  HsScores scores;
   HsEvalGrid grid;
 
   hs_score_options_init (&options);
+  options.n_threads = 1;
   if (!hs_eval_grid_init (&grid, options.protocol, hs_image_get_width (image),
                           hs_image_get_height (image), 0, error))
     return FALSE;
@@ -81,10 +82,7 @@ score_against (HsDataset *dataset, const HsInstance *instance, const HsSentence 
       if (region && !hs_target_add_region (target, dataset, region, error))
         return FALSE;
     }
-  if (!hs_score_map (map, target, &options, &scores, error))
-    return FALSE;
-  *auroc = scores.value[HS_METRIC_AUROC];
-  return TRUE;
+  return hs_score_map (map, target, &options, scores, error);
 }
 
 /* What a panel needs beyond the dataset: the live models and the command
@@ -271,37 +269,79 @@ load_panel (const Sources *src, const HsFigureSpecPanel *spec, const char *where
    * external backend's model is the user's own */
   d->phantom_note = spec->source != HS_FIGURE_SOURCE_EXEC
                     && hs_model_is_phantom_trained_on_real (model_name, instance);
-  if (swapped)
+  /* under the panel what the compare view says under its cell: the map
+   * scored against the sentence's target (a swapped prompt's map against
+   * the ORIGINAL target, with the original prompt's map for swap_response) */
+  if (sentence && swapped)
     {
-      double auroc = NAN;
-      g_autofree char *score = NULL;
+      g_autoptr(HsAttentionMap) original = NULL;
+      HsScores scores, original_scores;
 
-      if (!score_against (src->dataset, instance, sentence, d->image, d->map, &auroc, error))
+      if (!live)
+        {
+          HsMapRef *original_ref = hs_cli_find_map (instance, spec->model, sentence->id);
+          original = original_ref ? hs_dataset_load_map (src->dataset, original_ref, error) : NULL;
+          if (original_ref && original == NULL)
+            {
+              panel_data_free (d);
+              return NULL;
+            }
+        }
+      else
+        {
+          original = attend_live (src, spec, instance, d->image, sentence->text, error);
+          if (original == NULL)
+            {
+              g_prefix_error (error, "%s: ", where);
+              panel_data_free (d);
+              return NULL;
+            }
+        }
+      if (!score_against (src->dataset, instance, sentence, d->image, d->map, &scores, error)
+          || (original && !score_against (src->dataset, instance, sentence, d->image, original,
+                                          &original_scores, error)))
         {
           panel_data_free (d);
           return NULL;
         }
-      score = isfinite (auroc) ? g_strdup_printf ("%.3f", auroc) : g_strdup ("n/a");
-      d->note = g_strdup_printf ("left/right swapped; boxed and scored against the original "
-                                 "target: AUROC %s · %s%s · %s", score, model_name,
-                                 spec->source == HS_FIGURE_SOURCE_LIVE ? " (live)" : "",
-                                 instance->id);
+      hs_panel_readout_of_swap (original ? &original_scores : NULL, &scores, &d->readout);
     }
+  else if (sentence)
+    {
+      HsScores scores;
+
+      if (!score_against (src->dataset, instance, sentence, d->image, d->map, &scores, error))
+        {
+          panel_data_free (d);
+          return NULL;
+        }
+      hs_panel_readout_of_scores (&scores, &d->readout);
+    }
+  /* a title of the spec names the panel; else the note does */
+  if (spec->title)
+    d->note = g_strdup (d->readout.line);
   else
-    d->note = g_strdup_printf ("%s%s · %s", model_name,
-                               spec->source == HS_FIGURE_SOURCE_LIVE ? " (live)" : "",
-                               instance->id);
+    {
+      g_autofree char *who = g_strdup_printf ("%s%s · %s%s", model_name,
+                                              spec->source == HS_FIGURE_SOURCE_LIVE ? " (live)" : "",
+                                              instance->id, swapped ? " · left/right swapped" : "");
+      d->note = d->readout.line ? g_strdup_printf ("%s · %s", who, d->readout.line)
+                                : g_steal_pointer (&who);
+    }
   d->quantity = ref ? ref->quantity : NULL;
   return d;
 }
 
-/* A − B of two loaded panels on one map grid. */
+/* A − B of two loaded panels on one map grid (hs_attention_map_difference,
+ * as the compare view's third cell). */
 static PanelData *
-diff_panel (GPtrArray *data, guint a, guint b, const char *where, GError **error)
+diff_panel (GPtrArray *data, const HsFigureSpecPanel *spec, const char *where, GError **error)
 {
-  PanelData *da = g_ptr_array_index (data, a - 1), *db = g_ptr_array_index (data, b - 1), *d;
+  PanelData *da = g_ptr_array_index (data, spec->diff_a - 1);
+  PanelData *db = g_ptr_array_index (data, spec->diff_b - 1), *d;
   char la[HS_FIGURE_LETTER_SIZE], lb[HS_FIGURE_LETTER_SIZE];
   guint wa = hs_attention_map_get_width (da->map), ha = hs_attention_map_get_height (da->map);
+  double m = 0;
 
   if (wa != hs_attention_map_get_width (db->map) || ha != hs_attention_map_get_height (db->map))
     {
@@ -311,26 +351,33 @@ diff_panel (GPtrArray *data, guint a, guint b, const char *where, GError **error
       return NULL;
     }
   d = g_new0 (PanelData, 1);
+  d->map = hs_attention_map_difference (da->map, db->map, &m, error);
+  if (d->map == NULL)
+    {
+      g_prefix_error (error, "%s: ", where);
+      panel_data_free (d);
+      return NULL;
+    }
+  d->difference = TRUE;
   d->image = hs_image_ref (da->image);
   d->phantom_note = da->phantom_note || db->phantom_note;
-  d->diff = g_new (double, (gsize) wa * ha);
-  d->diff_w = wa;
-  d->diff_h = ha;
-  for (gsize k = 0; k < (gsize) wa * ha; k++)
-    d->diff[k] = hs_attention_map_peek_values (da->map)[k]
-                 - hs_attention_map_peek_values (db->map)[k];
   d->targets.boxes = g_array_ref (da->targets.boxes);
   d->targets.masks = g_array_new (FALSE, FALSE, sizeof (HsFigureMask));
-  for (guint m = 0; m < da->targets.masks->len; m++)
+  for (guint k = 0; k < da->targets.masks->len; k++)
     {
-      HsFigureMask fm = g_array_index (da->targets.masks, HsFigureMask, m);
+      HsFigureMask fm = g_array_index (da->targets.masks, HsFigureMask, k);
       fm.mask = hs_image_ref (fm.mask);
       g_array_append_val (d->targets.masks, fm);
     }
-  hs_figure_panel_letter (a - 1, la);
-  hs_figure_panel_letter (b - 1, lb);
-  d->title = g_strdup_printf ("%s − %s", la, lb);
-  d->note = g_strdup_printf ("difference of panels %s and %s", la, lb);
+  hs_panel_readout_of_difference (hs_attention_map_peek_values (da->map),
+                                  hs_attention_map_peek_values (db->map), (gsize) wa * ha,
+                                  m > 0 ? m : 1e-12, &d->readout);
+  hs_figure_panel_letter (spec->diff_a - 1, la);
+  hs_figure_panel_letter (spec->diff_b - 1, lb);
+  d->title = spec->title ? g_strdup (spec->title) : g_strdup_printf ("%s − %s", la, lb);
+  d->note = spec->title ? g_strdup (d->readout.line)
+                        : g_strdup_printf ("difference of panels %s and %s · %s", la, lb,
+                                           d->readout.line);
   return d;
 }
 
@@ -388,7 +435,7 @@ load_panels (const Sources *src, const char *spec_path, GPtrArray *specs, guint 
                              a->diff_a ? spec->diff_a : spec->diff_b);
                 return FALSE;
               }
-            data->pdata[i] = diff_panel (data, spec->diff_a, spec->diff_b, where, error);
+            data->pdata[i] = diff_panel (data, spec, where, error);
           }
         else
           data->pdata[i] = load_panel (src, spec, where, error);
@@ -575,9 +622,9 @@ hs_cli_figure (int argc, char **argv)
 
       hs_figure_view_init (&panel.view);
       panel.view.image = d->image;
-      panel.view.map = d->diff ? d->diff : hs_attention_map_peek_values (d->map);
-      panel.view.map_width = d->diff ? d->diff_w : hs_attention_map_get_width (d->map);
-      panel.view.map_height = d->diff ? d->diff_h : hs_attention_map_get_height (d->map);
+      panel.view.map = hs_attention_map_peek_values (d->map);
+      panel.view.map_width = hs_attention_map_get_width (d->map);
+      panel.view.map_height = hs_attention_map_get_height (d->map);
       panel.view.overlay.opacity = opacity;
       panel.view.boxes = (const HsFigureBox *) (const void *) d->targets.boxes->data;
       panel.view.n_boxes = d->targets.boxes->len;
@@ -586,7 +633,9 @@ hs_cli_figure (int argc, char **argv)
       panel.view.phantom_model_on_real_image = d->phantom_note;
       panel.title = d->title;
       panel.note = d->note;
-      panel.difference = d->diff != NULL;
+      panel.badge = d->readout.badge;
+      panel.badge_tone = d->readout.tone;
+      panel.difference = d->difference;
       panel.quantity = d->quantity;
       g_array_append_val (panels, panel);
     }

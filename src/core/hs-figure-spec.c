@@ -171,18 +171,22 @@ static const char * const top_members[] = {
   "scale_group", "opacity", "quantity", "caption", "row_headers", "column_headers", "letters",
   "region_legend", "panels", NULL };
 
-/* {"diff": [a, b]}: two different earlier-or-later panels of the spec that
- * are not differences themselves (checked once all are read). */
+/* {"diff": [a, b]} (and optionally "title"): two different earlier-or-later
+ * panels of the spec that are not differences themselves (checked once all
+ * are read). */
 static HsFigureSpecPanel *
 read_diff (Reader *r, HjNode *object, const HsJsonPath *path, guint n_panels)
 {
   PATH_KEY (diff_path, path, "diff");
   HjNode *node = hj_member (object, "diff");
+  g_autofree char *title = NULL;
   double v[2];
 
-  if (object->n != 1)
+  if (!get_text (r, object, path, "title", &title))
+    return NULL;
+  if (object->n != (title ? 2u : 1u))
     {
-      fail (r, path, _("a difference panel has \"diff\" and nothing else"));
+      fail (r, path, _("a difference panel has \"diff\" and at most a \"title\""));
       return NULL;
     }
   if (node->type != HJ_ARRAY || node->n != 2)
@@ -211,6 +215,7 @@ read_diff (Reader *r, HjNode *object, const HsJsonPath *path, guint n_panels)
     HsFigureSpecPanel *panel = g_new0 (HsFigureSpecPanel, 1);
     panel->diff_a = (guint) v[0];
     panel->diff_b = (guint) v[1];
+    panel->title = g_steal_pointer (&title);
     return panel;
   }
 }
