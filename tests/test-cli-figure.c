@@ -514,6 +514,35 @@ test_many_letters (void)
   g_assert_cmpuint (count (text, ">a − a1</text>"), ==, 1);
 }
 
+/* The page is the requested width in points in PDF and SVG alike:
+ * 89 mm (a column), 183 mm (the page), 3.5 in. */
+static void
+test_page_widths (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *pdf = g_build_filename (dir, "w.pdf", NULL);
+  g_autofree char *svg = g_build_filename (dir, "w.svg", NULL);
+  const struct { const char *width; double points; const char *svg_width; } cases[] = {
+    { "89mm", 89 * 72 / 25.4, "width=\"252.28pt\"" },
+    { "183mm", 183 * 72 / 25.4, "width=\"518.74pt\"" },
+    { "3.5in", 252, "width=\"252pt\"" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *args[] = { P (0, "s1", "sim-grounded"), P (0, "s2", "sim-grounded"),
+                             "--width", cases[i].width, NULL };
+      g_autofree char *text = NULL;
+
+      run_figure (args, pdf, 0);
+      g_assert_cmpfloat (fabs (pdf_page_width (pdf) - cases[i].points), <, 0.01);
+      run_figure (args, svg, 0);
+      g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+      if (strstr (text, cases[i].svg_width) == NULL)
+        g_error ("%s: the SVG has no %s", cases[i].width, cases[i].svg_width);
+    }
+}
+
 static void
 test_errors (void)
 {
@@ -554,6 +583,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-figure/exec", test_exec);
   g_test_add_func ("/cli-figure/phantom-note", test_phantom_note);
   g_test_add_func ("/cli-figure/many-letters", test_many_letters);
+  g_test_add_func ("/cli-figure/page-widths", test_page_widths);
   g_test_add_func ("/cli-figure/errors", test_errors);
   return g_test_run ();
 }

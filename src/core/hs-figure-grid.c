@@ -425,15 +425,26 @@ place_column_bars (const HsFigureGrid *g, HsPainter *p, GridLayout *l, const gbo
   return TRUE;
 }
 
+/* A panel's badge's text size: the note's, smaller when the badge would
+ * be wider than its cell (it would run into the next panel's note). */
+static double
+badge_font (const HsFigureGrid *g, guint i, double fs, double cell_w)
+{
+  double w = 0, h = 0;
+
+  hs_badge_size (g->panels[i].badge, fs * 0.8, &w, &h);
+  return w > cell_w && cell_w > 0 ? fs * 0.8 * cell_w / w : fs * 0.8;
+}
+
 /* The height a panel's badge takes above its note (0: none). */
 static double
-badge_height (const HsFigureGrid *g, guint i, double fs)
+badge_height (const HsFigureGrid *g, guint i, double fs, double cell_w)
 {
   double w = 0, h = 0;
 
   if (g->panels[i].badge == NULL || *g->panels[i].badge == '\0')
     return 0;
-  hs_badge_size (g->panels[i].badge, fs * 0.8, &w, &h);
+  hs_badge_size (g->panels[i].badge, badge_font (g, i, fs, cell_w), &w, &h);
   return h + fs * 0.25;
 }
 
@@ -543,7 +554,7 @@ compute_grid_layout (const HsFigureGrid *g, HsPainter *p, GridLayout *l, GError 
   for (guint i = 0; i < g->n_panels; i++)
     {
       g_autofree char *note = panel_note (&g->panels[i]);
-      double badge_h = badge_height (g, i, l->fs);
+      double badge_h = badge_height (g, i, l->fs, l->cell_w);
 
       if (note != NULL || badge_h > 0)
         {
@@ -757,11 +768,12 @@ paint_grid (const HsFigureGrid *g, HsPainter *p, const GridLayout *l, GError **e
         }
       if (panel->badge && *panel->badge)
         hs_badge_paint (p, panel->badge, panel->badge_tone, cx,
-                        l->row_top[r] + l->title_h + l->row_h[r] + fs * 0.25, fs * 0.8);
+                        l->row_top[r] + l->title_h + l->row_h[r] + fs * 0.25,
+                        badge_font (g, i, fs, l->cell_w));
       if (note != NULL)
         {
           g_autoptr(GPtrArray) t = wrap_text (p, note, fs * 0.8, FALSE, l->cell_w, NOTE_LINES);
-          double ny = l->row_top[r] + l->title_h + l->row_h[r] + fs * 0.2 + badge_height (g, i, fs);
+          double ny = l->row_top[r] + l->title_h + l->row_h[r] + fs * 0.2 + badge_height (g, i, fs, l->cell_w);
 
           for (guint k = 0; k < t->len; k++)
             hs_painter_text (p, cx, ny + fs * 0.8 * (1.0 + 1.25 * k), g_ptr_array_index (t, k),
