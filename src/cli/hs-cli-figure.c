@@ -197,7 +197,7 @@ attend_live (const Sources *src, const HsFigureSpecPanel *spec, HsInstance *inst
     }
   else
     {
-      HsModel *model = hs_model_cache_get_model (src->models, spec->model, error);
+      g_autoptr(HsModel) model = hs_model_cache_get_model (src->models, spec->model, error);
       return model ? hs_model_attend_image (model, image, text, error) : NULL;
     }
 }
