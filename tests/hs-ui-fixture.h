@@ -136,6 +136,26 @@ hs_ui_new_window (void)
   return window;
 }
 
+/* Opens `path` (a dataset folder, manifest or image) and waits until it is
+ * loaded and laid out. */
+G_GNUC_UNUSED static void
+hs_ui_open_path (HsWindow *window, const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  hs_window_open (window, file);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  hs_ui_settle ();
+}
+
+/* Condition for hs_ui_wait_until: the instance browser has no filtering or
+ * scan running. */
+G_GNUC_UNUSED static gboolean
+hs_ui_browser_idle (gpointer browser)
+{
+  return !hs_instance_browser_get_busy (browser);
+}
+
 /* The window's last reference is ours, so finalizing proves nothing leaks it. */
 G_GNUC_UNUSED static void
 hs_ui_destroy_window (HsWindow *window)

@@ -12,22 +12,6 @@
 
 static char *hand_root;
 
-static void
-open_path (HsWindow *window, const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-
-  hs_window_open (window, file);
-  hs_ui_wait_until (hs_ui_window_not_loading, window);
-  hs_ui_settle ();
-}
-
-static gboolean
-browser_idle (gpointer data)
-{
-  return !hs_instance_browser_get_busy (data);
-}
-
 static const char *
 shown_instance (HsWindow *window)
 {
@@ -57,7 +41,7 @@ test_search_clear_keeps_place (void)
     return;
   hs_ui_reset_settings ();
   window = hs_ui_new_window ();
-  open_path (window, hand_root);
+  hs_ui_open_path (window, hand_root);
   browser = hs_window_get_browser (window);
   panel = hs_window_get_prompt_panel (window);
 
@@ -174,7 +158,7 @@ opened (HsWindow *window)
   GString *out = g_string_new (NULL);
   guint n;
 
-  hs_ui_wait_until (browser_idle, browser);
+  hs_ui_wait_until (hs_ui_browser_idle, browser);
   n = hs_instance_browser_get_n_shown (browser);
   hs_instance_browser_select_relative (browser, -1000);
   for (guint i = 0; i < n; i++)
@@ -205,7 +189,7 @@ test_filter_opens_matched_sentence (void)
   hs_ui_reset_settings ();
   root = make_sentence_dataset ();
   window = hs_ui_new_window ();
-  open_path (window, root);
+  hs_ui_open_path (window, root);
   browser = hs_window_get_browser (window);
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 4);
 
@@ -263,7 +247,7 @@ test_new_dataset (void)
   hs_ui_reset_settings ();
   root = make_sentence_dataset ();
   window = hs_ui_new_window ();
-  open_path (window, hand_root);
+  hs_ui_open_path (window, hand_root);
   browser = hs_window_get_browser (window);
   g_assert_null (hs_instance_browser_get_notice (browser));
 
@@ -271,7 +255,7 @@ test_new_dataset (void)
    * the browser says so; its first instance is on screen. */
   hs_instance_browser_set_search_text (browser, "hand-0");
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 4);
-  open_path (window, root);
+  hs_ui_open_path (window, root);
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 4);
   g_assert_cmpstr (hs_instance_browser_get_notice (browser), ==,
                    "Search and filters cleared:\nthey matched nothing in this dataset");
@@ -279,17 +263,17 @@ test_new_dataset (void)
 
   /* Changing a filter is the user's answer: the line goes. */
   toggle (browser, "browser.filter-abnormal");
-  hs_ui_wait_until (browser_idle, browser);
+  hs_ui_wait_until (hs_ui_browser_idle, browser);
   g_assert_null (hs_instance_browser_get_notice (browser));
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 3);
   toggle (browser, "browser.filter-abnormal");
 
   /* One Lung still matches the hand instances (s0: right lung, x 50–160): kept, and said. */
   toggle (browser, "browser.filter-one-lung");
-  hs_ui_wait_until (browser_idle, browser);
+  hs_ui_wait_until (hs_ui_browser_idle, browser);
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 2);
-  open_path (window, hand_root);
-  hs_ui_wait_until (browser_idle, browser);
+  hs_ui_open_path (window, hand_root);
+  hs_ui_wait_until (hs_ui_browser_idle, browser);
   g_assert_cmpuint (hs_instance_browser_get_subsets (browser), ==, HS_SUBSET_ONE_LUNG);
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 4);
   g_assert_cmpstr (hs_instance_browser_get_notice (browser), ==, "Search and filters kept\nfrom the dataset before");
@@ -299,13 +283,13 @@ test_new_dataset (void)
   /* MDRB (a and d here: two report sentences with disjoint targets) matches
    * no hand instance (one targeted sentence each): cleared once the
    * subsets of the hand dataset are known. */
-  open_path (window, root);
+  hs_ui_open_path (window, root);
   g_assert_null (hs_instance_browser_get_notice (browser));
   toggle (browser, "browser.filter-mdrb");
-  hs_ui_wait_until (browser_idle, browser);
+  hs_ui_wait_until (hs_ui_browser_idle, browser);
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 2);
-  open_path (window, hand_root);
-  hs_ui_wait_until (browser_idle, browser);
+  hs_ui_open_path (window, hand_root);
+  hs_ui_wait_until (hs_ui_browser_idle, browser);
   hs_ui_settle ();
   g_assert_cmpuint (hs_instance_browser_get_subsets (browser), ==, 0);
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 5);

@@ -13,22 +13,6 @@
 #include "hs-view-state.h"
 #include "hs-window.h"
 
-static void
-open_path (HsWindow *window, const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-
-  hs_window_open (window, file);
-  hs_ui_wait_until (hs_ui_window_not_loading, window);
-  hs_ui_settle ();
-}
-
-static gboolean
-browser_idle (gpointer data)
-{
-  return !hs_instance_browser_get_busy (data);
-}
-
 /* ---- One Lung and MDRB ------------------------------------------------------ */
 
 static void
@@ -124,32 +108,32 @@ test_subset_filters (void)
   hs_ui_reset_settings ();
   root = make_subset_dataset ();
   window = hs_ui_new_window ();
-  open_path (window, root);
+  hs_ui_open_path (window, root);
   browser = hs_window_get_browser (window);
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 4);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (browser), "browser.filter-one-lung", NULL));
   g_assert_cmpuint (hs_instance_browser_get_subsets (browser), ==, HS_SUBSET_ONE_LUNG);
-  hs_ui_wait_until (browser_idle, browser);
+  hs_ui_wait_until (hs_ui_browser_idle, browser);
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 2);
   one_lung = shown_ids (window);
   g_assert_cmpstr (one_lung, ==, "one-left two-sides");
 
   /* Both filters: the rows in both subsets. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (browser), "browser.filter-mdrb", NULL));
-  hs_ui_wait_until (browser_idle, browser);
+  hs_ui_wait_until (hs_ui_browser_idle, browser);
   both = shown_ids (window);
   g_assert_cmpstr (both, ==, "two-sides");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (browser), "browser.filter-one-lung", NULL));
   g_assert_cmpuint (hs_instance_browser_get_subsets (browser), ==, HS_SUBSET_MDRB);
-  hs_ui_wait_until (browser_idle, browser);
+  hs_ui_wait_until (hs_ui_browser_idle, browser);
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 1);
   mdrb = shown_ids (window);
   g_assert_cmpstr (mdrb, ==, "two-sides");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (browser), "browser.filter-mdrb", NULL));
-  hs_ui_wait_until (browser_idle, browser);
+  hs_ui_wait_until (hs_ui_browser_idle, browser);
   g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 4);
   hs_ui_destroy_window (window);
 }
@@ -206,7 +190,7 @@ test_level_sliders (void)
   hs_ui_reset_settings ();
   root = hs_ui_make_dataset ();
   window = hs_ui_new_window ();
-  open_path (window, root);
+  hs_ui_open_path (window, root);
   canvas = HS_CANVAS (hs_window_get_canvas (window));
   state = hs_canvas_get_view_state (canvas);
   panel = HS_OVERLAY_PANEL (hs_ui_find_widget (GTK_WIDGET (window), HS_TYPE_OVERLAY_PANEL));
@@ -302,7 +286,7 @@ test_level_drags (void)
   hs_ui_reset_settings ();
   root = hs_ui_make_dataset ();
   window = hs_ui_new_window ();
-  open_path (window, root);
+  hs_ui_open_path (window, root);
   canvas = HS_CANVAS (hs_window_get_canvas (window));
   watch.state = hs_canvas_get_view_state (canvas);
   hs_view_state_get_window_level (watch.state, &watch.center, &watch.width);
