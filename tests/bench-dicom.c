@@ -7,26 +7,13 @@
  * and the same samples and value mapping both ways (else it fails); and the
  * first file of the process, which pays for starting the helper.
  * Usage: bench-dicom [DIR [REPEATS]] */
+#include "hs-test-util.h"
 #include "hs-dicom-helper-private.h"
 #include "hs-image-private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, n, sizeof (double), compare_doubles);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static int
 compare_names (gconstpointer a, gconstpointer b)
@@ -117,7 +104,7 @@ main (int argc, char **argv)
           hs_image_unref (b);
         }
       {
-        double h = median (t_helper, repeats), i = median (t_inproc, repeats);
+        double h = hs_test_median (t_helper, repeats), i = hs_test_median (t_inproc, repeats);
         g_autoptr(GError) error = NULL;
         HsImage *probe = hs_image_load_from_memory ((const guint8 *) contents, len, path, &error);
 

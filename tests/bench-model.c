@@ -4,27 +4,13 @@
  *   bench-model [--model NAME|PATH] [--image FILE] [--size PX] [--runs N]
  *
  * Without --image a synthetic 1024 × 1024 16-bit radiograph-like image is used. */
+#include "hs-test-util.h"
 #include <heatscope/heatscope.h>
 #include <heatscope/hs-model.h>
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *values, guint n)
-{
-  qsort (values, n, sizeof *values, compare_doubles);
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 static HsImage *
 synthetic_image (guint size)
@@ -111,8 +97,8 @@ main (int argc, char **argv)
     }
   printf ("model %s, image %u x %u, %d runs\n", hs_model_get_name (model),
           hs_image_get_width (image), hs_image_get_height (image), runs);
-  printf ("encode image (once per image): median %.2f ms\n", median (encode, runs));
+  printf ("encode image (once per image): median %.2f ms\n", hs_test_median (encode, runs));
   printf ("prompt change -> new map:      median %.3f ms (target < 50 ms)\n",
-          median (attend, runs * G_N_ELEMENTS (prompts)));
+          hs_test_median (attend, runs * G_N_ELEMENTS (prompts)));
   return 0;
 }

@@ -8,26 +8,13 @@
  * paint_with_alpha) and a naive per-pixel colorize (pow + LUT per pixel,
  * one thread).  Target (product.md): colorize + composite < 10 ms.
  * Usage: bench-overlay [WIDTH HEIGHT [REPEATS]] */
+#include "hs-test-util.h"
 #include <heatscope/heatscope.h>
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, n, sizeof (double), compare_doubles);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static double
 now_ms (void)
@@ -177,9 +164,10 @@ main (int argc, char **argv)
   {
     /* Medians, and the fastest run: on a shared, loaded machine the minimum
      * is the better estimate of the uncontended cost. */
-    double mf = median (t_field, reps), mc = median (t_color, reps), mp = median (t_comp, reps);
-    double mr = median (t_cairo, reps), mn = median (t_naive, MIN (reps, 5));
-    double mm = median (t_copy, reps);
+    double mf = hs_test_median (t_field, reps), mc = hs_test_median (t_color, reps);
+    double mp = hs_test_median (t_comp, reps);
+    double mr = hs_test_median (t_cairo, reps), mn = hs_test_median (t_naive, MIN (reps, 5));
+    double mm = hs_test_median (t_copy, reps);
     /* median() sorted the arrays: [0] is the minimum */
     double bc = t_color[0], bp = t_comp[0];
 

@@ -4,6 +4,7 @@
 #include <heatscope/hs-image.h>
 
 #include <fcntl.h>
+#include <math.h>
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -358,4 +359,21 @@ hs_test_run_to_stop (const char * const *argv, const char *stop_at)
 
   hs_test_wait_stopped (pid, stop_at, log);
   return pid;
+}
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+double
+hs_test_median (double *values, guint n)
+{
+  g_return_val_if_fail (n > 0, NAN);
+
+  qsort (values, n, sizeof *values, compare_doubles);
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }

@@ -99,4 +99,8 @@ char       *hs_test_replace        (const char *text, const char *what, const ch
   "            s += chr(c + 48)\n" \
   "    return s\n"
 
+/* The median of `values` (sorted in place; the mean of the middle two for an
+ * even n), for the benchmarks' repeated timings. */
+double      hs_test_median         (double *values, guint n);
+
 G_END_DECLS
