@@ -313,6 +313,107 @@ test_custom_typed_prompt (void)
   close_window (window);
 }
 
+static gboolean
+live_settled (gpointer window)
+{
+  return !hs_annotation_window_get_live_busy (window);
+}
+
+#define LIVE_PROMPT "There is an opacity in the left lower lung."
+
+/* Custom round with a project prompt that has no precomputed map: the
+ * item's model (grounded or blind, built in) attends it live, off the main
+ * thread, and the map shown is the model's own for that image and prompt.
+ * A model whose maps the dataset records as an external backend's is not
+ * attended with the built-in model of the same name, nor with a command
+ * from the dataset. */
+static void
+test_custom_live_prompt (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *project = NULL;
+  g_autoptr(GError) error = NULL;
+  HsAnnotationWindow *window;
+  HsAnnotationSession *session;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  dir = hs_test_make_tmpdir ();
+  project = g_build_filename (dir, "live.json", NULL);
+  {
+    g_autofree char *json = g_strdup_printf (
+      "{\"annotator\": \"tester\", \"dataset\": \"%s\", \"models\": [\"grounded\", \"blind\"],\n"
+      " \"instances\": [\"hand-02\"], \"rounds\": [\"custom\"], \"seed\": 5,\n"
+      " \"custom_prompts\": [\"" LIVE_PROMPT "\"]}\n", dataset_root);
+    g_assert_true (g_file_set_contents (project, json, -1, &error));
+  }
+  window = open_window (project);
+  session = hs_annotation_window_get_session (window);
+  g_assert_cmpuint (hs_annotation_session_get_n_items (session), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *model = hs_annotation_session_backend_model (session, i);
+      HsAttentionMap *shown;
+      g_autoptr(HsModel) reference = NULL;
+      g_autoptr(HsAttentionMap) expected = NULL;
+      g_autoptr(HsImage) image = NULL;
+      g_autofree char *image_path = g_build_filename (dataset_root, "images", "hand-02.png", NULL);
+      guint n;
+
+      g_assert_true (hs_annotation_window_go_to (window, i));
+      g_assert_cmpstr (hs_annotation_window_get_prompt (window), ==, LIVE_PROMPT);
+      /* No precomputed map: nothing until the live one arrives. */
+      g_assert_true (hs_annotation_window_get_live_busy (window));
+      g_assert_null (hs_canvas_get_map (HS_CANVAS (hs_annotation_window_get_canvas (window))));
+      hs_ui_wait_until (live_settled, window);
+      shown = hs_canvas_get_map (HS_CANVAS (hs_annotation_window_get_canvas (window)));
+      g_assert_nonnull (shown);
+      g_assert_null (hs_annotation_window_get_error_text (window));
+      assert_blinded (window);
+
+      /* The same model computed here, directly. */
+      image = hs_image_load (image_path, &error);
+      g_assert_no_error (error);
+      reference = hs_model_load_builtin (model, &error);
+      g_assert_no_error (error);
+      expected = hs_model_attend_image (reference, image, LIVE_PROMPT, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (hs_attention_map_get_width (shown), ==, hs_attention_map_get_width (expected));
+      g_assert_cmpuint (hs_attention_map_get_height (shown), ==, hs_attention_map_get_height (expected));
+      n = hs_attention_map_get_width (shown) * hs_attention_map_get_height (shown);
+      g_assert_cmpuint (n, >, 1);
+      for (guint k = 0; k < n; k++)
+        g_assert_cmpfloat (hs_attention_map_peek_values (shown)[k], ==,
+                           hs_attention_map_peek_values (expected)[k]);
+      if (i == 0)
+        {
+          /* Looked at: the radiograph with the live map under its alias. */
+          g_autoptr(GdkTexture) texture = NULL;
+          g_autofree char *png = NULL;
+
+          hs_ui_settle ();
+          texture = hs_ui_render (GTK_WIDGET (window));
+          png = g_build_filename (g_getenv ("HS_BUILD_DIR") ? g_getenv ("HS_BUILD_DIR") : ".",
+                                                   "ui-annotation-live.png", NULL);
+          g_assert_true (gdk_texture_save_to_png (texture, png));
+        }
+    }
+
+  /* The dataset says an external backend computed "grounded": its item is
+   * not attended by the built-in model, and no command is taken from it. */
+  hs_dataset_set_model_computed_by (hs_annotation_session_get_dataset (session), "grounded",
+                                    "backend-exec:/bin/false");
+  for (guint i = 0; i < 2; i++)
+    if (g_str_equal (hs_annotation_session_backend_model (session, i), "grounded"))
+      {
+        g_assert_true (hs_annotation_window_go_to (window, i));
+        g_assert_false (hs_annotation_window_get_live_busy (window));
+        g_assert_null (hs_canvas_get_map (HS_CANVAS (hs_annotation_window_get_canvas (window))));
+        g_assert_nonnull (strstr (hs_annotation_window_get_error_text (window), "no precomputed map"));
+      }
+  close_window (window);
+}
+
 static void
 test_bad_project (void)
 {
@@ -348,6 +449,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/annotation/round-and-resume", test_round_and_resume);
   g_test_add_func ("/hs/ui/annotation/likert", test_likert);
   g_test_add_func ("/hs/ui/annotation/custom-typed-prompt", test_custom_typed_prompt);
+  g_test_add_func ("/hs/ui/annotation/custom-live-prompt", test_custom_live_prompt);
   g_test_add_func ("/hs/ui/annotation/bad-project", test_bad_project);
   status = g_test_run ();
   g_free (dataset_root);

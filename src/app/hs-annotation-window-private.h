@@ -11,6 +11,7 @@
 #include "hs-annotation-window.h"
 #include "hs-canvas.h"
 #include "hs-error-bar.h"
+#include "hs-live-attend.h"
 #include "hs-view-state.h"
 
 G_BEGIN_DECLS
@@ -47,6 +48,12 @@ struct _HsAnnotationWindow
   double               no_attn;
   GtkFileChooserNative *chooser;
   GtkWindow           *shortcuts;      /* weak: the shortcuts window while open */
+  /* A custom prompt without a precomputed map is attended live with the
+   * item's model (created on first use); a newer item or prompt cancels
+   * the request and bumps the serial, so a late map is never shown. */
+  HsLiveAttend        *live;
+  GCancellable        *live_cancellable;
+  guint                live_serial;
 };
 
 /* hs-annotation-window.c */

@@ -205,7 +205,113 @@ update_actions (HsAnnotationWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "annotation.level", have);
 }
 
-/* Shows the map of the item on screen (for a typed prompt once typed). */
+/* ---- live maps of custom prompts -------------------------------------------- */
+
+/* What attends `model`'s custom prompts live: the built-in model of that
+ * name, unless the dataset records an external backend for it; that
+ * backend when it is the user's own command; else NULL. */
+static const char *
+live_model_for (HsAnnotationWindow *self, const char *model)
+{
+  HsDataset *dataset = hs_annotation_session_get_dataset (self->session);
+  const char *recorded = hs_dataset_get_model_computed_by (dataset, model);
+  g_autofree char *command = NULL;
+  g_autofree char *expected = NULL;
+
+  if (recorded == NULL || !g_str_has_prefix (recorded, "backend-exec:"))
+    return g_strv_contains (hs_model_list_builtin (), model) ? model : NULL;
+  command = hs_live_attend_dup_user_command (GTK_WINDOW (self));
+  expected = command != NULL ? g_strconcat ("backend-exec:", command, NULL) : NULL;
+  if (g_strcmp0 (expected, recorded) != 0)
+    return NULL;
+  if (self->live == NULL)
+    self->live = hs_live_attend_new ();
+  hs_live_attend_set_exec_command (self->live, command);
+  return HS_LIVE_EXEC_NAME;
+}
+
+typedef struct {
+  GWeakRef  window;
+  guint     serial;
+  char     *alias;
+} LiveJob;
+
+static void
+live_job_free (LiveJob *job)
+{
+  g_weak_ref_clear (&job->window);
+  g_free (job->alias);
+  g_free (job);
+}
+
+static void
+live_done (GObject *object, GAsyncResult *result, gpointer data)
+{
+  LiveJob *job = data;
+  HsAnnotationWindow *self = g_weak_ref_get (&job->window);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsAttentionMap) map = hs_live_attend_finish (HS_LIVE_ATTEND (object), result, &error);
+
+  if (self != NULL && job->serial == self->live_serial && self->session != NULL)
+    {
+      g_clear_object (&self->live_cancellable);
+      if (map != NULL)
+        {
+          self->no_attn = hs_attention_map_get_no_attn (map);
+          hs_canvas_set_map (self->canvas, map);
+        }
+      else if (g_error_matches (error, HS_MODEL_ERROR, HS_MODEL_ERROR_EMPTY_PROMPT))
+        hs_error_bar_add (self->error_bar, NULL, _("The prompt has no words the model can read"));
+      else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          /* A backend's message names its command, which may name the model. */
+          g_autofree char *message =
+            g_strdup_printf (_("The map of %s could not be computed (details hidden while annotating)"),
+                             job->alias);
+          g_debug ("annotation: %s", error->message);
+          hs_error_bar_add (self->error_bar, NULL, message);
+        }
+    }
+  g_clear_object (&self);
+  live_job_free (job);
+}
+
+/* Attends `prompt` for the item on screen; FALSE when its model cannot be
+ * attended live. */
+static gboolean
+live_start (HsAnnotationWindow *self, const HsAnnotationItem *item, const char *prompt)
+{
+  const char *model = hs_annotation_session_backend_model (self->session, (guint) self->index);
+  HsDataset *dataset = hs_annotation_session_get_dataset (self->session);
+  HsInstance *instance = hs_dataset_find_instance (dataset, item->instance);
+  HsImage *image = hs_canvas_get_image (self->canvas);
+  const char *live_model;
+  LiveJob *job;
+
+  if (instance == NULL || image == NULL || (live_model = live_model_for (self, model)) == NULL)
+    return FALSE;
+  if (self->live == NULL)
+    self->live = hs_live_attend_new ();
+  job = g_new0 (LiveJob, 1);
+  g_weak_ref_init (&job->window, self);
+  job->serial = self->live_serial;
+  job->alias = g_strdup (item->alias);
+  self->live_cancellable = g_cancellable_new ();
+  hs_live_attend_async (self->live, dataset, instance, image, live_model, prompt,
+                        self->live_cancellable, live_done, job);
+  return TRUE;
+}
+
+static void
+live_cancel (HsAnnotationWindow *self)
+{
+  self->live_serial++;
+  g_cancellable_cancel (self->live_cancellable);
+  g_clear_object (&self->live_cancellable);
+}
+
+/* Shows the map of the item on screen (for a typed prompt once typed): the
+ * precomputed one, else for a custom prompt a live one. */
 static void
 load_item_map (HsAnnotationWindow *self, const HsAnnotationItem *item)
 {
@@ -213,6 +319,7 @@ load_item_map (HsAnnotationWindow *self, const HsAnnotationItem *item)
   g_autoptr(HsAttentionMap) map = NULL;
   const char *prompt = item->prompt != NULL ? item->prompt : self->typed_prompt;
 
+  live_cancel (self);
   self->no_attn = NAN;
   hs_canvas_set_map (self->canvas, NULL);
   if (prompt == NULL)
@@ -221,6 +328,9 @@ load_item_map (HsAnnotationWindow *self, const HsAnnotationItem *item)
                                         item->prompt != NULL ? NULL : prompt, &error);
   if (map == NULL)
     {
+      if (g_error_matches (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_NOT_FOUND) &&
+          item->round == HS_ANNOTATION_ROUND_CUSTOM && live_start (self, item, prompt))
+        return;
       /* A loading error names the map file, and file names often carry
        * the model's name: only the alias may be shown while annotating. */
       if (g_error_matches (error, HS_ANNOTATION_ERROR, HS_ANNOTATION_ERROR_NOT_FOUND))
@@ -576,6 +686,13 @@ hs_annotation_window_get_question (HsAnnotationWindow *self)
   return self->question;
 }
 
+gboolean
+hs_annotation_window_get_live_busy (HsAnnotationWindow *self)
+{
+  g_return_val_if_fail (HS_IS_ANNOTATION_WINDOW (self), FALSE);
+  return self->live_cancellable != NULL;
+}
+
 const char *
 hs_annotation_window_get_error_text (HsAnnotationWindow *self)
 {
@@ -627,6 +744,8 @@ hs_annotation_window_dispose (GObject *object)
       g_clear_pointer (&self->buttons[q], g_ptr_array_unref);
       self->rows[q] = NULL;
     }
+  live_cancel (self);
+  g_clear_object (&self->live);
   g_clear_pointer (&self->session, hs_annotation_session_free);
   g_clear_object (&self->state);
   G_OBJECT_CLASS (hs_annotation_window_parent_class)->dispose (object);

@@ -16,7 +16,10 @@
  * items; opening a project resumes at the first unanswered item.  A
  * custom-round item without a listed prompt gives the keyboard to the prompt
  * entry first (Enter hands it back to the answer keys); the prompt typed
- * for one alias is shown for the instance's other aliases.
+ * for one alias is shown for the instance's other aliases.  A custom prompt
+ * without a precomputed map of the item's model is attended live when the
+ * model is a built-in one, or the user's external backend recorded as what
+ * computed that model's maps (never a command from the dataset).
  *
  * Actions (widget actions, usable from tests):
  *   annotation.open            file chooser for a project
@@ -73,6 +76,9 @@ char                *hs_annotation_window_dup_visible_text (HsAnnotationWindow *
 /* The level (0-based) chosen for question q of the item on screen, −1. */
 int                  hs_annotation_window_get_level      (HsAnnotationWindow *self, guint q);
 guint                hs_annotation_window_get_question   (HsAnnotationWindow *self);
+/* TRUE while the map of a custom prompt without a precomputed one is
+ * being attended live (with the item's model, off the main thread). */
+gboolean             hs_annotation_window_get_live_busy  (HsAnnotationWindow *self);
 /* The newest problem shown in the window, or NULL. */
 const char          *hs_annotation_window_get_error_text (HsAnnotationWindow *self);
 gboolean             hs_annotation_window_export_csv     (HsAnnotationWindow *self,

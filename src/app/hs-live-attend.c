@@ -124,6 +124,26 @@ hs_live_attend_make_key (HsDataset  *dataset,
 
 /* ---- names ---------------------------------------------------------------- */
 
+char *
+hs_live_attend_dup_user_command (GtkWindow *window)
+{
+  GtkApplication *app = window != NULL ? gtk_window_get_application (window) : NULL;
+  char *command = NULL;
+
+  if (app != NULL && HS_IS_APPLICATION (app))
+    command = g_strdup (hs_application_get_backend_command (HS_APPLICATION (app)));
+  else
+    {
+      g_autoptr(GSettings) settings = hs_settings_new ();
+
+      if (settings != NULL)
+        command = g_settings_get_string (settings, "backend-command");
+    }
+  if (command != NULL && *g_strstrip (command) == '\0')
+    g_clear_pointer (&command, g_free);
+  return command;
+}
+
 gboolean
 hs_live_attend_is_exec (const char *model)
 {

@@ -24,7 +24,7 @@
  */
 #pragma once
 
-#include <gio/gio.h>
+#include <gtk/gtk.h>
 #include <heatscope/hs-dataset.h>
 #include <heatscope/hs-model.h>
 
@@ -44,6 +44,11 @@ HsModelCache   *hs_live_attend_get_model_cache  (HsLiveAttend *self);
  * the old process and forgets the maps it gave. */
 void            hs_live_attend_set_exec_command (HsLiveAttend *self, const char *command);
 const char     *hs_live_attend_get_exec_command (HsLiveAttend *self);
+
+/* The external backend command the user gave: the application's
+ * --backend-exec, else the "backend-command" preference; NULL when none.
+ * Never a dataset's (a manifest only ever records a command to compare). */
+char           *hs_live_attend_dup_user_command (GtkWindow *window);
 
 /* TRUE for HS_LIVE_EXEC_NAME. */
 gboolean        hs_live_attend_is_exec          (const char *model);

@@ -214,14 +214,9 @@ _hs_window_live_schedule (HsWindow *self)
 static void
 live_check_exec (HsWindow *self)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  g_autofree char *command = NULL;
+  g_autofree char *command = hs_live_attend_dup_user_command (GTK_WINDOW (self));
 
-  if (app != NULL && HS_IS_APPLICATION (app))
-    command = g_strdup (hs_application_get_backend_command (HS_APPLICATION (app)));
-  else if (self->settings != NULL)
-    command = g_settings_get_string (self->settings, "backend-command");
-  if (command == NULL || *g_strstrip (command) == '\0')
+  if (command == NULL)
     return;
   hs_live_attend_set_exec_command (self->live, command);
   g_ptr_array_add (self->live_names, g_strdup (LIVE_EXEC_NAME));
