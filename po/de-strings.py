@@ -59,7 +59,7 @@ T = {
  "Overlay strength": "Stärke der Überlagerung",
  "Gamma exponent, or the base b of the logarithmic curve.": "Gamma-Exponent oder die Basis b der logarithmischen Kurve.",
  "Transparent threshold": "Transparenzschwelle",
- "Normalised values below this threshold fade out.": "Normierte Werte unter dieser Schwelle werden ausgeblendet.",
+ "Values below this fraction of the colour bar (0 = none) fade out, so weak attention leaves the image uncovered.": "Werte unter diesem Anteil der Farbleiste (0 = keine) werden ausgeblendet, damit schwache Aufmerksamkeit das Bild nicht überdeckt.",
  "Upsampling": "Hochskalierung",
  "How the attention grid is upsampled to the image.": "Wie das Aufmerksamkeitsraster auf die Bildgröße hochskaliert wird.",
  "Outline": "Umriss",

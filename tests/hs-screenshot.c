@@ -148,6 +148,7 @@ main (int argc, char **argv)
   g_autofree char *results = NULL;
   g_autofree char *results_perturb = NULL;
   g_autofree char *results_model = NULL;
+  g_auto(GStrv) settings = NULL;
   gboolean swap = FALSE;
   GtkWidget *shot;
   const GOptionEntry entries[] = {
@@ -161,6 +162,7 @@ main (int argc, char **argv)
     { "results", 0, 0, G_OPTION_ARG_STRING, &results, "Shoot the results table sorted by COLUMN (-COLUMN: descending)", "COLUMN" },
     { "results-perturb", 0, 0, G_OPTION_ARG_STRING, &results_perturb, "The results table's perturbation", "NAME" },
     { "results-model", 0, 0, G_OPTION_ARG_STRING, &results_model, "Only this model's rows in the results table", "M" },
+    { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &settings, "Set a setting before the window opens (e.g. opacity=0.35, colormap='inferno'; GVariant text)", "KEY=VALUE" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("DATASET OUT.png — one README screenshot");
@@ -188,6 +190,25 @@ main (int argc, char **argv)
     fail ("%s", "no display (run under xvfb-run)");
   g_object_set (gtk_settings_get_default (), "gtk-font-name", "DejaVu Sans 10",
                 "gtk-enable-animations", FALSE, "gtk-cursor-blink", FALSE, NULL);
+
+  /* The memory backend is one per process: what is set here is what the
+   * window's own GSettings reads (to compare display defaults side by side). */
+  for (guint i = 0; settings != NULL && settings[i] != NULL; i++)
+    {
+      g_autoptr(GSettings) app_settings = g_settings_new ("org.heatscope.Heatscope");
+      g_auto(GStrv) kv = g_strsplit (settings[i], "=", 2);
+      g_autoptr(GSettingsSchema) schema = NULL;
+      g_autoptr(GSettingsSchemaKey) key = NULL;
+      g_autoptr(GVariant) value = NULL;
+
+      g_object_get (app_settings, "settings-schema", &schema, NULL);
+      if (kv[1] == NULL || !g_settings_schema_has_key (schema, kv[0]))
+        fail ("bad --set '%s' (KEY=VALUE with a key of the schema)", settings[i]);
+      key = g_settings_schema_get_key (schema, kv[0]);
+      value = g_variant_parse (g_settings_schema_key_get_value_type (key), kv[1], NULL, NULL, &error);
+      if (value == NULL || !g_settings_set_value (app_settings, kv[0], value))
+        fail ("bad --set '%s': %s", settings[i], error != NULL ? error->message : "out of range");
+    }
 
   window = hs_window_new (NULL);
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);

@@ -551,6 +551,7 @@ test_errors (void)
   const char *bad_width[] = { P (0, "s1", "sim-grounded"), "--width", "89furlongs", NULL };
   const char *bad_panel[] = { P (0, "nope", "sim-grounded"), NULL };
   const char *bad_diff[] = { P (0, "s1", "sim-grounded"), "--diff", "1,3", NULL };
+  const char *bad_threshold[] = { P (0, "s1", "sim-grounded"), "--threshold", "1.5", NULL };
   const char *narrow[] = { P (0, "s1", "sim-grounded"), P (0, "s2", "sim-grounded"),
                            "--width", "1in", "--font-size", "12", NULL };
   double pt = 0;
@@ -558,6 +559,7 @@ test_errors (void)
   run_figure (bad_width, out, 2);
   run_figure (bad_panel, out, 1);
   run_figure (bad_diff, out, 2);
+  run_figure (bad_threshold, out, 2);
   run_figure (narrow, out, 1);
   g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
 

@@ -12,7 +12,7 @@
 
 static const char good[] =
   "{\"format\": \"heatscope-figure\", \"version\": 1, \"columns\": 2, \"width\": \"183mm\","
-  " \"dpi\": 150, \"font_size\": 8, \"opacity\": 0.25, \"colormap\": \"viridis\","
+  " \"dpi\": 150, \"font_size\": 8, \"opacity\": 0.25, \"threshold\": 0.2, \"colormap\": \"viridis\","
   " \"scale\": \"percentile:1:99\", \"scale_group\": \"column\", \"quantity\": \"relevance\","
   " \"caption\": \"Figure 1.\", \"row_headers\": [\"r1\"], \"column_headers\": [\"c1\", \"c2\"],"
   " \"letters\": false, \"region_legend\": true,"
@@ -36,6 +36,7 @@ test_reads (void)
   g_assert_cmpfloat (spec->dpi, ==, 150);
   g_assert_cmpfloat (spec->font_size, ==, 8);
   g_assert_cmpfloat (spec->opacity, ==, 0.25);
+  g_assert_cmpfloat (spec->threshold, ==, 0.2);
   g_assert_cmpstr (spec->colormap, ==, "viridis");
   g_assert_cmpstr (spec->scale, ==, "percentile:1:99");
   g_assert_cmpstr (spec->scale_group, ==, "column");
@@ -73,7 +74,7 @@ test_reads (void)
 
     g_assert_no_error (error);
     g_assert_cmpuint (m->columns, ==, 0);
-    g_assert_true (isnan (m->dpi) && isnan (m->font_size) && isnan (m->opacity));
+    g_assert_true (isnan (m->dpi) && isnan (m->font_size) && isnan (m->opacity) && isnan (m->threshold));
     g_assert_null (m->width);
     g_assert_cmpint (m->letters, ==, -1);
     g_assert_cmpint (m->region_legend, ==, -1);
@@ -123,6 +124,8 @@ test_refuses (void)
       "whole number" },
     { "{\"dpi\": 1e308, \"panels\": [{\"instance\": \"a\", \"query\": \"q\"}]}", "$.dpi: ",
       "is not in [36, 2400]" },
+    { "{\"threshold\": 1.5, \"panels\": [{\"instance\": \"a\", \"query\": \"q\"}]}", "$.threshold: ",
+      "is not in [0, 1]" },
     { "{\"opacity\": \"half\", \"panels\": [{\"instance\": \"a\", \"query\": \"q\"}]}", "$.opacity: ",
       "expected a number" },
     { "{\"letters\": 1, \"panels\": [{\"instance\": \"a\", \"query\": \"q\"}]}", "$.letters: ",

@@ -471,6 +471,8 @@ test_color_bar_threshold (void)
   GtkWidget *bar = hs_color_bar_new ();
   guint32 low[2], high[2];
 
+  /* jet's colours are asserted below, whatever the first look's map */
+  hs_view_state_set_colormap (state, "jet");
   hs_color_bar_set_state (HS_COLOR_BAR (bar), state);
   hs_color_bar_set_range (HS_COLOR_BAR (bar), 0, 1);
   hs_color_bar_set_caption (HS_COLOR_BAR (bar), "A and B · one shared scale");
@@ -650,7 +652,8 @@ append_json_string (GString *out, const char *text)
 
 /* The view exported by the app and the same panels composed by
  * `heatscope-cli figure --spec` (titles and caption as the view shows them,
- * the rest the maps'): the same file, byte for byte, in SVG and PNG. */
+ * the colour map, opacity and threshold the app's first look, the rest the
+ * maps'): the same file, byte for byte, in SVG and PNG. */
 static void
 check_export_equals_cli (CompareTest *t, GSettings *settings, const char *const *panels,
                          const char *name)
@@ -658,9 +661,15 @@ check_export_equals_cli (CompareTest *t, GSettings *settings, const char *const 
   g_autofree char *dir = hs_test_make_tmpdir ();
   g_autofree char *spec = g_build_filename (dir, "fig.json", NULL);
   g_autoptr(GString) json = g_string_new ("{\"width\": \"183mm\", \"dpi\": 100, \"font_size\": 7, ");
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
   guint n = hs_compare_view_get_n_canvases (t->view);
   g_autoptr(GError) error = NULL;
 
+  g_string_append_printf (json, "\"colormap\": \"%s\", ", HS_VIEW_STATE_DEFAULT_COLORMAP);
+  g_string_append_printf (json, "\"opacity\": %s, ",
+                          g_ascii_dtostr (number, sizeof number, HS_VIEW_STATE_DEFAULT_OPACITY));
+  g_string_append_printf (json, "\"threshold\": %s, ",
+                          g_ascii_dtostr (number, sizeof number, HS_VIEW_STATE_DEFAULT_THRESHOLD));
   g_string_append_printf (json, "\"columns\": %u, \"caption\": ", n <= 3 ? n : (guint) ceil (sqrt (n)));
   append_json_string (json, hs_compare_view_get_caption (t->view));
   g_string_append (json, ", \"panels\": [");

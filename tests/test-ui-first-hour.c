@@ -5,12 +5,16 @@
  *   point 6: the colour bar panel sits beside the fitted image, not on it,
  *            and its title is horizontal lines: the quantity's name, then
  *            the scale with its range written "lo to hi";
+ *   point 7: the first look leaves the anatomy visible: a perceptual map,
+ *            low attention transparent (threshold 0.2 of the bar, shown in
+ *            map units), opacity 0.6 — most of the radiograph untinted;
  *   point 8: the metrics table fits the side panel (every baseline column
  *            visible, none cut on the right). */
 #include "hs-ui-fixture.h"
 
 #include "hs-canvas.h"
 #include "hs-metrics-panel.h"
+#include "hs-overlay-panel.h"
 #include "hs-window.h"
 
 #define LONG_SENTENCE \
@@ -310,11 +314,98 @@ test_color_bar_title (void)
   hs_ui_destroy_window (window);
 }
 
+/* Point 7: the defaults (jet at 0.5, threshold 0 tinted every pixel of the
+ * radiograph).  The state, the settings schema and the overlay panel agree
+ * on inferno, 0.6 and 0.2; the threshold slider reads in map units; and on
+ * screen the image is left as it is wherever attention is low. */
+static void
+test_first_look (void)
+{
+  g_autofree char *root = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autofree char *colormap = NULL, *settings_colormap = NULL;
+  HsWindow *window;
+  HsCanvas *canvas;
+  HsViewState *state;
+  HsOverlayPanel *panel;
+  double opacity, threshold, lo, hi;
+  cairo_surface_t *on, *off;
+  HsCanvasTransform t;
+  HsImage *image;
+  guint inside = 0, tinted = 0;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  root = make_dataset ();
+  window = open_long (root);
+  g_assert_true (hs_window_select_instance (window, "hand-00"));
+  hs_ui_settle ();
+  canvas = HS_CANVAS (hs_window_get_canvas (window));
+  state = hs_canvas_get_view_state (canvas);
+  g_object_get (state, "colormap", &colormap, "opacity", &opacity, "threshold", &threshold, NULL);
+  g_assert_cmpstr (colormap, ==, "inferno");
+  g_assert_cmpfloat (opacity, ==, 0.6);
+  g_assert_cmpfloat (threshold, ==, 0.2);
+  settings = hs_settings_new ();
+  settings_colormap = g_settings_get_string (settings, "colormap");
+  g_assert_cmpstr (settings_colormap, ==, "inferno");
+  g_assert_cmpfloat (g_settings_get_double (settings, "opacity"), ==, 0.6);
+  g_assert_cmpfloat (g_settings_get_double (settings, "threshold"), ==, 0.2);
+
+  /* the slider shows the threshold where it sits on the colour bar */
+  panel = HS_OVERLAY_PANEL (hs_ui_find_widget (GTK_WIDGET (window), HS_TYPE_OVERLAY_PANEL));
+  g_assert_nonnull (panel);
+  g_assert_true (hs_canvas_get_map_range (canvas, &lo, &hi));
+  g_assert_cmpfloat (hi, >, lo);
+  g_assert_cmpfloat_with_epsilon (hs_overlay_panel_get_threshold_value (panel),
+                                  lo + 0.2 * (hi - lo), 1e-9 * (hi - lo));
+
+  /* the image's pixels with and without the heatmap (opacity 0: the same
+   * layout, colour bar included): most stay untouched */
+  on = hs_canvas_render_surface (canvas, 0, 0);
+  g_object_set (state, "opacity", 0.0, NULL);
+  hs_ui_settle ();
+  off = hs_canvas_render_surface (canvas, 0, 0);
+  hs_canvas_get_transform (canvas, &t);
+  image = hs_canvas_get_image (canvas);
+  {
+    int w = cairo_image_surface_get_width (on), h = cairo_image_surface_get_height (on);
+    int stride = cairo_image_surface_get_stride (on);
+    const guint8 *a = cairo_image_surface_get_data (on), *b = cairo_image_surface_get_data (off);
+    /* 2 pixels in from the image's edges, away from the boxes' labels'
+     * anti-aliasing at the border */
+    int x0 = (int) ceil (t.offset_x) + 2, y0 = (int) ceil (t.offset_y) + 2;
+    int x1 = (int) floor (t.offset_x + t.zoom * hs_image_get_width (image)) - 2;
+    int y1 = (int) floor (t.offset_y + t.zoom * hs_image_get_height (image)) - 2;
+
+    g_assert_cmpint (cairo_image_surface_get_stride (off), ==, stride);
+    for (int y = MAX (y0, 0); y < MIN (y1, h); y++)
+      for (int x = MAX (x0, 0); x < MIN (x1, w); x++)
+        {
+          const guint8 *pa = a + (gsize) y * stride + 4 * x, *pb = b + (gsize) y * stride + 4 * x;
+
+          inside++;
+          if (ABS (pa[0] - pb[0]) > 2 || ABS (pa[1] - pb[1]) > 2 || ABS (pa[2] - pb[2]) > 2)
+            tinted++;
+        }
+  }
+  g_test_message ("%u of %u image pixels tinted by the heatmap", tinted, inside);
+  g_assert_cmpuint (inside, >, 10000);
+  /* drawn where attention is high, and the rest of the radiograph as it is
+   * (with threshold 0 every pixel was tinted) */
+  g_assert_cmpuint (tinted, >, inside / 50);
+  g_assert_cmpuint (tinted, <, inside / 2);
+  cairo_surface_destroy (on);
+  cairo_surface_destroy (off);
+  hs_ui_destroy_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
   hs_ui_init (&argc, &argv);
   g_test_add_func ("/hs/ui-first-hour/long-sentence", test_long_sentence);
+  g_test_add_func ("/hs/ui-first-hour/first-look", test_first_look);
   g_test_add_func ("/hs/ui-first-hour/metrics-table-fits", test_metrics_table_fits);
   g_test_add_func ("/hs/ui-first-hour/color-bar-beside-image", test_color_bar_beside_image);
   g_test_add_func ("/hs/ui-first-hour/color-bar-title", test_color_bar_title);

@@ -4,7 +4,7 @@
  *     "format": "heatscope-figure", "version": 1,          (both optional)
  *     "columns": 3, "width": "183mm", "dpi": 300, "font_size": 7,
  *     "colormap": "jet", "scale": "minmax", "scale_group": "shared" | "row" | "column",
- *     "opacity": 0.5, "quantity": "attention weight", "caption": "Figure 2. …",
+ *     "opacity": 0.5, "threshold": 0.2, "quantity": "attention weight", "caption": "Figure 2. …",
  *     "row_headers": ["…"], "column_headers": ["…"], "letters": true, "region_legend": true,
  *     "panels": [
  *       { "instance": "ID", "query": "s1" | "prompt": "free text",
@@ -54,6 +54,7 @@ typedef struct {
   guint      columns;          /* 0: unset                                        */
   char      *width;            /* NULL: unset ("183mm", as --width)               */
   double     dpi, font_size, opacity;  /* NAN: unset                              */
+  double     threshold;        /* NAN: unset; scaled values below it fade out     */
   char      *colormap, *scale, *scale_group, *quantity, *caption;
   char     **row_headers, **column_headers;
   int        letters, region_legend;   /* -1: unset, else 0/1                     */

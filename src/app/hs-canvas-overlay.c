@@ -20,7 +20,7 @@ _hs_canvas_show_overlay (HsCanvas *self)
 double
 _hs_canvas_overlay_opacity (HsCanvas *self)
 {
-  return self->state ? CLAMP (hs_view_state_get_opacity (self->state), 0.0, 1.0) : 0.5;
+  return self->state ? CLAMP (hs_view_state_get_opacity (self->state), 0.0, 1.0) : HS_VIEW_STATE_DEFAULT_OPACITY;
 }
 
 gboolean

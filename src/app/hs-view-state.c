@@ -266,8 +266,8 @@ hs_view_state_class_init (HsViewStateClass *klass)
   object_class->get_property = hs_view_state_get_property;
   object_class->set_property = hs_view_state_set_property;
 
-  properties[PROP_OPACITY] = g_param_spec_double ("opacity", NULL, NULL, 0, 1, 0.5, rw);
-  properties[PROP_COLORMAP] = g_param_spec_string ("colormap", NULL, NULL, "jet", rw);
+  properties[PROP_OPACITY] = g_param_spec_double ("opacity", NULL, NULL, 0, 1, HS_VIEW_STATE_DEFAULT_OPACITY, rw);
+  properties[PROP_COLORMAP] = g_param_spec_string ("colormap", NULL, NULL, HS_VIEW_STATE_DEFAULT_COLORMAP, rw);
   properties[PROP_SCALE_MODE] = g_param_spec_string ("scale-mode", NULL, NULL, "minmax", rw);
   properties[PROP_SCALE_MIN] = g_param_spec_double ("scale-min", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, rw);
   properties[PROP_SCALE_MAX] = g_param_spec_double ("scale-max", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1, rw);
@@ -277,7 +277,7 @@ hs_view_state_class_init (HsViewStateClass *klass)
   properties[PROP_SHARED_MAX] = g_param_spec_double ("shared-max", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1, rw);
   properties[PROP_STRENGTH_CURVE] = g_param_spec_string ("strength-curve", NULL, NULL, "gamma", rw);
   properties[PROP_STRENGTH] = g_param_spec_double ("strength", NULL, NULL, 0.01, 100, 1, rw);
-  properties[PROP_THRESHOLD] = g_param_spec_double ("threshold", NULL, NULL, 0, 1, 0, rw);
+  properties[PROP_THRESHOLD] = g_param_spec_double ("threshold", NULL, NULL, 0, 1, HS_VIEW_STATE_DEFAULT_THRESHOLD, rw);
   properties[PROP_UPSAMPLE] = g_param_spec_string ("upsample", NULL, NULL, "bilinear", rw);
   properties[PROP_OUTLINE] = g_param_spec_string ("outline", NULL, NULL, "none", rw);
   properties[PROP_OUTLINE_TOP_K] = g_param_spec_double ("outline-top-k", NULL, NULL, 0.1, 100, 10, rw);
@@ -298,8 +298,8 @@ hs_view_state_class_init (HsViewStateClass *klass)
 static void
 hs_view_state_init (HsViewState *self)
 {
-  self->opacity = 0.5;
-  self->colormap = g_strdup ("jet");
+  self->opacity = HS_VIEW_STATE_DEFAULT_OPACITY;
+  self->colormap = g_strdup (HS_VIEW_STATE_DEFAULT_COLORMAP);
   self->scale_mode = HS_SCALE_MINMAX;
   self->scale_min = 0;
   self->scale_max = 1;
@@ -309,7 +309,7 @@ hs_view_state_init (HsViewState *self)
   self->shared_max = 1;
   self->curve = HS_STRENGTH_GAMMA;
   self->strength = 1;
-  self->threshold = 0;
+  self->threshold = HS_VIEW_STATE_DEFAULT_THRESHOLD;
   self->upsample = HS_UPSAMPLE_BILINEAR;
   self->outline = HS_OUTLINE_NONE;
   self->outline_top_k = 10;

@@ -21,6 +21,14 @@
 
 G_BEGIN_DECLS
 
+/* The first look (also the GSettings schema's defaults): a perceptual map
+ * whose lightness rises with attention, the lowest fifth of the colour bar
+ * transparent and the rest at 0.6, so the radiograph stays readable around
+ * the attended region (jet at 0.5 with no threshold tinted all of it). */
+#define HS_VIEW_STATE_DEFAULT_COLORMAP  "inferno"
+#define HS_VIEW_STATE_DEFAULT_OPACITY   0.6
+#define HS_VIEW_STATE_DEFAULT_THRESHOLD 0.2
+
 #define HS_TYPE_VIEW_STATE (hs_view_state_get_type ())
 G_DECLARE_FINAL_TYPE (HsViewState, hs_view_state, HS, VIEW_STATE, GObject)
 

@@ -451,7 +451,7 @@ hs_cli_figure (int argc, char **argv)
   g_auto(GStrv) panel_specs = NULL, diff_specs = NULL, row_headers = NULL, column_headers = NULL;
   g_autofree char *output = NULL, *colormap = NULL, *scale = NULL, *width_text = NULL;
   g_autofree char *caption = NULL, *quantity = NULL, *spec_path = NULL, *backend_command = NULL;
-  double dpi = NAN, font_size = NAN, opacity = NAN;
+  double dpi = NAN, font_size = NAN, opacity = NAN, threshold = NAN;
   int columns = 0, timeout_s = HS_BACKEND_EXEC_DEFAULT_TIMEOUT_MS / 1000;
   gboolean per_row = FALSE, per_column = FALSE, no_letters = FALSE, no_regions = FALSE;
   GOptionEntry entries[] = {
@@ -471,6 +471,7 @@ hs_cli_figure (int argc, char **argv)
     { "colormap", 0, 0, G_OPTION_ARG_STRING, &colormap, "jet (default), turbo, viridis, inferno, grey", "NAME" },
     { "scale", 0, 0, G_OPTION_ARG_STRING, &scale, "minmax (default), fixed:LO:HI, percentile:P1:P2 — over all panels together", "MODE" },
     { "opacity", 0, 0, G_OPTION_ARG_DOUBLE, &opacity, "Overlay opacity in [0, 1] (default 0.5)", "A" },
+    { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &threshold, "Transparent below this fraction of the colour bar, in [0, 1] (default 0: none; the app's overlay threshold)", "T" },
     { "per-row-scale", 0, 0, G_OPTION_ARG_NONE, &per_row, "One scale and colour bar per row instead of one for the figure", NULL },
     { "per-column-scale", 0, 0, G_OPTION_ARG_NONE, &per_column, "One scale and colour bar per column (under it) instead of one for the figure", NULL },
     { "no-letters", 0, 0, G_OPTION_ARG_NONE, &no_letters, "Leave out the panel letters", NULL },
@@ -529,6 +530,7 @@ hs_cli_figure (int argc, char **argv)
       if (isnan (dpi)) dpi = spec->dpi;
       if (isnan (font_size)) font_size = spec->font_size;
       if (isnan (opacity)) opacity = spec->opacity;
+      if (isnan (threshold)) threshold = spec->threshold;
       if (colormap == NULL) colormap = g_strdup (spec->colormap);
       if (scale == NULL) scale = g_strdup (spec->scale);
       if (caption == NULL) caption = g_strdup (spec->caption);
@@ -546,6 +548,7 @@ hs_cli_figure (int argc, char **argv)
   if (isnan (dpi)) dpi = 300;
   if (isnan (font_size)) font_size = 7;
   if (isnan (opacity)) opacity = 0.5;
+  if (isnan (threshold)) threshold = 0;
   hs_figure_grid_init (&grid);
   if (width_text && !hs_figure_parse_length (width_text, &grid.width, &error))
     {
@@ -561,6 +564,12 @@ hs_cli_figure (int argc, char **argv)
   grid.font_size = font_size;
   if (!hs_cli_overlay_options (CMD, colormap, scale, opacity, &grid.overlay))
     return HS_CLI_EXIT_USAGE;
+  if (!(threshold >= 0 && threshold <= 1))
+    {
+      hs_cli_error (CMD, "--threshold must lie in [0, 1]");
+      return HS_CLI_EXIT_USAGE;
+    }
+  grid.overlay.threshold = threshold;
   if (per_row && per_column)
     {
       hs_cli_error (CMD, "--per-row-scale and --per-column-scale exclude each other");

@@ -168,7 +168,7 @@ static const char * const panel_members[] = {
   "instance", "query", "prompt", "model", "live", "perturbation", "title", "diff", NULL };
 static const char * const top_members[] = {
   "format", "version", "columns", "width", "dpi", "font_size", "colormap", "scale",
-  "scale_group", "opacity", "quantity", "caption", "row_headers", "column_headers", "letters",
+  "scale_group", "opacity", "threshold", "quantity", "caption", "row_headers", "column_headers", "letters",
   "region_legend", "panels", NULL };
 
 /* {"diff": [a, b]} (and optionally "title"): two different earlier-or-later
@@ -338,6 +338,7 @@ read_top (Reader *r, HjNode *root, HsFigureSpec *spec)
       || !get_number (r, root, top, "dpi", 36, 2400, &spec->dpi)
       || !get_number (r, root, top, "font_size", 2, 72, &spec->font_size)
       || !get_number (r, root, top, "opacity", 0, 1, &spec->opacity)
+      || !get_number (r, root, top, "threshold", 0, 1, &spec->threshold)
       || !get_text (r, root, top, "colormap", &spec->colormap)
       || !get_text (r, root, top, "scale", &spec->scale)
       || !get_text (r, root, top, "scale_group", &spec->scale_group)
@@ -436,7 +437,7 @@ hs_figure_spec_parse (const char *text, gsize len, const char *display, GError *
     }
   spec = g_new0 (HsFigureSpec, 1);
   spec->panels = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_figure_spec_panel_free);
-  spec->dpi = spec->font_size = spec->opacity = NAN;
+  spec->dpi = spec->font_size = spec->opacity = spec->threshold = NAN;
   spec->letters = spec->region_legend = -1;
   ok = read_top (&r, root, spec);
   hj_parser_clear (&parser);
