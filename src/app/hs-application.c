@@ -141,6 +141,7 @@ hs_application_set_accels (GtkApplication *app)
     { "win.compare::pair",      { "<Control>d", NULL } },
     { "win.compare::grid",      { "<Control><Shift>d", NULL } },
     { "win.results",            { "<Control>t", NULL } },
+    { "win.attend",             { "<Control><Shift>m", NULL } },
     { "win.export::png",        { "<Control>e", NULL } },
     { "win.search",             { "<Control>f", NULL } },
     { "win.next-instance",      { "<Alt>Down", NULL } },

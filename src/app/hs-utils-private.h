@@ -54,4 +54,9 @@ void         _hs_figure_targets   (GPtrArray *regions, GPtrArray *region_masks,
                                    const double *region_rgba, const gboolean *region_target,
                                    GArray *boxes, GArray *masks);
 
+/* Adds to `chooser` a filter `name` for the files ending in `suffix`. */
+void _hs_file_chooser_add_suffix (GtkFileChooser *chooser, const char *name, const char *suffix);
+/* Shows `chooser` modal over its window, `response` connected with `data`. */
+void _hs_file_chooser_show       (GtkFileChooserNative *chooser, GCallback response, gpointer data);
+
 G_END_DECLS

@@ -86,3 +86,22 @@ _hs_figure_targets (GPtrArray *regions, GPtrArray *region_masks, const double *r
         }
     }
 }
+
+void
+_hs_file_chooser_add_suffix (GtkFileChooser *chooser, const char *name, const char *suffix)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  gtk_file_filter_add_suffix (filter, suffix);
+  gtk_file_chooser_add_filter (chooser, filter);
+  g_object_unref (filter);
+}
+
+void
+_hs_file_chooser_show (GtkFileChooserNative *chooser, GCallback response, gpointer data)
+{
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", response, data);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "hs-window-private.h"
+#include "hs-utils-private.h"
 #include "hs-annotation-window.h"
 #include "hs-compare-view.h"
 #include "hs-import-dialog.h"
@@ -24,6 +25,10 @@ _hs_window_actions_update (HsWindow *self)
     }
   action = g_action_map_lookup_action (G_ACTION_MAP (self), "reload");
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->dataset_path != NULL && !self->loading);
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "attend");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), _hs_window_attend_possible (self));
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "attend-cancel");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), _hs_window_attend_running (self));
   action = g_action_map_lookup_action (G_ACTION_MAP (self), "export");
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->image != NULL);
   _hs_window_layers_update_actions (self);
@@ -127,9 +132,7 @@ open_action (GSimpleAction *action,
         add_filter (chooser, all);
       }
     }
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  g_signal_connect (self->chooser, "response", G_CALLBACK (on_chooser_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  _hs_file_chooser_show (self->chooser, G_CALLBACK (on_chooser_response), self);
 }
 
 static void
@@ -155,7 +158,6 @@ export_action (GSimpleAction *action,
   const char *format = g_variant_get_string (parameter, NULL);
   g_autofree char *name = NULL;
   g_autofree char *folder = NULL;
-  GtkFileFilter *filter;
 
   if (!g_str_equal (format, "png") && !g_str_equal (format, "svg") && !g_str_equal (format, "pdf"))
     return;
@@ -175,16 +177,11 @@ export_action (GSimpleAction *action,
       g_autoptr(GFile) dir = g_file_new_for_path (folder);
       gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->chooser), dir, NULL);
     }
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_add_suffix (filter, format);
-  gtk_file_filter_set_name (filter, g_str_equal (format, "png") ? _("PNG images")
-                                    : g_str_equal (format, "svg") ? _("SVG images")
-                                    : _("PDF documents"));
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
-  g_object_unref (filter);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  g_signal_connect (self->chooser, "response", G_CALLBACK (on_chooser_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  _hs_file_chooser_add_suffix (GTK_FILE_CHOOSER (self->chooser),
+                               g_str_equal (format, "png") ? _("PNG images")
+                               : g_str_equal (format, "svg") ? _("SVG images")
+                               : _("PDF documents"), format);
+  _hs_file_chooser_show (self->chooser, G_CALLBACK (on_chooser_response), self);
 }
 
 static void
@@ -332,6 +329,8 @@ static const GActionEntry win_actions[] = {
   { .name = "compare", .activate = compare_action, .parameter_type = "s" },
   { .name = "annotate", .activate = annotate_action },
   { .name = "results", .activate = results_action },
+  { .name = "attend", .activate = _hs_window_attend_action },
+  { .name = "attend-cancel", .activate = _hs_window_attend_cancel_action },
   { .name = "open", .activate = open_action },
   { .name = "open-folder", .activate = open_action },
   { .name = "reload", .activate = reload_action },

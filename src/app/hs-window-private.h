@@ -8,10 +8,13 @@
  *   hs-window-actions.c  the win.* actions and their choosers
  *   hs-window-layers.c   every region on the canvas (the layers panel),
  *                        win.link-target and win.undo
+ *   hs-window-attend.c   win.attend: compute maps for the dataset, the
+ *                        run's progress under the view
  */
 #pragma once
 
 #include "hs-window.h"
+#include "hs-attend-job.h"
 #include "hs-canvas.h"
 #include "hs-latest-request.h"
 #include "hs-live-attend.h"
@@ -42,6 +45,12 @@ struct _HsWindow
   GtkSpinner           *header_spinner;
   GtkLabel             *empty_title;
   GtkStack             *side_stack;
+  GtkRevealer          *attend_revealer;
+  GtkLabel             *attend_label;
+  GtkLabel             *attend_problems;
+  GtkProgressBar       *attend_progress;
+  GtkButton            *attend_cancel_button;
+  GtkButton            *attend_close_button;
 
   GtkWidget            *canvas;          /* HsCanvas or a placeholder */
   GtkWidget            *overlay_panel;
@@ -94,6 +103,11 @@ struct _HsWindow
 
   /* The results table (win.results), created on first use; NULL after. */
   GtkWidget            *results_window;
+
+  /* win.attend: the last run (running or finished) and its dialog (weak). */
+  HsAttendJob          *attend_job;
+  GtkWindow            *attend_dialog;
+  guint                 attend_cancel_after;   /* tests */
 };
 
 typedef enum {
@@ -147,6 +161,18 @@ gboolean  _hs_window_add_box             (HsWindow     *self,
                                           const char   *name,
                                           const HsBox  *box,
                                           GError      **error);
+
+/* hs-window-attend.c */
+void      _hs_window_attend_init         (HsWindow     *self);
+void      _hs_window_attend_dispose      (HsWindow     *self);
+gboolean  _hs_window_attend_running      (HsWindow     *self);
+gboolean  _hs_window_attend_possible     (HsWindow     *self);
+void      _hs_window_attend_action       (GSimpleAction *action,
+                                          GVariant      *parameter,
+                                          gpointer       user_data);
+void      _hs_window_attend_cancel_action (GSimpleAction *action,
+                                          GVariant      *parameter,
+                                          gpointer       user_data);
 
 /* hs-window-actions.c */
 void      _hs_window_actions_init        (HsWindow     *self);

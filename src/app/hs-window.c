@@ -471,6 +471,7 @@ hs_window_dispose (GObject *object)
   g_cancellable_cancel (self->image_cancellable);
   g_clear_object (&self->image_cancellable);
   _hs_window_live_cancel (self);
+  _hs_window_attend_dispose (self);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
@@ -537,6 +538,12 @@ hs_window_class_init (HsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, attend_revealer);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, attend_label);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, attend_problems);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, attend_progress);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, attend_cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, attend_close_button);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, canvas_slot);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, overlay_slot);
@@ -571,6 +578,7 @@ hs_window_init (HsWindow *self)
   _hs_window_actions_init_view (self);
   g_signal_connect_object (self->browser, "notify::busy", G_CALLBACK (on_browser_busy), self, 0);
   _hs_window_dataset_init (self);
+  _hs_window_attend_init (self);
   /* Tests blank this area in golden images (it belongs to other units). */
   g_object_set_data (G_OBJECT (self), "hs-side-stack", self->side_stack);
 

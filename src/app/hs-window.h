@@ -3,7 +3,8 @@
  * Window actions (accelerators in hs_application_set_accels):
  *   win.open, win.reload, win.export(s: "png"|"svg"|"pdf"), win.search,
  *   win.next-instance, win.previous-instance, win.next-sentence,
- *   win.previous-sentence, win.swap-sides, win.reset-prompt.
+ *   win.previous-sentence, win.swap-sides, win.reset-prompt,
+ *   win.attend (Compute maps for this dataset…), win.attend-cancel.
  * Datasets load off the main thread; problems appear in the window's error
  * bar with the file and the problem. */
 #pragma once
@@ -12,6 +13,7 @@
 #include <heatscope/hs-dataset.h>
 
 #include "hs-application.h"
+#include "hs-attend-job.h"
 #include "hs-error-bar.h"
 #include "hs-instance-browser.h"
 #include "hs-live-attend.h"
@@ -60,4 +62,19 @@ gboolean           hs_window_get_live_busy        (HsWindow *self);
 void               hs_window_set_live_delay       (HsWindow *self, guint delay_ms);
 double             hs_window_get_live_latency     (HsWindow *self);
 
+/* Compute maps for this dataset: runs `spec` with the CLI's attend runner
+ * on a worker thread; progress (done / total, rate, time left) and Cancel
+ * under the view; when it ends, a summary there (failed maps listed) and
+ * the dataset is read again so the new maps are in the model list.  FALSE
+ * when a run is going on or no dataset folder is open. */
+gboolean           hs_window_attend_start         (HsWindow *self, const HsAttendSpec *spec,
+                                                   GError **error);
+/* The running or last run, or NULL; the line shown under the view (NULL
+ * when hidden); the dialog of win.attend while it is open. */
+HsAttendJob       *hs_window_get_attend_job       (HsWindow *self);
+const char        *hs_window_get_attend_status    (HsWindow *self);
+GtkWindow         *hs_window_get_attend_dialog    (HsWindow *self);
+/* Tests: the runs started after this cancel themselves once `n_maps` maps
+ * are computed (hs_attend_job_set_cancel_after); 0 = never. */
+void               hs_window_set_attend_cancel_after (HsWindow *self, guint n_maps);
 G_END_DECLS
