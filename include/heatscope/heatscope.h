@@ -42,6 +42,7 @@
 #include "hs-backend-exec.h"
 #include "hs-perturb.h"
 #include "hs-parallel.h"
+#include "hs-lru-cache.h"
 #include "hs-attend-runner.h"
 
 #undef HS_INSIDE_HEATSCOPE_H
