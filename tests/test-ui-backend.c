@@ -54,6 +54,8 @@ open_window (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
   gtk_window_present (GTK_WINDOW (window));
   hs_ui_wait_until (hs_ui_is_mapped, window);
+  /* The Perturb tab shown: it follows the view only while it is. */
+  gtk_stack_set_visible_child_name (g_object_get_data (G_OBJECT (window), "hs-side-stack"), "perturb");
   hs_window_open (window, file);
   hs_ui_wait_until (hs_ui_window_not_loading, window);
   hs_ui_settle ();

@@ -269,6 +269,8 @@ test_key_echo (void)
   panel = hs_window_get_prompt_panel (window);
   perturb = hs_ui_find_widget (GTK_WIDGET (window), HS_TYPE_PERTURB_PANEL);
   buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (g_object_get_data (G_OBJECT (panel), "hs-prompt-view")));
+  /* The Perturb tab shown: it follows the prompt only while it is. */
+  gtk_stack_set_visible_child_name (g_object_get_data (G_OBJECT (window), "hs-side-stack"), "perturb");
   g_assert_true (hs_window_select_model (window, "grounded (live)"));
   hs_ui_wait_until (hs_ui_window_live_done, window);
   sentence = hs_prompt_panel_get_sentence (panel);

@@ -31,6 +31,8 @@ set_dataset (HsWindow   *self,
   g_clear_pointer (&self->live_key, g_free);
   g_clear_pointer (&self->map, hs_attention_map_unref);
   g_clear_pointer (&self->image, hs_image_unref);
+  g_clear_pointer (&self->side_regions, g_ptr_array_unref);   /* borrowed from the old dataset */
+  g_clear_pointer (&self->side_masks, g_ptr_array_unref);
   g_clear_pointer (&self->dataset, hs_dataset_unref);
   self->dataset = hs_dataset_ref (dataset);
   _hs_window_results_sync (self);

@@ -101,6 +101,12 @@ struct _HsWindow
   HsInstance           *layer_masks_instance;
   HsDataset            *layer_masks_dataset;
 
+  /* The Metrics and Perturb tabs follow the view only while shown (see
+   * feed_side_panels in hs-window.c): what they would be given meanwhile. */
+  gboolean              metrics_stale, perturb_stale;
+  GPtrArray            *side_regions;      /* the sentence's targets, or NULL */
+  GPtrArray            *side_masks;
+
   /* The results table (win.results), created on first use; NULL after. */
   GtkWidget            *results_window;
 
