@@ -665,3 +665,13 @@ T.update({
  "_Recompute maps that exist, and accept another model under this name": "Vorhandene Karten neu be_rechnen und ein anderes Modell unter diesem Namen zulassen",
  "Compute _Maps for This Dataset…": "_Karten für diesen Datensatz berechnen …",
 })
+
+# Image and map caches (issue 26).
+T.update({
+ "Image cache size": "Größe des Bildzwischenspeichers",
+ "Megabytes of decoded images kept so that revisiting an instance, or stepping onto a neighbour decoded ahead, shows it at once; 0 keeps none (and decodes no neighbour ahead).":
+   "Megabyte dekodierter Bilder, die behalten werden, damit ein erneut besuchter Fall oder ein im Voraus dekodierter Nachbar sofort erscheint; 0 behält keine (und dekodiert keinen Nachbarn im Voraus).",
+ "Map cache size": "Größe des Kartenzwischenspeichers",
+ "Megabytes of loaded attention maps kept for revisits; 0 keeps none.":
+   "Megabyte geladener Aufmerksamkeitskarten, die für erneute Besuche behalten werden; 0 behält keine.",
+})

@@ -3,6 +3,7 @@
 
 #include "hs-window.h"
 #include "hs-annotation-window.h"
+#include "hs-application.h"
 # include "hs-canvas.h"
 # include "hs-compare-view.h"
 
@@ -128,6 +129,67 @@ test_open_and_browse (void)
   g_assert_cmpstr (hs_prompt_panel_get_prompt (panel), ==, HS_UI_S0);
 
   hs_ui_destroy_window (window);
+}
+
+static gboolean
+prefetched (gpointer window)
+{
+  return GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (window), "hs-prefetched")) > 0;
+}
+
+/* Issue 26: an instance seen before comes from the image cache, and the
+ * neighbour of the one shown is decoded ahead: either is on the canvas as
+ * the action returns (no worker, no loading state), as the same decoded
+ * image.  With the cache set to 0 MB every step decodes again. */
+static void
+test_revisit_cached (void)
+{
+  HsWindow *window;
+  HsCanvas *canvas;
+  g_autoptr(GSettings) settings = NULL;
+  HsImage *first, *second;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
+  open_path (window, dataset_root);
+  canvas = HS_CANVAS (hs_window_get_canvas (window));
+  first = hs_image_ref (hs_canvas_get_image (canvas));
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-00");
+  /* The neighbour of hand-00 decoded ahead: stepping onto it needs no worker. */
+  hs_ui_wait_until (prefetched, window);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "next-instance", NULL);
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-01");
+  g_assert_false (hs_window_get_loading (window));
+  second = hs_canvas_get_image (canvas);
+  g_assert_nonnull (second);
+  g_assert_true (second != first);
+  g_assert_cmpuint (hs_image_get_width (second), ==, hs_image_get_width (first));
+  /* Back: the very image decoded for hand-00, at once. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "previous-instance", NULL);
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-00");
+  g_assert_false (hs_window_get_loading (window));
+  g_assert_true (hs_canvas_get_image (canvas) == first);
+  g_assert_nonnull (hs_window_get_map (window));
+  g_assert_cmpstr (hs_prompt_panel_get_map_ref (hs_window_get_prompt_panel (window))->file, ==,
+                   "maps/hand-00-s0.npy");
+
+  /* No cache: every step decodes in a worker again. */
+  settings = hs_settings_new ();
+  g_settings_set_int (settings, "image-cache-mb", 0);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "next-instance", NULL);
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-01");
+  g_assert_true (hs_window_get_loading (window));
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  g_assert_true (hs_canvas_get_image (canvas) != second);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "previous-instance", NULL);
+  g_assert_true (hs_window_get_loading (window));
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  g_assert_true (hs_canvas_get_image (canvas) != first);
+  hs_image_unref (first);
+  hs_ui_destroy_window (window);
+  hs_ui_reset_settings ();
 }
 
 static void
@@ -635,6 +697,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/hs/ui/window/empty", test_empty);
   g_test_add_func ("/hs/ui/window/open-and-browse", test_open_and_browse);
+  g_test_add_func ("/hs/ui/window/revisit-cached", test_revisit_cached);
   g_test_add_func ("/hs/ui/window/search-and-filters", test_search_and_filters);
   g_test_add_func ("/hs/ui/window/bad-data", test_bad_data);
   g_test_add_func ("/hs/ui/window/restore", test_restore);

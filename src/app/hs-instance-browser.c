@@ -877,6 +877,29 @@ hs_instance_browser_select_relative (HsInstanceBrowser *self,
   gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", (guint) next);
 }
 
+/* The instance `delta` rows from the selected one in the list as shown
+ * (what Alt+Down/Up would open), G_MAXUINT past either end. */
+guint
+hs_instance_browser_get_neighbour (HsInstanceBrowser *self,
+                                   int                delta)
+{
+  guint pos, n;
+  gint64 next;
+  g_autoptr(HsInstanceItem) item = NULL;
+
+  g_return_val_if_fail (HS_IS_INSTANCE_BROWSER (self), G_MAXUINT);
+
+  pos = gtk_single_selection_get_selected (self->selection);
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
+  if (pos == GTK_INVALID_LIST_POSITION)
+    return G_MAXUINT;
+  next = (gint64) pos + delta;
+  if (next < 0 || next >= n)
+    return G_MAXUINT;
+  item = g_list_model_get_item (G_LIST_MODEL (self->filter_model), (guint) next);
+  return item != NULL ? hs_instance_item_get_index (item) : G_MAXUINT;
+}
+
 guint
 hs_instance_browser_get_selected (HsInstanceBrowser *self)
 {

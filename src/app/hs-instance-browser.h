@@ -58,6 +58,9 @@ gboolean    hs_instance_browser_select_id         (HsInstanceBrowser *self, cons
 void        hs_instance_browser_select_relative   (HsInstanceBrowser *self, int delta);
 /* Dataset index of the selected instance, or G_MAXUINT. */
 guint       hs_instance_browser_get_selected      (HsInstanceBrowser *self);
+/* The instance index `delta` rows from the selection in the list as shown;
+ * G_MAXUINT past either end or without a selection. */
+guint       hs_instance_browser_get_neighbour     (HsInstanceBrowser *self, int delta);
 guint       hs_instance_browser_get_n_shown       (HsInstanceBrowser *self);
 /* TRUE while subset flags are being computed (property "busy"); subset
  * filters apply once they are known. */

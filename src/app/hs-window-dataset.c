@@ -24,6 +24,8 @@ set_dataset (HsWindow   *self,
 
   self->instance = NULL;
   self->shown_ref = NULL;
+  self->view_instance = NULL;
+  _hs_window_cache_clear (self);   /* keyed by the old dataset's paths */
   g_cancellable_cancel (self->image_cancellable);
   g_clear_object (&self->image_cancellable);
   _hs_window_live_cancel (self);

@@ -13,6 +13,8 @@
  */
 #pragma once
 
+#include <heatscope/hs-lru-cache.h>
+
 #include "hs-window.h"
 #include "hs-attend-job.h"
 #include "hs-canvas.h"
@@ -67,6 +69,7 @@ struct _HsWindow
   HsImage              *image;
   HsAttentionMap       *map;
   HsMapRef             *shown_ref;       /* borrowed from instance */
+  HsInstance           *view_instance;   /* the instance the view was last updated for */
   char                 *model;
 
   GCancellable         *cancellable;       /* dataset loading */
@@ -107,6 +110,12 @@ struct _HsWindow
   GPtrArray            *side_regions;      /* the sentence's targets, or NULL */
   GPtrArray            *side_masks;
 
+  /* Decoded images and maps (hs-window-cache.c). */
+  HsLruCache           *image_cache;
+  HsLruCache           *map_cache;
+  GCancellable         *prefetch_cancellable;  /* non-NULL while neighbours decode */
+  guint                 prefetch_idle;
+
   /* The results table (win.results), created on first use; NULL after. */
   GtkWidget            *results_window;
 
@@ -134,6 +143,17 @@ void      _hs_window_show_instance       (HsWindow     *self,
  * panels; `force` also when the map did not change. */
 void      _hs_window_update_view_full    (HsWindow     *self,
                                           gboolean      force);
+
+/* hs-window-cache.c */
+void            _hs_window_cache_init        (HsWindow *self);
+void            _hs_window_cache_clear       (HsWindow *self);
+void            _hs_window_cache_dispose     (HsWindow *self);
+/* A new reference to the instance's decoded image, or NULL. */
+HsImage        *_hs_window_cache_get_image   (HsWindow *self, const HsInstance *instance);
+void            _hs_window_cache_put_image   (HsWindow *self, const HsInstance *instance,
+                                              HsImage *image);
+HsAttentionMap *_hs_window_load_map          (HsWindow *self, const HsMapRef *ref, GError **error);
+void            _hs_window_prefetch_neighbours (HsWindow *self);
 
 /* hs-window-models.c */
 void      _hs_window_models_init         (HsWindow     *self);

@@ -108,6 +108,33 @@ report_bad_boxes (HsWindow *self, const HsInstance *instance, const HsImage *ima
     }
 }
 
+/* The instance's image is decoded (or failed: image NULL, error set): the
+ * canvas and panels take it; with `update` the view follows at once. */
+static void
+image_ready (HsWindow         *self,
+             const HsInstance *instance,
+             HsImage          *image,
+             const GError     *error,
+             gboolean          update)
+{
+  if (image == NULL)
+    hs_error_bar_add_error (self->error_bar, instance->image, error);
+  else
+    report_bad_boxes (self, instance, image);
+  g_clear_pointer (&self->image, hs_image_unref);
+  self->image = image != NULL ? hs_image_ref (image) : NULL;
+  hs_startup_trace ("image-decoded");
+  hs_canvas_set_image (HS_CANVAS (self->canvas), self->image);
+  hs_overlay_panel_set_image (HS_OVERLAY_PANEL (self->overlay_panel), self->image);
+  _hs_window_update_spinner (self);
+  if (update)
+    _hs_window_update_view_full (self, TRUE);
+  _hs_window_live_schedule (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+  if (image != NULL)
+    _hs_window_prefetch_neighbours (self);
+}
+
 static void
 image_done (GObject      *object,
             GAsyncResult *result,
@@ -123,20 +150,9 @@ image_done (GObject      *object,
   if (g_task_get_cancellable (task) != self->image_cancellable)
     return;
   g_clear_object (&self->image_cancellable);
-
-  if (image == NULL)
-    hs_error_bar_add_error (self->error_bar, job->instance->image, error);
-  else
-    report_bad_boxes (self, job->instance, image);
-  g_clear_pointer (&self->image, hs_image_unref);
-  self->image = g_steal_pointer (&image);
-  hs_startup_trace ("image-decoded");
-  hs_canvas_set_image (HS_CANVAS (self->canvas), self->image);
-  hs_overlay_panel_set_image (HS_OVERLAY_PANEL (self->overlay_panel), self->image);
-  _hs_window_update_spinner (self);
-  _hs_window_update_view_full (self, TRUE);
-  _hs_window_live_schedule (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+  if (image != NULL && job->dataset == self->dataset)
+    _hs_window_cache_put_image (self, job->instance, image);
+  image_ready (self, job->instance, image, error, TRUE);
 }
 
 /* Decodes the radiograph off the main thread (full-resolution 16-bit PNGs
@@ -170,6 +186,7 @@ _hs_window_show_instance (HsWindow *self,
 {
   HsInstance *instance;
   const char *matched;
+  g_autoptr(HsImage) cached = NULL;
 
   instance = self->dataset != NULL ? hs_dataset_get_instance (self->dataset, index) : NULL;
   if (instance == NULL)
@@ -178,7 +195,15 @@ _hs_window_show_instance (HsWindow *self,
   self->instance = instance;
   self->shown_ref = NULL;
   g_clear_pointer (&self->map, hs_attention_map_unref);
-  load_image_async (self, instance);
+  /* Decoded before (or ahead, as a neighbour): no worker, no wait. */
+  cached = _hs_window_cache_get_image (self, instance);
+  if (cached == NULL)
+    load_image_async (self, instance);
+  else if (self->image_cancellable != NULL)
+    {
+      g_cancellable_cancel (self->image_cancellable);
+      g_clear_object (&self->image_cancellable);
+    }
 
   gtk_label_set_text (self->subtitle_label, instance->id);
   gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
@@ -188,10 +213,16 @@ _hs_window_show_instance (HsWindow *self,
   /* Emits map-changed, which loads the map; the canvas follows when the
    * image is there.  With a filter or search on, the sentence that passed
    * it is opened rather than the first. */
+  if (cached != NULL)
+    image_ready (self, instance, cached, NULL, FALSE);
   hs_prompt_panel_set_instance (self->prompt_panel, self->dataset, instance);
   matched = hs_instance_browser_get_matched_sentence (self->browser, index);
   if (matched != NULL)
     hs_prompt_panel_select_sentence (self->prompt_panel, matched);
+  /* The prompt panel's map-changed updated the view unless the map stayed
+   * (none before, none now): the new image needs the canvas's full update. */
+  if (cached != NULL && self->view_instance != instance)
+    _hs_window_update_view_full (self, TRUE);
   _hs_window_actions_update (self);
 }
 
@@ -338,7 +369,7 @@ _hs_window_update_view_full (HsWindow *self,
       self->shown_ref = ref;
       if (ref != NULL)
         {
-          self->map = hs_dataset_load_map (self->dataset, ref, &error);
+          self->map = _hs_window_load_map (self, ref, &error);
           if (self->map == NULL)
             hs_error_bar_add_error (self->error_bar, ref->file, error);
         }
@@ -354,7 +385,8 @@ _hs_window_update_view_full (HsWindow *self,
       _hs_window_actions_update (self);
       return;
     }
-  map_changed |= force;
+  map_changed |= force || self->view_instance != self->instance;
+  self->view_instance = self->instance;
 
   {
     g_autoptr(GPtrArray) regions = NULL;
@@ -509,6 +541,7 @@ hs_window_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_cancellable_cancel (self->image_cancellable);
   g_clear_object (&self->image_cancellable);
+  _hs_window_cache_dispose (self);
   _hs_window_live_cancel (self);
   _hs_window_attend_dispose (self);
   if (self->chooser != NULL)
@@ -612,6 +645,7 @@ hs_window_init (HsWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->settings = hs_settings_new ();
+  _hs_window_cache_init (self);
   _hs_window_actions_init (self);
   _hs_window_models_init (self);
 

@@ -1,0 +1,208 @@
+/* hs-window-cache.c — revisiting is instant: the window's decoded images
+ * and attention maps stay in two byte-bounded LRU caches (hs-lru-cache; sizes
+ * from the GSettings keys image-cache-mb and map-cache-mb), and the
+ * neighbours of the instance on screen (what Alt+Down/Up opens next) are
+ * decoded ahead by a worker thread once its frame is painted.
+ *
+ * The caches belong to the main thread: workers hand what they decoded back
+ * to it (a worker never outlives the window's caches that way), and entries
+ * are keyed by the dataset's relative paths, so a new or reloaded dataset
+ * clears them.
+ */
+#include <heatscope/hs-lru-cache.h>
+
+#include "hs-window-private.h"
+
+#define MB (1024 * 1024)
+
+static gsize
+image_bytes (HsImage *image)
+{
+  return (gsize) hs_image_get_width (image) * hs_image_get_height (image) *
+         hs_image_get_channels (image) * sizeof (guint16);
+}
+
+static gsize
+map_bytes (HsAttentionMap *map)
+{
+  return (gsize) hs_attention_map_get_width (map) * hs_attention_map_get_height (map) *
+         (1 + hs_attention_map_get_n_tokens (map)) * sizeof (double);
+}
+
+static void
+read_sizes (HsWindow *self)
+{
+  if (self->settings == NULL)
+    return;
+  hs_lru_cache_set_capacity (self->image_cache,
+                             (gsize) g_settings_get_int (self->settings, "image-cache-mb") * MB);
+  hs_lru_cache_set_capacity (self->map_cache,
+                             (gsize) g_settings_get_int (self->settings, "map-cache-mb") * MB);
+}
+
+static void
+on_size_changed (GSettings  *settings,
+                 const char *key,
+                 HsWindow   *self)
+{
+  read_sizes (self);
+}
+
+void
+_hs_window_cache_init (HsWindow *self)
+{
+  /* The schema's defaults, also without settings (tests, no schema). */
+  self->image_cache = hs_lru_cache_new (64 * MB, (HsLruRefFunc) hs_image_ref,
+                                        (GDestroyNotify) hs_image_unref);
+  self->map_cache = hs_lru_cache_new (16 * MB, (HsLruRefFunc) hs_attention_map_ref,
+                                      (GDestroyNotify) hs_attention_map_unref);
+  if (self->settings != NULL)
+    {
+      read_sizes (self);
+      g_signal_connect_object (self->settings, "changed::image-cache-mb", G_CALLBACK (on_size_changed), self, 0);
+      g_signal_connect_object (self->settings, "changed::map-cache-mb", G_CALLBACK (on_size_changed), self, 0);
+    }
+}
+
+void
+_hs_window_cache_clear (HsWindow *self)
+{
+  g_cancellable_cancel (self->prefetch_cancellable);
+  g_clear_object (&self->prefetch_cancellable);
+  g_clear_handle_id (&self->prefetch_idle, g_source_remove);
+  if (self->image_cache != NULL)
+    hs_lru_cache_clear (self->image_cache);
+  if (self->map_cache != NULL)
+    hs_lru_cache_clear (self->map_cache);
+}
+
+void
+_hs_window_cache_dispose (HsWindow *self)
+{
+  _hs_window_cache_clear (self);
+  g_clear_pointer (&self->image_cache, hs_lru_cache_free);
+  g_clear_pointer (&self->map_cache, hs_lru_cache_free);
+}
+
+HsImage *
+_hs_window_cache_get_image (HsWindow *self, const HsInstance *instance)
+{
+  return instance->image != NULL ? hs_lru_cache_lookup (self->image_cache, instance->image) : NULL;
+}
+
+void
+_hs_window_cache_put_image (HsWindow *self, const HsInstance *instance, HsImage *image)
+{
+  if (instance->image != NULL && image != NULL)
+    hs_lru_cache_insert (self->image_cache, instance->image, image, image_bytes (image));
+}
+
+/* hs_dataset_load_map through the cache. */
+HsAttentionMap *
+_hs_window_load_map (HsWindow *self, const HsMapRef *ref, GError **error)
+{
+  HsAttentionMap *map = hs_lru_cache_lookup (self->map_cache, ref->file);
+
+  if (map != NULL)
+    return map;
+  map = hs_dataset_load_map (self->dataset, ref, error);
+  if (map != NULL)
+    hs_lru_cache_insert (self->map_cache, ref->file, map, map_bytes (map));
+  return map;
+}
+
+/* ---- neighbours decoded ahead ------------------------------------------- */
+
+typedef struct {
+  HsDataset  *dataset;
+  HsInstance *instances[2];   /* borrowed from dataset; NULL: none */
+  HsImage    *images[2];      /* decoded (or NULL: failed, reported when opened) */
+} Prefetch;
+
+static void
+prefetch_free (Prefetch *job)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (job->images); i++)
+    g_clear_pointer (&job->images[i], hs_image_unref);
+  hs_dataset_unref (job->dataset);
+  g_free (job);
+}
+
+static void
+prefetch_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Prefetch *job = data;
+
+  for (guint i = 0; i < G_N_ELEMENTS (job->instances); i++)
+    if (job->instances[i] != NULL && !g_cancellable_is_cancelled (cancellable))
+      job->images[i] = hs_dataset_load_image (job->dataset, job->instances[i], NULL);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+prefetch_done (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  HsWindow *self = HS_WINDOW (object);
+  GTask *task = G_TASK (result);
+  Prefetch *job = g_task_get_task_data (task);
+
+  if (g_task_get_cancellable (task) != self->prefetch_cancellable)
+    return;   /* another dataset, or the window is going */
+  g_clear_object (&self->prefetch_cancellable);
+  for (guint i = 0; i < G_N_ELEMENTS (job->instances); i++)
+    if (job->images[i] != NULL && job->dataset == self->dataset)
+      {
+        _hs_window_cache_put_image (self, job->instances[i], job->images[i]);
+        /* counted for tests */
+        g_object_set_data (G_OBJECT (self), "hs-prefetched",
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self),
+                                                                                  "hs-prefetched")) + 1));
+      }
+}
+
+static gboolean
+prefetch_start (gpointer data)
+{
+  HsWindow *self = data;
+  Prefetch *job;
+  g_autoptr(GTask) task = NULL;
+  guint n = 0;
+  const int deltas[] = { 1, -1 };   /* the way a held Alt+Down goes first */
+
+  self->prefetch_idle = 0;
+  if (self->dataset == NULL || self->prefetch_cancellable != NULL ||
+      hs_lru_cache_get_capacity (self->image_cache) == 0)
+    return G_SOURCE_REMOVE;
+  job = g_new0 (Prefetch, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (deltas); i++)
+    {
+      guint index = hs_instance_browser_get_neighbour (self->browser, deltas[i]);
+      HsInstance *instance = index != G_MAXUINT ? hs_dataset_get_instance (self->dataset, index) : NULL;
+
+      if (instance != NULL && instance->image != NULL &&
+          !hs_lru_cache_contains (self->image_cache, instance->image))
+        job->instances[n++] = instance;
+    }
+  if (n == 0)
+    {
+      g_free (job);
+      return G_SOURCE_REMOVE;
+    }
+  job->dataset = hs_dataset_ref (self->dataset);
+  self->prefetch_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->prefetch_cancellable, prefetch_done, NULL);
+  g_task_set_source_tag (task, prefetch_start);
+  g_task_set_task_data (task, job, (GDestroyNotify) prefetch_free);
+  g_task_run_in_thread (task, prefetch_thread);
+  return G_SOURCE_REMOVE;
+}
+
+/* After the new instance's frame (a low-priority idle runs after the
+ * frame clock's paint): the neighbours not cached yet.  One job at a time;
+ * a step while it runs lets it finish, its images are cached all the same. */
+void
+_hs_window_prefetch_neighbours (HsWindow *self)
+{
+  if (self->prefetch_idle == 0)
+    self->prefetch_idle = g_idle_add_full (G_PRIORITY_LOW, prefetch_start, self, NULL);
+}
