@@ -96,6 +96,13 @@ rss_mb (void)
   return resident * (double) sysconf (_SC_PAGESIZE) / (1024.0 * 1024.0);
 }
 
+/* Heap bytes in use (all arenas), MB. */
+static double
+heap_in_use_mb (void)
+{
+  return mallinfo2 ().uordblks / 1048576.0;
+}
+
 static void
 iterate_until (gboolean (*cond) (gpointer), gpointer data)
 {
@@ -310,10 +317,11 @@ main (int argc, char **argv)
   HsViewState *state;
   HsDataset *dataset;
   FILE *csv;
-  double decode_ms, rss_start, rss_warm = 0, rss_end, rss_max = 0, cpu_total = 0;
+  double decode_ms, rss_start, rss_warm = 0, heap_start, heap_warm = 0, rss_end, rss_max = 0, cpu_total = 0;
   guint n_instances, n_after_warmup = 0, round = 0, instances_after_warmup = 0;
   int direction = 1;
 
+  hs_application_tune_memory ();   /* as the app's main() */
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2 || steps < 1 || every < 1)
     {
@@ -361,6 +369,7 @@ main (int argc, char **argv)
   state = hs_canvas_get_view_state (HS_CANVAS (hs_window_get_canvas (window)));
   g_hash_table_add (seen, GUINT_TO_POINTER (hs_instance_browser_get_selected (hs_window_get_browser (window))));
   rss_start = rss_mb ();
+  heap_start = heap_in_use_mb ();
 
   csv = fopen (csv_path, "w");
   if (csv == NULL)
@@ -410,7 +419,10 @@ main (int argc, char **argv)
           g_array_append_val (rows, row);
         }
       if (s + 1 == warmup)
-        rss_warm = rss_mb ();
+        {
+          rss_warm = rss_mb ();
+          heap_warm = heap_in_use_mb ();
+        }
       if ((s + 1) % every == 0)
         session_actions (window, state, round++);
     }
@@ -418,7 +430,10 @@ main (int argc, char **argv)
   rss_end = rss_mb ();
   rss_max = MAX (rss_max, rss_end);
   if (warmup == 0)
-    rss_warm = rss_start;
+    {
+      rss_warm = rss_start;
+      heap_warm = heap_start;
+    }
 
   {
     g_autoptr(GArray) first = values_of ((Row *) rows->data, rows->len, STEP_FIRST, G_STRUCT_OFFSET (Row, latency_ms));
@@ -461,6 +476,7 @@ main (int argc, char **argv)
       double before = rss_mb ();
 
       malloc_trim (0);
+      g_print ("heap in use (malloc, all arenas): start %.1f MB · after warm-up %.1f MB\n", heap_start, heap_warm);
       g_print ("allocator at the end: %.1f MB in use, %.1f MB free but held (main arena), %.1f MB mmapped; "
                "RSS %.1f MB → %.1f MB after malloc_trim\n",
                info.uordblks / 1048576.0, info.fordblks / 1048576.0, info.hblkhd / 1048576.0, before, rss_mb ());

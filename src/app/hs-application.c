@@ -1,6 +1,8 @@
 /* hs-application.c — the Heatscope GtkApplication */
 #include <glib/gi18n.h>
+#include <malloc.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "hs-annotation-window.h"
 #include "hs-application.h"
@@ -125,6 +127,43 @@ static const GActionEntry app_actions[] = {
   { .name = "about", .activate = about_action },
   { .name = "quit", .activate = quit_action },
 };
+
+/* glibc serves a block above its mmap threshold with its own mapping and
+ * unmaps it on free; below, from a heap that keeps freed memory.  The
+ * threshold starts at 128 KB but rises to the size of each mapped block
+ * freed (up to 32 MB), so after the first decoded radiograph, canvas layer
+ * or GL texture is freed, every later multi-MB buffer lands in a heap and
+ * its memory stays with the process: over a stepping session (tools/bench
+ * soak, 60 instances) 110 MB of RSS was freed memory held this way.  Fixing
+ * the threshold at 128 KB keeps the large buffers mapped and returned; the
+ * soak's RSS then stays flat after warm-up (docs/performance.md).  A
+ * GLIBC_TUNABLES setting of the threshold wins. */
+void
+hs_application_tune_memory (void)
+{
+  const char *tunables = g_getenv ("GLIBC_TUNABLES");
+
+  if (tunables != NULL && strstr (tunables, "malloc.mmap_threshold") != NULL)
+    return;
+  mallopt (M_MMAP_THRESHOLD, 128 * 1024);
+}
+
+/* What is freed below the threshold (GL and GTK's many small blocks, the
+ * previous instance's panels) stays in glibc's heaps until trimmed: the
+ * soak measured 47–50 MB of RSS released by a malloc_trim after a session.
+ * Called when a step is done (at most once a second; a trim walks the free
+ * blocks, about a millisecond here). */
+void
+hs_application_trim_memory (void)
+{
+  static gint64 last_us;
+  gint64 now = g_get_monotonic_time ();
+
+  if (now - last_us < G_USEC_PER_SEC)
+    return;
+  last_us = now;
+  malloc_trim (0);
+}
 
 void
 hs_application_set_accels (GtkApplication *app)

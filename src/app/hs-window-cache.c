@@ -2,7 +2,8 @@
  * and attention maps stay in two byte-bounded LRU caches (hs-lru-cache; sizes
  * from the GSettings keys image-cache-mb and map-cache-mb), and the
  * neighbours of the instance on screen (what Alt+Down/Up opens next) are
- * decoded ahead by a worker thread once its frame is painted.
+ * decoded ahead by a worker thread once its frame is painted (when the
+ * heap is trimmed too: hs_application_trim_memory).
  *
  * The caches belong to the main thread: workers hand what they decoded back
  * to it (a worker never outlives the window's caches that way), and entries
@@ -11,6 +12,7 @@
  */
 #include <heatscope/hs-lru-cache.h>
 
+#include "hs-application.h"
 #include "hs-window-private.h"
 
 #define MB (1024 * 1024)
@@ -170,6 +172,8 @@ prefetch_start (gpointer data)
   const int deltas[] = { 1, -1 };   /* the way a held Alt+Down goes first */
 
   self->prefetch_idle = 0;
+  /* The previous instance's buffers are freed by now. */
+  hs_application_trim_memory ();
   if (self->dataset == NULL || self->prefetch_cancellable != NULL ||
       hs_lru_cache_get_capacity (self->image_cache) == 0)
     return G_SOURCE_REMOVE;

@@ -35,6 +35,7 @@ main (int argc, char **argv)
   g_autoptr(HsApplication) app = NULL;
   g_autoptr(GError) error = NULL;
 
+  hs_application_tune_memory ();
   setlocale (LC_ALL, "");
   if (!hs_limits_check_environment (&error))
     {
