@@ -285,6 +285,7 @@ T.update({
  "Yes": "Ja",
  "The map of %s cannot be read (details hidden while annotating)": "Die Karte von %s kann nicht gelesen werden (Einzelheiten sind beim Annotieren verborgen)",
  "The map of %s could not be computed (details hidden while annotating)": "Die Karte von %s konnte nicht berechnet werden (Einzelheiten sind beim Annotieren verborgen)",
+ "The map is still being computed: the answer is saved when it is shown": "Die Karte wird noch berechnet: Die Antwort wird gespeichert, sobald sie angezeigt wird",
  "Every item of this project is answered. Export the CSV or go back with Page Up.": "Alle Einträge dieses Projekts sind beantwortet. Die CSV exportieren oder mit Bild auf zurückgehen.",
  "Item %d of %u · %s · %s round": "Eintrag %d von %u · %s · Runde: %s",
  "report": "Befund",

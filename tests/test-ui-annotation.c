@@ -57,6 +57,13 @@ assert_blinded (HsAnnotationWindow *window)
   g_assert_true (g_str_has_prefix (hs_annotation_window_get_alias (window), "Model "));
 }
 
+/* A custom prompt without a precomputed map is being attended live. */
+static gboolean
+live_settled (gpointer window)
+{
+  return !hs_annotation_window_get_live_busy (window);
+}
+
 static void
 answer (HsAnnotationWindow *window, const guint levels[3])
 {
@@ -288,12 +295,15 @@ test_custom_typed_prompt (void)
   g_signal_emit_by_name (entry, "activate");
   g_assert_cmpstr (hs_annotation_window_get_prompt (window), ==, HS_UI_S0_SWAPPED);
   g_assert_null (gtk_root_get_focus (GTK_ROOT (window)));
+  /* blind has no map of this prompt: its item's map is attended live. */
+  hs_ui_wait_until (live_settled, window);
   for (guint q = 0; q < 3; q++)
     gtk_widget_activate_action (GTK_WIDGET (window), "annotation.level", "u", first[q]);
   g_assert_cmpint (hs_annotation_window_get_index (window), ==, 1);
   /* The other alias of the instance: same prompt, nothing to type. */
   g_assert_cmpstr (hs_annotation_window_get_prompt (window), ==, HS_UI_S0_SWAPPED);
   assert_blinded (window);
+  hs_ui_wait_until (live_settled, window);
   answer (window, second);
   g_assert_cmpstr (hs_annotation_window_get_progress (window), ==, "2 / 2");
 
@@ -313,11 +323,6 @@ test_custom_typed_prompt (void)
   close_window (window);
 }
 
-static gboolean
-live_settled (gpointer window)
-{
-  return !hs_annotation_window_get_live_busy (window);
-}
 
 #define LIVE_PROMPT "There is an opacity in the left lower lung."
 
@@ -398,6 +403,42 @@ test_custom_live_prompt (void)
           g_assert_true (gdk_texture_save_to_png (texture, png));
         }
     }
+
+  /* Answered before the live map is there (the worker's result reaches the
+   * window only through the main loop, which has not run): kept, not saved,
+   * and saved once the map is shown, with the map's No-Attn score. */
+  {
+    g_autofree char *answers_path = g_build_filename (dir, "live.json.answers.jsonl", NULL);
+    g_autoptr(GPtrArray) loaded = NULL;
+    const HsAnnotationAnswer *saved;
+    HsAttentionMap *shown;
+    const guint levels[3] = { 2, 1, 0 };
+
+    g_assert_true (hs_annotation_window_go_to (window, 0));
+    g_assert_true (hs_annotation_window_get_live_busy (window));
+    answer (window, levels);
+    g_assert_cmpint (hs_annotation_window_get_index (window), ==, 0);
+    g_assert_nonnull (strstr (hs_annotation_window_get_error_text (window), "still being computed"));
+    g_assert_false (g_file_test (answers_path, G_FILE_TEST_EXISTS));
+    hs_ui_wait_until (live_settled, window);
+    g_assert_cmpint (hs_annotation_window_get_index (window), ==, 1);
+    g_assert_true (hs_annotation_load_answers (answers_path, &loaded, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (loaded->len, ==, 1);
+    saved = g_ptr_array_index (loaded, 0);
+    g_assert_cmpstr (saved->prompt, ==, LIVE_PROMPT);
+    for (guint q = 0; q < 3; q++)
+      g_assert_cmpint (saved->values[q], ==, (int) levels[q]);
+    /* Item 1 shows now; item 0's map is the same model's again. */
+    g_assert_true (hs_annotation_window_go_to (window, 0));
+    hs_ui_wait_until (live_settled, window);
+    shown = hs_canvas_get_map (HS_CANVAS (hs_annotation_window_get_canvas (window)));
+    g_assert_nonnull (shown);
+    if (isnan (hs_attention_map_get_no_attn (shown)))
+      g_assert_true (isnan (saved->no_attn));
+    else
+      g_assert_cmpfloat (saved->no_attn, ==, hs_attention_map_get_no_attn (shown));
+  }
 
   /* The dataset says an external backend computed "grounded": its item is
    * not attended by the built-in model, and no command is taken from it. */

@@ -54,6 +54,7 @@ struct _HsAnnotationWindow
   HsLiveAttend        *live;
   GCancellable        *live_cancellable;
   guint                live_serial;
+  gboolean             save_pending;   /* answered before the live map came */
 };
 
 /* hs-annotation-window.c */

@@ -207,6 +207,8 @@ update_actions (HsAnnotationWindow *self)
 
 /* ---- live maps of custom prompts -------------------------------------------- */
 
+static void save_if_complete (HsAnnotationWindow *self);
+
 /* What attends `model`'s custom prompts live: the built-in model of that
  * name, unless the dataset records an external backend for it; that
  * backend when it is the user's own command; else NULL. */
@@ -259,6 +261,9 @@ live_done (GObject *object, GAsyncResult *result, gpointer data)
         {
           self->no_attn = hs_attention_map_get_no_attn (map);
           hs_canvas_set_map (self->canvas, map);
+          /* Answered while the map was computed: saved now, with its No-Attn. */
+          if (self->save_pending)
+            save_if_complete (self);
         }
       else if (g_error_matches (error, HS_MODEL_ERROR, HS_MODEL_ERROR_EMPTY_PROMPT))
         hs_error_bar_add (self->error_bar, NULL, _("The prompt has no words the model can read"));
@@ -305,6 +310,7 @@ live_start (HsAnnotationWindow *self, const HsAnnotationItem *item, const char *
 static void
 live_cancel (HsAnnotationWindow *self)
 {
+  self->save_pending = FALSE;
   self->live_serial++;
   g_cancellable_cancel (self->live_cancellable);
   g_clear_object (&self->live_cancellable);
@@ -447,6 +453,14 @@ save_if_complete (HsAnnotationWindow *self)
     }
   if (!hs_annotation_session_get_item (self->session, (guint) self->index, &item))
     return;
+  /* The answer is about the map, and carries its No-Attn score: it is
+   * saved once the live map is there. */
+  self->save_pending = hs_annotation_window_get_live_busy (self);
+  if (self->save_pending)
+    {
+      hs_error_bar_add (self->error_bar, NULL, _("The map is still being computed: the answer is saved when it is shown"));
+      return;
+    }
   if (item.prompt == NULL && self->typed_prompt == NULL)
     {
       hs_error_bar_add (self->error_bar, NULL, _("Type the prompt before answering"));
