@@ -918,3 +918,29 @@ T.update({
  "Diverging scale ±%.3g · symmetric KL %.3f": "Divergierende Skala ±%.3g · symmetrische KL %.3f",
 })
 
+T.update({
+ # MRI lesion benchmark (hs-mri-lesions.c, hs-mri-phantom.c, hs-mri-writer.c)
+ "lesion intensity w must lie in [0, 2] and differ from 1 (w = 1 changes nothing)":
+   "die Läsionsintensität w muss in [0, 2] liegen und von 1 verschieden sein (w = 1 ändert nichts)",
+ "lesion counts need 1 ≤ min ≤ max ≤ 64": "die Läsionsanzahlen brauchen 1 ≤ min ≤ max ≤ 64",
+ "compactness thresholds need 0 < irregular ≤ regular < 2":
+   "die Kompaktheitsschwellen brauchen 0 < irregulär ≤ regulär < 2",
+ "smoothing must lie in (0, 32] px and the edge σ in [0, 8] px":
+   "die Glättung muss in (0, 32] px liegen und das σ der Ränder in [0, 8] px",
+ "the margin must be at most 16 px and the noise field 16 to 1024 px":
+   "der Rand darf höchstens 16 px betragen und das Rauschfeld 16 bis 1024 px",
+ "lesion areas need 1 ≤ min ≤ max": "die Läsionsflächen brauchen 1 ≤ min ≤ max",
+ "only %u of %u %s lesions fit into the slice's tissue (a larger slice or fewer lesions would help)":
+   "nur %u von %u Läsionen (%s) passen in das Gewebe der Schicht (eine größere Schicht oder weniger Läsionen würden helfen)",
+ "brain phantom size %u×%u: each side must be between %u and 8192 pixels":
+   "Größe des Hirnphantoms %u×%u: jede Seite muss zwischen %u und 8192 Pixeln liegen",
+ "brain phantom size %u×%u is over the limit of %<PRIu64> pixels":
+   "Größe des Hirnphantoms %u×%u liegt über der Grenze von %<PRIu64> Pixeln",
+ "%s: not a folder of slices": "%s: kein Ordner mit Schichten",
+ "%s: no such folder": "%s: Ordner nicht gefunden",
+ "%s: no slices in the folder (PNG, JPEG or DICOM)": "%s: keine Schichten im Ordner (PNG, JPEG oder DICOM)",
+ "%s: slice %u×%u is too small (at least %u×%u pixels)":
+   "%s: Schicht %u×%u ist zu klein (mindestens %u×%u Pixel)",
+ "brain phantom size %u×%u is below the minimum of %u pixels":
+   "Größe des Hirnphantoms %u×%u liegt unter dem Minimum von %u Pixeln",
+})

@@ -1,6 +1,8 @@
 /* test-cli-demo.c — heatscope-cli demo end to end */
 #include <heatscope/heatscope.h>
 #include <heatscope/hs-phantom.h>
+#include <heatscope/hs-mri-lesions.h>
+#include <json-glib/json-glib.h>
 
 #include "hs-test-util.h"
 
@@ -303,6 +305,303 @@ test_builtin_models (void)
     }
 }
 
+/* ---- --kind mri-lesions ---- */
+
+/* The instance's lesion masks: count, disjoint, their union the class
+ * region's mask and exactly the pixels where `image` differs from
+ * `background` (both 16-bit, the instance's size). */
+static void
+check_lesion_masks (HsDataset *dataset, HsInstance *instance, const guint16 *background,
+                    const guint16 *image)
+{
+  const char *klass = hs_instance_get_metadata (instance, "class");
+  g_autofree char *query = g_strdup_printf ("class:%s", klass);
+  HsSentence *sentence = hs_instance_find_sentence (instance, query);
+  gsize n = (gsize) instance->width * instance->height;
+  g_autofree guint8 *owners = g_malloc0 (n);
+  g_autoptr(HsImage) union_mask = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n_lesions = 0;
+
+  g_assert_nonnull (sentence);
+  g_assert_cmpstr (sentence->text, ==, klass);
+  g_assert_cmpstr (sentence->targets[0], ==, klass);
+  g_assert_null (sentence->targets[1]);
+  for (guint k = 1; k <= 8; k++)
+    {
+      g_autofree char *name = g_strdup_printf ("lesion %u", k);
+      HsRegion *region = hs_instance_find_region (instance, name);
+      g_autoptr(HsImage) mask = NULL;
+      const guint16 *m;
+
+      if (region == NULL)
+        break;
+      n_lesions++;
+      mask = hs_dataset_load_mask (dataset, region, &error);
+      g_assert_no_error (error);
+      m = hs_image_peek_data (mask);
+      for (gsize p = 0; p < n; p++)
+        if (m[p])
+          owners[p]++;
+    }
+  g_assert_cmpuint (n_lesions, >=, 3);
+  g_assert_cmpuint (n_lesions, <=, 5);
+  union_mask = hs_dataset_load_mask (dataset, hs_instance_find_region (instance, klass), &error);
+  g_assert_no_error (error);
+  for (gsize p = 0; p < n; p++)
+    {
+      g_assert_cmpuint (owners[p], <=, 1);
+      g_assert_cmpuint (owners[p] == 1, ==, image[p] != background[p]);
+      g_assert_cmpuint (owners[p] == 1, ==, hs_image_peek_data (union_mask)[p] != 0);
+    }
+}
+
+static void
+test_mri_phantoms (void)
+{
+  const char *args[] = { "--kind", "mri-lesions", "--count", "4", "--seed", "5", "--size", "128", NULL };
+  g_autofree char *out = run_demo (args, 0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = hs_dataset_load (out, &error);
+  g_autoptr(GPtrArray) problems = NULL;
+  g_auto(GStrv) models = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (hs_dataset_validate (out, &problems));
+  g_assert_cmpuint (hs_dataset_get_n_instances (dataset), ==, 4);
+  models = hs_dataset_list_models (dataset);
+  g_assert_cmpuint (g_strv_length (models), ==, 3);
+  g_assert_cmpstr (models[0], ==, "null-laplace");
+  g_assert_cmpstr (models[1], ==, "null-random");
+  g_assert_cmpstr (models[2], ==, "null-sobel");
+  for (guint i = 0; i < 4; i++)
+    {
+      HsInstance *instance = hs_dataset_get_instance (dataset, i);
+      g_autoptr(HsImage) image = hs_dataset_load_image (dataset, instance, &error);
+      g_autofree guint16 *background = hs_mri_phantom_render (5, i, 128, 128, NULL, &error);
+
+      g_assert_no_error (error);
+      /* classes alternate with seed + index */
+      g_assert_cmpstr (hs_instance_get_metadata (instance, "class"), ==,
+                       (5 + i) % 2 ? "irregular" : "regular");
+      g_assert_cmpuint (hs_image_get_bit_depth (image), ==, 16);
+      check_lesion_masks (dataset, instance, background, hs_image_peek_data (image));
+    }
+}
+
+typedef struct {
+  guint  index;
+  double value;
+} Ranked;
+
+static int
+rank_desc (const void *a, const void *b)
+{
+  const Ranked *x = a, *y = b;
+
+  if (x->value != y->value)
+    return x->value > y->value ? -1 : 1;
+  return x->index < y->index ? -1 : 1;
+}
+
+/* explanation_precision of metrics.md, written out again: the |G| pixels
+ * with the largest |s|, ties in row-major order, and the share inside G. */
+static double
+explanation_precision (const double *s, const guint16 *g, guint n)
+{
+  g_autofree Ranked *r = g_new (Ranked, n);
+  guint size = 0, hits = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      r[i] = (Ranked) { i, fabs (s[i]) };
+      size += g[i] != 0;
+    }
+  qsort (r, n, sizeof *r, rank_desc);
+  for (guint i = 0; i < size; i++)
+    hits += g[r[i].index] != 0;
+  return (double) hits / size;
+}
+
+static void
+test_mri_metrics_baselines (void)
+{
+  const char *args[] = { "--kind", "mri-lesions", "--count", "3", "--seed", "2", "--size", "128", NULL };
+  g_autofree char *out = run_demo (args, 0);
+  const char *margs[] = { "--format", "jsonl", out, NULL };
+  g_autofree char *text = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = hs_dataset_load (out, &error);
+  g_auto(GStrv) lines = NULL;
+  guint rows = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (hs_test_run_cli ("metrics", margs, &text, &err), ==, 0);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint l = 0; lines[l] != NULL && lines[l][0] != '\0'; l++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonObject *row;
+      const char *model;
+      HsInstance *instance;
+      double got;
+
+      g_assert_true (json_parser_load_from_data (parser, lines[l], -1, NULL));
+      row = json_node_get_object (json_parser_get_root (parser));
+      model = json_object_get_string_member (row, "model");
+      instance = hs_dataset_find_instance (dataset, json_object_get_string_member (row, "instance"));
+      g_assert_nonnull (instance);
+      got = json_object_get_double_member (row, "explanation_precision");
+      g_assert_cmpfloat (got, >=, 0.0);
+      g_assert_cmpfloat (got, <=, 1.0);
+      rows++;
+      /* the edge baselines are on the image's grid: scored here again */
+      if (strcmp (model, "null-sobel") == 0 || strcmp (model, "null-laplace") == 0)
+        {
+          const char *klass = hs_instance_get_metadata (instance, "class");
+          g_autofree char *query = g_strdup_printf ("class:%s", klass);
+          HsMapRef *ref = hs_instance_find_map (instance, model, query);
+          g_autoptr(HsAttentionMap) map = hs_dataset_load_map (dataset, ref, &error);
+          g_autoptr(HsImage) mask = hs_dataset_load_mask (dataset, hs_instance_find_region (instance, klass), &error);
+
+          g_assert_no_error (error);
+          g_assert_cmpuint (hs_attention_map_get_width (map), ==, 128);
+          g_assert_cmpfloat_with_epsilon (got, explanation_precision (hs_attention_map_peek_values (map),
+                                                                      hs_image_peek_data (mask), 128 * 128), 1e-12);
+        }
+    }
+  g_assert_cmpuint (rows, ==, 9);
+}
+
+static void
+test_mri_deterministic (void)
+{
+  const char *a3[] = { "--kind", "mri-lesions", "--count", "3", "--seed", "3", "--size", "128", NULL };
+  const char *a4[] = { "--kind", "mri-lesions", "--count", "3", "--seed", "4", "--size", "128", NULL };
+  g_autofree char *first = run_demo (a3, 0);
+  g_autofree char *second = run_demo (a3, 0);
+  g_autofree char *other = run_demo (a4, 0);
+  g_autofree char *img1 = g_build_filename (first, "images", "mri-000000.png", NULL);
+  g_autofree char *img2 = g_build_filename (other, "images", "mri-000000.png", NULL);
+  g_autofree char *c1 = NULL, *c2 = NULL;
+  gsize l1, l2;
+
+  /* images, masks, maps and manifest, byte for byte */
+  g_assert_cmpuint (compare_trees (first, second), >, 3 * 5);
+  g_assert_true (g_file_get_contents (img1, &c1, &l1, NULL));
+  g_assert_true (g_file_get_contents (img2, &c2, &l2, NULL));
+  g_assert_true (l1 != l2 || memcmp (c1, c2, l1) != 0);
+}
+
+static void
+test_mri_background (void)
+{
+  g_autofree char *slices = hs_test_shared_path ("mri-brain-tumor");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autofree char *out = NULL;
+  GHashTable *seen;
+
+  if (slices == NULL)
+    return;
+  {
+    const char *args[] = { "--kind", "mri-lesions", "--count", "4", "--seed", "7",
+                           "--background", slices, NULL };
+    out = run_demo (args, 0);
+  }
+  dataset = hs_dataset_load (out, &error);
+  g_assert_no_error (error);
+  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < 4; i++)
+    {
+      HsInstance *instance = hs_dataset_get_instance (dataset, i);
+      const char *source = hs_instance_get_metadata (instance, "background");
+      g_autoptr(HsImage) image = hs_dataset_load_image (dataset, instance, &error);
+      g_autoptr(HsImage) slice = hs_image_load (source, &error);
+      g_autoptr(HsImage) grey = NULL;
+      g_autofree guint16 *background = NULL;
+      guint max;
+      gsize n;
+
+      g_assert_no_error (error);
+      g_assert_true (g_str_has_prefix (source, slices));
+      g_assert_false (g_hash_table_contains (seen, source));   /* a shuffle, not a draw */
+      g_hash_table_add (seen, (gpointer) source);
+      g_assert_false (instance->phantom);
+      g_assert_cmpuint (instance->width, ==, hs_image_get_width (slice));
+      g_assert_cmpuint (instance->height, ==, hs_image_get_height (slice));
+      /* the slice's samples on 16 bits, as documented */
+      grey = hs_image_to_grey (slice);
+      max = hs_image_get_max_value (grey);
+      n = (gsize) instance->width * instance->height;
+      background = g_new (guint16, n);
+      for (gsize p = 0; p < n; p++)
+        background[p] = (guint16) floor (hs_image_peek_data (grey)[p] * 65535.0 / max + 0.5);
+      check_lesion_masks (dataset, instance, background, hs_image_peek_data (image));
+    }
+  g_hash_table_unref (seen);
+}
+
+/* A bad --background fails with one line naming the folder or file. */
+static void
+expect_background_error (const char *background, const char *names)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *out = g_build_filename (dir, "out", NULL);
+  const char *argv[] = { hs_test_cli (), "demo", "--kind", "mri-lesions", "--count", "2",
+                         "--background", background, out, NULL };
+  g_autofree char *o = NULL, *e = NULL;
+  int status = -1;
+
+  g_assert_true (hs_test_run (argv, &o, &e, &status));
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (e, names));
+  /* exactly one line */
+  g_assert_true (strchr (e, '\n') == e + strlen (e) - 1);
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_mri_bad_background (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *missing = g_build_filename (dir, "missing", NULL);
+  g_autofree char *empty = g_build_filename (dir, "empty", NULL);
+  g_autofree char *text = g_build_filename (dir, "text", NULL);
+  g_autofree char *tiny = g_build_filename (dir, "tiny", NULL);
+  g_autofree char *tiny_png = g_build_filename (tiny, "a.png", NULL);
+  g_autoptr(HsImage) small = hs_image_new (20, 20, 1, 8, NULL);
+
+  expect_background_error (missing, missing);
+  hs_test_write_file (empty, "notes.txt", "not a slice\n");
+  expect_background_error (empty, empty);
+  hs_test_write_file (text, "slice.png", "this is text, not a PNG\n");
+  expect_background_error (text, "slice.png");
+  g_assert_true (g_mkdir_with_parents (tiny, 0755) == 0);
+  g_assert_true (hs_image_save_png (small, tiny_png, NULL));
+  expect_background_error (tiny, "a.png");
+  {
+    /* usage errors: exit 2 with the reason */
+    const char *cases[][9] = {
+      { "--kind", "mri-lesions", "--lesion-intensity", "1", dir, NULL },
+      { "--kind", "mri-lesions", "--min-lesions", "4", "--max-lesions", "2", dir, NULL },
+      { "--kind", "mri-lesions", "--background", tiny, "--size", "128", dir, NULL },
+      { "--kind", "mri-lesions", "--maps", "simulated", dir, NULL },
+      { "--kind", "ct", dir, NULL },
+      { "--background", tiny, dir, NULL },
+    };
+    const char *reasons[] = { "w = 1", "min ≤ max", "own size", "--maps=simulated", "--kind ct",
+                              "mri-lesions only" };
+
+    for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+      {
+        g_autofree char *o = NULL, *e = NULL;
+        g_assert_cmpint (hs_test_run_cli ("demo", cases[c], &o, &e), ==, 2);
+        g_assert_nonnull (strstr (e, reasons[c]));
+      }
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -312,5 +611,10 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/cli-demo/no-maps", test_no_maps);
   g_test_add_func ("/hs/cli-demo/usage-errors", test_usage_errors);
   g_test_add_func ("/hs/cli-demo/builtin-models", test_builtin_models);
+  g_test_add_func ("/hs/cli-demo/mri-phantoms", test_mri_phantoms);
+  g_test_add_func ("/hs/cli-demo/mri-metrics-baselines", test_mri_metrics_baselines);
+  g_test_add_func ("/hs/cli-demo/mri-deterministic", test_mri_deterministic);
+  g_test_add_func ("/hs/cli-demo/mri-background", test_mri_background);
+  g_test_add_func ("/hs/cli-demo/mri-bad-background", test_mri_bad_background);
   return g_test_run ();
 }

@@ -16,6 +16,7 @@ HS_TEST_PACKAGES=(
   python3-jsonschema parallel poppler-utils librsvg2-bin python3-matplotlib locales
   strace dconf-service dconf-gsettings-backend libglib2.0-bin
   python3-pydicom python3-pil dcmtk
+  python3-skimage python3-scipy
 )
 # The libFuzzer harnesses (tools/fuzz, tools/fuzz-all; CI fuzzes every target briefly):
 # clang with its sanitizer and fuzzer runtimes, llvm-symbolizer for readable reports.

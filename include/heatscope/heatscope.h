@@ -17,6 +17,7 @@
 #include "hs-text.h"
 #include "hs-report.h"
 #include "hs-phantom.h"
+#include "hs-mri-lesions.h"
 #include "hs-colormap.h"
 #include "hs-overlay.h"
 #include "hs-contour.h"

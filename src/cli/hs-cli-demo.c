@@ -3,6 +3,7 @@
 
 #include <heatscope/hs-phantom.h>
 #include <heatscope/hs-model.h>
+#include <heatscope/hs-mri-lesions.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -62,18 +63,78 @@ print_progress (guint done, guint total, gpointer data)
     fputc ('\n', stderr);
 }
 
+/* Options of --kind mri-lesions (the recipe's parameters, with the paper's
+ * values as defaults). */
+typedef struct {
+  char   *background;
+  double  intensity, regular_min, irregular_max, smoothing, edge_sigma;
+  int     min_lesions, max_lesions;
+} MriArgs;
+
+static int
+demo_mri (const char *out, gint64 count, gint64 seed, int width, int height, gboolean size_set,
+          const char *maps, const MriArgs *args, gboolean progress, gboolean force)
+{
+  g_autoptr(GError) error = NULL;
+  HsMriWriteOptions options;
+
+  hs_mri_write_options_init (&options);
+  options.seed = (guint64) seed;
+  options.count = (guint) count;
+  if (size_set)
+    {
+      options.width = (guint) width;
+      options.height = (guint) height;
+    }
+  options.background = args->background;
+  options.params.intensity = args->intensity;
+  options.params.regular_min = args->regular_min;
+  options.params.irregular_max = args->irregular_max;
+  options.params.smoothing = args->smoothing;
+  options.params.edge_sigma = args->edge_sigma;
+  options.params.min_count = (guint) MAX (0, args->min_lesions);
+  options.params.max_count = (guint) MAX (0, args->max_lesions);
+  if (maps != NULL && strcmp (maps, "auto") != 0 && strcmp (maps, "baselines") != 0
+      && strcmp (maps, "none") != 0)
+    {
+      hs_cli_error ("demo", "--kind mri-lesions: --maps=%s: expected auto, baselines or none", maps);
+      return HS_CLI_EXIT_USAGE;
+    }
+  options.baselines = maps == NULL || strcmp (maps, "none") != 0;
+  if (progress)
+    options.progress = print_progress;
+  options.force = force;
+  if (!hs_mri_lesion_params_check (&options.params, &error))
+    {
+      hs_cli_error ("demo", "%s", error->message);
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (!hs_mri_write_dataset (out, &options, &error))
+    {
+      hs_cli_error ("demo", "%s", error->message);
+      return HS_CLI_EXIT_INPUT;
+    }
+  return HS_CLI_EXIT_OK;
+}
+
 int
 hs_cli_demo (int argc, char **argv)
 {
   gint64 count = 60, start = 0, seed = 1;
-  int size = HS_PHANTOM_DEFAULT_SIZE, width = 0, height = 0, grid = 16;
+  int size = 0, width = 0, height = 0, grid = 16;
   gboolean simulated = FALSE, progress = FALSE, force = FALSE;
   g_autofree char *maps = NULL;
+  g_autofree char *kind = NULL;
+  g_autofree char *background = NULL;
   g_auto(GStrv) rest = NULL;
+  MriArgs mri = { NULL, 0.5, 0.8, 0.4, 2.0, 0.75, 3, 5 };
   GOptionEntry entries[] = {
+    { "kind", 'k', 0, G_OPTION_ARG_STRING, &kind,
+      "chest (default: chest-radiograph phantoms with reports) or mri-lesions (artificial "
+      "lesions in brain MRI slices, Oliveira et al.)", "KIND" },
     { "count", 'n', 0, G_OPTION_ARG_INT64, &count, "Number of instances (default 60)", "N" },
     { "seed", 's', 0, G_OPTION_ARG_INT64, &seed, "Seed (default 1); same seed, same bytes", "S" },
-    { "size", 0, 0, G_OPTION_ARG_INT, &size, "Image width and height in pixels (default 1024, at least 64)", "PX" },
+    { "size", 0, 0, G_OPTION_ARG_INT, &size, "Image width and height in pixels (default 1024, mri-lesions 256; at least 64)", "PX" },
     { "width", 0, 0, G_OPTION_ARG_INT, &width, "Image width (overrides --size)", "PX" },
     { "height", 0, 0, G_OPTION_ARG_INT, &height, "Image height (overrides --size)", "PX" },
     { "start", 0, 0, G_OPTION_ARG_INT64, &start, "Index of the first instance (default 0)", "I" },
@@ -85,6 +146,20 @@ hs_cli_demo (int argc, char **argv)
     { "grid", 0, 0, G_OPTION_ARG_INT, &grid, "Cells per side of simulated maps (default 16)", "N" },
     { "progress", 0, 0, G_OPTION_ARG_NONE, &progress, "Show progress on stderr", NULL },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Replace a dataset already in OUT", NULL },
+    { "background", 0, 0, G_OPTION_ARG_FILENAME, &background,
+      "mri-lesions: a folder of slices (PNG, JPEG, DICOM; subfolders too) instead of the brain phantoms", "DIR" },
+    { "lesion-intensity", 0, 0, G_OPTION_ARG_DOUBLE, &mri.intensity,
+      "mri-lesions: w, the factor of the lesion core (default 0.5)", "W" },
+    { "min-lesions", 0, 0, G_OPTION_ARG_INT, &mri.min_lesions, "mri-lesions: fewest lesions per slice (default 3)", "N" },
+    { "max-lesions", 0, 0, G_OPTION_ARG_INT, &mri.max_lesions, "mri-lesions: most lesions per slice (default 5)", "N" },
+    { "regular-min", 0, 0, G_OPTION_ARG_DOUBLE, &mri.regular_min,
+      "mri-lesions: regular lesions have compactness 4πA/p² above this (default 0.8)", "C" },
+    { "irregular-max", 0, 0, G_OPTION_ARG_DOUBLE, &mri.irregular_max,
+      "mri-lesions: irregular lesions have compactness below this (default 0.4)", "C" },
+    { "lesion-smoothing", 0, 0, G_OPTION_ARG_DOUBLE, &mri.smoothing,
+      "mri-lesions: σ of the Gaussian on the white noise, px (default 2)", "PX" },
+    { "edge-sigma", 0, 0, G_OPTION_ARG_DOUBLE, &mri.edge_sigma,
+      "mri-lesions: σ of the Gaussian on the lesion edges, px (default 0.75)", "PX" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, "OUT" },
     { NULL },
   };
@@ -99,6 +174,9 @@ hs_cli_demo (int argc, char **argv)
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_summary (context,
       "Writes OUT/heatscope.json, OUT/images/*.png (16-bit), OUT/masks/*.png and OUT/maps/*.npy.\n"
+      "--kind mri-lesions: 256 × 256 brain phantoms (or --background slices) with 3-5 regular\n"
+      "or irregular lesions each, their masks as targets, the class as the query, and the\n"
+      "null-sobel, null-laplace and null-random baseline maps (--maps none: without).\n"
       "OUT must be absent or empty; --force replaces a dataset there.  The dataset is built\n"
       "beside OUT and switched in whole: a reader never sees a mix of two runs.");
   if (!hs_cli_parse (context, &argc, &argv, "demo"))
@@ -113,6 +191,50 @@ hs_cli_demo (int argc, char **argv)
       hs_cli_error ("demo", "--count, --start and --seed must be non-negative");
       return HS_CLI_EXIT_USAGE;
     }
+  mri.background = background;
+  if (kind != NULL && strcmp (kind, "mri-lesions") == 0)
+    {
+      gboolean size_set = width != 0 || height != 0 || size != 0;
+
+      if (mri.background != NULL && size_set)
+        {
+          hs_cli_error ("demo", "--background slices keep their own size: drop --size/--width/--height");
+          return HS_CLI_EXIT_USAGE;
+        }
+      if (simulated)
+        {
+          hs_cli_error ("demo", "--simulated-maps applies to --kind chest only");
+          return HS_CLI_EXIT_USAGE;
+        }
+      if (width == 0)
+        width = size != 0 ? size : HS_MRI_DEFAULT_SIZE;
+      if (height == 0)
+        height = size != 0 ? size : HS_MRI_DEFAULT_SIZE;
+      if (width < HS_MRI_MIN_SIZE || height < HS_MRI_MIN_SIZE || width > 8192 || height > 8192)
+        {
+          hs_cli_error ("demo", "image size %d×%d: each side must be between %d and 8192 pixels",
+                        width, height, HS_MRI_MIN_SIZE);
+          return HS_CLI_EXIT_USAGE;
+        }
+      if (start != 0)
+        {
+          hs_cli_error ("demo", "--start applies to --kind chest only");
+          return HS_CLI_EXIT_USAGE;
+        }
+      return demo_mri (rest[0], count, seed, width, height, TRUE, maps, &mri, progress, force);
+    }
+  if (kind != NULL && strcmp (kind, "chest") != 0)
+    {
+      hs_cli_error ("demo", "--kind %s: expected chest or mri-lesions", kind);
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (mri.background != NULL)
+    {
+      hs_cli_error ("demo", "--background applies to --kind mri-lesions only");
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (size == 0)
+    size = HS_PHANTOM_DEFAULT_SIZE;
   if (width == 0)
     width = size;
   if (height == 0)

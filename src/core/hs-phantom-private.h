@@ -2,6 +2,7 @@
 #pragma once
 
 #include "heatscope/hs-phantom.h"
+#include "heatscope/hs-dataset-writer.h"
 #include "hs-random-private.h"
 
 G_BEGIN_DECLS
@@ -110,5 +111,28 @@ void     hs_phantom_frame_to_pixel (const HsPhantomGeom *g, double u, double v,
 void     hs_phantom_pixel_to_frame (const HsPhantomGeom *g, double x, double y,
                                     double *u, double *v);
 gboolean hs_phantom_render        (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **error);
+
+/* The demo writers (hs-phantom-writer.c, hs-mri-writer.c) share their
+ * frame: the dataset writer of OUT (replacing a dataset there when
+ * `force`) with images/, masks/ and maps/ staged, the dataset's name,
+ * description and model descriptions, `count` instances from `make` (i =
+ * 0 … count − 1, files written below `root`, the staging folder), progress,
+ * and the commit.  A folder that cannot be created is HS_PHANTOM_ERROR_IO. */
+typedef HsInstance *(*HsDemoInstanceFunc) (const char *root, guint i, gpointer data,
+                                           GError **error);
+
+typedef struct {
+  const char         *name;
+  const char         *description;
+  const char *const  *models;   /* model, description, …, NULL; may be NULL */
+  guint               count;
+  HsDemoInstanceFunc  make;
+  gpointer            data;
+  void              (*progress) (guint done, guint total, gpointer data);
+  gpointer            progress_data;
+  gboolean            force;
+} HsDemoWrite;
+
+gboolean hs_phantom_writer_write (const char *out_dir, const HsDemoWrite *write, GError **error);
 
 G_END_DECLS
