@@ -450,6 +450,9 @@ T.update({
 # External model backend, Perturb tab.
 T.update({
  "External model command": "Befehl des externen Modells",
+ "Cursor blink time": "Blinkdauer der Schreibmarke",
+ "Seconds a text cursor keeps blinking after the last key before it stays solid (GTK's own default is 10). Every blink frame redraws the whole window when the GL renderer cannot redraw a part of it, as with software GL, so a short time keeps an idle window idle.":
+   "Sekunden, die eine Schreibmarke nach der letzten Taste weiterblinkt, bevor sie ruhig stehen bleibt (GTKs eigene Vorgabe ist 10). Jedes Blinkbild zeichnet das ganze Fenster neu, wenn der GL-Renderer nicht nur einen Teil davon neu zeichnen kann, wie bei Software-GL; eine kurze Zeit hält ein ruhendes Fenster ruhig.",
  "External model timeout": "Zeitlimit des externen Modells",
  "Seconds to wait for the external backend's answer to one request; a backend that takes longer is stopped and the request is shown as an error.":
    "Sekunden, die auf die Antwort des externen Backends auf eine Anfrage gewartet wird; ein Backend, das länger braucht, wird beendet und die Anfrage als Fehler angezeigt.",

@@ -15,6 +15,7 @@ struct _HsApplication
   char *backend_command;     /* --backend-exec (this run only; never from a dataset) */
   char *preference_command;  /* the "backend-command" key as last read */
   char *annotate_path;       /* --annotate PROJECT: start in annotation mode */
+  GSettings *settings;       /* kept for the bindings to GtkSettings */
 };
 
 G_DEFINE_FINAL_TYPE (HsApplication, hs_application, GTK_TYPE_APPLICATION)
@@ -198,6 +199,28 @@ hs_application_set_accels (GtkApplication *app)
     gtk_application_set_accels_for_action (app, accels[i].action, accels[i].accels);
 }
 
+/* GTK 4.8 fades a text cursor in and out on every frame for half of each
+ * blink period, for gtk-cursor-blink-timeout (10 s) after the last key: about
+ * 30 frames a second.  Without buffer age (software GL, Xvfb) each of them
+ * redraws the whole window — 0.3–0.4 of a core while nothing happens.  The
+ * cursor-blink-timeout key (1 s by default) ends the blinking sooner; the cursor
+ * then stays solid, and a key or a click starts it again. */
+static void
+hs_application_bind_cursor_blink (HsApplication *self)
+{
+  GtkSettings *gtk_settings = gtk_settings_get_default ();
+
+  if (gtk_settings == NULL)
+    return;
+  g_clear_object (&self->settings);
+  self->settings = hs_settings_new ();
+  if (self->settings != NULL)
+    g_settings_bind (self->settings, "cursor-blink-timeout", gtk_settings, "gtk-cursor-blink-timeout",
+                     G_SETTINGS_BIND_GET);
+  else
+    g_object_set (gtk_settings, "gtk-cursor-blink-timeout", 1, NULL);
+}
+
 static void
 hs_application_startup (GApplication *app)
 {
@@ -206,6 +229,7 @@ hs_application_startup (GApplication *app)
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
   hs_application_set_accels (GTK_APPLICATION (app));
   gtk_window_set_default_icon_name (HS_APPLICATION_ID);
+  hs_application_bind_cursor_blink (HS_APPLICATION (app));
 }
 
 /* --backend-exec is checked here, in the launching process, so a typo in
@@ -270,6 +294,7 @@ hs_application_finalize (GObject *object)
   g_free (self->backend_command);
   g_free (self->preference_command);
   g_free (self->annotate_path);
+  g_clear_object (&self->settings);
   G_OBJECT_CLASS (hs_application_parent_class)->finalize (object);
 }
 

@@ -1,0 +1,76 @@
+/* test-ui-idle.c — an idle window stays idle: the text cursor's blinking
+ * ends after the cursor-blink-timeout key (1 s), not GTK's 10 s
+ *
+ * GTK 4.8 redraws a blinking cursor on about 30 frames a second, and with
+ * software GL each of those frames is the whole window (tools/bench-idle
+ * measures the CPU).  The application binds the key to GtkSettings'
+ * gtk-cursor-blink-timeout at start-up; this runs the real start-up
+ * (g_application_register) and follows the key. */
+#include <gtk/gtk.h>
+
+#include "hs-test-util.h"
+#include "hs-application.h"
+
+static int
+blink_timeout (void)
+{
+  int seconds = 0;
+
+  g_object_get (gtk_settings_get_default (), "gtk-cursor-blink-timeout", &seconds, NULL);
+  return seconds;
+}
+
+static void
+test_blink_timeout (void)
+{
+  g_autoptr(HsApplication) app = NULL;
+  g_autoptr(GSettings) settings = hs_settings_new ();
+  g_autoptr(GError) error = NULL;
+  GParamSpec *pspec;
+
+  if (!gtk_init_check ())
+    {
+      g_test_skip ("no display: run the UI suite under xvfb-run");
+      return;
+    }
+  if (settings == NULL)
+    {
+      g_test_skip ("the GSettings schema is not available");
+      return;
+    }
+  /* GTK's own default, which the application must not keep. */
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (gtk_settings_get_default ()),
+                                        "gtk-cursor-blink-timeout");
+  g_assert_cmpint (G_PARAM_SPEC_INT (pspec)->default_value, ==, 10);
+  g_assert_cmpint (blink_timeout (), ==, 10);
+
+  app = hs_application_new ();
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_settings_get_int (settings, "cursor-blink-timeout"), ==, 1);
+  g_assert_cmpint (blink_timeout (), ==, 1);
+
+  /* The key is followed while the application runs. */
+  g_settings_set_int (settings, "cursor-blink-timeout", 7);
+  g_assert_cmpint (blink_timeout (), ==, 7);
+  g_settings_reset (settings, "cursor-blink-timeout");
+  g_assert_cmpint (blink_timeout (), ==, 1);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *build = g_getenv ("HS_BUILD_DIR");
+
+  /* Settings from the build tree, in memory (as tests/hs-ui-fixture.h). */
+  if (build != NULL)
+    {
+      g_autofree char *schemas = g_build_filename (build, "data", NULL);
+      g_setenv ("GSETTINGS_SCHEMA_DIR", schemas, TRUE);
+    }
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/hs/ui/idle/cursor-blink-timeout", test_blink_timeout);
+  return g_test_run ();
+}
