@@ -80,5 +80,9 @@ HsAttentionMap *hs_live_attend_finish           (HsLiveAttend *self, GAsyncResul
                                                  GError **error);
 /* The key the request of `result` was cached under. */
 const char     *hs_live_attend_result_get_key   (GAsyncResult *result);
+/* How long the request's model work took in its worker thread (image
+ * decoding and waiting for a thread excluded; for the external backend the
+ * whole request), in ms; 0 when it gave no map. */
+double          hs_live_attend_result_get_compute_ms (GAsyncResult *result);
 
 G_END_DECLS

@@ -3,6 +3,7 @@
  * external backend), and the live requests behind them
  */
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include <heatscope/hs-legend.h>
 #include <heatscope/hs-model.h>
@@ -19,7 +20,18 @@
  * small LRU keyed by (model, instance, prompt), so going back to a prompt is
  * immediate. */
 
-#define LIVE_DEFAULT_DELAY_MS 120
+/* A request starts after the frame that paints the edit (typing never
+ * waits for map work) and a debounce that follows what the live model's
+ * requests have cost in their worker (an average): LIVE_COST_FACTOR times
+ * that, so that while keys come just slower than the debounce at most half
+ * of the model's time goes to prompts typed over.  A built-in model (~1 ms)
+ * then shows its map a frame or two after the last key instead of after the
+ * former fixed 120 ms; an external backend of 60 ms or more keeps 120 ms,
+ * which is also the delay before a model's first request is measured. */
+#define LIVE_MIN_DELAY_MS     0
+#define LIVE_MAX_DELAY_MS     120
+#define LIVE_COST_FACTOR      2.0
+#define LIVE_ADAPTIVE_DELAY   G_MAXUINT
 /* The external backend's entry in live_names. */
 #define LIVE_EXEC_NAME        HS_LIVE_EXEC_NAME
 
@@ -31,7 +43,8 @@ static void on_model_selected (GObject    *object,
 gboolean
 _hs_window_live_busy (HsWindow *self)
 {
-  return self->live_timeout != 0 || hs_latest_request_get_n_pending (self->live_request) > 0;
+  return self->live_timeout != 0 || self->live_paint_handler != 0 ||
+         hs_latest_request_get_n_pending (self->live_request) > 0;
 }
 
 static char *
@@ -45,6 +58,9 @@ void
 _hs_window_live_cancel (HsWindow *self)
 {
   g_clear_handle_id (&self->live_timeout, g_source_remove);
+  if (self->live_paint_handler != 0)
+    g_clear_signal_handler (&self->live_paint_handler, self->live_clock);
+  g_clear_object (&self->live_clock);
   hs_latest_request_cancel (self->live_request);
 }
 
@@ -74,6 +90,7 @@ live_show (HsWindow       *self,
 typedef struct {
   HsWindow     *window;  /* kept alive until the request ends */
   char         *model;   /* what errors are reported under */
+  char         *live_model;  /* whose cost the request measures */
   char         *key;
   guint64       ticket;    /* of the window's live_request */
   gint64        started_us;
@@ -84,11 +101,43 @@ live_job_free (LiveJob *job)
 {
   g_object_unref (job->window);
   g_free (job->model);
+  g_free (job->live_model);
   g_free (job->key);
   g_free (job);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LiveJob, live_job_free)
+
+static void
+live_record_cost (HsWindow   *self,
+                  const char *live_model,
+                  double      ms)
+{
+  double *cost = g_hash_table_lookup (self->live_costs, live_model);
+
+  if (cost == NULL)
+    {
+      cost = g_new (double, 1);
+      *cost = ms;
+      g_hash_table_insert (self->live_costs, g_strdup (live_model), cost);
+    }
+  else
+    *cost = 0.75 * *cost + 0.25 * ms;
+}
+
+/* The debounce before a request of the current live model (see above). */
+static guint
+live_delay (HsWindow *self)
+{
+  const double *cost;
+
+  if (self->live_delay_ms != LIVE_ADAPTIVE_DELAY)
+    return self->live_delay_ms;
+  cost = g_hash_table_lookup (self->live_costs, self->live_model);
+  if (cost == NULL)
+    return LIVE_MAX_DELAY_MS;
+  return (guint) CLAMP (ceil (LIVE_COST_FACTOR * *cost), LIVE_MIN_DELAY_MS, LIVE_MAX_DELAY_MS);
+}
 
 static void
 live_done (GObject      *object,
@@ -126,7 +175,10 @@ live_done (GObject      *object,
       live_show (self, job->key, NULL);
     }
   else
-    live_show (self, job->key, map);
+    {
+      live_record_cost (self, job->live_model, hs_live_attend_result_get_compute_ms (result));
+      live_show (self, job->key, map);
+    }
   _hs_window_update_spinner (self);
 }
 
@@ -150,6 +202,7 @@ live_start (HsWindow *self)
   job = g_new0 (LiveJob, 1);
   job->window = g_object_ref (self);
   job->model = g_strdup (hs_live_attend_get_source_name (self->live, self->live_model));
+  job->live_model = g_strdup (self->live_model);
   job->key = live_make_key (self, prompt);
   job->ticket = hs_latest_request_issue (self->live_request, &cancellable);
   job->started_us = g_get_monotonic_time ();
@@ -171,6 +224,16 @@ live_timeout_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The frame with the edit is painted: now the debounce. */
+static void
+live_after_paint (GdkFrameClock *clock,
+                  HsWindow      *self)
+{
+  g_clear_signal_handler (&self->live_paint_handler, self->live_clock);
+  g_clear_object (&self->live_clock);
+  self->live_timeout = g_timeout_add (live_delay (self), live_timeout_cb, self);
+}
+
 /* The prompt, sentence, instance or image changed: bring the live map up to
  * date (immediately from the cache, else after the debounce delay). */
 void
@@ -179,6 +242,7 @@ _hs_window_live_schedule (HsWindow *self)
   const char *prompt = hs_prompt_panel_get_prompt (self->prompt_panel);
   g_autofree char *key = NULL;
   g_autoptr(HsAttentionMap) cached = NULL;
+  GdkFrameClock *clock;
 
   if (self->live_model == NULL || self->instance == NULL)
     return;
@@ -205,7 +269,15 @@ _hs_window_live_schedule (HsWindow *self)
     }
   /* Even without a delay: replacing the text deletes it first, and the
    * empty prompt in between must not blank the view. */
-  self->live_timeout = g_timeout_add (self->live_delay_ms, live_timeout_cb, self);
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+  if (clock != NULL)
+    {
+      self->live_clock = g_object_ref (clock);
+      self->live_paint_handler = g_signal_connect (clock, "after-paint", G_CALLBACK (live_after_paint), self);
+      gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_AFTER_PAINT);
+    }
+  else
+    self->live_timeout = g_timeout_add (live_delay (self), live_timeout_cb, self);
   _hs_window_update_spinner (self);
 }
 
@@ -433,7 +505,8 @@ _hs_window_models_init (HsWindow *self)
   self->live = hs_live_attend_new ();
   self->live_request = hs_latest_request_new ();
   self->live_names = g_ptr_array_new_with_free_func (g_free);
-  self->live_delay_ms = LIVE_DEFAULT_DELAY_MS;
+  self->live_delay_ms = LIVE_ADAPTIVE_DELAY;
+  self->live_costs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   self->models = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->model_dropdown, G_LIST_MODEL (self->models));

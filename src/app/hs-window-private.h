@@ -92,7 +92,10 @@ struct _HsWindow
   char                 *live_model;        /* built-in name while a live model is chosen */
   HsLatestRequest      *live_request;      /* the newest request wins */
   guint                 live_timeout;      /* debounce */
-  guint                 live_delay_ms;
+  GdkFrameClock        *live_clock;        /* while waiting for the key's echo to be painted */
+  gulong                live_paint_handler;
+  guint                 live_delay_ms;     /* fixed by hs_window_set_live_delay; else adaptive */
+  GHashTable           *live_costs;        /* live model → ms a request took (double *, averaged) */
   char                 *live_key;          /* (model, instance, prompt) of the map shown */
   gint64                live_changed_us;   /* when the prompt last changed, for latency */
   double                live_latency_ms;

@@ -53,7 +53,9 @@ HsPromptPanel     *hs_window_get_prompt_panel     (HsWindow *self);
 GtkWidget         *hs_window_get_canvas           (HsWindow *self);
 /* Live models ("grounded (live)" etc. in the model selector): the built-in
  * name while one is chosen, else NULL; busy while a request is debounced or
- * computing; the debounce delay (default 120 ms; tests use 0); the time from
+ * computing; the debounce after the frame
+ * with the edit (fixed; G_MAXUINT, the default, follows the model's measured
+ * cost; tests use 0); the time from
  * the last prompt change to the map shown, in ms. */
 const char        *hs_window_get_live_model       (HsWindow *self);
 /* The live models' runner and its LRU of maps (tests look a result up). */
