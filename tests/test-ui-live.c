@@ -322,6 +322,49 @@ test_key_echo (void)
   destroy_window (window);
 }
 
+/* The debounce follows the live model's measured cost (twice its average,
+ * at most 120 ms), and a request starts only after the frame that paints
+ * the edit. */
+static void
+test_adaptive_debounce (void)
+{
+  HsWindow *window;
+  GtkTextBuffer *buffer;
+  GdkFrameClock *clock;
+  gint64 frame_at_edit;
+  double cost;
+  guint started;
+
+  if (hs_ui_skip_without_display () || !have_models ())
+    return;
+  window = open_demo ();
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (g_object_get_data (G_OBJECT (hs_window_get_prompt_panel (window)),
+                                                                       "hs-prompt-view")));
+  g_assert_true (hs_window_select_model (window, "grounded (live)"));
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  cost = hs_window_get_live_cost (window);
+  g_assert_cmpfloat (cost, >, 0.0);
+  g_assert_cmpuint (hs_window_get_live_debounce (window), ==, (guint) MIN (120.0, ceil (2.0 * cost)));
+
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  started = counter (window, "hs-live-started");
+  gtk_text_buffer_insert_at_cursor (buffer, " x", -1);
+  frame_at_edit = gdk_frame_clock_get_frame_counter (clock);
+  g_assert_true (hs_window_get_live_busy (window));
+  while (counter (window, "hs-live-started") == started)
+    {
+      /* no request before a frame has painted the edit */
+      g_assert_cmpint (gdk_frame_clock_get_frame_counter (clock), >=, frame_at_edit);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_cmpint (gdk_frame_clock_get_frame_counter (clock), >, frame_at_edit);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  /* a second measurement moves the average, and the debounce with it */
+  g_assert_cmpuint (hs_window_get_live_debounce (window), ==,
+                    (guint) MIN (120.0, ceil (2.0 * hs_window_get_live_cost (window))));
+  destroy_window (window);
+}
+
 static guint started_before;
 
 /* One main-loop iteration at a time, so the result of the request that just
@@ -498,6 +541,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui-live/typing", test_typing);
   g_test_add_func ("/hs/ui-live/superseded", test_superseded);
   g_test_add_func ("/hs/ui-live/key-echo", test_key_echo);
+  g_test_add_func ("/hs/ui-live/adaptive-debounce", test_adaptive_debounce);
   g_test_add_func ("/hs/ui-live/precomputed-and-live", test_precomputed_and_live);
   ret = g_test_run ();
   g_free (dataset_root);

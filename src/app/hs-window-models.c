@@ -125,18 +125,29 @@ live_record_cost (HsWindow   *self,
     *cost = 0.75 * *cost + 0.25 * ms;
 }
 
-/* The debounce before a request of the current live model (see above). */
-static guint
-live_delay (HsWindow *self)
+double
+hs_window_get_live_cost (HsWindow *self)
 {
   const double *cost;
 
+  g_return_val_if_fail (HS_IS_WINDOW (self), -1.0);
+  cost = self->live_model != NULL ? g_hash_table_lookup (self->live_costs, self->live_model) : NULL;
+  return cost != NULL ? *cost : -1.0;
+}
+
+/* The debounce before a request of the current live model (see above). */
+guint
+hs_window_get_live_debounce (HsWindow *self)
+{
+  double cost;
+
+  g_return_val_if_fail (HS_IS_WINDOW (self), LIVE_MAX_DELAY_MS);
   if (self->live_delay_ms != LIVE_ADAPTIVE_DELAY)
     return self->live_delay_ms;
-  cost = g_hash_table_lookup (self->live_costs, self->live_model);
-  if (cost == NULL)
+  cost = hs_window_get_live_cost (self);
+  if (cost < 0.0)
     return LIVE_MAX_DELAY_MS;
-  return (guint) CLAMP (ceil (LIVE_COST_FACTOR * *cost), LIVE_MIN_DELAY_MS, LIVE_MAX_DELAY_MS);
+  return (guint) CLAMP (ceil (LIVE_COST_FACTOR * cost), LIVE_MIN_DELAY_MS, LIVE_MAX_DELAY_MS);
 }
 
 static void
@@ -231,7 +242,7 @@ live_after_paint (GdkFrameClock *clock,
 {
   g_clear_signal_handler (&self->live_paint_handler, self->live_clock);
   g_clear_object (&self->live_clock);
-  self->live_timeout = g_timeout_add (live_delay (self), live_timeout_cb, self);
+  self->live_timeout = g_timeout_add (hs_window_get_live_debounce (self), live_timeout_cb, self);
 }
 
 /* The prompt, sentence, instance or image changed: bring the live map up to
@@ -277,7 +288,7 @@ _hs_window_live_schedule (HsWindow *self)
       gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_AFTER_PAINT);
     }
   else
-    self->live_timeout = g_timeout_add (live_delay (self), live_timeout_cb, self);
+    self->live_timeout = g_timeout_add (hs_window_get_live_debounce (self), live_timeout_cb, self);
   _hs_window_update_spinner (self);
 }
 

@@ -62,6 +62,10 @@ const char        *hs_window_get_live_model       (HsWindow *self);
 HsLiveAttend      *hs_window_get_live_attend      (HsWindow *self);
 gboolean           hs_window_get_live_busy        (HsWindow *self);
 void               hs_window_set_live_delay       (HsWindow *self, guint delay_ms);
+/* The live model's measured cost (ms in its worker, averaged; < 0 before its
+ * first map) and the debounce that follows from it (or the fixed delay). */
+double             hs_window_get_live_cost        (HsWindow *self);
+guint              hs_window_get_live_debounce    (HsWindow *self);
 double             hs_window_get_live_latency     (HsWindow *self);
 
 /* Compute maps for this dataset: runs `spec` with the CLI's attend runner
