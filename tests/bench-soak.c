@@ -51,6 +51,7 @@ typedef struct {
   double   latency_ms;
   double   main_ms;     /* CPU time of the main thread from the action to the paint */
   double   cpu_s;       /* CPU of the process from this step to the next */
+  guint    frames;      /* frames painted from this step to the next */
   double   rss_mb;
 } Row;
 
@@ -108,6 +109,14 @@ iterate_until (gboolean (*cond) (gpointer), gpointer data)
 {
   while (!cond (data))
     g_main_context_iteration (NULL, TRUE);
+}
+
+static guint frames_painted;
+
+static void
+count_frame (GdkFrameClock *clock, gpointer data)
+{
+  frames_painted++;
 }
 
 static gboolean
@@ -368,6 +377,8 @@ main (int argc, char **argv)
   n_instances = hs_dataset_get_n_instances (dataset);
   state = hs_canvas_get_view_state (HS_CANVAS (hs_window_get_canvas (window)));
   g_hash_table_add (seen, GUINT_TO_POINTER (hs_instance_browser_get_selected (hs_window_get_browser (window))));
+  g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (window)), "after-paint",
+                    G_CALLBACK (count_frame), NULL);
   rss_start = rss_mb ();
   heap_start = heap_in_use_mb ();
 
@@ -377,7 +388,7 @@ main (int argc, char **argv)
       g_printerr ("bench-soak: %s: %s\n", csv_path, g_strerror (errno));
       return 1;
     }
-  fprintf (csv, "step,kind,instance,latency_ms,main_thread_ms,cpu_s,rss_mb\n");
+  fprintf (csv, "step,kind,instance,latency_ms,main_thread_ms,cpu_s,frames,rss_mb\n");
 
   for (int s = 0; s < steps; s++)
     {
@@ -390,6 +401,7 @@ main (int argc, char **argv)
           guint before = hs_instance_browser_get_selected (hs_window_get_browser (window)), index;
           Row row = { 0 };
           double start_ms = now_ms (), cpu0 = cpu_seconds ();
+          guint frames0 = frames_painted;
 
           /* at either end of the dataset, turn round */
           if (p == 0 && ((direction > 0 && before + 1 >= n_instances) || (direction < 0 && before == 0)))
@@ -406,6 +418,7 @@ main (int argc, char **argv)
           g_hash_table_add (seen, GUINT_TO_POINTER (index));
           run_for (start_ms + pace - now_ms ());
           row.cpu_s = cpu_seconds () - cpu0;
+          row.frames = frames_painted - frames0;
           row.rss_mb = rss_mb ();
           rss_max = MAX (rss_max, row.rss_mb);
           if (s >= warmup)
@@ -414,8 +427,8 @@ main (int argc, char **argv)
               n_after_warmup++;
               instances_after_warmup += p == 0;
             }
-          fprintf (csv, "%u,%s,%u,%.2f,%.2f,%.4f,%.1f\n", row.step, kind_names[row.kind], row.instance,
-                   row.latency_ms, row.main_ms, row.cpu_s, row.rss_mb);
+          fprintf (csv, "%u,%s,%u,%.2f,%.2f,%.4f,%u,%.1f\n", row.step, kind_names[row.kind], row.instance,
+                   row.latency_ms, row.main_ms, row.cpu_s, row.frames, row.rss_mb);
           g_array_append_val (rows, row);
         }
       if (s + 1 == warmup)
