@@ -32,9 +32,9 @@ run_cli (const char *command, const char * const *args)
 }
 
 static char *
-metrics_csv (const char *dataset)
+metrics_csv (const char *dataset, const char *model)
 {
-  const char *args[] = { dataset, "--model", "grounded", NULL };
+  const char *args[] = { dataset, "--model", model, NULL };
   return run_cli ("metrics", args);
 }
 
@@ -167,40 +167,65 @@ test_compute_equals_cli (void)
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "attend"));
   save_snapshot (window, "ui-attend-done");
 
-  app_rows = metrics_csv (app_ds);
-  cli_rows = metrics_csv (cli_ds);
+  app_rows = metrics_csv (app_ds, "grounded");
+  cli_rows = metrics_csv (cli_ds, "grounded");
   g_assert_cmpuint (strlen (app_rows), >, 0);
   g_assert_cmpstr (app_rows, ==, cli_rows);
   hs_ui_destroy_window (window);
 }
 
-/* A run cancelled once 4 maps are computed (from the runner's progress,
- * not at a moment) leaves a valid dataset with exactly the maps it counted;
- * the next run skips those and computes the rest, and the result scores as
- * one uninterrupted CLI run. */
+/* Answers every request with the same 2×3 map; while the file argv[1]
+ * exists, its fifth request is never answered (the file is removed first). */
+static const char hang_once_py[] =
+  "import sys, json, base64, struct, os, time\n"
+  "n = 0\n"
+  "for line in sys.stdin:\n"
+  "    req = json.loads(line); n += 1\n"
+  "    if n == 5 and os.path.exists(sys.argv[1]):\n"
+  "        os.unlink(sys.argv[1]); time.sleep(3600)\n"
+  "    vals = [0.5, 0.25, 0.125, 0.0625, 0.03125, 0.03125]\n"
+  "    data = base64.b64encode(struct.pack('<6f', *vals)).decode()\n"
+  "    print(json.dumps({'id': req['id'], 'shape': [2, 3], 'maps': data, 'no_attn': 0.25}), flush=True)\n";
+
+/* A run cancelled once 4 maps are computed — a chosen point: the backend
+ * does not answer the fifth request, so no fifth map can slip in before the
+ * cancel lands — leaves a valid dataset with exactly those 4 maps; the next
+ * run skips them and computes the rest, and the result scores as one
+ * uninterrupted CLI run. */
 static void
 test_cancel_resume (void)
 {
-  g_autofree char *tmp = NULL, *app_ds = NULL, *cli_ds = NULL;
-  g_autofree char *app_rows = NULL, *cli_rows = NULL;
-  HsAttendSpec spec = { .model = (char *) "grounded", .queries = HS_ATTEND_QUERIES_ALL };
+  g_autofree char *tmp = NULL, *app_ds = NULL, *cli_ds = NULL, *script = NULL, *marker = NULL;
+  g_autofree char *command = NULL, *app_rows = NULL, *cli_rows = NULL;
   g_autoptr(GError) error = NULL;
+  HsAttendSpec spec = { .name = (char *) "ext", .queries = HS_ATTEND_QUERIES_ALL };
   HsAttendJob *job;
   HsWindow *window;
-  guint total, first;
+  guint total;
 
   if (hs_ui_skip_without_display ())
     return;
+  if (!g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("no /usr/bin/python3");
+      return;
+    }
   tmp = hs_test_make_tmpdir ();
-  app_ds = make_bare_demo (tmp, "app", 6);
-  cli_ds = make_bare_demo (tmp, "cli", 6);
+  app_ds = make_bare_demo (tmp, "app", 4);
+  cli_ds = make_bare_demo (tmp, "cli", 4);
+  hs_test_write_file (tmp, "backend.py", hang_once_py);
+  script = g_build_filename (tmp, "backend.py", NULL);
+  marker = g_build_filename (tmp, "hang-once", NULL);
+  command = g_strdup_printf ("/usr/bin/python3 %s %s", script, marker);
+  spec.backend_command = command;
   {
-    const char *args[] = { cli_ds, "--model", "grounded", NULL };
+    const char *args[] = { cli_ds, "--backend-exec", command, "--name", "ext", NULL };
     g_free (run_cli ("attend", args));
   }
   window = hs_ui_new_window ();
   hs_ui_open_path (window, app_ds);
 
+  hs_test_write_file (tmp, "hang-once", "");
   hs_window_set_attend_cancel_after (window, 4);
   g_assert_true (hs_window_attend_start (window, &spec, &error));
   g_assert_no_error (error);
@@ -209,19 +234,19 @@ test_cancel_resume (void)
   g_assert_true (hs_attend_job_get_cancelled (job));
   g_assert_null (hs_attend_job_get_error (job));
   total = hs_attend_job_get_counts (job)->total;
-  first = hs_attend_job_get_counts (job)->computed;
-  /* The worker may finish the map it was computing when the cancel came. */
-  g_assert_cmpuint (first, >=, 4);
-  g_assert_cmpuint (first, <, total);
-  g_assert_nonnull (strstr (hs_window_get_attend_status (window), "Cancelled"));
+  g_assert_cmpuint (hs_attend_job_get_counts (job)->computed, ==, 4);
+  g_assert_cmpuint (hs_attend_job_get_counts (job)->failed, ==, 0);
+  g_assert_cmpuint (total, >, 4);
+  g_assert_nonnull (strstr (hs_window_get_attend_status (window), "Cancelled: 4 maps computed"));
   save_snapshot (window, "ui-attend-cancelled");
   /* Valid, and holding exactly the maps the run counted. */
   {
     const char *args[] = { app_ds, NULL };
     g_free (run_cli ("validate", args));
   }
-  g_assert_cmpuint (count_maps (app_ds, "grounded"), ==, first);
+  g_assert_cmpuint (count_maps (app_ds, "ext"), ==, 4);
 
+  g_remove (marker);   /* the backend answers everything now */
   hs_window_set_attend_cancel_after (window, 0);
   g_assert_true (hs_window_attend_start (window, &spec, &error));
   g_assert_no_error (error);
@@ -229,16 +254,17 @@ test_cancel_resume (void)
   hs_ui_wait_until (attend_settled, window);
   g_assert_false (hs_attend_job_get_cancelled (job));
   g_assert_cmpuint (hs_attend_job_get_counts (job)->total, ==, total);
-  g_assert_cmpuint (hs_attend_job_get_counts (job)->skipped, ==, first);
-  g_assert_cmpuint (hs_attend_job_get_counts (job)->computed, ==, total - first);
+  g_assert_cmpuint (hs_attend_job_get_counts (job)->skipped, ==, 4);
+  g_assert_cmpuint (hs_attend_job_get_counts (job)->computed, ==, total - 4);
+  g_assert_cmpuint (hs_attend_job_get_counts (job)->failed, ==, 0);
   {
-    g_autofree char *expected = g_strdup_printf ("%u maps computed, %u skipped (already in the dataset)",
-                                                 total - first, first);
+    g_autofree char *expected = g_strdup_printf ("%u maps computed, 4 skipped (already in the dataset)",
+                                                 total - 4);
     g_assert_nonnull (strstr (hs_window_get_attend_status (window), expected));
   }
-  g_assert_cmpuint (count_maps (app_ds, "grounded"), ==, total);
-  app_rows = metrics_csv (app_ds);
-  cli_rows = metrics_csv (cli_ds);
+  g_assert_cmpuint (count_maps (app_ds, "ext"), ==, total);
+  app_rows = metrics_csv (app_ds, "ext");
+  cli_rows = metrics_csv (cli_ds, "ext");
   g_assert_cmpstr (app_rows, ==, cli_rows);
   hs_ui_destroy_window (window);
 }
