@@ -543,11 +543,17 @@ T.update({
  "vocabulary entry %u is not a string": "Vokabulareintrag %u ist keine Zeichenkette",
  "vocabulary word \"%s\" appears twice": "das Vokabularwort \"%s\" kommt zweimal vor",
  "the vocabulary has no \"<unk>\"": "das Vokabular hat kein \"<unk>\"",
- "metadata \"format\" is %s%s%s, expected \"%s\"": "Metadaten-\"format\" ist %s%s%s, erwartet \"%s\"",
+ "metadata \"format\" is %s%s%s, expected \"%s\" or \"%s\"": "Metadaten-\"format\" ist %s%s%s, erwartet \"%s\" oder \"%s\"",
+ "config \"classes\" missing or not an array": "config \"classes\" fehlt oder ist kein Array",
+ "config \"classes\" has %u names (2 to 1000 allowed)": "config \"classes\" hat %u Namen (2 bis 1000 erlaubt)",
+ "config \"classes\"[%u] is not a string": "config \"classes\"[%u] ist keine Zeichenkette",
+ "config \"classes\"[%u] has no words": "config \"classes\"[%u] enthält keine Wörter",
+ "%s: not a usable heatscope model: \"%s\" needs a classifier (format \"%s\")":
+   "%s: kein verwendbares Heatscope-Modell: \"%s\" braucht einen Klassifikator (Format \"%s\")",
  "built-in model \"%s\" not found (looked in $HEATSCOPE_MODELS_DIR, data/models and the data directories)":
    "eingebautes Modell \"%s\" nicht gefunden (gesucht in $HEATSCOPE_MODELS_DIR, data/models und den Datenverzeichnissen)",
- "unknown model \"%s\" (built-in models: %s; or give a .safetensors file)":
-   "unbekanntes Modell \"%s\" (eingebaute Modelle: %s; oder eine .safetensors-Datei angeben)",
+ "unknown model \"%s\" (built-in models: %s, %s; or give a .safetensors file)":
+   "unbekanntes Modell \"%s\" (eingebaute Modelle: %s, %s; oder eine .safetensors-Datei angeben)",
  "%s: the image features were computed by another model (%s)":
    "%s: Die Bildmerkmale wurden von einem anderen Modell berechnet (%s)",
  "the prompt has no words": "die Eingabe hat keine Wörter",

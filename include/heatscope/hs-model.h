@@ -31,14 +31,25 @@ typedef struct _HsModel HsModel;
 typedef struct _HsImageFeatures HsImageFeatures;
 
 HsModel          *hs_model_load              (const char *path, GError **error);
-/* "grounded", "blind", "noattn" (or a path ending in .safetensors).  Built-in
+/* "grounded", "blind", "noattn", a saliency name (or a path ending in .safetensors).  Built-in
  * models are searched in $HEATSCOPE_MODELS_DIR, the source tree's data/models
  * and the installed data directory. */
 HsModel          *hs_model_load_builtin      (const char *name_or_path, GError **error);
 /* The file of a built-in model, or NULL; free with g_free. */
 char             *hs_model_find_builtin      (const char *name);
-/* {"grounded", "blind", "noattn", NULL} */
+/* {"grounded", "blind", "noattn", NULL}: the attention models. */
 const char * const *hs_model_list_builtin    (void);
+/* The saliency maps of the built-in lesion classifier (data/models/lesion-cnn
+ * and its untrained twin lesion-cnn-random, format "heatscope-cnn-1"; see
+ * tools/lesion_cnn_lib.py): {"cnn-grad", "cnn-ixg", "cnn-gradcam",
+ * "cnn-random-grad", "cnn-random-ixg", "cnn-random-gradcam", NULL}.  Such a
+ * model's map explains the logit of the class its prompt names ("regular",
+ * "irregular"; the predicted class when it names none) and has one token,
+ * the class explained.  A classifier file loaded by path gives its gradient
+ * map, named "<metadata name>-grad". */
+const char * const *hs_model_list_saliency   (void);
+/* TRUE for a name of either list. */
+gboolean          hs_model_is_builtin        (const char *name);
 /* TRUE when `model` is a built-in model (its names are reserved for the
  * built-in models, whether computed live or precomputed by `demo`) and
  * `instance` is not a Heatscope phantom (HsInstance.phantom): the map is a
@@ -55,6 +66,9 @@ const char       *hs_model_get_path          (const HsModel *model);
 guint             hs_model_get_grid_width    (const HsModel *model);
 guint             hs_model_get_grid_height   (const HsModel *model);
 gboolean          hs_model_has_no_attn       (const HsModel *model);
+/* A classifier's class names (NULL-terminated, owned by the model); NULL
+ * for an attention model. */
+const char * const *hs_model_get_classes     (const HsModel *model);
 /* A raw "__metadata__" value ("config", "vocabulary", "training"), or NULL. */
 const char       *hs_model_get_metadata      (const HsModel *model, const char *key);
 

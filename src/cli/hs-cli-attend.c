@@ -190,7 +190,7 @@ hs_cli_attend (int argc, char **argv)
   g_autofree char *protocol_name = NULL;
   g_autofree char *shard_text = NULL;
   GOptionEntry entries[] = {
-    { "model", 'm', 0, G_OPTION_ARG_STRING, &model_name, "grounded, blind, noattn or a .safetensors file (default: grounded)", "MODEL" },
+    { "model", 'm', 0, G_OPTION_ARG_STRING, &model_name, "grounded, blind, noattn, a lesion classifier's saliency (cnn-grad, cnn-ixg, cnn-gradcam, cnn-random-*) or a .safetensors file (default: grounded)", "MODEL" },
     { "backend-exec", 0, 0, G_OPTION_ARG_STRING, &backend_command, "instead of --model: run COMMAND as an external model (docs/backend-protocol.md)", "COMMAND" },
     { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_s, "seconds to wait for the --backend-exec answer (default 30)", "SECONDS" },
     { "image", 'i', 0, G_OPTION_ARG_FILENAME, &image_path, "the image (PNG or JPEG)", "FILE" },

@@ -126,7 +126,7 @@ parse_panel_option (HsDataset *dataset, const char *text, GError **error)
 
       if (g_str_equal (name, "backend-exec"))
         panel->source = HS_FIGURE_SOURCE_EXEC;
-      else if (g_strv_contains (hs_model_list_builtin (), name))
+      else if (hs_model_is_builtin (name))
         {
           panel->source = HS_FIGURE_SOURCE_LIVE;
           panel->model = g_strdup (name);

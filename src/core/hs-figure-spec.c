@@ -267,7 +267,7 @@ read_panel (Reader *r, HjNode *object, const HsJsonPath *path, guint n_panels)
         }
       if (g_str_equal (live, "backend-exec"))
         panel->source = HS_FIGURE_SOURCE_EXEC;
-      else if (g_strv_contains (hs_model_list_builtin (), live))
+      else if (hs_model_is_builtin (live))
         {
           panel->source = HS_FIGURE_SOURCE_LIVE;
           panel->model = g_steal_pointer (&live);

@@ -99,8 +99,8 @@ hs_model_image_input (const HsModel *model, const HsImage *image, float *input, 
 
 /* One 3×3 convolution (padding 1) + bias + ReLU via im2col: cols holds
  * [c_in·9][ho·wo]; four output channels share each pass over a cols row. */
-static void
-conv3x3_relu (const HsModelConv *conv, const float *in, guint h, guint w,
+void
+hs_model_conv3x3_relu (const HsModelConv *conv, const float *in, guint h, guint w,
               float *out, guint ho, guint wo, float *cols)
 {
   guint np = ho * wo, kk = conv->c_in * 9;
@@ -217,7 +217,7 @@ hs_model_image_forward (const HsModel *model, const float *input, float *regions
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
-      conv3x3_relu (&model->conv[l], cur, h, w, out, ho, wo, cols);
+      hs_model_conv3x3_relu (&model->conv[l], cur, h, w, out, ho, wo, cols);
       cur = out;
       h = ho;
       w = wo;

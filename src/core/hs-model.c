@@ -13,6 +13,23 @@
 G_DEFINE_QUARK (hs-model-error-quark, hs_model_error)
 
 static const char * const builtin_names[] = { "grounded", "blind", "noattn", NULL };
+static const char * const saliency_names[] = {
+  "cnn-grad", "cnn-ixg", "cnn-gradcam", "cnn-random-grad", "cnn-random-ixg", "cnn-random-gradcam", NULL
+};
+
+/* The weights file (without .safetensors) and saliency method of each
+ * built-in classifier name; the attention models' files bear their names. */
+static const struct {
+  const char *name, *file;
+  HsSaliency  saliency;
+} saliency_builtins[] = {
+  { "cnn-grad", "lesion-cnn", HS_SALIENCY_GRAD },
+  { "cnn-ixg", "lesion-cnn", HS_SALIENCY_IXG },
+  { "cnn-gradcam", "lesion-cnn", HS_SALIENCY_GRADCAM },
+  { "cnn-random-grad", "lesion-cnn-random", HS_SALIENCY_GRAD },
+  { "cnn-random-ixg", "lesion-cnn-random", HS_SALIENCY_IXG },
+  { "cnn-random-gradcam", "lesion-cnn-random", HS_SALIENCY_GRADCAM },
+};
 
 const char * const *
 hs_model_list_builtin (void)
@@ -20,11 +37,22 @@ hs_model_list_builtin (void)
   return builtin_names;
 }
 
+const char * const *
+hs_model_list_saliency (void)
+{
+  return saliency_names;
+}
+
+gboolean
+hs_model_is_builtin (const char *name)
+{
+  return name != NULL && (g_strv_contains (builtin_names, name) || g_strv_contains (saliency_names, name));
+}
+
 gboolean
 hs_model_is_phantom_trained_on_real (const char *model, const HsInstance *instance)
 {
-  return model != NULL && instance != NULL && !instance->phantom
-         && g_strv_contains (builtin_names, model);
+  return model != NULL && instance != NULL && !instance->phantom && hs_model_is_builtin (model);
 }
 
 HsModel *
@@ -42,17 +70,15 @@ hs_model_unref (HsModel *model)
     return;
   g_clear_pointer (&model->owned, g_ptr_array_unref);
   g_clear_pointer (&model->vocab, g_hash_table_unref);
+  g_clear_pointer (&model->classes, g_strfreev);
   g_clear_pointer (&model->st, hs_safetensors_free);
   g_free (model->path);
   g_free (model->name);
   g_free (model);
 }
 
-static gboolean
-model_error (GError **error, const HsModel *model, const char *format, ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-model_error (GError **error, const HsModel *model, const char *format, ...)
+gboolean
+hs_model_format_error (GError **error, const HsModel *model, const char *format, ...)
 {
   va_list args;
   g_autofree char *message = NULL;
@@ -67,8 +93,8 @@ model_error (GError **error, const HsModel *model, const char *format, ...)
 
 /* A tensor of exactly the given shape (up to 4 dims; trailing zeros end the
  * list), converted to float and owned by the model. */
-static float *
-take_tensor (HsModel *model, const char *name, GError **error, gsize d0, gsize d1, gsize d2, gsize d3)
+float *
+hs_model_take_tensor (HsModel *model, const char *name, GError **error, gsize d0, gsize d1, gsize d2, gsize d3)
 {
   const HsTensorInfo *info = hs_safetensors_get_info (model->st, name);
   gsize want[4] = { d0, d1, d2, d3 };
@@ -80,7 +106,7 @@ take_tensor (HsModel *model, const char *name, GError **error, gsize d0, gsize d
     ndim++;
   if (info == NULL)
     {
-      model_error (error, model, _("tensor \"%s\" is missing"), name);
+      hs_model_format_error (error, model, _("tensor \"%s\" is missing"), name);
       return NULL;
     }
   ok = info->ndim == ndim;
@@ -95,7 +121,7 @@ take_tensor (HsModel *model, const char *name, GError **error, gsize d0, gsize d
         g_string_append_printf (expected, "%s%" G_GSIZE_FORMAT, i ? ", " : "", want[i]);
       for (guint i = 0; i < info->ndim; i++)
         g_string_append_printf (found, "%s%" G_GSIZE_FORMAT, i ? ", " : "", info->shape[i]);
-      model_error (error, model, _("tensor \"%s\" has shape %s], expected %s]"), name, found->str,
+      hs_model_format_error (error, model, _("tensor \"%s\" has shape %s], expected %s]"), name, found->str,
                    expected->str);
       return NULL;
     }
@@ -106,7 +132,7 @@ take_tensor (HsModel *model, const char *name, GError **error, gsize d0, gsize d
     if (!isfinite (values[i]))
       {
         g_free (values);
-        model_error (error, model, _("tensor \"%s\" holds a non-finite value at index %zu"),
+        hs_model_format_error (error, model, _("tensor \"%s\" holds a non-finite value at index %zu"),
                      name, i);
         return NULL;
       }
@@ -114,8 +140,8 @@ take_tensor (HsModel *model, const char *name, GError **error, gsize d0, gsize d
   return values;
 }
 
-static gboolean
-get_uint (JsonObject *config, const char *key, guint min, guint max, guint *out)
+gboolean
+hs_model_config_uint (JsonObject *config, const char *key, guint min, guint max, guint *out)
 {
   JsonNode *node = json_object_get_member (config, key);
   gint64 v;
@@ -129,8 +155,8 @@ get_uint (JsonObject *config, const char *key, guint min, guint max, guint *out)
   return TRUE;
 }
 
-static gboolean
-get_double (JsonObject *config, const char *key, double *out)
+gboolean
+hs_model_config_double (JsonObject *config, const char *key, double *out)
 {
   JsonNode *node = json_object_get_member (config, key);
   GType type;
@@ -144,56 +170,47 @@ get_double (JsonObject *config, const char *key, double *out)
   return isfinite (*out);
 }
 
-static gboolean
-parse_config (HsModel *model, GError **error)
+JsonObject *
+hs_model_config_object (HsModel *model, JsonParser *parser, GError **error)
 {
   const char *text = hs_safetensors_get_metadata (model->st, "config");
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   g_autoptr(GError) json_error = NULL;
-  JsonObject *config;
-  JsonNode *conv_node, *no_attn;
-  JsonArray *conv;
-  guint size;
 
   if (text == NULL)
-    return model_error (error, model, _("metadata has no \"config\""));
+    {
+      hs_model_format_error (error, model, _("metadata has no \"config\""));
+      return NULL;
+    }
   if (!hs_json_parser_load_data (parser, text, -1, &json_error)
       || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    return model_error (error, model, _("metadata \"config\" is not a JSON object%s%s"),
-                        json_error ? ": " : "", json_error ? json_error->message : "");
-  config = json_node_get_object (json_parser_get_root (parser));
+    {
+      hs_model_format_error (error, model, _("metadata \"config\" is not a JSON object%s%s"),
+                             json_error ? ": " : "", json_error ? json_error->message : "");
+      return NULL;
+    }
+  return json_node_get_object (json_parser_get_root (parser));
+}
 
-  if (!get_uint (config, "image_size", 1, 4096, &model->image_size))
-    return model_error (error, model, _("config \"image_size\" missing or out of range"));
-  if (!get_uint (config, "grid", 1, 256, &model->grid))
-    return model_error (error, model, _("config \"grid\" missing or out of range"));
-  if (!get_uint (config, "dim", 1, 4096, &model->dim))
-    return model_error (error, model, _("config \"dim\" missing or out of range"));
-  if (!get_uint (config, "text_heads", 1, 64, &model->heads) || model->dim % model->heads != 0)
-    return model_error (error, model, _("config \"text_heads\" missing or not a divisor of dim"));
-  if (!get_uint (config, "text_ffn", 1, 65536, &model->ffn))
-    return model_error (error, model, _("config \"text_ffn\" missing or out of range"));
-  if (!get_uint (config, "text_positions", 1, 65536, &model->n_positions))
-    return model_error (error, model, _("config \"text_positions\" missing or out of range"));
-  if (!get_double (config, "tau", &model->tau) || !(model->tau > 0))
-    return model_error (error, model, _("config \"tau\" missing or not positive"));
-  if (!get_double (config, "normalize_mean", &model->norm_mean)
-      || !get_double (config, "normalize_std", &model->norm_std) || !(model->norm_std > 0))
-    return model_error (error, model, _("config \"normalize_mean\"/\"normalize_std\" missing or invalid"));
-  no_attn = json_object_get_member (config, "no_attn");
-  if (no_attn == NULL || !JSON_NODE_HOLDS_VALUE (no_attn) || json_node_get_value_type (no_attn) != G_TYPE_BOOLEAN)
-    return model_error (error, model, _("config \"no_attn\" missing or not a boolean"));
-  model->no_attn = json_node_get_boolean (no_attn);
+gboolean
+hs_model_parse_image_config (HsModel *model, JsonObject *config, guint *size, GError **error)
+{
+  JsonNode *conv_node;
+  JsonArray *conv;
 
+  if (!hs_model_config_uint (config, "image_size", 1, 4096, &model->image_size))
+    return hs_model_format_error (error, model, _("config \"image_size\" missing or out of range"));
+  if (!hs_model_config_double (config, "normalize_mean", &model->norm_mean)
+      || !hs_model_config_double (config, "normalize_std", &model->norm_std) || !(model->norm_std > 0))
+    return hs_model_format_error (error, model, _("config \"normalize_mean\"/\"normalize_std\" missing or invalid"));
   conv_node = json_object_get_member (config, "conv");
   if (conv_node == NULL || !JSON_NODE_HOLDS_ARRAY (conv_node))
-    return model_error (error, model, _("config \"conv\" missing or not an array"));
+    return hs_model_format_error (error, model, _("config \"conv\" missing or not an array"));
   conv = json_node_get_array (conv_node);
   model->n_conv = json_array_get_length (conv);
   if (model->n_conv == 0 || model->n_conv > HS_MODEL_MAX_CONV)
-    return model_error (error, model, _("config \"conv\" has %u layers (1 to %d allowed)"),
+    return hs_model_format_error (error, model, _("config \"conv\" has %u layers (1 to %d allowed)"),
                         model->n_conv, HS_MODEL_MAX_CONV);
-  size = model->image_size;
+  *size = model->image_size;
   for (guint l = 0; l < model->n_conv; l++)
     {
       JsonNode *layer_node = json_array_get_element (conv, l);
@@ -201,26 +218,57 @@ parse_config (HsModel *model, GError **error)
       guint values[3];
 
       if (!JSON_NODE_HOLDS_ARRAY (layer_node) || json_array_get_length (layer = json_node_get_array (layer_node)) != 3)
-        return model_error (error, model, _("config \"conv\"[%u] is not [c_in, c_out, stride]"), l);
+        return hs_model_format_error (error, model, _("config \"conv\"[%u] is not [c_in, c_out, stride]"), l);
       for (guint i = 0; i < 3; i++)
         {
           JsonNode *n = json_array_get_element (layer, i);
 
           if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64
               || json_node_get_int (n) < 1 || json_node_get_int (n) > (i == 2 ? 4 : 4096))
-            return model_error (error, model, _("config \"conv\"[%u][%u] out of range"), l, i);
+            return hs_model_format_error (error, model, _("config \"conv\"[%u][%u] out of range"), l, i);
           values[i] = (guint) json_node_get_int (n);
         }
       model->conv[l].c_in = values[0];
       model->conv[l].c_out = values[1];
       model->conv[l].stride = values[2];
       if (values[0] != (l == 0 ? 1 : model->conv[l - 1].c_out))
-        return model_error (error, model, _("config \"conv\"[%u] takes %u channels, the input has %u"),
+        return hs_model_format_error (error, model, _("config \"conv\"[%u] takes %u channels, the input has %u"),
                             l, values[0], l == 0 ? 1 : model->conv[l - 1].c_out);
-      size = (size - 1) / values[2] + 1;
+      *size = (*size - 1) / values[2] + 1;
     }
+  return TRUE;
+}
+
+static gboolean
+parse_config (HsModel *model, GError **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  JsonObject *config = hs_model_config_object (model, parser, error);
+  JsonNode *no_attn;
+  guint size;
+
+  if (config == NULL)
+    return FALSE;
+  if (!hs_model_config_uint (config, "grid", 1, 256, &model->grid))
+    return hs_model_format_error (error, model, _("config \"grid\" missing or out of range"));
+  if (!hs_model_config_uint (config, "dim", 1, 4096, &model->dim))
+    return hs_model_format_error (error, model, _("config \"dim\" missing or out of range"));
+  if (!hs_model_config_uint (config, "text_heads", 1, 64, &model->heads) || model->dim % model->heads != 0)
+    return hs_model_format_error (error, model, _("config \"text_heads\" missing or not a divisor of dim"));
+  if (!hs_model_config_uint (config, "text_ffn", 1, 65536, &model->ffn))
+    return hs_model_format_error (error, model, _("config \"text_ffn\" missing or out of range"));
+  if (!hs_model_config_uint (config, "text_positions", 1, 65536, &model->n_positions))
+    return hs_model_format_error (error, model, _("config \"text_positions\" missing or out of range"));
+  if (!hs_model_config_double (config, "tau", &model->tau) || !(model->tau > 0))
+    return hs_model_format_error (error, model, _("config \"tau\" missing or not positive"));
+  no_attn = json_object_get_member (config, "no_attn");
+  if (no_attn == NULL || !JSON_NODE_HOLDS_VALUE (no_attn) || json_node_get_value_type (no_attn) != G_TYPE_BOOLEAN)
+    return hs_model_format_error (error, model, _("config \"no_attn\" missing or not a boolean"));
+  model->no_attn = json_node_get_boolean (no_attn);
+  if (!hs_model_parse_image_config (model, config, &size, error))
+    return FALSE;
   if (size != model->grid)
-    return model_error (error, model, _("the CNN gives a %u×%u grid, config says %u"), size, size, model->grid);
+    return hs_model_format_error (error, model, _("the CNN gives a %u×%u grid, config says %u"), size, size, model->grid);
   return TRUE;
 }
 
@@ -233,14 +281,14 @@ parse_vocabulary (HsModel *model, GError **error)
   gboolean have_unk = FALSE;
 
   if (text == NULL)
-    return model_error (error, model, _("metadata has no \"vocabulary\""));
+    return hs_model_format_error (error, model, _("metadata has no \"vocabulary\""));
   if (!hs_json_parser_load_data (parser, text, -1, NULL)
       || !JSON_NODE_HOLDS_ARRAY (json_parser_get_root (parser)))
-    return model_error (error, model, _("metadata \"vocabulary\" is not a JSON array"));
+    return hs_model_format_error (error, model, _("metadata \"vocabulary\" is not a JSON array"));
   words = json_node_get_array (json_parser_get_root (parser));
   model->vocab_size = json_array_get_length (words);
   if (model->vocab_size == 0 || model->vocab_size > 10000000)
-    return model_error (error, model, _("the vocabulary has %u words"), model->vocab_size);
+    return hs_model_format_error (error, model, _("the vocabulary has %u words"), model->vocab_size);
   model->vocab = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < model->vocab_size; i++)
     {
@@ -248,10 +296,10 @@ parse_vocabulary (HsModel *model, GError **error)
       const char *word;
 
       if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
-        return model_error (error, model, _("vocabulary entry %u is not a string"), i);
+        return hs_model_format_error (error, model, _("vocabulary entry %u is not a string"), i);
       word = json_node_get_string (n);
       if (g_hash_table_contains (model->vocab, word))
-        return model_error (error, model, _("vocabulary word \"%s\" appears twice"), word);
+        return hs_model_format_error (error, model, _("vocabulary word \"%s\" appears twice"), word);
       g_hash_table_insert (model->vocab, g_strdup (word), GUINT_TO_POINTER (i + 1));
       if (strcmp (word, "<unk>") == 0)
         {
@@ -260,12 +308,31 @@ parse_vocabulary (HsModel *model, GError **error)
         }
     }
   if (!have_unk)
-    return model_error (error, model, _("the vocabulary has no \"<unk>\""));
+    return hs_model_format_error (error, model, _("the vocabulary has no \"<unk>\""));
+  return TRUE;
+}
+
+gboolean
+hs_model_take_convs (HsModel *model, GError **error)
+{
+  for (guint l = 0; l < model->n_conv; l++)
+    {
+      g_autofree char *w = g_strdup_printf ("image.conv%u.weight", l);
+      g_autofree char *b = g_strdup_printf ("image.conv%u.bias", l);
+
+      model->conv[l].weight = hs_model_take_tensor (model, w, error, model->conv[l].c_out,
+                                                    model->conv[l].c_in, 3, 3);
+      if (model->conv[l].weight == NULL)
+        return FALSE;
+      model->conv[l].bias = hs_model_take_tensor (model, b, error, model->conv[l].c_out, 0, 0, 0);
+      if (model->conv[l].bias == NULL)
+        return FALSE;
+    }
   return TRUE;
 }
 
 #define TAKE(field, name, ...) \
-  G_STMT_START { if ((model->field = take_tensor (model, name, error, __VA_ARGS__)) == NULL) return FALSE; } G_STMT_END
+  G_STMT_START { if ((model->field = hs_model_take_tensor (model, name, error, __VA_ARGS__)) == NULL) return FALSE; } G_STMT_END
 
 static gboolean
 load_tensors (HsModel *model, GError **error)
@@ -273,14 +340,8 @@ load_tensors (HsModel *model, GError **error)
   guint d = model->dim, f = model->ffn;
   gsize cells = (gsize) model->grid * model->grid;
 
-  for (guint l = 0; l < model->n_conv; l++)
-    {
-      g_autofree char *w = g_strdup_printf ("image.conv%u.weight", l);
-      g_autofree char *b = g_strdup_printf ("image.conv%u.bias", l);
-
-      TAKE (conv[l].weight, w, model->conv[l].c_out, model->conv[l].c_in, 3, 3);
-      TAKE (conv[l].bias, b, model->conv[l].c_out, 0, 0, 0);
-    }
+  if (!hs_model_take_convs (model, error))
+    return FALSE;
   TAKE (proj_w, "image.proj.weight", d, model->conv[model->n_conv - 1].c_out, 0, 0);
   TAKE (proj_b, "image.proj.bias", d, 0, 0, 0);
   TAKE (pos, "image.pos", cells, d, 0, 0);
@@ -342,10 +403,13 @@ hs_model_load (const char *path, GError **error)
       return NULL;
     }
   format = hs_safetensors_get_metadata (model->st, "format");
+  if (g_strcmp0 (format, HS_MODEL_CNN_FORMAT) == 0)
+    return hs_model_cnn_load (model, error) ? g_steal_pointer (&model) : NULL;
   if (g_strcmp0 (format, HS_MODEL_FORMAT) != 0)
     {
-      model_error (error, model, _("metadata \"format\" is %s%s%s, expected \"%s\""),
-                   format ? "\"" : "", format ? format : _("missing"), format ? "\"" : "", HS_MODEL_FORMAT);
+      hs_model_format_error (error, model, _("metadata \"format\" is %s%s%s, expected \"%s\" or \"%s\""),
+                   format ? "\"" : "", format ? format : _("missing"), format ? "\"" : "", HS_MODEL_FORMAT,
+                   HS_MODEL_CNN_FORMAT);
       return NULL;
     }
   if (!parse_config (model, error) || !parse_vocabulary (model, error) || !load_tensors (model, error))
@@ -375,9 +439,13 @@ hs_model_find_builtin (const char *name)
 
   g_return_val_if_fail (name != NULL, NULL);
 
-  if (!g_strv_contains (builtin_names, name))
+  if (g_strv_contains (builtin_names, name))
+    file = g_strconcat (name, ".safetensors", NULL);
+  for (guint i = 0; file == NULL && i < G_N_ELEMENTS (saliency_builtins); i++)
+    if (strcmp (saliency_builtins[i].name, name) == 0)
+      file = g_strconcat (saliency_builtins[i].file, ".safetensors", NULL);
+  if (file == NULL)
     return NULL;
-  file = g_strconcat (name, ".safetensors", NULL);
   if (env != NULL && *env != '\0')
     g_ptr_array_add (dirs, g_strdup (env));
 #ifdef HS_SOURCE_DATA_DIR
@@ -399,6 +467,7 @@ HsModel *
 hs_model_load_builtin (const char *name_or_path, GError **error)
 {
   g_autofree char *path = NULL;
+  HsModel *model;
 
   g_return_val_if_fail (name_or_path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -409,15 +478,30 @@ hs_model_load_builtin (const char *name_or_path, GError **error)
   if (path == NULL)
     {
       g_autofree char *known = g_strjoinv (", ", (char **) builtin_names);
+      g_autofree char *saliency = g_strjoinv (", ", (char **) saliency_names);
 
       g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_NOT_FOUND,
-                   g_strv_contains (builtin_names, name_or_path)
+                   hs_model_is_builtin (name_or_path)
                    ? _("built-in model \"%s\" not found (looked in $HEATSCOPE_MODELS_DIR, data/models and the data directories)")
-                   : _("unknown model \"%s\" (built-in models: %s; or give a .safetensors file)"),
-                   name_or_path, known);
+                   : _("unknown model \"%s\" (built-in models: %s, %s; or give a .safetensors file)"),
+                   name_or_path, known, saliency);
       return NULL;
     }
-  return hs_model_load (path, error);
+  model = hs_model_load (path, error);
+  for (guint i = 0; model != NULL && i < G_N_ELEMENTS (saliency_builtins); i++)
+    if (strcmp (saliency_builtins[i].name, name_or_path) == 0)
+      {
+        if (model->kind != HS_MODEL_KIND_CNN)
+          {
+            g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_FORMAT,
+                         _("%s: not a usable heatscope model: \"%s\" needs a classifier (format \"%s\")"),
+                         path, name_or_path, HS_MODEL_CNN_FORMAT);
+            g_clear_pointer (&model, hs_model_unref);
+          }
+        else
+          hs_model_cnn_set_saliency (model, saliency_builtins[i].saliency);
+      }
+  return model;
 }
 
 const char *
@@ -455,6 +539,13 @@ hs_model_has_no_attn (const HsModel *model)
   return model->no_attn;
 }
 
+const char * const *
+hs_model_get_classes (const HsModel *model)
+{
+  g_return_val_if_fail (model != NULL, NULL);
+  return (const char * const *) model->classes;
+}
+
 const char *
 hs_model_get_metadata (const HsModel *model, const char *key)
 {
@@ -478,6 +569,8 @@ hs_image_features_unref (HsImageFeatures *features)
     return;
   g_clear_pointer (&features->model, hs_model_unref);
   g_free (features->regions);
+  g_free (features->acts);
+  g_free (features->logits);
   g_free (features);
 }
 
@@ -497,6 +590,12 @@ hs_model_encode_image (HsModel *model, const HsImage *image, GCancellable *cance
   features = g_new0 (HsImageFeatures, 1);
   features->ref_count = 1;
   features->model = hs_model_ref (model);
+  if (model->kind == HS_MODEL_KIND_CNN)
+    {
+      if (!hs_model_cnn_encode (model, input, features, cancellable, error))
+        return NULL;
+      return g_steal_pointer (&features);
+    }
   features->regions = g_new (float, (gsize) model->grid * model->grid * model->dim);
   if (!hs_model_image_forward (model, input, features->regions, cancellable, error))
     return NULL;
@@ -527,6 +626,8 @@ hs_model_attend (HsModel *model, HsImageFeatures *features, const char *prompt, 
                    features->model->path);
       return NULL;
     }
+  if (model->kind == HS_MODEL_KIND_CNN)
+    return hs_model_cnn_attend (model, features, prompt, error);
   tokens = hs_text_tokenize (prompt);
   n = g_strv_length (tokens);
   if (n == 0)
