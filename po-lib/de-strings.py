@@ -950,3 +950,38 @@ T.update({
  "brain phantom size %u×%u is below the minimum of %u pixels":
    "Größe des Hirnphantoms %u×%u liegt unter dem Minimum von %u Pixeln",
 })
+
+# Decks (hs-deck.c)
+T.update({
+ "%s: the path \"%s\" leaves the deck's folder (absolute, \"..\" or empty parts)":
+   "%s: Der Pfad „%s“ verlässt den Ordner des Vortrags (absolut, „..“ oder leere Teile)",
+ "%s: the path \"%s\" leads out of the deck's folder through a symlink":
+   "%s: Der Pfad „%s“ führt über einen symbolischen Link aus dem Ordner des Vortrags hinaus",
+ "control character U+%04X": "Steuerzeichen U+%04X",
+ "expected 64 lower-case hexadecimal digits": "64 kleingeschriebene Hexadezimalziffern erwartet",
+ "expected an object": "Objekt erwartet",
+ "unknown value \"%s\"": "unbekannter Wert „%s“",
+ "\"min\" must be below \"max\"": "„min“ muss kleiner als „max“ sein",
+ "\"percentile_low\" must be below \"percentile_high\"": "„percentile_low“ muss kleiner als „percentile_high“ sein",
+ "expected an array of 1 to %d models": "Liste von 1 bis %d Modellen erwartet",
+ "expected a model object": "Modell-Objekt erwartet",
+ "\"%s\" is not a built-in model (%s)": "„%s“ ist kein eingebautes Modell (%s)",
+ "expected an array of at most %u strings": "Liste von höchstens %u Zeichenketten erwartet",
+ "unknown metric \"%s\"": "unbekannte Kennzahl „%s“",
+ "the path \"%s\" leaves the deck's folder (absolute, \"..\" or empty parts)":
+   "der Pfad „%s“ verlässt den Ordner des Vortrags (absolut, „..“ oder leere Teile)",
+ "expected a case object": "Fall-Objekt erwartet",
+ "expected a sentence number from 1": "Satznummer ab 1 erwartet",
+ "a case needs one of \"sentence\" (a number from 1) or a non-empty \"prompt\"":
+   "ein Fall braucht entweder „sentence“ (eine Nummer ab 1) oder einen nicht leeren „prompt“",
+ "a free \"prompt\" needs a live model": "ein freier „prompt“ braucht ein laufendes Modell",
+ "a swapped case needs a \"sentence\": it is scored against that sentence's target":
+   "ein vertauschter Fall braucht einen „sentence“: er wird am Ziel dieses Satzes bewertet",
+ "expected a deck object": "Vortrags-Objekt erwartet",
+ "expected \"heatscope-deck\"": "„heatscope-deck“ erwartet",
+ "version %lld is not one this Heatscope reads (%d)": "Version %lld kann dieses Heatscope nicht lesen (%d)",
+ "expected an array of cases": "Liste von Fällen erwartet",
+ "%u cases, more than %d": "%u Fälle, mehr als %d",
+ "case %u": "Fall %u",
+ "%s: %zu bytes, over the limit of %d for a deck": "%s: %zu Bytes, über der Grenze von %d für einen Vortrag",
+})

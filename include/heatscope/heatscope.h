@@ -25,6 +25,7 @@
 #include "hs-figure.h"
 #include "hs-figure-grid.h"
 #include "hs-figure-spec.h"
+#include "hs-deck.h"
 #include "hs-panel-readout.h"
 #include "hs-safetensors.h"
 #include "hs-model.h"

@@ -7,7 +7,7 @@
 #include "hs-figure.h"
 #include "hs-model.h"
 #include "hs-i18n-private.h"
-#include "hs-json-reader-private.h"
+#include "hs-json-fields-private.h"
 #include "hs-safe-open.h"
 
 #include <errno.h>
@@ -16,120 +16,7 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 
-typedef struct {
-  const char *display;
-  GError    **error;
-  gboolean    failed;
-} Reader;
-
-/* The first problem only: "FILE: $.panels[2].live: message". */
-static gboolean G_GNUC_PRINTF (3, 4)
-fail (Reader *r, const HsJsonPath *path, const char *format, ...)
-{
-  g_autofree char *where = NULL, *message = NULL;
-  va_list args;
-
-  if (r->failed)
-    return FALSE;
-  r->failed = TRUE;
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  where = hs_json_path_to_string (path);
-  g_set_error (r->error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID, "%s: %s: %s", r->display,
-               where, message);
-  return FALSE;
-}
-
-static gboolean
-check_members (Reader *r, HjNode *object, const HsJsonPath *path, const char * const *known)
-{
-  for (guint i = 0; i < object->n; i++)
-    if (!g_strv_contains (known, object->v.members[i].key))
-      return fail (r, path, _("unknown member \"%s\""), object->v.members[i].key);
-  return TRUE;
-}
-
-static gboolean
-is_string (const HjNode *node)
-{
-  return node->type == HJ_STRING;
-}
-
-static gboolean
-is_number (const HjNode *node)
-{
-  return node->type == HJ_INT || node->type == HJ_DOUBLE;
-}
-
-static gboolean
-is_bool (const HjNode *node)
-{
-  return node->type == HJ_BOOL;
-}
-
-/* The member `key` when present and of the type `ok` accepts; NULL when
- * absent (r->failed unchanged) or of another type (r->failed set). */
-static HjNode *
-typed_member (Reader *r, HjNode *object, const HsJsonPath *parent, const char *key,
-              gboolean (*ok) (const HjNode *), const char *expected)
-{
-  PATH_KEY (path, parent, key);
-  HjNode *node = hj_member (object, key);
-
-  if (node != NULL && !ok (node))
-    {
-      fail (r, &path, "%s", _(expected));
-      return NULL;
-    }
-  return node;
-}
-
-/* A string member at most HS_FIGURE_SPEC_MAX_TEXT characters, copied into
- * *out; absent leaves *out alone. */
-static gboolean
-get_text (Reader *r, HjNode *object, const HsJsonPath *parent, const char *key, char **out)
-{
-  HjNode *node = typed_member (r, object, parent, key, is_string, N_("expected a string"));
-
-  if (node && g_utf8_strlen (node->v.s, -1) > HS_FIGURE_SPEC_MAX_TEXT)
-    {
-      PATH_KEY (path, parent, key);
-      return fail (r, &path, _("longer than %d characters"), HS_FIGURE_SPEC_MAX_TEXT);
-    }
-  if (node)
-    {
-      g_free (*out);
-      *out = g_strdup (node->v.s);
-    }
-  return !r->failed;
-}
-
-static gboolean
-get_number (Reader *r, HjNode *object, const HsJsonPath *parent, const char *key, double lo,
-            double hi, double *out)
-{
-  HjNode *node = typed_member (r, object, parent, key, is_number, N_("expected a number"));
-
-  if (node && !(hj_double (node) >= lo && hj_double (node) <= hi))
-    {
-      PATH_KEY (path, parent, key);
-      return fail (r, &path, _("%g is not in [%g, %g]"), hj_double (node), lo, hi);
-    }
-  if (node)
-    *out = hj_double (node);
-  return !r->failed;
-}
-
-static gboolean
-get_bool (Reader *r, HjNode *object, const HsJsonPath *parent, const char *key, int *out)
-{
-  HjNode *node = typed_member (r, object, parent, key, is_bool, N_("expected true or false"));
-
-  if (node)
-    *out = node->v.b ? 1 : 0;
-  return !r->failed;
-}
+typedef HsJsonFields Reader;
 
 static gboolean
 get_texts (Reader *r, HjNode *object, const HsJsonPath *parent, const char *key, char ***out)
@@ -141,9 +28,9 @@ get_texts (Reader *r, HjNode *object, const HsJsonPath *parent, const char *key,
   if (node == NULL)
     return TRUE;
   if (node->type != HJ_ARRAY)
-    return fail (r, &path, _("expected an array of strings"));
+    return hs_json_fields_fail (r, &path, _("expected an array of strings"));
   if (node->n > 64)
-    return fail (r, &path, _("more than %d headers"), 64);
+    return hs_json_fields_fail (r, &path, _("more than %d headers"), 64);
   list = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < node->n; i++)
     {
@@ -153,7 +40,7 @@ get_texts (Reader *r, HjNode *object, const HsJsonPath *parent, const char *key,
       if (text->type != HJ_STRING || g_utf8_strlen (text->v.s, -1) > HS_FIGURE_SPEC_MAX_TEXT)
         {
           g_ptr_array_unref (list);
-          return fail (r, &item, _("expected a string of at most %d characters"),
+          return hs_json_fields_fail (r, &item, _("expected a string of at most %d characters"),
                        HS_FIGURE_SPEC_MAX_TEXT);
         }
       g_ptr_array_add (list, g_strdup (text->v.s));
@@ -182,16 +69,16 @@ read_diff (Reader *r, HjNode *object, const HsJsonPath *path, guint n_panels)
   g_autofree char *title = NULL;
   double v[2];
 
-  if (!get_text (r, object, path, "title", &title))
+  if (!hs_json_fields_get_text (r, object, path, "title", &title))
     return NULL;
   if (object->n != (title ? 2u : 1u))
     {
-      fail (r, path, _("a difference panel has \"diff\" and at most a \"title\""));
+      hs_json_fields_fail (r, path, _("a difference panel has \"diff\" and at most a \"title\""));
       return NULL;
     }
   if (node->type != HJ_ARRAY || node->n != 2)
     {
-      fail (r, &diff_path, _("expected two panel numbers [A, B]"));
+      hs_json_fields_fail (r, &diff_path, _("expected two panel numbers [A, B]"));
       return NULL;
     }
   for (guint k = 0; k < 2; k++)
@@ -202,13 +89,13 @@ read_diff (Reader *r, HjNode *object, const HsJsonPath *path, guint n_panels)
       if (!(v[k] >= 1 && v[k] <= n_panels))
         {
           PATH_INDEX (item_path, &diff_path, k);
-          fail (r, &item_path, _("expected a panel number in 1..%u"), n_panels);
+          hs_json_fields_fail (r, &item_path, _("expected a panel number in 1..%u"), n_panels);
           return NULL;
         }
     }
   if (v[0] == v[1])
     {
-      fail (r, &diff_path, _("a difference needs two different panels"));
+      hs_json_fields_fail (r, &diff_path, _("a difference needs two different panels"));
       return NULL;
     }
   {
@@ -228,32 +115,32 @@ read_panel (Reader *r, HjNode *object, const HsJsonPath *path, guint n_panels)
 
   if (object->type != HJ_OBJECT)
     {
-      fail (r, path, _("expected a panel object"));
+      hs_json_fields_fail (r, path, _("expected a panel object"));
       return NULL;
     }
-  if (!check_members (r, object, path, panel_members))
+  if (!hs_json_fields_check_members (r, object, path, panel_members))
     return NULL;
   if (hj_member (object, "diff") != NULL)
     return read_diff (r, object, path, n_panels);
 
   panel = g_new0 (HsFigureSpecPanel, 1);
-  if (!get_text (r, object, path, "instance", &panel->instance)
-      || !get_text (r, object, path, "query", &panel->query)
-      || !get_text (r, object, path, "prompt", &panel->prompt)
-      || !get_text (r, object, path, "model", &panel->model)
-      || !get_text (r, object, path, "live", &live)
-      || !get_text (r, object, path, "perturbation", &perturbation)
-      || !get_text (r, object, path, "title", &panel->title))
+  if (!hs_json_fields_get_text (r, object, path, "instance", &panel->instance)
+      || !hs_json_fields_get_text (r, object, path, "query", &panel->query)
+      || !hs_json_fields_get_text (r, object, path, "prompt", &panel->prompt)
+      || !hs_json_fields_get_text (r, object, path, "model", &panel->model)
+      || !hs_json_fields_get_text (r, object, path, "live", &live)
+      || !hs_json_fields_get_text (r, object, path, "perturbation", &perturbation)
+      || !hs_json_fields_get_text (r, object, path, "title", &panel->title))
     goto bad;
   if (panel->instance == NULL || *panel->instance == '\0')
     {
-      fail (r, path, _("missing required member \"%s\""), "instance");
+      hs_json_fields_fail (r, path, _("missing required member \"%s\""), "instance");
       goto bad;
     }
   if ((panel->query == NULL) == (panel->prompt == NULL)
       || (panel->query ? panel->query : panel->prompt)[0] == '\0')
     {
-      fail (r, path, _("a panel needs one non-empty \"query\" (sentence id) or \"prompt\" (free text)"));
+      hs_json_fields_fail (r, path, _("a panel needs one non-empty \"query\" (sentence id) or \"prompt\" (free text)"));
       goto bad;
     }
   if (live != NULL)
@@ -262,7 +149,7 @@ read_panel (Reader *r, HjNode *object, const HsJsonPath *path, guint n_panels)
 
       if (panel->model != NULL)
         {
-          fail (r, path, _("\"model\" (a precomputed map) and \"live\" exclude each other"));
+          hs_json_fields_fail (r, path, _("\"model\" (a precomputed map) and \"live\" exclude each other"));
           goto bad;
         }
       if (g_str_equal (live, "backend-exec"))
@@ -276,14 +163,14 @@ read_panel (Reader *r, HjNode *object, const HsJsonPath *path, guint n_panels)
         {
           g_autofree char *names = g_strjoinv (", ", (char **) hs_model_list_builtin ());
           /* built-in names only: a spec never names a file to load as a model */
-          fail (r, &live_path, _("\"%s\" is not a built-in model (%s) or backend-exec"), live,
+          hs_json_fields_fail (r, &live_path, _("\"%s\" is not a built-in model (%s) or backend-exec"), live,
                 names);
           goto bad;
         }
     }
   else if (panel->prompt != NULL)
     {
-      fail (r, path, _("a free \"prompt\" needs a live model (\"live\")"));
+      hs_json_fields_fail (r, path, _("a free \"prompt\" needs a live model (\"live\")"));
       goto bad;
     }
   if (perturbation != NULL)
@@ -292,12 +179,12 @@ read_panel (Reader *r, HjNode *object, const HsJsonPath *path, guint n_panels)
 
       if (!g_str_equal (perturbation, "swap-left-right"))
         {
-          fail (r, &p_path, _("the only perturbation a figure draws is swap-left-right"));
+          hs_json_fields_fail (r, &p_path, _("the only perturbation a figure draws is swap-left-right"));
           goto bad;
         }
       if (panel->query == NULL)
         {
-          fail (r, path, _("a swapped panel needs a \"query\": it is scored against that sentence's target"));
+          hs_json_fields_fail (r, path, _("a swapped panel needs a \"query\": it is scored against that sentence's target"));
           goto bad;
         }
       panel->swap = TRUE;
@@ -318,41 +205,41 @@ read_top (Reader *r, HjNode *root, HsFigureSpec *spec)
   g_autofree char *format = NULL;
 
   if (root->type != HJ_OBJECT)
-    return fail (r, top, _("expected a figure object"));
-  if (!check_members (r, root, top, top_members)
-      || !get_text (r, root, top, "format", &format))
+    return hs_json_fields_fail (r, top, _("expected a figure object"));
+  if (!hs_json_fields_check_members (r, root, top, top_members)
+      || !hs_json_fields_get_text (r, root, top, "format", &format))
     return FALSE;
   if (format != NULL && !g_str_equal (format, "heatscope-figure"))
     {
       PATH_KEY (path, top, "format");
-      return fail (r, &path, _("expected \"heatscope-figure\""));
+      return hs_json_fields_fail (r, &path, _("expected \"heatscope-figure\""));
     }
   node = hj_member (root, "version");
   if (node != NULL && !(node->type == HJ_INT && node->v.i == 1))
     {
       PATH_KEY (path, top, "version");
-      return fail (r, &path, _("only version 1 is known"));
+      return hs_json_fields_fail (r, &path, _("only version 1 is known"));
     }
-  if (!get_number (r, root, top, "columns", 1, 64, &columns)
-      || !get_text (r, root, top, "width", &spec->width)
-      || !get_number (r, root, top, "dpi", 36, 2400, &spec->dpi)
-      || !get_number (r, root, top, "font_size", 2, 72, &spec->font_size)
-      || !get_number (r, root, top, "opacity", 0, 1, &spec->opacity)
-      || !get_number (r, root, top, "threshold", 0, 1, &spec->threshold)
-      || !get_text (r, root, top, "colormap", &spec->colormap)
-      || !get_text (r, root, top, "scale", &spec->scale)
-      || !get_text (r, root, top, "scale_group", &spec->scale_group)
-      || !get_text (r, root, top, "quantity", &spec->quantity)
-      || !get_text (r, root, top, "caption", &spec->caption)
+  if (!hs_json_fields_get_number (r, root, top, "columns", 1, 64, &columns)
+      || !hs_json_fields_get_text (r, root, top, "width", &spec->width)
+      || !hs_json_fields_get_number (r, root, top, "dpi", 36, 2400, &spec->dpi)
+      || !hs_json_fields_get_number (r, root, top, "font_size", 2, 72, &spec->font_size)
+      || !hs_json_fields_get_number (r, root, top, "opacity", 0, 1, &spec->opacity)
+      || !hs_json_fields_get_number (r, root, top, "threshold", 0, 1, &spec->threshold)
+      || !hs_json_fields_get_text (r, root, top, "colormap", &spec->colormap)
+      || !hs_json_fields_get_text (r, root, top, "scale", &spec->scale)
+      || !hs_json_fields_get_text (r, root, top, "scale_group", &spec->scale_group)
+      || !hs_json_fields_get_text (r, root, top, "quantity", &spec->quantity)
+      || !hs_json_fields_get_text (r, root, top, "caption", &spec->caption)
       || !get_texts (r, root, top, "row_headers", &spec->row_headers)
       || !get_texts (r, root, top, "column_headers", &spec->column_headers)
-      || !get_bool (r, root, top, "letters", &spec->letters)
-      || !get_bool (r, root, top, "region_legend", &spec->region_legend))
+      || !hs_json_fields_get_bool (r, root, top, "letters", &spec->letters)
+      || !hs_json_fields_get_bool (r, root, top, "region_legend", &spec->region_legend))
     return FALSE;
   if (columns != floor (columns))
     {
       PATH_KEY (path, top, "columns");
-      return fail (r, &path, _("expected a whole number"));
+      return hs_json_fields_fail (r, &path, _("expected a whole number"));
     }
   spec->columns = (guint) columns;
   if (spec->scale_group != NULL
@@ -360,7 +247,7 @@ read_top (Reader *r, HjNode *root, HsFigureSpec *spec)
                            spec->scale_group))
     {
       PATH_KEY (path, top, "scale_group");
-      return fail (r, &path, _("expected \"shared\", \"row\" or \"column\""));
+      return hs_json_fields_fail (r, &path, _("expected \"shared\", \"row\" or \"column\""));
     }
 
   node = hj_member (root, "panels");
@@ -368,11 +255,11 @@ read_top (Reader *r, HjNode *root, HsFigureSpec *spec)
     PATH_KEY (path, top, "panels");
 
     if (node == NULL)
-      return fail (r, top, _("missing required member \"%s\""), "panels");
+      return hs_json_fields_fail (r, top, _("missing required member \"%s\""), "panels");
     if (node->type != HJ_ARRAY || node->n == 0)
-      return fail (r, &path, _("expected a non-empty array of panels"));
+      return hs_json_fields_fail (r, &path, _("expected a non-empty array of panels"));
     if (node->n > HS_FIGURE_SPEC_MAX_PANELS)
-      return fail (r, &path, _("%u panels, more than %d"), node->n, HS_FIGURE_SPEC_MAX_PANELS);
+      return hs_json_fields_fail (r, &path, _("%u panels, more than %d"), node->n, HS_FIGURE_SPEC_MAX_PANELS);
     for (guint i = 0; i < node->n; i++)
       {
         PATH_INDEX (item, &path, i);
@@ -393,7 +280,7 @@ read_top (Reader *r, HjNode *root, HsFigureSpec *spec)
             HsFigureSpecPanel *of = g_ptr_array_index (spec->panels,
                                                         (k ? panel->diff_b : panel->diff_a) - 1);
             if (of->diff_a)
-              return fail (r, &item, _("panel %u is itself a difference"),
+              return hs_json_fields_fail (r, &item, _("panel %u is itself a difference"),
                            k ? panel->diff_b : panel->diff_a);
           }
       }
@@ -407,7 +294,9 @@ hs_figure_spec_parse (const char *text, gsize len, const char *display, GError *
   g_autoptr(HsFigureSpec) spec = NULL;
   HjParser parser = { 0 };
   const char *invalid = NULL;
-  Reader r = { display, error, FALSE };
+  Reader r = { .display = display, .domain = HS_FIGURE_ERROR,
+               .code = HS_FIGURE_ERROR_INVALID, .error = error,
+               .max_text = HS_FIGURE_SPEC_MAX_TEXT };
   HjNode *root;
   gboolean ok;
 
