@@ -755,7 +755,6 @@ hs_deck_parse (const char *text, gsize len, const char *display, GError **error)
 {
   g_autoptr(HsDeck) deck = NULL;
   HjParser parser = { 0 };
-  const char *invalid = NULL;
   Reader r = { .display = display, .domain = HS_DECK_ERROR, .code = HS_DECK_ERROR_INVALID,
                .error = error, .max_text = HS_DECK_MAX_TEXT };
   HjNode *root;
@@ -770,18 +769,9 @@ hs_deck_parse (const char *text, gsize len, const char *display, GError **error)
                    HS_DECK_MAX_BYTES);
       return NULL;
     }
-  if (!g_utf8_validate (text ? text : "", (gssize) len, &invalid))
-    {
-      g_set_error (error, HS_DECK_ERROR, HS_DECK_ERROR_INVALID,
-                   _("%s: invalid UTF-8 (or a NUL byte) at byte %zu"), display,
-                   (gsize) (invalid - text));
-      return NULL;
-    }
-  root = hj_parse (&parser, text ? text : "", len);
+  root = hs_json_fields_parse (&r, &parser, text, len);
   if (root == NULL)
     {
-      g_set_error (error, HS_DECK_ERROR, HS_DECK_ERROR_INVALID, _("%s: not JSON: %s"), display,
-                   parser.error ? parser.error : "");
       hj_parser_clear (&parser);
       return NULL;
     }
@@ -796,31 +786,12 @@ HsDeck *
 hs_deck_load (const char *path, GError **error)
 {
   g_autofree guint8 *data = NULL;
-  g_autoptr(GError) local = NULL;
   gsize len = 0;
-  gboolean ok;
-  int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
-  /* O_NONBLOCK: a FIFO named as the deck must not hang the open */
-  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
-  if (fd < 0)
-    {
-      int saved = errno;
-      g_set_error (error, HS_DECK_ERROR, HS_DECK_ERROR_IO, _("%s: cannot read: %s"), path,
-                   g_strerror (saved));
-      return NULL;
-    }
-  ok = hs_safe_read_fd (fd, path, HS_DECK_MAX_BYTES, &data, &len, &local);
-  close (fd);
-  if (!ok)
-    {
-      g_set_error_literal (error, HS_DECK_ERROR,
-                           g_error_matches (local, HS_SAFE_OPEN_ERROR, HS_SAFE_OPEN_ERROR_IO)
-                             ? HS_DECK_ERROR_IO : HS_DECK_ERROR_INVALID,
-                           local->message);
-      return NULL;
-    }
+  if (!hs_json_fields_read_file (path, HS_DECK_MAX_BYTES, HS_DECK_ERROR, HS_DECK_ERROR_IO,
+                                 HS_DECK_ERROR_INVALID, &data, &len, error))
+    return NULL;
   return hs_deck_parse ((const char *) data, len, path, error);
 }
 

@@ -293,7 +293,6 @@ hs_figure_spec_parse (const char *text, gsize len, const char *display, GError *
 {
   g_autoptr(HsFigureSpec) spec = NULL;
   HjParser parser = { 0 };
-  const char *invalid = NULL;
   Reader r = { .display = display, .domain = HS_FIGURE_ERROR,
                .code = HS_FIGURE_ERROR_INVALID, .error = error,
                .max_text = HS_FIGURE_SPEC_MAX_TEXT };
@@ -309,18 +308,9 @@ hs_figure_spec_parse (const char *text, gsize len, const char *display, GError *
                    HS_FIGURE_SPEC_MAX_BYTES);
       return NULL;
     }
-  if (!g_utf8_validate (text ? text : "", (gssize) len, &invalid))
-    {
-      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID,
-                   _("%s: invalid UTF-8 (or a NUL byte) at byte %zu"), display,
-                   (gsize) (invalid - text));
-      return NULL;
-    }
-  root = hj_parse (&parser, text ? text : "", len);
+  root = hs_json_fields_parse (&r, &parser, text, len);
   if (root == NULL)
     {
-      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID, _("%s: not JSON: %s"),
-                   display, parser.error ? parser.error : "");
       hj_parser_clear (&parser);
       return NULL;
     }
@@ -337,28 +327,13 @@ HsFigureSpec *
 hs_figure_spec_load (const char *path, GError **error)
 {
   g_autofree guint8 *data = NULL;
-  g_autoptr(GError) local = NULL;
   gsize len = 0;
-  gboolean ok;
-  int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
-  /* O_NONBLOCK: a FIFO named as the spec must not hang the open */
-  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
-  if (fd < 0)
-    {
-      int saved = errno;
-      g_set_error (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID, _("%s: cannot read: %s"),
-                   path, g_strerror (saved));
-      return NULL;
-    }
-  ok = hs_safe_read_fd (fd, path, HS_FIGURE_SPEC_MAX_BYTES, &data, &len, &local);
-  close (fd);
-  if (!ok)
-    {
-      g_set_error_literal (error, HS_FIGURE_ERROR, HS_FIGURE_ERROR_INVALID, local->message);
-      return NULL;
-    }
+  if (!hs_json_fields_read_file (path, HS_FIGURE_SPEC_MAX_BYTES, HS_FIGURE_ERROR,
+                                 HS_FIGURE_ERROR_INVALID, HS_FIGURE_ERROR_INVALID, &data, &len,
+                                 error))
+    return NULL;
   return hs_figure_spec_parse ((const char *) data, len, path, error);
 }
 

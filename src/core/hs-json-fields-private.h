@@ -48,4 +48,17 @@ gboolean hs_json_fields_get_number    (HsJsonFields *r, HjNode *object, const Hs
 gboolean hs_json_fields_get_bool      (HsJsonFields *r, HjNode *object, const HsJsonPath *parent,
                                        const char *key, int *out);
 
+/* The document: valid UTF-8 without NUL, then strict JSON (hs-json-reader);
+ * the tree lives in `parser` until hj_parser_clear.  NULL with the error
+ * set ("DISPLAY: not JSON: …"). */
+HjNode  *hs_json_fields_parse         (HsJsonFields *r, HjParser *parser, const char *text,
+                                       gsize len);
+/* Reads the file at `path` (opened without blocking, so a FIFO cannot hang
+ * it; a regular file of at most `max_bytes`, hs_safe_read_fd) into *data,
+ * NUL-terminated.  Errors name the file: `io_code` when it cannot be read,
+ * `invalid_code` when it is not a regular file or too large. */
+gboolean hs_json_fields_read_file     (const char *path, guint64 max_bytes, GQuark domain,
+                                       int io_code, int invalid_code, guint8 **data, gsize *len,
+                                       GError **error);
+
 G_END_DECLS

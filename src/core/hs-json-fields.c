@@ -3,6 +3,12 @@
  * both report problems the same way. */
 #include "hs-json-fields-private.h"
 #include "hs-i18n-private.h"
+#include "hs-safe-open.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 
 gboolean
 hs_json_fields_fail (HsJsonFields *r, const HsJsonPath *path, const char *format, ...)
@@ -117,4 +123,54 @@ hs_json_fields_get_bool (HsJsonFields *r, HjNode *object, const HsJsonPath *pare
   if (node)
     *out = node->v.b ? 1 : 0;
   return !r->failed;
+}
+
+HjNode *
+hs_json_fields_parse (HsJsonFields *r, HjParser *parser, const char *text, gsize len)
+{
+  const char *invalid = NULL;
+  HjNode *root;
+
+  if (!g_utf8_validate (text ? text : "", (gssize) len, &invalid))
+    {
+      g_set_error (r->error, r->domain, r->code,
+                   _("%s: invalid UTF-8 (or a NUL byte) at byte %zu"), r->display,
+                   (gsize) (invalid - text));
+      r->failed = TRUE;
+      return NULL;
+    }
+  root = hj_parse (parser, text ? text : "", len);
+  if (root == NULL)
+    {
+      g_set_error (r->error, r->domain, r->code, _("%s: not JSON: %s"), r->display,
+                   parser->error ? parser->error : "");
+      r->failed = TRUE;
+    }
+  return root;
+}
+
+gboolean
+hs_json_fields_read_file (const char *path, guint64 max_bytes, GQuark domain, int io_code,
+                          int invalid_code, guint8 **data, gsize *len, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  gboolean ok;
+  int fd;
+
+  /* O_NONBLOCK: a FIFO named as the file must not hang the open */
+  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, domain, io_code, _("%s: cannot read: %s"), path, g_strerror (saved));
+      return FALSE;
+    }
+  ok = hs_safe_read_fd (fd, path, max_bytes, data, len, &local);
+  close (fd);
+  if (!ok)
+    g_set_error_literal (error, domain,
+                         g_error_matches (local, HS_SAFE_OPEN_ERROR, HS_SAFE_OPEN_ERROR_IO)
+                           ? io_code : invalid_code,
+                         local->message);
+  return ok;
 }
