@@ -391,65 +391,25 @@ get_choice (Reader *r, HjNode *object, const HsJsonPath *parent, const char *key
   return TRUE;
 }
 
-static gboolean
-parse_colormap (const char *name, int *out)
-{
-  HsColormap v;
-  if (!hs_colormap_from_string (name, &v))
-    return FALSE;
-  *out = (int) v;
-  return TRUE;
-}
+/* get_choice's parsers, one per enum, each through the enum's own
+ * from_string (no casts of function pointers between enum types). */
+#define CHOICE_PARSER(fn, Type, from_string)            \
+  static gboolean                                       \
+  fn (const char *name, int *out)                       \
+  {                                                     \
+    Type v;                                             \
+    if (!from_string (name, &v))                        \
+      return FALSE;                                     \
+    *out = (int) v;                                     \
+    return TRUE;                                        \
+  }
 
-static gboolean
-parse_strength (const char *name, int *out)
-{
-  HsStrength v;
-  if (!hs_strength_from_string (name, &v))
-    return FALSE;
-  *out = (int) v;
-  return TRUE;
-}
-
-static gboolean
-parse_upsample (const char *name, int *out)
-{
-  HsUpsample v;
-  if (!hs_upsample_from_string (name, &v))
-    return FALSE;
-  *out = (int) v;
-  return TRUE;
-}
-
-static gboolean
-parse_outline (const char *name, int *out)
-{
-  HsOutline v;
-  if (!hs_outline_from_string (name, &v))
-    return FALSE;
-  *out = (int) v;
-  return TRUE;
-}
-
-static gboolean
-parse_scale_mode (const char *name, int *out)
-{
-  HsScaleMode v;
-  if (!hs_scale_mode_from_string (name, &v))
-    return FALSE;
-  *out = (int) v;
-  return TRUE;
-}
-
-static gboolean
-parse_view (const char *name, int *out)
-{
-  HsDeckView v;
-  if (!hs_deck_view_from_string (name, &v))
-    return FALSE;
-  *out = (int) v;
-  return TRUE;
-}
+CHOICE_PARSER (parse_colormap, HsColormap, hs_colormap_from_string)
+CHOICE_PARSER (parse_strength, HsStrength, hs_strength_from_string)
+CHOICE_PARSER (parse_upsample, HsUpsample, hs_upsample_from_string)
+CHOICE_PARSER (parse_outline, HsOutline, hs_outline_from_string)
+CHOICE_PARSER (parse_scale_mode, HsScaleMode, hs_scale_mode_from_string)
+CHOICE_PARSER (parse_view, HsDeckView, hs_deck_view_from_string)
 
 static gboolean
 read_scale (Reader *r, HjNode *overlay, const HsJsonPath *parent, HsScaleSpec *scale)
