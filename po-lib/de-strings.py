@@ -970,18 +970,46 @@ T.update({
  "unknown metric \"%s\"": "unbekannte Kennzahl „%s“",
  "the path \"%s\" leaves the deck's folder (absolute, \"..\" or empty parts)":
    "der Pfad „%s“ verlässt den Ordner des Vortrags (absolut, „..“ oder leere Teile)",
- "expected a case object": "Fall-Objekt erwartet",
+ "expected a case object": "Folien-Objekt erwartet",
  "expected a sentence number from 1": "Satznummer ab 1 erwartet",
  "a case needs one of \"sentence\" (a number from 1) or a non-empty \"prompt\"":
-   "ein Fall braucht entweder „sentence“ (eine Nummer ab 1) oder einen nicht leeren „prompt“",
+   "eine Folie braucht entweder „sentence“ (eine Nummer ab 1) oder einen nicht leeren „prompt“",
  "a free \"prompt\" needs a live model": "ein freier „prompt“ braucht ein laufendes Modell",
  "a swapped case needs a \"sentence\": it is scored against that sentence's target":
-   "ein vertauschter Fall braucht einen „sentence“: er wird am Ziel dieses Satzes bewertet",
+   "eine vertauschte Folie braucht einen „sentence“: er wird am Ziel dieses Satzes bewertet",
  "expected a deck object": "Vortrags-Objekt erwartet",
  "expected \"heatscope-deck\"": "„heatscope-deck“ erwartet",
  "version %lld is not one this Heatscope reads (%d)": "Version %lld kann dieses Heatscope nicht lesen (%d)",
- "expected an array of cases": "Liste von Fällen erwartet",
- "%u cases, more than %d": "%u Fälle, mehr als %d",
- "case %u": "Fall %u",
+ "expected an array of cases": "Liste von Folien erwartet",
+ "%u cases, more than %d": "%u Folien, mehr als %d",
+ "case %u": "Folie %u",
  "%s: %zu bytes, over the limit of %d for a deck": "%s: %zu Bytes, über der Grenze von %d für einen Vortrag",
+})
+
+# Decks against their dataset (hs-deck-check.c)
+T.update({
+ "%s: cannot find the folder %s": "%s: Der Ordner %s ist nicht zu finden",
+ "%s: the dataset %s is not in the deck's folder %s or below it (save the deck beside or inside the dataset)":
+   "%s: Der Datensatz %s liegt nicht im Ordner %s des Vortrags oder darunter (den Vortrag neben oder im Datensatz speichern)",
+ "%s: the dataset \"%s\" is missing or moved (%s)": "%s: Der Datensatz „%s“ fehlt oder wurde verschoben (%s)",
+ "%s: the dataset: %s": "%s: der Datensatz: %s",
+ "%s: case %u: %s": "%s: Folie %u: %s",
+ "instance \"%s\" is not in the dataset": "Fall „%s“ ist nicht im Datensatz",
+ "instance \"%s\" has %u sentences, not %u": "Fall „%s“ hat %u Sätze, nicht %u",
+ "sentence %u of instance \"%s\" changed: it reads \"%s\", the deck saved \"%s\"":
+   "Satz %u von Fall „%s“ hat sich geändert: er lautet „%s“, gespeichert war „%s“",
+ "model \"%s\" is not live: a free prompt needs a live model":
+   "Modell „%s“ läuft nicht live: eine freie Eingabe braucht ein laufendes Modell",
+ "model \"%s\" has no map of instance \"%s\" sentence %u (%s)":
+   "Modell „%s“ hat keine Karte von Fall „%s“, Satz %u (%s)",
+ "model \"%s\" has no map of instance \"%s\" for the swapped prompt \"%s\"":
+   "Modell „%s“ hat keine Karte von Fall „%s“ für die vertauschte Eingabe „%s“",
+ "%u embedded maps for %u maps shown": "%u eingebettete Karten für %u gezeigte Karten",
+ "model \"%s\" has no map for it": "Modell „%s“ hat keine Karte dafür",
+ "%s: the dataset \"%s\" changed since the deck was saved (manifest SHA-256 %.12s…, saved %.12s…)":
+   "%s: Der Datensatz „%s“ hat sich seit dem Speichern des Vortrags geändert (Manifest-SHA-256 %.12s…, gespeichert %.12s…)",
+ "%s: case %u: re-attended by the live model, the map differs from the one saved (SHA-256 %.12s…, saved %.12s…)":
+   "%s: Folie %u: vom laufenden Modell neu berechnet, weicht die Karte von der gespeicherten ab (SHA-256 %.12s…, gespeichert %.12s…)",
+ "%s: case %u: the map differs from the one saved (SHA-256 %.12s…, saved %.12s…): its file changed":
+   "%s: Folie %u: Die Karte weicht von der gespeicherten ab (SHA-256 %.12s…, gespeichert %.12s…): ihre Datei hat sich geändert",
 })

@@ -70,6 +70,27 @@ test_unknown_model (void)
   g_assert_null (strstr (err, "unknown model"));
 }
 
+/* `deck list` on a deck with a control character in a note: hs-deck.c's
+ * message, the slide ("Folie") named. */
+static void
+test_deck (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "talk.hsdeck", NULL);
+  g_autofree char *expected = g_strdup_printf ("%s: Folie 1: $.cases[0].note: Steuerzeichen U+0007", path);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *args[] = { "list", path, NULL };
+
+  hs_test_write_file (dir, "talk.hsdeck",
+                      "{\"version\": 1, \"dataset\": \".\", \"cases\": [{\"instance\": \"a\","
+                      " \"sentence\": 1, \"models\": [{\"name\": \"m\"}], \"note\": \"\\u0007\"}]}");
+  g_assert_cmpint (hs_test_run_cli ("deck", args, &out, &err), ==, 1);
+  g_test_message ("stderr: %s", err);
+  g_assert_nonnull (strstr (err, expected));
+  g_assert_null (strstr (err, "control character"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -86,5 +107,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-i18n/validate", test_validate);
   g_test_add_func ("/cli-i18n/import", test_import);
   g_test_add_func ("/cli-i18n/unknown-model", test_unknown_model);
+  g_test_add_func ("/cli-i18n/deck", test_deck);
   return g_test_run ();
 }

@@ -30,6 +30,8 @@
 #include "hs-attention-map.h"
 #include "hs-colormap.h"
 #include "hs-contour.h"
+#include "hs-dataset.h"
+#include "hs-model.h"
 #include "hs-overlay.h"
 #include "hs-resample.h"
 
@@ -157,6 +159,49 @@ int         hs_deck_open_beneath   (const char *deck_path, const char *relative,
 char       *hs_deck_hash_maps      (HsAttentionMap * const *maps, guint n_maps);
 /* SHA-256 (hex) of a file's bytes read from `fd` (the manifest). */
 char       *hs_deck_hash_fd        (int fd, const char *display, GError **error);
+
+/* --- the deck against its dataset (hs-deck-check.c) ----------------------- */
+
+/* The dataset folder `dataset_path` relative to the folder of the deck at
+ * `deck_path` ("." when it is that folder); NULL with HS_DECK_ERROR_INVALID
+ * when it is not beneath it (symlinks resolved), naming both. */
+char       *hs_deck_relative_dataset (const char *deck_path, const char *dataset_path,
+                                      GError **error);
+/* Opens the deck's dataset (beneath the deck's folder: hs_deck_open_beneath)
+ * and hashes its manifest into *manifest_sha256 (when not NULL).  NULL with
+ * HS_DECK_ERROR_CHANGED (missing, moved, unreadable) or _INVALID (leaves the
+ * folder) naming the deck and the dataset. */
+HsDataset  *hs_deck_open_dataset   (const HsDeck *deck, const char *deck_path,
+                                    char **manifest_sha256, GError **error);
+
+/* What a case shows, found in the dataset. */
+typedef struct {
+  HsInstance *instance;          /* borrowed from the dataset                        */
+  HsSentence *sentence;          /* borrowed; NULL for a prompt                      */
+  const char *text;              /* what A attends to: the sentence's text or the prompt */
+  char       *swapped;           /* what B attends to when swapped, else NULL        */
+} HsDeckTarget;
+
+void        hs_deck_target_clear   (HsDeckTarget *target);
+/* Finds case `number` (from 1) of the deck in `dataset`: its instance, its
+ * sentence (whose text must be the one saved), a map of every precomputed
+ * model for it (and for its swap).  FALSE with HS_DECK_ERROR_CHANGED, one
+ * line naming the deck, the case and what changed. */
+gboolean    hs_deck_case_resolve   (const HsDeck *deck, guint number, const char *deck_path,
+                                    HsDataset *dataset, HsDeckTarget *target, GError **error);
+/* The case's maps in hash order: for each model A, then B when swapped —
+ * read from the dataset, attended now by a live model (through `models`),
+ * or, for a bundle (embedded_maps), read from the deck's folder.  NULL with
+ * the error naming the deck and the case. */
+GPtrArray  *hs_deck_case_load_maps (const HsDeck *deck, guint number, const char *deck_path,
+                                    HsDataset *dataset, const HsDeckTarget *target,
+                                    HsModelCache *models, GError **error);
+/* Checks that every case resolves and shows the maps it was saved with;
+ * appends one line per problem (char*, "DECK: case N: …") to `problems`,
+ * the deck-wide ones (dataset missing, manifest changed) first.  Returns
+ * TRUE when there is none. */
+gboolean    hs_deck_check          (const HsDeck *deck, const char *deck_path,
+                                    HsModelCache *models, GPtrArray *problems);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HsDeck, hs_deck_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HsDeckCase, hs_deck_case_free)

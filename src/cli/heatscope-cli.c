@@ -21,6 +21,7 @@ static const HsCliCommand commands[] = {
   { "figure",    hs_cli_figure,    "compose a publication figure of several panels" },
   { "attend",    hs_cli_attend,    "compute live attention with a built-in model" },
   { "agreement", hs_cli_agreement, "agreement between annotators" },
+  { "deck",      hs_cli_deck,      "build, check and export clinician demo decks" },
 };
 
 static void

@@ -23,6 +23,7 @@ int hs_cli_render    (int argc, char **argv);
 int hs_cli_attend    (int argc, char **argv);
 int hs_cli_agreement (int argc, char **argv);
 int hs_cli_figure    (int argc, char **argv);
+int hs_cli_deck      (int argc, char **argv);
 
 /* Prints "heatscope-cli COMMAND: MESSAGE" to stderr. */
 void hs_cli_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);

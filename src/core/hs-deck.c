@@ -601,11 +601,13 @@ read_case (Reader *r, HjNode *object, const HsJsonPath *path)
                            _("a case needs one of \"sentence\" (a number from 1) or a non-empty \"prompt\""));
       return NULL;
     }
-  if (item->prompt != NULL && !hs_deck_case_is_live (item))
-    {
-      hs_json_fields_fail (r, path, _("a free \"prompt\" needs a live model"));
-      return NULL;
-    }
+  for (guint m = 0; item->prompt != NULL && m < item->models->len; m++)
+    if (!((const HsDeckModel *) g_ptr_array_index (item->models, m))->live)
+      {
+        /* a dataset holds maps of its sentences only */
+        hs_json_fields_fail (r, path, _("a free \"prompt\" needs a live model"));
+        return NULL;
+      }
   if (item->swap && item->prompt != NULL)
     {
       hs_json_fields_fail (r, path,
