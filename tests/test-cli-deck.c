@@ -367,6 +367,130 @@ test_kill_mid_save (void)
     }
 }
 
+static char *
+run_tool (const char * const *argv)
+{
+  g_autofree char *path = g_find_program_in_path (argv[0]);
+  g_autofree char *err = NULL;
+  g_autoptr(GPtrArray) full = g_ptr_array_new ();
+  char *out = NULL;
+  int status = -1;
+
+  if (path == NULL)
+    g_error ("%s is not installed (poppler-utils, in tools/deps.sh)", argv[0]);
+  g_ptr_array_add (full, path);
+  for (guint i = 1; argv[i]; i++)
+    g_ptr_array_add (full, (gpointer) argv[i]);
+  g_ptr_array_add (full, NULL);
+  g_assert_true (hs_test_run ((const char * const *) full->pdata, &out, &err, &status));
+  g_assert_cmpint (status, ==, 0);
+  return out;
+}
+
+/* pdftotext's text with every run of white space one space (the caption
+ * is word-wrapped). */
+static char *
+pdf_text (const char *pdf, int page)
+{
+  g_autofree char *first = g_strdup_printf ("%d", page);
+  const char *argv[] = { "pdftotext", "-enc", "UTF-8", "-f", first, "-l", first, pdf, "-", NULL };
+  g_autofree char *raw = run_tool (argv);
+  g_auto(GStrv) words = g_strsplit_set (raw, " \n\t\f", -1);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; words[i]; i++)
+    if (*words[i])
+      g_string_append_printf (out, "%s%s", out->len ? " " : "", words[i]);
+  return g_string_free (out, FALSE);
+}
+
+/* The number after `field` in pdfinfo's output. */
+static double
+pdf_field (const char *info, const char *field)
+{
+  const char *at = strstr (info, field);
+
+  g_assert_nonnull (at);
+  return g_ascii_strtod (at + strlen (field), NULL);
+}
+
+/* `deck add` ×3 + `export`: a 3-page PDF (A4 or Letter landscape) whose
+ * page N holds case N's sentence and note; the metrics listed with a
+ * number; slides 1920 × 1080. */
+static void
+test_export (void)
+{
+  g_autofree char *dir = make_folder ();
+  g_autofree char *path = make_deck (dir);
+  g_autofree char *ds = g_build_filename (dir, "ds", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "handout.pdf", NULL);
+  g_autofree char *letter = g_build_filename (dir, "letter.pdf", NULL);
+  g_autofree char *slides = g_build_filename (dir, "slides", NULL);
+  const char *export_pdf[] = { "export", path, "-o", pdf, NULL };
+  const char *export_letter[] = { "export", path, "-o", letter, "--page", "letter", NULL };
+  const char *export_png[] = { "export", path, "-o", slides, "--format", "png", NULL };
+  const char *instances[] = { "phantom-000000", "phantom-000001", "phantom-000002" };
+  const guint sentences[] = { 1, 2, 1 };
+  const char *notes[] = { "Single: looks right", "Swap: the map barely moves",
+                          "Grid: three models disagree" };
+  g_autofree char *info = NULL, *info_letter = NULL;
+
+  deck_ok (export_pdf);
+  {
+    const char *argv[] = { "pdfinfo", pdf, NULL };
+    info = run_tool (argv);
+  }
+  g_test_message ("%s", info);
+  g_assert_cmpint (pdf_field (info, "Pages:"), ==, 3);
+  g_assert_cmpfloat_with_epsilon (pdf_field (info, "Page size:"), 841.89, 0.01);
+  g_assert_nonnull (strstr (info, " x 595.28 pts"));
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *text = pdf_text (pdf, (int) i + 1);
+      g_autofree char *sentence = sentence_of (ds, instances[i], sentences[i]);
+      g_autofree char *heading = g_strdup_printf ("Case %u of 3 · %s", i + 1, instances[i]);
+
+      g_test_message ("page %u: %s", i + 1, text);
+      g_assert_nonnull (strstr (text, heading));
+      g_assert_nonnull (strstr (text, sentence));
+      g_assert_nonnull (strstr (text, notes[i]));
+      /* the other cases' notes are on their own pages */
+      g_assert_null (strstr (text, notes[(i + 1) % 3]));
+    }
+  {
+    g_autofree char *text = pdf_text (pdf, 1);
+    /* case 1 lists auroc: a number, from the panel's scores */
+    const char *at = strstr (text, "auroc: a ");
+    g_assert_nonnull (at);
+    g_assert_true (g_ascii_isdigit (at[strlen ("auroc: a ")]));
+  }
+
+  deck_ok (export_letter);
+  {
+    const char *argv[] = { "pdfinfo", letter, NULL };
+    info_letter = run_tool (argv);
+  }
+  g_assert_cmpfloat (pdf_field (info_letter, "Page size:"), ==, 792);
+  g_assert_nonnull (strstr (info_letter, " x 612 pts"));
+
+  deck_ok (export_png);
+  for (guint i = 1; i <= 3; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("case-%02u.png", i);
+      g_autofree char *png = g_build_filename (slides, name, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HsImage) image = hs_image_load (png, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (hs_image_get_width (image), ==, 1920);
+      g_assert_cmpuint (hs_image_get_height (image), ==, 1080);
+    }
+  {
+    g_autofree char *extra = g_build_filename (slides, "case-04.png", NULL);
+    g_assert_false (g_file_test (extra, G_FILE_TEST_EXISTS));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -376,5 +500,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-deck/changed-dataset", test_changed_dataset);
   g_test_add_func ("/cli-deck/bad-decks", test_bad_decks);
   g_test_add_func ("/cli-deck/kill-mid-save", test_kill_mid_save);
+  g_test_add_func ("/cli-deck/export", test_export);
   return g_test_run ();
 }

@@ -158,7 +158,7 @@ static int
 deck_add (int argc, char **argv)
 {
   g_autofree char *instance = NULL, *prompt = NULL, *view = NULL, *scale = NULL;
-  g_autofree char *colormap = NULL, *note = NULL;
+  g_autofree char *colormap = NULL, *note = NULL, *query = NULL;
   g_auto(GStrv) models = NULL, metrics = NULL;
   int sentence = 0;
   double opacity = NAN;
@@ -166,6 +166,7 @@ deck_add (int argc, char **argv)
   GOptionEntry entries[] = {
     { "instance", 0, 0, G_OPTION_ARG_STRING, &instance, "Instance id (required)", "ID" },
     { "sentence", 0, 0, G_OPTION_ARG_INT, &sentence, "The instance's N-th sentence (from 1)", "N" },
+    { "query", 0, 0, G_OPTION_ARG_STRING, &query, "The sentence by its id (the query column of `metrics`) instead of --sentence", "ID" },
     { "prompt", 0, 0, G_OPTION_ARG_STRING, &prompt, "Free text instead of a sentence (a built-in --model)", "TEXT" },
     { "swap", 0, 0, G_OPTION_ARG_NONE, &swap, "Also the prompt with left and right swapped (A | B | A − B)", NULL },
     { "model", 0, 0, G_OPTION_ARG_STRING_ARRAY, &models, "A model of the dataset's maps or a built-in model run live (repeat; default: the sentence's first map)", "M" },
@@ -195,9 +196,10 @@ deck_add (int argc, char **argv)
     "of the maps shown, so `deck validate` names what changed later.");
   if (!hs_cli_parse (context, &argc, &argv, CMD " add"))
     return HS_CLI_EXIT_USAGE;
-  if (argc != 2 || instance == NULL || (sentence > 0) == (prompt != NULL) || sentence < 0)
+  if (argc != 2 || instance == NULL || sentence < 0
+      || (sentence > 0) + (prompt != NULL) + (query != NULL) != 1)
     {
-      hs_cli_error (CMD " add", "expected DECK, --instance and one of --sentence N (from 1) or --prompt TEXT");
+      hs_cli_error (CMD " add", "expected DECK, --instance and one of --sentence N (from 1), --query ID or --prompt TEXT");
       return HS_CLI_EXIT_USAGE;
     }
   deck = hs_cli_deck_load (argv[1]);
@@ -221,6 +223,20 @@ deck_add (int argc, char **argv)
       return HS_CLI_EXIT_INPUT;
     }
 
+  if (query != NULL)
+    {
+      /* the sentence's number from its id: a deck counts sentences */
+      HsInstance *found = hs_dataset_find_instance (dataset, instance);
+      for (guint i = 0; found && i < found->sentences->len; i++)
+        if (g_str_equal (((HsSentence *) g_ptr_array_index (found->sentences, i))->id, query))
+          sentence = (int) i + 1;
+      if (sentence == 0)
+        {
+          hs_cli_error (CMD " add", "%s: instance '%s' has no sentence '%s'", argv[1], instance,
+                        query);
+          return HS_CLI_EXIT_INPUT;
+        }
+    }
   item = hs_deck_case_new (instance);
   g_ptr_array_add (deck->cases, item);
   item->sentence = (guint) sentence;
@@ -384,6 +400,7 @@ hs_cli_deck (int argc, char **argv)
     { "add", deck_add, "add a case (a saved view)" },
     { "list", deck_list, "list the cases" },
     { "validate", deck_validate, "check that every case still resolves" },
+    { "export", hs_cli_deck_export, "write a PDF handout or slide images" },
   };
 
   for (guint i = 0; argc >= 2 && i < G_N_ELEMENTS (sub); i++)

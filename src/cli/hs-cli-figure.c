@@ -26,6 +26,8 @@ typedef struct {
   HsPanelReadout  readout;     /* its read-out and badge, as the compare view's cells show them */
   const char     *quantity;    /* the map's, from the manifest (borrowed); NULL: unstated */
   gboolean        phantom_note;  /* a built-in model's map of a real image */
+  HsScores        scores;      /* against the sentence's target (a swap's: the original's) */
+  gboolean        scored;
 } PanelData;
 
 static void
@@ -305,6 +307,8 @@ load_panel (const Sources *src, const HsFigureSpecPanel *spec, const char *where
           return NULL;
         }
       hs_panel_readout_of_swap (original ? &original_scores : NULL, &scores, &d->readout);
+      d->scores = scores;
+      d->scored = TRUE;
     }
   else if (sentence)
     {
@@ -316,6 +320,8 @@ load_panel (const Sources *src, const HsFigureSpecPanel *spec, const char *where
           return NULL;
         }
       hs_panel_readout_of_scores (&scores, &d->readout);
+      d->scores = scores;
+      d->scored = TRUE;
     }
   /* a title of the spec names the panel; else the note does */
   if (spec->title)
@@ -381,18 +387,12 @@ diff_panel (GPtrArray *data, const HsFigureSpecPanel *spec, const char *where, G
   return d;
 }
 
-/* The panels of the spec, then --panel's, then --diff's, loaded in order;
- * a difference refers to earlier or later panels by number (from 1). */
+/* --diff A,B options appended to `specs` (and their names to `wheres`). */
 static gboolean
-load_panels (const Sources *src, const char *spec_path, GPtrArray *specs, guint n_spec,
-             char **panel_texts, char **diff_texts, GPtrArray *data, GError **error)
+add_diff_options (GPtrArray *specs, GPtrArray *wheres, char **diff_texts, GError **error)
 {
   guint n_base = specs->len;
-  g_autoptr(GPtrArray) wheres = g_ptr_array_new_with_free_func (g_free);
 
-  for (guint i = 0; i < specs->len; i++)
-    g_ptr_array_add (wheres, i < n_spec ? g_strdup_printf ("%s: $.panels[%u]", spec_path, i)
-                                        : g_strdup_printf ("--panel '%s'", panel_texts[i - n_spec]));
   for (guint i = 0; diff_texts && diff_texts[i]; i++)
     {
       HsFigureSpecPanel *d;
@@ -413,6 +413,15 @@ load_panels (const Sources *src, const char *spec_path, GPtrArray *specs, guint 
       g_ptr_array_add (specs, d);
       g_ptr_array_add (wheres, g_strdup_printf ("--diff %s", diff_texts[i]));
     }
+  return TRUE;
+}
+
+/* The panels of `specs` loaded in order, `wheres` naming each in errors;
+ * a difference refers to earlier or later panels by number (from 1). */
+static gboolean
+load_panels (const Sources *src, GPtrArray *specs, GPtrArray *wheres, GPtrArray *data,
+             GError **error)
+{
   /* differences last: their panels may come after them in the spec */
   g_ptr_array_set_size (data, specs->len);
   for (int pass = 0; pass < 2; pass++)
@@ -443,6 +452,36 @@ load_panels (const Sources *src, const char *spec_path, GPtrArray *specs, guint 
           return FALSE;
       }
   return TRUE;
+}
+
+/* The loaded panels as the grid's HsFigurePanel (borrowing from `data`). */
+static void
+append_figure_panels (GPtrArray *data, double opacity, GArray *panels)
+{
+  for (guint i = 0; i < data->len; i++)
+    {
+      PanelData *d = g_ptr_array_index (data, i);
+      HsFigurePanel panel = { 0 };
+
+      hs_figure_view_init (&panel.view);
+      panel.view.image = d->image;
+      panel.view.map = hs_attention_map_peek_values (d->map);
+      panel.view.map_width = hs_attention_map_get_width (d->map);
+      panel.view.map_height = hs_attention_map_get_height (d->map);
+      panel.view.overlay.opacity = opacity;
+      panel.view.boxes = (const HsFigureBox *) (const void *) d->targets.boxes->data;
+      panel.view.n_boxes = d->targets.boxes->len;
+      panel.view.masks = (const HsFigureMask *) (const void *) d->targets.masks->data;
+      panel.view.n_masks = d->targets.masks->len;
+      panel.view.phantom_model_on_real_image = d->phantom_note;
+      panel.title = d->title;
+      panel.note = d->note;
+      panel.badge = d->readout.badge;
+      panel.badge_tone = d->readout.tone;
+      panel.difference = d->difference;
+      panel.quantity = d->quantity;
+      g_array_append_val (panels, panel);
+    }
 }
 
 int
@@ -487,6 +526,7 @@ hs_cli_figure (int argc, char **argv)
   g_autoptr(HsBackendExec) backend = NULL;
   g_autoptr(GPtrArray) specs = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_figure_spec_panel_free);
   g_autoptr(GPtrArray) data = g_ptr_array_new_with_free_func (panel_data_free);
+  g_autoptr(GPtrArray) wheres = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GArray) panels = g_array_new (FALSE, TRUE, sizeof (HsFigurePanel));
   const char *scale_group = NULL;
   Sources src = { 0 };
@@ -618,36 +658,17 @@ hs_cli_figure (int argc, char **argv)
   src.dataset_path = argv[1];
   src.models = models;
   src.backend = backend;
-  if (!load_panels (&src, spec_path, specs, n_spec, panel_specs, diff_specs, data, &error))
+  for (guint i = 0; i < specs->len; i++)
+    g_ptr_array_add (wheres, i < n_spec ? g_strdup_printf ("%s: $.panels[%u]", spec_path, i)
+                                        : g_strdup_printf ("--panel '%s'", panel_specs[i - n_spec]));
+  if (!add_diff_options (specs, wheres, diff_specs, &error)
+      || !load_panels (&src, specs, wheres, data, &error))
     {
       hs_cli_error (CMD, "%s", error->message);
       return error->domain == G_OPTION_ERROR ? HS_CLI_EXIT_USAGE : HS_CLI_EXIT_INPUT;
     }
 
-  for (guint i = 0; i < data->len; i++)
-    {
-      PanelData *d = g_ptr_array_index (data, i);
-      HsFigurePanel panel = { 0 };
-
-      hs_figure_view_init (&panel.view);
-      panel.view.image = d->image;
-      panel.view.map = hs_attention_map_peek_values (d->map);
-      panel.view.map_width = hs_attention_map_get_width (d->map);
-      panel.view.map_height = hs_attention_map_get_height (d->map);
-      panel.view.overlay.opacity = opacity;
-      panel.view.boxes = (const HsFigureBox *) (const void *) d->targets.boxes->data;
-      panel.view.n_boxes = d->targets.boxes->len;
-      panel.view.masks = (const HsFigureMask *) (const void *) d->targets.masks->data;
-      panel.view.n_masks = d->targets.masks->len;
-      panel.view.phantom_model_on_real_image = d->phantom_note;
-      panel.title = d->title;
-      panel.note = d->note;
-      panel.badge = d->readout.badge;
-      panel.badge_tone = d->readout.tone;
-      panel.difference = d->difference;
-      panel.quantity = d->quantity;
-      g_array_append_val (panels, panel);
-    }
+  append_figure_panels (data, opacity, panels);
   grid.panels = (const HsFigurePanel *) (const void *) panels->data;
   grid.n_panels = panels->len;
   grid.columns = columns > 0 ? (guint) columns : MIN (panels->len, 3);
@@ -666,4 +687,53 @@ hs_cli_figure (int argc, char **argv)
       return HS_CLI_EXIT_INPUT;
     }
   return HS_CLI_EXIT_OK;
+}
+
+/* --- for other commands (deck export): hs-cli.h --------------------------- */
+
+struct _HsCliPanels {
+  GPtrArray *data;     /* of PanelData* */
+  GArray    *panels;   /* of HsFigurePanel, borrowing from data */
+};
+
+HsCliPanels *
+hs_cli_panels_load (HsDataset *dataset, const char *dataset_path, HsModelCache *models,
+                    GPtrArray *specs, GPtrArray *wheres, double opacity, GError **error)
+{
+  Sources src = { dataset, dataset_path, models, NULL };
+  HsCliPanels *p = g_new0 (HsCliPanels, 1);
+
+  p->data = g_ptr_array_new_with_free_func (panel_data_free);
+  p->panels = g_array_new (FALSE, TRUE, sizeof (HsFigurePanel));
+  if (!load_panels (&src, specs, wheres, p->data, error))
+    {
+      hs_cli_panels_free (p);
+      return NULL;
+    }
+  append_figure_panels (p->data, opacity, p->panels);
+  return p;
+}
+
+const HsFigurePanel *
+hs_cli_panels_get (HsCliPanels *p, guint *n_panels)
+{
+  *n_panels = p->panels->len;
+  return (const HsFigurePanel *) (const void *) p->panels->data;
+}
+
+const HsScores *
+hs_cli_panels_get_scores (HsCliPanels *p, guint index)
+{
+  PanelData *d = g_ptr_array_index (p->data, index);
+  return d->scored ? &d->scores : NULL;
+}
+
+void
+hs_cli_panels_free (HsCliPanels *p)
+{
+  if (p == NULL)
+    return;
+  g_clear_pointer (&p->panels, g_array_unref);
+  g_clear_pointer (&p->data, g_ptr_array_unref);
+  g_free (p);
 }

@@ -24,6 +24,7 @@ int hs_cli_attend    (int argc, char **argv);
 int hs_cli_agreement (int argc, char **argv);
 int hs_cli_figure    (int argc, char **argv);
 int hs_cli_deck      (int argc, char **argv);
+int hs_cli_deck_export (int argc, char **argv);   /* hs-cli-deck-export.c */
 
 /* Prints "heatscope-cli COMMAND: MESSAGE" to stderr. */
 void hs_cli_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
@@ -71,5 +72,23 @@ gboolean hs_cli_collect_targets (HsDataset *dataset, const HsInstance *instance,
 gboolean hs_cli_collect_layers  (HsDataset *dataset, const HsInstance *instance,
                                  const HsSentence *sentence, HsCliTargets *t, GError **error);
 void     hs_cli_targets_clear   (HsCliTargets *t);
+
+/* A figure's panels loaded exactly as `figure` loads them (hs-cli-figure.c):
+ * images, maps, targets, read-outs and badges; for `deck export`.  `specs`
+ * (HsFigureSpecPanel*) and `wheres` (char*, naming each panel in errors)
+ * run in parallel. */
+typedef struct _HsCliPanels HsCliPanels;
+
+HsCliPanels         *hs_cli_panels_load       (HsDataset *dataset, const char *dataset_path,
+                                               HsModelCache *models, GPtrArray *specs,
+                                               GPtrArray *wheres, double opacity,
+                                               GError **error);
+const HsFigurePanel *hs_cli_panels_get        (HsCliPanels *p, guint *n_panels);
+/* Panel `index`'s scores against its sentence's target; NULL: none (a
+ * free prompt, a difference). */
+const HsScores      *hs_cli_panels_get_scores (HsCliPanels *p, guint index);
+void                 hs_cli_panels_free       (HsCliPanels *p);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HsCliPanels, hs_cli_panels_free)
 
 G_END_DECLS
