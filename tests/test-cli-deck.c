@@ -491,6 +491,73 @@ test_export (void)
   }
 }
 
+/* A live case re-attends on validate: a saved hash that is not the
+ * model's map now is reported as such. */
+static void
+test_live_differs (void)
+{
+  g_autofree char *dir = make_folder ();
+  g_autofree char *path = make_deck (dir);
+  g_autofree char *text = NULL, *edited = NULL, *out = NULL, *err = NULL, *expected = NULL;
+  g_autoptr(HsDeck) deck = NULL;
+  HsDeckCase *grid;
+
+  deck = hs_deck_load (path, NULL);
+  grid = g_ptr_array_index (deck->cases, 2);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  edited = hs_test_replace (text, grid->map_sha256,
+                            "0000000000000000000000000000000000000000000000000000000000000000");
+  g_assert_true (g_file_set_contents (path, edited, -1, NULL));
+  run_validate (path, 1, &out, &err);
+  expected = g_strdup_printf ("%s: case 3: re-attended by the live model, the map differs from the one saved (SHA-256 ", path);
+  g_assert_true (g_str_has_prefix (out, expected));
+  g_assert_nonnull (strstr (out, "saved 000000000000"));
+}
+
+/* --embed-maps: a bundle folder that validates on its own — with the
+ * original dataset gone — and whose maps hash as the deck saved them. */
+static void
+test_bundle (void)
+{
+  g_autofree char *dir = make_folder ();
+  g_autofree char *path = make_deck (dir);
+  g_autofree char *ds = g_build_filename (dir, "ds", NULL);
+  g_autofree char *gone = g_build_filename (dir, "ds-gone", NULL);
+  g_autofree char *bundle = g_build_filename (dir, "talk-bundle", NULL);
+  g_autofree char *bundle_deck = g_build_filename (bundle, "deck.hsdeck", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "from-bundle.pdf", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  const char *export_bundle[] = { "export", path, "-o", bundle, "--embed-maps", NULL };
+  const char *export_pdf[] = { "export", bundle_deck, "-o", pdf, NULL };
+  g_autoptr(HsDeck) original = NULL, embedded = NULL;
+
+  deck_ok (export_bundle);
+  g_assert_cmpint (g_rename (ds, gone), ==, 0);
+  run_validate (bundle_deck, 0, &out, &err);
+  g_assert_cmpstr (out, ==, "ok: 3 cases\n");
+  original = hs_deck_load (path, NULL);
+  embedded = hs_deck_load (bundle_deck, NULL);
+  g_assert_cmpstr (embedded->dataset, ==, ".");
+  for (guint i = 0; i < 3; i++)
+    {
+      HsDeckCase *a = g_ptr_array_index (original->cases, i);
+      HsDeckCase *b = g_ptr_array_index (embedded->cases, i);
+
+      g_assert_cmpstr (a->map_sha256, ==, b->map_sha256);
+      g_assert_nonnull (b->embedded_maps);
+      g_assert_cmpstr (a->note, ==, b->note);
+    }
+  /* case 2 (swap) embeds A and B, case 3 (grid) one map per model */
+  g_assert_cmpuint (g_strv_length (((HsDeckCase *) g_ptr_array_index (embedded->cases, 1))->embedded_maps), ==, 2);
+  g_assert_cmpuint (g_strv_length (((HsDeckCase *) g_ptr_array_index (embedded->cases, 2))->embedded_maps), ==, 3);
+  deck_ok (export_pdf);
+  {
+    const char *argv[] = { "pdfinfo", pdf, NULL };
+    g_autofree char *info = run_tool (argv);
+    g_assert_cmpint (pdf_field (info, "Pages:"), ==, 3);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -501,5 +568,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-deck/bad-decks", test_bad_decks);
   g_test_add_func ("/cli-deck/kill-mid-save", test_kill_mid_save);
   g_test_add_func ("/cli-deck/export", test_export);
+  g_test_add_func ("/cli-deck/live-differs", test_live_differs);
+  g_test_add_func ("/cli-deck/bundle", test_bundle);
   return g_test_run ();
 }

@@ -115,7 +115,7 @@ typedef struct {
   GPtrArray  *cases;             /* of HsDeckCase*                                   */
 } HsDeck;
 
-/* A case with the defaults (those of the app's view state): single view,
+/* A case with the library's defaults (those `heatscope-cli figure` uses): single view,
  * hs_overlay_options_init(), no outline (top-k 10 %), automatic
  * window/level, zoom 1 centred, all layers shown, no reveal. */
 HsDeckCase *hs_deck_case_new       (const char *instance);

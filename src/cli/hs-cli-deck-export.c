@@ -278,13 +278,15 @@ int
 hs_cli_deck_export (int argc, char **argv)
 {
   g_autofree char *output = NULL, *format = NULL, *page = NULL;
+  gboolean embed = FALSE;
   GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The handout (.pdf) or the folder of slides (--format png)", "OUT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The handout (.pdf), the folder of slides (--format png) or the bundle (--embed-maps)", "OUT" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format, "pdf (default) or png: one 1920×1080 image per case in the folder OUT", "FORMAT" },
     { "page", 0, 0, G_OPTION_ARG_STRING, &page, "a4 (default) or letter, landscape", "SIZE" },
+    { "embed-maps", 0, 0, G_OPTION_ARG_NONE, &embed, "A bundle: the new folder OUT holding deck.hsdeck, its instances and the maps each case showed, which presents identically without the models (docs/decks.md)", NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("DECK — a PDF handout or slide images");
+  g_autoptr(GOptionContext) context = g_option_context_new ("DECK — a PDF handout, slide images or a bundle");
   g_autoptr(GError) error = NULL;
   g_autoptr(HsDeck) deck = NULL;
   g_autoptr(HsDataset) dataset = NULL;
@@ -313,12 +315,19 @@ hs_cli_deck_export (int argc, char **argv)
       hs_cli_error (CMD, "--page '%s': expected a4 or letter", page);
       return HS_CLI_EXIT_USAGE;
     }
+  if (embed && (format || page))
+    {
+      hs_cli_error (CMD, "--embed-maps writes a bundle folder: no --format or --page");
+      return HS_CLI_EXIT_USAGE;
+    }
   deck = hs_deck_load (argv[1], &error);
   if (deck == NULL)
     {
       hs_cli_error (CMD, "%s", error->message);
       return HS_CLI_EXIT_INPUT;
     }
+  if (embed)
+    return hs_cli_deck_bundle (deck, argv[1], output);
   dataset = hs_deck_open_dataset (deck, argv[1], NULL, &error);
   if (dataset == NULL)
     {

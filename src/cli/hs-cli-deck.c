@@ -23,6 +23,27 @@ hs_cli_deck_load (const char *path)
   return deck;
 }
 
+/* The options, then exactly one DECK, loaded; NULL with *status set after
+ * printing the problem. */
+static HsDeck *
+parse_deck_argument (GOptionContext *context, int *argc, char ***argv, const char *command,
+                     int *status)
+{
+  HsDeck *deck;
+
+  *status = HS_CLI_EXIT_USAGE;
+  if (!hs_cli_parse (context, argc, argv, command))
+    return NULL;
+  if (*argc != 2)
+    {
+      hs_cli_error (command, "expected DECK");
+      return NULL;
+    }
+  deck = hs_cli_deck_load ((*argv)[1]);
+  *status = HS_CLI_EXIT_INPUT;
+  return deck;
+}
+
 static int
 deck_new (int argc, char **argv)
 {
@@ -309,17 +330,11 @@ deck_list (int argc, char **argv)
 {
   g_autoptr(GOptionContext) context = g_option_context_new ("DECK — list a deck's cases");
   g_autoptr(HsDeck) deck = NULL;
+  int status;
 
-  if (!hs_cli_parse (context, &argc, &argv, CMD " list"))
-    return HS_CLI_EXIT_USAGE;
-  if (argc != 2)
-    {
-      hs_cli_error (CMD " list", "expected DECK");
-      return HS_CLI_EXIT_USAGE;
-    }
-  deck = hs_cli_deck_load (argv[1]);
+  deck = parse_deck_argument (context, &argc, &argv, CMD " list", &status);
   if (deck == NULL)
-    return HS_CLI_EXIT_INPUT;
+    return status;
   printf ("dataset %s, %u case%s\n", deck->dataset, deck->cases->len,
           deck->cases->len == 1 ? "" : "s");
   for (guint i = 0; i < deck->cases->len; i++)
@@ -358,22 +373,16 @@ deck_validate (int argc, char **argv)
   g_autoptr(HsDeck) deck = NULL;
   g_autoptr(HsModelCache) cache = NULL;
   g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  int status;
 
   g_option_context_set_summary (context,
     "Opens the deck's dataset and checks every case: the instance, the sentence (and its text),\n"
     "each model's map, and that the maps hash as when the case was saved (a live model is run\n"
     "again).  Prints one line per problem naming the deck, the case and what changed, and exits\n"
     "with status 1 if there is any; prints \"ok: N cases\" otherwise.");
-  if (!hs_cli_parse (context, &argc, &argv, CMD " validate"))
-    return HS_CLI_EXIT_USAGE;
-  if (argc != 2)
-    {
-      hs_cli_error (CMD " validate", "expected DECK");
-      return HS_CLI_EXIT_USAGE;
-    }
-  deck = hs_cli_deck_load (argv[1]);
+  deck = parse_deck_argument (context, &argc, &argv, CMD " validate", &status);
   if (deck == NULL)
-    return HS_CLI_EXIT_INPUT;
+    return status;
   cache = hs_model_cache_new ();
   if (!hs_deck_check (deck, argv[1], cache, problems))
     {
@@ -400,7 +409,7 @@ hs_cli_deck (int argc, char **argv)
     { "add", deck_add, "add a case (a saved view)" },
     { "list", deck_list, "list the cases" },
     { "validate", deck_validate, "check that every case still resolves" },
-    { "export", hs_cli_deck_export, "write a PDF handout or slide images" },
+    { "export", hs_cli_deck_export, "write a PDF handout, slide images or a bundle with its maps" },
   };
 
   for (guint i = 0; argc >= 2 && i < G_N_ELEMENTS (sub); i++)

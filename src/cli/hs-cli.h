@@ -25,6 +25,8 @@ int hs_cli_agreement (int argc, char **argv);
 int hs_cli_figure    (int argc, char **argv);
 int hs_cli_deck      (int argc, char **argv);
 int hs_cli_deck_export (int argc, char **argv);   /* hs-cli-deck-export.c */
+/* deck export --embed-maps (hs-cli-deck-bundle.c): the bundle folder OUT. */
+int hs_cli_deck_bundle (const HsDeck *deck, const char *deck_path, const char *output);
 
 /* Prints "heatscope-cli COMMAND: MESSAGE" to stderr. */
 void hs_cli_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
