@@ -819,6 +819,21 @@ close_object (GString *out, const char *indent)
   g_string_append_printf (out, "\n%s}", indent);
 }
 
+/* "key": { … }, as a member at `indent`: open, then end. */
+static void
+open_member_object (GString *out, const char *indent, const char *key)
+{
+  put_key (out, indent, key);
+  g_string_append (out, "{\n");
+}
+
+static void
+end_member_object (GString *out, const char *indent)
+{
+  close_object (out, indent);
+  g_string_append (out, ",\n");
+}
+
 static void
 put_case (GString *out, const HsDeckCase *item)
 {
@@ -850,11 +865,9 @@ put_case (GString *out, const HsDeckCase *item)
   g_string_append (out, "],\n");
   put_text (out, in, "view", hs_deck_view_to_string (item->view));
 
-  put_key (out, in, "overlay");
-  g_string_append (out, "{\n");
+  open_member_object (out, in, "overlay");
   put_text (out, in2, "colormap", hs_colormap_to_string (item->overlay.colormap));
-  put_key (out, in2, "scale");
-  g_string_append (out, "{\n");
+  open_member_object (out, in2, "scale");
   put_text (out, in3, "mode", hs_scale_mode_to_string (scale->mode));
   if (scale->mode == HS_SCALE_FIXED || scale->mode == HS_SCALE_SHARED)
     {
@@ -867,8 +880,7 @@ put_case (GString *out, const HsDeckCase *item)
       put_number (out, in3, "percentile_high", scale->p_hi);
     }
   put_bool (out, in3, "symmetric", scale->symmetric);
-  close_object (out, in2);
-  g_string_append (out, ",\n");
+  end_member_object (out, in2);
   put_text (out, in2, "strength_curve", hs_strength_to_string (item->overlay.strength));
   put_number (out, in2, "strength", item->overlay.strength_param);
   put_number (out, in2, "threshold", item->overlay.threshold);
@@ -879,23 +891,18 @@ put_case (GString *out, const HsDeckCase *item)
   put_number (out, in2, "outline_top_k", item->outline_top_k);
   put_number (out, in2, "window_center", item->window_center);
   put_number (out, in2, "window_width", item->window_width);
-  close_object (out, in);
-  g_string_append (out, ",\n");
+  end_member_object (out, in);
 
-  put_key (out, in, "viewport");
-  g_string_append (out, "{\n");
+  open_member_object (out, in, "viewport");
   put_number (out, in2, "zoom", item->zoom);
   put_number (out, in2, "center_x", item->center_x);
   put_number (out, in2, "center_y", item->center_y);
-  close_object (out, in);
-  g_string_append (out, ",\n");
-  put_key (out, in, "layers");
-  g_string_append (out, "{\n");
+  end_member_object (out, in);
+  open_member_object (out, in, "layers");
   put_bool (out, in2, "overlay", item->show_overlay);
   put_bool (out, in2, "boxes", item->show_boxes);
   put_bool (out, in2, "masks", item->show_masks);
-  close_object (out, in);
-  g_string_append (out, ",\n");
+  end_member_object (out, in);
 
   if (item->note != NULL)
     put_text (out, in, "note", item->note);
