@@ -7,6 +7,8 @@
 #include "hs-ui-fixture.h"
 #include "hs-results-window.h"
 
+#include <heatscope/hs-metric-info.h>
+
 static char *dataset_root;
 static char *cli_csv;          /* metrics */
 static char *cli_swap_csv;     /* metrics --perturb swap-left-right */
@@ -320,6 +322,15 @@ test_sort_and_filter (void)
   assert_visible (results, csv, lines);
   assert_screen_rows (results);
   g_clear_pointer (&lines, g_array_unref);
+  /* negative and positive values (laterality in [−1, 1]), both directions */
+  for (int descending = 0; descending < 2; descending++)
+    {
+      g_assert_true (hs_results_window_sort_by (results, "laterality", descending));
+      lines = cli_lines (csv, NULL, NULL, "laterality", descending);
+      assert_visible (results, csv, lines);
+      g_clear_pointer (&lines, g_array_unref);
+    }
+  g_assert_true (hs_results_window_sort_by (results, "mass_in_target", TRUE));
   g_assert_false (hs_results_window_sort_by (results, "no-such-column", TRUE));
 
   /* Filters, each against the CLI's rows; the sort stays. */
@@ -398,6 +409,98 @@ test_open_row (void)
   hs_ui_destroy_window (window);
 }
 
+/* The header widgets of the column view (GTK 4.8: GtkColumnViewTitle in
+ * the header row, each with its column's title as a label), in order. */
+static void
+collect_titles (GtkWidget *widget, GPtrArray *titles)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (g_str_equal (G_OBJECT_TYPE_NAME (child), "GtkColumnViewTitle"))
+      g_ptr_array_add (titles, child);
+    else if (!GTK_IS_LIST_VIEW (child))
+      collect_titles (child, titles);
+}
+
+static const char *
+title_text (GtkWidget *title)
+{
+  for (GtkWidget *w = title; w != NULL; w = gtk_widget_get_first_child (w))
+    if (GTK_IS_LABEL (w))
+      return gtk_label_get_text (GTK_LABEL (w));
+  return NULL;
+}
+
+/* Every metric column's header tells what the metric is: its tooltip is
+ * the library's definition, range and direction (hs_metric_info_tooltip),
+ * a delta_ column's says it is the change of that metric; the tooltip is
+ * what GTK finds under the pointer (the deepest widget with a tooltip at
+ * the header's centre is the header).  Checked for the CSV's columns with
+ * and without a perturbation (the columns are rebuilt). */
+static void
+assert_header_tooltips (HsResultsWindow *results, Csv *csv)
+{
+  GtkWidget *view = GTK_WIDGET (hs_results_window_get_view (results));
+  g_autoptr(GPtrArray) titles = g_ptr_array_new ();
+  guint n_metrics = 0, n_picked = 0;
+
+  hs_ui_settle ();
+  collect_titles (view, titles);
+  g_assert_cmpuint (titles->len, ==, g_strv_length (csv->header));
+  for (guint i = 0; i < titles->len; i++)
+    {
+      GtkWidget *title = g_ptr_array_index (titles, i);
+      const char *name = title_text (title);
+      const char *tip = gtk_widget_get_tooltip_text (title);
+      const HsMetricInfo *info;
+      g_autofree char *definition = NULL;
+      graphene_point_t centre;
+      GtkWidget *picked;
+
+      g_assert_nonnull (name);
+      if (i < 4)
+        {
+          /* Instance, Sentence, Model, Subsets: not metrics, no tooltip */
+          g_assert_null (tip);
+          continue;
+        }
+      /* the CSV's value columns (after instance, query, model, subsets) */
+      g_assert_true (g_strv_contains ((const char * const *) csv->header + 4, name));
+      info = hs_metric_info_lookup (name);
+      g_assert_nonnull (info);
+      n_metrics++;
+      definition = hs_metric_info_tooltip (info);
+      g_assert_nonnull (tip);
+      if (g_str_has_prefix (name, "delta_"))
+        {
+          g_autofree char *first = g_strdup_printf ("Δ %s: ", name + strlen ("delta_"));
+
+          g_assert_true (g_str_has_prefix (tip, first));
+          g_assert_true (g_str_has_suffix (tip, definition));
+        }
+      else
+        g_assert_cmpstr (tip, ==, definition);
+      /* the one-line definition itself, from the library's table */
+      g_assert_nonnull (strstr (tip, hs_metric_info_get_definition (info)));
+      /* under the pointer: the widget GTK asks for a tooltip */
+      g_assert_true (gtk_widget_compute_point (title, view,
+                                               &GRAPHENE_POINT_INIT (gtk_widget_get_width (title) / 2.f,
+                                                                     gtk_widget_get_height (title) / 2.f),
+                                               &centre));
+      if (centre.x < 0 || centre.x >= gtk_widget_get_width (view))
+        continue;   /* scrolled out of the window: not under any pointer */
+      picked = gtk_widget_pick (view, centre.x, centre.y, GTK_PICK_DEFAULT);
+      while (picked != NULL && !gtk_widget_get_has_tooltip (picked))
+        picked = gtk_widget_get_parent (picked);
+      if (picked != title)
+        g_error ("%s at (%.0f, %.0f): the pointer finds %s", name, centre.x, centre.y,
+                 picked ? G_OBJECT_TYPE_NAME (picked) : "nothing");
+      n_picked++;
+    }
+  g_assert_cmpuint (n_metrics, >, 4);
+  g_assert_cmpuint (n_picked, >, 2);
+}
+
 static void
 test_perturbation_and_cache (void)
 {
@@ -413,6 +516,12 @@ test_perturbation_and_cache (void)
   window = open_dataset ();
   results = open_results (window);
   plain = hs_results_window_get_model (results);
+  {
+    Csv *plain_csv = csv_parse (cli_csv);
+
+    assert_header_tooltips (results, plain_csv);
+    csv_free (plain_csv);
+  }
 
   g_assert_true (hs_results_window_set_perturbation (results, "swap-left-right"));
   hs_ui_wait_until (model_complete, results);
@@ -420,6 +529,7 @@ test_perturbation_and_cache (void)
   g_assert_true (swap != plain);
   /* Deltas, sym_kl and swap_response: the CLI's values exactly. */
   g_assert_cmpstr (csv->header[g_strv_length (csv->header) - 1], ==, "swap_response");
+  assert_header_tooltips (results, csv);
   text = export (results);
   g_assert_cmpstr (text, ==, cli_swap_csv);
   {

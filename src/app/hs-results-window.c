@@ -235,6 +235,84 @@ find_column (HsResultsWindow *self, const char *name)
   return NULL;
 }
 
+/* ---- header tooltips --------------------------------------------------------- */
+
+/* The tooltip of a column named `name`: the metric's definition, range and
+ * direction from the library's table (a delta_ column says it is the
+ * change); NULL for the columns that are not numbers of the table. */
+static char *
+column_tooltip (const char *name)
+{
+  const HsMetricInfo *info = hs_metric_info_lookup (name);
+  g_autofree char *definition = NULL;
+
+  if (info == NULL)
+    return NULL;
+  definition = hs_metric_info_tooltip (info);
+  if (g_str_has_prefix (name, "delta_"))
+    /* TRANSLATORS: the first line of a results column's tooltip, e.g. for delta_auroc */
+    return g_strdup_printf (_("Δ %s: perturbed − original, against the original target\n%s"),
+                            info->name, definition);
+  return g_steal_pointer (&definition);
+}
+
+/* The first label under `widget` (a header's title). */
+static GtkLabel *
+first_label (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget))
+    return GTK_LABEL (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *label = first_label (child);
+      if (label)
+        return label;
+    }
+  return NULL;
+}
+
+/* GTK 4.8 has no API for a column header's widget or tooltip (no header
+ * factory per column): each header is a GtkColumnViewTitle in the view's
+ * header row, created when its column is added, with the column's title as
+ * its label.  Each gets its column's definition as its own tooltip, found
+ * by that title (unique: the column names), so hovering the header of
+ * "auroc" tells what AUROC is. */
+static void
+set_header_tooltips (GtkWidget *widget, GHashTable *tooltips)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (g_str_equal (G_OBJECT_TYPE_NAME (child), "GtkColumnViewTitle"))
+        {
+          GtkLabel *label = first_label (child);
+          const char *tip = label ? g_hash_table_lookup (tooltips, gtk_label_get_text (label)) : NULL;
+
+          gtk_widget_set_tooltip_text (child, tip);
+        }
+      else if (!GTK_IS_LIST_VIEW (child) && !g_str_equal (G_OBJECT_TYPE_NAME (child), "GtkColumnListView"))
+        set_header_tooltips (child, tooltips);
+    }
+}
+
+static void
+update_header_tooltips (HsResultsWindow *self)
+{
+  GListModel *columns = gtk_column_view_get_columns (self->view);
+  g_autoptr(GHashTable) tooltips = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      char *tip = column_tooltip (g_object_get_data (G_OBJECT (column), "hs-name"));
+
+      if (tip)
+        g_hash_table_insert (tooltips, g_strdup (gtk_column_view_column_get_title (column)), tip);
+    }
+  set_header_tooltips (GTK_WIDGET (self->view), tooltips);
+}
+
 /* One column per CSV column of the shown model; the sort carries over by name. */
 static void
 rebuild_columns (HsResultsWindow *self)
@@ -265,6 +343,7 @@ rebuild_columns (HsResultsWindow *self)
 
       add_column (self, HS_RESULTS_COLUMN_VALUES + (int) k, name, name);
     }
+  update_header_tooltips (self);
   self->rebuilding = FALSE;
   sorted = self->sort_name != NULL ? find_column (self, self->sort_name) : NULL;
   gtk_column_view_sort_by_column (self->view, sorted,
@@ -690,8 +769,15 @@ build_bar (HsResultsWindow *self, GtkBox *box)
   gtk_box_append (box, GTK_WIDGET (self->model_dropdown));
 
   self->wrong_side = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("_Wrong side")));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->wrong_side),
-                               _("Only maps whose mass lies on the other side than their target (wrong_side = 1)"));
+  {
+    /* the filter, then what wrong_side is (the library's table) */
+    g_autofree char *definition = hs_metric_info_tooltip (hs_metric_info_lookup ("wrong_side"));
+    g_autofree char *tip = g_strdup_printf ("%s\n\nwrong_side: %s",
+                                            _("Only maps whose mass lies on the other side than their target (wrong_side = 1)"),
+                                            definition);
+
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->wrong_side), tip);
+  }
   g_signal_connect_swapped (self->wrong_side, "toggled", G_CALLBACK (on_filter_changed), self);
   gtk_box_append (box, GTK_WIDGET (self->wrong_side));
 
