@@ -15,6 +15,7 @@ T.update({
  # colour bar, No-Attn gauge and caption (hs-legend.c)
  "No-Attn mass": "No-Attn-Anteil",
  "model %s · instance %s": "Modell %s · Fall %s",
+ "A %s · B %s": "A %s · B %s",
  "model %s": "Modell %s",
  "instance %s": "Fall %s",
  "legend length %g or font size %g is not a positive number":

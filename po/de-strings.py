@@ -505,7 +505,6 @@ T.update({
    (" · %u Live-Karte wird berechnet", " · %u Live-Karten werden berechnet"),
  (" · %u failed", " · %u failed"): (" · %u fehlgeschlagen", " · %u fehlgeschlagen"),
  "Live model %s: %s": "Live-Modell %s: %s",
- "%s · “%s”": "%s · „%s“",
  "Attending with %s…": "Aufmerksamkeit mit %s …",
  # hs-window.c (start-up of large datasets), so the translation stays complete
  "Only the first %u instances could be read: %s": "Nur die ersten %u Fälle konnten gelesen werden: %s",
@@ -621,6 +620,7 @@ T.update({
  "Only rows of this subset": "Nur Zeilen dieser Teilmenge",
  "Only rows of this model": "Nur Zeilen dieses Modells",
  "_Wrong side": "_Falsche Seite",
+ "Δ %s: perturbed − original, against the original target\n%s": "Δ %s: verändert − Original, gemessen am ursprünglichen Ziel\n%s",
  "Only maps whose mass lies on the other side than their target (wrong_side = 1)":
    "Nur Karten, deren Masse auf der anderen Seite als ihr Ziel liegt (wrong_side = 1)",
  "Add the deltas of a perturbation (McInerney et al. §3.1)":

@@ -711,6 +711,47 @@ test_title_above (void)
   g_assert_cmpuint (l.n_title_lines, ==, 0);
 }
 
+/* Captions never nest quotes: a prompt's own double quotes (straight or
+ * curly) become single ones inside the caption's pair, and a comparison's
+ * caption is built from its fields, each prompt quoted once. */
+static void
+test_caption_quotes (void)
+{
+  static const struct { const char *in, *out; } cases[] = {
+    { "There is a nodule in the right lung.", "“There is a nodule in the right lung.”" },
+    { "No \"acute\" findings.", "“No ‘acute’ findings.”" },
+    { "No “acute” findings; the “left” lung.", "“No ‘acute’ findings; the ‘left’ lung.”" },
+    { "The patient’s \"heart\"", "“The patient’s ‘heart’”" },
+    { "", "“”" },
+  };
+  g_autofree char *pair = NULL, *one = NULL, *nested = NULL, *bare = NULL;
+  HsCaption caption = { "Quote \"this\"", "m", "i", FALSE };
+  g_autofree char *line = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *q = hs_caption_quote (cases[i].in);
+      g_assert_cmpstr (q, ==, cases[i].out);
+    }
+  pair = hs_caption_compare_string ("hand-00", "Opacity in the right lung.", "Opacity in the left lung.");
+  g_assert_cmpstr (pair, ==, "hand-00 · A “Opacity in the right lung.” · B “Opacity in the left lung.”");
+  one = hs_caption_compare_string ("hand-00", "Opacity in the right lung.", NULL);
+  g_assert_cmpstr (one, ==, "hand-00 · “Opacity in the right lung.”");
+  nested = hs_caption_compare_string ("p1", "A \"big\" heart.", "");
+  g_assert_cmpstr (nested, ==, "p1 · “A ‘big’ heart.”");
+  bare = hs_caption_compare_string (NULL, NULL, NULL);
+  g_assert_cmpstr (bare, ==, "");
+  /* the canvas's caption line and its layout too */
+  line = hs_caption_to_string (&caption);
+  g_assert_cmpstr (line, ==, "“Quote ‘this’” · model m · instance i");
+  {
+    g_autoptr(GPtrArray) lines = hs_caption_layout (&caption, 1000, 12, 0, NULL);
+    const HsCaptionLine *first = g_ptr_array_index (lines, 0);
+
+    g_assert_cmpstr (first->text, ==, "“Quote ‘this’”");
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -723,6 +764,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/legend/scale-label", test_scale_label);
   g_test_add_func ("/hs/legend/title-above", test_title_above);
   g_test_add_func ("/hs/legend/caption", test_caption);
+  g_test_add_func ("/hs/legend/caption-quotes", test_caption_quotes);
   g_test_add_func ("/hs/legend/region-palette", test_region_palette);
   g_test_add_func ("/hs/legend/locale", test_locale);
   g_test_add_func ("/hs/legend/draw", test_draw);

@@ -83,6 +83,35 @@ expected_ranges (double *lo, double *hi, double *m)
     }
 }
 
+/* Curly double quotes in `text` never nest: every “ is closed by a ” before
+ * the next “ opens (a caption quotes each prompt once). */
+static void
+assert_quotes_flat (const char *text)
+{
+  int depth = 0, pairs = 0;
+
+  for (const char *c = text; *c; c = g_utf8_next_char (c))
+    {
+      gunichar u = g_utf8_get_char (c);
+
+      g_assert_cmpuint (u, !=, '"');
+      if (u == 0x201C)
+        {
+          if (depth != 0)
+            g_error ("nested quotes in \"%s\"", text);
+          depth = 1;
+        }
+      else if (u == 0x201D)
+        {
+          g_assert_cmpint (depth, ==, 1);
+          depth = 0;
+          pairs++;
+        }
+    }
+  g_assert_cmpint (depth, ==, 0);
+  g_assert_cmpint (pairs, >, 0);
+}
+
 static void
 test_pair_swapped (void)
 {
@@ -106,6 +135,34 @@ test_pair_swapped (void)
   g_assert_nonnull (strstr (hs_compare_view_get_title (t.view, 0), "original"));
   g_assert_nonnull (strstr (hs_compare_view_get_title (t.view, 1), "swapped"));
   g_assert_cmpstr (hs_compare_view_get_title (t.view, 2), ==, "A − B");
+  /* The caption: the instance and both prompts, each quoted once. */
+  g_assert_cmpstr (hs_compare_view_get_caption (t.view), ==,
+                   "hand-00 · A “" HS_UI_S0 "” · B “" HS_UI_S0_SWAPPED "”");
+  assert_quotes_flat (hs_compare_view_get_caption (t.view));
+  {
+    /* a sentence with its own quotes (straight, as report text has them):
+     * they turn single inside the caption's pair */
+    g_autofree char *swapped = hs_text_swap_sides ("There is a \"nodule\" in the right lung.");
+    HsSentence *quoted = hs_sentence_new ("sq", "There is a \"nodule\" in the right lung.");
+    HsMapRef *ref_a = hs_map_ref_new ("grounded", "sq", "maps/hand-00-s0.npy");
+    HsMapRef *ref_b = hs_map_ref_new ("grounded", NULL, "maps/hand-00-s0-swap.npy");
+
+    hs_sentence_add_target (quoted, "right lung");
+    hs_instance_add_sentence (t.instance, quoted);
+    hs_map_ref_set_prompt (ref_b, swapped);
+    hs_instance_add_map (t.instance, ref_a);
+    hs_instance_add_map (t.instance, ref_b);
+    g_assert_true (hs_compare_view_load (t.view, t.dataset, t.instance, quoted, "grounded", &error));
+    g_assert_no_error (error);
+    hs_ui_settle ();
+    g_assert_cmpstr (hs_compare_view_get_caption (t.view), ==,
+                     "hand-00 · A “There is a ‘nodule’ in the right lung.” · "
+                     "B “There is a ‘nodule’ in the left lung.”");
+    assert_quotes_flat (hs_compare_view_get_caption (t.view));
+    g_assert_true (hs_compare_view_load (t.view, t.dataset, t.instance, s0, "grounded", &error));
+    g_assert_no_error (error);
+    hs_ui_settle ();
+  }
 
   /* One shared scale for A and B: min..max over both maps. */
   expected_ranges (&lo, &hi, &m);

@@ -152,6 +152,16 @@ void       hs_caption_draw      (GPtrArray *lines, cairo_t *cr, double x, double
 /* One line for a label: "“prompt” · model M · instance I" (then
  * " · phantom-trained model on a real image" when flagged). */
 char      *hs_caption_to_string (const HsCaption *caption);
+/* `text` (a prompt) in double curly quotes, its own double quotes (" “ ”)
+ * turned into single ones (‘ ’), so that a caption's quotes never nest;
+ * invalid UTF-8 made valid.  Free with g_free. */
+char      *hs_caption_quote     (const char *text);
+/* The one-line caption of a comparison, from its fields: "I · “a”" for two
+ * maps of one prompt, "I · A “a” · B “b”" for a prompt and another (its
+ * left/right swap); each prompt quoted by hs_caption_quote, NULL or empty
+ * fields left out (translated).  Free with g_free. */
+char      *hs_caption_compare_string (const char *instance, const char *prompt_a,
+                                      const char *prompt_b);
 /* "phantom-trained model on a real image", translated: the words every view
  * and export uses for HsCaption.phantom_model_on_real_image. */
 const char *hs_caption_phantom_note (void);

@@ -3,6 +3,7 @@
  * newest load wins
  */
 #include <glib/gi18n.h>
+#include <heatscope/hs-legend.h>
 #include <heatscope/hs-model.h>
 #include <heatscope/hs-text.h>
 
@@ -110,8 +111,12 @@ request_live (HsCompareView *self, HsDataset *dataset, HsInstance *instance, gui
 
 /* ---- loading from a dataset ----------------------------------------------------- */
 
+/* The caption above the cells (and of the export): the instance and the
+ * prompt, or both prompts of a swapped pair, from these fields by the
+ * legend module (each quoted once, quotes inside turned single). */
 static void
-set_prompt_label (HsCompareView *self, HsInstance *instance, const char *prompt)
+set_prompt_label (HsCompareView *self, HsInstance *instance, const char *prompt,
+                  const char *prompt_b)
 {
   g_autofree char *text = NULL;
 
@@ -120,7 +125,7 @@ set_prompt_label (HsCompareView *self, HsInstance *instance, const char *prompt)
       gtk_label_set_text (self->prompt_label, "");
       return;
     }
-  text = g_strdup_printf (_("%s · “%s”"), instance->id, prompt != NULL ? prompt : "");
+  text = hs_caption_compare_string (instance->id, prompt, prompt_b);
   gtk_label_set_text (self->prompt_label, text);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->prompt_label), text);
 }
@@ -129,7 +134,7 @@ set_prompt_label (HsCompareView *self, HsInstance *instance, const char *prompt)
  * sentence's target. */
 static gboolean
 load_common (HsCompareView *self, HsDataset *dataset, HsInstance *instance, HsSentence *sentence,
-             HsImage *image, GError **error)
+             const char *swapped, HsImage *image, GError **error)
 {
   g_autoptr(HsImage) decoded = NULL;
   g_autoptr(GPtrArray) regions = NULL;
@@ -150,7 +155,7 @@ load_common (HsCompareView *self, HsDataset *dataset, HsInstance *instance, HsSe
       self->dataset = hs_dataset_ref (dataset);
     }
   hs_compare_view_set_image (self, image, regions, masks);
-  set_prompt_label (self, instance, sentence->text);
+  set_prompt_label (self, instance, sentence->text, swapped);
   return TRUE;
 }
 
@@ -240,7 +245,7 @@ hs_compare_view_load (HsCompareView *self, HsDataset *dataset, HsInstance *insta
       return FALSE;
     }
 
-  if (!load_common (self, dataset, instance, sentence, NULL, error))
+  if (!load_common (self, dataset, instance, sentence, swapped_pair ? swapped : NULL, NULL, error))
     return FALSE;
   a = hs_dataset_load_map (dataset, ref_a, error);
   if (a == NULL)
@@ -280,7 +285,7 @@ hs_compare_view_load_live (HsCompareView *self, HsDataset *dataset, HsInstance *
                    instance->id, sentence->id);
       return FALSE;
     }
-  if (!load_common (self, dataset, instance, sentence, image, error))
+  if (!load_common (self, dataset, instance, sentence, swapped, image, error))
     return FALSE;
   g_set_object (&self->live, live);
   name = hs_live_attend_display_name (model);
@@ -332,7 +337,7 @@ hs_compare_view_load_grid_live (HsCompareView *self, HsDataset *dataset, HsInsta
                    _("Instance %s: no model has a map for sentence %s"), instance->id, sentence->id);
       return FALSE;
     }
-  if (!load_common (self, dataset, instance, sentence, image, error))
+  if (!load_common (self, dataset, instance, sentence, NULL, image, error))
     return FALSE;
   if (n_live > 0)
     g_set_object (&self->live, live);

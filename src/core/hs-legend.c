@@ -683,6 +683,52 @@ meta_line (const HsCaption *c)
   return m != NULL ? g_strdup_printf (_("model %s"), m) : g_strdup_printf (_("instance %s"), i);
 }
 
+char *
+hs_caption_quote (const char *text)
+{
+  g_autofree char *valid = g_utf8_make_valid (text ? text : "", -1);
+  GString *out = g_string_new ("“");
+  gboolean open = FALSE;   /* a straight " opens, the next closes */
+
+  for (const char *c = valid; *c; c = g_utf8_next_char (c))
+    {
+      gunichar u = g_utf8_get_char (c);
+
+      if (u == '"')
+        {
+          open = !open;
+          g_string_append (out, open ? "‘" : "’");
+        }
+      else if (u == 0x201C)   /* “ */
+        g_string_append (out, "‘");
+      else if (u == 0x201D)   /* ” */
+        g_string_append (out, "’");
+      else
+        g_string_append_unichar (out, u);
+    }
+  g_string_append (out, "”");
+  return g_string_free (out, FALSE);
+}
+
+char *
+hs_caption_compare_string (const char *instance, const char *prompt_a, const char *prompt_b)
+{
+  g_autofree char *id = instance && *instance ? g_utf8_make_valid (instance, -1) : NULL;
+  g_autofree char *a = prompt_a && *prompt_a ? hs_caption_quote (prompt_a) : NULL;
+  g_autofree char *b = prompt_b && *prompt_b ? hs_caption_quote (prompt_b) : NULL;
+  g_autofree char *prompts = NULL;
+
+  if (a && b)
+    /* TRANSLATORS: the caption of a comparison of two prompts (already
+     * quoted), the maps' panels being A and B */
+    prompts = g_strdup_printf (_("A %s · B %s"), a, b);
+  else
+    prompts = g_strdup (a ? a : b);
+  if (id && prompts)
+    return g_strdup_printf ("%s · %s", id, prompts);
+  return g_strdup (id ? id : prompts ? prompts : "");
+}
+
 const char *
 hs_caption_phantom_note (void)
 {
@@ -712,8 +758,7 @@ hs_caption_layout_with (HsPainter *p, const HsCaption *caption, double width, do
     }
   if (room && caption->prompt && *caption->prompt)
     {
-      g_autofree char *valid = g_utf8_make_valid (caption->prompt, -1);
-      g_autofree char *quoted = g_strdup_printf ("“%s”", valid);
+      g_autofree char *quoted = hs_caption_quote (caption->prompt);
       guint budget = max_lines == 0 ? 0 : meta && max_lines > 1 ? max_lines - 1 : max_lines;
 
       wrap_text (p, lines, quoted, font_size, TRUE, width, budget);
@@ -780,10 +825,7 @@ hs_caption_to_string (const HsCaption *caption)
   g_return_val_if_fail (caption != NULL, NULL);
   meta = meta_line (caption);
   if (caption->prompt && *caption->prompt)
-    {
-      g_autofree char *valid = g_utf8_make_valid (caption->prompt, -1);
-      prompt = g_strdup_printf ("“%s”", valid);
-    }
+    prompt = hs_caption_quote (caption->prompt);
   if (caption->phantom_model_on_real_image)
     {
       g_autofree char *note = g_strdup (hs_caption_phantom_note ());
