@@ -2,6 +2,9 @@
 # generated from heatscope.pot with these by po/fill-po.py; a string missing
 # here makes fill-po.py fail, so the translation stays complete.
 T = {
+ "Export as _Figure (PDF, SVG or PNG)…": "Als _Abbildung exportieren (PDF, SVG oder PNG) …",
+ "Cannot export %s: no map is shown": "%s kann nicht exportiert werden: es wird keine Karte angezeigt",
+ "Cannot export %s: ": "%s kann nicht exportiert werden: ",
  "Heatscope": "Heatscope",
  "Attention Heatmap Viewer": "Betrachter für Aufmerksamkeitskarten",
  "See where image–text models look on radiographs": "Sehen, wohin Bild-Text-Modelle auf Röntgenbildern schauen",
@@ -147,6 +150,7 @@ T = {
  ("shortcut window", "General"): "Allgemein",
  ("shortcut window", "Reload the dataset"): "Den Datensatz neu laden",
  ("shortcut window", "Export the view"): "Die Ansicht exportieren",
+ ("shortcut window", "Export the view as a publication figure"): "Die Ansicht als Abbildung für eine Veröffentlichung exportieren",
  ("shortcut window", "Show keyboard shortcuts"): "Tastenkürzel anzeigen",
  ("shortcut window", "Quit"): "Beenden",
  ("shortcut window", "Instances"): "Fälle",

@@ -2,6 +2,7 @@
 #include "hs-ui-fixture.h"
 
 #include "hs-window.h"
+#include "hs-view-state.h"
 #include "hs-annotation-window.h"
 #include "hs-application.h"
 # include "hs-canvas.h"
@@ -687,6 +688,85 @@ test_application (void)
   g_object_unref (app);
 }
 
+/* win.export-figure's file, the current view through the composer: byte
+ * for byte what `heatscope-cli figure` writes for the same panel (instance,
+ * sentence, model) with the app's colour map, opacity and threshold and the
+ * remembered page size, in SVG and PNG; it carries the read-out and badge
+ * of the map against its target. */
+static void
+test_export_figure (void)
+{
+  HsWindow *window;
+  g_autofree char *tmp = hs_test_make_tmpdir ();
+  g_autofree char *spec = g_build_filename (tmp, "fig.json", NULL);
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  char opacity[G_ASCII_DTOSTR_BUF_SIZE], threshold[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (hs_ui_skip_without_display ())
+    return;
+  hs_ui_reset_settings ();
+  settings = hs_settings_new ();
+  g_settings_set_string (settings, "figure-width", "89mm");
+  g_settings_set_double (settings, "figure-dpi", 100);
+  g_settings_set_double (settings, "figure-font-size", 6);
+  window = hs_ui_new_window ();
+  open_path (window, dataset_root);
+  g_assert_cmpstr (hs_window_get_model (window), ==, "grounded");
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-figure"));
+  json = g_strdup_printf ("{\"width\": \"89mm\", \"dpi\": 100, \"font_size\": 6, "
+                          "\"colormap\": \"%s\", \"opacity\": %s, \"threshold\": %s, "
+                          "\"panels\": [{\"instance\": \"hand-00\", \"query\": \"s0\", "
+                          "\"model\": \"grounded\"}]}",
+                          HS_VIEW_STATE_DEFAULT_COLORMAP,
+                          g_ascii_dtostr (opacity, sizeof opacity, HS_VIEW_STATE_DEFAULT_OPACITY),
+                          g_ascii_dtostr (threshold, sizeof threshold, HS_VIEW_STATE_DEFAULT_THRESHOLD));
+  g_assert_true (g_file_set_contents (spec, json, -1, NULL));
+  for (const char *const *ext = (const char *const[]) { "svg", "png", NULL }; *ext; ext++)
+    {
+      g_autofree char *app_name = g_strdup_printf ("app.%s", *ext);
+      g_autofree char *cli_name = g_strdup_printf ("cli.%s", *ext);
+      g_autofree char *app = g_build_filename (tmp, app_name, NULL);
+      g_autofree char *cli = g_build_filename (tmp, cli_name, NULL);
+      const char *args[] = { dataset_root, "--spec", spec, "-o", cli, NULL };
+      g_autofree char *out = NULL, *err = NULL, *a = NULL, *b = NULL;
+      gsize na = 0, nb = 0;
+
+      g_assert_true (hs_window_export_figure (window, app, settings, &error));
+      g_assert_no_error (error);
+      if (hs_test_run_cli ("figure", args, &out, &err) != 0)
+        g_error ("heatscope-cli figure failed: %s", err);
+      g_assert_true (g_file_get_contents (app, &a, &na, NULL));
+      g_assert_true (g_file_get_contents (cli, &b, &nb, NULL));
+      if (na != nb || memcmp (a, b, na) != 0)
+        g_error ("the app's figure (%" G_GSIZE_FORMAT " bytes) and heatscope-cli figure's "
+                 "(%" G_GSIZE_FORMAT ") differ: %s, %s", na, nb, app, cli);
+      if (g_str_equal (*ext, "svg"))
+        {
+          /* 89 mm wide; the prompt as title; the model, instance and read-out
+           * under it with the map's badge, as the compare cells show them */
+          g_assert_nonnull (strstr (a, "width=\"252.28pt\""));
+          g_assert_nonnull (strstr (a, ">" HS_UI_S0 "</text>"));
+          g_assert_nonnull (strstr (a, ">grounded · hand-00 · Laterality "));
+          g_assert_nonnull (strstr (a, ">same side</text>"));
+        }
+    }
+  /* nothing shown: refused, naming the file */
+  hs_ui_destroy_window (window);
+  window = hs_ui_new_window ();
+  {
+    g_autofree char *none = g_build_filename (tmp, "none.pdf", NULL);
+
+    g_assert_false (hs_window_export_figure (window, none, settings, &error));
+    g_assert_nonnull (error);
+    g_assert_nonnull (strstr (error->message, none));
+    g_assert_false (g_file_test (none, G_FILE_TEST_EXISTS));
+  }
+  hs_ui_destroy_window (window);
+  hs_ui_reset_settings ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -705,6 +785,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/window/export-caption", test_export_caption);
   g_test_add_func ("/hs/ui/window/drop", test_drop);
   g_test_add_func ("/hs/ui/window/shortcuts", test_shortcuts);
+  g_test_add_func ("/hs/ui/window/export-figure", test_export_figure);
   g_test_add_func ("/hs/ui/window/tools", test_tools);
   g_test_add_func ("/hs/ui/window/application", test_application);
   status = g_test_run ();

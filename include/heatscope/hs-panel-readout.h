@@ -44,4 +44,14 @@ void  hs_panel_readout_of_swap    (const HsScores *original, const HsScores *swa
 void  hs_panel_readout_of_difference (const double *a, const double *b, gsize n, double m,
                                       HsPanelReadout *readout);
 
+/* A figure panel's title by default: its prompt without the prompt's own
+ * quotes (a title is not quoted, so nothing nests). */
+char *hs_panel_title_of_prompt    (const char *prompt);
+/* The note under a figure panel named by its prompt: "MODEL[ (live)] ·
+ * INSTANCE[ · left/right swapped]", then " · " and the read-out line when
+ * there is one.  The app's current-view figure and `heatscope-cli figure`
+ * write the same words. */
+char *hs_panel_readout_note       (const HsPanelReadout *readout, const char *model,
+                                   gboolean live, const char *instance, gboolean swapped);
+
 G_END_DECLS

@@ -183,6 +183,7 @@ hs_application_set_accels (GtkApplication *app)
     { "win.results",            { "<Control>t", NULL } },
     { "win.attend",             { "<Control><Shift>m", NULL } },
     { "win.export::png",        { "<Control>e", NULL } },
+    { "win.export-figure",      { "<Control><Shift>e", NULL } },
     { "win.search",             { "<Control>f", NULL } },
     { "win.next-instance",      { "<Alt>Down", NULL } },
     { "win.previous-instance",  { "<Alt>Up", NULL } },

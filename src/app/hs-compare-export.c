@@ -11,30 +11,9 @@
 #include <heatscope/hs-figure-grid.h>
 
 #include "hs-compare-view-private.h"
+#include "hs-figure-export.h"
 #include "hs-application.h"
 #include "hs-utils-private.h"
-
-/* The export size: GSettings figure-width/-dpi/-font-size, or defaults. */
-static gboolean
-export_size (GSettings *settings, HsFigureGrid *grid, GError **error)
-{
-  g_autofree char *width = settings ? g_settings_get_string (settings, "figure-width")
-                                    : g_strdup ("183mm");
-
-  if (!hs_figure_parse_length (width, &grid->width, error))
-    return FALSE;
-  if (settings)
-    {
-      grid->dpi = g_settings_get_double (settings, "figure-dpi");
-      grid->font_size = g_settings_get_double (settings, "figure-font-size");
-    }
-  else
-    {
-      grid->dpi = 300;
-      grid->font_size = 7;
-    }
-  return TRUE;
-}
 
 const char *
 hs_compare_view_get_caption (HsCompareView *self)
@@ -67,7 +46,7 @@ hs_compare_view_export (HsCompareView *self, const char *path, GSettings *settin
       return FALSE;
     }
   hs_figure_grid_init (&grid);
-  if (!hs_figure_format_from_path (path, &format, &local) || !export_size (settings, &grid, &local))
+  if (!hs_figure_format_from_path (path, &format, &local) || !hs_figure_export_size (settings, &grid, &local))
     {
       g_set_error (error, HS_COMPARE_VIEW_ERROR, HS_COMPARE_VIEW_ERROR_NOTHING, "%s: %s", path,
                    local->message);
@@ -91,19 +70,7 @@ hs_compare_view_export (HsCompareView *self, const char *path, GSettings *settin
                        hs_compare_cell_get_title (cell));
           return FALSE;
         }
-      hs_figure_view_init (&panel.view);
-      panel.view.image = self->image;
-      panel.view.map = hs_attention_map_peek_values (map);
-      panel.view.map_width = hs_attention_map_get_width (map);
-      panel.view.map_height = hs_attention_map_get_height (map);
-      panel.view.overlay.opacity = hs_view_state_get_opacity (state);
-      panel.view.boxes = (const HsFigureBox *) (const void *) boxes->data;
-      panel.view.n_boxes = boxes->len;
-      panel.view.masks = (const HsFigureMask *) (const void *) masks->data;
-      panel.view.n_masks = masks->len;
-      panel.view.show_overlay = hs_view_state_get_show_overlay (state);
-      panel.view.show_boxes = hs_view_state_get_show_boxes (state);
-      panel.view.show_masks = hs_view_state_get_show_masks (state);
+      hs_figure_export_panel_view (&panel.view, self->image, map, state, boxes, masks);
       /* the canvas's "phantom-trained model on a real image", as on screen */
       panel.view.phantom_model_on_real_image =
         hs_canvas_get_caption_phantom (hs_compare_cell_get_canvas (cell));
@@ -133,65 +100,20 @@ hs_compare_view_export (HsCompareView *self, const char *path, GSettings *settin
   return TRUE;
 }
 
-/* The size choices of the export dialog, preset from the settings; what
- * is chosen is written back, so the next export starts from it. */
-static const char * const width_choices[] = { "89mm", "120mm", "136mm", "183mm", "3.5in", "7in", NULL };
-static const char * const dpi_choices[] = { "150", "300", "600", "1200", NULL };
-static const char * const font_choices[] = { "5", "6", "7", "8", "9", "10", "12", NULL };
-
-/* `current` first (the chooser selects the first option: GTK 4.8's
- * set_choice does not move its drop-down), then the other `values`. */
-static void
-add_choice (GtkFileChooser *chooser, const char *id, const char *label, const char * const *values,
-            const char *current)
-{
-  g_autoptr(GStrvBuilder) options = g_strv_builder_new ();
-  g_auto(GStrv) list = NULL;
-
-  g_strv_builder_add (options, current);
-  for (guint i = 0; values[i]; i++)
-    if (!g_str_equal (values[i], current))
-      g_strv_builder_add (options, values[i]);
-  list = g_strv_builder_end (options);
-  gtk_file_chooser_add_choice (chooser, id, label, (const char **) list, (const char **) list);
-  gtk_file_chooser_set_choice (chooser, id, current);
-}
-
-static char *
-format_number (double value)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%g", value));
-}
-
 GtkFileChooserNative *
 hs_compare_view_new_export_chooser (HsCompareView *self, GSettings *settings)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkFileChooserNative *chooser;
-  g_autofree char *width = g_settings_get_string (settings, "figure-width");
-  g_autofree char *dpi = format_number (g_settings_get_double (settings, "figure-dpi"));
-  g_autofree char *font = format_number (g_settings_get_double (settings, "figure-font-size"));
 
   g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), NULL);
-  chooser = gtk_file_chooser_native_new (_("Export Figure"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "comparison.pdf");
-  add_choice (GTK_FILE_CHOOSER (chooser), "width", _("Width"), width_choices, width);
-  add_choice (GTK_FILE_CHOOSER (chooser), "dpi", _("PNG dpi"), dpi_choices, dpi);
-  add_choice (GTK_FILE_CHOOSER (chooser), "font-size", _("Text (pt)"), font_choices, font);
-  return chooser;
+  return hs_figure_export_chooser_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                       _("Export Figure"), "comparison.pdf", settings);
 }
 
 gboolean
 hs_compare_view_export_chosen (HsCompareView *self, GtkFileChooser *chooser, const char *path,
                                GSettings *settings, GError **error)
 {
-  const char *width = gtk_file_chooser_get_choice (chooser, "width");
-  const char *dpi = gtk_file_chooser_get_choice (chooser, "dpi");
-  const char *font = gtk_file_chooser_get_choice (chooser, "font-size");
-  double points;
-
   g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), FALSE);
   if (path == NULL)
     {
@@ -200,12 +122,7 @@ hs_compare_view_export_chosen (HsCompareView *self, GtkFileChooser *chooser, con
       return FALSE;
     }
   /* remembered before exporting: the choice was the user's either way */
-  if (width && hs_figure_parse_length (width, &points, NULL))
-    g_settings_set_string (settings, "figure-width", width);
-  if (dpi)
-    g_settings_set_double (settings, "figure-dpi", CLAMP (g_ascii_strtod (dpi, NULL), 36, 2400));
-  if (font)
-    g_settings_set_double (settings, "figure-font-size", CLAMP (g_ascii_strtod (font, NULL), 2, 72));
+  hs_figure_export_remember (chooser, settings);
   return hs_compare_view_export (self, path, settings, error);
 }
 

@@ -14,6 +14,7 @@
 
 #include "hs-compare-view-private.h"
 #include "hs-css-private.h"
+#include "hs-utils-private.h"
 
 G_DEFINE_QUARK (hs-compare-view-error-quark, hs_compare_view_error)
 
@@ -134,28 +135,6 @@ new_bar (HsCompareView *self, HsCompareCell *cell, const char *caption, double l
 
 /* ---- read-outs ------------------------------------------------------------ */
 
-static HsTarget *
-build_target (HsCompareView *self, GError **error)
-{
-  g_autoptr(HsTarget) target = NULL;
-  HsEvalGrid grid;
-
-  if (!hs_eval_grid_init (&grid, HS_PROTOCOL_DEFAULT, hs_image_get_width (self->image),
-                          hs_image_get_height (self->image), 0, error))
-    return NULL;
-  target = hs_target_new (&grid);
-  for (guint i = 0; self->regions != NULL && i < self->regions->len; i++)
-    {
-      const HsRegion *region = g_ptr_array_index (self->regions, i);
-      HsImage *mask = self->masks != NULL && i < self->masks->len ? g_ptr_array_index (self->masks, i) : NULL;
-
-      /* Checks the boxes against the image first (hs_box_check). */
-      if (!hs_target_add_region_loaded (target, region, mask, error))
-        return NULL;
-    }
-  return g_steal_pointer (&target);
-}
-
 /* `text` and, under it, the definition of each metric it names (the
  * read-out's tooltip): what "laterality −0.96" or "symmetric KL 10.5" means. */
 static char *
@@ -195,7 +174,7 @@ update_readouts (HsCompareView *self, guint n_scored)
   g_autofree gboolean *scored = g_new0 (gboolean, MAX (n_scored, 1));
 
   if (self->image != NULL)
-    target = build_target (self, &error);
+    target = _hs_target_of_regions (self->image, self->regions, self->masks, &error);
   for (guint i = 0; i < n_scored && i < self->cells->len; i++)
     {
       HsCompareCell *cell = g_ptr_array_index (self->cells, i);

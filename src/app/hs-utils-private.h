@@ -5,6 +5,7 @@
 #include <heatscope/hs-image.h>
 #include <heatscope/hs-metrics.h>
 #include <heatscope/hs-figure.h>
+#include <heatscope/hs-target.h>
 
 G_BEGIN_DECLS
 
@@ -58,5 +59,11 @@ void         _hs_figure_targets   (GPtrArray *regions, GPtrArray *region_masks,
 void _hs_file_chooser_add_suffix (GtkFileChooser *chooser, const char *name, const char *suffix);
 /* Shows `chooser` modal over its window, `response` connected with `data`. */
 void _hs_file_chooser_show       (GtkFileChooserNative *chooser, GCallback response, gpointer data);
+
+/* The target of `regions` (HsRegion*, with their loaded masks or NULL) on
+ * the default protocol's grid of `image`: what the compare cells and the
+ * current-view figure score their maps against (as heatscope-cli figure). */
+HsTarget    *_hs_target_of_regions (HsImage *image, GPtrArray *regions, GPtrArray *region_masks,
+                                    GError **error);
 
 G_END_DECLS

@@ -105,3 +105,27 @@ _hs_file_chooser_show (GtkFileChooserNative *chooser, GCallback response, gpoint
   g_signal_connect (chooser, "response", response, data);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
+
+HsTarget *
+_hs_target_of_regions (HsImage *image, GPtrArray *regions, GPtrArray *region_masks,
+                       GError **error)
+{
+  g_autoptr(HsTarget) target = NULL;
+  HsEvalGrid grid;
+
+  if (!hs_eval_grid_init (&grid, HS_PROTOCOL_DEFAULT, hs_image_get_width (image),
+                          hs_image_get_height (image), 0, error))
+    return NULL;
+  target = hs_target_new (&grid);
+  for (guint i = 0; regions != NULL && i < regions->len; i++)
+    {
+      const HsRegion *region = g_ptr_array_index (regions, i);
+      HsImage *mask = region_masks != NULL && i < region_masks->len
+                      ? g_ptr_array_index (region_masks, i) : NULL;
+
+      /* Checks the boxes against the image first (hs_box_check). */
+      if (!hs_target_add_region_loaded (target, region, mask, error))
+        return NULL;
+    }
+  return g_steal_pointer (&target);
+}

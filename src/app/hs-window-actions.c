@@ -7,6 +7,7 @@
 #include "hs-utils-private.h"
 #include "hs-annotation-window.h"
 #include "hs-compare-view.h"
+#include "hs-figure-export.h"
 #include "hs-import-dialog.h"
 #include "hs-results-window.h"
 
@@ -31,6 +32,8 @@ _hs_window_actions_update (HsWindow *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), _hs_window_attend_running (self));
   action = g_action_map_lookup_action (G_ACTION_MAP (self), "export");
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->image != NULL);
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "export-figure");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->image != NULL);
   _hs_window_layers_update_actions (self);
 }
 
@@ -52,10 +55,16 @@ on_chooser_response (GtkNativeDialog *dialog,
         {
           g_autofree char *path = g_file_get_path (file);
           g_autoptr(GError) error = NULL;
+          gboolean figure = g_str_equal (format, "figure");
 
+          /* a figure's size choices are remembered before exporting: the
+           * choice was the user's either way */
+          if (figure && self->settings != NULL)
+            hs_figure_export_remember (GTK_FILE_CHOOSER (dialog), self->settings);
           if (path == NULL)
             hs_error_bar_add (self->error_bar, NULL, _("Only local files can be written"));
-          else if (!hs_window_export_to_file (self, path, &error))
+          else if (figure ? !hs_window_export_figure (self, path, self->settings, &error)
+                          : !hs_window_export_to_file (self, path, &error))
             hs_error_bar_add_error (self->error_bar, path, error);
           else
             {
@@ -181,6 +190,23 @@ export_action (GSimpleAction *action,
                                g_str_equal (format, "png") ? _("PNG images")
                                : g_str_equal (format, "svg") ? _("SVG images")
                                : _("PDF documents"), format);
+  _hs_file_chooser_show (self->chooser, G_CALLBACK (on_chooser_response), self);
+}
+
+/* win.export-figure: the current view as a publication figure, its size
+ * chosen in the dialog and remembered (hs-figure-export.c). */
+static void
+export_figure_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  HsWindow *self = user_data;
+  g_autofree char *name = NULL;
+
+  if (self->chooser != NULL || self->instance == NULL || self->settings == NULL)
+    return;
+  name = g_strdup_printf ("%s-figure.pdf", self->instance->id);
+  self->chooser = hs_figure_export_chooser_new (GTK_WINDOW (self), _("Export Figure"), name,
+                                                self->settings);
+  g_object_set_data_full (G_OBJECT (self->chooser), "hs-export", g_strdup ("figure"), g_free);
   _hs_file_chooser_show (self->chooser, G_CALLBACK (on_chooser_response), self);
 }
 
@@ -335,6 +361,7 @@ static const GActionEntry win_actions[] = {
   { .name = "open-folder", .activate = open_action },
   { .name = "reload", .activate = reload_action },
   { .name = "export", .activate = export_action, .parameter_type = "s" },
+  { .name = "export-figure", .activate = export_figure_action },
   { .name = "search", .activate = search_action },
   { .name = "next-instance", .activate = step_action },
   { .name = "previous-instance", .activate = step_action },

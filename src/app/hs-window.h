@@ -45,6 +45,12 @@ char              *hs_window_dup_model_label      (HsWindow *self, guint positio
 HsAttentionMap    *hs_window_get_map              (HsWindow *self);
 /* Writes the current view to `path` (PNG, SVG or PDF by extension). */
 gboolean           hs_window_export_to_file       (HsWindow *self, const char *path, GError **error);
+/* The current view as a one-panel publication figure through the composer
+ * (hs-window-figure.c): the file `heatscope-cli figure` writes for the same
+ * panel and settings; page size from `settings` (figure-width, -dpi,
+ * -font-size; NULL: 183mm, 300 dpi, 7 pt). */
+gboolean           hs_window_export_figure        (HsWindow *self, const char *path,
+                                                   GSettings *settings, GError **error);
 
 HsErrorBar        *hs_window_get_error_bar        (HsWindow *self);
 HsInstanceBrowser *hs_window_get_browser          (HsWindow *self);

@@ -46,22 +46,6 @@ panel_data_free (gpointer data)
   g_free (d);
 }
 
-/* A prompt without its own quotes, so a caption never nests them. */
-static char *
-clean_prompt (const char *text)
-{
-  GString *s = g_string_new (NULL);
-
-  for (const char *c = text; c && *c; c = g_utf8_next_char (c))
-    {
-      gunichar u = g_utf8_get_char (c);
-      if (u == '"' || u == 0x201C || u == 0x201D)
-        continue;
-      g_string_append_unichar (s, u);
-    }
-  return g_string_free (s, FALSE);
-}
-
 /* The scores of `map` against the sentence's target (default protocol), as
  * the compare view scores its cells. */
 static gboolean
@@ -262,7 +246,7 @@ load_panel (const Sources *src, const HsFigureSpecPanel *spec, const char *where
       panel_data_free (d);
       return NULL;
     }
-  prompt = clean_prompt (swapped ? swapped : ref && ref->prompt ? ref->prompt
+  prompt = hs_panel_title_of_prompt (swapped ? swapped : ref && ref->prompt ? ref->prompt
                          : sentence ? sentence->text : spec->prompt ? spec->prompt : spec->query);
   d->title = g_strdup (spec->title ? spec->title : prompt);
   model_name = spec->source == HS_FIGURE_SOURCE_EXEC ? "external backend (live)"
@@ -327,13 +311,9 @@ load_panel (const Sources *src, const HsFigureSpecPanel *spec, const char *where
   if (spec->title)
     d->note = g_strdup (d->readout.line);
   else
-    {
-      g_autofree char *who = g_strdup_printf ("%s%s · %s%s", model_name,
-                                              spec->source == HS_FIGURE_SOURCE_LIVE ? " (live)" : "",
-                                              instance->id, swapped ? " · left/right swapped" : "");
-      d->note = d->readout.line ? g_strdup_printf ("%s · %s", who, d->readout.line)
-                                : g_steal_pointer (&who);
-    }
+    d->note = hs_panel_readout_note (&d->readout, model_name,
+                                     spec->source == HS_FIGURE_SOURCE_LIVE, instance->id,
+                                     swapped != NULL);
   d->quantity = ref ? ref->quantity : NULL;
   return d;
 }

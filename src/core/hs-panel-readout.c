@@ -86,3 +86,33 @@ hs_panel_readout_of_difference (const double *a, const double *b, gsize n, doubl
   else
     readout->line = g_strdup_printf (_("Diverging scale ±%.3g · symmetric KL %.3f"), m, kl);
 }
+
+char *
+hs_panel_title_of_prompt (const char *prompt)
+{
+  g_autofree char *valid = g_utf8_make_valid (prompt ? prompt : "", -1);
+  GString *s = g_string_new (NULL);
+
+  for (const char *c = valid; *c; c = g_utf8_next_char (c))
+    {
+      gunichar u = g_utf8_get_char (c);
+
+      if (u == '"' || u == 0x201C || u == 0x201D)
+        continue;
+      g_string_append_unichar (s, u);
+    }
+  return g_string_free (s, FALSE);
+}
+
+char *
+hs_panel_readout_note (const HsPanelReadout *readout, const char *model, gboolean live,
+                       const char *instance, gboolean swapped)
+{
+  g_autofree char *who = g_strdup_printf ("%s%s · %s%s", model ? model : "", live ? " (live)" : "",
+                                          instance ? instance : "",
+                                          swapped ? " · left/right swapped" : "");
+
+  if (readout != NULL && readout->line != NULL)
+    return g_strdup_printf ("%s · %s", who, readout->line);
+  return g_steal_pointer (&who);
+}
