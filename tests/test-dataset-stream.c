@@ -309,6 +309,7 @@ test_first_problem (void)
 typedef struct {
   HsDataset *dataset;
   gint       stop;
+  gint       started;   /* one pass over the instances done */
   guint      checks;
   guint      wrong;
 } Reader;
@@ -332,6 +333,7 @@ reader_thread (gpointer data)
               hs_dataset_find_instance (reader->dataset, id) != instance)
             reader->wrong++;
         }
+      g_atomic_int_set (&reader->started, TRUE);
     }
   return NULL;
 }
@@ -342,11 +344,15 @@ test_concurrent_readers (void)
   g_autofree char *dir = write_dataset (3000);
   g_autoptr(GError) error = NULL;
   g_autoptr(HsDataset) dataset = hs_dataset_open (dir, 1, &error);
-  Reader reader = { dataset, 0, 0, 0 };
+  Reader reader = { dataset, 0, 0, 0, 0 };
   GThread *thread;
 
   g_assert_no_error (error);
   thread = g_thread_new ("reader", reader_thread, &reader);
+  /* the loader appends only once the reader reads (on a loaded machine the
+   * thread could otherwise start after the last instance: no check at all) */
+  while (!g_atomic_int_get (&reader.started))
+    g_thread_yield ();
   while (!hs_dataset_is_complete (dataset))
     g_assert_true (hs_dataset_load_more (dataset, 37, &error));
   g_atomic_int_set (&reader.stop, TRUE);
