@@ -517,6 +517,57 @@ test_precomputed_and_live (void)
   destroy_window (window);
 }
 
+/* The lesion classifier's saliency maps are offered live on a lesion
+ * dataset (its queries name the classes) and not on the chest phantoms; the
+ * map shown equals hs_model_attend's, its token the class explained. */
+static void
+test_saliency (void)
+{
+  g_autofree char *tmp = hs_test_make_tmpdir ();
+  g_autofree char *root = g_build_filename (tmp, "mri", NULL);
+  const char *cli_argv[] = { hs_test_cli (), "demo", "--kind", "mri-lesions", "--count", "2",
+                             "--seed", "3", "--maps", "none", root, NULL };
+  g_autofree char *path = hs_model_find_builtin ("cnn-random-gradcam");
+  g_autofree char *err = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(HsAttentionMap) expected = NULL;
+  HsWindow *window;
+  int status = 0;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  if (path == NULL)
+    {
+      g_test_skip ("data/models/lesion-cnn-random.safetensors is missing");
+      return;
+    }
+  window = open_demo ();
+  g_assert_false (hs_window_select_model (window, "cnn-random-gradcam (live)"));
+  destroy_window (window);
+
+  g_assert_true (hs_test_run (cli_argv, NULL, &err, &status));
+  if (status != 0)
+    g_error ("heatscope-cli demo --kind mri-lesions failed (%d): %s", status, err);
+  window = new_window ();
+  file = g_file_new_for_path (root);
+  hs_window_open (window, file);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  hs_ui_settle ();
+  g_assert_true (hs_window_select_model (window, "cnn-random-gradcam (live)"));
+  g_assert_cmpstr (hs_window_get_live_model (window), ==, "cnn-random-gradcam");
+  type_prompt (window, "irregular", FALSE);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  expected = attend_directly (window, "cnn-random-gradcam", "irregular");
+  g_assert_cmpstr (hs_attention_map_get_token (expected, 0), ==, "irregular");
+  assert_same_map (hs_window_get_map (window), expected);
+  g_assert_true (hs_window_select_model (window, "cnn-random-grad (live)"));
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  g_clear_pointer (&expected, hs_attention_map_unref);
+  expected = attend_directly (window, "cnn-random-grad", "irregular");
+  assert_same_map (hs_window_get_map (window), expected);
+  destroy_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -543,6 +594,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui-live/key-echo", test_key_echo);
   g_test_add_func ("/hs/ui-live/adaptive-debounce", test_adaptive_debounce);
   g_test_add_func ("/hs/ui-live/precomputed-and-live", test_precomputed_and_live);
+  g_test_add_func ("/hs/ui-live/saliency", test_saliency);
   ret = g_test_run ();
   g_free (dataset_root);
   return ret;

@@ -47,6 +47,11 @@ class LesionCNN(nn.Module):
         self.config = config
         self.convs = nn.ModuleList(nn.Conv2d(ci, co, 3, stride=s, padding=1) for ci, co, s in config["conv"])
         self.head = nn.Linear(config["conv"][-1][1], len(config["classes"]))
+        # He initialisation: with torch's default the activations shrink layer by layer and the
+        # pooled features barely differ between slices (training stayed at chance)
+        for conv in self.convs:
+            nn.init.kaiming_normal_(conv.weight, nonlinearity="relu")
+            nn.init.zeros_(conv.bias)
 
     def features(self, x):
         """x [B, 1, S, S] -> the last conv layer's output [B, C, G, G]."""

@@ -330,9 +330,68 @@ live_check_models (HsWindow *self)
           hs_error_bar_add (self->error_bar, names[i], message);
         }
     }
+  /* Missing classifier weights say nothing on most datasets: not reported. */
+  names = hs_model_list_saliency ();
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autoptr(HsModel) model = hs_model_cache_get_model (hs_live_attend_get_model_cache (self->live),
+                                                           names[i], NULL);
+
+      if (model != NULL)
+        g_ptr_array_add (self->live_saliency, g_strdup (names[i]));
+    }
   live_check_exec (self);
   g_debug ("live: %u built-in models loaded in %.1f ms", self->live_names->len,
            (g_get_monotonic_time () - start) / 1000.0);
+}
+
+/* TRUE when a query of the dataset is a class of the lesion classifier
+ * (its text, case aside, one of the class names). */
+static gboolean
+dataset_names_classes (HsWindow *self)
+{
+  g_autoptr(HsModel) model = NULL;
+  const char * const *classes;
+
+  if (self->dataset == NULL || self->live_saliency->len == 0)
+    return FALSE;
+  model = hs_model_cache_get_model (hs_live_attend_get_model_cache (self->live),
+                                    g_ptr_array_index (self->live_saliency, 0), NULL);
+  classes = model != NULL ? hs_model_get_classes (model) : NULL;
+  for (guint i = 0; classes != NULL && i < hs_dataset_get_n_instances (self->dataset); i++)
+    {
+      const HsInstance *instance = hs_dataset_get_instance (self->dataset, i);
+
+      for (guint s = 0; instance->sentences != NULL && s < instance->sentences->len; s++)
+        {
+          const HsSentence *sentence = g_ptr_array_index (instance->sentences, s);
+          g_autofree char *text = sentence->text != NULL ? g_strstrip (g_strdup (sentence->text)) : NULL;
+
+          for (guint c = 0; text != NULL && classes[c] != NULL; c++)
+            if (g_ascii_strcasecmp (text, classes[c]) == 0)
+              return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The classifier's names in live_names (after the attention models, before
+ * the backend) exactly when the dataset asks for its classes. */
+static void
+live_offer_saliency (HsWindow *self)
+{
+  guint first = 0;
+
+  while (first < self->live_names->len
+         && g_strv_contains (hs_model_list_builtin (), g_ptr_array_index (self->live_names, first)))
+    first++;
+  g_ptr_array_remove_range (self->live_names, first, self->n_live_saliency);
+  self->n_live_saliency = 0;
+  if (!dataset_names_classes (self))
+    return;
+  for (guint i = 0; i < self->live_saliency->len; i++)
+    g_ptr_array_insert (self->live_names, first + i, g_strdup (g_ptr_array_index (self->live_saliency, i)));
+  self->n_live_saliency = self->live_saliency->len;
 }
 
 /* ---- models ------------------------------------------------------------ */
@@ -391,7 +450,7 @@ _hs_window_model_label (HsWindow *self,
 
   if (text == NULL)
     return NULL;
-  if (self->real_images && model != NULL && g_strv_contains (hs_model_list_builtin (), model))
+  if (self->real_images && model != NULL && hs_model_is_builtin (model))
     /* Translators: a model in the selector, then why its maps mean little here */
     return g_strdup_printf (_("%s — %s"), text, hs_caption_phantom_note ());
   return g_strdup (text);
@@ -457,6 +516,7 @@ _hs_window_fill_models (HsWindow *self)
   guint selected = 0;
 
   live_check_models (self);
+  live_offer_saliency (self);
   self->n_precomputed = precomputed != NULL ? g_strv_length (precomputed) : 0;
   self->real_images = FALSE;
   for (guint i = 0; self->dataset != NULL && i < hs_dataset_get_n_instances (self->dataset) &&
@@ -516,6 +576,7 @@ _hs_window_models_init (HsWindow *self)
   self->live = hs_live_attend_new ();
   self->live_request = hs_latest_request_new ();
   self->live_names = g_ptr_array_new_with_free_func (g_free);
+  self->live_saliency = g_ptr_array_new_with_free_func (g_free);
   self->live_delay_ms = LIVE_ADAPTIVE_DELAY;
   self->live_costs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 

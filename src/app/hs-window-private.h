@@ -83,6 +83,11 @@ struct _HsWindow
   /* Live attention (the built-in models): see "live models" below. */
   HsLiveAttend         *live;              /* models, backend, LRU: shared with compare/perturb */
   GPtrArray            *live_names;        /* built-in names offered, after the precomputed ones */
+  /* The lesion classifier's saliency names whose weights load; offered (in
+   * live_names, before the backend) on a dataset whose queries name one of
+   * its classes, where its maps mean something. */
+  GPtrArray            *live_saliency;
+  guint                 n_live_saliency;   /* of them in live_names now */
   guint                 n_precomputed;     /* dataset models at the head of `models` */
   /* Real images and no precomputed map: "No model" after them (selected
    * first: a built-in model is applied only when the user picks it). */

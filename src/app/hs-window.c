@@ -578,6 +578,7 @@ hs_window_finalize (GObject *object)
   g_free (self->live_model);
   g_free (self->live_key);
   g_clear_pointer (&self->live_names, g_ptr_array_unref);
+  g_clear_pointer (&self->live_saliency, g_ptr_array_unref);
   g_clear_object (&self->live_request);
   g_clear_pointer (&self->live_costs, g_hash_table_unref);
   /* Requests in flight hold their own reference to it. */
