@@ -29,7 +29,7 @@ import lesion_cnn_lib as lc  # noqa: E402
 import model_lib as ml       # noqa: E402
 
 SHIPPED = os.path.join(SOURCE, "data", "models")
-SHIPPED_STEMS = ("lesion-cnn-random",)   # the trained lesion-cnn joins when it is shipped
+SHIPPED_STEMS = ("lesion-cnn", "lesion-cnn-random")
 TOLERANCE = 1e-4
 OTHER_CONFIGS = {
     # 37 px: every stride leaves a remainder; three classes, one of two words
