@@ -11,6 +11,7 @@
 #include <heatscope/hs-npy.h>
 
 #include "hs-test-util.h"
+#include "hs-ui-wait.h"
 
 /* Image W × H (8-bit grey): a horizontal ramp 0..254 plus a bright disc
  * centred at (W/4, H/2) of radius H/6 — distinct pixels at known places. */
@@ -198,27 +199,12 @@ static inline cairo_surface_t *
 fixture_snapshot_widget (GtkWidget *widget)
 {
   int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
   GskRenderNode *node;
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
   GdkTexture *texture;
   cairo_surface_t *surface;
 
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  /* A widget waiting for a new allocation (a child just shown) draws
-   * nothing: let the frame clock lay it out and try again. */
-  /* (The bound is a hang guard, not a speed requirement.) */
-  for (gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
-       node == NULL && g_get_monotonic_time () < end;)
-    {
-      fixture_settle (10);
-      snapshot = gtk_snapshot_new ();
-      gdk_paintable_snapshot (paintable, snapshot, w, h);
-      node = gtk_snapshot_free_to_node (snapshot);
-    }
-  g_assert_nonnull (node);
+  node = hs_ui_paint_node (widget, w, h);
   texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
   gdk_texture_download (texture, cairo_image_surface_get_data (surface),
@@ -226,7 +212,6 @@ fixture_snapshot_widget (GtkWidget *widget)
   cairo_surface_mark_dirty (surface);
   g_object_unref (texture);
   gsk_render_node_unref (node);
-  g_object_unref (paintable);
   return surface;
 }
 

@@ -14,6 +14,7 @@
 #include <heatscope/heatscope.h>
 
 #include "hs-test-util.h"
+#include "hs-ui-wait.h"
 #include "hs-window.h"
 
 G_GNUC_UNUSED static gboolean hs_ui_have_display;
@@ -163,7 +164,7 @@ hs_ui_destroy_window (HsWindow *window)
   g_object_ref (window);
   gtk_window_destroy (GTK_WINDOW (window));
   hs_ui_settle ();
-  g_assert_finalize_object (window);
+  hs_ui_assert_finalized (window);
 }
 
 /* Every key of the application's settings back to its default. */
@@ -341,8 +342,6 @@ hs_ui_make_dataset (void)
 G_GNUC_UNUSED static GdkTexture *
 hs_ui_render (GtkWidget *widget)
 {
-  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
   GskRenderNode *node;
@@ -351,12 +350,9 @@ hs_ui_render (GtkWidget *widget)
   g_assert_nonnull (renderer);
   g_assert_cmpint (width, >, 0);
   g_assert_cmpint (height, >, 0);
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
+  node = hs_ui_paint_node (widget, width, height);
   texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
   gsk_render_node_unref (node);
-  g_object_unref (paintable);
   return texture;
 }
 

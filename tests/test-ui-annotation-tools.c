@@ -53,7 +53,7 @@ close_window (HsAnnotationWindow *window)
 {
   gtk_window_destroy (GTK_WINDOW (window));
   hs_ui_settle ();
-  g_assert_finalize_object (window);
+  hs_ui_assert_finalized (window);
 }
 
 /* The action a key press `trigger` ("<Control>question") runs on `widget`
@@ -305,7 +305,7 @@ test_back_to_viewer (void)
   g_assert_cmpstr (action, ==, "annotation.viewer");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), action, NULL));
   hs_ui_settle ();
-  g_assert_finalize_object (window);   /* closed: the reference taken was the last */
+  hs_ui_assert_finalized (window);   /* closed: the reference taken was the last */
   g_assert_true (find_main_window () == main_window);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (main_window)));
   hs_ui_destroy_window (main_window);
@@ -315,7 +315,7 @@ test_back_to_viewer (void)
   window = open_window (NULL, "three");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "annotation.viewer", NULL));
   hs_ui_settle ();
-  g_assert_finalize_object (window);
+  hs_ui_assert_finalized (window);
   opened = find_main_window ();
   g_assert_nonnull (opened);
   hs_ui_wait_until (hs_ui_is_mapped, opened);

@@ -44,7 +44,7 @@ close_window (HsAnnotationWindow *window)
 {
   gtk_window_destroy (GTK_WINDOW (window));
   hs_ui_settle ();
-  g_assert_finalize_object (window);
+  hs_ui_assert_finalized (window);
 }
 
 static void

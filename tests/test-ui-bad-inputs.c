@@ -267,7 +267,7 @@ run_project (const Case *c, const char *expected)
 
   gtk_window_destroy (GTK_WINDOW (annotation));
   hs_ui_settle ();
-  g_assert_finalize_object (annotation);
+  hs_ui_assert_finalized (annotation);
 }
 
 static gboolean
@@ -347,7 +347,7 @@ run_import (const Case *c, const char *expected)
 
   gtk_window_destroy (GTK_WINDOW (dialog));
   hs_ui_settle ();
-  g_assert_finalize_object (dialog);
+  hs_ui_assert_finalized (dialog);
 }
 
 static void
@@ -536,7 +536,7 @@ main (int argc, char **argv)
     {
       gtk_window_destroy (GTK_WINDOW (window));
       hs_ui_settle ();
-      g_assert_finalize_object (window);
+      hs_ui_assert_finalized (window);
     }
   g_free (bad_dir);
   g_free (good_root);

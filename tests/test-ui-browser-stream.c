@@ -275,7 +275,7 @@ test_bind_settings (void)
   g_object_set (browser, "filter-annotated", FALSE, NULL);
   saved = g_settings_get_strv (settings, "subset-filter");
   g_assert_true (g_strv_equal ((const char * const *) saved, expected_two));
-  g_assert_finalize_object (browser);
+  hs_ui_assert_finalized (browser);
 }
 
 int

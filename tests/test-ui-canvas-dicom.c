@@ -72,8 +72,8 @@ test_mono1_window_and_readout (void)
 
   gtk_window_destroy (GTK_WINDOW (window));
   fixture_settle (20);
-  g_assert_finalize_object (canvas);
-  g_assert_finalize_object (state);
+  hs_ui_assert_finalized (canvas);
+  hs_ui_assert_finalized (state);
 }
 
 /* A CT slice: Hounsfield units and millimetres in the read-out. */
@@ -102,7 +102,7 @@ test_ct_readout (void)
   g_assert_cmpstr (hs_canvas_get_hover_text (canvas), ==, "x 0, y 0 · -849 HU · 0.3, 0.3 mm");
   gtk_window_destroy (GTK_WINDOW (window));
   fixture_settle (20);
-  g_assert_finalize_object (canvas);
+  hs_ui_assert_finalized (canvas);
 }
 
 int

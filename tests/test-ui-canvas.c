@@ -42,8 +42,8 @@ teardown (CanvasTest *t, gconstpointer data)
 {
   gtk_window_destroy (GTK_WINDOW (t->window));
   fixture_settle (20);
-  g_assert_finalize_object (t->canvas);
-  g_assert_finalize_object (t->state);
+  hs_ui_assert_finalized (t->canvas);
+  hs_ui_assert_finalized (t->state);
   fixture_clear (&t->f);
 }
 
@@ -544,8 +544,8 @@ test_large_image (void)
 
   gtk_window_destroy (GTK_WINDOW (window));
   fixture_settle (20);
-  g_assert_finalize_object (canvas);
-  g_assert_finalize_object (state);
+  hs_ui_assert_finalized (canvas);
+  hs_ui_assert_finalized (state);
 }
 
 int

@@ -57,7 +57,7 @@ teardown (CompareTest *t)
 {
   gtk_window_destroy (t->window);
   hs_ui_settle ();
-  g_assert_finalize_object (t->view);
+  hs_ui_assert_finalized (t->view);
   hs_dataset_unref (t->dataset);
 }
 
@@ -437,7 +437,7 @@ test_wrong_side_scan (void)
       g_assert_cmpuint (hs_instance_browser_get_n_shown (browser), ==, 4);
       gtk_window_destroy (GTK_WINDOW (window));
       hs_ui_settle ();
-      g_assert_finalize_object (browser);
+      hs_ui_assert_finalized (browser);
     }
 }
 
@@ -515,7 +515,7 @@ test_perturb_panel (void)
 
   gtk_window_destroy (GTK_WINDOW (window));
   hs_ui_settle ();
-  g_assert_finalize_object (panel);
+  hs_ui_assert_finalized (panel);
 }
 
 /* The shared bar shows the colours its maps get, the transparent threshold

@@ -29,8 +29,8 @@ teardown (ExportTest *t, gconstpointer data)
 {
   gtk_window_destroy (GTK_WINDOW (t->window));
   fixture_settle (20);
-  g_assert_finalize_object (t->canvas);
-  g_assert_finalize_object (t->state);
+  hs_ui_assert_finalized (t->canvas);
+  hs_ui_assert_finalized (t->state);
   fixture_clear (&t->f);
   g_free (t->out);
 }

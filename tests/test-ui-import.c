@@ -26,7 +26,7 @@ destroy_dialog (HsImportDialog *dialog)
   g_object_ref (dialog);
   gtk_window_destroy (GTK_WINDOW (dialog));
   hs_ui_settle ();
-  g_assert_finalize_object (dialog);
+  hs_ui_assert_finalized (dialog);
 }
 
 static void
@@ -285,7 +285,7 @@ test_stop_and_close (void)
   gtk_window_destroy (GTK_WINDOW (dialog));
   hs_ui_wait_until (not_running, dialog);
   hs_ui_settle ();
-  g_assert_finalize_object (dialog);
+  hs_ui_assert_finalized (dialog);
 }
 
 int

@@ -27,7 +27,7 @@ destroy_window (HsWindow *window)
   g_object_ref (window);
   gtk_window_destroy (GTK_WINDOW (window));
   hs_ui_settle ();
-  g_assert_finalize_object (window);
+  hs_ui_assert_finalized (window);
 }
 
 static gboolean

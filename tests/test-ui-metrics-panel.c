@@ -29,7 +29,7 @@ teardown (PanelTest *t, gconstpointer data)
 {
   gtk_window_destroy (GTK_WINDOW (t->window));
   fixture_settle (20);
-  g_assert_finalize_object (t->panel);
+  hs_ui_assert_finalized (t->panel);
   fixture_clear (&t->f);
 }
 
@@ -244,7 +244,7 @@ test_golden (PanelTest *t, gconstpointer data)
   cairo_destroy (cr);
   fixture_check_golden (plot, "ui-plot-roc");
   cairo_surface_destroy (plot);
-  g_assert_finalize_object (w);
+  hs_ui_assert_finalized (w);
 
   hs_metrics_panel_set_input (t->panel, t->f.image, t->f.map, t->f.regions, t->f.masks);
   wait_idle (t);

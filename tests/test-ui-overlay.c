@@ -24,8 +24,8 @@ teardown (PanelTest *t, gconstpointer data)
 {
   gtk_window_destroy (GTK_WINDOW (t->window));
   fixture_settle (20);
-  g_assert_finalize_object (t->panel);
-  g_assert_finalize_object (t->state);
+  hs_ui_assert_finalized (t->panel);
+  hs_ui_assert_finalized (t->state);
 }
 
 static gpointer
@@ -163,7 +163,7 @@ test_drives_canvas (PanelTest *t, gconstpointer data)
   g_assert_cmpint (p[1], >=, 254);
   cairo_surface_destroy (s);
 
-  g_assert_finalize_object (canvas);
+  hs_ui_assert_finalized (canvas);
   fixture_clear (&f);
 }
 

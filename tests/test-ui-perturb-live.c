@@ -368,7 +368,7 @@ test_grid_live (void)
   g_object_ref (view);
   gtk_window_destroy (window);
   hs_ui_settle ();
-  g_assert_finalize_object (view);
+  hs_ui_assert_finalized (view);
 }
 
 static gboolean

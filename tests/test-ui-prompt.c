@@ -56,7 +56,7 @@ fixture_tear_down (Fixture *f, gconstpointer data)
   g_object_ref (f->panel);
   gtk_window_destroy (GTK_WINDOW (f->window));
   hs_ui_settle ();
-  g_assert_finalize_object (f->panel);
+  hs_ui_assert_finalized (f->panel);
   g_clear_pointer (&f->dataset, hs_dataset_unref);
 }
 

@@ -311,7 +311,7 @@ test_restore (void)
   g_object_ref (window);
   gtk_window_close (GTK_WINDOW (window));   /* saves the filters and size */
   hs_ui_settle ();
-  g_assert_finalize_object (window);
+  hs_ui_assert_finalized (window);
 
   settings = hs_settings_new ();
   last_instance = g_settings_get_string (settings, "last-instance");
@@ -684,7 +684,7 @@ test_application (void)
   g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
   hs_ui_settle ();
   g_assert_null (gtk_application_get_active_window (GTK_APPLICATION (app)));
-  g_assert_finalize_object (window);
+  hs_ui_assert_finalized (window);
   g_object_unref (app);
 }
 
