@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "hs-test-util.h"
+#include "hs-figure-private.h"
+#include <glib/gstdio.h>
 
 #define IW 200
 #define IH 100
@@ -526,11 +528,62 @@ test_colorbar_piece (void)
   cairo_surface_destroy (s);
 }
 
+/* Figure PNGs are encoded with cheaper filter and zlib settings than
+ * cairo's writer (tools/bench render); the pixels must be exactly what
+ * cairo's own writer gives, opaque (RGB) and translucent (RGBA,
+ * un-premultiplied). */
+static void
+test_png_encoding (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hs-figure-png-XXXXXX", NULL);
+
+  for (int translucent = 0; translucent < 2; translucent++)
+    {
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 97, 61);
+      guint8 *data = cairo_image_surface_get_data (surface);
+      int stride = cairo_image_surface_get_stride (surface);
+      g_autofree char *ours = g_build_filename (dir, "ours.png", NULL);
+      g_autofree char *theirs = g_build_filename (dir, "cairo.png", NULL);
+      g_autoptr(GError) error = NULL;
+      cairo_surface_t *a, *b;
+
+      for (int y = 0; y < 61; y++)
+        for (int x = 0; x < 97; x++)
+          {
+            guint32 alpha = translucent ? (guint32) (x * 7 + y * 3) % 256 : 255;
+            guint32 r = (guint32) (x * 11 + y) % (alpha + 1), g = (guint32) (x + y * 5) % (alpha + 1);
+            guint32 bl = (guint32) (x * y) % (alpha + 1);
+
+            ((guint32 *) (data + y * stride))[x] = alpha << 24 | r << 16 | g << 8 | bl;
+          }
+      cairo_surface_mark_dirty (surface);
+      g_assert_cmpint (cairo_surface_write_to_png (surface, theirs), ==, CAIRO_STATUS_SUCCESS);
+      g_assert_true (hs_figure_export_png (cairo_surface_reference (surface), ours, &error));
+      g_assert_no_error (error);
+      a = cairo_image_surface_create_from_png (ours);
+      b = cairo_image_surface_create_from_png (theirs);
+      g_assert_cmpint (cairo_surface_status (a), ==, CAIRO_STATUS_SUCCESS);
+      g_assert_cmpint (cairo_image_surface_get_format (a), ==, cairo_image_surface_get_format (b));
+      g_assert_cmpint (cairo_image_surface_get_format (a), ==,
+                       translucent ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24);
+      for (int y = 0; y < 61; y++)
+        g_assert_cmpmem (cairo_image_surface_get_data (a) + y * cairo_image_surface_get_stride (a), 97 * 4,
+                         cairo_image_surface_get_data (b) + y * cairo_image_surface_get_stride (b), 97 * 4);
+      cairo_surface_destroy (a);
+      cairo_surface_destroy (b);
+      cairo_surface_destroy (surface);
+      g_unlink (ours);
+      g_unlink (theirs);
+    }
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/hs/figure/png", test_png);
+  g_test_add_func ("/hs/figure/png-encoding", test_png_encoding);
   g_test_add_func ("/hs/figure/opacity-zero-shows-image", test_opacity_zero_shows_image);
   g_test_add_func ("/hs/figure/viewport-zoom", test_viewport_zoom);
   g_test_add_func ("/hs/figure/svg-vector", test_svg_vector);

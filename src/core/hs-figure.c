@@ -7,6 +7,7 @@
  * hs-legend, the same code the app's canvas and compare view use. */
 #include "hs-figure.h"
 #include "hs-figure-private.h"
+#include "hs-image-private.h"
 #include "hs-legend-private.h"
 #include "hs-atomic-file.h"
 #include "hs-limits.h"
@@ -688,7 +689,7 @@ hs_figure_export_png (cairo_surface_t *surface, const char *path, GError **error
   if (surface == NULL)
     return FALSE;
   bytes = g_byte_array_new ();
-  status = cairo_surface_write_to_png_stream (surface, hs_painter_append_bytes, bytes);
+  status = hs_png_encode_surface (surface, bytes) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
   cairo_surface_destroy (surface);
   return write_encoded (status, FALSE, path, bytes, error);
 }

@@ -5,6 +5,7 @@
 #include "hs-limits.h"
 #include "hs-i18n-private.h"
 
+#include <cairo.h>
 #include <png.h>
 #include <setjmp.h>
 #include <string.h>
@@ -285,6 +286,13 @@ png_flush_cb (png_structp png)
 {
 }
 
+static cairo_status_t
+hs_png_append_cb (void *closure, const unsigned char *data, unsigned int len)
+{
+  g_byte_array_append (closure, data, len);
+  return CAIRO_STATUS_SUCCESS;
+}
+
 gboolean
 hs_image_save_png (HsImage *image, const char *path, GError **error)
 {
@@ -384,4 +392,105 @@ hs_image_save_png_full (HsImage *image, const char *path, gboolean fast, GError 
   ok = hs_atomic_write (path, ctx.bytes->data, ctx.bytes->len, error);
   g_byte_array_unref (ctx.bytes);
   return ok;
+}
+
+/* Cheap settings for figures (radiograph, overlay, flat panels and text):
+ * the Up filter and zlib level 3 encode a 1024² figure several times faster
+ * than cairo's writer (libpng's adaptive filters at level 6), for a few
+ * per cent more bytes.  The pixels are cairo's: RGB when every pixel is
+ * opaque, else RGBA un-premultiplied with cairo's rounding. */
+#define FIGURE_PNG_LEVEL 3
+
+gboolean
+hs_png_encode_surface (cairo_surface_t *surface, GByteArray *out)
+{
+  PngWriteContext ctx = { out, "" };
+  png_structp png;
+  png_infop info;
+  guint8 * volatile row = NULL;
+  const guint8 *data;
+  cairo_format_t format;
+  int width, height, stride;
+  volatile gboolean opaque = TRUE;
+
+  g_return_val_if_fail (surface != NULL && out != NULL, FALSE);
+  format = cairo_image_surface_get_format (surface);
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS ||
+      (format != CAIRO_FORMAT_ARGB32 && format != CAIRO_FORMAT_RGB24))
+    return cairo_surface_write_to_png_stream (surface, hs_png_append_cb, out) == CAIRO_STATUS_SUCCESS;
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  width = cairo_image_surface_get_width (surface);
+  height = cairo_image_surface_get_height (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  if (data == NULL || width <= 0 || height <= 0)
+    return FALSE;
+  if (format == CAIRO_FORMAT_ARGB32)
+    for (int y = 0; y < height && opaque; y++)
+      {
+        const guint32 *p = (const guint32 *) (data + (gsize) y * stride);
+
+        for (int x = 0; x < width; x++)
+          if ((p[x] >> 24) != 0xff)
+            {
+              opaque = FALSE;
+              break;
+            }
+      }
+
+  png = png_create_write_struct (PNG_LIBPNG_VER_STRING, ctx.message, png_error_cb, png_warning_cb);
+  info = png != NULL ? png_create_info_struct (png) : NULL;
+  if (info == NULL)
+    {
+      png_destroy_write_struct (&png, NULL);
+      return FALSE;
+    }
+  if (setjmp (png_jmpbuf (png)))
+    {
+      g_free (row);
+      png_destroy_write_struct (&png, &info);
+      return FALSE;
+    }
+  png_set_write_fn (png, &ctx, png_write_cb, png_flush_cb);
+  png_set_IHDR (png, info, width, height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
+                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_filter (png, PNG_FILTER_TYPE_BASE, PNG_FILTER_UP);
+  png_set_compression_level (png, FIGURE_PNG_LEVEL);
+  png_write_info (png, info);
+  row = g_malloc ((gsize) width * 4);
+  for (int y = 0; y < height; y++)
+    {
+      const guint32 *p = (const guint32 *) (data + (gsize) y * stride);
+      guint8 *o = row;
+
+      for (int x = 0; x < width; x++)
+        {
+          guint32 pixel = p[x], alpha = pixel >> 24;
+          guint32 r = (pixel >> 16) & 0xff, g = (pixel >> 8) & 0xff, b = pixel & 0xff;
+
+          if (opaque)
+            {
+              *o++ = r;
+              *o++ = g;
+              *o++ = b;
+            }
+          else if (alpha == 0)
+            {
+              memset (o, 0, 4);
+              o += 4;
+            }
+          else
+            {
+              *o++ = (r * 255 + alpha / 2) / alpha;
+              *o++ = (g * 255 + alpha / 2) / alpha;
+              *o++ = (b * 255 + alpha / 2) / alpha;
+              *o++ = alpha;
+            }
+        }
+      png_write_row (png, row);
+    }
+  png_write_end (png, NULL);
+  png_destroy_write_struct (&png, &info);
+  g_free (row);
+  return TRUE;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "hs-image.h"
+#include <cairo.h>
 
 #include <stdio.h>
 
@@ -53,6 +54,12 @@ void      hs_image_copy_info        (HsImage *dst, const HsImage *src);
 /* fast: no row filters and zlib level 1 (for 0/255 masks). */
 gboolean  hs_image_save_png_full    (HsImage *image, const char *path, gboolean fast,
                                      GError **error);
+
+/* A cairo image surface as PNG bytes appended to `out` (the pixels cairo's
+ * own writer gives, encoded with cheaper filter and zlib settings); FALSE
+ * when it cannot be encoded. */
+
+gboolean  hs_png_encode_surface     (cairo_surface_t *surface, GByteArray *out);
 
 gboolean  hs_image_is_png           (const guint8 *data, gsize len);
 gboolean  hs_image_is_jpeg          (const guint8 *data, gsize len);
