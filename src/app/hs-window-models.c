@@ -20,14 +20,17 @@
  * small LRU keyed by (model, instance, prompt), so going back to a prompt is
  * immediate. */
 
-/* A request starts after the frame that paints the edit (typing never
- * waits for map work) and a debounce that follows what the live model's
- * requests have cost in their worker (an average): LIVE_COST_FACTOR times
- * that, so that while keys come just slower than the debounce at most half
- * of the model's time goes to prompts typed over.  A built-in model (~1 ms)
- * then shows its map a frame or two after the last key instead of after the
- * former fixed 120 ms; an external backend of 60 ms or more keeps 120 ms,
- * which is also the delay before a model's first request is measured. */
+/* A request starts after the frame that paints the edit (a key's echo never
+ * waits for map work) and a debounce that follows what maps have cost: at
+ * least twice the live model's time in its worker (an average per model),
+ * so that while keys come just slower than that at most half of the model's
+ * time goes to prompts typed over, and at least what showing a map has cost
+ * the main thread until its frame was painted (an average), so that maps
+ * shown between keys leave the main thread at least half of its time for
+ * the keys — on a loaded machine, where a frame takes 100 ms and more, that
+ * is the former fixed 120 ms, the most it waits, and the delay before a
+ * model's first map is measured.  A built-in model (~1 ms) on a quiet
+ * machine shows its map about two frames after the last key. */
 #define LIVE_MIN_DELAY_MS     0
 #define LIVE_MAX_DELAY_MS     120
 #define LIVE_COST_FACTOR      2.0
@@ -135,6 +138,13 @@ hs_window_get_live_cost (HsWindow *self)
   return cost != NULL ? *cost : -1.0;
 }
 
+double
+hs_window_get_live_show_cost (HsWindow *self)
+{
+  g_return_val_if_fail (HS_IS_WINDOW (self), -1.0);
+  return self->live_show_ms;
+}
+
 /* The debounce before a request of the current live model (see above). */
 guint
 hs_window_get_live_debounce (HsWindow *self)
@@ -147,7 +157,33 @@ hs_window_get_live_debounce (HsWindow *self)
   cost = hs_window_get_live_cost (self);
   if (cost < 0.0)
     return LIVE_MAX_DELAY_MS;
-  return (guint) CLAMP (ceil (LIVE_COST_FACTOR * cost), LIVE_MIN_DELAY_MS, LIVE_MAX_DELAY_MS);
+  return (guint) CLAMP (ceil (MAX (LIVE_COST_FACTOR * cost, self->live_show_ms)), LIVE_MIN_DELAY_MS,
+                        LIVE_MAX_DELAY_MS);
+}
+
+static void
+live_shown_painted (GdkFrameClock *clock,
+                    HsWindow      *self)
+{
+  double ms = (g_get_monotonic_time () - self->live_show_us) / 1000.0;
+
+  g_signal_handler_disconnect (clock, self->live_show_handler);
+  self->live_show_handler = 0;
+  self->live_show_ms = self->live_show_ms < 0.0 ? ms : 0.75 * self->live_show_ms + 0.25 * ms;
+}
+
+/* Times a map's showing: from now until its frame is painted (one at a time;
+ * the handler goes with the window). */
+static void
+live_time_show (HsWindow *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  if (clock == NULL || self->live_show_handler != 0)
+    return;
+  self->live_show_us = g_get_monotonic_time ();
+  self->live_show_handler = g_signal_connect_object (clock, "after-paint", G_CALLBACK (live_shown_painted),
+                                                     self, 0);
 }
 
 static void
@@ -189,6 +225,7 @@ live_done (GObject      *object,
     {
       live_record_cost (self, job->live_model, hs_live_attend_result_get_compute_ms (result));
       live_show (self, job->key, map);
+      live_time_show (self);
     }
   _hs_window_update_spinner (self);
 }
@@ -579,6 +616,7 @@ _hs_window_models_init (HsWindow *self)
   self->live_saliency = g_ptr_array_new_with_free_func (g_free);
   self->live_delay_ms = LIVE_ADAPTIVE_DELAY;
   self->live_costs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->live_show_ms = -1.0;
 
   self->models = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->model_dropdown, G_LIST_MODEL (self->models));

@@ -101,6 +101,9 @@ struct _HsWindow
   gulong                live_paint_handler;
   guint                 live_delay_ms;     /* fixed by hs_window_set_live_delay; else adaptive */
   GHashTable           *live_costs;        /* live model → ms a request took (double *, averaged) */
+  double                live_show_ms;      /* a map shown → its frame painted, averaged (< 0: none yet) */
+  gint64                live_show_us;      /* while the frame of a shown map is awaited */
+  gulong                live_show_handler;
   char                 *live_key;          /* (model, instance, prompt) of the map shown */
   gint64                live_changed_us;   /* when the prompt last changed, for latency */
   double                live_latency_ms;

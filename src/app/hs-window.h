@@ -69,8 +69,11 @@ HsLiveAttend      *hs_window_get_live_attend      (HsWindow *self);
 gboolean           hs_window_get_live_busy        (HsWindow *self);
 void               hs_window_set_live_delay       (HsWindow *self, guint delay_ms);
 /* The live model's measured cost (ms in its worker, averaged; < 0 before its
- * first map) and the debounce that follows from it (or the fixed delay). */
+ * first map), what showing a map cost until its frame was painted (averaged;
+ * < 0 before the first) and the debounce that follows from both (or the
+ * fixed delay). */
 double             hs_window_get_live_cost        (HsWindow *self);
+double             hs_window_get_live_show_cost   (HsWindow *self);
 guint              hs_window_get_live_debounce    (HsWindow *self);
 double             hs_window_get_live_latency     (HsWindow *self);
 
