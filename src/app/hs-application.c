@@ -72,6 +72,7 @@ hs_application_activate (GApplication *app)
   window = get_window (HS_APPLICATION (app));
 
   hs_window_restore_last_dataset (window);
+  hs_window_restore_last_deck (window);
   gtk_window_present (GTK_WINDOW (window));
 }
 
@@ -193,6 +194,9 @@ hs_application_set_accels (GtkApplication *app)
     { "win.reset-prompt",       { "<Control><Shift>r", NULL } },
     { "win.undo",               { "<Control>z", NULL } },
     { "win.toggle-heatmap",     { "<Control>h", NULL } },
+    { "win.deck-add",           { "<Control><Shift>a", NULL } },
+    { "win.show-deck",          { "F9", NULL } },
+    { "win.deck-present",       { "F5", NULL } },
     { "window.close",           { "<Control>w", NULL } },
   };
 

@@ -80,18 +80,7 @@ new_state (HsCompareView *self)
   HsViewState *state = hs_view_state_new ();
 
   if (self->base != NULL)
-    for (guint i = 0; hs_view_state_settings_keys[i] != NULL; i++)
-      {
-        GValue value = G_VALUE_INIT;
-        GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self->base),
-                                                          hs_view_state_settings_keys[i]);
-        if (pspec == NULL)
-          continue;
-        g_value_init (&value, pspec->value_type);
-        g_object_get_property (G_OBJECT (self->base), pspec->name, &value);
-        g_object_set_property (G_OBJECT (state), pspec->name, &value);
-        g_value_unset (&value);
-      }
+    hs_view_state_copy_from (state, self->base);
   hs_view_state_set_scale_mode (state, HS_SCALE_SHARED);
   return state;
 }

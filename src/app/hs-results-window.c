@@ -25,6 +25,7 @@ struct _HsResultsWindow
   HsResultsModel  *model;           /* the one shown, in cache */
 
   GtkColumnView   *view;
+  guint            opened;          /* the row opened last (Enter, click): Add to deck takes it */
   GtkNoSelection  *selection;       /* none: GtkSingleSelection searches all rows per sort */
   GHashTable      *bound;           /* GtkListItem* → ColumnInfo*: the cells on screen */
   GtkSearchEntry  *search;
@@ -544,7 +545,33 @@ hs_results_window_open_row (HsResultsWindow *self,
 static void
 on_activate (GtkColumnView *view, guint position, HsResultsWindow *self)
 {
+  self->opened = position;
   hs_results_window_open_row (self, position);
+}
+
+gboolean
+hs_results_window_add_row_to_deck (HsResultsWindow *self,
+                                   guint            position)
+{
+  HsResultsRow *row;
+
+  g_return_val_if_fail (HS_IS_RESULTS_WINDOW (self), FALSE);
+
+  row = self->model != NULL ? hs_results_model_get_row (self->model, position) : NULL;
+  if (row == NULL || self->main == NULL || hs_window_get_dataset (self->main) != self->dataset)
+    return FALSE;
+  return hs_window_deck_add_row (self->main, hs_results_row_get_instance (row),
+                                 hs_results_row_get_sentence (row), hs_results_row_get_model (row));
+}
+
+/* results.deck-add (Ctrl+Shift+A): the row opened last. */
+static void
+deck_add_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  HsResultsWindow *self = HS_RESULTS_WINDOW (widget);
+
+  if (self->opened != G_MAXUINT)
+    hs_results_window_add_row_to_deck (self, self->opened);
 }
 
 gboolean
@@ -812,6 +839,7 @@ hs_results_window_init (HsResultsWindow *self)
   build_bar (self, GTK_BOX (bar));
   gtk_box_append (GTK_BOX (box), bar);
 
+  self->opened = G_MAXUINT;
   self->selection = gtk_no_selection_new (NULL);
   self->bound = g_hash_table_new (NULL, NULL);
   self->view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection))));
@@ -869,6 +897,9 @@ hs_results_window_class_init (HsResultsWindowClass *klass)
   G_OBJECT_CLASS (klass)->dispose = hs_results_window_dispose;
   gtk_widget_class_install_action (widget_class, "results.export", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "results.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "results.deck-add", NULL, deck_add_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_a, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "results.deck-add", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "results.export", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "results.search", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);

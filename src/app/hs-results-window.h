@@ -51,6 +51,10 @@ gboolean         hs_results_window_sort_by       (HsResultsWindow *self,
 /* Opens visible row `position` in the main window (what activating it does). */
 gboolean         hs_results_window_open_row      (HsResultsWindow *self,
                                                   guint            position);
+/* Adds visible row `position` to the main window's deck (Ctrl+Shift+A
+ * adds the row opened last). */
+gboolean         hs_results_window_add_row_to_deck (HsResultsWindow *self,
+                                                  guint            position);
 /* Writes the visible rows, in order, as the metrics CSV (atomically). */
 gboolean         hs_results_window_export_csv    (HsResultsWindow *self,
                                                   const char      *path,

@@ -325,6 +325,26 @@ hs_view_state_new (void)
 }
 
 void
+hs_view_state_copy_from (HsViewState *self, HsViewState *source)
+{
+  g_return_if_fail (HS_IS_VIEW_STATE (self));
+  g_return_if_fail (HS_IS_VIEW_STATE (source));
+
+  for (guint i = 0; hs_view_state_settings_keys[i] != NULL; i++)
+    {
+      GValue value = G_VALUE_INIT;
+      GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (source),
+                                                        hs_view_state_settings_keys[i]);
+
+      g_value_init (&value, pspec->value_type);
+      g_object_get_property (G_OBJECT (source), pspec->name, &value);
+      g_object_set_property (G_OBJECT (self), pspec->name, &value);
+      g_value_unset (&value);
+    }
+  hs_view_state_set_shared_range (self, source->shared_min, source->shared_max);
+}
+
+void
 hs_view_state_bind_settings (HsViewState *self, GSettings *settings)
 {
   g_autoptr(GSettingsSchema) schema = NULL;

@@ -57,6 +57,9 @@ extern const char * const hs_view_state_settings_keys[];
 
 HsViewState    *hs_view_state_new                (void);
 void            hs_view_state_bind_settings      (HsViewState *self, GSettings *settings);
+/* Every property of `source` (the settings keys and the shared range) into
+ * `self`, each emitting "changed" only when it differs. */
+void            hs_view_state_copy_from          (HsViewState *self, HsViewState *source);
 
 double          hs_view_state_get_opacity        (HsViewState *self);
 void            hs_view_state_set_opacity        (HsViewState *self, double opacity);

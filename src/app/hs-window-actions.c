@@ -35,6 +35,7 @@ _hs_window_actions_update (HsWindow *self)
   action = g_action_map_lookup_action (G_ACTION_MAP (self), "export-figure");
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->image != NULL);
   _hs_window_layers_update_actions (self);
+  _hs_window_deck_update_actions (self);
 }
 
 /* ---- actions ------------------------------------------------------------ */
@@ -250,25 +251,22 @@ reset_prompt_action (GSimpleAction *action,
   gtk_widget_activate_action (GTK_WIDGET (HS_WINDOW (user_data)->prompt_panel), "prompt.reset", NULL);
 }
 
-static void
-compare_action (GSimpleAction *action,
-                GVariant      *parameter,
-                gpointer       user_data)
+gboolean
+_hs_window_load_compare (HsWindow       *self,
+                         HsCompareView  *view,
+                         gboolean        grid,
+                         GError        **error)
 {
-  HsWindow *self = user_data;
-  gboolean grid = g_str_equal (g_variant_get_string (parameter, NULL), "grid");
   HsSentence *sentence = hs_prompt_panel_get_sentence (self->prompt_panel);
   /* The decoded radiograph, unless the next instance's is still loading. */
   HsImage *image = self->image_cancellable == NULL ? self->image : NULL;
-  g_autoptr(GError) error = NULL;
-  GtkWindow *window;
-  HsCompareView *view;
-  gboolean ok;
 
   if (self->dataset == NULL || self->instance == NULL || sentence == NULL)
-    return;
-  window = hs_compare_window_new (GTK_WINDOW (self));
-  view = hs_compare_window_get_view (window);
+    {
+      g_set_error (error, HS_COMPARE_VIEW_ERROR, HS_COMPARE_VIEW_ERROR_NOTHING,
+                   _("Select a report sentence to compare"));
+      return FALSE;
+    }
   hs_compare_view_set_base_state (view, HS_VIEW_STATE (self->view_state));
   if (grid)
     {
@@ -278,22 +276,45 @@ compare_action (GSimpleAction *action,
       for (guint i = 0; i < self->live_names->len; i++)
         g_ptr_array_add (live_models, g_ptr_array_index (self->live_names, i));
       g_ptr_array_add (live_models, NULL);
-      ok = hs_compare_view_load_grid_live (view, self->dataset, self->instance, sentence, image,
-                                           self->live, (const char * const *) live_models->pdata,
-                                           &error);
+      return hs_compare_view_load_grid_live (view, self->dataset, self->instance, sentence, image,
+                                             self->live, (const char * const *) live_models->pdata,
+                                             error);
     }
-  else if (self->live_model != NULL)
-    ok = hs_compare_view_load_live (view, self->dataset, self->instance, sentence, image,
-                                    self->live, self->live_model, &error);
-  else
-    ok = hs_compare_view_load (view, self->dataset, self->instance, sentence, self->model, &error);
-  if (!ok)
+  if (self->live_model != NULL)
+    return hs_compare_view_load_live (view, self->dataset, self->instance, sentence, image,
+                                      self->live, self->live_model, error);
+  return hs_compare_view_load (view, self->dataset, self->instance, sentence, self->model, error);
+}
+
+GtkWindow *
+_hs_window_open_compare (HsWindow *self,
+                         gboolean  grid)
+{
+  g_autoptr(GError) error = NULL;
+  GtkWindow *window;
+
+  if (self->dataset == NULL || self->instance == NULL ||
+      hs_prompt_panel_get_sentence (self->prompt_panel) == NULL)
+    return NULL;
+  window = hs_compare_window_new (GTK_WINDOW (self));
+  if (!_hs_window_load_compare (self, hs_compare_window_get_view (window), grid, &error))
     {
       hs_error_bar_add_error (self->error_bar, NULL, error);
       gtk_window_destroy (window);
-      return;
+      return NULL;
     }
+  _hs_window_deck_watch_compare (self, window, grid);
   gtk_window_present (window);
+  return window;
+}
+
+static void
+compare_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  _hs_window_open_compare (HS_WINDOW (user_data),
+                           g_str_equal (g_variant_get_string (parameter, NULL), "grid"));
 }
 
 static void

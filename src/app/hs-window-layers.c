@@ -70,7 +70,7 @@ layer_mask (HsWindow *self, const HsRegion *region, gboolean report)
 }
 
 void
-_hs_window_layers_show (HsWindow *self)
+_hs_window_layers_apply (HsWindow *self, HsCanvas *canvas)
 {
   HsSentence *sentence = hs_prompt_panel_get_sentence (self->prompt_panel);
   HsLayersPanel *panel = self->layers_panel ? HS_LAYERS_PANEL (self->layers_panel) : NULL;
@@ -82,11 +82,9 @@ _hs_window_layers_show (HsWindow *self)
 
   if (panel == NULL)
     return;
-  hs_layers_panel_set_instance (panel, instance, sentence);
-  _hs_window_layers_update_actions (self);
   if (instance == NULL)
     {
-      hs_canvas_set_regions (HS_CANVAS (self->canvas), NULL, NULL);
+      hs_canvas_set_regions (canvas, NULL, NULL);
       return;
     }
   for (guint i = 0; instance->regions && i < instance->regions->len; i++)
@@ -104,8 +102,21 @@ _hs_window_layers_show (HsWindow *self)
       g_array_append_vals (colors, rgba, 4);
       g_array_append_val (targets, target);
     }
-  hs_canvas_set_region_layers (HS_CANVAS (self->canvas), regions, masks,
+  hs_canvas_set_region_layers (canvas, regions, masks,
                                (const double *) colors->data, (const gboolean *) targets->data);
+}
+
+void
+_hs_window_layers_show (HsWindow *self)
+{
+  HsLayersPanel *panel = self->layers_panel ? HS_LAYERS_PANEL (self->layers_panel) : NULL;
+
+  if (panel == NULL)
+    return;
+  hs_layers_panel_set_instance (panel, self->dataset != NULL ? self->instance : NULL,
+                                hs_prompt_panel_get_sentence (self->prompt_panel));
+  _hs_window_layers_update_actions (self);
+  _hs_window_layers_apply (self, HS_CANVAS (self->canvas));
 }
 
 static void

@@ -10,6 +10,9 @@
  *                        win.link-target and win.undo
  *   hs-window-attend.c   win.attend: compute maps for the dataset, the
  *                        run's progress under the view
+ *   hs-window-deck.c     the demo deck: its panel and file, Add to deck,
+ *                        opening a case, presentation mode (win.deck-*)
+ *   hs-window-deck-case.c  a case captured from the view and restored
  */
 #pragma once
 
@@ -18,9 +21,11 @@
 #include "hs-window.h"
 #include "hs-attend-job.h"
 #include "hs-canvas.h"
+#include "hs-compare-view.h"
 #include "hs-latest-request.h"
 #include "hs-live-attend.h"
 #include "hs-view-state.h"
+#include <heatscope/hs-deck.h>
 
 G_BEGIN_DECLS
 
@@ -134,6 +139,19 @@ struct _HsWindow
   HsAttendJob          *attend_job;
   GtkWindow            *attend_dialog;
   guint                 attend_cancel_after;   /* tests */
+
+  /* The demo deck: see hs-window-deck.c. */
+  GtkRevealer          *deck_revealer;     /* template: the deck panel's place */
+  GtkWidget            *deck_panel;
+  HsDeck               *deck;
+  char                 *deck_path;
+  GHashTable           *deck_thumbs;       /* HsDeckCase* → GdkPaintable* of the cases shown */
+  HsDeckCase           *deck_deleted;      /* the last deleted case (undo) */
+  guint                 deck_deleted_index;
+  HsDeckCase           *deck_pending;      /* restored but for the viewport (waits for the image) */
+  guint                 deck_open_index;
+  GtkWidget            *presentation;      /* HsPresentationWindow or NULL */
+  guint                 deck_present_index;
 };
 
 typedef enum {
@@ -165,6 +183,9 @@ void            _hs_window_cache_put_image   (HsWindow *self, const HsInstance *
                                               HsImage *image);
 HsAttentionMap *_hs_window_load_map          (HsWindow *self, const HsMapRef *ref, GError **error);
 void            _hs_window_prefetch_neighbours (HsWindow *self);
+/* The caption of the view (borrowed strings): prompt, model, instance. */
+void      _hs_window_get_caption         (HsWindow     *self,
+                                          HsCaption    *caption);
 
 /* hs-window-models.c */
 void      _hs_window_models_init         (HsWindow     *self);
@@ -184,6 +205,10 @@ void      _hs_window_layers_clear        (HsWindow     *self);
 /* Every visible region of the instance into the canvas, the panel's rows. */
 void      _hs_window_layers_show         (HsWindow     *self);
 void      _hs_window_layers_update_actions (HsWindow   *self);
+/* The visible regions of the instance into `canvas` as the window draws
+ * them (the presentation's canvas too). */
+void      _hs_window_layers_apply        (HsWindow     *self,
+                                          HsCanvas     *canvas);
 /* Adds (linked) or removes `region` as a target of the selected sentence
  * and writes the manifest; FALSE with `error` when nothing changed. */
 gboolean  _hs_window_link_target         (HsWindow     *self,
@@ -220,5 +245,57 @@ void      _hs_window_actions_update      (HsWindow     *self);
  * invalidate after the dataset's targets change (its rows are rescored). */
 void      _hs_window_results_sync        (HsWindow     *self);
 void      _hs_window_results_invalidate  (HsWindow     *self);
+/* Loads the selected sentence's A | B | A − B (or, with `grid`, the model
+ * grid) into `view` exactly as win.compare does; the compare window with
+ * it, presented (NULL, with the problem in the error bar, when nothing to
+ * compare). */
+gboolean  _hs_window_load_compare        (HsWindow     *self,
+                                          HsCompareView *view,
+                                          gboolean      grid,
+                                          GError      **error);
+GtkWindow *_hs_window_open_compare       (HsWindow     *self,
+                                          gboolean      grid);
+
+/* hs-window-deck.c */
+void      _hs_window_deck_init           (HsWindow     *self);
+void      _hs_window_deck_clear          (HsWindow     *self);
+void      _hs_window_deck_update_actions (HsWindow     *self);
+/* A compare window gets "Add to deck" (Ctrl+Shift+A) for its view. */
+void      _hs_window_deck_watch_compare  (HsWindow     *self,
+                                          GtkWindow    *window,
+                                          gboolean      grid);
+/* Adds `item` (taken; `canvas` for its thumbnail, may be NULL) to the open
+ * deck, or to a new demo.hsdeck in the dataset's folder. */
+gboolean  _hs_window_deck_add            (HsWindow     *self,
+                                          HsDeckCase   *item,
+                                          HsCanvas     *canvas);
+void      _hs_window_deck_present_ready  (HsWindow     *self);
+
+/* hs-window-deck-case.c */
+HsDeckCase *_hs_window_deck_capture      (HsWindow     *self,
+                                          GError      **error);
+HsDeckCase *_hs_window_deck_capture_compare (HsWindow  *self,
+                                          HsCompareView *view,
+                                          gboolean      grid,
+                                          GError      **error);
+HsDeckCase *_hs_window_deck_capture_row  (HsWindow     *self,
+                                          const char   *instance_id,
+                                          const char   *sentence_id,
+                                          const char   *model,
+                                          GError      **error);
+/* Instance, sentence or prompt, model and overlay settings into the
+ * window; FALSE with HS_DECK_ERROR_CHANGED naming what no longer resolves. */
+gboolean  _hs_window_deck_restore        (HsWindow     *self,
+                                          const HsDeckCase *item,
+                                          GError      **error);
+void      _hs_window_deck_restore_state  (HsViewState  *state,
+                                          const HsDeckCase *item);
+void      _hs_window_deck_capture_viewport (HsCanvas   *canvas,
+                                          HsDeckCase   *item);
+void      _hs_window_deck_restore_viewport (HsCanvas   *canvas,
+                                          const HsDeckCase *item);
+void      _hs_window_deck_fill_canvas    (HsWindow     *self,
+                                          HsCanvas     *canvas);
+char     *_hs_window_deck_case_title     (const HsDeckCase *item);
 
 G_END_DECLS

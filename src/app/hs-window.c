@@ -351,6 +351,20 @@ update_status (HsWindow *self)
 }
 
 void
+_hs_window_get_caption (HsWindow  *self,
+                        HsCaption *caption)
+{
+  *caption = (HsCaption) { 0 };
+  caption->prompt = hs_prompt_panel_get_prompt (self->prompt_panel);
+  caption->model = self->model;
+  caption->instance = self->instance != NULL ? self->instance->id : NULL;
+  caption->phantom_model_on_real_image =
+    self->instance != NULL &&
+    hs_model_is_phantom_trained_on_real (self->live_model != NULL ? self->live_model : self->model,
+                                         self->instance);
+}
+
+void
 _hs_window_update_view_full (HsWindow *self,
                              gboolean  force)
 {
@@ -419,12 +433,7 @@ _hs_window_update_view_full (HsWindow *self,
     _hs_window_layers_show (self);
     /* Fields, not a formatted string: drawn and exported as
      * heatscope-cli render draws the same view. */
-    caption.prompt = hs_prompt_panel_get_prompt (self->prompt_panel);
-    caption.model = self->model;
-    caption.instance = self->instance->id;
-    caption.phantom_model_on_real_image =
-      hs_model_is_phantom_trained_on_real (self->live_model != NULL ? self->live_model : self->model,
-                                           self->instance);
+    _hs_window_get_caption (self, &caption);
     hs_canvas_set_caption_fields (HS_CANVAS (self->canvas), &caption);
     g_clear_pointer (&self->side_regions, g_ptr_array_unref);
     g_clear_pointer (&self->side_masks, g_ptr_array_unref);
@@ -548,6 +557,7 @@ hs_window_dispose (GObject *object)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
 
+  _hs_window_deck_clear (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), HS_TYPE_WINDOW);
   self->canvas = NULL;
   self->overlay_panel = NULL;
@@ -630,6 +640,7 @@ hs_window_class_init (HsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsWindow, header_spinner);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, empty_title);
   gtk_widget_class_bind_template_child (widget_class, HsWindow, side_stack);
+  gtk_widget_class_bind_template_child (widget_class, HsWindow, deck_revealer);
   gtk_widget_class_bind_template_callback (widget_class, on_instance_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_map_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_token_selected);
@@ -656,6 +667,7 @@ hs_window_init (HsWindow *self)
   g_signal_connect_object (self->browser, "notify::busy", G_CALLBACK (on_browser_busy), self, 0);
   _hs_window_dataset_init (self);
   _hs_window_attend_init (self);
+  _hs_window_deck_init (self);
   /* Tests blank this area in golden images (it belongs to other units). */
   g_object_set_data (G_OBJECT (self), "hs-side-stack", self->side_stack);
   g_signal_connect_object (self->side_stack, "notify::visible-child", G_CALLBACK (on_side_page), self, 0);

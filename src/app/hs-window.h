@@ -11,6 +11,7 @@
 
 #include <gtk/gtk.h>
 #include <heatscope/hs-dataset.h>
+#include <heatscope/hs-deck.h>
 
 #include "hs-application.h"
 #include "hs-attend-job.h"
@@ -92,4 +93,24 @@ GtkWindow         *hs_window_get_attend_dialog    (HsWindow *self);
 /* Tests: the runs started after this cancel themselves once `n_maps` maps
  * are computed (hs_attend_job_set_cancel_after); 0 = never. */
 void               hs_window_set_attend_cancel_after (HsWindow *self, guint n_maps);
+
+/* The demo deck (hs-window-deck.c): a .hsdeck file whose dataset lies in
+ * its folder or beneath it.  Every change is saved at once (atomically);
+ * the last deck opened is opened again on start (GSettings "last-deck"). */
+typedef struct _HsPresentationWindow HsPresentationWindow;
+gboolean           hs_window_open_deck            (HsWindow *self, const char *path, GError **error);
+gboolean           hs_window_new_deck             (HsWindow *self, const char *path, GError **error);
+gboolean           hs_window_restore_last_deck    (HsWindow *self);
+HsDeck            *hs_window_get_deck             (HsWindow *self);
+const char        *hs_window_get_deck_path        (HsWindow *self);
+GtkWidget         *hs_window_get_deck_panel       (HsWindow *self);
+/* Opens case `index` of the deck (restores its view); FALSE with the
+ * problem in the error bar. */
+gboolean           hs_window_open_case            (HsWindow *self, guint index);
+/* A results-table row into the deck (the window's overlay settings). */
+gboolean           hs_window_deck_add_row         (HsWindow *self, const char *instance,
+                                                   const char *sentence, const char *model);
+/* Presentation mode from case `first` (NULL without cases). */
+HsPresentationWindow *hs_window_present_deck      (HsWindow *self, guint first);
+
 G_END_DECLS

@@ -1,0 +1,351 @@
+/* test-ui-deck.c — the demo deck in the app: add three cases (a single
+ * view, a swap comparison, a model grid) from the viewer and the compare
+ * windows, reorder them, edit a note, delete with undo; the file saved,
+ * read back by a new window (the last deck restored as on start); a case
+ * opened restores its view; presentation mode draws the viewer's pixels
+ * and steps through the deck with real keys (xdotool). */
+#include <gdk/x11/gdkx.h>
+
+#include "hs-ui-fixture.h"
+#include "hs-deck-panel.h"
+#include "hs-compare-view.h"
+#include "hs-presentation-window.h"
+#include "hs-view-state.h"
+
+/* The compare window the main window just opened (transient for it). */
+static GtkWindow *
+find_compare_window (HsWindow *window)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* owned by GTK */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (gtk_window_get_transient_for (w) == GTK_WINDOW (window) && hs_compare_window_get_view (w) != NULL)
+        return w;
+    }
+  return NULL;
+}
+
+static GtkWindow *
+open_compare (HsWindow *window, const char *kind)
+{
+  GtkWindow *compare;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.compare", "s", kind));
+  compare = find_compare_window (window);
+  g_assert_nonnull (compare);
+  hs_ui_wait_until (hs_ui_is_mapped, compare);
+  hs_ui_settle ();
+  return compare;
+}
+
+static guint
+n_cases (HsWindow *window)
+{
+  HsDeck *deck = hs_window_get_deck (window);
+  return deck != NULL ? deck->cases->len : 0;
+}
+
+static HsDeckCase *
+case_at (HsDeck *deck, guint i)
+{
+  g_assert_cmpuint (i, <, deck->cases->len);
+  return g_ptr_array_index (deck->cases, i);
+}
+
+/* Presses `key` (xdotool's name) in `window` with real X events. */
+static void
+press (GtkWindow *window, const char *key)
+{
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+  g_autofree char *wid = g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (surface));
+  const char *argv[] = { "xdotool", "windowfocus", "--sync", wid, "key", "--clearmodifiers", key, NULL };
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (status, ==, 0);
+}
+
+typedef struct {
+  HsPresentationWindow *presentation;
+  guint                 index;
+} Step;
+
+static gboolean
+presentation_at (gpointer data)
+{
+  Step *step = data;
+  return hs_presentation_window_get_ready (step->presentation) &&
+         hs_presentation_window_get_index (step->presentation) == step->index;
+}
+
+static gboolean
+heatmap_is (gpointer data)
+{
+  Step *step = data;   /* index: the wanted state */
+  return hs_presentation_window_get_heatmap_shown (step->presentation) == (gboolean) step->index;
+}
+
+static gboolean
+truth_is (gpointer data)
+{
+  Step *step = data;
+  return hs_presentation_window_get_truth_shown (step->presentation) == (gboolean) step->index;
+}
+
+static gboolean
+blink_is (gpointer data)
+{
+  Step *step = data;
+  return hs_compare_view_get_blink (hs_presentation_window_get_compare_view (step->presentation)) ==
+         (gboolean) step->index;
+}
+
+static void
+press_and_wait (HsPresentationWindow *presentation, const char *key, gboolean (*cond) (gpointer),
+                guint value)
+{
+  Step step = { presentation, value };
+
+  press (GTK_WINDOW (presentation), key);
+  hs_ui_wait_until (cond, &step);
+  hs_ui_settle ();
+}
+
+static gboolean
+window_idle (gpointer window)
+{
+  return !hs_window_get_loading (window);
+}
+
+static gboolean
+is_slide_sized (gpointer window)
+{
+  return gtk_widget_get_width (window) == 1920 && gtk_widget_get_height (window) == 1080;
+}
+
+static gboolean
+is_gone (gpointer pointer)
+{
+  return *(gpointer *) pointer == NULL;
+}
+
+static void
+test_deck (void)
+{
+  g_autofree char *root = NULL;
+  g_autofree char *deck_path = NULL;
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  g_autoptr(HsDeck) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  HsWindow *window;
+  HsDeckPanel *panel;
+  HsViewState *state;
+  GtkWindow *compare;
+  HsPresentationWindow *presentation;
+  Step step;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  g_assert_nonnull (xdotool);   /* tools/deps.sh installs it */
+  hs_ui_reset_settings ();
+  root = hs_ui_make_dataset ();
+  deck_path = g_build_filename (root, "demo.hsdeck", NULL);
+  window = hs_ui_new_window ();
+  hs_ui_open_path (window, root);
+
+  /* 1. A single view: hand-01's sentence 1, viridis at 70 %, zoomed in. */
+  g_assert_true (hs_window_select_instance (window, "hand-01"));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  state = hs_canvas_get_view_state (HS_CANVAS (hs_window_get_canvas (window)));
+  hs_view_state_set_colormap (state, "viridis");
+  hs_view_state_set_opacity (state, 0.7);
+  hs_ui_settle ();
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.deck-add", NULL));
+  g_assert_cmpstr (hs_window_get_deck_path (window), ==, deck_path);
+  g_assert_cmpuint (n_cases (window), ==, 1);
+  {
+    HsDeckCase *item = case_at (hs_window_get_deck (window), 0);
+
+    g_assert_cmpstr (item->instance, ==, "hand-01");
+    g_assert_cmpuint (item->sentence, ==, 1);
+    g_assert_cmpstr (item->sentence_text, ==, HS_UI_S0);
+    g_assert_null (item->prompt);
+    g_assert_false (item->swap);
+    g_assert_cmpint (item->view, ==, HS_DECK_VIEW_SINGLE);
+    g_assert_cmpstr (((HsDeckModel *) g_ptr_array_index (item->models, 0))->name, ==, "grounded");
+    g_assert_cmpint (item->overlay.colormap, ==, HS_COLORMAP_VIRIDIS);
+    g_assert_cmpfloat (item->overlay.opacity, ==, 0.7);
+    g_assert_nonnull (item->map_sha256);
+  }
+
+  /* 2. The swap comparison A | B | A − B of hand-02 (Ctrl+Shift+A in the compare window). */
+  g_assert_true (hs_window_select_instance (window, "hand-02"));
+  hs_ui_wait_until (window_idle, window);
+  compare = open_compare (window, "pair");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (compare), "compare-window.deck-add", NULL));
+  gtk_window_destroy (compare);
+  /* 3. The model grid of hand-03. */
+  g_assert_true (hs_window_select_instance (window, "hand-03"));
+  hs_ui_wait_until (window_idle, window);
+  compare = open_compare (window, "grid");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (compare), "compare-window.deck-add", NULL));
+  gtk_window_destroy (compare);
+  hs_ui_settle ();
+  g_assert_cmpuint (n_cases (window), ==, 3);
+  g_assert_cmpint (case_at (hs_window_get_deck (window), 1)->view, ==, HS_DECK_VIEW_COMPARE);
+  g_assert_true (case_at (hs_window_get_deck (window), 1)->swap);
+  g_assert_cmpint (case_at (hs_window_get_deck (window), 2)->view, ==, HS_DECK_VIEW_GRID);
+
+  /* Reorder with the keyboard's actions: the comparison first. */
+  panel = HS_DECK_PANEL (hs_window_get_deck_panel (window));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (panel)));
+  hs_deck_panel_select (panel, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "deck.move-up", NULL));
+  g_assert_cmpuint (hs_deck_panel_get_selected (panel), ==, 0);
+  g_assert_cmpstr (case_at (hs_window_get_deck (window), 0)->instance, ==, "hand-02");
+  g_assert_cmpstr (case_at (hs_window_get_deck (window), 1)->instance, ==, "hand-01");
+  /* A note, a duplicate deleted again, and a delete undone. */
+  hs_deck_panel_edit_note (panel, 0, "Ignores the word left.");
+  hs_deck_panel_select (panel, 2);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "deck.duplicate", NULL));
+  g_assert_cmpuint (n_cases (window), ==, 4);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "deck.delete", NULL));
+  g_assert_cmpuint (n_cases (window), ==, 3);
+  hs_deck_panel_select (panel, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "deck.delete", NULL));
+  g_assert_cmpuint (n_cases (window), ==, 2);
+  g_assert_true (hs_deck_panel_get_undo_visible (panel));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "deck.undo-delete", NULL));
+  g_assert_false (hs_deck_panel_get_undo_visible (panel));
+  g_assert_cmpuint (n_cases (window), ==, 3);
+  g_assert_cmpstr (case_at (hs_window_get_deck (window), 1)->instance, ==, "hand-01");
+  g_assert_cmpuint (hs_deck_panel_get_n_cases (panel), ==, 3);
+
+  /* Saved on every change: the file says the same, read independently. */
+  saved = hs_deck_load (deck_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (saved->cases->len, ==, 3);
+  g_assert_cmpstr (saved->dataset, ==, ".");
+  g_assert_cmpint (case_at (saved, 0)->view, ==, HS_DECK_VIEW_COMPARE);
+  g_assert_cmpstr (case_at (saved, 0)->note, ==, "Ignores the word left.");
+  g_assert_cmpint (case_at (saved, 1)->view, ==, HS_DECK_VIEW_SINGLE);
+  g_assert_cmpint (case_at (saved, 2)->view, ==, HS_DECK_VIEW_GRID);
+
+  /* "Restart": a new window restores the last dataset and the last deck. */
+  hs_ui_destroy_window (window);
+  window = hs_ui_new_window ();
+  g_assert_true (hs_window_restore_last_dataset (window));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_true (hs_window_restore_last_deck (window));
+  hs_ui_settle ();
+  panel = HS_DECK_PANEL (hs_window_get_deck_panel (window));
+  g_assert_cmpuint (hs_deck_panel_get_n_cases (panel), ==, 3);
+  g_assert_cmpstr (hs_deck_panel_get_note (panel, 0), ==, "Ignores the word left.");
+  g_assert_nonnull (strstr (hs_deck_panel_get_title_of (panel, 1), "hand-01"));
+
+  /* Opening case 2 restores its view exactly. */
+  state = hs_canvas_get_view_state (HS_CANVAS (hs_window_get_canvas (window)));
+  hs_view_state_set_colormap (state, "jet");
+  hs_view_state_set_opacity (state, 0.2);
+  g_assert_true (hs_window_select_instance (window, "hand-03"));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_true (hs_window_open_case (window, 1));
+  hs_ui_wait_until (window_idle, window);
+  hs_ui_settle ();
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-01");
+  g_assert_cmpstr (hs_prompt_panel_get_prompt (hs_window_get_prompt_panel (window)), ==, HS_UI_S0);
+  g_assert_cmpstr (hs_window_get_model (window), ==, "grounded");
+  g_assert_cmpstr (hs_view_state_get_colormap (state), ==, "viridis");
+  g_assert_cmpfloat (hs_view_state_get_opacity (state), ==, 0.7);
+
+  /* Present from the first case. */
+  presentation = hs_window_present_deck (window, 0);
+  g_assert_nonnull (presentation);
+  /* A slide of 1920 × 1080 whatever the test screen (no window manager
+   * makes it full-screen here). */
+  gtk_window_unfullscreen (GTK_WINDOW (presentation));
+  gtk_widget_set_visible (GTK_WIDGET (presentation), FALSE);
+  gtk_window_set_default_size (GTK_WINDOW (presentation), 1920, 1080);
+  gtk_window_present (GTK_WINDOW (presentation));
+  hs_ui_wait_until (hs_ui_is_mapped, presentation);
+  hs_ui_wait_until (is_slide_sized, presentation);
+  step.presentation = presentation;
+  step.index = 0;
+  hs_ui_wait_until (presentation_at, &step);
+  hs_ui_settle ();
+  g_assert_cmpstr (hs_presentation_window_get_counter (presentation), ==, "1 / 3");
+  g_assert_cmpstr (hs_presentation_window_get_sentence (presentation), ==, HS_UI_S0);
+  g_assert_cmpint (hs_compare_view_get_mode (hs_presentation_window_get_compare_view (presentation)), ==,
+                   HS_COMPARE_MODE_PAIR);
+
+  /* The slide as the audience sees it (tests/README: looked at). */
+  {
+    g_autoptr(GdkTexture) texture = hs_ui_render (GTK_WIDGET (presentation));
+    g_autofree char *shot = g_build_filename (g_getenv ("HS_BUILD_DIR") ? g_getenv ("HS_BUILD_DIR") : ".",
+                                              "ui-deck-presentation.png", NULL);
+
+    g_assert_cmpint (gdk_texture_get_width (texture), ==, 1920);
+    g_assert_cmpint (gdk_texture_get_height (texture), ==, 1080);
+    g_assert_true (gdk_texture_save_to_png (texture, shot));
+    g_test_message ("presentation snapshot: %s", shot);
+  }
+  /* B blinks A/B; Right goes to case 2. */
+  press_and_wait (presentation, "b", blink_is, TRUE);
+  press_and_wait (presentation, "Right", presentation_at, 1);
+  g_assert_cmpstr (hs_presentation_window_get_counter (presentation), ==, "2 / 3");
+  {
+    /* The single view's pixels are the viewer's at the same size (one
+     * neither widget has, so both draw through the same path). */
+    HsCanvas *shown = hs_presentation_window_get_canvas (presentation);
+    HsCanvas *viewer = HS_CANVAS (hs_window_get_canvas (window));
+    int w = 800, h = 600;
+    cairo_surface_t *a, *b;
+    gsize differing = 0;
+
+    g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (shown)), !=, w);
+    g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (viewer)), !=, w);
+    a = hs_canvas_render_surface (shown, w, h);
+    b = hs_canvas_render_surface (viewer, w, h);
+    for (int y = 0; y < h; y++)
+      differing += memcmp (cairo_image_surface_get_data (a) + (gsize) y * cairo_image_surface_get_stride (a),
+                           cairo_image_surface_get_data (b) + (gsize) y * cairo_image_surface_get_stride (b),
+                           (gsize) w * 4) != 0;
+    g_assert_cmpuint (differing, ==, 0);
+    cairo_surface_destroy (a);
+    cairo_surface_destroy (b);
+  }
+  /* H hides the heatmap, G the ground truth, and back. */
+  press_and_wait (presentation, "h", heatmap_is, FALSE);
+  g_assert_false (hs_view_state_get_show_overlay (hs_canvas_get_view_state (hs_presentation_window_get_canvas (presentation))));
+  press_and_wait (presentation, "h", heatmap_is, TRUE);
+  press_and_wait (presentation, "g", truth_is, FALSE);
+  g_assert_false (hs_view_state_get_show_boxes (hs_canvas_get_view_state (hs_presentation_window_get_canvas (presentation))));
+  press_and_wait (presentation, "g", truth_is, TRUE);
+  /* Page Down to the grid, Left and Page Up back. */
+  press_and_wait (presentation, "Next", presentation_at, 2);
+  g_assert_cmpint (hs_compare_view_get_mode (hs_presentation_window_get_compare_view (presentation)), ==,
+                   HS_COMPARE_MODE_GRID);
+  press_and_wait (presentation, "Left", presentation_at, 1);
+  press_and_wait (presentation, "Prior", presentation_at, 0);
+  /* Escape leaves. */
+  g_object_add_weak_pointer (G_OBJECT (presentation), (gpointer *) &presentation);
+  press (GTK_WINDOW (presentation), "Escape");
+  hs_ui_wait_until (is_gone, &presentation);
+
+  hs_ui_destroy_window (window);
+}
+
+int
+main (int argc, char **argv)
+{
+  hs_ui_init (&argc, &argv);
+  g_test_add_func ("/hs/ui/deck/build-save-restart-present", test_deck);
+  return g_test_run ();
+}
