@@ -115,10 +115,7 @@ new_row (HsDeckPanel *self)
   gtk_box_append (GTK_BOX (vbox), note);
   gtk_box_append (GTK_BOX (hbox), picture);
   gtk_box_append (GTK_BOX (hbox), vbox);
-  gtk_widget_set_margin_top (hbox, 4);
-  gtk_widget_set_margin_bottom (hbox, 4);
-  gtk_widget_set_margin_start (hbox, 4);
-  gtk_widget_set_margin_end (hbox, 4);
+  gtk_widget_add_css_class (hbox, "hs-deck-row");
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), hbox);
 
   g_object_set_data (G_OBJECT (row), "hs-panel", self);

@@ -148,6 +148,15 @@ static const struct { guint key; const char *action; } keys[] = {
     { GDK_KEY_Escape, "presentation.leave" },
 };
 
+static const struct { const char *name; GtkWidgetActionActivateFunc activate; } actions[] = {
+  { "presentation.next", next_action },
+  { "presentation.previous", previous_action },
+  { "presentation.blink", toggle_action },
+  { "presentation.heatmap", toggle_action },
+  { "presentation.truth", toggle_action },
+  { "presentation.leave", leave_action },
+};
+
 static void
 hs_presentation_window_class_init (HsPresentationWindowClass *klass)
 {
@@ -171,12 +180,8 @@ hs_presentation_window_class_init (HsPresentationWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsPresentationWindow, note_label);
   gtk_widget_class_bind_template_child (widget_class, HsPresentationWindow, counter_label);
 
-  gtk_widget_class_install_action (widget_class, "presentation.next", NULL, next_action);
-  gtk_widget_class_install_action (widget_class, "presentation.previous", NULL, previous_action);
-  gtk_widget_class_install_action (widget_class, "presentation.blink", NULL, toggle_action);
-  gtk_widget_class_install_action (widget_class, "presentation.heatmap", NULL, toggle_action);
-  gtk_widget_class_install_action (widget_class, "presentation.truth", NULL, toggle_action);
-  gtk_widget_class_install_action (widget_class, "presentation.leave", NULL, leave_action);
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    gtk_widget_class_install_action (widget_class, actions[i].name, NULL, actions[i].activate);
 }
 
 static void

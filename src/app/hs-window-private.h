@@ -256,46 +256,29 @@ gboolean  _hs_window_load_compare        (HsWindow     *self,
 GtkWindow *_hs_window_open_compare       (HsWindow     *self,
                                           gboolean      grid);
 
-/* hs-window-deck.c */
-void      _hs_window_deck_init           (HsWindow     *self);
-void      _hs_window_deck_clear          (HsWindow     *self);
-void      _hs_window_deck_update_actions (HsWindow     *self);
-/* A compare window gets "Add to deck" (Ctrl+Shift+A) for its view. */
-void      _hs_window_deck_watch_compare  (HsWindow     *self,
-                                          GtkWindow    *window,
-                                          gboolean      grid);
-/* Adds `item` (taken; `canvas` for its thumbnail, may be NULL) to the open
- * deck, or to a new demo.hsdeck in the dataset's folder. */
-gboolean  _hs_window_deck_add            (HsWindow     *self,
-                                          HsDeckCase   *item,
-                                          HsCanvas     *canvas);
-void      _hs_window_deck_present_ready  (HsWindow     *self);
+/* hs-window-deck.c: the deck panel and file, presentation mode.  A compare
+ * window gets "Add to deck" (Ctrl+Shift+A) for its view; a case added
+ * (taken; `canvas` for its thumbnail, may be NULL) goes to the open deck,
+ * or to a new demo.hsdeck in the dataset's folder. */
+void      _hs_window_deck_init (HsWindow *self);
+void      _hs_window_deck_clear (HsWindow *self);
+void      _hs_window_deck_update_actions (HsWindow *self);
+void      _hs_window_deck_watch_compare (HsWindow *self, GtkWindow *window, gboolean grid);
+gboolean  _hs_window_deck_add (HsWindow *self, HsDeckCase *item, HsCanvas *canvas);
+void      _hs_window_deck_present_ready (HsWindow *self);
 
-/* hs-window-deck-case.c */
-HsDeckCase *_hs_window_deck_capture      (HsWindow     *self,
-                                          GError      **error);
-HsDeckCase *_hs_window_deck_capture_compare (HsWindow  *self,
-                                          HsCompareView *view,
-                                          gboolean      grid,
-                                          GError      **error);
-HsDeckCase *_hs_window_deck_capture_row  (HsWindow     *self,
-                                          const char   *instance_id,
-                                          const char   *sentence_id,
-                                          const char   *model,
-                                          GError      **error);
-/* Instance, sentence or prompt, model and overlay settings into the
- * window; FALSE with HS_DECK_ERROR_CHANGED naming what no longer resolves. */
-gboolean  _hs_window_deck_restore        (HsWindow     *self,
-                                          const HsDeckCase *item,
-                                          GError      **error);
-void      _hs_window_deck_restore_state  (HsViewState  *state,
-                                          const HsDeckCase *item);
-void      _hs_window_deck_capture_viewport (HsCanvas   *canvas,
-                                          HsDeckCase   *item);
-void      _hs_window_deck_restore_viewport (HsCanvas   *canvas,
-                                          const HsDeckCase *item);
-void      _hs_window_deck_fill_canvas    (HsWindow     *self,
-                                          HsCanvas     *canvas);
-char     *_hs_window_deck_case_title     (const HsDeckCase *item);
+/* hs-window-deck-case.c: the view into a case (viewer, compare window,
+ * results row) and back; restore fails with HS_DECK_ERROR_CHANGED naming
+ * what no longer resolves, leaving the viewport to the image's arrival. */
+HsDeckCase *_hs_window_deck_capture (HsWindow *self, GError **error);
+HsDeckCase *_hs_window_deck_capture_compare (HsWindow *self, HsCompareView *view, gboolean grid, GError **error);
+HsDeckCase *_hs_window_deck_capture_row (HsWindow *self, const char *instance_id, const char *sentence_id,
+                                         const char *model, GError **error);
+gboolean  _hs_window_deck_restore (HsWindow *self, const HsDeckCase *item, GError **error);
+void      _hs_window_deck_restore_state (HsViewState *state, const HsDeckCase *item);
+void      _hs_window_deck_capture_viewport (HsCanvas *canvas, HsDeckCase *item);
+void      _hs_window_deck_restore_viewport (HsCanvas *canvas, const HsDeckCase *item);
+void      _hs_window_deck_fill_canvas (HsWindow *self, HsCanvas *canvas);
+char     *_hs_window_deck_case_title (const HsDeckCase *item);
 
 G_END_DECLS
