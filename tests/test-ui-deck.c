@@ -10,6 +10,7 @@
 #include "hs-deck-panel.h"
 #include "hs-compare-view.h"
 #include "hs-presentation-window.h"
+#include "hs-results-window.h"
 #include "hs-view-state.h"
 
 /* The compare window the main window just opened (transient for it). */
@@ -124,6 +125,34 @@ window_idle (gpointer window)
 }
 
 static gboolean
+results_complete (gpointer results)
+{
+  HsResultsModel *model = hs_results_window_get_model (results);
+
+  return model != NULL && hs_results_model_get_complete (model);
+}
+
+/* The results table of `window` (win.results), every row scored. */
+static HsResultsWindow *
+open_results (HsWindow *window)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* owned by GTK */
+  HsResultsWindow *results = NULL;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.results", NULL));
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels) && results == NULL; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (HS_IS_RESULTS_WINDOW (item))
+        results = HS_RESULTS_WINDOW (item);
+    }
+  g_assert_nonnull (results);
+  hs_ui_wait_until (results_complete, results);
+  return results;
+}
+
+static gboolean
 is_slide_sized (gpointer window)
 {
   return gtk_widget_get_width (window) == 1920 && gtk_widget_get_height (window) == 1080;
@@ -203,8 +232,31 @@ test_deck (void)
   g_assert_true (case_at (hs_window_get_deck (window), 1)->swap);
   g_assert_cmpint (case_at (hs_window_get_deck (window), 2)->view, ==, HS_DECK_VIEW_GRID);
 
-  /* Reorder with the keyboard's actions: the comparison first. */
+  /* A results-table row (its Ctrl+Shift+A takes the row opened last). */
   panel = HS_DECK_PANEL (hs_window_get_deck_panel (window));
+  {
+    HsResultsWindow *results = open_results (window);
+    HsResultsRow *row = hs_results_model_get_row (hs_results_window_get_model (results), 0);
+    HsDeckCase *item;
+
+    g_assert_true (hs_results_window_add_row_to_deck (results, 0));
+    g_assert_cmpuint (n_cases (window), ==, 4);
+    item = case_at (hs_window_get_deck (window), 3);
+    g_assert_cmpstr (item->instance, ==, hs_results_row_get_instance (row));
+    g_assert_cmpstr (((HsDeckModel *) g_ptr_array_index (item->models, 0))->name, ==,
+                     hs_results_row_get_model (row));
+    g_assert_cmpstr (hs_instance_find_sentence (hs_dataset_find_instance (hs_window_get_dataset (window),
+                                                                          item->instance),
+                                                hs_results_row_get_sentence (row))->text,
+                     ==, item->sentence_text);
+    gtk_window_close (GTK_WINDOW (results));
+    /* Not a case this deck wants: deleted (the undo bar comes up). */
+    g_assert_cmpuint (hs_deck_panel_get_selected (panel), ==, 3);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "deck.delete", NULL));
+    g_assert_cmpuint (n_cases (window), ==, 3);
+  }
+
+  /* Reorder with the keyboard's actions: the comparison first. */
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (panel)));
   hs_deck_panel_select (panel, 1);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "deck.move-up", NULL));
@@ -264,6 +316,37 @@ test_deck (void)
   g_assert_cmpstr (hs_window_get_model (window), ==, "grounded");
   g_assert_cmpstr (hs_view_state_get_colormap (state), ==, "viridis");
   g_assert_cmpfloat (hs_view_state_get_opacity (state), ==, 0.7);
+
+  /* Zoom and pan come back: a zoomed view added, the view fitted, the case
+   * opened again (the same canvas size: the same transform). */
+  {
+    HsCanvas *canvas = HS_CANVAS (hs_window_get_canvas (window));
+    HsCanvasTransform before, after;
+    HsDeckCase *item;
+
+    hs_canvas_zoom_to (canvas, hs_canvas_get_zoom (canvas) * 3, 100, 120);
+    hs_ui_settle ();
+    hs_canvas_get_transform (canvas, &before);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.deck-add", NULL));
+    g_assert_cmpuint (n_cases (window), ==, 4);
+    item = case_at (hs_window_get_deck (window), 3);
+    g_assert_cmpfloat (item->zoom, >, 2.0);
+    g_assert_true (item->center_x < 0.5 && item->center_y < 0.5);
+    hs_canvas_zoom_fit (canvas);
+    g_assert_true (hs_window_open_case (window, 3));
+    hs_ui_wait_until (window_idle, window);
+    hs_ui_settle ();
+    hs_canvas_get_transform (canvas, &after);
+    g_assert_cmpfloat_with_epsilon (after.zoom, before.zoom, 1e-9 * before.zoom);
+    g_assert_cmpfloat_with_epsilon (after.offset_x, before.offset_x, 1e-6);
+    g_assert_cmpfloat_with_epsilon (after.offset_y, before.offset_y, 1e-6);
+    hs_deck_panel_select (panel, 3);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "deck.delete", NULL));
+    g_assert_cmpuint (n_cases (window), ==, 3);
+    g_assert_true (hs_window_open_case (window, 1));
+    hs_ui_wait_until (window_idle, window);
+    hs_ui_settle ();
+  }
 
   /* Present from the first case. */
   presentation = hs_window_present_deck (window, 0);
