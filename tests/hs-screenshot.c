@@ -6,10 +6,12 @@
  *   hs-screenshot DATASET OUT.png [--size WxH] [--model M] [--instance ID]
  *                 [--sentence ID] [--swap] [--prompt TEXT] [--tab overlay|metrics|perturb]
  *                 [--results [-]COLUMN [--results-perturb NAME] [--results-model M]]
+ *                 [--deck DECK --present N]
  *
  * --results shoots the results table (win.results) instead, sorted by
  * COLUMN (a metrics CSV column; "-" first = descending) once every row is
- * scored.
+ * scored.  --deck opens a demo deck and --present shoots presentation mode
+ * on its case N (1-based) at the window's size, as the audience sees it.
  *
  * Every step waits for its work to finish (dataset and image decoding, live
  * maps, metrics, perturbation scores) before the next; the picture is taken
@@ -24,6 +26,7 @@
 #include "hs-error-bar.h"
 #include "hs-metrics-panel.h"
 #include "hs-perturb-panel.h"
+#include "hs-presentation-window.h"
 #include "hs-results-window.h"
 #include "hs-ui-fixture.h"
 #include "hs-window.h"
@@ -116,6 +119,31 @@ open_results (HsWindow *window, const char *sort, const char *perturbation, cons
 }
 
 static gboolean
+presentation_ready (gpointer presentation)
+{
+  return hs_presentation_window_get_ready (presentation);
+}
+
+/* Presentation mode on case `number` (1-based) at width × height. */
+static GtkWidget *
+present (HsWindow *window, guint number, int width, int height)
+{
+  HsPresentationWindow *presentation = hs_window_present_deck (window, number - 1);
+
+  if (presentation == NULL)
+    return NULL;
+  /* No window manager here makes it full-screen: the slide's size. */
+  gtk_window_unfullscreen (GTK_WINDOW (presentation));
+  gtk_widget_set_visible (GTK_WIDGET (presentation), FALSE);
+  gtk_window_set_default_size (GTK_WINDOW (presentation), width, height);
+  gtk_window_present (GTK_WINDOW (presentation));
+  wait_until (hs_ui_is_mapped, presentation, "showing the presentation");
+  wait_until (presentation_ready, presentation, "the case");
+  settle (window);
+  return GTK_WIDGET (presentation);
+}
+
+static gboolean
 save_png (GtkWidget *widget, const char *path)
 {
   g_autoptr(GdkTexture) texture = hs_ui_render (widget);
@@ -149,6 +177,8 @@ main (int argc, char **argv)
   g_autofree char *results_perturb = NULL;
   g_autofree char *results_model = NULL;
   g_auto(GStrv) settings = NULL;
+  g_autofree char *deck = NULL;
+  int present_case = 0;
   gboolean swap = FALSE;
   GtkWidget *shot;
   const GOptionEntry entries[] = {
@@ -162,6 +192,8 @@ main (int argc, char **argv)
     { "results", 0, 0, G_OPTION_ARG_STRING, &results, "Shoot the results table sorted by COLUMN (-COLUMN: descending)", "COLUMN" },
     { "results-perturb", 0, 0, G_OPTION_ARG_STRING, &results_perturb, "The results table's perturbation", "NAME" },
     { "results-model", 0, 0, G_OPTION_ARG_STRING, &results_model, "Only this model's rows in the results table", "M" },
+    { "deck", 0, 0, G_OPTION_ARG_FILENAME, &deck, "Open this demo deck", "DECK" },
+    { "present", 0, 0, G_OPTION_ARG_INT, &present_case, "Shoot presentation mode on the deck's case N (from 1)", "N" },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &settings, "Set a setting before the window opens (e.g. opacity=0.35, colormap='inferno'; GVariant text)", "KEY=VALUE" },
     { NULL }
   };
@@ -254,6 +286,14 @@ main (int argc, char **argv)
   }
   settle (window);
   shot = GTK_WIDGET (window);
+  if (deck != NULL && !hs_window_open_deck (window, deck, &error))
+    fail ("%s", error->message);
+  if (present_case > 0)
+    {
+      shot = present (window, present_case, width, height);
+      if (shot == NULL)
+        fail ("no case %d to present", present_case);
+    }
   if (results != NULL)
     {
       shot = open_results (window, results, results_perturb, results_model, width, height);
