@@ -184,6 +184,19 @@ hs_presentation_window_class_init (HsPresentationWindowClass *klass)
     gtk_widget_class_install_action (widget_class, actions[i].name, NULL, actions[i].activate);
 }
 
+/* The compare view's buttons (Blink, Fit, Export) are for the desk, not
+ * the room: the keys do their work here. */
+static void
+hide_buttons (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_BUTTON (child))
+      gtk_widget_set_visible (child, FALSE);
+    else
+      hide_buttons (child);
+}
+
 static void
 hs_presentation_window_init (HsPresentationWindow *self)
 {
@@ -199,6 +212,7 @@ hs_presentation_window_init (HsPresentationWindow *self)
                                           gtk_shortcut_new (gtk_keyval_trigger_new (keys[i].key, 0),
                                                             gtk_named_action_new (keys[i].action)));
   gtk_widget_add_controller (GTK_WIDGET (self), controller);
+  hide_buttons (GTK_WIDGET (self->compare_view));
   self->state = hs_view_state_new ();
   hs_canvas_set_view_state (self->canvas, self->state);
   self->index = G_MAXUINT;
