@@ -25,6 +25,10 @@ struct _HsResultsModel
   int               wrong_side_column;   /* value column of wrong_side, −1 when none */
 
   GPtrArray        *rows;        /* HsResultsRow*, dataset order */
+  double           *keys;        /* column-major: the subsets, then every value column,
+                                  * key_capacity each, the first n_key_rows filled: the
+                                  * number sorts' keys in rows order */
+  guint             n_key_rows, key_capacity;
   GArray           *view;        /* guint indices into rows: the visible rows, in order */
   GPtrArray        *slots;       /* HsResultsSlot* by position, made when first asked for */
   guint             n_instances, n_done, n_failed;
@@ -196,13 +200,17 @@ radix_sort_numbers (HsResultsModel *self, GArray *view)
   guint counts[8][256] = { { 0 } };
   RadixItem *from = a, *to = b;
 
+  const double *column = self->keys + (gsize) (self->sort_column - HS_RESULTS_COLUMN_SUBSETS)
+                                      * self->key_capacity;
+
   for (guint i = 0; i < n; i++)
     {
-      SortKey key;
+      guint index = g_array_index (view, guint, i);
 
-      sort_key (self, g_array_index (view, guint, i), &key);
-      a[i].key = number_key (key.number, self->descending);
-      a[i].index = key.index;
+      /* the column's values in one array, read in rows order (view is in
+       * index order): no pointer chase through each row object */
+      a[i].key = number_key (column[index], self->descending);
+      a[i].index = index;
       for (guint d = 0; d < 8; d++)
         counts[d][(a[i].key >> (8 * d)) & 0xff]++;
     }
@@ -229,6 +237,37 @@ radix_sort_numbers (HsResultsModel *self, GArray *view)
     }
   for (guint i = 0; i < n; i++)
     g_array_index (view, guint, i) = from[i].index;
+}
+
+/* The number columns' keys of the rows that arrived since the last call,
+ * copied into `keys` (its capacity doubles as rows arrive, so a batch
+ * costs its own rows). */
+static void
+append_keys (HsResultsModel *self)
+{
+  guint n_cols = 1 + self->job.n_columns, n_old = self->n_key_rows, n_new = self->rows->len;
+
+  if (n_new > self->key_capacity)
+    {
+      guint grown = MAX (n_new, MAX (1024, self->key_capacity * 2));
+      double *keys = g_new (double, (gsize) grown * n_cols);
+
+      for (guint c = 0; c < n_cols && n_old > 0; c++)
+        memcpy (keys + (gsize) c * grown, self->keys + (gsize) c * self->key_capacity,
+                sizeof (double) * n_old);
+      g_free (self->keys);
+      self->keys = keys;
+      self->key_capacity = grown;
+    }
+  for (guint i = n_old; i < n_new; i++)
+    {
+      const HsScoreRow *values = hs_results_row_get_values (g_ptr_array_index (self->rows, i));
+
+      self->keys[i] = values->subsets;
+      for (guint c = 0; c < self->job.n_columns; c++)
+        self->keys[(gsize) (c + 1) * self->key_capacity + i] = values->values[c];
+    }
+  self->n_key_rows = n_new;
 }
 
 /* `view` (distinct indices into rows) back in ascending index order, in
@@ -395,6 +434,7 @@ batch_arrived (gpointer data)
     return G_SOURCE_REMOVE;
   for (guint i = 0; i < batch->rows->len; i++)
     g_ptr_array_add (self->rows, g_object_ref (g_ptr_array_index (batch->rows, i)));
+  append_keys (self);
   self->n_done = batch->n_done;
   self->n_failed += batch->n_failed;
   if (self->first_problem == NULL && batch->messages->len > 0)
@@ -614,6 +654,7 @@ hs_results_model_finalize (GObject *object)
   g_cond_clear (&self->cond);
   g_ptr_array_unref (self->slots);
   g_ptr_array_unref (self->rows);
+  g_free (self->keys);
   g_array_unref (self->view);
   g_free (self->filter_text);
   g_free (self->first_problem);
