@@ -682,6 +682,8 @@ T.update({
  "Added case %u to %s": "Fall %u zu %s hinzugefügt",
  "no dataset is open": "kein Datensatz ist geöffnet",
  "case %u: %s": "Fall %u: %s",
+ "The map of model “%s” is gone from the dataset": "Die Karte des Modells „%s“ fehlt im Datensatz",
+ "The map of model “%s” changed since the case was saved (its hash differs)": "Die Karte des Modells „%s“ hat sich geändert, seit der Fall gespeichert wurde (ihr Hash weicht ab)",
  "Deleted case %u": "Fall %u gelöscht",
  "Only local files can be read or written": "Nur lokale Dateien können gelesen oder geschrieben werden",
  "New Deck": "Neuer Stapel",

@@ -425,10 +425,72 @@ test_deck (void)
   hs_ui_destroy_window (window);
 }
 
+/* A case whose map is not the one it was saved with is named when it is
+ * opened, not shown as if it were the same picture (the saved hash is
+ * altered here; a replaced map file in the dataset gives the same), and the
+ * unchanged case opens without a message. */
+static void
+test_changed_map (void)
+{
+  g_autofree char *root = NULL;
+  g_autofree char *deck_path = NULL;
+  g_autoptr(HsDeck) deck = NULL;
+  g_autoptr(GError) error = NULL;
+  HsErrorBar *bar;
+  HsWindow *window;
+  const char *text;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  hs_ui_reset_settings ();
+  root = hs_ui_make_dataset ();
+  deck_path = g_build_filename (root, "demo.hsdeck", NULL);
+  window = hs_ui_new_window ();
+  hs_ui_open_path (window, root);
+  g_assert_true (hs_window_select_instance (window, "hand-01"));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.deck-add", NULL));
+  g_assert_cmpstr (hs_window_get_deck_path (window), ==, deck_path);
+  g_assert_nonnull (case_at (hs_window_get_deck (window), 0)->map_sha256);
+  bar = hs_window_get_error_bar (window);
+  hs_error_bar_clear (bar);
+
+  /* Away and back: the same map, no message. */
+  g_assert_true (hs_window_select_instance (window, "hand-02"));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_true (hs_window_open_case (window, 0));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-01");
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 0);
+
+  /* The deck as saved with another map. */
+  deck = hs_deck_load (deck_path, &error);
+  g_assert_no_error (error);
+  g_free (case_at (deck, 0)->map_sha256);
+  case_at (deck, 0)->map_sha256 = g_strnfill (64, 'a');
+  g_assert_true (hs_deck_save (deck, deck_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (hs_window_open_deck (window, deck_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (hs_window_select_instance (window, "hand-02"));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_true (hs_window_open_case (window, 0));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 1);
+  text = hs_error_bar_get_text (bar);
+  g_assert_nonnull (strstr (text, "demo.hsdeck"));
+  g_assert_nonnull (strstr (text, "case 1: The map of model “grounded” changed since the case was saved"));
+
+  hs_ui_destroy_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
   hs_ui_init (&argc, &argv);
   g_test_add_func ("/hs/ui/deck/build-save-restart-present", test_deck);
+  g_test_add_func ("/hs/ui/deck/changed-map", test_changed_map);
   return g_test_run ();
 }

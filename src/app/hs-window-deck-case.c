@@ -279,6 +279,37 @@ _hs_window_deck_capture_row (HsWindow *self, const char *instance_id, const char
   return g_steal_pointer (&item);
 }
 
+/* Whether the single view shows the map the case was saved with.  A map
+ * file replaced since the case was saved is named, never shown as if it
+ * were the same picture.  (A live model's map arrives later and the compare
+ * views load theirs in their own windows: `heatscope-cli deck validate`
+ * re-attends and checks those.) */
+gboolean
+_hs_window_deck_check_map (HsWindow *self, const HsDeckCase *item, GError **error)
+{
+  HsAttentionMap *maps[1] = { self->map };
+  const HsDeckModel *model;
+  g_autofree char *shown = NULL;
+
+  if (item->view != HS_DECK_VIEW_SINGLE || item->map_sha256 == NULL ||
+      item->models == NULL || item->models->len == 0)
+    return TRUE;
+  model = g_ptr_array_index (item->models, 0);
+  if (model->live)
+    return TRUE;
+  shown = hash_maps (maps, self->map != NULL ? 1 : 0);
+  if (g_strcmp0 (shown, item->map_sha256) == 0)
+    return TRUE;
+  if (shown == NULL)
+    g_set_error (error, HS_DECK_ERROR, HS_DECK_ERROR_CHANGED,
+                 _("The map of model “%s” is gone from the dataset"), model->name);
+  else
+    g_set_error (error, HS_DECK_ERROR, HS_DECK_ERROR_CHANGED,
+                 _("The map of model “%s” changed since the case was saved (its hash differs)"),
+                 model->name);
+  return FALSE;
+}
+
 /* ---- restore ----------------------------------------------------------------------- */
 
 static gboolean

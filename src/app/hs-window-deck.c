@@ -329,6 +329,7 @@ finish_pending (HsWindow *self)
 {
   g_autoptr(HsDeckCase) item = g_steal_pointer (&self->deck_pending);
   HsCanvas *canvas = HS_CANVAS (self->canvas);
+  g_autoptr(GError) error = NULL;
 
   if (item->view != HS_DECK_VIEW_SINGLE)
     {
@@ -342,6 +343,12 @@ finish_pending (HsWindow *self)
     }
   if (canvas != NULL)
     _hs_window_deck_restore_viewport (canvas, item);
+  if (!_hs_window_deck_check_map (self, item, &error))
+    {
+      g_autofree char *message = g_strdup_printf (_("case %u: %s"), self->deck_open_index + 1, error->message);
+
+      hs_error_bar_add (self->error_bar, self->deck_path, message);
+    }
   /* The thumbnail of a case read from a file, once it is on screen. */
   if (self->deck != NULL && self->deck_open_index < self->deck->cases->len &&
       item->view == HS_DECK_VIEW_SINGLE)

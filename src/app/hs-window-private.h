@@ -275,6 +275,7 @@ HsDeckCase *_hs_window_deck_capture_compare (HsWindow *self, HsCompareView *view
 HsDeckCase *_hs_window_deck_capture_row (HsWindow *self, const char *instance_id, const char *sentence_id,
                                          const char *model, GError **error);
 gboolean  _hs_window_deck_restore (HsWindow *self, const HsDeckCase *item, GError **error);
+gboolean  _hs_window_deck_check_map (HsWindow *self, const HsDeckCase *item, GError **error);
 void      _hs_window_deck_restore_state (HsViewState *state, const HsDeckCase *item);
 void      _hs_window_deck_capture_viewport (HsCanvas *canvas, HsDeckCase *item);
 void      _hs_window_deck_restore_viewport (HsCanvas *canvas, const HsDeckCase *item);
