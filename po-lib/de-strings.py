@@ -1014,3 +1014,14 @@ T.update({
  "%s: case %u: the map differs from the one saved (SHA-256 %.12s…, saved %.12s…): its file changed":
    "%s: Folie %u: Die Karte weicht von der gespeicherten ab (SHA-256 %.12s…, gespeichert %.12s…): ihre Datei hat sich geändert",
 })
+
+# co-attention (a map's tag_attention)
+T.update({
+ "a {tag, weight} object": "ein {tag, weight}-Objekt",
+ "a tag must be one line of at most %d characters": "ein Tag muss eine Zeile mit höchstens %d Zeichen sein",
+ "a tag weight must not be negative": "ein Tag-Gewicht darf nicht negativ sein",
+ "an array of {tag, weight} objects": "ein Array von {tag, weight}-Objekten",
+ "%u tags (a tag attention has 1 to %d tags)": "%u Tags (eine Tag-Aufmerksamkeit hat 1 bis %d Tags)",
+ 'tag "%s" is listed twice': "Tag „%s“ ist doppelt aufgeführt",
+ "the tag weights sum to %g, not 1 (within %g)": "die Tag-Gewichte ergeben in Summe %g, nicht 1 (auf %g genau)",
+})

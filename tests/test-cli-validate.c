@@ -102,6 +102,60 @@ test_problems (void)
   g_assert_nonnull (strstr (err, "3 problems"));
 }
 
+/* Co-attention: a valid tag list passes; each bad one is a line naming the
+ * manifest and the JSON path of the list or the tag, and validate goes on. */
+static void
+test_tag_attention (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *manifest = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *line0 = NULL, *line1 = NULL;
+  g_auto(GStrv) lines = NULL;
+  int status = -1;
+
+  make_valid (dir);
+  manifest = g_build_filename (dir, "heatscope.json", NULL);
+  hs_test_write_file (dir, "heatscope.json",
+              "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": ["
+              " {\"id\": \"a\", \"image\": \"images/a.png\","
+              "  \"sentences\": [{\"id\": \"s0\", \"text\": \"x\"}, {\"id\": \"s1\", \"text\": \"y\"}],"
+              "  \"maps\": [{\"model\": \"m\", \"query\": \"s0\", \"file\": \"maps/a.npy\","
+              "             \"tag_attention\": [{\"tag\": \"effusion\", \"weight\": 0.6},"
+              "                               {\"tag\": \"normal\", \"weight\": 0.4004}]}]}]}");
+  {
+    const char *argv[] = { hs_test_cli (), "validate", dir, NULL };
+    hs_test_run (argv, &out, &err, &status);
+  }
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (out, ==, "ok: 1 instances, 2 sentences, 1 maps\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  hs_test_write_file (dir, "heatscope.json",
+              "{\"format\": \"heatscope-dataset\", \"version\": 1, \"instances\": ["
+              " {\"id\": \"a\", \"image\": \"images/a.png\","
+              "  \"sentences\": [{\"id\": \"s0\", \"text\": \"x\"}, {\"id\": \"s1\", \"text\": \"y\"}],"
+              "  \"maps\": [{\"model\": \"m\", \"query\": \"s0\", \"file\": \"maps/a.npy\","
+              "             \"tag_attention\": [{\"tag\": \"effusion\", \"weight\": 0.6},"
+              "                               {\"tag\": \"normal\", \"weight\": 0.3}]},"
+              "            {\"model\": \"m\", \"query\": \"s1\", \"file\": \"maps/a.npy\","
+              "             \"tag_attention\": [{\"tag\": \"a\", \"weight\": 0.5},"
+              "                               {\"tag\": \"a\", \"weight\": 0.5}]}]}]}");
+  {
+    const char *argv[] = { hs_test_cli (), "validate", dir, NULL };
+    hs_test_run (argv, &out, &err, &status);
+  }
+  g_assert_cmpint (status, ==, 1);
+  lines = g_strsplit (out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+  line0 = g_strdup_printf ("%s: $.instances[0].maps[0].tag_attention: the tag weights sum to 0.9, not 1 (within 0.001)", manifest);
+  line1 = g_strdup_printf ("%s: $.instances[0].maps[1].tag_attention[1].tag: tag \"a\" is listed twice", manifest);
+  g_assert_cmpstr (lines[0], ==, line0);
+  g_assert_cmpstr (lines[1], ==, line1);
+  g_assert_nonnull (strstr (err, "2 problems"));
+}
+
 /* A dataset written by the library records its files; validate reports an
  * image whose bytes were swapped for another's (FILE: JSONPATH: message),
  * and nothing before. */
@@ -209,6 +263,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/cli-validate/valid", test_valid);
   g_test_add_func ("/hs/cli-validate/problems", test_problems);
   g_test_add_func ("/hs/cli-validate/changed-file", test_changed_file);
+  g_test_add_func ("/hs/cli-validate/tag-attention", test_tag_attention);
   g_test_add_func ("/hs/cli-validate/usage", test_usage);
   return g_test_run ();
 }

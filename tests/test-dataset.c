@@ -118,6 +118,11 @@ make_full_dataset (const char *dir)
   hs_map_ref_set_tokens (ref, tokens);
   ref->no_attn = 0.12;
   hs_map_ref_set_quantity (ref, "Grad-CAM relevance");
+  {
+    const HsTagWeight tags[] = { { "nodule", 0.7 }, { "lung \u00fcber", 0.2 }, { "x", 0.1 } };
+
+    hs_map_ref_set_tags (ref, tags, G_N_ELEMENTS (tags));
+  }
   hs_instance_add_map (instance, ref);
   ref = hs_map_ref_new ("blind", "s0", "maps/p00001__blind__s0.npy");
   hs_map_ref_set_prompt (ref, "there is a nodule in the right upper lung zone.");
@@ -202,6 +207,12 @@ assert_instances_equal (HsInstance *a, HsInstance *b)
       g_assert_cmpstr (x->file, ==, y->file);
       g_assert_true (strv_equal0 (x->tokens, y->tokens));
       g_assert_true ((isnan (x->no_attn) && isnan (y->no_attn)) || x->no_attn == y->no_attn);
+      g_assert_cmpuint (x->n_tags, ==, y->n_tags);
+      for (guint t = 0; t < x->n_tags; t++)
+        {
+          g_assert_cmpstr (x->tags[t].tag, ==, y->tags[t].tag);
+          g_assert_cmpfloat (x->tags[t].weight, ==, y->tags[t].weight);
+        }
     }
 }
 
@@ -283,6 +294,9 @@ test_python_reads_output (void)
     "assert i['maps'][0]['no_attn'] == 0.12\n"
     "assert i['maps'][0]['quantity'] == 'Grad-CAM relevance' and 'quantity' not in i['maps'][1]\n"
     "assert i['maps'][0]['tokens'] == ['there', 'is', 'a', 'nodule']\n"
+    "assert i['maps'][0]['tag_attention'] == [{'tag': 'nodule', 'weight': 0.7}, "
+    "{'tag': 'lung \u00fcber', 'weight': 0.2}, {'tag': 'x', 'weight': 0.1}]\n"
+    "assert 'tag_attention' not in i['maps'][1]\n"
     "assert list(i['metadata']) == sorted(i['metadata'])\n"
     "assert i['width'] == 1024 and i['height'] == 800\n"
     "try:\n"
@@ -597,6 +611,32 @@ test_error_schema (void)
     { "\"maps\": [{\"model\": \"m\", \"prompt\": \"p\", \"file\": \"m.npy\", \"quantity\": "
       "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}]",
       HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].quantity", "more than 80 characters" },
+    { "\"maps\": [{\"model\": \"m\", \"prompt\": \"p\", \"file\": \"m.npy\", \"tag_attention\": {}}]",
+      HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].tag_attention", "expected an array of {tag, weight} objects" },
+    { "\"maps\": [{\"model\": \"m\", \"prompt\": \"p\", \"file\": \"m.npy\", \"tag_attention\": []}]",
+      HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].tag_attention", "0 tags (a tag attention has 1 to 256 tags)" },
+    { "\"maps\": [{\"model\": \"m\", \"prompt\": \"p\", \"file\": \"m.npy\", \"tag_attention\": [{\"tag\": \"a\", \"weight\": 0.5}, {\"tag\": \"b\", \"weight\": 0.4}]}]",
+      HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].tag_attention", "the tag weights sum to 0.9, not 1" },
+    { "\"maps\": [{\"model\": \"m\", \"prompt\": \"p\", \"file\": \"m.npy\", \"tag_attention\": [{\"tag\": \"a\", \"weight\": 1.2}, {\"tag\": \"b\", \"weight\": -0.2}]}]",
+      HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].tag_attention[1].weight", "must not be negative" },
+    { "\"maps\": [{\"model\": \"m\", \"prompt\": \"p\", \"file\": \"m.npy\", \"tag_attention\": [{\"tag\": \"a\", \"weight\": 1e999}]}]",
+      HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].tag_attention[0].weight", "not finite" },
+    { "\"maps\": [{\"model\": \"m\", \"prompt\": \"p\", \"file\": \"m.npy\", \"tag_attention\": [{\"tag\": \"a\", \"weight\": \"1\"}]}]",
+      HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].tag_attention[0].weight", "expected a number, found a string" },
+    { "\"maps\": [{\"model\": \"m\", \"prompt\": \"p\", \"file\": \"m.npy\", \"tag_attention\": [{\"tag\": \"\", \"weight\": 1}]}]",
+      HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].tag_attention[0].tag", "must not be empty" },
+    { "\"maps\": [{\"model\": \"m\", \"prompt\": \"p\", \"file\": \"m.npy\", \"tag_attention\": [{\"tag\": \"a\\nb\", \"weight\": 1}]}]",
+      HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].tag_attention[0].tag", "one line of at most 80" },
+    { "\"maps\": [{\"model\": \"m\", \"prompt\": \"p\", \"file\": \"m.npy\", \"tag_attention\": [{\"tag\": \"a\", \"weight\": 0.5}, {\"tag\": \"a\", \"weight\": 0.5}]}]",
+      HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].tag_attention[1].tag", "tag \"a\" is listed twice" },
+    { "\"maps\": [{\"model\": \"m\", \"prompt\": \"p\", \"file\": \"m.npy\", \"tag_attention\": [{\"tag\": \"a\"}]}]",
+      HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].tag_attention[0]", "missing required member \"weight\"" },
+    { "\"maps\": [{\"model\": \"m\", \"prompt\": \"p\", \"file\": \"m.npy\", \"tag_attention\": [{\"tag\": \"a\", \"weight\": 1, \"w\": 2}]}]",
+      HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].tag_attention[0].w", "unknown member \"w\"" },
+    { "\"maps\": [{\"model\": \"m\", \"prompt\": \"p\", \"file\": \"m.npy\", \"tag_attention\": [{\"weight\": 1}]}]",
+      HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].tag_attention[0]", "missing required member \"tag\"" },
+    { "\"maps\": [{\"model\": \"m\", \"prompt\": \"p\", \"file\": \"m.npy\", \"tag_attention\": [1]}]",
+      HS_DATASET_ERROR_INVALID, "$.instances[0].maps[0].tag_attention[0]", "expected a {tag, weight} object" },
     { "\"colour\": \"red\"", HS_DATASET_ERROR_INVALID, "$.instances[0].colour", "unknown member \"colour\"" },
     { "\"findings\": {}", HS_DATASET_ERROR_INVALID, "$.instances[0].findings", "expected an array of labels, found an object" },
   };

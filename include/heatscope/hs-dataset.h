@@ -72,6 +72,20 @@ typedef struct {
 /* Longest "quantity" of a map the manifest accepts, in characters. */
 #define HS_MAP_QUANTITY_MAX_CHARS 80
 
+/* Co-attention (a report generator's attention over semantic tags beside
+ * its visual map, Jing et al. 2018): at most this many tags per map, each
+ * name at most this many characters; the weights sum to 1 within the
+ * tolerance (kept as written, not renormalised). */
+#define HS_MAP_TAGS_MAX 256
+#define HS_MAP_TAG_MAX_CHARS 80
+#define HS_MAP_TAG_SUM_TOLERANCE 1e-3
+
+/* One tag of a map's tag attention: a name and its non-negative weight. */
+typedef struct {
+  char   *tag;
+  double  weight;
+} HsTagWeight;
+
 /* A precomputed attention map for (model, query). */
 typedef struct {
   char   *model;
@@ -84,6 +98,9 @@ typedef struct {
   char   *quantity;     /* what the values measure (e.g. "attention weight",
                          * "Grad-CAM relevance"): a figure's colour-bar title;
                          * NULL when not stated                              */
+  HsTagWeight *tags;    /* the "tag_attention" list, in manifest order;
+                         * NULL when absent                                  */
+  guint   n_tags;
 } HsMapRef;
 
 typedef struct {
@@ -287,6 +304,8 @@ void         hs_sentence_set_kind       (HsSentence *sentence, const char *kind)
 void         hs_map_ref_set_tokens      (HsMapRef *ref, const char * const *tokens);
 void         hs_map_ref_set_prompt      (HsMapRef *ref, const char *prompt);
 void         hs_map_ref_set_quantity    (HsMapRef *ref, const char *quantity);
+/* Copies `n` tags (NULL/0 clears). Not checked: the manifest reader checks. */
+void         hs_map_ref_set_tags        (HsMapRef *ref, const HsTagWeight *tags, guint n);
 HsProblem   *hs_problem_new             (const char *file, const char *json_path, const char *message);
 /* "FILE: JSONPATH: message" (the line `heatscope-cli validate` prints). */
 char        *hs_problem_to_string       (const HsProblem *problem);

@@ -476,6 +476,32 @@ hs_map_ref_set_quantity (HsMapRef *ref, const char *quantity)
   ref->quantity = g_strdup (quantity);
 }
 
+static void
+clear_tags (HsMapRef *ref)
+{
+  for (guint i = 0; i < ref->n_tags; i++)
+    g_free (ref->tags[i].tag);
+  g_clear_pointer (&ref->tags, g_free);
+  ref->n_tags = 0;
+}
+
+void
+hs_map_ref_set_tags (HsMapRef *ref, const HsTagWeight *tags, guint n)
+{
+  g_return_if_fail (ref != NULL);
+  g_return_if_fail (n == 0 || tags != NULL);
+  clear_tags (ref);
+  if (n == 0)
+    return;
+  ref->tags = g_new0 (HsTagWeight, n);
+  for (guint i = 0; i < n; i++)
+    {
+      ref->tags[i].tag = g_strdup (tags[i].tag);
+      ref->tags[i].weight = tags[i].weight;
+    }
+  ref->n_tags = n;
+}
+
 void
 hs_map_ref_free (HsMapRef *ref)
 {
@@ -488,6 +514,7 @@ hs_map_ref_free (HsMapRef *ref)
   g_free (ref->file);
   g_free (ref->file_record);
   strv_free (ref->tokens);
+  clear_tags (ref);
   g_free (ref);
 }
 

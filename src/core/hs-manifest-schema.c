@@ -296,7 +296,8 @@ static const char * const region_members[] = {
 static const char * const sentence_members[] = { "id", "text", "kind", "targets", "labels", NULL };
 static const char * const map_members[] = {
   "model", "query", "prompt", "file", "file_bytes", "file_sha256", "tokens", "no_attn",
-  "quantity", NULL };
+  "quantity", "tag_attention", NULL };
+static const char * const tag_members[] = { "tag", "weight", NULL };
 static const char * const instance_members[] = {
   "id", "image", "image_bytes", "image_sha256", "width", "height", "metadata", "abnormal",
   "phantom", "findings", "regions", "sentences", "maps", NULL };
@@ -582,6 +583,141 @@ read_sentence (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
   return sentence;
 }
 
+static gboolean
+has_control_char (const char *text)
+{
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    if (g_unichar_iscntrl (g_utf8_get_char (p)))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+free_tags (HsTagWeight *tags, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    g_free (tags[i].tag);
+  g_free (tags);
+}
+
+/* One {tag, weight} of a "tag_attention" list into *out; FALSE when wrong
+ * (reported). */
+static gboolean
+read_tag_weight (HsManifestReader *r, HjNode *node, const HsJsonPath *path, HsTagWeight *out)
+{
+  gboolean bad = FALSE;
+  HjNode *weight_node;
+  g_autofree char *tag = NULL;
+
+  if (!expect (r, node, path, node->type == HJ_OBJECT, N_("a {tag, weight} object")))
+    return FALSE;
+  check_members (r, node, path, tag_members);
+  tag = get_string (r, node, path, "tag", TRUE, TRUE, &bad);
+  if (tag != NULL)
+    {
+      PATH_KEY (tag_path, path, "tag");
+
+      /* drawn as a label beside a bar: one short line */
+      if (g_utf8_strlen (tag, -1) > HS_MAP_TAG_MAX_CHARS || has_control_char (tag))
+        {
+          PROBLEM (r, &tag_path, HS_DATASET_ERROR_INVALID,
+                   _("a tag must be one line of at most %d characters"), HS_MAP_TAG_MAX_CHARS);
+          bad = TRUE;
+        }
+    }
+  weight_node = hj_member (node, "weight");
+  if (weight_node == NULL)
+    {
+      PROBLEM (r, path, HS_DATASET_ERROR_INVALID, _("missing required member \"%s\""), "weight");
+      bad = TRUE;
+    }
+  else
+    {
+      PATH_KEY (weight_path, path, "weight");
+
+      if (!get_number (r, weight_node, &weight_path, &out->weight))
+        bad = TRUE;
+      else if (out->weight < 0)
+        {
+          PROBLEM (r, &weight_path, HS_DATASET_ERROR_INVALID,
+                   _("a tag weight must not be negative"));
+          bad = TRUE;
+        }
+    }
+  if (bad)
+    return FALSE;
+  out->tag = g_steal_pointer (&tag);
+  return TRUE;
+}
+
+/* The optional "tag_attention" of a map: a distribution over tags (at most
+ * HS_MAP_TAGS_MAX, distinct names) whose weights sum to 1 within
+ * HS_MAP_TAG_SUM_TOLERANCE; kept as written.  Returns the tag count (0 when
+ * absent) and the array in *out; sets *bad when wrong (reported). */
+static guint
+read_tag_attention (HsManifestReader *r, HjNode *object, const HsJsonPath *parent,
+                    HsTagWeight **out, gboolean *bad)
+{
+  PATH_KEY (path, parent, "tag_attention");
+  HjNode *array = hj_member (object, "tag_attention");
+  g_autoptr(GHashTable) seen = NULL;
+  HsTagWeight *tags;
+  gboolean my_bad = FALSE;
+  double sum = 0;
+  guint n;
+
+  *out = NULL;
+  if (array == NULL)
+    return 0;
+  if (!expect (r, array, &path, array->type == HJ_ARRAY, N_("an array of {tag, weight} objects")))
+    {
+      *bad = TRUE;
+      return 0;
+    }
+  n = hj_length (array);
+  if (n == 0 || n > HS_MAP_TAGS_MAX)
+    {
+      PROBLEM (r, &path, HS_DATASET_ERROR_INVALID,
+               _("%u tags (a tag attention has 1 to %d tags)"), n, HS_MAP_TAGS_MAX);
+      *bad = TRUE;
+      return 0;
+    }
+  tags = g_new0 (HsTagWeight, n);
+  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < n && !r->stop; i++)
+    {
+      PATH_INDEX (item_path, &path, i);
+
+      if (!read_tag_weight (r, hj_element (array, i), &item_path, &tags[i]))
+        {
+          my_bad = TRUE;
+          continue;
+        }
+      sum += tags[i].weight;
+      if (!g_hash_table_add (seen, tags[i].tag))
+        {
+          PATH_KEY (tag_path, &item_path, "tag");
+          PROBLEM (r, &tag_path, HS_DATASET_ERROR_INVALID,
+                   _("tag \"%s\" is listed twice"), tags[i].tag);
+          my_bad = TRUE;
+        }
+    }
+  if (!my_bad && !r->stop && fabs (sum - 1.0) > HS_MAP_TAG_SUM_TOLERANCE)
+    {
+      PROBLEM (r, &path, HS_DATASET_ERROR_INVALID,
+               _("the tag weights sum to %g, not 1 (within %g)"), sum, HS_MAP_TAG_SUM_TOLERANCE);
+      my_bad = TRUE;
+    }
+  if (my_bad || r->stop)
+    {
+      free_tags (tags, n);
+      *bad = TRUE;
+      return 0;
+    }
+  *out = tags;
+  return n;
+}
+
 static HsMapRef *
 read_map (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
           GHashTable *sentence_ids, GHashTable *map_keys)
@@ -597,6 +733,8 @@ read_map (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
   g_autofree HsFileRecord *file_record = NULL;
   g_auto(GStrv) tokens = NULL;
   double no_attn = NAN;
+  HsTagWeight *tags = NULL;
+  guint n_tags;
   HsMapRef *ref;
 
   if (!expect (r, node, path, node->type == HJ_OBJECT, N_("a map object")))
@@ -639,8 +777,12 @@ read_map (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
       if (!get_number (r, no_attn_node, &no_attn_path, &no_attn))
         bad = TRUE;
     }
+  n_tags = read_tag_attention (r, object, path, &tags, &bad);
   if (r->stop)
-    return NULL;
+    {
+      free_tags (tags, n_tags);
+      return NULL;
+    }
 
   if (query == NULL && prompt == NULL && !bad)
     {
@@ -670,9 +812,14 @@ read_map (HsManifestReader *r, HjNode *node, const HsJsonPath *path,
         }
     }
   if (bad || r->stop)
-    return NULL;
+    {
+      free_tags (tags, n_tags);
+      return NULL;
+    }
 
   ref = hs_map_ref_new (model, query, file);
+  ref->tags = tags;
+  ref->n_tags = n_tags;
   ref->file_record = g_steal_pointer (&file_record);
   ref->prompt = g_steal_pointer (&prompt);
   ref->quantity = g_steal_pointer (&quantity);

@@ -293,6 +293,20 @@ map_rest (Writer *o, gconstpointer item)
     }
   if (ref->quantity != NULL)
     member_string (o, "quantity", ref->quantity);
+  if (ref->n_tags > 0)
+    {
+      member (o, "tag_attention");
+      g_string_append_c (o->out, '[');
+      for (guint i = 0; i < ref->n_tags; i++)
+        {
+          g_string_append (o->out, i > 0 ? ", {\"tag\": " : "{\"tag\": ");
+          hj_append_quoted (o->out, ref->tags[i].tag);
+          g_string_append (o->out, ", \"weight\": ");
+          append_number (o->out, ref->tags[i].weight);
+          g_string_append_c (o->out, '}');
+        }
+      g_string_append_c (o->out, ']');
+    }
 }
 
 static const ObjectSpec map_spec = { map_fields, G_N_ELEMENTS (map_fields), TRUE, map_rest };
