@@ -742,3 +742,12 @@ T.update({
  "Megabytes of loaded attention maps kept for revisits; 0 keeps none.":
    "Megabyte geladener Aufmerksamkeitskarten, die für erneute Besuche behalten werden; 0 behält keine.",
 })
+
+# Co-attention: a map's tag attention as a bar strip (hs-tag-strip).
+T.update({
+ "Tag Attention": "Schlagwort-Aufmerksamkeit",
+ "Tag attention: the weight of each tag": "Schlagwort-Aufmerksamkeit: das Gewicht jedes Schlagworts",
+ "Bar and number: the tag’s weight in the model’s attention over its tags (together 1), in the model’s order; bold = the largest":
+   "Balken und Zahl: das Gewicht des Schlagworts in der Aufmerksamkeit des Modells über seine Schlagwörter (zusammen 1), in der Reihenfolge des Modells; fett = das größte",
+ "%s: %s": "%s: %s",
+})

@@ -6,6 +6,7 @@
 
 #include "hs-css-private.h"
 #include "hs-prompt-panel.h"
+#include "hs-tag-strip.h"
 
 struct _HsPromptPanel
 {
@@ -19,6 +20,7 @@ struct _HsPromptPanel
   GtkFlowBox     *token_box;
   GtkLabel       *token_key;      /* what the colours and percentages mean */
   GtkLabel       *token_shown;    /* which map the canvas shows */
+  HsTagStrip     *tag_strip;      /* the shown map's tag attention */
 
   HsDataset      *dataset;
   HsInstance     *instance;     /* borrowed from dataset */
@@ -306,6 +308,7 @@ hs_prompt_panel_class_init (HsPromptPanelClass *klass)
     g_signal_new ("token-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
 
+  g_type_ensure (HS_TYPE_TAG_STRIP);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/heatscope/Heatscope/ui/hs-prompt-panel.ui");
   gtk_widget_class_bind_template_child (widget_class, HsPromptPanel, sentence_list);
@@ -316,6 +319,7 @@ hs_prompt_panel_class_init (HsPromptPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsPromptPanel, token_box);
   gtk_widget_class_bind_template_child (widget_class, HsPromptPanel, token_key);
   gtk_widget_class_bind_template_child (widget_class, HsPromptPanel, token_shown);
+  gtk_widget_class_bind_template_child (widget_class, HsPromptPanel, tag_strip);
   gtk_widget_class_bind_template_callback (widget_class, on_sentence_selected);
 
   gtk_widget_class_install_action (widget_class, "prompt.swap-sides", NULL, swap_sides_action);
@@ -724,6 +728,13 @@ hs_prompt_panel_set_map (HsPromptPanel  *self,
     }
   gtk_widget_set_visible (self->token_area, n > 0);
   show_selected_token (self);
+
+  /* The tags belong to the precomputed map on screen (the window loads
+   * map_ref's file into `map`); a live map has none. */
+  if (map != NULL && self->map_ref != NULL)
+    hs_tag_strip_set_tags (self->tag_strip, self->map_ref->tags, self->map_ref->n_tags);
+  else
+    hs_tag_strip_set_tags (self->tag_strip, NULL, 0);
 }
 
 int

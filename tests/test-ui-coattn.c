@@ -1,0 +1,219 @@
+/* test-ui-coattn.c — co-attention in the app: a map's tag attention as a
+ * bar strip in the prompt panel (and none for a map without tags), both
+ * sides' strips in the compare view, golden images of both */
+#include "hs-compare-view.h"
+#include "hs-prompt-panel.h"
+#include "hs-tag-strip.h"
+#include "hs-ui-fixture.h"
+
+static char *dataset_root;
+
+/* hand-00's sentence map s0 of "grounded" and the map of its swapped
+ * prompt, as a report generator would give them: the same tags in the
+ * model's order (the largest not first, so the order on screen is
+ * visibly the manifest's), the weights summing to 1; the swapped prompt's
+ * weights moved a little; and s1's per-token map of "tokens".  Nothing
+ * else has tags. */
+static const HsTagWeight tags_s0[] = {
+  { "cardiomegaly", 0.08 }, { "calcified granuloma", 0.41 }, { "nodule", 0.36 },
+  { "opacity in the right upper lung zone", 0.15 },
+};
+static const HsTagWeight tags_swapped[] = {
+  { "cardiomegaly", 0.10 }, { "calcified granuloma", 0.30 }, { "nodule", 0.45 },
+  { "opacity in the right upper lung zone", 0.15 },
+};
+/* the per-token map of s1 ("tokens"): the strip under the token strip */
+static const HsTagWeight tags_tokens[] = {
+  { "normal", 0.62 }, { "effusion", 0.05 }, { "atelectasis", 0.33 },
+};
+static const char * const weights_s0[] = { "0.080", "0.410", "0.360", "0.150" };
+static const char * const weights_swapped[] = { "0.100", "0.300", "0.450", "0.150" };
+static const char * const weights_tokens[] = { "0.620", "0.050", "0.330" };
+
+/* The hand-made dataset with the tags above, written by the library's
+ * manifest writer and read back as the app reads it. */
+static char *
+make_dataset (void)
+{
+  char *root = hs_ui_make_dataset ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = hs_dataset_load (root, &error);
+  HsInstance *instance;
+  HsMapRef *ref;
+
+  g_assert_no_error (error);
+  instance = hs_dataset_find_instance (dataset, "hand-00");
+  ref = hs_instance_find_map (instance, "grounded", "s0");
+  g_assert_nonnull (ref);
+  hs_map_ref_set_tags (ref, tags_s0, G_N_ELEMENTS (tags_s0));
+  ref = hs_instance_find_map_by_prompt (instance, "grounded", HS_UI_S0_SWAPPED);
+  g_assert_nonnull (ref);
+  hs_map_ref_set_tags (ref, tags_swapped, G_N_ELEMENTS (tags_swapped));
+  ref = hs_instance_find_map (instance, "tokens", "s1");
+  g_assert_nonnull (ref);
+  hs_map_ref_set_tags (ref, tags_tokens, G_N_ELEMENTS (tags_tokens));
+  g_assert_true (hs_dataset_save (dataset, &error));
+  g_assert_no_error (error);
+  return root;
+}
+
+static HsDataset *
+load_dataset (void)
+{
+  g_autoptr(GError) error = NULL;
+  HsDataset *dataset = hs_dataset_load (dataset_root, &error);
+
+  g_assert_no_error (error);
+  return dataset;
+}
+
+static void
+assert_strip (HsTagStrip *strip, const HsTagWeight *tags, const char * const *weights, guint n)
+{
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (strip)));
+  g_assert_cmpuint (hs_tag_strip_get_n_tags (strip), ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpstr (hs_tag_strip_get_tag (strip, i), ==, tags[i].tag);
+      g_assert_cmpstr (hs_tag_strip_get_weight_text (strip, i), ==, weights[i]);
+    }
+}
+
+/* HS_SCREENSHOT_DIR=DIR saves `widget` as DIR/NAME.png (to look at). */
+static void
+save_screenshot (GtkWidget *widget, const char *name)
+{
+  const char *dir = g_getenv ("HS_SCREENSHOT_DIR");
+  g_autofree char *file = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  if (dir == NULL)
+    return;
+  texture = hs_ui_render (widget);
+  file = g_strdup_printf ("%s.png", name);
+  path = g_build_filename (dir, file, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+/* The prompt panel alone, as test-ui-prompt shows it: the strip under the
+ * tokens with the manifest's tags and weights, then a map without tags
+ * (the same instance's s1) and no map at all hide it. */
+static void
+test_prompt_strip (void)
+{
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(HsAttentionMap) map = NULL;
+  g_autoptr(GError) error = NULL;
+  HsInstance *instance;
+  GtkWidget *window;
+  HsPromptPanel *panel;
+  HsTagStrip *strip;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  dataset = load_dataset ();
+  instance = hs_dataset_find_instance (dataset, "hand-00");
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 380, 600);
+  panel = HS_PROMPT_PANEL (hs_prompt_panel_new ());
+  gtk_widget_set_margin_start (GTK_WIDGET (panel), 10);
+  gtk_widget_set_margin_end (GTK_WIDGET (panel), 10);
+  gtk_widget_set_margin_top (GTK_WIDGET (panel), 10);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (panel));
+  gtk_window_present (GTK_WINDOW (window));
+  strip = HS_TAG_STRIP (hs_ui_find_widget (GTK_WIDGET (panel), HS_TYPE_TAG_STRIP));
+  g_assert_nonnull (strip);
+
+  hs_prompt_panel_set_model (panel, "grounded");
+  hs_prompt_panel_set_instance (panel, dataset, instance);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (strip)));   /* no map loaded yet */
+  map = hs_dataset_load_map (dataset, hs_prompt_panel_get_map_ref (panel), &error);
+  g_assert_no_error (error);
+  hs_prompt_panel_set_map (panel, map);
+  assert_strip (strip, tags_s0, weights_s0, G_N_ELEMENTS (tags_s0));
+
+  /* The per-token map: the tag strip right under the token strip. */
+  hs_prompt_panel_set_model (panel, "tokens");
+  g_assert_true (hs_prompt_panel_select_sentence (panel, "s1"));
+  g_clear_pointer (&map, hs_attention_map_unref);
+  map = hs_dataset_load_map (dataset, hs_prompt_panel_get_map_ref (panel), &error);
+  g_assert_no_error (error);
+  hs_prompt_panel_set_map (panel, map);
+  g_assert_cmpuint (hs_prompt_panel_get_n_tokens (panel), ==, 5);
+  assert_strip (strip, tags_tokens, weights_tokens, G_N_ELEMENTS (tags_tokens));
+  hs_ui_settle ();
+  save_screenshot (window, "coattn-prompt-strip");
+  {
+    g_autoptr(GdkTexture) texture = hs_ui_render (window);
+    hs_ui_assert_golden (texture, "ui-coattn-prompt-strip", 0.02);
+  }
+
+  hs_prompt_panel_set_model (panel, "grounded");
+  g_assert_true (hs_prompt_panel_select_sentence (panel, "s0"));
+  /* The swapped prompt: its own map and tags. */
+  hs_prompt_panel_swap_sides (panel);
+  g_clear_pointer (&map, hs_attention_map_unref);
+  map = hs_dataset_load_map (dataset, hs_prompt_panel_get_map_ref (panel), &error);
+  g_assert_no_error (error);
+  hs_prompt_panel_set_map (panel, map);
+  assert_strip (strip, tags_swapped, weights_swapped, G_N_ELEMENTS (tags_swapped));
+
+  hs_prompt_panel_set_map (panel, NULL);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (strip)));
+  g_assert_cmpuint (hs_tag_strip_get_n_tags (strip), ==, 0);
+
+  g_object_ref (panel);
+  gtk_window_destroy (GTK_WINDOW (window));
+  hs_ui_settle ();
+  hs_ui_assert_finalized (panel);
+}
+
+/* The main window: opening the dataset shows s0's tags in its prompt
+ * panel; the sentence s1, whose map has no tag attention, shows no strip
+ * and no row of the last map's tags; back to s0 shows them again. */
+static void
+test_window_no_tags (void)
+{
+  HsWindow *window;
+  HsPromptPanel *panel;
+  HsTagStrip *strip;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
+  hs_ui_open_path (window, dataset_root);
+  panel = hs_window_get_prompt_panel (window);
+  strip = HS_TAG_STRIP (hs_ui_find_widget (GTK_WIDGET (panel), HS_TYPE_TAG_STRIP));
+  g_assert_true (hs_window_select_instance (window, "hand-00"));
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  g_assert_true (hs_prompt_panel_select_sentence (panel, "s0"));
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  assert_strip (strip, tags_s0, weights_s0, G_N_ELEMENTS (tags_s0));
+
+  g_assert_true (hs_prompt_panel_select_sentence (panel, "s1"));
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  g_assert_nonnull (hs_prompt_panel_get_map_ref (panel));     /* a map, without tags */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (strip)));
+  g_assert_cmpuint (hs_tag_strip_get_n_tags (strip), ==, 0);
+
+  g_assert_true (hs_prompt_panel_select_sentence (panel, "s0"));
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  assert_strip (strip, tags_s0, weights_s0, G_N_ELEMENTS (tags_s0));
+  hs_ui_destroy_window (window);
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  hs_ui_init (&argc, &argv);
+  dataset_root = make_dataset ();
+  g_test_add_func ("/hs/ui/coattn/prompt-strip", test_prompt_strip);
+  g_test_add_func ("/hs/ui/coattn/window-no-tags", test_window_no_tags);
+  status = g_test_run ();
+  g_free (dataset_root);
+  return status;
+}
