@@ -23,6 +23,7 @@
 #include <heatscope/heatscope.h>
 
 #include "hs-canvas.h"
+#include "hs-gl-texture.h"
 
 #define IMAGE_W 3000
 #define IMAGE_H 2500
@@ -122,7 +123,7 @@ run_drag_step (GtkWidget *canvas, HsViewState *state, const char *label, const c
     return;
 
   d.state = state;
-  d.canvas = HS_CANVAS (canvas);
+  d.canvas = HS_IS_CANVAS (canvas) ? HS_CANVAS (canvas) : NULL;
   d.step = step;
   d.property = property;
   d.base = base;
@@ -135,7 +136,7 @@ run_drag_step (GtkWidget *canvas, HsViewState *state, const char *label, const c
   seconds = (d.last_us - d.start_us) / 1e6;
   g_array_sort (d.intervals, compare_gint64);
   p95 = g_array_index (d.intervals, gint64, (guint) (0.95 * (d.intervals->len - 1)));
-  printf ("%-18s %u frames in %.2f s = %.1f frames/s (95th percentile interval %.1f ms, worst %.1f ms); "
+  printf ("%-31s %u frames in %.2f s = %.1f frames/s (95th percentile interval %.1f ms, worst %.1f ms); "
           "CPU %.1f ms/frame\n",
           label, FRAMES, seconds, FRAMES / seconds, p95 / 1000.0, d.worst_us / 1000.0,
           (d.last_cpu - d.start_cpu) * 1000 / FRAMES);
@@ -169,6 +170,60 @@ step_window_level (Drag *d)
 {
   hs_view_state_set_window_level (d->state, 0.4 + 0.2 * sin (d->frame * 0.15),
                                   0.5 + 0.3 * cos (d->frame * 0.11));
+}
+
+/* The floor of a frame that shows a new full-view picture: a picture
+ * flipping between two textures the renderer already holds (no pixels
+ * computed, none uploaded; GTK's frame and the renderer's quad alone). */
+static GdkTexture *flip_textures[2];
+static GtkWidget *flip_picture;
+
+static void
+step_flip (Drag *d)
+{
+  gtk_picture_set_paintable (GTK_PICTURE (flip_picture), GDK_PAINTABLE (flip_textures[d->frame % 2]));
+}
+
+static GdkTexture *
+flat_texture (int w, int h, guint32 pixel)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  guint32 *data = g_new (guint32, (gsize) w * h);
+
+  for (gsize i = 0; i < (gsize) w * h; i++)
+    data[i] = pixel ^ (guint32) (i * 2654435761u & 0x3f3f3f);
+  bytes = g_bytes_new_take (data, (gsize) w * h * 4);
+  return gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, bytes, (gsize) w * 4);
+}
+
+static void
+run_flip (GtkWidget *window, GtkWidget *canvas, HsViewState *state)
+{
+  int vw = gtk_widget_get_width (canvas), vh = gtk_widget_get_height (canvas);
+  double z = MIN ((double) vw / IMAGE_W, (double) vh / IMAGE_H);
+  int w = (int) lround (IMAGE_W * z), h = (int) lround (IMAGE_H * z);
+
+  if (only && !g_str_has_prefix (only, "floor"))
+    return;
+  flip_textures[0] = flat_texture (w, h, 0xff406080);
+  flip_textures[1] = flat_texture (w, h, 0xff806040);
+  flip_picture = gtk_picture_new ();
+  g_object_ref (canvas);
+  gtk_window_set_child (GTK_WINDOW (window), flip_picture);
+  /* both textures uploaded once before the measurement */
+  for (int i = 0; i < 4; i++)
+    {
+      gtk_picture_set_paintable (GTK_PICTURE (flip_picture), GDK_PAINTABLE (flip_textures[i % 2]));
+      while (g_main_context_pending (NULL))
+        g_main_context_iteration (NULL, FALSE);
+    }
+  run_drag_step (flip_picture, state, "floor: 2 textures", NULL, 0, 0, step_flip);
+  gtk_window_set_child (GTK_WINDOW (window), canvas);
+  g_object_unref (canvas);
+  g_clear_object (&flip_textures[0]);
+  g_clear_object (&flip_textures[1]);
+  while (!gtk_widget_get_mapped (canvas) || gtk_widget_get_width (canvas) <= 1)
+    g_main_context_iteration (NULL, TRUE);
 }
 
 static gboolean
@@ -283,6 +338,13 @@ main (int argc, char **argv)
   run_drag (canvas, state, "redraw only", NULL, 0, 0);
   run_drag (canvas, state, "opacity (fit)", "opacity", 0.5, 0.45);
   run_drag (canvas, state, "strength (fit)", "strength", 1.2, 0.7);
+  /* The reference of the same run: each frame's composite handed to GTK as
+   * a new memory texture (what the canvas did before its GL texture). */
+  hs_gl_texture_set_enabled (FALSE);
+  run_drag (canvas, state, "opacity (fit), memory texture", "opacity", 0.5, 0.45);
+  run_drag (canvas, state, "strength (fit), memory texture", "strength", 1.2, 0.7);
+  hs_gl_texture_set_enabled (TRUE);
+  run_flip (window, canvas, state);
   hs_canvas_zoom_to (HS_CANVAS (canvas), 2.0, 600, 450);
   run_drag (canvas, state, "opacity (2×)", "opacity", 0.5, 0.45);
   run_drag (canvas, state, "strength (2×)", "strength", 1.2, 0.7);

@@ -8,7 +8,7 @@ HS_BUILD_PACKAGES=(
   libglib2.0-dev libglib2.0-bin libgtk-4-dev libcairo2-dev libpng-dev libjpeg62-turbo-dev
   libjson-glib-dev gettext appstream desktop-file-utils
   g++ cmake libgdcm-dev
-  libxtst-dev
+  libxtst-dev libepoxy-dev
 )
 HS_TEST_PACKAGES=(
   xvfb xauth dbus dbus-x11 imagemagick fonts-dejavu-core fonts-noto-mono xdotool

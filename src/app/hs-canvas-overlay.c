@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "hs-canvas-private.h"
+#include "hs-gl-texture.h"
 #include "hs-render-node.h"
 
 gboolean
@@ -314,7 +315,22 @@ _hs_canvas_ensure_composite (HsCanvas *self, const ViewKey *k)
   out = hs_render_surface_new (CAIRO_FORMAT_RGB24, self->vq_w, self->vq_h);
   if (out && hs_overlay_composite_lut_into (self->img.surface, self->lut, self->vq, (gsize) self->vq_w,
                                             opacity, out, &error))
-    self->composite_node = layer_node (out, self->img.x, self->img.y, self->img.key.scale);
+    {
+      /* With GL, the one texture of the view is rewritten in place. */
+      g_autoptr(GdkTexture) texture = NULL;
+      int scale = self->img.key.scale;
+
+      if (self->gl_texture == NULL)
+        self->gl_texture = hs_gl_texture_new ();
+      texture = hs_gl_texture_update (self->gl_texture, GTK_WIDGET (self), out);
+      if (texture)
+        self->composite_node = gsk_texture_node_new (texture, &GRAPHENE_RECT_INIT ((float) self->img.x / scale,
+                                                                                   (float) self->img.y / scale,
+                                                                                   (float) self->vq_w / scale,
+                                                                                   (float) self->vq_h / scale));
+      else
+        self->composite_node = layer_node (out, self->img.x, self->img.y, self->img.key.scale);
+    }
   else
     {
       if (error)

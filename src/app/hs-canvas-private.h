@@ -95,6 +95,7 @@ struct _HsCanvas
   guint           layer_gen;
   /* image and overlay composited at the current opacity */
   GskRenderNode  *composite_node;
+  struct _HsGlTexture *gl_texture;          /* its texture with GL, rewritten in place; NULL until used */
   guint           composite_img, composite_vq, composite_lut;
   double          composite_opacity;
   GPtrArray      *outline;                  /* HsPolyline* in outline-grid pixels */

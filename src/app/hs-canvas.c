@@ -27,6 +27,7 @@
 #include <glib/gi18n.h>
 
 #include "hs-canvas-private.h"
+#include "hs-gl-texture.h"
 #include "hs-render-node.h"
 #include "hs-utils-private.h"
 
@@ -484,7 +485,20 @@ hs_canvas_dispose (GObject *object)
   g_clear_pointer (&self->mask_contours, g_ptr_array_unref);
   g_clear_pointer (&self->region_rgba, g_free);
   g_clear_pointer (&self->region_target, g_free);
+  g_clear_pointer (&self->gl_texture, hs_gl_texture_free);
   G_OBJECT_CLASS (hs_canvas_parent_class)->dispose (object);
+}
+
+/* The composite's GL texture belongs to this window's GL context. */
+static void
+hs_canvas_unrealize (GtkWidget *widget)
+{
+  HsCanvas *self = HS_CANVAS (widget);
+
+  g_clear_pointer (&self->composite_node, gsk_render_node_unref);
+  if (self->gl_texture)
+    hs_gl_texture_reset (self->gl_texture);
+  GTK_WIDGET_CLASS (hs_canvas_parent_class)->unrealize (widget);
 }
 
 static void
@@ -553,6 +567,7 @@ hs_canvas_class_init (HsCanvasClass *klass)
   object_class->get_property = hs_canvas_get_property;
   object_class->set_property = hs_canvas_set_property;
   widget_class->snapshot = hs_canvas_snapshot;
+  widget_class->unrealize = hs_canvas_unrealize;
   widget_class->size_allocate = hs_canvas_size_allocate;
   widget_class->measure = hs_canvas_measure;
 
