@@ -97,6 +97,72 @@ rss_mb (void)
   return resident * (double) sysconf (_SC_PAGESIZE) / (1024.0 * 1024.0);
 }
 
+/* Where the resident memory is, from /proc/self/smaps: the main heap, the
+ * heaps of glibc's thread arenas (anonymous mappings starting at a 64 MB
+ * boundary, glibc's HEAP_MAX_SIZE), other anonymous memory (blocks mapped
+ * by malloc above its threshold, Mesa's buffers and JIT code), shared
+ * memory, libraries, other files, stacks. */
+static void
+print_rss_breakdown (const char *when)
+{
+  enum { HEAP, ARENAS, ANON, SHM, LIBS, FILES, STACK, N };
+  static const char *names[N] = { "main heap", "thread arenas", "other anonymous", "shared memory",
+                                  "libraries", "other files", "stacks" };
+  double kb[N] = { 0 };
+  guint n_arenas = 0;
+  char line[1024];
+  int kind = ANON;
+  FILE *f = fopen ("/proc/self/smaps", "r");
+
+  if (f == NULL)
+    return;
+  while (fgets (line, sizeof line, f))
+    {
+      unsigned long start, end;
+      char perms[8];
+      double value;
+
+      if (sscanf (line, "%lx-%lx %7s", &start, &end, perms) == 3)
+        {
+          char *path = NULL;
+          int field = 0;
+
+          for (char *c = line; *c && field < 5; c++)
+            if (*c == ' ' && c[1] != ' ')
+              {
+                field++;
+                if (field == 5)
+                  path = g_strstrip (c + 1);
+              }
+          if (path == NULL || *path == '\0')
+            {
+              kind = start % (64ul << 20) == 0 && perms[0] == 'r' ? ARENAS : ANON;
+              n_arenas += kind == ARENAS;
+            }
+          else if (g_str_equal (path, "[heap]"))
+            kind = HEAP;
+          else if (g_str_has_prefix (path, "[stack"))
+            kind = STACK;
+          else if (g_str_has_prefix (path, "/memfd:") || g_str_has_prefix (path, "/dev/shm") ||
+                   g_str_has_prefix (path, "/SYSV"))
+            kind = SHM;
+          else if (strstr (path, ".so") != NULL)
+            kind = LIBS;
+          else if (path[0] == '[')
+            kind = ANON;
+          else
+            kind = FILES;
+        }
+      else if (sscanf (line, "Rss: %lf kB", &value) == 1)
+        kb[kind] += value;
+    }
+  fclose (f);
+  g_print ("RSS by kind, %s:", when);
+  for (int i = 0; i < N; i++)
+    g_print (" %s %.1f MB%s", names[i], kb[i] / 1024.0, i + 1 < N ? " ·" : "");
+  g_print (" (%u thread-arena heaps)\n", n_arenas);
+}
+
 /* Heap bytes in use (all arenas), MB. */
 static double
 heap_in_use_mb (void)
@@ -381,6 +447,7 @@ main (int argc, char **argv)
                     G_CALLBACK (count_frame), NULL);
   rss_start = rss_mb ();
   heap_start = heap_in_use_mb ();
+  print_rss_breakdown ("start");
 
   csv = fopen (csv_path, "w");
   if (csv == NULL)
@@ -435,6 +502,7 @@ main (int argc, char **argv)
         {
           rss_warm = rss_mb ();
           heap_warm = heap_in_use_mb ();
+          print_rss_breakdown ("after warm-up");
         }
       if ((s + 1) % every == 0)
         session_actions (window, state, round++);
@@ -442,6 +510,7 @@ main (int argc, char **argv)
   fclose (csv);
   rss_end = rss_mb ();
   rss_max = MAX (rss_max, rss_end);
+  print_rss_breakdown ("end");
   if (warmup == 0)
     {
       rss_warm = rss_start;
