@@ -750,4 +750,7 @@ T.update({
  "Bar and number: the tag’s weight in the model’s attention over its tags (together 1), in the model’s order; bold = the largest":
    "Balken und Zahl: das Gewicht des Schlagworts in der Aufmerksamkeit des Modells über seine Schlagwörter (zusammen 1), in der Reihenfolge des Modells; fett = das größte",
  "%s: %s": "%s: %s",
+ "_Tags": "_Schlagwörter",
+ "Show each map’s tag attention under it (T)": "Die Schlagwort-Aufmerksamkeit jeder Karte darunter zeigen (T)",
+ ("shortcut window", "Show or hide the tag attention"): "Schlagwort-Aufmerksamkeit zeigen oder verbergen",
 })

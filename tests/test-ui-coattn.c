@@ -204,6 +204,99 @@ test_window_no_tags (void)
   hs_ui_destroy_window (window);
 }
 
+/* The compare view of s0 and its swapped prompt: A's and B's strips side
+ * by side with their own tags (B's nodule up, granuloma down), none under
+ * A − B; blink shows B's tags under A with B's map; the Tags toggle hides
+ * and shows them; a pair without tags (s1 against the next model) leaves
+ * the toggle without effect. */
+static void
+test_compare (void)
+{
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  HsInstance *instance;
+  GtkWindow *window;
+  HsCompareView *view;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  dataset = load_dataset ();
+  instance = hs_dataset_find_instance (dataset, "hand-00");
+  window = hs_compare_window_new (NULL);
+  view = g_object_ref (hs_compare_window_get_view (window));
+  gtk_window_set_default_size (window, 1200, 620);
+  gtk_window_present (window);
+  hs_ui_settle ();
+
+  g_assert_true (hs_compare_view_load (view, dataset, instance, hs_instance_find_sentence (instance, "s0"),
+                                       "grounded", &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (hs_compare_view_get_badge (view, 1), ==, "followed the words");
+  assert_strip (hs_compare_view_get_tag_strip (view, 0), tags_s0, weights_s0, G_N_ELEMENTS (tags_s0));
+  assert_strip (hs_compare_view_get_tag_strip (view, 1), tags_swapped, weights_swapped,
+                G_N_ELEMENTS (tags_swapped));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (hs_compare_view_get_tag_strip (view, 2))));
+  /* The toggle (as its button and T do) hides the strips, keeping the tags. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "compare.show-tags", NULL));
+  {
+    gboolean shown = TRUE;
+
+    g_object_get (view, "show-tags", &shown, NULL);
+    g_assert_false (shown);
+  }
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (hs_compare_view_get_tag_strip (view, 0))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (hs_compare_view_get_tag_strip (view, 1))));
+  hs_compare_view_set_show_tags (view, TRUE);
+  assert_strip (hs_compare_view_get_tag_strip (view, 1), tags_swapped, weights_swapped,
+                G_N_ELEMENTS (tags_swapped));
+  hs_ui_settle ();
+  save_screenshot (GTK_WIDGET (window), "coattn-compare");
+  {
+    /* The canvases are ui-canvas's; here the cells, read-outs and strips. */
+    GtkWidget *masked[] = { GTK_WIDGET (hs_compare_view_get_canvas (view, 0)),
+                            GTK_WIDGET (hs_compare_view_get_canvas (view, 1)),
+                            GTK_WIDGET (hs_compare_view_get_canvas (view, 2)), NULL };
+    g_autoptr(GdkTexture) full = hs_ui_render (GTK_WIDGET (view));
+    g_autoptr(GdkTexture) texture = hs_ui_mask_widgets (full, GTK_WIDGET (view), masked);
+
+    hs_ui_assert_golden (texture, "ui-coattn-compare", 0.02);
+  }
+
+  /* Blink: B's map in A's canvas, B's tags under it; back again. */
+  hs_compare_view_set_blink (view, TRUE);
+  assert_strip (hs_compare_view_get_tag_strip (view, 0), tags_swapped, weights_swapped,
+                G_N_ELEMENTS (tags_swapped));
+  hs_compare_view_set_blink (view, FALSE);
+  assert_strip (hs_compare_view_get_tag_strip (view, 0), tags_s0, weights_s0, G_N_ELEMENTS (tags_s0));
+
+  /* s1 has no swap: "grounded" against "tokens", whose s1 map has tags
+   * and whose A (grounded) has none. */
+  g_assert_true (hs_compare_view_load (view, dataset, instance, hs_instance_find_sentence (instance, "s1"),
+                                       "grounded", &error));
+  g_assert_no_error (error);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (hs_compare_view_get_tag_strip (view, 0))));
+  assert_strip (hs_compare_view_get_tag_strip (view, 1), tags_tokens, weights_tokens,
+                G_N_ELEMENTS (tags_tokens));
+
+  /* The grid: each model's own tags ("blind" has none). */
+  g_assert_true (hs_compare_view_load_grid (view, dataset, instance, hs_instance_find_sentence (instance, "s0"),
+                                            &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < hs_compare_view_get_n_canvases (view); i++)
+    {
+      HsTagStrip *strip = hs_compare_view_get_tag_strip (view, i);
+
+      if (g_str_equal (hs_compare_view_get_title (view, i), "grounded"))
+        assert_strip (strip, tags_s0, weights_s0, G_N_ELEMENTS (tags_s0));
+      else
+        g_assert_false (gtk_widget_get_visible (GTK_WIDGET (strip)));
+    }
+
+  gtk_window_destroy (window);
+  hs_ui_settle ();
+  hs_ui_assert_finalized (view);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -213,6 +306,7 @@ main (int argc, char **argv)
   dataset_root = make_dataset ();
   g_test_add_func ("/hs/ui/coattn/prompt-strip", test_prompt_strip);
   g_test_add_func ("/hs/ui/coattn/window-no-tags", test_window_no_tags);
+  g_test_add_func ("/hs/ui/coattn/compare", test_compare);
   status = g_test_run ();
   g_free (dataset_root);
   return status;

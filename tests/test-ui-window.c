@@ -482,11 +482,11 @@ test_shortcuts (void)
   g_autoptr(GHashTable) bound = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_auto(GStrv) actions = NULL;
   /* The canvas's own keys, and the compare window's (blink, fit, close). */
-  /* The canvas's and compare view's keys, the deck panel's (hs-deck-panel.h)
+  /* The canvas's and compare view's keys (t: the tag strips), the deck panel's (hs-deck-panel.h)
    * and presentation mode's (hs-presentation-window.h). */
   const char *canvas_keys[] = { "plus", "minus", "0", "1", "b", "Escape",
                                 "<Control>Up", "<Control>Down", "Delete",
-                                "Right", "Page_Down", "space", "Left", "Page_Up", "h", "g", NULL };
+                                "Right", "Page_Down", "space", "Left", "Page_Up", "h", "g", "t", NULL };
   gboolean listed_heatmap = FALSE, listed_blink = FALSE, listed_escape = FALSE, listed_levels = FALSE;
   HsWindow *window;
   GSList *objects;

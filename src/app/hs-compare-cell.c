@@ -4,6 +4,7 @@
 
 #include "hs-compare-cell.h"
 #include "hs-css-private.h"
+#include "hs-tag-strip.h"
 #include "hs-utils-private.h"
 
 struct _HsCompareCell
@@ -16,8 +17,10 @@ struct _HsCompareCell
   HsCanvas       *canvas;
   GtkLabel       *message;       /* the error text */
   GtkWidget      *readout_box;
+  GtkWidget      *footer;        /* the read-out and the tag strip */
   GtkDrawingArea *badge;         /* hs_badge_draw of badge_text */
   GtkLabel       *readout;
+  HsTagStrip     *tag_strip;
 
   HsViewState    *state;
   HsAttentionMap *map;
@@ -29,6 +32,8 @@ struct _HsCompareCell
   HsBadgeTone     badge_tone;
   int             wrong_side;
   HsCompareCell  *shown;         /* whose read-out is shown (blink), NULL: own */
+  GArray         *tags;          /* HsTagWeight, the map's tag attention (copies) */
+  gboolean        show_tags;
   gboolean        pending;
 };
 
@@ -56,6 +61,7 @@ hs_compare_cell_finalize (GObject *object)
   g_free (self->error_text);
   g_free (self->detail_text);
   g_free (self->badge_text);
+  g_array_unref (self->tags);
   G_OBJECT_CLASS (hs_compare_cell_parent_class)->finalize (object);
 }
 
@@ -69,6 +75,7 @@ hs_compare_cell_class_init (HsCompareCellClass *klass)
   object_class->finalize = hs_compare_cell_finalize;
 
   g_type_ensure (HS_TYPE_CANVAS);
+  g_type_ensure (HS_TYPE_TAG_STRIP);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/heatscope/Heatscope/ui/hs-compare-cell.ui");
   gtk_widget_class_bind_template_child (widget_class, HsCompareCell, box);
@@ -77,8 +84,10 @@ hs_compare_cell_class_init (HsCompareCellClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsCompareCell, canvas);
   gtk_widget_class_bind_template_child (widget_class, HsCompareCell, message);
   gtk_widget_class_bind_template_child (widget_class, HsCompareCell, readout_box);
+  gtk_widget_class_bind_template_child (widget_class, HsCompareCell, footer);
   gtk_widget_class_bind_template_child (widget_class, HsCompareCell, badge);
   gtk_widget_class_bind_template_child (widget_class, HsCompareCell, readout);
+  gtk_widget_class_bind_template_child (widget_class, HsCompareCell, tag_strip);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "hs-compare-cell");
 }
@@ -96,11 +105,21 @@ draw_badge (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer u
 }
 
 static void
+clear_tag (gpointer data)
+{
+  g_free (((HsTagWeight *) data)->tag);
+}
+
+static void
 hs_compare_cell_init (HsCompareCell *self)
 {
   self->wrong_side = -1;
+  self->show_tags = TRUE;
+  self->tags = g_array_new (FALSE, FALSE, sizeof (HsTagWeight));
+  g_array_set_clear_func (self->tags, clear_tag);
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_drawing_area_set_draw_func (self->badge, draw_badge, self, NULL);
+  hs_tag_strip_set_compact (self->tag_strip, TRUE);
   _hs_css_init ();
 }
 
@@ -248,6 +267,9 @@ show_readout (HsCompareCell *self, HsCompareCell *source)
       gtk_drawing_area_set_content_height (self->badge, (int) ceil (h));
     }
   gtk_widget_queue_draw (GTK_WIDGET (self->badge));
+  /* the tags of the map the canvas shows, like the read-out */
+  hs_tag_strip_set_tags (self->tag_strip, self->show_tags ? (HsTagWeight *) source->tags->data : NULL,
+                         self->show_tags ? source->tags->len : 0);
 }
 
 static void
@@ -334,4 +356,49 @@ hs_compare_cell_get_readout_row (HsCompareCell *self)
 {
   g_return_val_if_fail (HS_IS_COMPARE_CELL (self), NULL);
   return self->readout_box;
+}
+
+void
+hs_compare_cell_set_tags (HsCompareCell *self, const HsTagWeight *tags, guint n)
+{
+  g_return_if_fail (HS_IS_COMPARE_CELL (self));
+  g_return_if_fail (n == 0 || tags != NULL);
+
+  g_array_set_size (self->tags, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      HsTagWeight copy = { g_strdup (tags[i].tag), tags[i].weight };
+      g_array_append_val (self->tags, copy);
+    }
+  show_readout (self, self->shown != NULL ? self->shown : self);
+}
+
+guint
+hs_compare_cell_get_n_tags (HsCompareCell *self)
+{
+  g_return_val_if_fail (HS_IS_COMPARE_CELL (self), 0);
+  return self->tags->len;
+}
+
+void
+hs_compare_cell_set_show_tags (HsCompareCell *self, gboolean show)
+{
+  g_return_if_fail (HS_IS_COMPARE_CELL (self));
+
+  self->show_tags = !!show;
+  show_readout (self, self->shown != NULL ? self->shown : self);
+}
+
+GtkWidget *
+hs_compare_cell_get_footer (HsCompareCell *self)
+{
+  g_return_val_if_fail (HS_IS_COMPARE_CELL (self), NULL);
+  return self->footer;
+}
+
+HsTagStrip *
+hs_compare_cell_get_tag_strip (HsCompareCell *self)
+{
+  g_return_val_if_fail (HS_IS_COMPARE_CELL (self), NULL);
+  return self->tag_strip;
 }

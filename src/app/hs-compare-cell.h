@@ -4,8 +4,10 @@
  * the error when it failed) and a read-out under it with a badge: WRONG
  * SIDE / same side for a map against its own target, or what a swapped
  * prompt's map did (swap_response: followed / ignored the words, moved the
- * wrong way), drawn by the core's hs_badge_draw as exported figures are.  The compare view lays the cells out, links their zoom
- * and sets their maps and read-outs.  Template: ui/hs-compare-cell.ui.
+ * wrong way), drawn by the core's hs_badge_draw as exported figures are;
+ * under it the map's tag attention (co-attention) as an HsTagStrip when it
+ * has one.  The compare view lays the cells out, links their zoom and sets
+ * their maps, read-outs and tags.  Template: ui/hs-compare-cell.ui.
  */
 #pragma once
 
@@ -14,6 +16,7 @@
 #include <heatscope/hs-panel-readout.h>
 
 #include "hs-canvas.h"
+#include "hs-tag-strip.h"
 #include "hs-view-state.h"
 
 G_BEGIN_DECLS
@@ -72,5 +75,16 @@ HsBadgeTone     hs_compare_cell_get_badge_tone   (HsCompareCell *self);
 const char     *hs_compare_cell_get_shown_readout (HsCompareCell *self);
 /* The read-out's row, so cells side by side can share its height. */
 GtkWidget      *hs_compare_cell_get_readout_row  (HsCompareCell *self);
+/* The map's tag attention (copied; NULL/0: none), shown under the read-out
+ * while show-tags is on (the default); during blink, like the read-out,
+ * the tags of the map the canvas shows. */
+void            hs_compare_cell_set_tags         (HsCompareCell *self, const HsTagWeight *tags,
+                                                  guint n);
+guint           hs_compare_cell_get_n_tags       (HsCompareCell *self);
+void            hs_compare_cell_set_show_tags    (HsCompareCell *self, gboolean show);
+HsTagStrip     *hs_compare_cell_get_tag_strip    (HsCompareCell *self);
+/* The read-out with the tag strip under it: cells side by side share its
+ * height too, so that their maps are one size whether they have tags or not. */
+GtkWidget      *hs_compare_cell_get_footer       (HsCompareCell *self);
 
 G_END_DECLS

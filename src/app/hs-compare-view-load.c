@@ -257,6 +257,8 @@ hs_compare_view_load (HsCompareView *self, HsDataset *dataset, HsInstance *insta
     hs_compare_view_set_swapped_pair (self, a, label_a, b, label_b);
   else
     hs_compare_view_set_pair (self, a, label_a, b, label_b);
+  hs_compare_view_set_tags (self, 0, ref_a->tags, ref_a->n_tags);
+  hs_compare_view_set_tags (self, 1, ref_b->tags, ref_b->n_tags);
   mark_phantom_pair (self, hs_model_is_phantom_trained_on_real (ref_a->model, instance),
                      hs_model_is_phantom_trained_on_real (ref_b->model, instance));
   return TRUE;
@@ -351,7 +353,12 @@ hs_compare_view_load_grid_live (HsCompareView *self, HsDataset *dataset, HsInsta
       g_autoptr(HsAttentionMap) map = hs_dataset_load_map (dataset, g_ptr_array_index (refs, i), &map_error);
 
       if (map != NULL)
-        hs_compare_cell_set_map (_hs_compare_view_get_cell (self, i), map);
+        {
+          HsMapRef *ref = g_ptr_array_index (refs, i);
+
+          hs_compare_cell_set_map (_hs_compare_view_get_cell (self, i), map);
+          hs_compare_view_set_tags (self, i, ref->tags, ref->n_tags);
+        }
       else
         hs_compare_cell_set_error (_hs_compare_view_get_cell (self, i), map_error->message);
     }

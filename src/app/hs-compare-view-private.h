@@ -30,11 +30,13 @@ struct _HsCompareView
   GPtrArray      *masks;
   GPtrArray      *cells;         /* HsCompareCell*, referenced */
   GtkSizeGroup   *band_readouts; /* the read-outs of the cells of the last band */
+  GtkSizeGroup   *band_footers;  /* their read-outs with the tag strips */
   HsColorBar     *shared_bar;    /* the colour bar of A and B / of the grid */
   HsColorBar     *diff_bar;      /* the colour bar of A − B */
   HsCompareMode   mode;
   gboolean        blink;
   gboolean        swapped_pair;  /* B is A's prompt with left and right swapped */
+  gboolean        show_tags;     /* the cells' tag strips (co-attention) */
   gboolean        linking;       /* guard while propagating a transform */
   double          shared_lo, shared_hi;
   double          diff_lo, diff_hi;
@@ -50,6 +52,7 @@ typedef enum {
   PROP_BLINK,
   PROP_MODE,
   PROP_BUSY,
+  PROP_SHOW_TAGS,
   N_PROPS
 } HsCompareViewProp;
 

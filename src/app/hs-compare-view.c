@@ -24,6 +24,18 @@ static GParamSpec *properties[N_PROPS];
 
 static void update_blink (HsCompareView *self);
 
+/* The Tags toggle acts only when a cell has tags (it stays in place, so
+ * presentation mode's hidden buttons stay hidden). */
+static void
+update_tags_action (HsCompareView *self)
+{
+  gboolean any = FALSE;
+
+  for (guint i = 0; self->cells != NULL && i < self->cells->len; i++)
+    any |= hs_compare_cell_get_n_tags (g_ptr_array_index (self->cells, i)) > 0;
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.show-tags", any);
+}
+
 void
 _hs_compare_view_notify (HsCompareView *self, HsCompareViewProp prop)
 {
@@ -68,10 +80,12 @@ clear_cells (HsCompareView *self)
   _hs_compare_view_cancel_live (self);
   g_ptr_array_set_size (self->cells, 0);
   g_clear_object (&self->band_readouts);
+  g_clear_object (&self->band_footers);
   self->shared_bar = NULL;
   self->diff_bar = NULL;
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->cells_grid))) != NULL)
     gtk_grid_remove (self->cells_grid, child);
+  update_tags_action (self);
 }
 
 static HsViewState *
@@ -93,16 +107,21 @@ add_cell (HsCompareView *self, guint column, guint band)
   HsCanvas *canvas = hs_compare_cell_get_canvas (cell);
   g_autoptr(HsViewState) state = new_state (self);
 
-  /* The read-outs of a band share one height, so that its maps line up. */
+  /* The read-outs of a band share one height, so that its tag strips line
+   * up, and with the strips another, so that its maps are one size. */
   if (column == 0 || self->band_readouts == NULL)
     {
       g_clear_object (&self->band_readouts);
+      g_clear_object (&self->band_footers);
       self->band_readouts = gtk_size_group_new (GTK_SIZE_GROUP_VERTICAL);
+      self->band_footers = gtk_size_group_new (GTK_SIZE_GROUP_VERTICAL);
     }
   gtk_size_group_add_widget (self->band_readouts, hs_compare_cell_get_readout_row (cell));
+  gtk_size_group_add_widget (self->band_footers, hs_compare_cell_get_footer (cell));
   gtk_grid_attach (self->cells_grid, GTK_WIDGET (cell), column, band, 1, 1);
 
   hs_compare_cell_set_state (cell, state);
+  hs_compare_cell_set_show_tags (cell, self->show_tags);
   hs_canvas_set_image (canvas, self->image);
   hs_canvas_set_regions (canvas, self->regions, self->masks);
   g_signal_connect_object (canvas, "transform-changed", G_CALLBACK (on_transform_changed), self, 0);
@@ -645,6 +664,46 @@ hs_compare_view_get_diff_range (HsCompareView *self, double *lo, double *hi)
   if (hi) *hi = self->diff_hi;
 }
 
+void
+hs_compare_view_set_tags (HsCompareView *self, guint index, const HsTagWeight *tags, guint n)
+{
+  HsCompareCell *cell;
+
+  g_return_if_fail (HS_IS_COMPARE_VIEW (self));
+  cell = _hs_compare_view_get_cell (self, index);
+  g_return_if_fail (cell != NULL);
+  hs_compare_cell_set_tags (cell, tags, n);
+  update_tags_action (self);
+}
+
+HsTagStrip *
+hs_compare_view_get_tag_strip (HsCompareView *self, guint index)
+{
+  HsCompareCell *cell;
+
+  g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), NULL);
+  cell = _hs_compare_view_get_cell (self, index);
+  return cell != NULL ? hs_compare_cell_get_tag_strip (cell) : NULL;
+}
+
+static void
+set_cell_show_tags (gpointer cell, gpointer show)
+{
+  hs_compare_cell_set_show_tags (cell, GPOINTER_TO_INT (show));
+}
+
+void
+hs_compare_view_set_show_tags (HsCompareView *self, gboolean show)
+{
+  g_return_if_fail (HS_IS_COMPARE_VIEW (self));
+
+  if (self->show_tags == !!show)
+    return;
+  self->show_tags = !!show;
+  g_ptr_array_foreach (self->cells, set_cell_show_tags, GINT_TO_POINTER (self->show_tags));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_TAGS]);
+}
+
 /* ---- the window ------------------------------------------------------------ */
 
 GtkWindow *
@@ -717,6 +776,7 @@ hs_compare_view_get_property (GObject *object, guint prop_id, GValue *value, GPa
     case PROP_BLINK: g_value_set_boolean (value, self->blink); break;
     case PROP_MODE:  g_value_set_int (value, self->mode); break;
     case PROP_BUSY:  g_value_set_boolean (value, hs_compare_view_get_busy (self)); break;
+    case PROP_SHOW_TAGS: g_value_set_boolean (value, self->show_tags); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -729,6 +789,7 @@ hs_compare_view_set_property (GObject *object, guint prop_id, const GValue *valu
   switch (prop_id)
     {
     case PROP_BLINK: hs_compare_view_set_blink (self, g_value_get_boolean (value)); break;
+    case PROP_SHOW_TAGS: hs_compare_view_set_show_tags (self, g_value_get_boolean (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -742,6 +803,7 @@ hs_compare_view_dispose (GObject *object)
   if (self->cells != NULL)
     g_ptr_array_set_size (self->cells, 0);
   g_clear_object (&self->band_readouts);
+  g_clear_object (&self->band_footers);
   gtk_widget_dispose_template (GTK_WIDGET (object), HS_TYPE_COMPARE_VIEW);
   g_clear_object (&self->base);
   g_clear_pointer (&self->image, hs_image_unref);
@@ -781,6 +843,9 @@ hs_compare_view_class_init (HsCompareViewClass *klass)
                       HS_COMPARE_MODE_NONE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SHOW_TAGS] =
+    g_param_spec_boolean ("show-tags", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -793,6 +858,8 @@ hs_compare_view_class_init (HsCompareViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsCompareView, empty_label);
 
   gtk_widget_class_install_property_action (widget_class, "compare.blink", "blink");
+  gtk_widget_class_install_property_action (widget_class, "compare.show-tags", "show-tags");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_t, 0, "compare.show-tags", NULL);
   gtk_widget_class_install_action (widget_class, "compare.zoom-fit", NULL, zoom_fit_action);
   gtk_widget_class_install_action (widget_class, "compare.export", NULL, _hs_compare_view_export_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "compare.export", NULL);
@@ -813,8 +880,10 @@ hs_compare_view_init (HsCompareView *self)
   self->requests = hs_latest_request_new ();
   self->shared_lo = 0;
   self->shared_hi = 1;
+  self->show_tags = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
   _hs_css_init ();
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   set_mode (self, HS_COMPARE_MODE_NONE);
+  update_tags_action (self);
 }

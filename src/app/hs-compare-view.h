@@ -22,6 +22,13 @@
  * fails; property "busy" is TRUE meanwhile.  Under the maps a colour bar
  * with printed values for the shared scale (and one for A − B).
  *
+ * Co-attention: a precomputed map with a "tag_attention" shows its tags
+ * as a strip under its read-out (HsTagStrip) — A's and B's side by side, so
+ * the swap experiment shows whether the TAG attention moves with the
+ * sentence too; during blink A's strip shows B's tags with B's map.  The
+ * toggle Tags (key T, action compare.show-tags, property "show-tags")
+ * hides and shows them; it acts only when a map has tags.
+ *
  * Usage:
  *   view = hs_compare_view_new ();
  *   hs_compare_view_set_base_state (view, window_state);   // colour map, opacity…
@@ -38,6 +45,7 @@
 
 #include "hs-canvas.h"
 #include "hs-live-attend.h"
+#include "hs-tag-strip.h"
 #include "hs-view-state.h"
 
 G_BEGIN_DECLS
@@ -159,5 +167,11 @@ gboolean       hs_compare_view_export_chosen  (HsCompareView *self, GtkFileChoos
                                                const char *path, GSettings *settings,
                                                GError **error);
 void           hs_compare_view_get_diff_range (HsCompareView *self, double *lo, double *hi);
+/* The tag attention under cell `index` (copied; the loaders set it from
+ * the maps' manifest entries), and that cell's strip (NULL: no cell). */
+void           hs_compare_view_set_tags       (HsCompareView *self, guint index,
+                                               const HsTagWeight *tags, guint n);
+HsTagStrip    *hs_compare_view_get_tag_strip  (HsCompareView *self, guint index);
+void           hs_compare_view_set_show_tags  (HsCompareView *self, gboolean show);
 
 G_END_DECLS
