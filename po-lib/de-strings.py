@@ -1023,5 +1023,10 @@ T.update({
  "an array of {tag, weight} objects": "ein Array von {tag, weight}-Objekten",
  "%u tags (a tag attention has 1 to %d tags)": "%u Tags (eine Tag-Aufmerksamkeit hat 1 bis %d Tags)",
  'tag "%s" is listed twice': "Tag „%s“ ist doppelt aufgeführt",
+ # tag-attention entropy (hs-metric-info.c)
+ "Entropy (nats) of the map's tag attention (co-attention: a report generator's weights over its tags): 0 = all on one tag, ln(n) = spread evenly over the n tags":
+   "Entropie (nats) der Tag-Aufmerksamkeit der Karte (Ko-Aufmerksamkeit: die Gewichte eines Berichtsgenerators über seine Tags): 0 = alles auf einem Tag, ln(n) = gleichmäßig über die n Tags verteilt",
+ "Tag entropy divided by ln(n), n = the number of tags listed: 0 = all on one tag, 1 = spread evenly; comparable across tag counts":
+   "Tag-Entropie geteilt durch ln(n), n = Zahl der aufgeführten Tags: 0 = alles auf einem Tag, 1 = gleichmäßig verteilt; vergleichbar über verschiedene Tag-Zahlen",
  "the tag weights sum to %g, not 1 (within %g)": "die Tag-Gewichte ergeben in Summe %g, nicht 1 (auf %g genau)",
 })

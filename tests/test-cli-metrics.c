@@ -701,6 +701,116 @@ test_help_definitions (void)
     }
 }
 
+/* Co-attention: with a tag_attention on some maps every row ends in
+ * tag_entropy, tag_entropy_norm (hand-worked values; empty for a map
+ * without tags), after a perturbation's columns too, and --summary
+ * averages them like the metrics.  (A dataset without tags keeps its
+ * columns: csv-cells.) */
+static void
+test_tag_columns (void)
+{
+  g_autofree char *dir = make_dataset (FALSE);
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL, *err = NULL, *summary = NULL, *perturbed = NULL, *jsonl = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) header = NULL;
+  const HsTagWeight two[] = { { (char *) "granuloma", 0.5 }, { (char *) "calcified", 0.5 } };
+  const HsTagWeight three[] = { { (char *) "nodule", 0.5 }, { (char *) "left", 0.25 },
+                                { (char *) "opacity", 0.25 } };
+  const HsTagWeight one[] = { { (char *) "normal", 1 } };
+  const char *args[] = { dir, NULL };
+  const char *args_jsonl[] = { "--format", "jsonl", dir, NULL };
+  const char *args_summary[] = { "--summary", dir, NULL };
+  const char *args_perturb[] = { "--perturb", "swap-left-right", dir, NULL };
+  guint n_metrics, n_cells, checked = 0;
+  const char *expected_h[3] = { NULL };
+  const char *expected_norm[3] = { NULL };
+  g_autofree char *h0 = hs_metric_format (log (2)), *h1 = hs_metric_format (1.5 * log (2));
+  g_autofree char *n1 = hs_metric_format (1.5 * log (2) / log (3));
+
+  /* alpha's s0 maps of p0, p1, p2 get two even tags, three (½, ¼, ¼), one. */
+  dataset = hs_dataset_load (dir, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 3; i++)
+    {
+      HsInstance *instance = hs_dataset_get_instance (dataset, i);
+      HsMapRef *ref = hs_instance_find_map (instance, "alpha", "s0");
+
+      g_assert_nonnull (ref);
+      hs_map_ref_set_tags (ref, i == 0 ? two : i == 1 ? three : one, i == 0 ? 2 : i == 1 ? 3 : 1);
+    }
+  g_assert_true (hs_dataset_save (dataset, &error));
+  g_assert_no_error (error);
+  expected_h[0] = h0;
+  expected_norm[0] = "1";
+  expected_h[1] = h1;
+  expected_norm[1] = n1;
+  expected_h[2] = "0";
+  expected_norm[2] = "";   /* one tag: ln 1 = 0 */
+
+  hs_protocol_get_metrics (HS_PROTOCOL_DEFAULT, &n_metrics);
+  g_assert_cmpint (hs_test_run_cli ("metrics", args, &out, &err), ==, 0);
+  lines = g_strsplit (out, "\n", -1);
+  header = g_strsplit (lines[0], ",", -1);
+  n_cells = 4 + n_metrics + 2;
+  g_assert_cmpuint (g_strv_length (header), ==, n_cells);
+  g_assert_cmpstr (header[n_cells - 2], ==, "tag_entropy");
+  g_assert_cmpstr (header[n_cells - 1], ==, "tag_entropy_norm");
+  for (guint l = 1; lines[l] != NULL && lines[l][0] != '\0'; l++)
+    {
+      g_auto(GStrv) cells = g_strsplit (lines[l], ",", -1);
+      int instance = cells[0][1] - '0';
+
+      g_assert_cmpuint (g_strv_length (cells), ==, n_cells);
+      if (strcmp (cells[1], "s0") == 0 && strcmp (cells[2], "alpha") == 0 && instance < 3)
+        {
+          g_assert_cmpstr (cells[n_cells - 2], ==, expected_h[instance]);
+          g_assert_cmpstr (cells[n_cells - 1], ==, expected_norm[instance]);
+          checked++;
+        }
+      else
+        {
+          g_assert_cmpstr (cells[n_cells - 2], ==, "");
+          g_assert_cmpstr (cells[n_cells - 1], ==, "");
+        }
+    }
+  g_assert_cmpuint (checked, ==, 3);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (hs_test_run_cli ("metrics", args_jsonl, &jsonl, &err), ==, 0);
+  g_assert_nonnull (strstr (jsonl, "\"tag_entropy\": null, \"tag_entropy_norm\": null}\n"));
+  {
+    g_autofree char *row = g_strdup_printf ("\"tag_entropy\": %s, \"tag_entropy_norm\": 1}\n", h0);
+    g_assert_nonnull (strstr (jsonl, row));
+  }
+  g_clear_pointer (&err, g_free);
+
+  /* Summary: alpha, all: tag_entropy over 3 instances, mean (ln 2 + 1.5 ln 2 + 0)/3;
+   * tag_entropy_norm over 2; beta has none. */
+  g_assert_cmpint (hs_test_run_cli ("metrics", args_summary, &summary, &err), ==, 0);
+  {
+    g_autofree char *mean = hs_metric_format ((log (2) + 1.5 * log (2) + 0) / 3);
+    g_autofree char *mean_norm = hs_metric_format ((1 + 1.5 * log (2) / log (3)) / 2);
+    g_autofree char *a = g_strdup_printf ("\nalpha,all,tag_entropy,3,3,%s,", mean);
+    g_autofree char *b = g_strdup_printf ("\nalpha,all,tag_entropy_norm,2,2,%s,", mean_norm);
+
+    g_assert_nonnull (strstr (summary, a));
+    g_assert_nonnull (strstr (summary, b));
+    g_assert_nonnull (strstr (summary, "\nbeta,all,tag_entropy,0,0,,,,1000,"));
+  }
+  g_clear_pointer (&err, g_free);
+
+  /* With a perturbation the tag columns come last. */
+  hs_test_run_cli ("metrics", args_perturb, &perturbed, &err);
+  {
+    g_auto(GStrv) perturbed_lines = g_strsplit (perturbed, "\n", 2);
+
+    g_assert_true (g_str_has_suffix (perturbed_lines[0],
+                                     ",sym_kl,swap_response,tag_entropy,tag_entropy_norm"));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -716,5 +826,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/cli-metrics/threshold-table", test_threshold_table);
   g_test_add_func ("/hs/cli-metrics/usage", test_usage);
   g_test_add_func ("/hs/cli-metrics/help-definitions", test_help_definitions);
+  g_test_add_func ("/hs/cli-metrics/tag-columns", test_tag_columns);
   return g_test_run ();
 }

@@ -35,8 +35,9 @@ test_every_metric (void)
   guint n;
   const HsMetricInfo *table = hs_metric_info_table (&n);
 
-  /* Every HsMetric, in enum order, then the two comparisons of two maps. */
-  g_assert_cmpuint (n, ==, HS_N_METRICS + 2);
+  /* Every HsMetric, in enum order, then the two comparisons of two maps,
+   * then the two numbers of a map's tag attention. */
+  g_assert_cmpuint (n, ==, HS_N_METRICS + 4);
   for (guint m = 0; m < HS_N_METRICS; m++)
     {
       const HsMetricInfo *info = hs_metric_info_get ((HsMetric) m);
@@ -52,6 +53,9 @@ test_every_metric (void)
     }
   g_assert_cmpstr (table[HS_N_METRICS].name, ==, "sym_kl");
   g_assert_cmpstr (table[HS_N_METRICS + 1].name, ==, "swap_response");
+  g_assert_cmpstr (table[HS_N_METRICS + 2].name, ==, "tag_entropy");
+  g_assert_cmpstr (table[HS_N_METRICS + 3].name, ==, "tag_entropy_norm");
+  g_assert_true (hs_metric_info_lookup ("tag_entropy_norm") == &table[HS_N_METRICS + 3]);
   for (guint i = 0; i < n; i++)
     {
       g_assert_cmpuint (strlen (table[i].definition), >, 20);
@@ -76,6 +80,8 @@ test_directions (void)
   g_assert_cmpint (hs_metric_info_lookup ("swap_response")->direction, ==, HS_METRIC_HIGHER_BETTER);
   g_assert_cmpstr (hs_metric_info_lookup ("laterality")->range, ==, "[−1, 1]");
   g_assert_cmpstr (hs_metric_info_lookup ("cnr")->range, ==, "[0, ∞)");
+  g_assert_cmpint (hs_metric_info_lookup ("tag_entropy")->direction, ==, HS_METRIC_DESCRIPTIVE);
+  g_assert_cmpstr (hs_metric_info_lookup ("tag_entropy_norm")->range, ==, "[0, 1]");
 }
 
 static void

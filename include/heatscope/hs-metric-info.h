@@ -2,10 +2,11 @@
  * tooltips and the CLI's --help
  *
  * Every number the library computes has one entry: the metrics of every
- * protocol (HsMetric), sym_kl and swap_response.  An entry gives the JSON
- * key, a one-line definition, the range and which direction is better, so a
- * reader of "laterality −0.957" or "sym_kl 10.5" learns what it says without
- * opening metrics.md.  Definitions and directions are translated
+ * protocol (HsMetric), sym_kl, swap_response, and tag_entropy and
+ * tag_entropy_norm of a map's tag attention (hs_tag_attention_entropy).
+ * An entry gives the JSON key, a one-line definition, the range and which
+ * direction is better, so a reader of "laterality −0.957" or "sym_kl 10.5"
+ * learns what it says without opening metrics.md.  Definitions and directions are translated
  * (libheatscope's domain); names and ranges are not. */
 #pragma once
 
@@ -27,8 +28,8 @@ typedef struct {
   HsMetricDirection  direction;
 } HsMetricInfo;
 
-/* The whole table: every HsMetric in enum order, then sym_kl and
- * swap_response. */
+/* The whole table: every HsMetric in enum order, then sym_kl,
+ * swap_response, tag_entropy and tag_entropy_norm. */
 const HsMetricInfo *hs_metric_info_table  (guint *n_entries);
 /* The entry of a metric / of a name (a delta_<metric> name gives the
  * metric's entry); NULL for an unknown name. */

@@ -148,6 +148,24 @@ double   hs_sym_kl       (const double *p, const double *q, gsize n,
 double hs_swap_response (double target_laterality, double laterality_original,
                          double laterality_swapped, const char **reason);
 
+/* Co-attention (Jing et al. 2018; a map's "tag_attention"): the entropy of
+ * a report generator's attention over its tags, in nats (as `entropy` of a
+ * map, so the two read side by side):
+ *   p_i = w_i / Σ w   (the weights as listed, renormalised: the manifest
+ *                      keeps them as written, summing to 1 within 0.001)
+ *   tag_entropy      = −Σ p_i·ln p_i   (0·ln 0 = 0), in [0, ln n]
+ *   tag_entropy_norm = tag_entropy / ln n, in [0, 1], n = the number of
+ *                      tags listed (zero weights included): 0 = all on one
+ *                      tag, 1 = spread evenly; comparable across models
+ *                      that list different numbers of tags.
+ * Returns tag_entropy, or NAN when undefined: no tags, a negative or
+ * non-finite weight, or no positive weight.  *entropy_norm (when not NULL)
+ * is NAN then and also for a single tag (ln 1 = 0).  *reason (when not NULL)
+ * names, as a static English phrase, why the first undefined value of the
+ * two is undefined; NULL when both are defined. */
+double hs_tag_attention_entropy (const HsTagWeight *tags, guint n_tags,
+                                 double *entropy_norm, const char **reason);
+
 /* What the app says about a swap_response: followed the words (≥ 0.1),
  * ignored the words (|·| < 0.1), moved the wrong way (≤ −0.1). */
 #define HS_SWAP_RESPONSE_MARGIN 0.1

@@ -32,6 +32,10 @@ typedef struct {
   guint               n_columns;
   /* CheXlocalize's per-class thresholds (chexlocalize protocol), or NULL. */
   HsThresholdTable   *thresholds;
+  /* Co-attention: 2 when the rows end in tag_entropy and tag_entropy_norm
+   * of the row's map (NAN when it has no tag attention), after every other
+   * column (hs_score_rows_job_use_tag_columns); 0 otherwise. */
+  guint               n_tag_columns;
 } HsScoreRowsJob;
 
 /* Fills `job` for `models` (borrowed, like dataset and perturb: they must
@@ -45,8 +49,14 @@ void  hs_score_rows_job_init        (HsScoreRowsJob     *job,
                                      HsPerturbContext   *perturb,
                                      HsPerturbation      perturbation,
                                      guint64             perturb_seed);
+/* Adds the columns tag_entropy and tag_entropy_norm (n_tag_columns = 2,
+ * n_columns + 2) when a map of one of the job's models, in the instances
+ * read so far, has a tag attention; returns whether it did.  So a dataset
+ * without co-attention keeps its columns, and one with it has them for
+ * every row (empty for a map without tags).  Call once, after init. */
+gboolean hs_score_rows_job_use_tag_columns (HsScoreRowsJob *job);
 /* Name of value column k, as in the metrics CSV header: a metric,
- * delta_<metric>, sym_kl or swap_response.  Free with g_free. */
+ * delta_<metric>, sym_kl, swap_response, tag_entropy or tag_entropy_norm.  Free with g_free. */
 char *hs_score_rows_column_name     (const HsScoreRowsJob *job,
                                      guint                 k);
 

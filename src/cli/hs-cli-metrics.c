@@ -391,7 +391,11 @@ hs_cli_metrics (int argc, char **argv)
     "swap-left-right also adds swap_response = sign(t)(l_A - l_B)/2 (t: laterality of the\n"
     "target, l_A, l_B: of the original and the swapped map; positive = the map followed\n"
     "the swapped words) and leaves delta_wrong_side null: wrong_side is not scored for a\n"
-    "swapped prompt against the original target.");
+    "swapped prompt against the original target.\n\n"
+    "Co-attention: when a scored map has a tag_attention, every row ends in tag_entropy\n"
+    "and tag_entropy_norm of its map's tag weights (-sum p ln p in nats over the weights\n"
+    "renormalised to sum 1, and that divided by ln n for n tags; empty/null for a map\n"
+    "without tags), summarised like the metrics; a dataset without tags has no such column.");
   if (!hs_cli_parse_dataset (context, &argc, &argv, "metrics"))
     return HS_CLI_EXIT_USAGE;
 
@@ -503,6 +507,7 @@ hs_cli_metrics (int argc, char **argv)
                           &options, perturb_context, perturbation, perturb_seed);
   job.rows.subset_filter = subset_filter;
   job.rows.thresholds = thresholds;
+  hs_score_rows_job_use_tag_columns (&job.rows);
 
   {
     guint64 n = hs_dataset_get_n_instances (dataset);

@@ -9,9 +9,10 @@
 #define LOWER  HS_METRIC_LOWER_BETTER
 #define DESCR  HS_METRIC_DESCRIPTIVE
 
-/* Indexed by HsMetric, then sym_kl and swap_response.  N_() marks the
- * definitions for translation; they are looked up when shown. */
-static const HsMetricInfo table[HS_N_METRICS + 2] = {
+/* Indexed by HsMetric, then sym_kl and swap_response, then the two of a
+ * map's tag attention (co-attention).  N_() marks the definitions for
+ * translation; they are looked up when shown. */
+static const HsMetricInfo table[HS_N_METRICS + 4] = {
   [HS_METRIC_AUROC] = { "auroc", N_("Probability that a random target pixel scores higher than a random pixel outside the target (ties count ½); 0.5 = chance"), "[0, 1]", HIGHER },
   [HS_METRIC_AP] = { "ap", N_("Average precision: the precision of the map's pixels, taken in decreasing order, averaged over the target pixels they recover"), "[0, 1]", HIGHER },
   /* xgettext:no-c-format */
@@ -50,6 +51,8 @@ static const HsMetricInfo table[HS_N_METRICS + 2] = {
   [HS_METRIC_WRONG_SIDE] = { "wrong_side", N_("1 when the map and its own target lie on opposite sides (both |laterality| ≥ 0.2), else 0; not scored for a swapped prompt"), "{0, 1}", LOWER },
   [HS_N_METRICS] = { "sym_kl", N_("Symmetric Kullback–Leibler divergence between two maps of the same image (as distributions over the grid); 0 = the same map"), "[0, ∞)", DESCR },
   [HS_N_METRICS + 1] = { "swap_response", N_("How far the map of the left/right-swapped prompt moved toward the side the swapped words name, sign(t)·(l_A − l_B)/2; ≥ 0.1 followed the words, ≤ −0.1 moved the wrong way"), "[−1, 1]", HIGHER },
+  [HS_N_METRICS + 2] = { "tag_entropy", N_("Entropy (nats) of the map's tag attention (co-attention: a report generator's weights over its tags): 0 = all on one tag, ln(n) = spread evenly over the n tags"), "[0, ln(n)]", DESCR },
+  [HS_N_METRICS + 3] = { "tag_entropy_norm", N_("Tag entropy divided by ln(n), n = the number of tags listed: 0 = all on one tag, 1 = spread evenly; comparable across tag counts"), "[0, 1]", DESCR },
 };
 
 const HsMetricInfo *

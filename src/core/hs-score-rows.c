@@ -40,10 +40,41 @@ hs_score_rows_job_init (HsScoreRowsJob       *job,
     job->n_columns = 2 * job->n_metrics + (perturbation == HS_PERTURB_SWAP_LEFT_RIGHT ? 2 : 1);
 }
 
+gboolean
+hs_score_rows_job_use_tag_columns (HsScoreRowsJob *job)
+{
+  guint n = hs_dataset_get_n_instances (job->dataset);
+
+  g_return_val_if_fail (job->n_tag_columns == 0, TRUE);
+  for (guint i = 0; i < n; i++)
+    {
+      HsInstance *instance = hs_dataset_get_instance (job->dataset, i);
+
+      for (guint r = 0; r < instance->maps->len; r++)
+        {
+          HsMapRef *ref = g_ptr_array_index (instance->maps, r);
+
+          if (ref->n_tags == 0)
+            continue;
+          /* job->models is not NULL-terminated (the CLI passes pdata). */
+          for (guint m = 0; m < job->n_models; m++)
+            if (g_strcmp0 (job->models[m], ref->model) == 0)
+              {
+                job->n_tag_columns = 2;
+                job->n_columns += 2;
+                return TRUE;
+              }
+        }
+    }
+  return FALSE;
+}
+
 char *
 hs_score_rows_column_name (const HsScoreRowsJob *job,
                            guint                 k)
 {
+  if (k + job->n_tag_columns >= job->n_columns)
+    return g_strdup (k + 1 == job->n_columns ? "tag_entropy_norm" : "tag_entropy");
   if (k < job->n_metrics)
     return g_strdup (hs_metric_get_name (job->metrics[k]));
   if (k < 2 * job->n_metrics)
@@ -73,19 +104,22 @@ add_message (HsInstanceRows *out, guint failed, const char *format, ...)
 
 /* The values of a row: the metrics, then with a perturbation the deltas,
  * sym_kl and for swap-left-right swap_response (NAN when the perturbed map
- * is missing: `cmp` NULL). */
+ * is missing: `cmp` NULL), then the tag columns of `ref`'s tag attention. */
 static void
 row_values (const HsScoreRowsJob *job, const HsScores *scores, const HsComparison *cmp,
-            double *values)
+            const HsMapRef *ref, double *values)
 {
   for (guint m = 0; m < job->n_metrics; m++)
     values[m] = scores->value[job->metrics[m]];
+  if (job->n_tag_columns > 0)
+    values[job->n_columns - 2] = hs_tag_attention_entropy (ref->tags, ref->n_tags,
+                                                           &values[job->n_columns - 1], NULL);
   if (job->perturb == NULL)
     return;
   for (guint m = 0; m < job->n_metrics; m++)
     values[job->n_metrics + m] = cmp != NULL ? cmp->delta[job->metrics[m]] : NAN;
   values[2 * job->n_metrics] = cmp != NULL ? cmp->sym_kl : NAN;
-  if (job->n_columns > 2 * job->n_metrics + 1)
+  if (job->n_columns - job->n_tag_columns > 2 * job->n_metrics + 1)
     values[2 * job->n_metrics + 1] = cmp != NULL ? cmp->swap_response : NAN;
 }
 
@@ -235,7 +269,7 @@ score_sentence (const HsScoreRowsJob *job, const HsInstance *instance, guint s,
       row->model = m;
       row->subsets = subsets;
       row->threshold = row_options.threshold;
-      row_values (job, &scores, have_cmp ? &cmp : NULL, row->values);
+      row_values (job, &scores, have_cmp ? &cmp : NULL, ref, row->values);
       g_ptr_array_add (out->rows, row);
     }
 }
