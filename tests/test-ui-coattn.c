@@ -2,6 +2,7 @@
  * bar strip in the prompt panel (and none for a map without tags), both
  * sides' strips in the compare view, golden images of both */
 #include "hs-compare-view.h"
+#include "hs-metrics-panel.h"
 #include "hs-prompt-panel.h"
 #include "hs-tag-strip.h"
 #include "hs-ui-fixture.h"
@@ -297,6 +298,87 @@ test_compare (void)
   hs_ui_assert_finalized (view);
 }
 
+static gboolean
+metrics_idle (gpointer panel)
+{
+  return !hs_metrics_panel_get_busy (panel);
+}
+
+/* −Σ p·ln p of the listed weights, here by hand (independently of the
+ * library), and / ln n. */
+static double
+entropy_by_hand (const HsTagWeight *tags, guint n, double *norm)
+{
+  double sum = 0, h = 0;
+
+  for (guint i = 0; i < n; i++)
+    sum += tags[i].weight;
+  for (guint i = 0; i < n; i++)
+    if (tags[i].weight > 0)
+      h -= tags[i].weight / sum * log (tags[i].weight / sum);
+  *norm = h / log (n);
+  return h;
+}
+
+/* The main window's Metrics tab: the tag_entropy of the map on screen is
+ * the core's hs_tag_attention_entropy of the manifest's tags (which equals
+ * the hand computation), as the table prints numbers; the swapped prompt's
+ * map shows its own; a map without tags shows no tag section. */
+static void
+test_metrics (void)
+{
+  HsWindow *window;
+  HsPromptPanel *panel;
+  HsMetricsPanel *metrics;
+  const struct { const char *sentence; gboolean swap; const HsTagWeight *tags; guint n; } cases[] = {
+    { "s0", FALSE, tags_s0, G_N_ELEMENTS (tags_s0) },
+    { "s0", TRUE, tags_swapped, G_N_ELEMENTS (tags_swapped) },
+  };
+
+  if (hs_ui_skip_without_display ())
+    return;
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
+  hs_ui_open_path (window, dataset_root);
+  panel = hs_window_get_prompt_panel (window);
+  g_assert_true (hs_window_select_instance (window, "hand-00"));
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  gtk_stack_set_visible_child_name (g_object_get_data (G_OBJECT (window), "hs-side-stack"), "metrics");
+  metrics = HS_METRICS_PANEL (hs_ui_find_widget (GTK_WIDGET (window), HS_TYPE_METRICS_PANEL));
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      double norm = NAN, hand_norm, entropy, hand;
+      const char *text = NULL;
+      g_autofree char *expected = NULL, *expected_norm = NULL;
+
+      g_assert_true (hs_prompt_panel_select_sentence (panel, cases[c].sentence));
+      if (cases[c].swap)
+        hs_prompt_panel_swap_sides (panel);
+      hs_ui_wait_until (hs_ui_window_not_loading, window);
+      hs_ui_settle ();
+      hs_ui_wait_until (metrics_idle, metrics);
+      entropy = hs_tag_attention_entropy (cases[c].tags, cases[c].n, &norm, NULL);
+      hand = entropy_by_hand (cases[c].tags, cases[c].n, &hand_norm);
+      g_assert_cmpfloat_with_epsilon (entropy, hand, 1e-12);
+      g_assert_cmpfloat_with_epsilon (norm, hand_norm, 1e-12);
+      expected = g_strdup_printf ("%.3f", entropy);
+      expected_norm = g_strdup_printf ("%.3f", norm);
+      g_assert_true (hs_metrics_panel_get_cell (metrics, "tag_entropy", "model", &text, NULL));
+      g_assert_cmpstr (text, ==, expected);
+      g_assert_true (hs_metrics_panel_get_cell (metrics, "tag_entropy_norm", "model", &text, NULL));
+      g_assert_cmpstr (text, ==, expected_norm);
+    }
+  save_screenshot (GTK_WIDGET (metrics), "coattn-metrics");
+
+  g_assert_true (hs_prompt_panel_select_sentence (panel, "s1"));
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  hs_ui_settle ();
+  g_assert_false (hs_metrics_panel_get_cell (metrics, "tag_entropy", "model", NULL, NULL));
+  g_assert_false (hs_metrics_panel_get_cell (metrics, "tag_entropy_norm", "model", NULL, NULL));
+  hs_ui_destroy_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -307,6 +389,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/coattn/prompt-strip", test_prompt_strip);
   g_test_add_func ("/hs/ui/coattn/window-no-tags", test_window_no_tags);
   g_test_add_func ("/hs/ui/coattn/compare", test_compare);
+  g_test_add_func ("/hs/ui/coattn/metrics", test_metrics);
   status = g_test_run ();
   g_free (dataset_root);
   return status;

@@ -24,6 +24,11 @@ struct _HsMetricsPanel
   GtkWidget   *status_label;
   GtkGrid     *table;
   GtkWidget   *plots_box;
+  GtkWidget   *tag_box;          /* the tag attention's entropy */
+  GtkLabel    *tag_entropy_name;
+  GtkLabel    *tag_entropy_value;
+  GtkLabel    *tag_norm_name;
+  GtkLabel    *tag_norm_value;
   HsPlot      *roc_plot;
   HsPlot      *pr_plot;
   HsPlot      *iou_plot;
@@ -446,6 +451,11 @@ hs_metrics_panel_class_init (HsMetricsPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsMetricsPanel, status_label);
   gtk_widget_class_bind_template_child (widget_class, HsMetricsPanel, table);
   gtk_widget_class_bind_template_child (widget_class, HsMetricsPanel, plots_box);
+  gtk_widget_class_bind_template_child (widget_class, HsMetricsPanel, tag_box);
+  gtk_widget_class_bind_template_child (widget_class, HsMetricsPanel, tag_entropy_name);
+  gtk_widget_class_bind_template_child (widget_class, HsMetricsPanel, tag_entropy_value);
+  gtk_widget_class_bind_template_child (widget_class, HsMetricsPanel, tag_norm_name);
+  gtk_widget_class_bind_template_child (widget_class, HsMetricsPanel, tag_norm_value);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "hs-metrics-panel");
@@ -469,6 +479,14 @@ hs_metrics_panel_init (HsMetricsPanel *self)
 
   g_signal_connect_swapped (self->protocol_dropdown, "notify::selected",
                             G_CALLBACK (on_protocol_selected), self);
+  {
+    /* What the two numbers mean, from the library's one table. */
+    g_autofree char *entropy = hs_metric_info_tooltip (hs_metric_info_lookup ("tag_entropy"));
+    g_autofree char *norm = hs_metric_info_tooltip (hs_metric_info_lookup ("tag_entropy_norm"));
+
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->tag_entropy_name), entropy);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->tag_norm_name), norm);
+  }
 }
 
 /* ---- public API ---------------------------------------------------------------- */
@@ -507,6 +525,34 @@ hs_metrics_panel_set_input (HsMetricsPanel *self, HsImage *image, HsAttentionMap
         }
     }
   recompute (self);
+}
+
+/* One value of the tag section: the number, or "n/a" with the reason. */
+static void
+set_tag_value (GtkLabel *label, double value, const char *reason)
+{
+  g_autofree char *text = _hs_format_score (-1, value);
+
+  gtk_label_set_text (label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (label), isnan (value) ? reason : NULL);
+}
+
+void
+hs_metrics_panel_set_tags (HsMetricsPanel *self, const HsTagWeight *tags, guint n)
+{
+  const char *reason = NULL;
+  double entropy, norm = NAN;
+
+  g_return_if_fail (HS_IS_METRICS_PANEL (self));
+  g_return_if_fail (n == 0 || tags != NULL);
+
+  gtk_widget_set_visible (self->tag_box, n > 0);
+  if (n == 0)
+    return;
+  /* A few additions: computed here, not in the job. */
+  entropy = hs_tag_attention_entropy (tags, n, &norm, &reason);
+  set_tag_value (self->tag_entropy_value, entropy, reason);
+  set_tag_value (self->tag_norm_value, norm, reason);
 }
 
 const char *
@@ -556,6 +602,9 @@ hs_metrics_panel_get_cell (HsMetricsPanel *self, const char *metric, const char 
 
   key = g_strdup_printf ("%s/%s", metric, column);
   label = g_hash_table_lookup (self->cells, key);
+  if (label == NULL && gtk_widget_get_visible (self->tag_box) && g_str_equal (column, "model"))
+    label = g_str_equal (metric, "tag_entropy") ? GTK_WIDGET (self->tag_entropy_value)
+          : g_str_equal (metric, "tag_entropy_norm") ? GTK_WIDGET (self->tag_norm_value) : NULL;
   if (label == NULL)
     return FALSE;
   if (text)

@@ -6,7 +6,9 @@
  * "default", "gloria" or "chexlocalize"; bind to the "metrics-protocol"
  * key), undefined values as "n/a" with the reason as tooltip, and three small
  * plots (ROC, precision–recall, IoU vs. threshold).  Computed off the main
- * thread; a new input cancels the running computation.
+ * thread; a new input cancels the running computation.  Above the table,
+ * for a map with a tag attention (co-attention), its tag_entropy and
+ * tag_entropy_norm (hs_tag_attention_entropy).
  * Template: ui/hs-metrics-panel.ui. */
 #pragma once
 
@@ -25,6 +27,11 @@ GtkWidget  *hs_metrics_panel_new          (void);
 void        hs_metrics_panel_set_input    (HsMetricsPanel *self, HsImage *image,
                                            HsAttentionMap *map,
                                            GPtrArray *regions, GPtrArray *masks);
+/* The tag attention of the map given to set_input (NULL/0: none, the
+ * section hides): its entropy is shown as get_cell's "tag_entropy" and
+ * "tag_entropy_norm" of column "model" ("n/a" with the reason). */
+void        hs_metrics_panel_set_tags     (HsMetricsPanel *self, const HsTagWeight *tags,
+                                           guint n);
 const char *hs_metrics_panel_get_protocol (HsMetricsPanel *self);
 void        hs_metrics_panel_set_protocol (HsMetricsPanel *self, const char *protocol);
 /* TRUE while a computation runs (property "busy"). */

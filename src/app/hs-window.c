@@ -273,6 +273,10 @@ feed_side_panels (HsWindow *self)
       self->metrics_stale = FALSE;
       hs_metrics_panel_set_input (HS_METRICS_PANEL (self->metrics_panel), self->image, self->map,
                                   self->side_regions, self->side_masks);
+      /* a live map (shown_ref NULL) has no tags */
+      hs_metrics_panel_set_tags (HS_METRICS_PANEL (self->metrics_panel),
+                                 self->map != NULL && self->shown_ref != NULL ? self->shown_ref->tags : NULL,
+                                 self->map != NULL && self->shown_ref != NULL ? self->shown_ref->n_tags : 0);
     }
   if (self->perturb_stale && g_strcmp0 (page, "perturb") == 0)
     {
