@@ -193,6 +193,43 @@ test_revisit_cached (void)
   hs_ui_reset_settings ();
 }
 
+static gboolean
+always_busy (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Issue 26: the neighbours are decoded ahead (and the heap trimmed) after
+ * the frame that shows an instance, even when the main loop never goes
+ * idle — as when steps come back to back on a loaded machine.  A source
+ * that is always ready at G_PRIORITY_DEFAULT_IDLE stands for that busy
+ * loop: an idle of lower priority (how the prefetch was started before)
+ * never runs under it, and this test then hangs until its limit. */
+static void
+test_prefetch_busy_loop (void)
+{
+  HsWindow *window;
+  g_autoptr(GFile) file = NULL;
+  guint busy;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
+  file = g_file_new_for_path (dataset_root);
+  busy = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, always_busy, NULL, NULL);
+  hs_window_open (window, file);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-00");
+  hs_ui_wait_until (prefetched, window);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "next-instance", NULL);
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-01");
+  g_assert_false (hs_window_get_loading (window));   /* decoded ahead */
+  g_source_remove (busy);
+  hs_ui_destroy_window (window);
+  hs_ui_reset_settings ();
+}
+
 static void
 test_search_and_filters (void)
 {
@@ -789,6 +826,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/window/empty", test_empty);
   g_test_add_func ("/hs/ui/window/open-and-browse", test_open_and_browse);
   g_test_add_func ("/hs/ui/window/revisit-cached", test_revisit_cached);
+  g_test_add_func ("/hs/ui/window/prefetch-busy-loop", test_prefetch_busy_loop);
   g_test_add_func ("/hs/ui/window/search-and-filters", test_search_and_filters);
   g_test_add_func ("/hs/ui/window/bad-data", test_bad_data);
   g_test_add_func ("/hs/ui/window/restore", test_restore);

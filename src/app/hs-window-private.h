@@ -131,6 +131,8 @@ struct _HsWindow
   HsLruCache           *map_cache;
   GCancellable         *prefetch_cancellable;  /* non-NULL while neighbours decode */
   guint                 prefetch_idle;
+  GdkFrameClock        *prefetch_clock;        /* waiting for its after-paint */
+  gulong                prefetch_paint_id;
 
   /* The results table (win.results), created on first use; NULL after. */
   GtkWidget            *results_window;
