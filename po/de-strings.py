@@ -684,6 +684,21 @@ T.update({
  "case %u: %s": "Fall %u: %s",
  "The map of model “%s” is gone from the dataset": "Die Karte des Modells „%s“ fehlt im Datensatz",
  "The map of model “%s” changed since the case was saved (its hash differs)": "Die Karte des Modells „%s“ hat sich geändert, seit der Fall gespeichert wurde (ihr Hash weicht ab)",
+ "live": "live",
+ "swapped left/right": "links/rechts vertauscht",
+ "The map %s changed since the case was saved (its hash differs)": "Die Karte %s hat sich geändert, seit der Fall gespeichert wurde (ihr Hash weicht ab)",
+ "Attended again by the live model: the map %s differs from the one saved (its hash differs)":
+   "Vom Live-Modell neu berechnet: die Karte %s weicht von der gespeicherten ab (ihr Hash weicht ab)",
+ "The live model “%s” gave no map for it": "Das Live-Modell „%s“ hat dafür keine Karte geliefert",
+ "The view now compares %s; the case saved %s": "Die Ansicht vergleicht jetzt %s; der Fall hat %s gespeichert",
+ "The map “%s” is missing: %s": "Die Karte „%s“ fehlt: %s",
+ "no map": "keine Karte",
+ "the deck's dataset %s is missing or moved (%s)": "der Datensatz %s des Stapels fehlt oder wurde verschoben (%s)",
+ "the deck shows the dataset %s, but %s is open: open the deck's dataset to show its cases":
+   "der Stapel zeigt den Datensatz %s, geöffnet ist aber %s: öffnen Sie den Datensatz des Stapels, um seine Fälle zu zeigen",
+ "no dataset": "kein Datensatz",
+ "the dataset's manifest %s changed since the deck was saved (its hash differs): each case is checked as it opens":
+   "das Manifest %s des Datensatzes hat sich geändert, seit der Stapel gespeichert wurde (sein Hash weicht ab): jeder Fall wird beim Öffnen geprüft",
  "Deleted case %u": "Fall %u gelöscht",
  "Only local files can be read or written": "Nur lokale Dateien können gelesen oder geschrieben werden",
  "New Deck": "Neuer Stapel",

@@ -171,7 +171,14 @@ test_map_hash (void)
     "h = hashlib.sha256(struct.pack('<II', a.shape[0], a.shape[1]) + a.tobytes())\n"
     "sys.stdout.write(h.hexdigest())\n", args);
   if (expected != NULL)
-    g_assert_cmpstr (((HsDeckCase *) g_ptr_array_index (loaded->cases, 0))->map_sha256, ==, expected);
+    {
+      HsDeckCase *item = g_ptr_array_index (loaded->cases, 0);
+
+      g_assert_cmpstr (item->map_sha256, ==, expected);
+      /* one map: its own hash is the case's */
+      g_assert_cmpuint (g_strv_length (item->maps_sha256), ==, 1);
+      g_assert_cmpstr (item->maps_sha256[0], ==, expected);
+    }
 }
 
 static void

@@ -49,6 +49,9 @@ full_deck (void)
   a->reveal = TRUE;
   a->metrics = g_strdupv ((char **) metrics);
   a->map_sha256 = g_strnfill (64, '0');
+  a->maps_sha256 = g_new0 (char *, 3);
+  a->maps_sha256[0] = g_strnfill (64, '1');
+  a->maps_sha256[1] = g_strnfill (64, 'f');
   a->embedded_maps = g_strsplit ("maps/1-1.npy maps/1-2.npy", " ", -1);
 
   b->prompt = g_strdup ("cardiomegaly");
@@ -113,6 +116,10 @@ assert_cases_equal (const HsDeckCase *x, const HsDeckCase *y)
   g_assert_true (x->metrics == NULL || g_strv_equal ((const char * const *) x->metrics,
                                                      (const char * const *) y->metrics));
   g_assert_cmpstr (x->map_sha256, ==, y->map_sha256);
+  g_assert_true ((x->maps_sha256 == NULL) == (y->maps_sha256 == NULL));
+  g_assert_true (x->maps_sha256 == NULL
+                 || g_strv_equal ((const char * const *) x->maps_sha256,
+                                  (const char * const *) y->maps_sha256));
   g_assert_true ((x->embedded_maps == NULL) == (y->embedded_maps == NULL));
   g_assert_true (x->embedded_maps == NULL
                  || g_strv_equal ((const char * const *) x->embedded_maps,
@@ -235,6 +242,7 @@ test_bad_decks (void)
     { DECK ("{" CASE_OK ", \"maps\": [\"../m.npy\"]}"), "case 2: $.cases[1].maps[0]: the path \"../m.npy\" leaves the deck's folder" },
     { DECK ("{" CASE_OK ", \"maps\": [\"/m.npy\"]}"), "leaves the deck's folder" },
     { DECK ("{" CASE_OK ", \"map_sha256\": \"xyz\"}"), "$.cases[1].map_sha256: expected 64" },
+    { DECK ("{" CASE_OK ", \"maps_sha256\": [\"ABC\"]}"), "$.cases[1].maps_sha256[0]: expected 64" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
@@ -375,6 +383,16 @@ test_hash_maps (void)
   g_assert_cmpstr (got, ==, expected);
   other = hs_deck_hash_maps ((HsAttentionMap *[]) { a, c }, 2);
   g_assert_cmpstr (other, !=, expected);
+  /* Each alone: the bytes of a (24) and of b (16). */
+  {
+    g_auto(GStrv) each = hs_deck_hash_each ((HsAttentionMap *[]) { a, b }, 2);
+    g_autofree char *first = g_compute_checksum_for_data (G_CHECKSUM_SHA256, bytes, 24);
+    g_autofree char *second = g_compute_checksum_for_data (G_CHECKSUM_SHA256, bytes + 24, 16);
+
+    g_assert_cmpuint (g_strv_length (each), ==, 2);
+    g_assert_cmpstr (each[0], ==, first);
+    g_assert_cmpstr (each[1], ==, second);
+  }
 }
 
 /* The JSON Schema in data/ accepts what the writer writes and refuses what

@@ -5,6 +5,7 @@
  * opened restores its view; presentation mode draws the viewer's pixels
  * and steps through the deck with real keys (xdotool). */
 #include <gdk/x11/gdkx.h>
+#include <glib/gstdio.h>
 
 #include "hs-ui-fixture.h"
 #include "hs-deck-panel.h"
@@ -245,6 +246,7 @@ test_deck (void)
     g_assert_cmpstr (item->instance, ==, hs_results_row_get_instance (row));
     g_assert_cmpstr (((HsDeckModel *) g_ptr_array_index (item->models, 0))->name, ==,
                      hs_results_row_get_model (row));
+    g_assert_nonnull (item->map_sha256);   /* the row's map, checked when opened */
     g_assert_cmpstr (hs_instance_find_sentence (hs_dataset_find_instance (hs_window_get_dataset (window),
                                                                           item->instance),
                                                 hs_results_row_get_sentence (row))->text,
@@ -486,11 +488,397 @@ test_changed_map (void)
   hs_ui_destroy_window (window);
 }
 
+
+static gboolean
+view_idle (gpointer view)
+{
+  return !hs_compare_view_get_busy (view);
+}
+
+/* The compare window `kind` of the window's case, its maps in, added to the deck. */
+static void
+add_compare (HsWindow *window, const char *kind)
+{
+  GtkWindow *compare = open_compare (window, kind);
+
+  hs_ui_wait_until (view_idle, hs_compare_window_get_view (compare));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (compare), "compare-window.deck-add", NULL));
+  gtk_window_destroy (compare);
+  hs_ui_settle ();
+}
+
+/* Opens case `index` from another instance, waits until its view (and any
+ * compare window) is in, and closes the compare windows again. */
+static void
+open_case_from_elsewhere (HsWindow *window, guint index)
+{
+  GtkWindow *compare;
+
+  g_assert_true (hs_window_select_instance (window, "hand-00"));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_true (hs_window_open_case (window, index));
+  hs_ui_wait_until (window_idle, window);
+  compare = find_compare_window (window);
+  if (compare != NULL)
+    {
+      hs_ui_wait_until (view_idle, hs_compare_window_get_view (compare));
+      hs_ui_settle ();
+      gtk_window_destroy (compare);
+    }
+  hs_ui_settle ();
+}
+
+static gboolean
+live_idle (gpointer window)
+{
+  return !hs_window_get_loading (window) && !hs_window_get_live_busy (window);
+}
+
+/* The compare and grid cases check every map they saved a hash for, in the
+ * window and in presentation mode: a replaced map is named by its side or
+ * model, a missing one by its cell; the unchanged cases open silently. */
+static void
+test_changed_compare (void)
+{
+  g_autofree char *root = NULL;
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  HsPresentationWindow *presentation;
+  HsErrorBar *bar;
+  HsWindow *window;
+  HsDeckCase *item;
+  Step step;
+  const double moved[] = { 7, 3, 2 };
+
+  if (hs_ui_skip_without_display ())
+    return;
+  g_assert_nonnull (xdotool);
+  hs_ui_reset_settings ();
+  root = hs_ui_make_dataset ();
+  window = hs_ui_new_window ();
+  hs_ui_open_path (window, root);
+  g_assert_true (hs_window_select_instance (window, "hand-02"));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  hs_ui_wait_until (window_idle, window);
+  add_compare (window, "pair");
+  g_assert_true (hs_window_select_instance (window, "hand-03"));
+  hs_ui_wait_until (window_idle, window);
+  add_compare (window, "grid");
+  g_assert_cmpuint (n_cases (window), ==, 2);
+
+  /* What was saved: the swap pair of one model, and the grid's models in
+   * the view's order, each map hashed alone as well. */
+  item = case_at (hs_window_get_deck (window), 0);
+  g_assert_true (item->swap);
+  g_assert_cmpuint (item->models->len, ==, 1);
+  g_assert_cmpstr (((HsDeckModel *) g_ptr_array_index (item->models, 0))->name, ==, "grounded");
+  g_assert_nonnull (item->map_sha256);
+  g_assert_cmpuint (g_strv_length (item->maps_sha256), ==, 2);
+  item = case_at (hs_window_get_deck (window), 1);
+  g_assert_false (item->swap);
+  g_assert_cmpuint (item->models->len, >=, 2);
+  g_assert_cmpstr (((HsDeckModel *) g_ptr_array_index (item->models, 0))->name, ==, "blind");
+  g_assert_cmpstr (((HsDeckModel *) g_ptr_array_index (item->models, 1))->name, ==, "grounded");
+  g_assert_nonnull (item->map_sha256);
+  g_assert_cmpuint (g_strv_length (item->maps_sha256), ==, item->models->len);
+
+  /* Unchanged: both open without a message. */
+  bar = hs_window_get_error_bar (window);
+  hs_error_bar_clear (bar);
+  open_case_from_elsewhere (window, 0);
+  open_case_from_elsewhere (window, 1);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 0);
+
+  /* B of the pair and the grid's "blind" replaced on disk: each named. */
+  hs_ui_write_map (root, "hand-02-s0-swap.npy", 0, moved);
+  hs_ui_write_map (root, "hand-03-s0-blind.npy", 0, moved);
+  open_case_from_elsewhere (window, 0);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 1);
+  g_assert_nonnull (strstr (hs_error_bar_get_text (bar), "demo.hsdeck"));
+  g_assert_nonnull (strstr (hs_error_bar_get_text (bar),
+                            "case 1: The map “B: grounded · swapped left/right” changed since the case was saved"));
+  open_case_from_elsewhere (window, 1);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 2);
+  g_assert_nonnull (strstr (hs_error_bar_get_text (bar), "case 2: The map “blind” changed since the case was saved"));
+  g_assert_null (strstr (hs_error_bar_get_text (bar), "grounded"));
+
+  /* The same in presentation mode, case by case. */
+  hs_error_bar_clear (bar);
+  presentation = hs_window_present_deck (window, 0);
+  g_assert_nonnull (presentation);
+  hs_ui_wait_until (hs_ui_is_mapped, presentation);
+  step.presentation = presentation;
+  step.index = 0;
+  hs_ui_wait_until (presentation_at, &step);
+  hs_ui_wait_until (view_idle, hs_presentation_window_get_compare_view (presentation));
+  hs_ui_settle ();
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 1);
+  g_assert_nonnull (strstr (hs_error_bar_get_text (bar), "case 1: The map “B: grounded · swapped left/right” changed"));
+  press_and_wait (presentation, "Right", presentation_at, 1);
+  hs_ui_wait_until (view_idle, hs_presentation_window_get_compare_view (presentation));
+  hs_ui_settle ();
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 2);
+  g_assert_nonnull (strstr (hs_error_bar_get_text (bar), "case 2: The map “blind” changed"));
+  gtk_window_destroy (GTK_WINDOW (presentation));
+  hs_ui_settle ();
+
+  /* A map file gone: the grid's cell says why, and the case names it. */
+  {
+    g_autofree char *path = g_build_filename (root, "maps", "hand-03-s0-blind.npy", NULL);
+
+    g_assert_cmpint (g_unlink (path), ==, 0);
+  }
+  hs_error_bar_clear (bar);
+  open_case_from_elsewhere (window, 1);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 1);
+  g_assert_nonnull (strstr (hs_error_bar_get_text (bar), "case 2: The map “blind” is missing: "));
+  g_assert_nonnull (strstr (hs_error_bar_get_text (bar), "hand-03-s0-blind.npy"));
+
+  hs_ui_destroy_window (window);
+}
+
+/* A case of a live model attends again when opened and says so when the map
+ * differs from the one saved (the saved hashes are altered here, as a
+ * changed model's weights would make them): the single view and B of a
+ * live swap pair, in the window and in presentation mode. */
+static void
+test_live_reattended (void)
+{
+  g_autofree char *root = NULL;
+  g_autofree char *deck_path = NULL;
+  g_autofree char *weights = hs_model_find_builtin ("grounded");
+  g_autoptr(HsDeck) deck = NULL;
+  g_autoptr(GError) error = NULL;
+  HsPresentationWindow *presentation;
+  HsErrorBar *bar;
+  HsWindow *window;
+  HsDeckCase *item;
+  Step step;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  if (weights == NULL)
+    {
+      g_test_skip ("the built-in model weights (data/models) are missing");
+      return;
+    }
+  hs_ui_reset_settings ();
+  root = hs_ui_make_dataset ();
+  deck_path = g_build_filename (root, "demo.hsdeck", NULL);
+  window = hs_ui_new_window ();
+  hs_ui_open_path (window, root);
+  g_assert_true (hs_window_select_instance (window, "hand-01"));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_true (hs_window_select_model (window, "grounded (live)"));
+  hs_ui_wait_until (live_idle, window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.deck-add", NULL));
+  add_compare (window, "pair");
+  g_assert_cmpuint (n_cases (window), ==, 2);
+  item = case_at (hs_window_get_deck (window), 0);
+  g_assert_true (((HsDeckModel *) g_ptr_array_index (item->models, 0))->live);
+  g_assert_nonnull (item->map_sha256);
+  item = case_at (hs_window_get_deck (window), 1);
+  g_assert_true (item->swap);
+  g_assert_true (((HsDeckModel *) g_ptr_array_index (item->models, 0))->live);
+  g_assert_cmpuint (g_strv_length (item->maps_sha256), ==, 2);
+
+  /* Unchanged: silent. */
+  bar = hs_window_get_error_bar (window);
+  hs_error_bar_clear (bar);
+  open_case_from_elsewhere (window, 0);
+  hs_ui_wait_until (live_idle, window);
+  hs_ui_settle ();
+  open_case_from_elsewhere (window, 1);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 0);
+
+  /* As if the model had changed since: the single map, and B of the pair. */
+  deck = hs_deck_load (deck_path, &error);
+  g_assert_no_error (error);
+  g_free (case_at (deck, 0)->map_sha256);
+  case_at (deck, 0)->map_sha256 = g_strnfill (64, 'a');
+  g_free (case_at (deck, 1)->map_sha256);
+  case_at (deck, 1)->map_sha256 = g_strnfill (64, 'b');
+  g_free (case_at (deck, 1)->maps_sha256[1]);
+  case_at (deck, 1)->maps_sha256[1] = g_strnfill (64, 'b');
+  g_assert_true (hs_deck_save (deck, deck_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (hs_window_open_deck (window, deck_path, &error));
+  g_assert_no_error (error);
+  open_case_from_elsewhere (window, 0);
+  hs_ui_wait_until (live_idle, window);
+  hs_ui_settle ();
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 1);
+  g_assert_nonnull (strstr (hs_error_bar_get_text (bar), "case 1: Attended again by the live model: the map “grounded” differs from the one saved"));
+  open_case_from_elsewhere (window, 1);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 2);
+  g_assert_nonnull (strstr (hs_error_bar_get_text (bar), "case 2: Attended again by the live model: the map “B: "));
+  g_assert_null (strstr (hs_error_bar_get_text (bar), "“A: "));
+
+  /* Presentation mode says the same. */
+  hs_error_bar_clear (bar);
+  g_assert_true (hs_window_select_instance (window, "hand-00"));
+  hs_ui_wait_until (live_idle, window);
+  presentation = hs_window_present_deck (window, 0);
+  g_assert_nonnull (presentation);
+  hs_ui_wait_until (hs_ui_is_mapped, presentation);
+  step.presentation = presentation;
+  step.index = 0;
+  hs_ui_wait_until (presentation_at, &step);
+  hs_ui_wait_until (live_idle, window);
+  hs_ui_settle ();
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 1);
+  g_assert_nonnull (strstr (hs_error_bar_get_text (bar), "case 1: Attended again by the live model"));
+  press_and_wait (presentation, "Right", presentation_at, 1);
+  hs_ui_wait_until (view_idle, hs_presentation_window_get_compare_view (presentation));
+  hs_ui_settle ();
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 2);
+  g_assert_nonnull (strstr (hs_error_bar_get_text (bar), "case 2: Attended again by the live model: the map “B: "));
+  gtk_window_destroy (GTK_WINDOW (presentation));
+  hs_ui_settle ();
+
+  hs_ui_destroy_window (window);
+}
+
+static guint
+count_in_bar (HsErrorBar *bar, const char *what)
+{
+  /* the bar shows its last message; the test adds one at a time */
+  const char *text = hs_error_bar_get_text (bar);
+  return text != NULL && strstr (text, what) != NULL;
+}
+
+/* The deck's dataset: the manifest's hash is recorded when the app makes a
+ * deck and a changed manifest is said once per deck opened, naming the
+ * file; a moved dataset, another dataset open, an instance or a model gone
+ * are named and no case of them is shown. */
+static void
+test_dataset_changed (void)
+{
+  g_autofree char *top = hs_test_make_tmpdir ();
+  g_autofree char *made = hs_ui_make_dataset ();
+  g_autofree char *root = g_build_filename (top, "data", NULL);
+  g_autofree char *moved = g_build_filename (top, "data-moved", NULL);
+  g_autofree char *deck_path = g_build_filename (top, "talk.hsdeck", NULL);
+  g_autofree char *manifest = NULL;
+  g_autofree char *other = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(HsDeck) deck = NULL;
+  g_autoptr(GError) error = NULL;
+  HsErrorBar *bar;
+  HsWindow *window;
+  guint before;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  hs_ui_reset_settings ();
+  g_assert_cmpint (g_rename (made, root), ==, 0);
+  manifest = g_build_filename (root, "heatscope.json", NULL);
+  window = hs_ui_new_window ();
+  hs_ui_open_path (window, root);
+  bar = hs_window_get_error_bar (window);
+  g_assert_true (hs_window_new_deck (window, deck_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (hs_window_select_instance (window, "hand-01"));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.deck-add", NULL));
+  deck = hs_deck_load (deck_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (deck->dataset, ==, "data");
+  {
+    /* the hash of the manifest's bytes, computed here independently */
+    g_autofree char *bytes = NULL;
+    gsize len = 0;
+    g_autofree char *expected = NULL;
+
+    g_assert_true (g_file_get_contents (manifest, &bytes, &len, NULL));
+    expected = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) bytes, len);
+    g_assert_cmpstr (deck->manifest_sha256, ==, expected);
+  }
+  hs_error_bar_clear (bar);
+
+  /* The manifest changed (one more line): said once, when the deck opens,
+   * not again for each case. */
+  g_assert_true (g_file_get_contents (manifest, &text, NULL, NULL));
+  {
+    g_autofree char *more = g_strconcat (text, "\n", NULL);
+    g_assert_true (g_file_set_contents (manifest, more, -1, NULL));
+  }
+  g_assert_true (hs_window_open_deck (window, deck_path, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 1);
+  g_assert_true (count_in_bar (bar, "talk.hsdeck"));
+  g_assert_true (count_in_bar (bar, "the dataset's manifest"));
+  g_assert_true (count_in_bar (bar, manifest));
+  g_assert_true (count_in_bar (bar, "changed since the deck was saved"));
+  open_case_from_elsewhere (window, 0);
+  open_case_from_elsewhere (window, 0);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 1);
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-01");
+  g_assert_true (g_file_set_contents (manifest, text, -1, NULL));
+
+  /* The dataset moved: the deck says where it looked; no case opens. */
+  hs_error_bar_clear (bar);
+  g_assert_cmpint (g_rename (root, moved), ==, 0);
+  g_assert_true (hs_window_open_deck (window, deck_path, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, 1);
+  g_assert_true (count_in_bar (bar, "talk.hsdeck: the deck's dataset"));
+  g_assert_true (count_in_bar (bar, "is missing or moved"));
+  g_assert_true (count_in_bar (bar, root));
+  g_assert_false (hs_window_open_case (window, 0));
+  g_assert_cmpint (g_rename (moved, root), ==, 0);
+
+  /* Another dataset open: named, and its hand-01 is not shown. */
+  other = hs_ui_make_dataset ();
+  hs_ui_open_path (window, other);
+  hs_error_bar_clear (bar);
+  g_assert_true (hs_window_open_deck (window, deck_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (hs_window_select_instance (window, "hand-00"));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_false (hs_window_open_case (window, 0));
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, "hand-00");
+  g_assert_true (count_in_bar (bar, "the deck shows the dataset"));
+  g_assert_true (count_in_bar (bar, other));
+
+  /* The deck's own dataset again: an instance and a model gone are named. */
+  hs_ui_open_path (window, root);
+  g_free (case_at (deck, 0)->instance);
+  case_at (deck, 0)->instance = g_strdup ("hand-09");
+  {
+    HsDeckCase *ghost = hs_deck_case_copy (case_at (deck, 0));
+
+    g_free (ghost->instance);
+    ghost->instance = g_strdup ("hand-02");
+    g_ptr_array_set_size (ghost->models, 0);
+    hs_deck_case_add_model (ghost, "ghost", FALSE);
+    g_ptr_array_add (deck->cases, ghost);
+  }
+  g_assert_true (hs_deck_save (deck, deck_path, &error));
+  g_assert_no_error (error);
+  hs_error_bar_clear (bar);
+  g_assert_true (hs_window_open_deck (window, deck_path, &error));
+  g_assert_no_error (error);
+  before = hs_error_bar_get_n_errors (bar);
+  g_assert_false (hs_window_open_case (window, 0));
+  g_assert_cmpuint (hs_error_bar_get_n_errors (bar), ==, before + 1);
+  g_assert_true (count_in_bar (bar, "case 1: The dataset has no instance “hand-09” any more"));
+  g_assert_false (hs_window_open_case (window, 1));
+  g_assert_true (count_in_bar (bar, "case 2: The dataset has no model “ghost” any more"));
+
+  hs_ui_destroy_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
   hs_ui_init (&argc, &argv);
   g_test_add_func ("/hs/ui/deck/build-save-restart-present", test_deck);
   g_test_add_func ("/hs/ui/deck/changed-map", test_changed_map);
+  g_test_add_func ("/hs/ui/deck/changed-compare", test_changed_compare);
+  g_test_add_func ("/hs/ui/deck/live-reattended", test_live_reattended);
+  g_test_add_func ("/hs/ui/deck/dataset-changed", test_dataset_changed);
   return g_test_run ();
 }

@@ -103,6 +103,10 @@ typedef struct {
   /* reproducibility: SHA-256 (hex) of the maps the case showed when saved
    * (hs_deck_hash_maps); NULL when not recorded */
   char       *map_sha256;
+  /* SHA-256 (hex) of each of those maps alone (hs_deck_hash_maps of one),
+   * in the same order: which map changed can be named; NULL when not
+   * recorded (decks written before it) */
+  char      **maps_sha256;
   /* embedded maps (a bundle, docs/decks.md): one .npy per map, relative to
    * the deck's folder, in the order hs_deck_hash_maps takes them; NULL when
    * not embedded */
@@ -157,6 +161,8 @@ int         hs_deck_open_beneath   (const char *deck_path, const char *relative,
  * height, width (uint32 little-endian) and values (IEEE 754 binary64
  * little-endian), so the same pixels give the same hash on every machine. */
 char       *hs_deck_hash_maps      (HsAttentionMap * const *maps, guint n_maps);
+/* hs_deck_hash_maps of each map alone (NULL-terminated, n_maps long). */
+char      **hs_deck_hash_each      (HsAttentionMap * const *maps, guint n_maps);
 /* SHA-256 (hex) of a file's bytes read from `fd` (the manifest). */
 char       *hs_deck_hash_fd        (int fd, const char *display, GError **error);
 

@@ -259,6 +259,10 @@ hs_compare_view_load (HsCompareView *self, HsDataset *dataset, HsInstance *insta
     hs_compare_view_set_pair (self, a, label_a, b, label_b);
   hs_compare_view_set_tags (self, 0, ref_a->tags, ref_a->n_tags);
   hs_compare_view_set_tags (self, 1, ref_b->tags, ref_b->n_tags);
+  {
+    const char *names[] = { ref_a->model, ref_b->model, NULL };
+    _hs_compare_view_set_models (self, names, 2);
+  }
   mark_phantom_pair (self, hs_model_is_phantom_trained_on_real (ref_a->model, instance),
                      hs_model_is_phantom_trained_on_real (ref_b->model, instance));
   return TRUE;
@@ -294,6 +298,10 @@ hs_compare_view_load_live (HsCompareView *self, HsDataset *dataset, HsInstance *
   label_a = g_strdup_printf (_("%s · original"), name);
   label_b = g_strdup_printf (_("%s · swapped left/right"), name);
   _hs_compare_view_build_pair (self, label_a, label_b, TRUE);
+  {
+    const char *names[] = { model, model, NULL };
+    _hs_compare_view_set_models (self, names, 0);
+  }
   request_live (self, dataset, instance, 0, model, sentence->text);
   request_live (self, dataset, instance, 1, model, swapped);
   _hs_compare_view_finish_pair (self);
@@ -345,6 +353,16 @@ hs_compare_view_load_grid_live (HsCompareView *self, HsDataset *dataset, HsInsta
     g_set_object (&self->live, live);
   label_v = g_strv_builder_end (labels);
   _hs_compare_view_build_grid (self, refs->len + n_live, (const char * const *) label_v);
+  {
+    g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+    for (guint i = 0; i < refs->len; i++)
+      g_ptr_array_add (names, ((HsMapRef *) g_ptr_array_index (refs, i))->model);
+    for (guint i = 0; i < n_live; i++)
+      g_ptr_array_add (names, (gpointer) live_models[i]);
+    g_ptr_array_add (names, NULL);
+    _hs_compare_view_set_models (self, (const char * const *) names->pdata, refs->len);
+  }
 
   /* A precomputed map that does not load is that cell's error, not the grid's. */
   for (guint i = 0; i < refs->len; i++)

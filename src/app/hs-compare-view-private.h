@@ -37,6 +37,8 @@ struct _HsCompareView
   gboolean        blink;
   gboolean        swapped_pair;  /* B is A's prompt with left and right swapped */
   gboolean        show_tags;     /* the cells' tag strips (co-attention) */
+  char          **models;        /* the model of each map cell (a deck case names them); NULL: set by hand */
+  guint           live_from;     /* cells from this one on show live maps */
   gboolean        linking;       /* guard while propagating a transform */
   double          shared_lo, shared_hi;
   double          diff_lo, diff_hi;
@@ -64,6 +66,8 @@ void           _hs_compare_view_build_pair   (HsCompareView *self, const char *l
 void           _hs_compare_view_finish_pair  (HsCompareView *self);
 void           _hs_compare_view_build_grid   (HsCompareView *self, guint n, const char * const *labels);
 void           _hs_compare_view_refresh_grid (HsCompareView *self);
+void           _hs_compare_view_set_models   (HsCompareView *self, const char * const *models,
+                                              guint live_from);
 
 /* hs-compare-export.c: asks for a file and exports with the app's settings */
 void           _hs_compare_view_export_action (GtkWidget *widget, const char *action_name,

@@ -348,6 +348,7 @@ _hs_compare_view_build_pair (HsCompareView *self, const char *label_a, const cha
 
   reset_blink (self);
   clear_cells (self);
+  g_clear_pointer (&self->models, g_strfreev);
   self->swapped_pair = swapped;
   a = add_cell (self, 0, 0);
   hs_compare_cell_set_title (a, title_a, label_a);
@@ -471,6 +472,7 @@ _hs_compare_view_build_grid (HsCompareView *self, guint n, const char * const *l
 
   reset_blink (self);
   clear_cells (self);
+  g_clear_pointer (&self->models, g_strfreev);
   /* a grid's second cell is another model, not a swapped prompt's map */
   self->swapped_pair = FALSE;
   if (n <= 3)
@@ -572,6 +574,32 @@ hs_compare_view_get_mode (HsCompareView *self)
 {
   g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), HS_COMPARE_MODE_NONE);
   return self->mode;
+}
+
+void
+_hs_compare_view_set_models (HsCompareView *self, const char * const *models, guint live_from)
+{
+  g_strfreev (self->models);
+  self->models = g_strdupv ((char **) models);
+  self->live_from = live_from;
+}
+
+const char *
+hs_compare_view_get_model (HsCompareView *self, guint index, gboolean *live)
+{
+  g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), NULL);
+  if (self->models == NULL || index >= g_strv_length (self->models))
+    return NULL;
+  if (live != NULL)
+    *live = index >= self->live_from;
+  return self->models[index];
+}
+
+gboolean
+hs_compare_view_get_swapped (HsCompareView *self)
+{
+  g_return_val_if_fail (HS_IS_COMPARE_VIEW (self), FALSE);
+  return self->mode == HS_COMPARE_MODE_PAIR && self->swapped_pair;
 }
 
 gboolean
@@ -820,6 +848,7 @@ hs_compare_view_finalize (GObject *object)
   HsCompareView *self = HS_COMPARE_VIEW (object);
 
   g_clear_pointer (&self->cells, g_ptr_array_unref);
+  g_clear_pointer (&self->models, g_strfreev);
   g_clear_object (&self->requests);
   G_OBJECT_CLASS (hs_compare_view_parent_class)->finalize (object);
 }

@@ -137,6 +137,12 @@ const char    *hs_compare_view_get_readout    (HsCompareView *self, guint index)
 /* The map of cell `index` (NULL while pending or after an error) and the
  * error shown in the cell (NULL when none). */
 HsAttentionMap *hs_compare_view_get_map       (HsCompareView *self, guint index);
+/* The model whose map cell `index` shows (pair: A and B; grid: each cell)
+ * and whether it is live (attended now, not read from the dataset); NULL
+ * for A − B and when the maps were set by hand. */
+const char    *hs_compare_view_get_model     (HsCompareView *self, guint index, gboolean *live);
+/* Whether the pair's B is A's prompt with left and right swapped. */
+gboolean       hs_compare_view_get_swapped   (HsCompareView *self);
 const char    *hs_compare_view_get_error      (HsCompareView *self, guint index);
 /* wrong_side of the map in canvas `index`: 1, 0, or −1 when undefined. */
 int            hs_compare_view_get_wrong_side (HsCompareView *self, guint index);

@@ -198,6 +198,8 @@ _hs_window_deck_capture (HsWindow *self, GError **error)
   capture_state (HS_VIEW_STATE (self->view_state), item);
   _hs_window_deck_capture_viewport (HS_CANVAS (self->canvas), item);
   item->map_sha256 = hash_maps (maps, self->map != NULL ? 1 : 0);
+  if (item->map_sha256 != NULL)
+    item->maps_sha256 = hs_deck_hash_each (maps, 1);
   return g_steal_pointer (&item);
 }
 
@@ -223,23 +225,28 @@ _hs_window_deck_capture_compare (HsWindow *self, HsCompareView *view, gboolean g
   else
     item->view = hs_compare_view_get_blink (view) ? HS_DECK_VIEW_BLINK : HS_DECK_VIEW_COMPARE;
   /* The cells' settings are the window's (their scale is always shared:
-   * the case keeps the window's, for when it is opened as a single view). */
-  item->swap = FALSE;
+   * the case keeps the window's, for when it is opened as a single view).
+   * The models are the view's: A and B (one model twice for a swap pair),
+   * or every model of the grid, precomputed or live, in the view's order
+   * (hs_deck_case_load_maps' order, which the hashes follow). */
   g_clear_pointer (&item->prompt, g_free);
-  if (!grid)
+  item->swap = !grid && hs_compare_view_get_swapped (view);
+  g_ptr_array_set_size (item->models, 0);
+  for (guint i = 0; i < (grid ? n : MIN (n, 2)); i++)
     {
-      HsSentence *sentence = hs_prompt_panel_get_sentence (self->prompt_panel);
-      g_autofree char *swapped = sentence != NULL ? hs_text_swap_sides (sentence->text) : NULL;
+      gboolean live = FALSE;
+      const char *model = hs_compare_view_get_model (view, i, &live);
 
-      /* A | B of a sentence that has a swap is the swap pair (hs_compare_view_load). */
-      item->swap = swapped != NULL && g_strcmp0 (swapped, sentence->text) != 0;
+      if (model != NULL && (i == 0 || !item->swap))
+        hs_deck_case_add_model (item, model, live);
+      g_ptr_array_add (maps, hs_compare_view_get_map (view, i));
     }
   _hs_window_deck_capture_viewport (first, item);
-  /* A and B (not A − B), or every model of the grid. */
-  for (guint i = 0; i < (grid ? n : MIN (n, 2)); i++)
-    g_ptr_array_add (maps, hs_compare_view_get_map (view, i));
-  g_free (item->map_sha256);
+  g_clear_pointer (&item->map_sha256, g_free);
+  g_clear_pointer (&item->maps_sha256, g_strfreev);
   item->map_sha256 = hash_maps ((HsAttentionMap **) maps->pdata, maps->len);
+  if (item->map_sha256 != NULL)
+    item->maps_sha256 = hs_deck_hash_each ((HsAttentionMap **) maps->pdata, maps->len);
   return g_steal_pointer (&item);
 }
 
@@ -276,38 +283,18 @@ _hs_window_deck_capture_row (HsWindow *self, const char *instance_id, const char
     }
   hs_deck_case_add_model (item, model, FALSE);
   capture_state (HS_VIEW_STATE (self->view_state), item);
+  /* The row's map as it is now, so that opening the case can tell. */
+  {
+    const HsMapRef *ref = hs_instance_find_map (instance, model, sentence_id);
+    g_autoptr(HsAttentionMap) map = ref != NULL ? _hs_window_load_map (self, ref, NULL) : NULL;
+
+    if (map != NULL)
+      {
+        item->map_sha256 = hs_deck_hash_maps (&map, 1);
+        item->maps_sha256 = hs_deck_hash_each (&map, 1);
+      }
+  }
   return g_steal_pointer (&item);
-}
-
-/* Whether the single view shows the map the case was saved with.  A map
- * file replaced since the case was saved is named, never shown as if it
- * were the same picture.  (A live model's map arrives later and the compare
- * views load theirs in their own windows: `heatscope-cli deck validate`
- * re-attends and checks those.) */
-gboolean
-_hs_window_deck_check_map (HsWindow *self, const HsDeckCase *item, GError **error)
-{
-  HsAttentionMap *maps[1] = { self->map };
-  const HsDeckModel *model;
-  g_autofree char *shown = NULL;
-
-  if (item->view != HS_DECK_VIEW_SINGLE || item->map_sha256 == NULL ||
-      item->models == NULL || item->models->len == 0)
-    return TRUE;
-  model = g_ptr_array_index (item->models, 0);
-  if (model->live)
-    return TRUE;
-  shown = hash_maps (maps, self->map != NULL ? 1 : 0);
-  if (g_strcmp0 (shown, item->map_sha256) == 0)
-    return TRUE;
-  if (shown == NULL)
-    g_set_error (error, HS_DECK_ERROR, HS_DECK_ERROR_CHANGED,
-                 _("The map of model “%s” is gone from the dataset"), model->name);
-  else
-    g_set_error (error, HS_DECK_ERROR, HS_DECK_ERROR_CHANGED,
-                 _("The map of model “%s” changed since the case was saved (its hash differs)"),
-                 model->name);
-  return FALSE;
 }
 
 /* ---- restore ----------------------------------------------------------------------- */

@@ -92,6 +92,9 @@ set_deck (HsWindow *self, HsDeck *deck, const char *path)
   self->deck = deck;
   g_free (self->deck_path);
   self->deck_path = g_strdup (path);
+  g_clear_pointer (&self->deck_verify, _hs_deck_verify_free);
+  self->deck_checked = FALSE;
+  self->deck_present_waiting = FALSE;
   if (self->settings != NULL)
     g_settings_set_string (self->settings, "last-deck", path != NULL ? path : "");
   hs_deck_panel_show_undo (HS_DECK_PANEL (self->deck_panel), NULL);
@@ -113,6 +116,10 @@ hs_window_open_deck (HsWindow *self, const char *path, GError **error)
     return FALSE;
   set_deck (self, deck, absolute);
   gtk_revealer_set_reveal_child (self->deck_revealer, TRUE);
+  /* Its dataset's problems said at once when one is open (else when a
+   * case is opened). */
+  if (self->dataset != NULL && !hs_window_get_loading (self))
+    _hs_window_deck_dataset_usable (self);
   return TRUE;
 }
 
@@ -135,6 +142,8 @@ hs_window_new_deck (HsWindow *self, const char *path, GError **error)
     return FALSE;
   set_deck (self, hs_deck_new (relative), absolute);
   gtk_revealer_set_reveal_child (self->deck_revealer, TRUE);
+  /* Records the manifest's hash (a deck is saved with it). */
+  _hs_window_deck_dataset_usable (self);
   return save_deck (self);
 }
 
@@ -329,13 +338,13 @@ finish_pending (HsWindow *self)
 {
   g_autoptr(HsDeckCase) item = g_steal_pointer (&self->deck_pending);
   HsCanvas *canvas = HS_CANVAS (self->canvas);
-  g_autoptr(GError) error = NULL;
+  HsCompareView *view = NULL;
 
   if (item->view != HS_DECK_VIEW_SINGLE)
     {
       GtkWindow *window = _hs_window_open_compare (self, item->view == HS_DECK_VIEW_GRID);
-      HsCompareView *view = window != NULL ? hs_compare_window_get_view (window) : NULL;
 
+      view = window != NULL ? hs_compare_window_get_view (window) : NULL;
       if (view == NULL)
         return;
       hs_compare_view_set_blink (view, item->view == HS_DECK_VIEW_BLINK);
@@ -343,12 +352,9 @@ finish_pending (HsWindow *self)
     }
   if (canvas != NULL)
     _hs_window_deck_restore_viewport (canvas, item);
-  if (!_hs_window_deck_check_map (self, item, &error))
-    {
-      g_autofree char *message = g_strdup_printf (_("case %u: %s"), self->deck_open_index + 1, error->message);
-
-      hs_error_bar_add (self->error_bar, self->deck_path, message);
-    }
+  /* The window's own view (the presentation checks its own). */
+  if (self->presentation == NULL)
+    _hs_window_deck_verify (self, self->deck_open_index, view);
   /* The thumbnail of a case read from a file, once it is on screen. */
   if (self->deck != NULL && self->deck_open_index < self->deck->cases->len &&
       item->view == HS_DECK_VIEW_SINGLE)
@@ -363,7 +369,29 @@ finish_pending (HsWindow *self)
         }
     }
   if (self->presentation != NULL)
-    _hs_window_deck_present_ready (self);
+    {
+      /* A live single view shows the case's map only once it is in. */
+      HsDeckCase *shown = self->deck_present_index < self->deck->cases->len
+                          ? g_ptr_array_index (self->deck->cases, self->deck_present_index) : NULL;
+
+      self->deck_present_waiting = shown != NULL && shown->view == HS_DECK_VIEW_SINGLE &&
+                                   self->live_model != NULL &&
+                                   (self->map == NULL || _hs_window_live_busy (self));
+      if (!self->deck_present_waiting)
+        _hs_window_deck_present_ready (self);
+    }
+}
+
+void
+_hs_window_deck_live_shown (HsWindow *self, const char *key)
+{
+  if (self->presentation != NULL && self->deck_present_waiting && !_hs_window_live_busy (self))
+    {
+      self->deck_present_waiting = FALSE;
+      _hs_window_deck_present_ready (self);
+    }
+  else
+    _hs_window_deck_verify_live (self, key);
 }
 
 static void
@@ -386,6 +414,10 @@ hs_window_open_case (HsWindow *self, guint index)
     return FALSE;
   item = g_ptr_array_index (self->deck->cases, index);
   self->deck_open_index = index;
+  /* Not the deck's dataset (or it is gone): nothing shown rather than
+   * another dataset's instance of the same name. */
+  if (!_hs_window_deck_dataset_usable (self))
+    return FALSE;
   if (self->dataset == NULL || !_hs_window_deck_restore (self, item, &error))
     {
       g_autofree char *message = NULL;
@@ -513,6 +545,7 @@ _hs_window_deck_present_ready (HsWindow *self)
     }
   else
     _hs_window_deck_fill_canvas (self, hs_presentation_window_get_canvas (presentation));
+  _hs_window_deck_verify (self, index, compare ? hs_presentation_window_get_compare_view (presentation) : NULL);
   hs_presentation_window_show_case (presentation, index, compare,
                                     hs_prompt_panel_get_prompt (self->prompt_panel), item->note,
                                     item->reveal);
@@ -531,6 +564,12 @@ on_present_step (HsPresentationWindow *presentation, guint index, HsWindow *self
     return;
   item = g_ptr_array_index (self->deck->cases, index);
   self->deck_present_index = index;
+  self->deck_present_waiting = FALSE;
+  if (!_hs_window_deck_dataset_usable (self))
+    {
+      hs_presentation_window_show_case (presentation, index, FALSE, self->deck_problem, NULL, FALSE);
+      return;
+    }
   if (!_hs_window_deck_restore (self, item, &error))
     {
       g_autofree char *message = g_strdup_printf (_("case %u: %s"), index + 1, error->message);
@@ -699,6 +738,9 @@ _hs_window_deck_clear (HsWindow *self)
       self->presentation = NULL;
     }
   g_clear_pointer (&self->deck_pending, hs_deck_case_free);
+  g_clear_pointer (&self->deck_verify, _hs_deck_verify_free);
+  g_clear_pointer (&self->deck_checked_root, g_free);
+  g_clear_pointer (&self->deck_problem, g_free);
   g_clear_pointer (&self->deck_deleted, hs_deck_case_free);
   g_clear_pointer (&self->deck_thumbs, g_hash_table_unref);
   g_clear_pointer (&self->deck, hs_deck_free);

@@ -88,6 +88,8 @@ live_show (HsWindow       *self,
   self->shown_ref = NULL;
   hs_prompt_panel_set_map (self->prompt_panel, self->map);
   _hs_window_update_view_full (self, TRUE);
+  /* A deck case waiting for its live map (presentation, hash check). */
+  _hs_window_deck_live_shown (self, key);
 }
 
 typedef struct {

@@ -13,6 +13,7 @@
  *   hs-window-deck.c     the demo deck: its panel and file, Add to deck,
  *                        opening a case, presentation mode (win.deck-*)
  *   hs-window-deck-case.c  a case captured from the view and restored
+ *   hs-window-deck-verify.c  a case opened shows the maps it saved, or says what differs
  */
 #pragma once
 
@@ -28,6 +29,8 @@
 #include <heatscope/hs-deck.h>
 
 G_BEGIN_DECLS
+
+typedef struct _HsDeckVerify HsDeckVerify;
 
 struct _HsWindow
 {
@@ -151,6 +154,11 @@ struct _HsWindow
   HsDeckCase           *deck_deleted;      /* the last deleted case (undo) */
   guint                 deck_deleted_index;
   HsDeckCase           *deck_pending;      /* restored but for the viewport (waits for the image) */
+  HsDeckVerify         *deck_verify;       /* the case opened last, checked once its maps are in */
+  gboolean              deck_checked;      /* the deck's dataset checked (once per deck and dataset) */
+  char                 *deck_checked_root; /* the open dataset it was checked against */
+  char                 *deck_problem;      /* why the deck's cases cannot be shown, or NULL */
+  gboolean              deck_present_waiting; /* the presentation waits for the live map */
   guint                 deck_open_index;
   GtkWidget            *presentation;      /* HsPresentationWindow or NULL */
   guint                 deck_present_index;
@@ -277,7 +285,13 @@ HsDeckCase *_hs_window_deck_capture_compare (HsWindow *self, HsCompareView *view
 HsDeckCase *_hs_window_deck_capture_row (HsWindow *self, const char *instance_id, const char *sentence_id,
                                          const char *model, GError **error);
 gboolean  _hs_window_deck_restore (HsWindow *self, const HsDeckCase *item, GError **error);
-gboolean  _hs_window_deck_check_map (HsWindow *self, const HsDeckCase *item, GError **error);
+/* hs-window-deck-verify.c */
+void      _hs_deck_verify_free (HsDeckVerify *verify);
+void      _hs_window_deck_verify (HsWindow *self, guint index, HsCompareView *view);
+void      _hs_window_deck_verify_live (HsWindow *self, const char *key);
+gboolean  _hs_window_deck_dataset_usable (HsWindow *self);
+/* hs-window-deck.c: the window's live map `key` is shown */
+void      _hs_window_deck_live_shown (HsWindow *self, const char *key);
 void      _hs_window_deck_restore_state (HsViewState *state, const HsDeckCase *item);
 void      _hs_window_deck_capture_viewport (HsCanvas *canvas, HsDeckCase *item);
 void      _hs_window_deck_restore_viewport (HsCanvas *canvas, const HsDeckCase *item);

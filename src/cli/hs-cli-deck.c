@@ -313,6 +313,7 @@ deck_add (int argc, char **argv)
   if (target.sentence)
     item->sentence_text = g_strdup (target.sentence->text);
   item->map_sha256 = hs_deck_hash_maps ((HsAttentionMap * const *) maps->pdata, maps->len);
+  item->maps_sha256 = hs_deck_hash_each ((HsAttentionMap * const *) maps->pdata, maps->len);
   hs_deck_target_clear (&target);
   g_free (deck->manifest_sha256);
   deck->manifest_sha256 = g_steal_pointer (&manifest);

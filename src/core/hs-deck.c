@@ -91,6 +91,7 @@ hs_deck_case_copy (const HsDeckCase *item)
   copy->prompt = g_strdup (item->prompt);
   copy->note = g_strdup (item->note);
   copy->map_sha256 = g_strdup (item->map_sha256);
+  copy->maps_sha256 = g_strdupv (item->maps_sha256);
   copy->metrics = g_strdupv (item->metrics);
   copy->embedded_maps = g_strdupv (item->embedded_maps);
   copy->models = g_ptr_array_new_with_free_func ((GDestroyNotify) deck_model_free);
@@ -112,6 +113,7 @@ hs_deck_case_free (HsDeckCase *item)
   g_free (item->prompt);
   g_free (item->note);
   g_free (item->map_sha256);
+  g_strfreev (item->maps_sha256);
   g_strfreev (item->metrics);
   g_strfreev (item->embedded_maps);
   g_clear_pointer (&item->models, g_ptr_array_unref);
@@ -242,6 +244,16 @@ hs_deck_hash_maps (HsAttentionMap * const *maps, guint n_maps)
   return hex;
 }
 
+char **
+hs_deck_hash_each (HsAttentionMap * const *maps, guint n_maps)
+{
+  char **hexes = g_new0 (char *, n_maps + 1);
+
+  for (guint m = 0; m < n_maps; m++)
+    hexes[m] = hs_deck_hash_maps (&maps[m], 1);
+  return hexes;
+}
+
 char *
 hs_deck_hash_fd (int fd, const char *display, GError **error)
 {
@@ -280,7 +292,7 @@ static const char * const top_members[] = {
   "format", "version", "dataset", "manifest_sha256", "cases", NULL };
 static const char * const case_members[] = {
   "instance", "sentence", "sentence_text", "prompt", "swap", "models", "view", "overlay",
-  "viewport", "layers", "note", "reveal", "metrics", "map_sha256", "maps", NULL };
+  "viewport", "layers", "note", "reveal", "metrics", "map_sha256", "maps_sha256", "maps", NULL };
 static const char * const model_members[] = { "name", "live", NULL };
 static const char * const overlay_members[] = {
   "colormap", "scale", "strength_curve", "strength", "threshold", "threshold_band", "upsample",
@@ -548,6 +560,14 @@ check_metric (Reader *r, const HsJsonPath *path, const char *name)
 }
 
 static gboolean
+check_sha256 (Reader *r, const HsJsonPath *path, const char *hex)
+{
+  if (!is_sha256 (hex))
+    return hs_json_fields_fail (r, path, _("expected 64 lower-case hexadecimal digits"));
+  return TRUE;
+}
+
+static gboolean
 check_plain_path (Reader *r, const HsJsonPath *path, const char *relative)
 {
   if (!hs_deck_path_is_plain (relative) || g_str_equal (relative, "."))
@@ -638,6 +658,8 @@ read_case (Reader *r, HjNode *object, const HsJsonPath *path)
       || !get_flag (r, object, path, "reveal", &item->reveal)
       || !get_list (r, object, path, "metrics", HS_DECK_MAX_METRICS, check_metric, &item->metrics)
       || !get_sha256 (r, object, path, "map_sha256", &item->map_sha256)
+      || !get_list (r, object, path, "maps_sha256", 2 * HS_DECK_MAX_MODELS, check_sha256,
+                    &item->maps_sha256)
       || !get_list (r, object, path, "maps", 2 * HS_DECK_MAX_MODELS, check_plain_path,
                     &item->embedded_maps))
     return NULL;
@@ -911,6 +933,8 @@ put_case (GString *out, const HsDeckCase *item)
     put_list (out, in, "metrics", item->metrics);
   if (item->map_sha256 != NULL)
     put_text (out, in, "map_sha256", item->map_sha256);
+  if (item->maps_sha256 != NULL)
+    put_list (out, in, "maps_sha256", item->maps_sha256);
   if (item->embedded_maps != NULL)
     put_list (out, in, "maps", item->embedded_maps);
   close_object (out, "    ");
