@@ -457,6 +457,9 @@ T.update({
  "Cursor blink time": "Blinkdauer der Schreibmarke",
  "Seconds a text cursor keeps blinking after the last key before it stays solid (GTK's own default is 10). Every blink frame redraws the whole window when the GL renderer cannot redraw a part of it, as with software GL, so a short time keeps an idle window idle.":
    "Sekunden, die eine Schreibmarke nach der letzten Taste weiterblinkt, bevor sie ruhig stehen bleibt (GTKs eigene Vorgabe ist 10). Jedes Blinkbild zeichnet das ganze Fenster neu, wenn der GL-Renderer nicht nur einen Teil davon neu zeichnen kann, wie bei Software-GL; eine kurze Zeit hält ein ruhendes Fenster ruhig.",
+ "Renderer": "Renderer",
+ "How windows are drawn, read at start-up: \"gl\" with OpenGL, \"cairo\" with GTK's cairo renderer, \"auto\" with cairo when OpenGL is rendered in software (no GPU: Mesa's llvmpipe, as on many virtual desktops and remote sessions) and with OpenGL otherwise. Software OpenGL redraws the whole window on every frame; cairo redraws only what changed and uses less memory. The GSK_RENDERER environment variable, when set, wins.":
+   "Wie Fenster gezeichnet werden, beim Start gelesen: \"gl\" mit OpenGL, \"cairo\" mit GTKs Cairo-Renderer, \"auto\" mit Cairo, wenn OpenGL in Software gerechnet wird (keine GPU: Mesas llvmpipe, wie auf vielen virtuellen Desktops und in Fernsitzungen), sonst mit OpenGL. Software-OpenGL zeichnet bei jedem Bild das ganze Fenster neu; Cairo zeichnet nur, was sich geändert hat, und braucht weniger Speicher. Ist die Umgebungsvariable GSK_RENDERER gesetzt, gilt sie.",
  "External model timeout": "Zeitlimit des externen Modells",
  "Seconds to wait for the external backend's answer to one request; a backend that takes longer is stopped and the request is shown as an error.":
    "Sekunden, die auf die Antwort des externen Backends auf eine Anfrage gewartet wird; ein Backend, das länger braucht, wird beendet und die Anfrage als Fehler angezeigt.",

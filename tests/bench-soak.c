@@ -40,6 +40,7 @@
 #include "hs-window.h"
 #include "hs-view-state.h"
 #include "hs-canvas.h"
+#include "hs-renderer.h"
 
 typedef enum { STEP_FIRST, STEP_BACK, STEP_AGAIN } StepKind;
 static const char *kind_names[] = { "first", "revisit", "again" };
@@ -419,13 +420,14 @@ main (int argc, char **argv)
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   decode_ms = decode_reference (argv[1], 9);
-  if (image_cache_mb >= 0)
-    {
-      g_autoptr(GSettings) settings = hs_settings_new ();
+  {
+    g_autoptr(GSettings) settings = hs_settings_new ();
 
-      if (settings != NULL)
-        g_settings_set_int (settings, "image-cache-mb", image_cache_mb);
-    }
+    if (settings != NULL && image_cache_mb >= 0)
+      g_settings_set_int (settings, "image-cache-mb", image_cache_mb);
+    /* As the app's start-up: the "renderer" preference (GSK_RENDERER wins). */
+    hs_renderer_choose (settings);
+  }
 
   window = hs_window_new (NULL);
   gtk_window_set_default_size (GTK_WINDOW (window), 1500, 1000);
@@ -529,7 +531,7 @@ main (int argc, char **argv)
     g_print ("dataset: %s, %u instances; %d steps (%u steps in all with the revisits), pace %d ms, "
              "session actions every %d steps, warm-up %d steps; renderer %s\n",
              argv[1], n_instances, steps, rows->len, pace, every, warmup,
-             g_getenv ("GSK_RENDERER") != NULL ? g_getenv ("GSK_RENDERER") : "default (GL)");
+             G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
     g_print ("reference (same run): one image decoded on the calling thread, median %.1f ms\n", decode_ms);
     g_print ("first visits (%u): latency p50 %.1f · p90 %.1f · p99 %.1f · max %.1f ms (p50 %.2f× the decode)\n",
              first->len, percentile (f, first->len, 50), percentile (f, first->len, 90),

@@ -11,7 +11,7 @@ HS_BUILD_PACKAGES=(
   libxtst-dev libepoxy-dev
 )
 HS_TEST_PACKAGES=(
-  xvfb xauth dbus dbus-x11 imagemagick fonts-dejavu-core fonts-noto-mono xdotool
+  xvfb xauth libgl1-mesa-dri dbus dbus-x11 imagemagick fonts-dejavu-core fonts-noto-mono xdotool
   python3-numpy python3-sklearn python3-opencv python3-torch python3-pil python3-torchvision python3-pandas
   python3-jsonschema parallel poppler-utils librsvg2-bin python3-matplotlib locales
   strace dconf-service dconf-gsettings-backend libglib2.0-bin

@@ -6,6 +6,7 @@
 
 #include "hs-annotation-window.h"
 #include "hs-application.h"
+#include "hs-renderer.h"
 #include "hs-window.h"
 
 struct _HsApplication
@@ -235,6 +236,8 @@ hs_application_startup (GApplication *app)
   hs_application_set_accels (GTK_APPLICATION (app));
   gtk_window_set_default_icon_name (HS_APPLICATION_ID);
   hs_application_bind_cursor_blink (HS_APPLICATION (app));
+  /* Before the first window is realized: GTK reads GSK_RENDERER then. */
+  hs_renderer_choose (HS_APPLICATION (app)->settings);
 }
 
 /* --backend-exec is checked here, in the launching process, so a typo in
