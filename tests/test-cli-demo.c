@@ -100,9 +100,10 @@ test_subsets_and_swaps (void)
   g_assert_cmpuint (hs_dataset_get_n_instances (dataset), ==, 60);
   {
     g_auto(GStrv) models = hs_dataset_list_models (dataset);
-    g_assert_cmpuint (g_strv_length (models), ==, 2);
-    g_assert_cmpstr (models[0], ==, "sim-blind");
-    g_assert_cmpstr (models[1], ==, "sim-grounded");
+    g_assert_cmpuint (g_strv_length (models), ==, 3);
+    g_assert_cmpstr (models[0], ==, "coattn-sim");
+    g_assert_cmpstr (models[1], ==, "sim-blind");
+    g_assert_cmpstr (models[2], ==, "sim-grounded");
   }
   for (guint i = 0; i < 60; i++)
     {
@@ -195,6 +196,168 @@ test_no_maps (void)
   g_assert_cmpuint (hs_dataset_get_n_instances (dataset), ==, 2);
 }
 
+/* ---- coattn-sim: the SIMULATED report generator with tag attention ---- */
+
+static double
+tag_weight (const HsMapRef *ref, const char *tag)
+{
+  for (guint i = 0; i < ref->n_tags; i++)
+    if (strcmp (ref->tags[i].tag, tag) == 0)
+      return ref->tags[i].weight;
+  g_error ("map %s has no tag \"%s\"", ref->file, tag);
+  return NAN;
+}
+
+/* The side ("left", "right") every location of a label names, or NULL. */
+static const char *
+label_side (const HsLabel *label)
+{
+  const char *side = NULL;
+
+  for (guint l = 0; label->locations != NULL && label->locations[l] != NULL; l++)
+    {
+      const char *this = g_str_has_prefix (label->locations[l], "left ") ? "left"
+                         : g_str_has_prefix (label->locations[l], "right ") ? "right" : NULL;
+      if (this == NULL || (side != NULL && strcmp (side, this) != 0))
+        return NULL;
+      side = this;
+    }
+  return side;
+}
+
+/* The demo (here with simulated maps; builtin-models: also by default) has coattn-sim, its
+ * description says SIMULATED, every sentence and swapped prompt has a map
+ * with tag weights from the labels (the image's findings first, then two
+ * other conditions, normal, left, right; multiples of 0.001 summing to 1),
+ * a positive sentence weights its condition most, a one-sided sentence its
+ * side, its swapped prompt the other side; `metrics` reports their entropy. */
+static void
+test_coattn_sim (void)
+{
+  const char *args[] = { "--count", "16", "--seed", "1", "--size", "96", "--simulated-maps", NULL };
+  g_autofree char *out = run_demo (args, 0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = hs_dataset_load (out, &error);
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autofree char *csv = NULL, *err = NULL;
+  g_auto(GStrv) lines = NULL;
+  const char *metrics_args[] = { "--model", "coattn-sim", out, NULL };
+  guint n_positive = 0, n_sided = 0, n_swapped = 0, n_rows = 0;
+
+  g_assert_no_error (error);
+  g_assert_true (hs_dataset_validate (out, &problems));
+  g_assert_true (g_str_has_prefix (hs_dataset_get_model_description (dataset, "coattn-sim"),
+                                   "SIMULATED report generator with co-attention"));
+  for (guint i = 0; i < hs_dataset_get_n_instances (dataset); i++)
+    {
+      HsInstance *instance = hs_dataset_get_instance (dataset, i);
+      g_autoptr(GPtrArray) conditions = g_ptr_array_new ();
+      const HsMapRef *first = NULL;
+
+      for (guint f = 0; f < instance->findings->len; f++)
+        {
+          HsLabel *label = g_ptr_array_index (instance->findings, f);
+          if (!g_ptr_array_find_with_equal_func (conditions, label->condition, g_str_equal, NULL))
+            g_ptr_array_add (conditions, label->condition);
+        }
+      for (guint m = 0; m < instance->maps->len; m++)
+        {
+          HsMapRef *ref = g_ptr_array_index (instance->maps, m);
+          guint sum = 0;
+
+          if (strcmp (ref->model, "coattn-sim") != 0)
+            {
+              g_assert_cmpuint (ref->n_tags, ==, 0);
+              continue;
+            }
+          /* the image's tags, the same list for every sentence */
+          g_assert_cmpuint (ref->n_tags, ==, conditions->len + 2 + 3);
+          for (guint t = 0; t < conditions->len; t++)
+            g_assert_cmpstr (ref->tags[t].tag, ==, conditions->pdata[t]);
+          g_assert_cmpstr (ref->tags[ref->n_tags - 3].tag, ==, "normal");
+          g_assert_cmpstr (ref->tags[ref->n_tags - 2].tag, ==, "left");
+          g_assert_cmpstr (ref->tags[ref->n_tags - 1].tag, ==, "right");
+          if (first == NULL)
+            first = ref;
+          for (guint t = 0; t < ref->n_tags; t++)
+            {
+              double thousandths = ref->tags[t].weight * 1000;
+
+              g_assert_cmpstr (ref->tags[t].tag, ==, first->tags[t].tag);
+              g_assert_cmpfloat (fabs (thousandths - round (thousandths)), <, 1e-9);
+              g_assert_cmpfloat (ref->tags[t].weight, >, 0);
+              sum += (guint) round (thousandths);
+            }
+          g_assert_cmpuint (sum, ==, 1000);
+        }
+      for (guint s = 0; s < instance->sentences->len; s++)
+        {
+          HsSentence *sentence = g_ptr_array_index (instance->sentences, s);
+          HsMapRef *ref = hs_instance_find_map (instance, "coattn-sim", sentence->id);
+          HsLabel *label = g_ptr_array_index (sentence->labels, 0);
+          const char *side = label_side (label);
+          g_autofree char *swapped = hs_text_swap_sides (sentence->text);
+          HsMapRef *swapped_ref = hs_instance_find_map_by_prompt (instance, "coattn-sim", swapped);
+          guint top = 0;
+
+          g_assert_nonnull (ref);
+          g_assert_cmpuint (ref->n_tags, >, 0);
+          g_assert_nonnull (hs_instance_find_map (instance, "sim-grounded", sentence->id));
+          for (guint t = 1; t < ref->n_tags; t++)
+            if (ref->tags[t].weight > ref->tags[top].weight)
+              top = t;
+          if (strcmp (label->context, "positive") == 0 && strcmp (label->condition, "abnormality") != 0)
+            {
+              g_assert_cmpstr (ref->tags[top].tag, ==, label->condition);
+              n_positive++;
+            }
+          else
+            g_assert_cmpstr (ref->tags[top].tag, ==, "normal");
+          if (side != NULL)
+            {
+              const char *other = strcmp (side, "left") == 0 ? "right" : "left";
+
+              g_assert_cmpfloat (tag_weight (ref, side), >, tag_weight (ref, other));
+              n_sided++;
+              if (swapped_ref != NULL && swapped_ref != ref)
+                {
+                  g_assert_nonnull (swapped_ref->tags);
+                  g_assert_cmpfloat (tag_weight (swapped_ref, other), >, tag_weight (swapped_ref, side));
+                  n_swapped++;
+                }
+            }
+        }
+    }
+  g_test_message ("coattn-sim: %u positive, %u one-sided sentences, %u swapped prompts",
+                  n_positive, n_sided, n_swapped);
+  g_assert_cmpuint (n_positive, >=, 5);
+  g_assert_cmpuint (n_sided, >=, 5);
+  g_assert_cmpuint (n_swapped, >=, 3);
+
+  /* metrics: the tag columns hold hs_tag_attention_entropy of each map */
+  g_assert_cmpint (hs_test_run_cli ("metrics", metrics_args, &csv, &err), ==, 0);
+  lines = g_strsplit (csv, "\n", -1);
+  g_assert_true (g_str_has_suffix (lines[0], ",tag_entropy,tag_entropy_norm"));
+  for (guint l = 1; lines[l] != NULL && lines[l][0] != '\0'; l++)
+    {
+      g_auto(GStrv) cells = g_strsplit (lines[l], ",", -1);
+      guint n = g_strv_length (cells);
+      HsInstance *instance = hs_dataset_find_instance (dataset, cells[0]);
+      HsMapRef *ref = hs_instance_find_map (instance, "coattn-sim", cells[1]);
+      double norm;
+      double h = hs_tag_attention_entropy (ref->tags, ref->n_tags, &norm, NULL);
+      g_autofree char *h_text = hs_metric_format (h);
+      g_autofree char *norm_text = hs_metric_format (norm);
+
+      g_assert_cmpstr (cells[n - 2], ==, h_text);
+      g_assert_cmpstr (cells[n - 1], ==, norm_text);
+      g_assert_cmpfloat (norm, >, 0.3);
+      g_assert_cmpfloat (norm, <, 0.95);
+      n_rows++;
+    }
+  g_assert_cmpuint (n_rows, >, 16);
+}
+
 static void
 test_usage_errors (void)
 {
@@ -280,10 +443,12 @@ test_builtin_models (void)
   dataset = hs_dataset_load (out, &error);
   g_assert_no_error (error);
   names = hs_dataset_list_models (dataset);
-  g_assert_cmpuint (g_strv_length (names), ==, 3);
+  /* coattn-sim comes with the default --maps auto (and simulated) */
+  g_assert_cmpuint (g_strv_length (names), ==, 4);
   g_assert_cmpstr (names[0], ==, "blind");
-  g_assert_cmpstr (names[1], ==, "grounded");
-  g_assert_cmpstr (names[2], ==, "noattn");
+  g_assert_cmpstr (names[1], ==, "coattn-sim");
+  g_assert_cmpstr (names[2], ==, "grounded");
+  g_assert_cmpstr (names[3], ==, "noattn");
   for (guint i = 0; i < hs_dataset_get_n_instances (dataset); i++)
     {
       HsInstance *instance = hs_dataset_get_instance (dataset, i);
@@ -611,6 +776,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/cli-demo/no-maps", test_no_maps);
   g_test_add_func ("/hs/cli-demo/usage-errors", test_usage_errors);
   g_test_add_func ("/hs/cli-demo/builtin-models", test_builtin_models);
+  g_test_add_func ("/hs/cli-demo/coattn-sim", test_coattn_sim);
   g_test_add_func ("/hs/cli-demo/mri-phantoms", test_mri_phantoms);
   g_test_add_func ("/hs/cli-demo/mri-metrics-baselines", test_mri_metrics_baselines);
   g_test_add_func ("/hs/cli-demo/mri-deterministic", test_mri_deterministic);

@@ -306,6 +306,8 @@ void         hs_map_ref_set_prompt      (HsMapRef *ref, const char *prompt);
 void         hs_map_ref_set_quantity    (HsMapRef *ref, const char *quantity);
 /* Copies `n` tags (NULL/0 clears). Not checked: the manifest reader checks. */
 void         hs_map_ref_set_tags        (HsMapRef *ref, const HsTagWeight *tags, guint n);
+/* Frees an array of `n_tags` tags and their names (NULL is fine). */
+void         hs_tag_weights_free        (HsTagWeight *tags, guint n_tags);
 HsProblem   *hs_problem_new             (const char *file, const char *json_path, const char *message);
 /* "FILE: JSONPATH: message" (the line `heatscope-cli validate` prints). */
 char        *hs_problem_to_string       (const HsProblem *problem);

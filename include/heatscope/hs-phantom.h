@@ -103,9 +103,26 @@ typedef struct {
  * seeds the noise.  Returns NULL for an unknown model. */
 #define HS_PHANTOM_SIM_GROUNDED "sim-grounded"
 #define HS_PHANTOM_SIM_BLIND    "sim-blind"
+/*   "coattn-sim"   — a SIMULATED report generator with co-attention (Jing
+ *                    et al. 2018): its visual map is sim-grounded's (own
+ *                    noise), its tag weights hs_phantom_simulate_tags'. */
+#define HS_PHANTOM_SIM_COATTN   "coattn-sim"
 double     *hs_phantom_simulate_map   (const HsPhantom *phantom, const char *model,
                                        const HsBox *boxes, guint n_boxes, guint64 key,
                                        guint grid);
+/* coattn-sim's tag attention for `sentence` (its left/right-swapped prompt
+ * when `swapped`), from the phantom's labels: the image's tags are its
+ * findings' conditions, two conditions it does not have, "normal", "left"
+ * and "right" (in that order, the same for every sentence of the image);
+ * the sentence weights most the tags it names — its condition (positive)
+ * or "normal" (negative or clear sentence; a negated condition a little),
+ * and "left"/"right" for the sides of its locations (swapped: the other
+ * side) — every tag a little, with noise seeded by (seed ^ key, index).
+ * Weights are multiples of 0.001 summing to 1.  Free with
+ * hs_tag_weights_free (…, *n_tags). */
+HsTagWeight *hs_phantom_simulate_tags (const HsPhantom *phantom,
+                                       const HsReportSentence *sentence,
+                                       gboolean swapped, guint64 key, guint *n_tags);
 
 /* ---- the demo dataset writer ---- */
 
@@ -115,6 +132,7 @@ typedef struct {
   guint    count;
   guint    width, height;  /* HS_PHANTOM_DEFAULT_SIZE when 0         */
   gboolean simulated_maps; /* add "sim-grounded" and "sim-blind" maps */
+  gboolean coattn_sim;     /* add "coattn-sim" maps with tag attention */
   guint    map_grid;       /* 16 when 0                              */
   /* live sources (e.g. the built-in models); may be NULL */
   const HsPhantomAttendSource *sources;

@@ -140,7 +140,8 @@ hs_cli_demo (int argc, char **argv)
     { "start", 0, 0, G_OPTION_ARG_INT64, &start, "Index of the first instance (default 0)", "I" },
     { "maps", 0, 0, G_OPTION_ARG_STRING, &maps,
       "Precomputed maps: auto (built-in models when their weights exist, else simulated), "
-      "models, simulated or none", "MODE" },
+      "models, simulated or none; auto and simulated add coattn-sim, a SIMULATED report "
+      "generator with tag attention (co-attention)", "MODE" },
     { "simulated-maps", 0, 0, G_OPTION_ARG_NONE, &simulated,
       "Same as --maps=simulated: sim-grounded and sim-blind, SIMULATED stand-ins", NULL },
     { "grid", 0, 0, G_OPTION_ARG_INT, &grid, "Cells per side of simulated maps (default 16)", "N" },
@@ -263,6 +264,9 @@ hs_cli_demo (int argc, char **argv)
       return HS_CLI_EXIT_USAGE;
     }
 
+  /* so co-attention is there to see in the default demo; --maps=models
+   * asks for the built-in models' maps alone */
+  options.coattn_sim = strcmp (mode, "auto") == 0 || strcmp (mode, "simulated") == 0;
   if (strcmp (mode, "auto") == 0 || strcmp (mode, "models") == 0)
     {
       const char *const *builtin = hs_model_list_builtin ();

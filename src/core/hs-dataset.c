@@ -476,12 +476,18 @@ hs_map_ref_set_quantity (HsMapRef *ref, const char *quantity)
   ref->quantity = g_strdup (quantity);
 }
 
+void
+hs_tag_weights_free (HsTagWeight *tags, guint n_tags)
+{
+  for (guint i = 0; tags != NULL && i < n_tags; i++)
+    g_free (tags[i].tag);
+  g_free (tags);
+}
+
 static void
 clear_tags (HsMapRef *ref)
 {
-  for (guint i = 0; i < ref->n_tags; i++)
-    g_free (ref->tags[i].tag);
-  g_clear_pointer (&ref->tags, g_free);
+  hs_tag_weights_free (g_steal_pointer (&ref->tags), ref->n_tags);
   ref->n_tags = 0;
 }
 

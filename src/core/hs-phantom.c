@@ -669,21 +669,25 @@ hs_phantom_simulate_map (const HsPhantom *phantom, const char *model, const HsBo
 {
   g_autofree double *values = NULL;
   gboolean blind;
+  guint64 stream;
   double max = 0, sum = 0;
   HsRandom rng;
 
   g_return_val_if_fail (phantom != NULL && model != NULL, NULL);
   g_return_val_if_fail (grid >= 1 && grid <= 1024, NULL);
 
+  /* coattn-sim follows the text like sim-grounded, with noise of its own */
   if (strcmp (model, HS_PHANTOM_SIM_GROUNDED) == 0)
-    blind = FALSE;
+    blind = FALSE, stream = 22;
   else if (strcmp (model, HS_PHANTOM_SIM_BLIND) == 0)
-    blind = TRUE;
+    blind = TRUE, stream = 21;
+  else if (strcmp (model, HS_PHANTOM_SIM_COATTN) == 0)
+    blind = FALSE, stream = 23;
   else
     return NULL;
 
   values = g_new0 (double, (gsize) grid * grid);
-  hs_phantom_rng_init (&rng, phantom->seed ^ key, blind ? 21 : 22, phantom->index);
+  hs_phantom_rng_init (&rng, phantom->seed ^ key, stream, phantom->index);
   if (blind)
     {
       /* the lesions, whatever the text says; salient anatomy when there are none */
