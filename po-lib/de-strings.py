@@ -1030,3 +1030,10 @@ T.update({
    "Tag-Entropie geteilt durch ln(n), n = Zahl der aufgeführten Tags: 0 = alles auf einem Tag, 1 = gleichmäßig verteilt; vergleichbar über verschiedene Tag-Zahlen",
  "the tag weights sum to %g, not 1 (within %g)": "die Tag-Gewichte ergeben in Summe %g, nicht 1 (auf %g genau)",
 })
+
+# tag-attention strips in figures (hs-tag-bars.c)
+T.update({
+ "tag attention · normalised entropy %s": "Tag-Aufmerksamkeit · normierte Entropie %s",
+ "tag attention": "Tag-Aufmerksamkeit",
+ "+ %u more tags (together %s)": "+ %u weitere Tags (zusammen %s)",
+})

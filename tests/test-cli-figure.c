@@ -573,6 +573,177 @@ test_errors (void)
   g_assert_false (hs_figure_parse_length ("mm", &pt, NULL));
 }
 
+/* The weights of every bar of a tag strip in an SVG: the filled bar's
+ * width over its track's (the track is drawn first, the fill after it at
+ * the same x and y), in drawing order. */
+static GArray *
+svg_bar_fractions (const char *svg)
+{
+  g_autoptr(GRegex) rect = g_regex_new ("<rect x=\"([0-9.]+)\" y=\"([0-9.]+)\" width=\"([0-9.]+)\""
+                                        "[^>]*fill=\"#(e0e6ed|296bad)\"", 0, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+  GArray *fractions = g_array_new (FALSE, FALSE, sizeof (double));
+  double track_x = NAN, track_y = NAN, track_w = NAN;
+
+  g_regex_match (rect, svg, 0, &match);
+  for (; g_match_info_matches (match); g_match_info_next (match, NULL))
+    {
+      g_autofree char *x = g_match_info_fetch (match, 1), *y = g_match_info_fetch (match, 2);
+      g_autofree char *w = g_match_info_fetch (match, 3), *fill = g_match_info_fetch (match, 4);
+
+      if (strcmp (fill, "e0e6ed") == 0)
+        {
+          if (!isnan (track_w))   /* the previous track had no fill: weight 0 */
+            g_array_append_val (fractions, (double) { 0 });
+          track_x = g_ascii_strtod (x, NULL);
+          track_y = g_ascii_strtod (y, NULL);
+          track_w = g_ascii_strtod (w, NULL);
+        }
+      else
+        {
+          double f = g_ascii_strtod (w, NULL) / track_w;
+
+          g_assert_cmpfloat (fabs (g_ascii_strtod (x, NULL) - track_x), <, 0.01);
+          g_assert_cmpfloat (fabs (g_ascii_strtod (y, NULL) - track_y), <, 0.01);
+          g_array_append_val (fractions, f);
+          track_w = NAN;
+        }
+    }
+  if (!isnan (track_w))
+    g_array_append_val (fractions, (double) { 0 });
+  return fractions;
+}
+
+/* --tags: under a coattn-sim panel (SIMULATED co-attention model of the
+ * demo) and its left/right swap, the map's tag weights as bars: every tag
+ * of the manifest in its order, its weight with three decimals, the bar
+ * as long as the weight (on 0–1, from the SVG's rectangles), the title
+ * with the normalised entropy of hs_tag_attention_entropy; a panel whose
+ * map has no tags gets no strip (the same SVG as without --tags); the
+ * spec's "tags": true does what --tags does; render --tags the same under
+ * a single figure.  The PNG is a golden image. */
+static void
+test_coattn_tags (void)
+{
+  const char *args[] = {
+    P (0, "s1", "coattn-sim"), P (0, "s1", "coattn-sim:swap-left-right"), "--tags",
+    "--width", "183mm", "--dpi", "100", NULL
+  };
+  const char *args_plain[] = {
+    P (0, "s1", "sim-grounded"), P (0, "s1", "sim-grounded:swap-left-right"),
+    "--width", "183mm", "--dpi", "100", NULL
+  };
+  const char *args_plain_tags[] = {
+    P (0, "s1", "sim-grounded"), P (0, "s1", "sim-grounded:swap-left-right"), "--tags",
+    "--width", "183mm", "--dpi", "100", NULL
+  };
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *png = g_build_filename (dir, "tags.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "tags.svg", NULL);
+  g_autofree char *svg_spec = g_build_filename (dir, "tags-spec.svg", NULL);
+  g_autofree char *plain = g_build_filename (dir, "plain.svg", NULL);
+  g_autofree char *plain_tags = g_build_filename (dir, "plain-tags.svg", NULL);
+  g_autofree char *spec = g_build_filename (dir, "fig.json", NULL);
+  g_autofree char *text = NULL, *spec_text = NULL, *a = NULL, *b = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = hs_dataset_load (demo (), &error);
+  HsInstance *instance;
+  const HsMapRef *refs[2];
+  g_autoptr(GArray) fractions = NULL;
+  guint k = 0;
+
+  g_assert_no_error (error);
+  instance = hs_dataset_find_instance (dataset, "phantom-000000");
+  refs[0] = hs_instance_find_map (instance, "coattn-sim", "s1");
+  {
+    g_autofree char *swapped = hs_text_swap_sides (hs_instance_find_sentence (instance, "s1")->text);
+    refs[1] = hs_instance_find_map_by_prompt (instance, "coattn-sim", swapped);
+  }
+  g_assert_nonnull (refs[0]);
+  g_assert_nonnull (refs[1]);
+  g_assert_cmpuint (refs[0]->n_tags, >=, 5);
+
+  run_figure (args, png, 0);
+  check_golden (png, "figure-coattn-tags");
+  run_figure (args, svg, 0);
+  g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+  g_assert_cmpuint (count (text, "tag attention · normalised entropy "), ==, 2);
+  fractions = svg_bar_fractions (text);
+  g_assert_cmpuint (fractions->len, ==, refs[0]->n_tags + refs[1]->n_tags);
+  for (guint p = 0; p < 2; p++)
+    {
+      double norm;
+      char number[G_ASCII_DTOSTR_BUF_SIZE];
+      g_autofree char *title = NULL;
+
+      hs_tag_attention_entropy (refs[p]->tags, refs[p]->n_tags, &norm, NULL);
+      title = g_strdup_printf ("tag attention · normalised entropy %s",
+                               g_ascii_formatd (number, sizeof number, "%.2f", norm));
+      g_assert_nonnull (strstr (text, title));
+      for (guint t = 0; t < refs[p]->n_tags; t++, k++)
+        {
+          g_autofree char *name = g_markup_escape_text (refs[p]->tags[t].tag, -1);
+          g_autofree char *weight = g_strdup_printf (">%s</text>",
+                                                     g_ascii_formatd (number, sizeof number, "%.3f",
+                                                                      refs[p]->tags[t].weight));
+          g_autofree char *tag_text = g_strdup_printf (">%s</text>", name);
+
+          g_assert_nonnull (strstr (text, tag_text));
+          g_assert_nonnull (strstr (text, weight));
+          g_assert_cmpfloat (fabs (g_array_index (fractions, double, k) - refs[p]->tags[t].weight),
+                             <, 0.01);
+        }
+    }
+  /* the spec's "tags": true */
+  g_assert_true (g_file_set_contents (spec,
+    "{\"tags\": true, \"width\": \"183mm\", \"panels\": ["
+    "{\"instance\": \"phantom-000000\", \"query\": \"s1\", \"model\": \"coattn-sim\"},"
+    "{\"instance\": \"phantom-000000\", \"query\": \"s1\", \"model\": \"coattn-sim\","
+    " \"perturbation\": \"swap-left-right\"}]}", -1, NULL));
+  {
+    const char *spec_args[] = { "--spec", spec, "--dpi", "100", NULL };
+    run_figure (spec_args, svg_spec, 0);
+  }
+  g_assert_true (g_file_get_contents (svg_spec, &spec_text, NULL, NULL));
+  g_assert_cmpstr (spec_text, ==, text);
+
+  /* maps without tags: --tags changes nothing */
+  run_figure (args_plain, plain, 0);
+  run_figure (args_plain_tags, plain_tags, 0);
+  g_assert_true (g_file_get_contents (plain, &a, NULL, NULL));
+  g_assert_true (g_file_get_contents (plain_tags, &b, NULL, NULL));
+  g_assert_cmpstr (a, ==, b);
+  g_assert_null (strstr (a, "tag attention"));
+
+  /* render --tags: one strip under the single figure; a map without tags
+   * gets a note and no strip */
+  {
+    g_autofree char *one = g_build_filename (dir, "one.svg", NULL);
+    g_autofree char *none = g_build_filename (dir, "none.svg", NULL);
+    const char *render_args[] = { demo (), "--instance", "phantom-000000", "--query", "s1",
+                                  "--model", "coattn-sim", "--tags", "-o", one, NULL };
+    const char *render_none[] = { demo (), "--instance", "phantom-000000", "--query", "s1",
+                                  "--model", "sim-grounded", "--tags", "-o", none, NULL };
+    g_autofree char *o = NULL, *e = NULL, *one_text = NULL, *none_text = NULL;
+    g_autoptr(GArray) one_fractions = NULL;
+
+    g_assert_cmpint (hs_test_run_cli ("render", render_args, &o, &e), ==, 0);
+    g_assert_true (g_file_get_contents (one, &one_text, NULL, NULL));
+    g_assert_cmpuint (count (one_text, "tag attention · normalised entropy "), ==, 1);
+    one_fractions = svg_bar_fractions (one_text);
+    g_assert_cmpuint (one_fractions->len, ==, refs[0]->n_tags);
+    for (guint t = 0; t < refs[0]->n_tags; t++)
+      g_assert_cmpfloat (fabs (g_array_index (one_fractions, double, t) - refs[0]->tags[t].weight),
+                         <, 0.005);
+    g_clear_pointer (&o, g_free);
+    g_clear_pointer (&e, g_free);
+    g_assert_cmpint (hs_test_run_cli ("render", render_none, &o, &e), ==, 0);
+    g_assert_nonnull (strstr (e, "has no tag attention"));
+    g_assert_true (g_file_get_contents (none, &none_text, NULL, NULL));
+    g_assert_null (strstr (none_text, "tag attention"));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -587,5 +758,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-figure/many-letters", test_many_letters);
   g_test_add_func ("/cli-figure/page-widths", test_page_widths);
   g_test_add_func ("/cli-figure/errors", test_errors);
+  g_test_add_func ("/cli-figure/coattn-tags", test_coattn_tags);
   return g_test_run ();
 }

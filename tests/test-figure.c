@@ -432,6 +432,76 @@ test_region_key (void)
   fixture_clear (&f);
 }
 
+/* A tag strip of 20 tags (over HS_TAG_BARS_MAX_ROWS = 12): the 11 largest
+ * in the model's order, then "+ 9 more tags (together W)" with W the sum
+ * of the others; a long name is cut with "…"; the figure grows by the
+ * strip, and show_tags FALSE draws none. */
+static void
+test_tag_strip_long (void)
+{
+  Fixture f;
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "fig.svg", NULL);
+  g_autofree char *svg = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  HsTagWeight tags[20];
+  double w0, h0, w1, h1, hidden = 0;
+  const char *last = NULL;
+
+  for (guint i = 0; i < 20; i++)
+    {
+      /* weights 1..20 (in 210ths), the large ones at odd positions */
+      guint rank = i % 2 ? 20 - i / 2 : 1 + i / 2;
+
+      g_ptr_array_add (names, i == 19 ? g_strdup ("an extremely long tag name that cannot fit "
+                                                  "beside its bar in a narrow figure at all")
+                                      : g_strdup_printf ("tag%02u", i));
+      tags[i].tag = names->pdata[i];
+      tags[i].weight = rank / 210.0;
+    }
+  fixture_init (&f);
+  g_assert_true (hs_figure_get_size (&f.view, &w0, &h0, NULL));
+  f.view.tags = tags;
+  f.view.n_tags = 20;
+  g_assert_true (hs_figure_get_size (&f.view, &w1, &h1, NULL));
+  g_assert_cmpfloat (h1, ==, h0);            /* not shown by default */
+  f.view.show_tags = TRUE;
+  g_assert_true (hs_figure_get_size (&f.view, &w1, &h1, NULL));
+  g_assert_cmpfloat (h1, >, h0 + 12 * 16 * 0.85 * 1.45 - 1);
+  g_assert_true (hs_figure_save (&f.view, HS_FIGURE_SVG, path, NULL));
+  g_assert_true (g_file_get_contents (path, &svg, NULL, NULL));
+  for (guint i = 0; i < 20; i++)
+    {
+      g_autofree char *text = g_strdup_printf (">%s</text>", (char *) names->pdata[i]);
+      gboolean shown = tags[i].weight >= 10 / 210.0;   /* the 11 largest: 10 … 20 */
+
+      if (i < 19)
+        g_assert_cmpint (strstr (svg, text) != NULL, ==, shown);
+      if (!shown)
+        hidden += tags[i].weight;
+      else
+        {
+          const char *at = strstr (svg, text);
+          /* the model's order */
+          if (at != NULL && last != NULL)
+            g_assert_true (at > last);
+          if (at != NULL)
+            last = at;
+        }
+    }
+  /* the long name (weight 11/210, shown) is cut */
+  g_assert_null (strstr (svg, "at all</text>"));
+  g_assert_nonnull (strstr (svg, "an extremely"));
+  g_assert_nonnull (strstr (svg, "…</text>"));
+  {
+    char number[G_ASCII_DTOSTR_BUF_SIZE];
+    g_autofree char *more = g_strdup_printf (">+ 9 more tags (together %s)</text>",
+                                             g_ascii_formatd (number, sizeof number, "%.3f", hidden));
+    g_assert_nonnull (strstr (svg, more));
+  }
+  fixture_clear (&f);
+}
+
 /* A mask whose name a box already shows is not named twice. */
 static void
 test_mask_label_once (void)
@@ -590,6 +660,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/figure/pdf", test_pdf);
   g_test_add_func ("/hs/figure/errors", test_errors);
   g_test_add_func ("/hs/figure/mask-label-once", test_mask_label_once);
+  g_test_add_func ("/hs/figure/tag-strip-long", test_tag_strip_long);
   g_test_add_func ("/hs/figure/mask-one-tracing", test_mask_one_tracing);
   g_test_add_func ("/hs/figure/huge-range", test_huge_range);
   g_test_add_func ("/hs/figure/colorbar-piece", test_colorbar_piece);

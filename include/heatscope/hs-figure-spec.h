@@ -6,6 +6,7 @@
  *     "colormap": "jet", "scale": "minmax", "scale_group": "shared" | "row" | "column",
  *     "opacity": 0.5, "threshold": 0.2, "quantity": "attention weight", "caption": "Figure 2. …",
  *     "row_headers": ["…"], "column_headers": ["…"], "letters": true, "region_legend": true,
+ *     "tags": false,                     (tag-attention strips under the panels)
  *     "panels": [
  *       { "instance": "ID", "query": "s1" | "prompt": "free text",
  *         "model": "precomputed model" | "live": "grounded" | "blind" | "noattn" | "backend-exec",
@@ -58,6 +59,7 @@ typedef struct {
   char      *colormap, *scale, *scale_group, *quantity, *caption;
   char     **row_headers, **column_headers;
   int        letters, region_legend;   /* -1: unset, else 0/1                     */
+  int        tags;                     /* -1: unset, else 0/1: tag strips (co-attention) */
 } HsFigureSpec;
 
 /* Reads and checks the spec file at `path`; NULL with HS_FIGURE_ERROR_INVALID

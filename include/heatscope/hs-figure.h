@@ -7,6 +7,7 @@
  *   │ × zoom), mask contours,      │ bar  │Attn│
  *   │ top-k/Otsu outline, boxes    │ticks │    │
  *   │ with their names             │label │    │
+ *   │ tag strip (show_tags): tag ███░░ 0.412  │      │    │
  *   ├──────────────────────────────┴──────┴────┤
  *   │ caption: prompt · model · instance        │
  *   └───────────────────────────────────────────┘
@@ -31,6 +32,7 @@
 #include "hs-overlay.h"
 #include "hs-contour.h"
 #include "hs-legend.h"
+#include "hs-dataset.h"
 
 G_BEGIN_DECLS
 
@@ -95,6 +97,10 @@ typedef struct {
    * the caption says "phantom-trained model on a real image" (also when
    * show_caption is FALSE), grid panels in their note. */
   gboolean              phantom_model_on_real_image;
+  /* Co-attention: the shown map's tag attention (HsMapRef.tags), drawn
+   * under the image panel as a bar strip when show_tags; NULL/0 = none. */
+  const HsTagWeight    *tags;
+  guint                 n_tags;
 
   /* View */
   double                view_x, view_y;   /* viewport in image pixels; view_w/h <= 0 = whole image */
@@ -107,10 +113,12 @@ typedef struct {
   gboolean              show_masks;
   gboolean              show_colorbar;
   gboolean              show_caption;
+  gboolean              show_tags;        /* the tag strip (tags given); FALSE by default */
 } HsFigureView;
 
-/* Defaults: no content, whole image, zoom fit to 1024, everything shown,
- * overlay options from hs_overlay_options_init, no_attn NAN. */
+/* Defaults: no content, whole image, zoom fit to 1024, everything shown
+ * but the tag strip, overlay options from hs_overlay_options_init, no_attn
+ * NAN. */
 void             hs_figure_view_init     (HsFigureView *view);
 
 /* Size of the whole figure in output units. */

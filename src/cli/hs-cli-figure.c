@@ -25,6 +25,8 @@ typedef struct {
   char           *title, *note;
   HsPanelReadout  readout;     /* its read-out and badge, as the compare view's cells show them */
   const char     *quantity;    /* the map's, from the manifest (borrowed); NULL: unstated */
+  const HsTagWeight *tags;     /* the map's tag attention (borrowed from the dataset); NULL: none */
+  guint           n_tags;
   gboolean        phantom_note;  /* a built-in model's map of a real image */
   HsScores        scores;      /* against the sentence's target (a swap's: the original's) */
   gboolean        scored;
@@ -315,6 +317,8 @@ load_panel (const Sources *src, const HsFigureSpecPanel *spec, const char *where
                                      spec->source == HS_FIGURE_SOURCE_LIVE, instance->id,
                                      swapped != NULL);
   d->quantity = ref ? ref->quantity : NULL;
+  d->tags = ref ? ref->tags : NULL;
+  d->n_tags = ref ? ref->n_tags : 0;
   return d;
 }
 
@@ -436,7 +440,7 @@ load_panels (const Sources *src, GPtrArray *specs, GPtrArray *wheres, GPtrArray 
 
 /* The loaded panels as the grid's HsFigurePanel (borrowing from `data`). */
 static void
-append_figure_panels (GPtrArray *data, double opacity, GArray *panels)
+append_figure_panels (GPtrArray *data, double opacity, gboolean show_tags, GArray *panels)
 {
   for (guint i = 0; i < data->len; i++)
     {
@@ -454,6 +458,9 @@ append_figure_panels (GPtrArray *data, double opacity, GArray *panels)
       panel.view.masks = (const HsFigureMask *) (const void *) d->targets.masks->data;
       panel.view.n_masks = d->targets.masks->len;
       panel.view.phantom_model_on_real_image = d->phantom_note;
+      panel.view.tags = d->tags;
+      panel.view.n_tags = d->n_tags;
+      panel.view.show_tags = show_tags;
       panel.title = d->title;
       panel.note = d->note;
       panel.badge = d->readout.badge;
@@ -473,6 +480,7 @@ hs_cli_figure (int argc, char **argv)
   double dpi = NAN, font_size = NAN, opacity = NAN, threshold = NAN;
   int columns = 0, timeout_s = HS_BACKEND_EXEC_DEFAULT_TIMEOUT_MS / 1000;
   gboolean per_row = FALSE, per_column = FALSE, no_letters = FALSE, no_regions = FALSE;
+  gboolean tags = FALSE;
   GOptionEntry entries[] = {
     { "spec", 0, 0, G_OPTION_ARG_FILENAME, &spec_path, "A figure spec (JSON; see README): its panels come first, options given here override its settings", "FIG.json" },
     { "panel", 0, 0, G_OPTION_ARG_STRING_ARRAY, &panel_specs, "A panel (repeat; row-major): instance, sentence id or map prompt, model (precomputed, live=grounded|blind|noattn or live=backend-exec), optional swap-left-right", "I:Q[:M[:P]]" },
@@ -495,6 +503,7 @@ hs_cli_figure (int argc, char **argv)
     { "per-column-scale", 0, 0, G_OPTION_ARG_NONE, &per_column, "One scale and colour bar per column (under it) instead of one for the figure", NULL },
     { "no-letters", 0, 0, G_OPTION_ARG_NONE, &no_letters, "Leave out the panel letters", NULL },
     { "no-region-legend", 0, 0, G_OPTION_ARG_NONE, &no_regions, "Leave out the legend of region colours", NULL },
+    { "tags", 0, 0, G_OPTION_ARG_NONE, &tags, "Under each panel whose map has a tag attention (co-attention), its tag weights as a bar strip", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Output file: .png, .svg or .pdf (required)", "OUT" },
     { NULL }
   };
@@ -561,6 +570,7 @@ hs_cli_figure (int argc, char **argv)
       if (!per_row && !per_column) scale_group = spec->scale_group;
       if (!no_letters) no_letters = spec->letters == 0;
       if (!no_regions) no_regions = spec->region_legend == 0;
+      if (!tags) tags = spec->tags == 1;
       n_spec = spec->panels->len;
       for (guint i = 0; i < n_spec; i++)
         g_ptr_array_add (specs, g_steal_pointer (&spec->panels->pdata[i]));
@@ -648,7 +658,7 @@ hs_cli_figure (int argc, char **argv)
       return error->domain == G_OPTION_ERROR ? HS_CLI_EXIT_USAGE : HS_CLI_EXIT_INPUT;
     }
 
-  append_figure_panels (data, opacity, panels);
+  append_figure_panels (data, opacity, tags, panels);
   grid.panels = (const HsFigurePanel *) (const void *) panels->data;
   grid.n_panels = panels->len;
   grid.columns = columns > 0 ? (guint) columns : MIN (panels->len, 3);
@@ -690,7 +700,7 @@ hs_cli_panels_load (HsDataset *dataset, const char *dataset_path, HsModelCache *
       hs_cli_panels_free (p);
       return NULL;
     }
-  append_figure_panels (p->data, opacity, p->panels);
+  append_figure_panels (p->data, opacity, FALSE, p->panels);
   return p;
 }
 

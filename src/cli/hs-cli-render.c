@@ -39,7 +39,7 @@ hs_cli_render (int argc, char **argv)
   g_autofree char *output = NULL;
   double opacity = 0.5, gamma = NAN, log_base = NAN, threshold = 0, size = 1024;
   gboolean no_caption = FALSE;
-  gboolean layers = FALSE;
+  gboolean layers = FALSE, tags = FALSE;
   int token = -1;
   g_autofree char *model_label = NULL;
   GOptionEntry entries[] = {
@@ -59,6 +59,7 @@ hs_cli_render (int argc, char **argv)
     { "size", 0, 0, G_OPTION_ARG_DOUBLE, &size, "Longest side of the image panel (default 1024)", "N" },
     { "no-caption", 0, 0, G_OPTION_ARG_NONE, &no_caption, "Leave out the caption", NULL },
     { "layers", 0, 0, G_OPTION_ARG_NONE, &layers, "Draw every region of the instance as the app's Layers tab does (the query's targets bold, the others thin) with a key naming their colours", NULL },
+    { "tags", 0, 0, G_OPTION_ARG_NONE, &tags, "Under the image, the map's tag attention (co-attention) as a bar strip", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Output file: .png, .svg or .pdf (required)", "OUT" },
     { NULL }
   };
@@ -244,6 +245,12 @@ hs_cli_render (int argc, char **argv)
   view.prompt = prompt;
   view.instance = instance->id;
   view.phantom_model_on_real_image = hs_model_is_phantom_trained_on_real (ref->model, instance);
+  view.tags = ref->tags;
+  view.n_tags = ref->n_tags;
+  view.show_tags = tags;
+  if (tags && ref->n_tags == 0)
+    g_printerr ("heatscope-cli %s: note: the map of model \"%s\" has no tag attention: no tag strip\n",
+                CMD, ref->model);
 
   if (!hs_figure_save (&view, format, output, &error))
     goto fail;

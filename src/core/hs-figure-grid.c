@@ -104,6 +104,7 @@ typedef struct {
   double        fs, m, gap;
   guint         rows, cols;
   double        head_w, head_h, title_h, note_h;
+  double        tags_h;                 /* the tallest tag strip under a panel (0: none) */
   double        grid_x, cell_w, legend_w;
   double       *row_top, *row_h;        /* per row: title line top; panel height       */
   double       *zoom;                   /* per panel                                   */
@@ -563,8 +564,20 @@ compute_grid_layout (const HsFigureGrid *g, HsPainter *p, GridLayout *l, GError 
         }
     }
   (void) any_note;
+  /* tag strips under their panels: one height for every row, like notes */
+  l->tags_h = 0;
+  for (guint i = 0; i < g->n_panels; i++)
+    {
+      const HsFigureView *v = &g->panels[i].view;
+      double h;
 
-  /* Rows: title line, panels (the tallest sets the row), notes. */
+      if (!v->show_tags || v->n_tags == 0 || v->tags == NULL)
+        continue;
+      hs_tag_bars_measure (p, v->tags, v->n_tags, l->cell_w, l->fs, &h);
+      l->tags_h = MAX (l->tags_h, h + l->fs * 0.4);
+    }
+
+  /* Rows: title line, panels (the tallest sets the row), tag strips, notes. */
   l->row_top = g_new0 (double, l->rows);
   l->row_h = g_new0 (double, l->rows);
   l->zoom = g_new0 (double, g->n_panels);
@@ -587,7 +600,7 @@ compute_grid_layout (const HsFigureGrid *g, HsPainter *p, GridLayout *l, GError 
           l->panel_x[i] = l->grid_x + c * (l->cell_w + l->gap) + (l->cell_w - vw * zoom) / 2;
           l->panel_y[i] = y + l->title_h + (l->row_h[r] - vh * zoom) / 2;
         }
-      y += l->title_h + l->row_h[r] + l->note_h + (r + 1 < l->rows ? l->gap : 0);
+      y += l->title_h + l->row_h[r] + l->tags_h + l->note_h + (r + 1 < l->rows ? l->gap : 0);
     }
 
   /* Legends: per group, stacked over the panels' height of its rows, or
@@ -766,14 +779,19 @@ paint_grid (const HsFigureGrid *g, HsPainter *p, const GridLayout *l, GError **e
                 }
             }
         }
+      if (view.show_tags && view.n_tags > 0 && view.tags != NULL)
+        hs_tag_bars_paint (p, view.tags, view.n_tags, cx,
+                           l->row_top[r] + l->title_h + l->row_h[r] + fs * 0.3, l->cell_w, fs,
+                           black);
       if (panel->badge && *panel->badge)
         hs_badge_paint (p, panel->badge, panel->badge_tone, cx,
-                        l->row_top[r] + l->title_h + l->row_h[r] + fs * 0.25,
+                        l->row_top[r] + l->title_h + l->row_h[r] + l->tags_h + fs * 0.25,
                         badge_font (g, i, fs, l->cell_w));
       if (note != NULL)
         {
           g_autoptr(GPtrArray) t = wrap_text (p, note, fs * 0.8, FALSE, l->cell_w, NOTE_LINES);
-          double ny = l->row_top[r] + l->title_h + l->row_h[r] + fs * 0.2 + badge_height (g, i, fs, l->cell_w);
+          double ny = l->row_top[r] + l->title_h + l->row_h[r] + l->tags_h + fs * 0.2
+                      + badge_height (g, i, fs, l->cell_w);
 
           for (guint k = 0; k < t->len; k++)
             hs_painter_text (p, cx, ny + fs * 0.8 * (1.0 + 1.25 * k), g_ptr_array_index (t, k),

@@ -56,7 +56,7 @@ static const char * const panel_members[] = {
 static const char * const top_members[] = {
   "format", "version", "columns", "width", "dpi", "font_size", "colormap", "scale",
   "scale_group", "opacity", "threshold", "quantity", "caption", "row_headers", "column_headers", "letters",
-  "region_legend", "panels", NULL };
+  "region_legend", "tags", "panels", NULL };
 
 /* {"diff": [a, b]} (and optionally "title"): two different earlier-or-later
  * panels of the spec that are not differences themselves (checked once all
@@ -234,7 +234,8 @@ read_top (Reader *r, HjNode *root, HsFigureSpec *spec)
       || !get_texts (r, root, top, "row_headers", &spec->row_headers)
       || !get_texts (r, root, top, "column_headers", &spec->column_headers)
       || !hs_json_fields_get_bool (r, root, top, "letters", &spec->letters)
-      || !hs_json_fields_get_bool (r, root, top, "region_legend", &spec->region_legend))
+      || !hs_json_fields_get_bool (r, root, top, "region_legend", &spec->region_legend)
+      || !hs_json_fields_get_bool (r, root, top, "tags", &spec->tags))
     return FALSE;
   if (columns != floor (columns))
     {
@@ -317,7 +318,7 @@ hs_figure_spec_parse (const char *text, gsize len, const char *display, GError *
   spec = g_new0 (HsFigureSpec, 1);
   spec->panels = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_figure_spec_panel_free);
   spec->dpi = spec->font_size = spec->opacity = spec->threshold = NAN;
-  spec->letters = spec->region_legend = -1;
+  spec->letters = spec->region_legend = spec->tags = -1;
   ok = read_top (&r, root, spec);
   hj_parser_clear (&parser);
   return ok ? g_steal_pointer (&spec) : NULL;

@@ -72,6 +72,7 @@ typedef struct {
   HsLegendLayout legend_layout;
   double legend_x, legend_y;
   double key_x, key_y;                /* the region key (v->n_key > 0) */
+  double tags_y, tags_w, tags_h;      /* the tag strip under the panel (tags_h 0: none) */
   double cap_y;
   GPtrArray *caption_lines;           /* of HsCaptionLine* */
   double width, height;
@@ -207,6 +208,16 @@ compute_layout (const HsFigureView *v, HsPainter *p, Layout *l, GError **error)
                                                    : l->legend_layout.gauge_y);
       right = l->legend_x + l->legend_layout.width;
       bottom = MAX (bottom, l->legend_y + l->legend_layout.height);
+    }
+
+  if (v->show_tags && v->n_tags > 0 && v->tags != NULL)
+    {
+      /* under the panel, at least wide enough for a readable bar */
+      l->tags_y = bottom + l->margin * 0.75;
+      l->tags_w = MAX (l->pw, l->fs * 16);
+      hs_tag_bars_measure (p, v->tags, v->n_tags, l->tags_w, l->fs, &l->tags_h);
+      right = MAX (right, l->px + l->tags_w);
+      bottom = l->tags_y + l->tags_h;
     }
 
   if (v->n_key > 0 && v->key != NULL)
@@ -448,6 +459,8 @@ draw_figure (const HsFigureView *v, HsPainter *p, const Layout *l, GError **erro
     hs_legend_paint (p, &l->legend, &l->legend_layout, l->legend_x, l->legend_y, black);
   if (v->n_key > 0 && v->key != NULL)
     hs_region_key_paint (p, v->key, v->n_key, l->key_x, l->key_y, l->fs * 0.85, black);
+  if (l->tags_h > 0)
+    hs_tag_bars_paint (p, v->tags, v->n_tags, l->px, l->tags_y, l->tags_w, l->fs, black);
   hs_caption_paint (p, l->caption_lines, l->margin, l->cap_y, black);
   return TRUE;
 }

@@ -34,4 +34,16 @@ void       hs_region_key_measure  (HsPainter *p, const HsRegionKeyEntry *entries
 void       hs_region_key_paint    (HsPainter *p, const HsRegionKeyEntry *entries, guint n,
                                    double x, double y, double font_size, const double ink[4]);
 
+/* A map's tag attention as a bar strip `width` wide (hs-tag-bars.c): a
+ * title with the normalised entropy, then a row per tag in the model's
+ * order — name, bar on a fixed 0–1 scale, weight with three decimals, the
+ * largest bold; a list longer than HS_TAG_BARS_MAX_ROWS shows its largest
+ * tags and a last line "+ N more tags (together W)".  Text at about
+ * 0.85 × `font_size`.  Height 0 (nothing drawn) without tags. */
+#define HS_TAG_BARS_MAX_ROWS 12
+void       hs_tag_bars_measure    (HsPainter *p, const HsTagWeight *tags, guint n, double width,
+                                   double font_size, double *height);
+void       hs_tag_bars_paint      (HsPainter *p, const HsTagWeight *tags, guint n, double x,
+                                   double y, double width, double font_size, const double ink[4]);
+
 G_END_DECLS
