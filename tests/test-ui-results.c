@@ -527,8 +527,10 @@ test_perturbation_and_cache (void)
   hs_ui_wait_until (model_complete, results);
   swap = hs_results_window_get_model (results);
   g_assert_true (swap != plain);
-  /* Deltas, sym_kl and swap_response: the CLI's values exactly. */
-  g_assert_cmpstr (csv->header[g_strv_length (csv->header) - 1], ==, "swap_response");
+  /* Deltas, sym_kl and swap_response (then the demo's coattn-sim's
+   * tag columns): the CLI's values exactly. */
+  g_assert_cmpstr (csv->header[g_strv_length (csv->header) - 3], ==, "swap_response");
+  g_assert_cmpstr (csv->header[g_strv_length (csv->header) - 1], ==, "tag_entropy_norm");
   assert_header_tooltips (results, csv);
   text = export (results);
   g_assert_cmpstr (text, ==, cli_swap_csv);

@@ -574,6 +574,8 @@ hs_results_model_new (HsDataset      *dataset,
   hs_score_options_init (&options);
   hs_score_rows_job_init (&self->job, dataset, (const char * const *) self->models,
                           g_strv_length (self->models), &options, self->perturb, perturbation, 0);
+  /* the CLI's columns: tag_entropy, tag_entropy_norm when a map has tags */
+  hs_score_rows_job_use_tag_columns (&self->job);
   self->wrong_side_column = -1;
   for (guint k = 0; k < self->job.n_metrics; k++)
     if (self->job.metrics[k] == HS_METRIC_WRONG_SIDE)
