@@ -4,6 +4,8 @@
  * buffers, texture nodes over Cairo image surfaces, and the recording of a
  * Cairo drawing into tile-sparse texture nodes.
  */
+#include <string.h>
+
 #include "hs-render-node.h"
 
 /* ---- layer buffers -------------------------------------------------------- */
@@ -22,15 +24,22 @@ typedef struct {
 
 static GSList *buffer_pool;
 
+/* The newest first; past POOL_MAX the least recently released goes, so
+ * buffers of sizes no longer asked for (a closed compare or grid window's
+ * cells) do not stay for the rest of the session. */
 static void
 pool_release (gpointer data)
 {
   PoolBuffer *buf = (PoolBuffer *) (void *) ((guint8 *) data - G_STRUCT_OFFSET (PoolBuffer, data));
+  GSList *last;
 
-  if (g_slist_length (buffer_pool) < POOL_MAX)
-    buffer_pool = g_slist_prepend (buffer_pool, buf);
-  else
-    g_free (buf);
+  buffer_pool = g_slist_prepend (buffer_pool, buf);
+  if (g_slist_length (buffer_pool) > POOL_MAX)
+    {
+      last = g_slist_last (buffer_pool);
+      g_free (last->data);
+      buffer_pool = g_slist_delete_link (buffer_pool, last);
+    }
 }
 
 static const cairo_user_data_key_t pool_key;
@@ -102,15 +111,24 @@ hs_render_texture_node (cairo_surface_t *surface, const graphene_rect_t *bounds)
 #define DECOR_TILE 64
 
 /* A texture node of the device-pixel rectangle (x, y, w, h) of `surface`,
- * sharing its memory (the upload reads it with the big surface's stride). */
+ * its pixels copied out: the view-sized drawing goes back to the pool at
+ * once instead of staying alive, mostly transparent, as long as the node
+ * (a decor node held a whole view's buffer for a few boxes; with the
+ * compare and grid windows' cells, 99 MB at the soak's peak). */
 static GskRenderNode *
-sub_texture_node (cairo_surface_t *surface, GBytes *all, int x, int y, int w, int h, int scale)
+sub_texture_node (cairo_surface_t *surface, int x, int y, int w, int h, int scale)
 {
   int stride = cairo_image_surface_get_stride (surface);
-  gsize offset = (gsize) y * stride + (gsize) x * 4;
-  g_autoptr(GBytes) bytes = g_bytes_new_from_bytes (all, offset, (gsize) (h - 1) * stride + (gsize) w * 4);
-  g_autoptr(GdkTexture) texture = gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, bytes, stride);
+  const guint8 *src = cairo_image_surface_get_data (surface) + (gsize) y * stride + (gsize) x * 4;
+  gsize row = (gsize) w * 4;
+  guint8 *pixels = g_malloc (row * h);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
 
+  for (int j = 0; j < h; j++)
+    memcpy (pixels + j * row, src + (gsize) j * stride, row);
+  bytes = g_bytes_new_take (pixels, row * h);
+  texture = gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, bytes, row);
   return gsk_texture_node_new (texture, &GRAPHENE_RECT_INIT ((float) x / scale, (float) y / scale,
                                                              (float) w / scale, (float) h / scale));
 }
@@ -124,7 +142,6 @@ hs_render_record_node (int x, int y, int w, int h, int scale, HsRenderDrawFunc d
 {
   cairo_surface_t *surface;
   g_autoptr(GPtrArray) nodes = NULL;
-  g_autoptr(GBytes) all = NULL;
   GskRenderNode *node;
   int sw, sh, stride, tx, ty;
   const guint8 *data;
@@ -149,8 +166,6 @@ hs_render_record_node (int x, int y, int w, int h, int scale, HsRenderDrawFunc d
   sh = h * scale;
   stride = cairo_image_surface_get_stride (surface);
   data = cairo_image_surface_get_data (surface);
-  all = g_bytes_new_with_free_func (data, (gsize) stride * sh, (GDestroyNotify) cairo_surface_destroy,
-                                    surface);
   nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) gsk_render_node_unref);
   for (ty = 0; ty < sh; ty += DECOR_TILE)
     {
@@ -174,11 +189,12 @@ hs_render_record_node (int x, int y, int w, int h, int scale, HsRenderDrawFunc d
             run = tx;
           else if (!used && run >= 0)
             {
-              g_ptr_array_add (nodes, sub_texture_node (surface, all, run, ty, MIN (tx, sw) - run, th, scale));
+              g_ptr_array_add (nodes, sub_texture_node (surface, run, ty, MIN (tx, sw) - run, th, scale));
               run = -1;
             }
         }
     }
+  cairo_surface_destroy (surface);   /* back to the pool */
   if (nodes->len == 0)
     return NULL;
   node = gsk_container_node_new ((GskRenderNode **) nodes->pdata, nodes->len);
