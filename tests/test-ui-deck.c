@@ -233,7 +233,8 @@ test_deck (void)
   g_assert_true (case_at (hs_window_get_deck (window), 1)->swap);
   g_assert_cmpint (case_at (hs_window_get_deck (window), 2)->view, ==, HS_DECK_VIEW_GRID);
 
-  /* A results-table row (its Ctrl+Shift+A takes the row opened last). */
+  /* A results-table row (Ctrl+Shift+A takes the row the keyboard is on:
+   * /hs/ui/deck/results-focused-row). */
   panel = HS_DECK_PANEL (hs_window_get_deck_panel (window));
   {
     HsResultsWindow *results = open_results (window);
@@ -871,6 +872,97 @@ test_dataset_changed (void)
   hs_ui_destroy_window (window);
 }
 
+
+typedef struct {
+  HsResultsWindow *results;
+  guint            row;
+} FocusWait;
+
+static gboolean
+focused_row_is (gpointer data)
+{
+  FocusWait *wait = data;
+  return hs_results_window_get_focused_row (wait->results) == wait->row;
+}
+
+static gboolean
+has_n_cases (gpointer data)
+{
+  FocusWait *wait = data;   /* row: the number of cases wanted */
+  HsWindow *window = HS_WINDOW (gtk_window_get_transient_for (GTK_WINDOW (wait->results)));
+  return n_cases (window) == wait->row;
+}
+
+/* Ctrl+Shift+A in the results table adds the row the keyboard is on, not
+ * the row opened last (real key presses: the focus moves with Down). */
+static void
+test_results_focused_row (void)
+{
+  g_autofree char *root = NULL;
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  HsResultsWindow *results;
+  HsResultsModel *model;
+  HsResultsRow *row;
+  HsWindow *window;
+  HsDeckCase *item;
+  GtkWidget *view;
+  FocusWait wait;
+  guint first;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  g_assert_nonnull (xdotool);
+  hs_ui_reset_settings ();
+  root = hs_ui_make_dataset ();
+  window = hs_ui_new_window ();
+  hs_ui_open_path (window, root);
+  hs_ui_wait_until (window_idle, window);
+  results = open_results (window);
+  model = hs_results_window_get_model (results);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), >=, 3);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (results)) == GTK_WINDOW (window));
+  view = hs_ui_find_widget (GTK_WIDGET (results), GTK_TYPE_COLUMN_VIEW);
+  g_assert_nonnull (view);
+
+  /* Row 0 opened (as a click does), then the keyboard on another row. */
+  g_signal_emit_by_name (view, "activate", 0);
+  hs_ui_wait_until (window_idle, window);
+  gtk_window_present (GTK_WINDOW (results));
+  hs_ui_settle ();
+  g_assert_true (gtk_widget_grab_focus (view));
+  hs_ui_settle ();
+  first = hs_results_window_get_focused_row (results);
+  g_assert_cmpuint (first, !=, G_MAXUINT);
+  wait.results = results;
+  wait.row = first + 1;
+  press (GTK_WINDOW (results), "Down");
+  hs_ui_wait_until (focused_row_is, &wait);
+  g_assert_cmpuint (wait.row, !=, 0);
+  press (GTK_WINDOW (results), "ctrl+shift+a");
+  wait.row = 1;
+  hs_ui_wait_until (has_n_cases, &wait);
+
+  row = hs_results_model_get_row (model, first + 1);
+  item = case_at (hs_window_get_deck (window), 0);
+  g_assert_cmpstr (item->instance, ==, hs_results_row_get_instance (row));
+  g_assert_cmpstr (((HsDeckModel *) g_ptr_array_index (item->models, 0))->name, ==,
+                   hs_results_row_get_model (row));
+  g_assert_cmpstr (hs_instance_find_sentence (hs_dataset_find_instance (hs_window_get_dataset (window),
+                                                                        item->instance),
+                                              hs_results_row_get_sentence (row))->text,
+                   ==, item->sentence_text);
+  /* not row 0's case (instance, sentence and model differ somewhere) */
+  {
+    HsResultsRow *opened = hs_results_model_get_row (model, 0);
+
+    g_assert_false (g_str_equal (hs_results_row_get_instance (opened), hs_results_row_get_instance (row)) &&
+                    g_str_equal (hs_results_row_get_sentence (opened), hs_results_row_get_sentence (row)) &&
+                    g_str_equal (hs_results_row_get_model (opened), hs_results_row_get_model (row)));
+  }
+  gtk_window_destroy (GTK_WINDOW (results));
+  hs_ui_destroy_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -880,5 +972,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/deck/changed-compare", test_changed_compare);
   g_test_add_func ("/hs/ui/deck/live-reattended", test_live_reattended);
   g_test_add_func ("/hs/ui/deck/dataset-changed", test_dataset_changed);
+  g_test_add_func ("/hs/ui/deck/results-focused-row", test_results_focused_row);
   return g_test_run ();
 }

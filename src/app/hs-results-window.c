@@ -25,7 +25,7 @@ struct _HsResultsWindow
   HsResultsModel  *model;           /* the one shown, in cache */
 
   GtkColumnView   *view;
-  guint            opened;          /* the row opened last (Enter, click): Add to deck takes it */
+  guint            opened;          /* the row opened last (Enter, click): Add to deck's fallback */
   GtkNoSelection  *selection;       /* none: GtkSingleSelection searches all rows per sort */
   GHashTable      *bound;           /* GtkListItem* → ColumnInfo*: the cells on screen */
   GtkSearchEntry  *search;
@@ -564,14 +564,51 @@ hs_results_window_add_row_to_deck (HsResultsWindow *self,
                                  hs_results_row_get_sentence (row), hs_results_row_get_model (row));
 }
 
-/* results.deck-add (Ctrl+Shift+A): the row opened last. */
+guint
+hs_results_window_get_focused_row (HsResultsWindow *self)
+{
+  GtkWidget *focus;
+  GHashTableIter iter;
+  gpointer key;
+  guint found = G_MAXUINT;
+
+  g_return_val_if_fail (HS_IS_RESULTS_WINDOW (self), G_MAXUINT);
+
+  /* The table has no selection (GtkNoSelection: a selection model would
+   * search every row per sort): the row the keyboard is on is the one whose
+   * cells sit inside the focus widget. */
+  focus = gtk_root_get_focus (GTK_ROOT (self));
+  if (focus == NULL || !gtk_widget_is_ancestor (focus, GTK_WIDGET (self->view)))
+    return G_MAXUINT;
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      GtkWidget *child = gtk_list_item_get_child (key);
+      guint position;
+
+      if (child == NULL || (child != focus && !gtk_widget_is_ancestor (child, focus)))
+        continue;
+      position = gtk_list_item_get_position (key);
+      /* Cells of several rows inside it: the focus is on the list, not a row. */
+      if (found != G_MAXUINT && found != position)
+        return G_MAXUINT;
+      found = position;
+    }
+  return found;
+}
+
+/* results.deck-add (Ctrl+Shift+A): the row the keyboard is on, else the
+ * row opened last. */
 static void
 deck_add_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   HsResultsWindow *self = HS_RESULTS_WINDOW (widget);
+  guint position = hs_results_window_get_focused_row (self);
 
-  if (self->opened != G_MAXUINT)
-    hs_results_window_add_row_to_deck (self, self->opened);
+  if (position == G_MAXUINT)
+    position = self->opened;
+  if (position != G_MAXUINT)
+    hs_results_window_add_row_to_deck (self, position);
 }
 
 gboolean
@@ -828,6 +865,17 @@ hs_results_window_init (HsResultsWindow *self)
 
   self->cache = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
   self->probe_column = HS_RESULTS_COLUMN_NONE;
+  /* Ctrl+Shift+A before the table sees it: a focused row's list would
+   * take it as its own "unselect all" (GtkListBase) and nothing be added. */
+  {
+    GtkEventController *controller = gtk_shortcut_controller_new ();
+
+    gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                          gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_a, GDK_CONTROL_MASK | GDK_SHIFT_MASK),
+                                                            gtk_named_action_new ("results.deck-add")));
+    gtk_widget_add_controller (GTK_WIDGET (self), controller);
+  }
   gtk_window_set_title (GTK_WINDOW (self), _("Results"));
   gtk_window_set_default_size (GTK_WINDOW (self), 1280, 720);
   gtk_window_set_hide_on_close (GTK_WINDOW (self), TRUE);
@@ -898,8 +946,6 @@ hs_results_window_class_init (HsResultsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "results.export", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "results.search", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "results.deck-add", NULL, deck_add_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_a, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "results.deck-add", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "results.export", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "results.search", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);

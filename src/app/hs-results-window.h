@@ -52,9 +52,11 @@ gboolean         hs_results_window_sort_by       (HsResultsWindow *self,
 gboolean         hs_results_window_open_row      (HsResultsWindow *self,
                                                   guint            position);
 /* Adds visible row `position` to the main window's deck (Ctrl+Shift+A
- * adds the row opened last). */
+ * adds the row the keyboard focus is on, else the row opened last). */
 gboolean         hs_results_window_add_row_to_deck (HsResultsWindow *self,
                                                   guint            position);
+/* The visible row the keyboard focus is on, G_MAXUINT when none is. */
+guint            hs_results_window_get_focused_row (HsResultsWindow *self);
 /* Writes the visible rows, in order, as the metrics CSV (atomically). */
 gboolean         hs_results_window_export_csv    (HsResultsWindow *self,
                                                   const char      *path,
