@@ -42,7 +42,13 @@ DEFAULT_CONFIG = {
 
 
 class LesionCNN(nn.Module):
-    def __init__(self, config):
+    """The classifier.  batchnorm=True is the training form: a BatchNorm after every
+    convolution, folded into the convolution's weights and bias by tensors() (eval-mode
+    statistics), so the exported network is the plain conv + bias + ReLU stack above.
+    Both forms draw the same initial weights for the same torch seed (BatchNorm draws
+    nothing and starts as the identity, gamma = 1, beta = 0)."""
+
+    def __init__(self, config, batchnorm=False):
         super().__init__()
         self.config = config
         self.convs = nn.ModuleList(nn.Conv2d(ci, co, 3, stride=s, padding=1) for ci, co, s in config["conv"])
@@ -52,24 +58,54 @@ class LesionCNN(nn.Module):
         for conv in self.convs:
             nn.init.kaiming_normal_(conv.weight, nonlinearity="relu")
             nn.init.zeros_(conv.bias)
+        self.norms = nn.ModuleList(nn.BatchNorm2d(co) for _, co, _ in config["conv"]) if batchnorm else None
 
     def features(self, x):
         """x [B, 1, S, S] -> the last conv layer's output [B, C, G, G]."""
-        for conv in self.convs:
-            x = F.relu(conv(x))
+        for i, conv in enumerate(self.convs):
+            x = conv(x)
+            if self.norms is not None:
+                x = self.norms[i](x)
+            x = F.relu(x)
         return x
 
     def forward(self, x):
         return self.head(self.features(x).mean(dim=(2, 3)))
 
     def tensors(self):
+        """The exported tensors; BatchNorm (running statistics) folded into the convolutions."""
         out = {}
         for i, conv in enumerate(self.convs):
-            out[f"image.conv{i}.weight"] = conv.weight.detach().clone()
-            out[f"image.conv{i}.bias"] = conv.bias.detach().clone()
+            w, b = conv.weight.detach().clone(), conv.bias.detach().clone()
+            if self.norms is not None:
+                bn = self.norms[i]
+                scale = bn.weight.detach() / torch.sqrt(bn.running_var + bn.eps)
+                w = w * scale[:, None, None, None]
+                b = (b - bn.running_mean) * scale + bn.bias.detach()
+            out[f"image.conv{i}.weight"] = w
+            out[f"image.conv{i}.bias"] = b
         out["head.weight"] = self.head.weight.detach().clone()
         out["head.bias"] = self.head.bias.detach().clone()
         return out
+
+    def calibrate(self, x, batch=100):
+        """Set the BatchNorm statistics to those of the inputs x under the current weights: the
+        mean of the batch means and (unbiased) variances over x in batches of `batch`.  The
+        running averages of training lag behind the weights; with them the evaluation
+        collapsed to one class at times."""
+        if self.norms is None:
+            return
+        was_training = self.training
+        for bn in self.norms:
+            bn.reset_running_stats()
+            bn.momentum = None                     # cumulative average over the batches
+        self.train()
+        with torch.no_grad():
+            for b in range(0, len(x), batch):
+                self.features(x[b:b + batch])
+        for bn in self.norms:
+            bn.momentum = 0.1
+        self.train(was_training)
 
     def load_named(self, tensors):
         with torch.no_grad():
