@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include "hs-bench-util.h"
 
 static const char * const regions[] = {
   "right lung", "left lung", "right upper lung zone", "left upper lung zone",
@@ -25,38 +26,6 @@ static const char * const regions[] = {
   "left hilar structures", "cardiac silhouette", "mediastinum", "right apical zone",
   "left apical zone", "spine",
 };
-
-static double
-cpu_seconds (void)
-{
-  struct rusage usage;
-
-  getrusage (RUSAGE_SELF, &usage);
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
-         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
-static long
-peak_rss_kb (void)
-{
-  struct rusage usage;
-
-  getrusage (RUSAGE_SELF, &usage);
-  return usage.ru_maxrss;
-}
-
-/* Resident size now (VmRSS), in MB; 0 when /proc is not there. */
-static double
-rss_mb (void)
-{
-  g_autofree char *status = NULL;
-  const char *line;
-
-  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    return 0;
-  line = strstr (status, "VmRSS:");
-  return line ? g_ascii_strtod (line + 6, NULL) / 1024.0 : 0;
-}
 
 /* Heap bytes in use now (malloc'd and mmapped), in MB. */
 static double
@@ -173,32 +142,32 @@ main (int argc, char **argv)
   {
     /* Resident size of a loaded dataset alone (the writer's memory is
      * returned to the system first as far as malloc allows). */
-    double before = (malloc_trim (0), rss_mb ());
+    double before = (malloc_trim (0), hs_bench_status_mb ("VmRSS:"));
     g_autoptr(HsDataset) dataset = hs_dataset_load (dir, &error);
 
     g_assert_no_error (error);
     printf ("dataset load: resident %.0f MB before, %.0f MB with the dataset loaded\n",
-            before, rss_mb ());
+            before, hs_bench_status_mb ("VmRSS:"));
   }
   wall = g_new (double, runs);
   cpu = g_new (double, runs);
   for (gint r = 0; r < runs; r++)
     {
       gint64 t0 = g_get_monotonic_time ();
-      double c0 = cpu_seconds ();
+      double c0 = hs_bench_cpu_seconds ();
       g_autoptr(HsDataset) dataset = hs_dataset_load (dir, &error);
 
       g_assert_no_error (error);
       g_assert_cmpuint (hs_dataset_get_n_instances (dataset), ==, (guint) n);
       g_assert_nonnull (hs_dataset_get_instance (dataset, 0));
       wall[r] = (g_get_monotonic_time () - t0) / 1e6;
-      cpu[r] = cpu_seconds () - c0;
+      cpu[r] = hs_bench_cpu_seconds () - c0;
     }
   qsort (wall, runs, sizeof (double), compare_doubles);
   qsort (cpu, runs, sizeof (double), compare_doubles);
   printf ("dataset load: %d instances, manifest %.1f MB: median %.3f s wall, %.3f s CPU "
           "(target < 1 s); peak resident %.0f MB (target < 300 MB, includes writing it)\n",
-          n, st.st_size / 1e6, wall[runs / 2], cpu[runs / 2], peak_rss_kb () / 1024.0);
+          n, st.st_size / 1e6, wall[runs / 2], cpu[runs / 2], hs_bench_status_mb ("VmHWM:"));
 
   /* As the app opens it: the top level and instance 0, then the rest in
    * batches (hs_dataset_open / hs_dataset_load_more). */
@@ -209,7 +178,7 @@ main (int argc, char **argv)
     for (gint r = 0; r < runs; r++)
       {
         gint64 t0 = g_get_monotonic_time ();
-        double c0 = cpu_seconds ();
+        double c0 = hs_bench_cpu_seconds ();
         g_autoptr(HsDataset) dataset = hs_dataset_open (dir, 1, &error);
 
         g_assert_no_error (error);
@@ -221,7 +190,7 @@ main (int argc, char **argv)
             g_assert_no_error (error);
           }
         g_assert_cmpuint (hs_dataset_get_n_instances (dataset), ==, (guint) n);
-        rest[r] = cpu_seconds () - c0;
+        rest[r] = hs_bench_cpu_seconds () - c0;
       }
     qsort (first, runs, sizeof (double), compare_doubles);
     qsort (rest, runs, sizeof (double), compare_doubles);
@@ -239,22 +208,22 @@ main (int argc, char **argv)
     for (gint r = 0; r < runs; r++)
       {
         g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-        double t0 = cpu_seconds ();
+        double t0 = hs_bench_cpu_seconds ();
         double t1;
 
         if (!json_parser_load_from_mapped_file (parser, manifest, &error))
           g_error ("json-glib: %s", error->message);
         g_assert_nonnull (json_parser_get_root (parser));
-        parse[r] = cpu_seconds () - t0;
+        parse[r] = hs_bench_cpu_seconds () - t0;
         g_clear_object (&parser);
 
-        t1 = cpu_seconds ();
+        t1 = hs_bench_cpu_seconds ();
         {
           g_autoptr(HsDataset) dataset = hs_dataset_load (dir, &error);
 
           g_assert_no_error (error);
         }
-        load[r] = cpu_seconds () - t1;
+        load[r] = hs_bench_cpu_seconds () - t1;
       }
     {
       /* Heap bytes in use for each tree (mallinfo2: exact, unlike the resident size, which

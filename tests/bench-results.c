@@ -27,6 +27,8 @@
 
 #include "hs-results-window.h"
 #include "hs-window.h"
+#include "hs-bench-util.h"
+#include "hs-ui-wait.h"
 
 #define REFERENCE_INSTANCES 300
 #define SORT_RUNS 5
@@ -35,15 +37,6 @@ static double
 now_ms (void)
 {
   return g_get_monotonic_time () / 1000.0;
-}
-
-static double
-cpu_seconds (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static void
@@ -57,21 +50,6 @@ static gboolean
 not_loading (gpointer window)
 {
   return !hs_window_get_loading (window);
-}
-
-static HsResultsWindow *
-find_results (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();   /* owned by GTK */
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
-
-      if (HS_IS_RESULTS_WINDOW (window))
-        return HS_RESULTS_WINDOW (window);
-    }
-  return NULL;
 }
 
 static gboolean
@@ -238,11 +216,11 @@ main (int argc, char **argv)
   iterate_until (not_loading, window);
 
   /* First rows: win.results until a row is in the mapped table. */
-  cpu0 = cpu_seconds ();
+  cpu0 = hs_bench_cpu_seconds ();
   start = now_ms ();
   progress.start_ms = start;
   g_action_group_activate_action (G_ACTION_GROUP (window), "results", NULL);
-  results = find_results ();
+  results = hs_ui_find_toplevel (HS_TYPE_RESULTS_WINDOW);
   model = hs_results_window_get_model (results);
   g_signal_connect (model, "notify::progress", G_CALLBACK (on_progress), &progress);
   iterate_until (have_rows, results);
@@ -262,7 +240,7 @@ main (int argc, char **argv)
            n_reference, progress.at_reference_ms, reference_ms,
            progress.at_reference_ms / reference_ms);
   g_print ("| every row (%u) | %.1f s, process CPU %.1f s | — |\n", n_rows, total_ms / 1000,
-           cpu_seconds () - cpu0);
+           hs_bench_cpu_seconds () - cpu0);
 
   /* Sorts: numeric columns, a text column, and the references. */
   for (guint c = 0; c < 3; c++)

@@ -19,29 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-
-static double
-cpu_seconds (void)
-{
-  struct rusage usage;
-
-  getrusage (RUSAGE_SELF, &usage);
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
-         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
-/* VmRSS or VmHWM from /proc/self/status, in MB; 0 without /proc. */
-static double
-status_mb (const char *key)
-{
-  g_autofree char *status = NULL;
-  const char *line;
-
-  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    return 0;
-  line = strstr (status, key);
-  return line != NULL ? g_ascii_strtod (line + strlen (key) + 1, NULL) / 1024.0 : 0;
-}
+#include "hs-bench-util.h"
 
 int
 main (int argc, char **argv)
@@ -59,17 +37,17 @@ main (int argc, char **argv)
       fprintf (stderr, "usage: %s DATASET [--stream]\n", argv[0]);
       return 2;
     }
-  rss_before = status_mb ("VmRSS:");
+  rss_before = hs_bench_status_mb ("VmRSS:");
   t0 = g_get_monotonic_time () / 1e6;
-  c0 = cpu_seconds ();
+  c0 = hs_bench_cpu_seconds ();
   if (stream)
     {
       dataset = hs_dataset_open (argv[1], 1, &error);
       if (dataset != NULL)
         {
           printf ("open_wall_s %.3f\n", g_get_monotonic_time () / 1e6 - t0);
-          printf ("open_cpu_s %.3f\n", cpu_seconds () - c0);
-          printf ("rss_open_mb %.1f\n", status_mb ("VmRSS:"));
+          printf ("open_cpu_s %.3f\n", hs_bench_cpu_seconds () - c0);
+          printf ("rss_open_mb %.1f\n", hs_bench_status_mb ("VmRSS:"));
           while (!hs_dataset_is_complete (dataset))
             if (!hs_dataset_load_more (dataset, 256, &error))
               g_clear_pointer (&dataset, hs_dataset_unref);
@@ -83,16 +61,16 @@ main (int argc, char **argv)
       return 1;
     }
   load_wall = g_get_monotonic_time () / 1e6 - t0;
-  load_cpu = cpu_seconds () - c0;
+  load_cpu = hs_bench_cpu_seconds () - c0;
   n_instances = hs_dataset_get_n_instances (dataset);
   printf ("instances %u\n", n_instances);
   printf ("load_wall_s %.3f\n", load_wall);
   printf ("load_cpu_s %.3f\n", load_cpu);
   printf ("rss_before_mb %.1f\n", rss_before);
-  printf ("rss_loaded_mb %.1f\n", status_mb ("VmRSS:"));
+  printf ("rss_loaded_mb %.1f\n", hs_bench_status_mb ("VmRSS:"));
 
   t0 = g_get_monotonic_time () / 1e6;
-  c0 = cpu_seconds ();
+  c0 = hs_bench_cpu_seconds ();
   for (guint i = 0; i < n_instances; i++)
     {
       HsInstance *instance = hs_dataset_get_instance (dataset, i);
@@ -120,7 +98,7 @@ main (int argc, char **argv)
         }
     }
   sub_wall = g_get_monotonic_time () / 1e6 - t0;
-  sub_cpu = cpu_seconds () - c0;
+  sub_cpu = hs_bench_cpu_seconds () - c0;
   printf ("sentences %u\n", n_sentences);
   printf ("regions %u\n", n_regions);
   printf ("masks %u\n", n_masks);
@@ -128,12 +106,12 @@ main (int argc, char **argv)
   printf ("subsets_wall_s %.3f\n", sub_wall);
   printf ("subsets_cpu_s %.3f\n", sub_cpu);
   printf ("subset_counts abnormal=%u one_lung=%u mdrb=%u\n", counts[0], counts[1], counts[2]);
-  printf ("rss_end_mb %.1f\n", status_mb ("VmRSS:"));
-  printf ("rss_peak_mb %.1f\n", status_mb ("VmHWM:"));
+  printf ("rss_end_mb %.1f\n", hs_bench_status_mb ("VmRSS:"));
+  printf ("rss_peak_mb %.1f\n", hs_bench_status_mb ("VmHWM:"));
   t0 = g_get_monotonic_time () / 1e6;
-  c0 = cpu_seconds ();
+  c0 = hs_bench_cpu_seconds ();
   g_clear_pointer (&dataset, hs_dataset_unref);
   printf ("free_wall_s %.3f\n", g_get_monotonic_time () / 1e6 - t0);
-  printf ("free_cpu_s %.3f\n", cpu_seconds () - c0);
+  printf ("free_cpu_s %.3f\n", hs_bench_cpu_seconds () - c0);
   return 0;
 }

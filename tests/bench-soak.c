@@ -40,6 +40,7 @@
 #include "hs-window.h"
 #include "hs-view-state.h"
 #include "hs-canvas.h"
+#include "hs-bench-util.h"
 #include "hs-renderer.h"
 
 typedef enum { STEP_FIRST, STEP_BACK, STEP_AGAIN } StepKind;
@@ -62,16 +63,6 @@ now_ms (void)
   return g_get_monotonic_time () / 1000.0;
 }
 
-static double
-cpu_seconds (void)
-{
-  struct rusage usage;
-
-  getrusage (RUSAGE_SELF, &usage);
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
-         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
 /* The calling (main) thread's CPU time: what a loaded machine does not
  * inflate, unlike the latency. */
 static double
@@ -81,21 +72,6 @@ thread_cpu_ms (void)
 
   clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static double
-rss_mb (void)
-{
-  long pages = 0, resident = 0;
-  FILE *f = fopen ("/proc/self/statm", "r");
-
-  if (f != NULL)
-    {
-      if (fscanf (f, "%ld %ld", &pages, &resident) != 2)
-        resident = 0;
-      fclose (f);
-    }
-  return resident * (double) sysconf (_SC_PAGESIZE) / (1024.0 * 1024.0);
 }
 
 /* Where the resident memory is, from /proc/self/smaps: the main heap, the
@@ -447,7 +423,7 @@ main (int argc, char **argv)
   g_hash_table_add (seen, GUINT_TO_POINTER (hs_instance_browser_get_selected (hs_window_get_browser (window))));
   g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (window)), "after-paint",
                     G_CALLBACK (count_frame), NULL);
-  rss_start = rss_mb ();
+  rss_start = hs_bench_status_mb ("VmRSS:");
   heap_start = heap_in_use_mb ();
   print_rss_breakdown ("start");
 
@@ -469,7 +445,7 @@ main (int argc, char **argv)
           const char *action;
           guint before = hs_instance_browser_get_selected (hs_window_get_browser (window)), index;
           Row row = { 0 };
-          double start_ms = now_ms (), cpu0 = cpu_seconds ();
+          double start_ms = now_ms (), cpu0 = hs_bench_cpu_seconds ();
           guint frames0 = frames_painted;
 
           /* at either end of the dataset, turn round */
@@ -486,9 +462,9 @@ main (int argc, char **argv)
           row.kind = p > 0 ? STEP_BACK : g_hash_table_contains (seen, GUINT_TO_POINTER (index)) ? STEP_AGAIN : STEP_FIRST;
           g_hash_table_add (seen, GUINT_TO_POINTER (index));
           run_for (start_ms + pace - now_ms ());
-          row.cpu_s = cpu_seconds () - cpu0;
+          row.cpu_s = hs_bench_cpu_seconds () - cpu0;
           row.frames = frames_painted - frames0;
-          row.rss_mb = rss_mb ();
+          row.rss_mb = hs_bench_status_mb ("VmRSS:");
           rss_max = MAX (rss_max, row.rss_mb);
           if (s >= warmup)
             {
@@ -502,7 +478,7 @@ main (int argc, char **argv)
         }
       if (s + 1 == warmup)
         {
-          rss_warm = rss_mb ();
+          rss_warm = hs_bench_status_mb ("VmRSS:");
           heap_warm = heap_in_use_mb ();
           print_rss_breakdown ("after warm-up");
         }
@@ -510,7 +486,7 @@ main (int argc, char **argv)
         session_actions (window, state, round++);
     }
   fclose (csv);
-  rss_end = rss_mb ();
+  rss_end = hs_bench_status_mb ("VmRSS:");
   rss_max = MAX (rss_max, rss_end);
   print_rss_breakdown ("end");
   if (warmup == 0)
@@ -557,13 +533,13 @@ main (int argc, char **argv)
     {
       /* What of the end figure is the allocator holding freed memory. */
       struct mallinfo2 info = mallinfo2 ();
-      double before = rss_mb ();
+      double before = hs_bench_status_mb ("VmRSS:");
 
       malloc_trim (0);
       g_print ("heap in use (malloc, all arenas): start %.1f MB · after warm-up %.1f MB\n", heap_start, heap_warm);
       g_print ("allocator at the end: %.1f MB in use, %.1f MB free but held (main arena), %.1f MB mmapped; "
                "RSS %.1f MB → %.1f MB after malloc_trim\n",
-               info.uordblks / 1048576.0, info.fordblks / 1048576.0, info.hblkhd / 1048576.0, before, rss_mb ());
+               info.uordblks / 1048576.0, info.fordblks / 1048576.0, info.hblkhd / 1048576.0, before, hs_bench_status_mb ("VmRSS:"));
     }
     g_print ("per-step CSV: %s\n", csv_path);
   }

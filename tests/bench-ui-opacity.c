@@ -23,6 +23,7 @@
 #include <heatscope/heatscope.h>
 
 #include "hs-canvas.h"
+#include "hs-bench-util.h"
 #include "hs-gl-texture.h"
 
 #define IMAGE_W 3000
@@ -45,15 +46,6 @@ struct Drag {
   gboolean     done;
 };
 
-static double
-cpu_seconds (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static gboolean
 on_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
 {
@@ -63,7 +55,7 @@ on_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
   if (d->frame == WARMUP_FRAMES)
     {
       d->start_us = now;
-      d->start_cpu = cpu_seconds ();
+      d->start_cpu = hs_bench_cpu_seconds ();
     }
   else if (d->frame > WARMUP_FRAMES)
     {
@@ -72,7 +64,7 @@ on_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
       d->worst_us = MAX (d->worst_us, dt);
     }
   d->last_us = now;
-  d->last_cpu = cpu_seconds ();
+  d->last_cpu = hs_bench_cpu_seconds ();
   if (d->frame >= WARMUP_FRAMES + FRAMES)
     {
       d->done = TRUE;

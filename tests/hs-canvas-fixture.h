@@ -115,6 +115,12 @@ fixture_clear (Fixture *f)
   g_clear_pointer (&f->dir, g_free);
 }
 
+static inline gboolean
+fixture_is_laid_out (gpointer child)
+{
+  return gtk_widget_get_mapped (child) && gtk_widget_get_width (child) > 1;
+}
+
 /* Presents `child` in a plain window of w × h and waits until it is drawn. */
 static inline GtkWidget *
 fixture_present (GtkWidget *child, int w, int h)
@@ -126,29 +132,31 @@ fixture_present (GtkWidget *child, int w, int h)
   gtk_window_set_default_size (GTK_WINDOW (window), w, h);
   gtk_window_set_child (GTK_WINDOW (window), child);
   gtk_window_present (GTK_WINDOW (window));
-  while (!gtk_widget_get_mapped (child) || gtk_widget_get_width (child) <= 1)
-    g_main_context_iteration (NULL, TRUE);
+  hs_ui_wait_until (fixture_is_laid_out, child);
   return window;
+}
+
+/* Condition for hs_ui_wait_for: `*end` (monotonic µs) has passed and
+ * nothing is pending. */
+static inline gboolean
+fixture_is_quiet_after (gpointer end)
+{
+  return g_get_monotonic_time () >= *(gint64 *) end && !g_main_context_pending (NULL);
 }
 
 /* Runs the main loop until nothing is pending, and at least `ms` so that
  * GTK's own short timers (layout, frame clock) due within that time fire:
  * the minimum is not a guess at how long work takes (what a test waits for
  * that runs in a worker, it waits for by condition, e.g. hs_canvas_get_busy).
- * A main loop still busy after 120 s is a hang: the test fails (it used to
- * stop waiting silently after 2 s and carry on). */
+ * A main loop still busy after HS_UI_HANG_SECONDS is a hang: the test fails
+ * (it used to stop waiting silently after 2 s and carry on). */
 static inline void
 fixture_settle (guint ms)
 {
   gint64 end = g_get_monotonic_time () + ms * 1000;
 
-  while (g_get_monotonic_time () < end || g_main_context_pending (NULL))
-    {
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (1000);
-      if (g_get_monotonic_time () > end + 120 * G_USEC_PER_SEC)
-        g_error ("UI test: the main loop is still busy after 120 s (hung?)");
-    }
+  hs_ui_wait_for (fixture_is_quiet_after, &end,
+                  "the main loop is still busy after " G_STRINGIFY (HS_UI_HANG_SECONDS) " s (hung?)");
 }
 
 /* Pixel (x, y) of an ARGB32/RGB24 surface as 0..255 r, g, b. */

@@ -91,18 +91,11 @@ static GtkWidget *
 open_results (HsWindow *window, const char *sort, const char *perturbation, const char *model,
               int width, int height)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();   /* owned by GTK */
-  HsResultsWindow *results = NULL;
+  HsResultsWindow *results;
   gboolean descending = sort[0] == '-';
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "results", NULL);
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels) && results == NULL; i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (HS_IS_RESULTS_WINDOW (item))
-        results = HS_RESULTS_WINDOW (item);
-    }
+  results = hs_ui_find_toplevel (HS_TYPE_RESULTS_WINDOW);
   if (results == NULL)
     return NULL;
   gtk_window_set_default_size (GTK_WINDOW (results), width, height);

@@ -193,6 +193,38 @@ hs_test_count_mask_pixels (HsDataset *dataset, const HsRegion *region)
 }
 
 char *
+hs_test_make_demo (const char *dir, const char *name, guint n, guint size, const char *maps)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *count = g_strdup_printf ("%u", n);
+  g_autofree char *side = g_strdup_printf ("%u", size);
+  g_autofree char *maps_arg = g_strdup_printf ("--maps=%s", maps);
+  char *path = g_build_filename (dir, name, NULL);
+  const char *args[] = { "-n", count, "--size", side, maps_arg, path, NULL };
+
+  g_assert_cmpint (hs_test_run_cli ("demo", args, &out, &err), ==, 0);
+  return path;
+}
+
+guint
+hs_test_count_maps (const char *dataset_path, const char *model)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = hs_dataset_load (dataset_path, &error);
+  guint n = 0;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < hs_dataset_get_n_instances (dataset); i++)
+    {
+      HsInstance *instance = hs_dataset_get_instance (dataset, i);
+
+      for (guint m = 0; m < instance->maps->len; m++)
+        n += g_strcmp0 (((HsMapRef *) g_ptr_array_index (instance->maps, m))->model, model) == 0;
+    }
+  return n;
+}
+
+char *
 hs_test_bad_inputs_dir (void)
 {
   g_autofree char *dir = g_build_filename (hs_test_source_dir (), "tests", "bad-inputs", NULL);

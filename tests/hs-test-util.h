@@ -32,6 +32,12 @@ int         hs_test_run_cli        (const char *command, const char * const *arg
 void        hs_test_write_file     (const char *dir, const char *name, const char *text);
 /* Non-zero pixels of a region's mask (asserting it loads as 8-bit grey). */
 guint64     hs_test_count_mask_pixels (HsDataset *dataset, const HsRegion *region);
+/* Writes `heatscope-cli demo`'s phantom dataset of `n` images of `size`²
+ * with maps `maps` (none, models, simulated) at DIR/NAME; returns the path. */
+char       *hs_test_make_demo      (const char *dir, const char *name, guint n, guint size,
+                                    const char *maps);
+/* Maps of `model` in the dataset at `dataset_path` (asserting it loads). */
+guint       hs_test_count_maps     (const char *dataset_path, const char *model);
 
 /* Kill tests (hs-stop-point.h): a writer started with HS_TEST_STOP_AT stops
  * itself at the chosen point and the test kills it there, by construction.

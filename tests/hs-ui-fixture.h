@@ -57,29 +57,6 @@ hs_ui_skip_without_display (void)
   return FALSE;
 }
 
-/* An upper bound on a hang, never a speed requirement: what the UI tests
- * wait for takes well under a second on a quiet machine and a few seconds
- * under the sanitizers with both cores busy. */
-#define HS_UI_HANG_SECONDS 120
-
-/* Runs the main loop until cond(data) holds (checked between iterations;
- * the 1 ms sleep only spares the CPU while a worker thread computes); fails
- * after HS_UI_HANG_SECONDS so a broken build cannot hang the suite (a guard,
- * not a timing assertion). */
-G_GNUC_UNUSED static void
-hs_ui_wait_until (gboolean (*cond) (gpointer), gpointer data)
-{
-  gint64 end = g_get_monotonic_time () + HS_UI_HANG_SECONDS * G_USEC_PER_SEC;
-
-  while (!cond (data))
-    {
-      g_main_context_iteration (NULL, FALSE);
-      if (g_get_monotonic_time () > end)
-        g_error ("UI test: condition not reached within %d s (hung?)", HS_UI_HANG_SECONDS);
-      g_usleep (1000);
-    }
-}
-
 /* Conditions for hs_ui_wait_until. */
 G_GNUC_UNUSED static gboolean
 hs_ui_is_mapped (gpointer widget)
@@ -157,13 +134,13 @@ hs_ui_browser_idle (gpointer browser)
   return !hs_instance_browser_get_busy (browser);
 }
 
-/* The window's last reference is ours, so finalizing proves nothing leaks it. */
+/* The window's last reference is ours, so finalizing proves nothing leaks it
+ * (hs_ui_assert_finalized runs the main loop for as long as that takes). */
 G_GNUC_UNUSED static void
 hs_ui_destroy_window (HsWindow *window)
 {
   g_object_ref (window);
   gtk_window_destroy (GTK_WINDOW (window));
-  hs_ui_settle ();
   hs_ui_assert_finalized (window);
 }
 

@@ -7,10 +7,49 @@
  * whether it is depends on how fast the machine painted.  So every render a
  * test compares is taken after a frame that was painted after the call:
  * queue a redraw, wait for that frame's "after-paint", then snapshot.
+ *
+ * Header-only and free of the test library, so benchmarks and
+ * tools/screenshots' driver use it too.
  */
 #pragma once
 
 #include <gtk/gtk.h>
+
+/* An upper bound on a hang, never a speed requirement: what the UI tests
+ * wait for takes well under a second on a quiet machine and a few seconds
+ * under the sanitizers with both cores busy. */
+#define HS_UI_HANG_SECONDS 120
+
+/* Runs the main loop until cond(data) holds (checked between iterations;
+ * the 1 ms sleep only spares the CPU while a worker thread computes); after
+ * HS_UI_HANG_SECONDS fails with "UI test: <hang>" so a broken build cannot
+ * hang the suite (a guard, not a timing assertion). */
+static inline void
+hs_ui_wait_for (gboolean (*cond) (gpointer), gpointer data, const char *hang)
+{
+  gint64 end = g_get_monotonic_time () + HS_UI_HANG_SECONDS * G_USEC_PER_SEC;
+
+  while (!cond (data))
+    {
+      g_main_context_iteration (NULL, FALSE);
+      if (g_get_monotonic_time () > end)
+        g_error ("UI test: %s", hang);
+      g_usleep (1000);
+    }
+}
+
+/* hs_ui_wait_for with the message most waits need. */
+static inline void
+hs_ui_wait_until (gboolean (*cond) (gpointer), gpointer data)
+{
+  hs_ui_wait_for (cond, data, "condition not reached within " G_STRINGIFY (HS_UI_HANG_SECONDS) " s (hung?)");
+}
+
+static inline gboolean
+hs_ui_wait_is_set (gpointer flag)
+{
+  return *(gboolean *) flag;
+}
 
 static inline void
 hs_ui_paint_set_flag (GdkFrameClock *clock, gpointer flag)
@@ -19,28 +58,45 @@ hs_ui_paint_set_flag (GdkFrameClock *clock, gpointer flag)
 }
 
 /* Waits until `widget`'s frame clock has painted a frame begun after this
- * call (the 120 s bound is a hang guard, not a speed requirement). */
+ * call. */
 static inline void
 hs_ui_paint_now (GtkWidget *widget)
 {
   GdkFrameClock *clock;
   gboolean painted = FALSE;
   gulong handler;
-  gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
 
   if (!gtk_widget_get_mapped (widget))
     g_error ("UI test: rendering a %s that is not mapped", G_OBJECT_TYPE_NAME (widget));
   clock = gtk_widget_get_frame_clock (widget);
   handler = g_signal_connect (clock, "after-paint", G_CALLBACK (hs_ui_paint_set_flag), &painted);
   gtk_widget_queue_draw (widget);
-  while (!painted)
-    {
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (1000);
-      if (g_get_monotonic_time () > end)
-        g_error ("UI test: no frame painted within 120 s (hung?)");
-    }
+  hs_ui_wait_for (hs_ui_wait_is_set, &painted,
+                  "no frame painted within " G_STRINGIFY (HS_UI_HANG_SECONDS) " s (hung?)");
   g_signal_handler_disconnect (clock, handler);
+}
+
+typedef struct {
+  GtkWidget     *widget;
+  int            width, height;
+  GskRenderNode *node;
+} HsUiPaint;
+
+/* Condition for hs_ui_wait_for: a frame painted now drew something. */
+static inline gboolean
+hs_ui_paint_drew (gpointer data)
+{
+  HsUiPaint *paint = data;
+  GdkPaintable *paintable;
+  GtkSnapshot *snapshot;
+
+  hs_ui_paint_now (paint->widget);
+  paintable = gtk_widget_paintable_new (paint->widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, paint->width, paint->height);
+  paint->node = gtk_snapshot_free_to_node (snapshot);
+  g_object_unref (paintable);
+  return paint->node != NULL;
 }
 
 /* The render node of `widget` at its size, from a frame painted after this
@@ -49,24 +105,12 @@ hs_ui_paint_now (GtkWidget *widget)
 static inline GskRenderNode *
 hs_ui_paint_node (GtkWidget *widget, int width, int height)
 {
-  GskRenderNode *node = NULL;
-  gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  HsUiPaint paint = { widget, width, height, NULL };
+  g_autofree char *hang = g_strdup_printf ("a %s drew nothing within %d s", G_OBJECT_TYPE_NAME (widget),
+                                           HS_UI_HANG_SECONDS);
 
-  while (node == NULL)
-    {
-      GdkPaintable *paintable;
-      GtkSnapshot *snapshot;
-
-      if (g_get_monotonic_time () > end)
-        g_error ("UI test: a %s drew nothing within 120 s", G_OBJECT_TYPE_NAME (widget));
-      hs_ui_paint_now (widget);
-      paintable = gtk_widget_paintable_new (widget);
-      snapshot = gtk_snapshot_new ();
-      gdk_paintable_snapshot (paintable, snapshot, width, height);
-      node = gtk_snapshot_free_to_node (snapshot);
-      g_object_unref (paintable);
-    }
-  return node;
+  hs_ui_wait_for (hs_ui_paint_drew, &paint, hang);
+  return paint.node;
 }
 
 static inline gboolean
@@ -79,22 +123,33 @@ hs_ui_wait_is_null (gpointer pointer)
  * Workers and idle callbacks may still hold a reference for a while after a
  * window is destroyed (a decode, a live map); they let go as the main loop
  * runs, however slowly the machine gets there.  An object still alive after
- * 120 s is leaked, and the test fails saying so. */
+ * HS_UI_HANG_SECONDS is leaked, and the test fails saying so. */
 static inline void
 hs_ui_assert_finalized (gpointer object)
 {
   gpointer weak = object;
-  const char *type = G_OBJECT_TYPE_NAME (object);
-  gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  g_autofree char *hang = g_strdup_printf ("a %s is still referenced %d s after its last known owner "
+                                           "let go (leaked?)", G_OBJECT_TYPE_NAME (object),
+                                           HS_UI_HANG_SECONDS);
 
   g_object_add_weak_pointer (G_OBJECT (object), &weak);
   g_object_unref (object);
-  while (!hs_ui_wait_is_null (&weak))
+  hs_ui_wait_for (hs_ui_wait_is_null, &weak, hang);
+}
+
+/* The first toplevel window of `type` (e.g. the results table an action just
+ * opened), or NULL. */
+static inline gpointer
+hs_ui_find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* owned by GTK */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
     {
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (1000);
-      if (g_get_monotonic_time () > end)
-        g_error ("UI test: a %s is still referenced 120 s after its last known owner let go (leaked?)",
-                 type);
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type))
+        return window;
     }
+  return NULL;
 }

@@ -9,21 +9,6 @@
 #include <string.h>
 #include <sys/wait.h>
 
-/* A demo dataset of `n` 256² phantoms at DIR/NAME, with the built-in models'
- * precomputed maps or none. */
-static char *
-make_demo (const char *dir, const char *name, guint n, gboolean maps)
-{
-  g_autofree char *out = NULL, *err = NULL;
-  g_autofree char *count = g_strdup_printf ("%u", n);
-  char *path = g_build_filename (dir, name, NULL);
-  const char *args[] = { "-n", count, "--size", "256", maps ? "--maps=models" : "--maps=none",
-                         path, NULL };
-
-  g_assert_cmpint (hs_test_run_cli ("demo", args, &out, &err), ==, 0);
-  return path;
-}
-
 /* Runs `heatscope-cli attend ARGS` and asserts its exit status. */
 static void
 attend (const char * const *args, int expected, char **out, char **err)
@@ -68,24 +53,6 @@ assert_valid (const char *dataset)
 }
 
 static guint
-count_maps (const char *dataset_path, const char *model)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HsDataset) dataset = hs_dataset_load (dataset_path, &error);
-  guint n = 0;
-
-  g_assert_no_error (error);
-  for (guint i = 0; i < hs_dataset_get_n_instances (dataset); i++)
-    {
-      HsInstance *instance = hs_dataset_get_instance (dataset, i);
-
-      for (guint m = 0; m < instance->maps->len; m++)
-        n += g_strcmp0 (((HsMapRef *) g_ptr_array_index (instance->maps, m))->model, model) == 0;
-    }
-  return n;
-}
-
-static guint
 count_lines (const char *text)
 {
   guint n = 0;
@@ -108,14 +75,14 @@ static void
 test_demo_equals_precomputed (void)
 {
   g_autofree char *tmp = hs_test_make_tmpdir ();
-  g_autofree char *ref = make_demo (tmp, "ref", 8, TRUE);
-  g_autofree char *bare = make_demo (tmp, "bare", 8, FALSE);
+  g_autofree char *ref = hs_test_make_demo (tmp, "ref", 8, 256, "models");
+  g_autofree char *bare = hs_test_make_demo (tmp, "bare", 8, 256, "none");
   const char *models[] = { "grounded", "blind", "noattn" };
   g_autofree char *ref_rows = NULL, *bare_rows = NULL;
   g_auto(GStrv) ref_lines = NULL, bare_lines = NULL;
   guint n_metrics, n_compared = 0;
 
-  g_assert_cmpuint (count_maps (bare, "grounded"), ==, 0);
+  g_assert_cmpuint (hs_test_count_maps (bare, "grounded"), ==, 0);
   for (guint m = 0; m < G_N_ELEMENTS (models); m++)
     {
       g_autofree char *out = NULL;
@@ -172,7 +139,7 @@ test_demo_equals_precomputed (void)
   {
     g_autofree char *out = NULL;
     g_autofree char *expected = g_strdup_printf ("grounded: 0 maps computed, %u skipped",
-                                                 count_maps (bare, "grounded"));
+                                                 hs_test_count_maps (bare, "grounded"));
     const char *args[] = { bare, "--model", "grounded", "--tokens", "--perturb", "swap-left-right", NULL };
 
     attend (args, 0, &out, NULL);
@@ -253,7 +220,7 @@ test_kill_resume (void)
   g_autofree char *expected = NULL;
 
   g_assert_cmpint (g_mkdir (whole_dir, 0755), ==, 0);
-  whole = make_demo (whole_dir, "bare", 5, FALSE);
+  whole = hs_test_make_demo (whole_dir, "bare", 5, 256, "none");
   {
     const char *args[] = { whole, "--model", "grounded", "--perturb", "swap-left-right",
                            "--batch", "4", NULL };
@@ -269,7 +236,7 @@ test_kill_resume (void)
       GPid pid;
 
       g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
-      ds = make_demo (dir, "bare", 5, FALSE);
+      ds = hs_test_make_demo (dir, "bare", 5, 256, "none");
       {
         const char *argv[] = { hs_test_cli (), "attend", ds, "--model", "grounded", "--perturb",
                                "swap-left-right", "--batch", "4", NULL };
@@ -278,7 +245,7 @@ test_kill_resume (void)
       hs_test_kill_stopped (pid);
       /* Killed: a valid dataset with the maps recorded so far. */
       assert_valid (ds);
-      recorded = count_maps (ds, "grounded");
+      recorded = hs_test_count_maps (ds, "grounded");
       if (p > 0)
         g_assert_cmpuint (recorded, >=, 4);   /* the first batch at least */
       {
@@ -294,7 +261,7 @@ test_kill_resume (void)
       assert_valid (ds);
       rows = metrics (ds, "--perturb", "swap-left-right", NULL, NULL);
       g_assert_cmpstr (rows, ==, expected);
-      g_assert_cmpuint (count_maps (ds, "grounded"), ==, count_maps (whole, "grounded"));
+      g_assert_cmpuint (hs_test_count_maps (ds, "grounded"), ==, hs_test_count_maps (whole, "grounded"));
     }
 }
 
@@ -305,7 +272,7 @@ test_concurrent_shards (void)
 {
   g_autofree char *tmp = hs_test_make_tmpdir ();
   g_autofree char *log = g_build_filename (tmp, "log", NULL);
-  g_autofree char *ref = make_demo (tmp, "ref", 6, TRUE);
+  g_autofree char *ref = hs_test_make_demo (tmp, "ref", 6, 256, "models");
   g_autofree char *expected = metrics (ref, "--model", "grounded", NULL, NULL);
 
   /* (a) Shard 1 has written its first map and recorded nothing when shard 2
@@ -317,7 +284,7 @@ test_concurrent_shards (void)
     GPid pid;
 
     g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
-    ds = make_demo (dir, "bare", 6, FALSE);
+    ds = hs_test_make_demo (dir, "bare", 6, 256, "none");
     {
       const char *argv[] = { hs_test_cli (), "attend", ds, "--shard", "1/2", "--tokens", NULL };
       pid = hs_test_spawn_logged (argv, NULL, NULL, "attend-map-written:1", log);
@@ -341,7 +308,7 @@ test_concurrent_shards (void)
     GPid pid1, pid2;
 
     g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
-    ds = make_demo (dir, "bare", 6, FALSE);
+    ds = hs_test_make_demo (dir, "bare", 6, 256, "none");
     {
       const char *argv[] = { hs_test_cli (), "attend", ds, "--shard", "1/2", "--tokens", NULL };
       pid1 = hs_test_spawn_logged (argv, NULL, NULL, "dataset-locked@bare:1", log);
@@ -414,7 +381,7 @@ test_exec_backend (void)
       HsInstance *bad;
 
       g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
-      ds = make_demo (dir, "ds", 4, FALSE);
+      ds = hs_test_make_demo (dir, "ds", 4, 256, "none");
       dataset = hs_dataset_load (ds, &error);
       g_assert_no_error (error);
       bad = hs_dataset_get_instance (dataset, 2);
@@ -469,7 +436,7 @@ test_exec_backend (void)
       }
       /* The rest is there and scored. */
       g_assert_cmpuint (count_lines (rows), ==, 1 + n_queries - n_bad);
-      g_assert_cmpuint (count_maps (ds, "ext"), ==, n_queries - n_bad);
+      g_assert_cmpuint (hs_test_count_maps (ds, "ext"), ==, n_queries - n_bad);
       if (strcmp (cases[c].mode, "error") == 0)
         {
           /* A second run retries only the failed ones. */
@@ -503,7 +470,7 @@ test_perturbations_scored (void)
   const char *text[] = { "swap-left-right", "shuffle-in-report", "random-sentence",
                          "synthetic-swapped-condition" };
   g_autofree char *tmp = hs_test_make_tmpdir ();
-  g_autofree char *ds = make_demo (tmp, "ds", 6, FALSE);
+  g_autofree char *ds = hs_test_make_demo (tmp, "ds", 6, 256, "none");
 
   /* Without perturbed maps, metrics --perturb says which prompt is missing
    * and leaves the deltas empty: never a silent 0. */
@@ -575,8 +542,8 @@ static void
 test_model_changed (void)
 {
   g_autofree char *tmp = hs_test_make_tmpdir ();
-  g_autofree char *ref = make_demo (tmp, "ref", 4, TRUE);
-  g_autofree char *ds = make_demo (tmp, "ds", 4, FALSE);
+  g_autofree char *ref = hs_test_make_demo (tmp, "ref", 4, 256, "models");
+  g_autofree char *ds = hs_test_make_demo (tmp, "ds", 4, 256, "none");
   g_autofree char *blind = g_build_filename (hs_test_source_dir (), "data", "models",
                                              "blind.safetensors", NULL);
   g_autofree char *err = NULL, *out = NULL, *rows = NULL, *blind_rows = NULL, *renamed = NULL;
@@ -632,7 +599,7 @@ test_usage (void)
     { { "DS", "--model", "grounded", "--backend-exec", "x", "--name", "n", NULL }, "exclude each other" },
   };
   g_autofree char *tmp = hs_test_make_tmpdir ();
-  g_autofree char *ds = make_demo (tmp, "ds", 1, FALSE);
+  g_autofree char *ds = hs_test_make_demo (tmp, "ds", 1, 256, "none");
 
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
@@ -644,7 +611,7 @@ test_usage (void)
       attend (args, 2, NULL, &err);
       assert_contains (err, cases[c].message);
     }
-  g_assert_cmpuint (count_maps (ds, "grounded"), ==, 0);
+  g_assert_cmpuint (hs_test_count_maps (ds, "grounded"), ==, 0);
 }
 
 int

@@ -17,11 +17,8 @@ static char *
 make_folder (void)
 {
   char *dir = hs_test_make_tmpdir ();
-  g_autofree char *ds = g_build_filename (dir, "ds", NULL);
-  const char *args[] = { "-n", "3", "--size", "128", "--maps", "simulated", ds, NULL };
-  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *ds = hs_test_make_demo (dir, "ds", 3, 128, "simulated");
 
-  g_assert_cmpint (hs_test_run_cli ("demo", args, &out, &err), ==, 0);
   return dir;
 }
 

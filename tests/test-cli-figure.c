@@ -14,13 +14,8 @@ static char *
 make_demo (void)
 {
   g_autofree char *dir = hs_test_make_tmpdir ();
-  const char *args[] = { "-n", "2", "--size", "128", "--maps", "simulated", NULL, NULL };
-  g_autofree char *out = NULL, *err = NULL;
-  char *path = g_build_filename (dir, "demo", NULL);
 
-  args[6] = path;
-  g_assert_cmpint (hs_test_run_cli ("demo", args, &out, &err), ==, 0);
-  return path;
+  return hs_test_make_demo (dir, "demo", 2, 128, "simulated");
 }
 
 static const char *

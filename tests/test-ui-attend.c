@@ -5,19 +5,6 @@
 #include "hs-attend-dialog.h"
 #include "hs-ui-fixture.h"
 
-/* A demo dataset of `n` 256² phantoms without maps at DIR/NAME. */
-static char *
-make_bare_demo (const char *dir, const char *name, guint n)
-{
-  g_autofree char *out = NULL, *err = NULL;
-  g_autofree char *count = g_strdup_printf ("%u", n);
-  char *path = g_build_filename (dir, name, NULL);
-  const char *args[] = { "-n", count, "--size", "256", "--maps=none", path, NULL };
-
-  g_assert_cmpint (hs_test_run_cli ("demo", args, &out, &err), ==, 0);
-  return path;
-}
-
 static char *
 run_cli (const char *command, const char * const *args)
 {
@@ -36,24 +23,6 @@ metrics_csv (const char *dataset, const char *model)
 {
   const char *args[] = { dataset, "--model", model, NULL };
   return run_cli ("metrics", args);
-}
-
-static guint
-count_maps (const char *dataset_path, const char *model)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HsDataset) dataset = hs_dataset_load (dataset_path, &error);
-  guint n = 0;
-
-  g_assert_no_error (error);
-  for (guint i = 0; i < hs_dataset_get_n_instances (dataset); i++)
-    {
-      HsInstance *instance = hs_dataset_get_instance (dataset, i);
-
-      for (guint m = 0; m < instance->maps->len; m++)
-        n += g_strcmp0 (((HsMapRef *) g_ptr_array_index (instance->maps, m))->model, model) == 0;
-    }
-  return n;
 }
 
 static gboolean
@@ -103,8 +72,8 @@ test_compute_equals_cli (void)
   if (hs_ui_skip_without_display ())
     return;
   tmp = hs_test_make_tmpdir ();
-  app_ds = make_bare_demo (tmp, "app", 5);
-  cli_ds = make_bare_demo (tmp, "cli", 5);
+  app_ds = hs_test_make_demo (tmp, "app", 5, 256, "none");
+  cli_ds = hs_test_make_demo (tmp, "cli", 5, 256, "none");
   {
     const char *args[] = { cli_ds, "--model", "grounded", NULL };
     g_free (run_cli ("attend", args));
@@ -150,8 +119,8 @@ test_compute_equals_cli (void)
   g_assert_cmpuint (counts->computed, ==, counts->total);
   g_assert_cmpuint (counts->skipped, ==, 0);
   g_assert_cmpuint (counts->failed, ==, 0);
-  g_assert_cmpuint (count_maps (app_ds, "grounded"), ==, counts->total);
-  g_assert_cmpuint (count_maps (cli_ds, "grounded"), ==, counts->total);
+  g_assert_cmpuint (hs_test_count_maps (app_ds, "grounded"), ==, counts->total);
+  g_assert_cmpuint (hs_test_count_maps (cli_ds, "grounded"), ==, counts->total);
   {
     g_autofree char *progress = hs_attend_job_dup_progress_text (job);
     g_autofree char *expected = g_strdup_printf ("%u / %u maps", counts->total, counts->total);
@@ -211,8 +180,8 @@ test_cancel_resume (void)
       return;
     }
   tmp = hs_test_make_tmpdir ();
-  app_ds = make_bare_demo (tmp, "app", 4);
-  cli_ds = make_bare_demo (tmp, "cli", 4);
+  app_ds = hs_test_make_demo (tmp, "app", 4, 256, "none");
+  cli_ds = hs_test_make_demo (tmp, "cli", 4, 256, "none");
   hs_test_write_file (tmp, "backend.py", hang_once_py);
   script = g_build_filename (tmp, "backend.py", NULL);
   marker = g_build_filename (tmp, "hang-once", NULL);
@@ -244,7 +213,7 @@ test_cancel_resume (void)
     const char *args[] = { app_ds, NULL };
     g_free (run_cli ("validate", args));
   }
-  g_assert_cmpuint (count_maps (app_ds, "ext"), ==, 4);
+  g_assert_cmpuint (hs_test_count_maps (app_ds, "ext"), ==, 4);
 
   g_remove (marker);   /* the backend answers everything now */
   hs_window_set_attend_cancel_after (window, 0);
@@ -262,7 +231,7 @@ test_cancel_resume (void)
                                                  total - 4);
     g_assert_nonnull (strstr (hs_window_get_attend_status (window), expected));
   }
-  g_assert_cmpuint (count_maps (app_ds, "ext"), ==, total);
+  g_assert_cmpuint (hs_test_count_maps (app_ds, "ext"), ==, total);
   app_rows = metrics_csv (app_ds, "ext");
   cli_rows = metrics_csv (cli_ds, "ext");
   g_assert_cmpstr (app_rows, ==, cli_rows);
@@ -303,7 +272,7 @@ test_backend_failure (void)
       return;
     }
   tmp = hs_test_make_tmpdir ();
-  ds = make_bare_demo (tmp, "ext", 3);
+  ds = hs_test_make_demo (tmp, "ext", 3, 256, "none");
   hs_test_write_file (tmp, "backend.py", backend_py);
   script = g_build_filename (tmp, "backend.py", NULL);
   command = g_strdup_printf ("/usr/bin/python3 %s phantom-000002.png", script);
@@ -354,7 +323,7 @@ test_backend_failure (void)
       g_assert_nonnull (strstr (line, "phantom-000002.png"));
       g_assert_nonnull (strstr (line, "no such finding"));
     }
-  g_assert_cmpuint (count_maps (ds, "mine"), ==, counts->computed);
+  g_assert_cmpuint (hs_test_count_maps (ds, "mine"), ==, counts->computed);
   g_assert_true (window_has_model (window, "mine"));
   {
     g_autofree char *expected = g_strdup_printf ("%u failed", counts->failed);

@@ -137,17 +137,10 @@ results_complete (gpointer results)
 static HsResultsWindow *
 open_results (HsWindow *window)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();   /* owned by GTK */
-  HsResultsWindow *results = NULL;
+  HsResultsWindow *results;
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.results", NULL));
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels) && results == NULL; i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (HS_IS_RESULTS_WINDOW (item))
-        results = HS_RESULTS_WINDOW (item);
-    }
+  results = hs_ui_find_toplevel (HS_TYPE_RESULTS_WINDOW);
   g_assert_nonnull (results);
   hs_ui_wait_until (results_complete, results);
   return results;

@@ -77,21 +77,6 @@ open_dataset (void)
   return window;
 }
 
-static HsResultsWindow *
-find_results (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();   /* owned by GTK */
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
-
-      if (HS_IS_RESULTS_WINDOW (window))
-        return HS_RESULTS_WINDOW (window);
-    }
-  return NULL;
-}
-
 static gboolean
 model_complete (gpointer data)
 {
@@ -107,7 +92,7 @@ open_results (HsWindow *window)
   HsResultsWindow *results;
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "results", NULL);
-  results = find_results ();
+  results = hs_ui_find_toplevel (HS_TYPE_RESULTS_WINDOW);
   g_assert_nonnull (results);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (results)));
   hs_ui_wait_until (model_complete, results);
