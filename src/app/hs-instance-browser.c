@@ -516,6 +516,32 @@ bind_row (GtkSignalListItemFactory *factory,
   gtk_widget_set_tooltip_text (summary, *text != '\0' ? text : NULL);
 }
 
+static const struct {
+  guint       prop_id;
+  const char *name;
+} filter_names[] = {
+  { PROP_FILTER_ABNORMAL,   "filter-abnormal" },
+  { PROP_FILTER_ONE_LUNG,   "filter-one-lung" },
+  { PROP_FILTER_ANNOTATED,  "filter-annotated" },
+  { PROP_FILTER_MDRB,       "filter-mdrb" },
+  { PROP_FILTER_WRONG_SIDE, "filter-wrong-side" },
+};
+
+/* The flag behind a filter-* property, or NULL for the others. */
+static gboolean *
+filter_field (HsInstanceBrowser *self, guint prop_id)
+{
+  switch (prop_id)
+    {
+    case PROP_FILTER_ABNORMAL:   return &self->filter_abnormal;
+    case PROP_FILTER_ONE_LUNG:   return &self->filter_one_lung;
+    case PROP_FILTER_MDRB:       return &self->filter_mdrb;
+    case PROP_FILTER_ANNOTATED:  return &self->filter_annotated;
+    case PROP_FILTER_WRONG_SIDE: return &self->filter_wrong_side;
+    default:                     return NULL;
+    }
+}
+
 static void
 hs_instance_browser_get_property (GObject    *object,
                                   guint       prop_id,
@@ -523,24 +549,15 @@ hs_instance_browser_get_property (GObject    *object,
                                   GParamSpec *pspec)
 {
   HsInstanceBrowser *self = HS_INSTANCE_BROWSER (object);
+  gboolean *filter = filter_field (self, prop_id);
 
+  if (filter != NULL)
+    {
+      g_value_set_boolean (value, *filter);
+      return;
+    }
   switch (prop_id)
     {
-    case PROP_FILTER_ABNORMAL:
-      g_value_set_boolean (value, self->filter_abnormal);
-      break;
-    case PROP_FILTER_ONE_LUNG:
-      g_value_set_boolean (value, self->filter_one_lung);
-      break;
-    case PROP_FILTER_MDRB:
-      g_value_set_boolean (value, self->filter_mdrb);
-      break;
-    case PROP_FILTER_ANNOTATED:
-      g_value_set_boolean (value, self->filter_annotated);
-      break;
-    case PROP_FILTER_WRONG_SIDE:
-      g_value_set_boolean (value, self->filter_wrong_side);
-      break;
     case PROP_BUSY:
       g_value_set_boolean (value, self->busy);
       break;
@@ -559,26 +576,10 @@ hs_instance_browser_set_property (GObject      *object,
                                   GParamSpec   *pspec)
 {
   HsInstanceBrowser *self = HS_INSTANCE_BROWSER (object);
-  gboolean *field;
+  gboolean *field = filter_field (self, prop_id);
 
-  switch (prop_id)
+  if (field == NULL)
     {
-    case PROP_FILTER_ABNORMAL:
-      field = &self->filter_abnormal;
-      break;
-    case PROP_FILTER_ONE_LUNG:
-      field = &self->filter_one_lung;
-      break;
-    case PROP_FILTER_MDRB:
-      field = &self->filter_mdrb;
-      break;
-    case PROP_FILTER_ANNOTATED:
-      field = &self->filter_annotated;
-      break;
-    case PROP_FILTER_WRONG_SIDE:
-      field = &self->filter_wrong_side;
-      break;
-    default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       return;
     }
@@ -638,21 +639,10 @@ hs_instance_browser_class_init (HsInstanceBrowserClass *klass)
   object_class->get_property = hs_instance_browser_get_property;
   object_class->set_property = hs_instance_browser_set_property;
 
-  properties[PROP_FILTER_ABNORMAL] =
-    g_param_spec_boolean ("filter-abnormal", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_FILTER_ONE_LUNG] =
-    g_param_spec_boolean ("filter-one-lung", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_FILTER_ANNOTATED] =
-    g_param_spec_boolean ("filter-annotated", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_FILTER_MDRB] =
-    g_param_spec_boolean ("filter-mdrb", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_FILTER_WRONG_SIDE] =
-    g_param_spec_boolean ("filter-wrong-side", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  for (guint i = 0; i < G_N_ELEMENTS (filter_names); i++)
+    properties[filter_names[i].prop_id] =
+      g_param_spec_boolean (filter_names[i].name, NULL, NULL, FALSE,
+                            G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_LOADING] =

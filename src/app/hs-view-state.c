@@ -10,7 +10,7 @@ struct _HsViewState
   GObject parent_instance;
 
   double   opacity;
-  char    *colormap;
+  int      colormap;     /* index in colormaps[] */
   int      scale_mode;   /* HsScaleMode */
   double   scale_min, scale_max;
   double   percentile_low, percentile_high;
@@ -101,15 +101,24 @@ change_detail (guint prop_id)
     }
 }
 
+/* Says that property `prop_id` took a new value: its notify, and "changed"
+ * with what the canvas must redo. */
+static void
+changed (HsViewState *self, guint prop_id)
+{
+  const char *detail = change_detail (prop_id);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+  g_signal_emit (self, signals[CHANGED], g_quark_from_static_string (detail), detail);
+}
+
 static void
 set_double (HsViewState *self, double *field, double value, guint prop_id)
 {
   if (!isfinite (value) || *field == value)
     return;
   *field = value;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
-  g_signal_emit (self, signals[CHANGED], g_quark_from_static_string (change_detail (prop_id)),
-                 change_detail (prop_id));
+  changed (self, prop_id);
 }
 
 static void
@@ -119,9 +128,7 @@ set_boolean (HsViewState *self, gboolean *field, gboolean value, guint prop_id)
   if (*field == value)
     return;
   *field = value;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
-  g_signal_emit (self, signals[CHANGED], g_quark_from_static_string (change_detail (prop_id)),
-                 change_detail (prop_id));
+  changed (self, prop_id);
 }
 
 static void
@@ -139,18 +146,7 @@ set_choice (HsViewState *self, int *field, const char * const *names, const char
   if (*field == i)
     return;
   *field = i;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
-  g_signal_emit (self, signals[CHANGED], g_quark_from_static_string (change_detail (prop_id)),
-                 change_detail (prop_id));
-}
-
-static void
-hs_view_state_finalize (GObject *object)
-{
-  HsViewState *self = HS_VIEW_STATE (object);
-
-  g_free (self->colormap);
-  G_OBJECT_CLASS (hs_view_state_parent_class)->finalize (object);
+  changed (self, prop_id);
 }
 
 static void
@@ -161,7 +157,7 @@ hs_view_state_get_property (GObject *object, guint prop_id, GValue *value, GPara
   switch (prop_id)
     {
     case PROP_OPACITY:         g_value_set_double (value, self->opacity); break;
-    case PROP_COLORMAP:        g_value_set_string (value, self->colormap); break;
+    case PROP_COLORMAP:        g_value_set_string (value, colormaps[self->colormap]); break;
     case PROP_SCALE_MODE:      g_value_set_string (value, scale_modes[self->scale_mode]); break;
     case PROP_SCALE_MIN:       g_value_set_double (value, self->scale_min); break;
     case PROP_SCALE_MAX:       g_value_set_double (value, self->scale_max); break;
@@ -195,21 +191,7 @@ hs_view_state_set_property (GObject *object, guint prop_id, const GValue *value,
     {
     case PROP_OPACITY:         set_double (self, &self->opacity, g_value_get_double (value), prop_id); break;
     case PROP_COLORMAP:
-      {
-        const char *name = g_value_get_string (value);
-        if (index_of (colormaps, name) < 0)
-          {
-            g_warning ("HsViewState: unknown colour map “%s”", name ? name : "(null)");
-            break;
-          }
-        if (g_strcmp0 (self->colormap, name) != 0)
-          {
-            g_free (self->colormap);
-            self->colormap = g_strdup (name);
-            g_object_notify_by_pspec (object, pspec);
-            g_signal_emit (self, signals[CHANGED], g_quark_from_static_string ("overlay"), "overlay");
-          }
-      }
+      set_choice (self, &self->colormap, colormaps, g_value_get_string (value), prop_id);
       break;
     case PROP_SCALE_MODE:
       set_choice (self, &self->scale_mode, scale_modes, g_value_get_string (value), prop_id);
@@ -236,8 +218,7 @@ hs_view_state_set_property (GObject *object, guint prop_id, const GValue *value,
         if (mode != self->upsample)
           {
             self->upsample = mode;
-            g_object_notify_by_pspec (object, pspec);
-            g_signal_emit (self, signals[CHANGED], g_quark_from_static_string ("overlay"), "overlay");
+            changed (self, prop_id);
           }
       }
       break;
@@ -262,7 +243,6 @@ hs_view_state_class_init (HsViewStateClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
 
-  object_class->finalize = hs_view_state_finalize;
   object_class->get_property = hs_view_state_get_property;
   object_class->set_property = hs_view_state_set_property;
 
@@ -299,7 +279,7 @@ static void
 hs_view_state_init (HsViewState *self)
 {
   self->opacity = HS_VIEW_STATE_DEFAULT_OPACITY;
-  self->colormap = g_strdup (HS_VIEW_STATE_DEFAULT_COLORMAP);
+  self->colormap = index_of (colormaps, HS_VIEW_STATE_DEFAULT_COLORMAP);
   self->scale_mode = HS_SCALE_MINMAX;
   self->scale_min = 0;
   self->scale_max = 1;
@@ -377,7 +357,7 @@ const char *
 hs_view_state_get_colormap (HsViewState *self)
 {
   g_return_val_if_fail (HS_IS_VIEW_STATE (self), NULL);
-  return self->colormap;
+  return colormaps[self->colormap];
 }
 
 void
@@ -516,7 +496,7 @@ hs_view_state_get_overlay_options (HsViewState *self, HsOverlayOptions *options)
   g_return_if_fail (options != NULL);
 
   hs_overlay_options_init (options);
-  if (!hs_colormap_from_string (self->colormap, &options->colormap))
+  if (!hs_colormap_from_string (colormaps[self->colormap], &options->colormap))
     options->colormap = HS_COLORMAP_JET;
   hs_scale_spec_init (&options->scale);
   options->scale.mode = self->scale_mode;

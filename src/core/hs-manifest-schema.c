@@ -116,6 +116,26 @@ get_string (HsManifestReader *r, HjNode *object, const HsJsonPath *parent,
   return g_strdup (value ? value : "");
 }
 
+/* An optional boolean member into *out.  Returns whether it was there and a
+ * boolean (a member of another type is reported; *bad set). */
+static gboolean
+get_bool (HsManifestReader *r, HjNode *object, const HsJsonPath *parent,
+          const char *key, gboolean *out, gboolean *bad)
+{
+  PATH_KEY (path, parent, key);
+  HjNode *node = hj_member (object, key);
+
+  if (node == NULL)
+    return FALSE;
+  if (!expect (r, node, &path, node_is_bool (node), N_("a boolean")))
+    {
+      *bad = TRUE;
+      return FALSE;
+    }
+  *out = node->v.b;
+  return TRUE;
+}
+
 static char *
 get_path (HsManifestReader *r, HjNode *object, const HsJsonPath *parent,
           const char *key, gboolean required, gboolean *bad)
@@ -972,30 +992,8 @@ hs_manifest_read_instance (HsManifestReader *r, HjNode *node, const HsJsonPath *
         bad = TRUE;
     }
 
-  member = hj_member (object, "abnormal");
-  if (member != NULL)
-    {
-      PATH_KEY (abnormal_path, path, "abnormal");
-
-      if (expect (r, member, &abnormal_path, node_is_bool (member), N_("a boolean")))
-        {
-          instance->abnormal = member->v.b;
-          has_abnormal = TRUE;
-        }
-      else
-        bad = TRUE;
-    }
-
-  member = hj_member (object, "phantom");
-  if (member != NULL)
-    {
-      PATH_KEY (phantom_path, path, "phantom");
-
-      if (expect (r, member, &phantom_path, node_is_bool (member), N_("a boolean")))
-        instance->phantom = member->v.b;
-      else
-        bad = TRUE;
-    }
+  has_abnormal = get_bool (r, object, path, "abnormal", &instance->abnormal, &bad);
+  get_bool (r, object, path, "phantom", &instance->phantom, &bad);
 
   if (!read_labels (r, object, path, "findings", instance->findings))
     bad = TRUE;
