@@ -192,6 +192,31 @@ hs_test_count_mask_pixels (HsDataset *dataset, const HsRegion *region)
   return n;
 }
 
+void
+hs_test_write_png (const char *dir, const char *name, guint w, guint h)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(HsImage) image = hs_image_new (w, h, 1, 8, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (hs_image_save_png (image, path, &error));
+  g_assert_no_error (error);
+}
+
+void
+hs_test_assert_box (const HsRegion *region, guint i, double x1, double y1, double x2, double y2)
+{
+  const HsBox *b;
+
+  g_assert_nonnull (region);
+  g_assert_cmpuint (region->boxes->len, >, i);
+  b = &g_array_index (region->boxes, HsBox, i);
+  g_assert_cmpfloat_with_epsilon (b->x1, x1, 1e-9);
+  g_assert_cmpfloat_with_epsilon (b->y1, y1, 1e-9);
+  g_assert_cmpfloat_with_epsilon (b->x2, x2, 1e-9);
+  g_assert_cmpfloat_with_epsilon (b->y2, y2, 1e-9);
+}
+
 char *
 hs_test_make_demo (const char *dir, const char *name, guint n, guint size, const char *maps)
 {

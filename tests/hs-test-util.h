@@ -32,6 +32,11 @@ int         hs_test_run_cli        (const char *command, const char * const *arg
 void        hs_test_write_file     (const char *dir, const char *name, const char *text);
 /* Non-zero pixels of a region's mask (asserting it loads as 8-bit grey). */
 guint64     hs_test_count_mask_pixels (HsDataset *dataset, const HsRegion *region);
+/* Writes a black 8-bit grey PNG of w × h at DIR/NAME. */
+void        hs_test_write_png      (const char *dir, const char *name, guint w, guint h);
+/* Asserts that box `i` of `region` is (x1, y1)–(x2, y2) within 1e-9. */
+void        hs_test_assert_box     (const HsRegion *region, guint i,
+                                    double x1, double y1, double x2, double y2);
 /* Writes `heatscope-cli demo`'s phantom dataset of `n` images of `size`²
  * with maps `maps` (none, models, simulated) at DIR/NAME; returns the path. */
 char       *hs_test_make_demo      (const char *dir, const char *name, guint n, guint size,

@@ -396,6 +396,25 @@ hs_ui_mask_widgets (GdkTexture *texture, GtkWidget *root, GtkWidget **masked)
   return gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, bytes, (gsize) w * 4);
 }
 
+/* HS_SCREENSHOT_DIR=DIR saves `widget` (a whole window, canvases included)
+ * as DIR/NAME.png: for looking at the view, not for comparing. */
+G_GNUC_UNUSED static void
+hs_ui_save_screenshot (GtkWidget *widget, const char *name)
+{
+  const char *dir = g_getenv ("HS_SCREENSHOT_DIR");
+  g_autofree char *file = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  if (dir == NULL)
+    return;
+  texture = hs_ui_render (widget);
+  file = g_strdup_printf ("%s.png", name);
+  path = g_build_filename (dir, file, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot %s", path);
+}
+
 /* Compares with tests/golden/<name>.png: at most `tolerance` (a fraction)
  * of the pixels may differ (fonts and antialiasing vary slightly between
  * machines).  HS_UPDATE_GOLDEN=1 rewrites the golden file; a missing golden

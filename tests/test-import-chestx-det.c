@@ -8,30 +8,6 @@
 #include "hs-test-util.h"
 
 static void
-write_png (const char *dir, const char *name, guint w, guint h)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autoptr(HsImage) image = hs_image_new (w, h, 1, 8, NULL);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (hs_image_save_png (image, path, &error));
-}
-
-static void
-assert_box (const HsRegion *region, guint i, double x1, double y1, double x2, double y2)
-{
-  const HsBox *b;
-
-  g_assert_nonnull (region);
-  g_assert_cmpuint (region->boxes->len, >, i);
-  b = &g_array_index (region->boxes, HsBox, i);
-  g_assert_cmpfloat_with_epsilon (b->x1, x1, 1e-9);
-  g_assert_cmpfloat_with_epsilon (b->y1, y1, 1e-9);
-  g_assert_cmpfloat_with_epsilon (b->x2, x2, 1e-9);
-  g_assert_cmpfloat_with_epsilon (b->y2, y2, 1e-9);
-}
-
-static void
 run (const char *json_name, gboolean polygons)
 {
   g_autofree char *json = hs_test_shared_path (json_name);
@@ -49,9 +25,9 @@ run (const char *json_name, gboolean polygons)
     g_autofree char *tmp = hs_test_make_tmpdir ();
     out = g_build_filename (tmp, "det", NULL);
   }
-  write_png (images, "36199.png", 1024, 1024);
-  write_png (images, "36302.png", 1024, 1024);
-  write_png (images, "36346.png", 1024, 1024);
+  hs_test_write_png (images, "36199.png", 1024, 1024);
+  hs_test_write_png (images, "36302.png", 1024, 1024);
+  hs_test_write_png (images, "36346.png", 1024, 1024);
   dataset = hs_import ("chestx-det", sources, out, NULL, &summary, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (hs_dataset_get_n_instances (dataset), ==, 3);
@@ -66,7 +42,7 @@ run (const char *json_name, gboolean polygons)
   /* {"file_name": "36302.png", "syms": ["Effusion"], "boxes": [[799, 666, 937, 761]], ...} */
   effusion = hs_dataset_find_instance (dataset, "36302");
   g_assert_true (effusion->abnormal);
-  assert_box (hs_instance_find_region (effusion, "Effusion"), 0, 799, 666, 937, 761);
+  hs_test_assert_box (hs_instance_find_region (effusion, "Effusion"), 0, 799, 666, 937, 761);
   if (polygons)
     {
       HsRegion *region = hs_instance_find_region (effusion, "Effusion");
@@ -98,9 +74,9 @@ run (const char *json_name, gboolean polygons)
   /* {"file_name": "36346.png", "syms": ["Effusion", "Fibrosis", "Consolidation"],
    *  "boxes": [[90, 668, 217, 788], [699, 307, 774, 417], [133, 411, 329, 683]]} */
   three = hs_dataset_find_instance (dataset, "36346");
-  assert_box (hs_instance_find_region (three, "Effusion"), 0, 90, 668, 217, 788);
-  assert_box (hs_instance_find_region (three, "Fibrosis"), 0, 699, 307, 774, 417);
-  assert_box (hs_instance_find_region (three, "Consolidation"), 0, 133, 411, 329, 683);
+  hs_test_assert_box (hs_instance_find_region (three, "Effusion"), 0, 90, 668, 217, 788);
+  hs_test_assert_box (hs_instance_find_region (three, "Fibrosis"), 0, 699, 307, 774, 417);
+  hs_test_assert_box (hs_instance_find_region (three, "Consolidation"), 0, 133, 411, 329, 683);
   g_assert_nonnull (hs_instance_find_sentence (three, "class:Fibrosis"));
   hs_import_summary_clear (&summary);
 }

@@ -24,17 +24,6 @@ static const char fixture_script[] =
   "    w = csv.writer(f); w.writerow(cols); w.writerows(rows)\n";
 
 static void
-assert_box (const HsRegion *region, guint index, double x1, double y1, double x2, double y2)
-{
-  const HsBox *box = &g_array_index (region->boxes, HsBox, index);
-
-  g_assert_cmpfloat_with_epsilon (box->x1, x1, 1e-9);
-  g_assert_cmpfloat_with_epsilon (box->y1, y1, 1e-9);
-  g_assert_cmpfloat_with_epsilon (box->x2, x2, 1e-9);
-  g_assert_cmpfloat_with_epsilon (box->y2, y2, 1e-9);
-}
-
-static void
 test_fixture (void)
 {
   g_autofree char *dir = hs_test_make_tmpdir ();
@@ -80,10 +69,10 @@ test_fixture (void)
   /* boxes in the 400 × 200 DICOM pixels, halved for the 200 × 100 JPEG */
   region = hs_instance_find_region (instance, "Pneumonia");
   g_assert_cmpuint (region->boxes->len, ==, 2);
-  assert_box (region, 0, 110, 50, 150, 80);
-  assert_box (region, 1, 125, 10, 145, 30);
+  hs_test_assert_box (region, 0, 110, 50, 150, 80);
+  hs_test_assert_box (region, 1, 125, 10, 145, 30);
   region = hs_instance_find_region (instance, "Pleural effusion");
-  assert_box (region, 0, 5, 75, 50, 100);
+  hs_test_assert_box (region, 0, 5, 75, 50, 100);
   g_assert_true (hs_dataset_validate (out_dir, &problems));
   hs_import_summary_clear (&summary);
 }

@@ -7,30 +7,6 @@
 #include "hs-test-util.h"
 
 static void
-write_png (const char *dir, const char *name, guint w, guint h)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autoptr(HsImage) image = hs_image_new (w, h, 1, 8, NULL);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (hs_image_save_png (image, path, &error));
-}
-
-static void
-assert_box (const HsRegion *region, guint i, double x1, double y1, double x2, double y2)
-{
-  const HsBox *b;
-
-  g_assert_nonnull (region);
-  g_assert_cmpuint (region->boxes->len, >, i);
-  b = &g_array_index (region->boxes, HsBox, i);
-  g_assert_cmpfloat_with_epsilon (b->x1, x1, 1e-9);
-  g_assert_cmpfloat_with_epsilon (b->y1, y1, 1e-9);
-  g_assert_cmpfloat_with_epsilon (b->x2, x2, 1e-9);
-  g_assert_cmpfloat_with_epsilon (b->y2, y2, 1e-9);
-}
-
-static void
 test_rsna (void)
 {
   g_autofree char *src = hs_test_make_tmpdir ();
@@ -57,8 +33,8 @@ test_rsna (void)
     g_assert_true (g_file_get_contents (dcm_source, &contents, &len, NULL));
     g_assert_true (g_file_set_contents (dst, contents, (gssize) len, NULL));
   }
-  write_png (src, "0004cfab-14fd-4e49-80ba-63a80b6bddd6.png", 1024, 1024);
-  write_png (src, "00704310-78a8-4b38-8475-49f4573b2dbb.png", 512, 512);   /* a downscaled copy */
+  hs_test_write_png (src, "0004cfab-14fd-4e49-80ba-63a80b6bddd6.png", 1024, 1024);
+  hs_test_write_png (src, "00704310-78a8-4b38-8475-49f4573b2dbb.png", 512, 512);   /* a downscaled copy */
   hs_test_write_file (src, "stage_2_train_labels.csv",
     "patientId,x,y,width,height,Target\n"
     "0004cfab-14fd-4e49-80ba-63a80b6bddd6,,,,,0\n"
@@ -76,13 +52,13 @@ test_rsna (void)
   g_assert_true (two->abnormal);
   g_assert_true (g_str_has_suffix (two->image, ".dcm"));
   /* x, y, width, height → [x, y, x + width, y + height] */
-  assert_box (hs_instance_find_region (two, "Lung Opacity"), 0, 264, 152, 477, 531);
-  assert_box (hs_instance_find_region (two, "Lung Opacity"), 1, 562, 152, 818, 605);
+  hs_test_assert_box (hs_instance_find_region (two, "Lung Opacity"), 0, 264, 152, 477, 531);
+  hs_test_assert_box (hs_instance_find_region (two, "Lung Opacity"), 1, 562, 152, 818, 605);
   g_assert_nonnull (hs_instance_find_sentence (two, "class:Lung Opacity"));
 
   /* a 512² copy: boxes halved */
   small = hs_dataset_find_instance (dataset, "00704310-78a8-4b38-8475-49f4573b2dbb");
-  assert_box (hs_instance_find_region (small, "Lung Opacity"), 0, 161.5, 288.5, 241.5, 340.5);
+  hs_test_assert_box (hs_instance_find_region (small, "Lung Opacity"), 0, 161.5, 288.5, 241.5, 340.5);
 
   normal = hs_dataset_find_instance (dataset, "0004cfab-14fd-4e49-80ba-63a80b6bddd6");
   g_assert_false (normal->abnormal);

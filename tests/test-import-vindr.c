@@ -7,30 +7,6 @@
 #include "hs-test-util.h"
 
 static void
-write_png (const char *dir, const char *name, guint w, guint h)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autoptr(HsImage) image = hs_image_new (w, h, 1, 8, NULL);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (hs_image_save_png (image, path, &error));
-}
-
-static void
-assert_box (const HsRegion *region, guint i, double x1, double y1, double x2, double y2)
-{
-  const HsBox *b;
-
-  g_assert_nonnull (region);
-  g_assert_cmpuint (region->boxes->len, >, i);
-  b = &g_array_index (region->boxes, HsBox, i);
-  g_assert_cmpfloat_with_epsilon (b->x1, x1, 1e-9);
-  g_assert_cmpfloat_with_epsilon (b->y1, y1, 1e-9);
-  g_assert_cmpfloat_with_epsilon (b->x2, x2, 1e-9);
-  g_assert_cmpfloat_with_epsilon (b->y2, y2, 1e-9);
-}
-
-static void
 test_vindr (void)
 {
   g_autofree char *src = hs_test_make_tmpdir ();
@@ -50,8 +26,8 @@ test_vindr (void)
     g_autofree char *tmp = hs_test_make_tmpdir ();
     out = g_build_filename (tmp, "vindr", NULL);
   }
-  write_png (src, "9a5094b2563a1ef3ff50dc5c7ff71345.png", 2000, 2400);
-  write_png (src, "50a418190bc3fb1ef1633bf9678929b3.png", 1800, 1800);
+  hs_test_write_png (src, "9a5094b2563a1ef3ff50dc5c7ff71345.png", 2000, 2400);
+  hs_test_write_png (src, "50a418190bc3fb1ef1633bf9678929b3.png", 1800, 1800);
   {
     /* VinDr-CXR ships DICOM as <image_id>.dicom */
     g_autofree char *contents = NULL;
@@ -80,10 +56,10 @@ test_vindr (void)
   a = hs_dataset_find_instance (dataset, "9a5094b2563a1ef3ff50dc5c7ff71345");
   g_assert_nonnull (a);
   g_assert_true (a->abnormal);
-  assert_box (hs_instance_find_region (a, "Cardiomegaly (R10)"), 0, 691, 1375, 1653, 1831);
-  assert_box (hs_instance_find_region (a, "Cardiomegaly (R9)"), 0, 700.5, 1380, 1650, 1840);
-  assert_box (hs_instance_find_region (a, "Aortic enlargement (R10)"), 0, 1264, 743, 1611, 1019);
-  assert_box (hs_instance_find_region (a, "Pleural thickening (R9)"), 1, 200, 300, 260, 400);
+  hs_test_assert_box (hs_instance_find_region (a, "Cardiomegaly (R10)"), 0, 691, 1375, 1653, 1831);
+  hs_test_assert_box (hs_instance_find_region (a, "Cardiomegaly (R9)"), 0, 700.5, 1380, 1650, 1840);
+  hs_test_assert_box (hs_instance_find_region (a, "Aortic enlargement (R10)"), 0, 1264, 743, 1611, 1019);
+  hs_test_assert_box (hs_instance_find_region (a, "Pleural thickening (R9)"), 1, 200, 300, 260, 400);
   g_assert_cmpuint (hs_instance_find_region (a, "Pleural thickening (R9)")->boxes->len, ==, 2);
   g_assert_null (hs_instance_find_region (a, "Cardiomegaly"));
   /* The class query targets every radiologist's region of the class. */
@@ -106,7 +82,7 @@ test_vindr (void)
   g_assert_nonnull (d);
   g_assert_true (g_str_has_suffix (d->image, ".dicom"));
   g_assert_cmpuint (d->width, ==, 1024);
-  assert_box (hs_instance_find_region (d, "Aortic enlargement (R10)"), 0, 520, 230, 640, 360);
+  hs_test_assert_box (hs_instance_find_region (d, "Aortic enlargement (R10)"), 0, 520, 230, 640, 360);
   {
     g_autoptr(HsImage) image = hs_dataset_load_image (dataset, d, &error);
     g_assert_no_error (error);

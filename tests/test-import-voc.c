@@ -7,20 +7,6 @@
 #include "hs-test-util.h"
 
 static void
-assert_box (const HsRegion *region, guint i, double x1, double y1, double x2, double y2)
-{
-  const HsBox *b;
-
-  g_assert_nonnull (region);
-  g_assert_cmpuint (region->boxes->len, >, i);
-  b = &g_array_index (region->boxes, HsBox, i);
-  g_assert_cmpfloat_with_epsilon (b->x1, x1, 1e-9);
-  g_assert_cmpfloat_with_epsilon (b->y1, y1, 1e-9);
-  g_assert_cmpfloat_with_epsilon (b->x2, x2, 1e-9);
-  g_assert_cmpfloat_with_epsilon (b->y2, y2, 1e-9);
-}
-
-static void
 test_voc (void)
 {
   g_autofree char *root = hs_test_make_tmpdir ();
@@ -74,8 +60,8 @@ test_voc (void)
   a = hs_dataset_find_instance (dataset, "cxr_0001");
   g_assert_nonnull (a);
   /* 1-based inclusive pixels → edges: [xmin − 1, ymin − 1, xmax, ymax] */
-  assert_box (hs_instance_find_region (a, "nodule"), 0, 0, 0, 50, 40);
-  assert_box (hs_instance_find_region (a, "effusion"), 0, 300, 200.5, 640, 480);
+  hs_test_assert_box (hs_instance_find_region (a, "nodule"), 0, 0, 0, 50, 40);
+  hs_test_assert_box (hs_instance_find_region (a, "effusion"), 0, 300, 200.5, 640, 480);
   g_assert_cmpuint (hs_instance_find_region (a, "effusion")->boxes->len, ==, 1);   /* the part is not a box */
   g_assert_null (hs_instance_find_region (a, "mass"));
   g_assert_nonnull (hs_instance_find_sentence (a, "class:nodule"));

@@ -80,23 +80,6 @@ assert_strip (HsTagStrip *strip, const HsTagWeight *tags, const char * const *we
     }
 }
 
-/* HS_SCREENSHOT_DIR=DIR saves `widget` as DIR/NAME.png (to look at). */
-static void
-save_screenshot (GtkWidget *widget, const char *name)
-{
-  const char *dir = g_getenv ("HS_SCREENSHOT_DIR");
-  g_autofree char *file = NULL;
-  g_autofree char *path = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-
-  if (dir == NULL)
-    return;
-  texture = hs_ui_render (widget);
-  file = g_strdup_printf ("%s.png", name);
-  path = g_build_filename (dir, file, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-}
-
 /* The prompt panel alone, as test-ui-prompt shows it: the strip under the
  * tokens with the manifest's tags and weights, then a map without tags
  * (the same instance's s1) and no map at all hide it. */
@@ -144,7 +127,7 @@ test_prompt_strip (void)
   g_assert_cmpuint (hs_prompt_panel_get_n_tokens (panel), ==, 5);
   assert_strip (strip, tags_tokens, weights_tokens, G_N_ELEMENTS (tags_tokens));
   hs_ui_settle ();
-  save_screenshot (window, "coattn-prompt-strip");
+  hs_ui_save_screenshot (window, "coattn-prompt-strip");
   {
     g_autoptr(GdkTexture) texture = hs_ui_render (window);
     hs_ui_assert_golden (texture, "ui-coattn-prompt-strip", 0.02);
@@ -251,7 +234,7 @@ test_compare (void)
   assert_strip (hs_compare_view_get_tag_strip (view, 1), tags_swapped, weights_swapped,
                 G_N_ELEMENTS (tags_swapped));
   hs_ui_settle ();
-  save_screenshot (GTK_WIDGET (window), "coattn-compare");
+  hs_ui_save_screenshot (GTK_WIDGET (window), "coattn-compare");
   {
     /* The canvases are ui-canvas's; here the cells, read-outs and strips. */
     GtkWidget *masked[] = { GTK_WIDGET (hs_compare_view_get_canvas (view, 0)),
@@ -369,7 +352,7 @@ test_metrics (void)
       g_assert_true (hs_metrics_panel_get_cell (metrics, "tag_entropy_norm", "model", &text, NULL));
       g_assert_cmpstr (text, ==, expected_norm);
     }
-  save_screenshot (GTK_WIDGET (metrics), "coattn-metrics");
+  hs_ui_save_screenshot (GTK_WIDGET (metrics), "coattn-metrics");
 
   g_assert_true (hs_prompt_panel_select_sentence (panel, "s1"));
   hs_ui_wait_until (hs_ui_window_not_loading, window);

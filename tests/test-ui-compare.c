@@ -33,25 +33,6 @@ setup (CompareTest *t)
   hs_ui_settle ();
 }
 
-/* HS_SCREENSHOT_DIR=DIR saves the whole window, canvases included, as
- * DIR/NAME.png: for looking at the view, not for comparing. */
-static void
-save_screenshot (GtkWindow *window, const char *name)
-{
-  const char *dir = g_getenv ("HS_SCREENSHOT_DIR");
-  g_autofree char *file = NULL;
-  g_autofree char *path = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-
-  if (dir == NULL)
-    return;
-  texture = hs_ui_render (GTK_WIDGET (window));
-  file = g_strdup_printf ("%s.png", name);
-  path = g_build_filename (dir, file, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot %s", path);
-}
-
 static void
 teardown (CompareTest *t)
 {
@@ -213,7 +194,7 @@ test_pair_swapped (void)
                             GTK_WIDGET (hs_compare_view_get_canvas (t.view, 2)), NULL };
     g_autoptr(GdkTexture) full = hs_ui_render (GTK_WIDGET (t.view));
     g_autoptr(GdkTexture) texture = hs_ui_mask_widgets (full, GTK_WIDGET (t.view), masked);
-    save_screenshot (t.window, "compare-pair");
+    hs_ui_save_screenshot (GTK_WIDGET (t.window), "compare-pair");
     hs_ui_assert_golden (texture, "ui-compare-pair", 0.02);
   }
 
@@ -328,7 +309,7 @@ test_grid (void)
     g_autoptr(GdkTexture) full = hs_ui_render (GTK_WIDGET (t.view));
     g_autoptr(GdkTexture) texture = hs_ui_mask_widgets (full, GTK_WIDGET (t.view), masked);
 
-    save_screenshot (t.window, "compare-grid");
+    hs_ui_save_screenshot (GTK_WIDGET (t.window), "compare-grid");
     hs_ui_assert_golden (texture, "ui-compare-grid", 0.02);
   }
 

@@ -253,13 +253,7 @@ test_link_and_undo (void)
   shot = hs_ui_render (GTK_WIDGET (layers));
   hs_ui_assert_golden (shot, "ui-layers-panel", 0.03);
   g_clear_object (&shot);
-  if (g_getenv ("HS_SCREENSHOT_DIR") != NULL)
-    {
-      g_autofree char *path = g_build_filename (g_getenv ("HS_SCREENSHOT_DIR"), "layers-covid-seg.png", NULL);
-      g_autoptr(GdkTexture) full = hs_ui_render (GTK_WIDGET (window));
-
-      g_assert_true (gdk_texture_save_to_png (full, path));
-    }
+  hs_ui_save_screenshot (GTK_WIDGET (window), "layers-covid-seg");
 
   /* The panel's own tick goes through the same action. */
   gtk_check_button_set_active (GTK_CHECK_BUTTON (hs_layers_panel_get_target_button (layers, "Airways")),
