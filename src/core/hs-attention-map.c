@@ -5,6 +5,7 @@
 #include "hs-npy.h"
 #include "hs-resample.h"
 #include "hs-i18n-private.h"
+#include "hs-big-buffer-private.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -91,14 +92,14 @@ map_new_named (const char *name, guint n_tokens, guint height, guint width,
   map->height = height;
   map->width = width;
   map->no_attn = NAN;
-  map->values = g_try_new (double, cells);
+  map->values = hs_big_buffer_try_alloc (cells * sizeof (double));
   if (map->values == NULL)
     goto oom;
   if (n_tokens == 0)
     memcpy (map->values, values, cells * sizeof (double));
   else
     {
-      map->token_values = g_try_new (double, n_all);
+      map->token_values = hs_big_buffer_try_alloc (n_all * sizeof (double));
       if (map->token_values == NULL)
         goto oom;
       memcpy (map->token_values, values, n_all * sizeof (double));

@@ -5,6 +5,7 @@
 #include "hs-resample-private.h"
 #include "hs-i18n-private.h"
 #include "hs-parallel.h"
+#include "hs-big-buffer-private.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -159,8 +160,9 @@ hs_metrics_workspace (guint slot, gsize n_values)
     {
       g_free (ws->buf[slot]);
       ws->cap[slot] = 0;
-      /* g_try: a huge grid must end in an error, not an abort */
-      ws->buf[slot] = g_try_new (double, MAX (n_values, 1));
+      /* a huge grid must end in an error, not an abort */
+      ws->buf[slot] = n_values > G_MAXSIZE / sizeof (double) ? NULL
+                      : hs_big_buffer_try_alloc (MAX (n_values, 1) * sizeof (double));
       if (ws->buf[slot] == NULL)
         return NULL;
       ws->cap[slot] = n_values;

@@ -5,6 +5,7 @@
 #include "hs-limits.h"
 #include "hs-safe-open.h"
 #include "hs-i18n-private.h"
+#include "hs-big-buffer-private.h"
 
 #include <inttypes.h>
 #include <errno.h>
@@ -533,7 +534,8 @@ hs_npy_read_from_memory (const guint8 *data, gsize len, const char *name_for_err
   array->ndim = h.ndim;
   memcpy (array->shape, h.shape, sizeof h.shape);
   array->n_values = n_values;
-  array->values = g_try_new (double, MAX (n_values, 1));
+  array->values = n_values > G_MAXSIZE / sizeof (double) ? NULL
+                  : hs_big_buffer_try_alloc (MAX (n_values, 1) * sizeof (double));
   if (array->values == NULL)
     {
       g_set_error (error, HS_NPY_ERROR, HS_NPY_ERROR_TOO_LARGE,

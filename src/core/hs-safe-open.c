@@ -6,6 +6,7 @@
  * descriptor with the kernel refusing to leave it closes that window. */
 #include "hs-safe-open.h"
 #include "hs-i18n-private.h"
+#include "hs-big-buffer-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -217,7 +218,11 @@ hs_safe_read_fd (int fd, const char *display, guint64 max_bytes,
       return FALSE;
     }
   size = (gsize) st.st_size;
-  data = g_malloc (size + 1);
+  /* a big file's buffer on huge pages (hs-big-buffer-private.h); g_malloc
+   * when that fails, which aborts as any allocation here always did */
+  data = hs_big_buffer_try_alloc (size + 1);
+  if (data == NULL)
+    data = g_malloc (size + 1);
   /* Read what fstat promised, no more: a file growing meanwhile cannot push
    * the read past the limit checked above. */
   while (done < size)
