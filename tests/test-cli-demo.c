@@ -181,6 +181,59 @@ test_deterministic (void)
   g_assert_cmpuint (hs_image_get_bit_depth (image), ==, 16);
 }
 
+/* --jobs N makes instances on N threads: the same files, byte for byte,
+ * manifest included, for any N — with the simulated maps and with the
+ * built-in models (their image features are cached per worker). */
+static void
+test_jobs_deterministic (void)
+{
+  const char *sim[3][12] = {
+    { "--count", "5", "--seed", "9", "--size", "64", "--simulated-maps", "--jobs", "1", NULL },
+    { "--count", "5", "--seed", "9", "--size", "64", "--simulated-maps", "--jobs", "2", NULL },
+    { "--count", "5", "--seed", "9", "--size", "64", "--simulated-maps", "--jobs", "3", NULL },
+  };
+  const char *models[3][12] = {
+    { "--count", "4", "--seed", "9", "--size", "96", "--maps", "models", "--jobs", "1", NULL },
+    { "--count", "4", "--seed", "9", "--size", "96", "--maps", "models", "--jobs", "2", NULL },
+    { "--count", "4", "--seed", "9", "--size", "96", "--maps", "models", "--jobs", "3", NULL },
+  };
+  const char *mri[2][12] = {
+    { "--kind", "mri-lesions", "--count", "4", "--seed", "3", "--size", "128", "--jobs", "1", NULL },
+    { "--kind", "mri-lesions", "--count", "4", "--seed", "3", "--size", "128", "--jobs", "3", NULL },
+  };
+  g_autofree char *sim_1 = run_demo (sim[0], 0);
+  g_autofree char *mri_1 = run_demo (mri[0], 0);
+  g_autofree char *mri_3 = run_demo (mri[1], 0);
+
+  for (guint j = 1; j < 3; j++)
+    {
+      g_autofree char *other = run_demo (sim[j], 0);
+      /* 5 images, the manifest, masks and 2 maps per sentence at least */
+      g_assert_cmpuint (compare_trees (sim_1, other), >=, 5 + 1 + 5 * 4);
+      g_assert_cmpuint (compare_trees (other, sim_1), >=, 5 + 1 + 5 * 4);
+    }
+  g_assert_cmpuint (compare_trees (mri_1, mri_3), >=, 4 * 5);
+  g_assert_cmpuint (compare_trees (mri_3, mri_1), >=, 4 * 5);
+  {
+    g_autofree char *weights = g_build_filename (hs_test_source_dir (), "data", "models",
+                                                 "grounded.safetensors", NULL);
+    if (!g_file_test (weights, G_FILE_TEST_EXISTS))
+      {
+        g_test_message ("no built-in model weights: --maps models not compared");
+        return;
+      }
+  }
+  {
+    g_autofree char *models_1 = run_demo (models[0], 0);
+    for (guint j = 1; j < 3; j++)
+      {
+        g_autofree char *other = run_demo (models[j], 0);
+        g_assert_cmpuint (compare_trees (models_1, other), >=, 4 + 1 + 4 * 4);
+        g_assert_cmpuint (compare_trees (other, models_1), >=, 4 + 1 + 4 * 4);
+      }
+  }
+}
+
 static void
 test_no_maps (void)
 {
@@ -773,6 +826,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/hs/cli-demo/subsets-and-swaps", test_subsets_and_swaps);
   g_test_add_func ("/hs/cli-demo/deterministic", test_deterministic);
+  g_test_add_func ("/hs/cli-demo/jobs-deterministic", test_jobs_deterministic);
   g_test_add_func ("/hs/cli-demo/no-maps", test_no_maps);
   g_test_add_func ("/hs/cli-demo/usage-errors", test_usage_errors);
   g_test_add_func ("/hs/cli-demo/builtin-models", test_builtin_models);

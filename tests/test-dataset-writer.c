@@ -210,9 +210,9 @@ import_fixture (Fixture *fx)
     }
 }
 
-/* `demo --force` of seeds 1 and 2 into PARENT/out. */
+/* `demo --force` of seeds 1 and 2 into PARENT/out (with --jobs JOBS). */
 static void
-demo_fixture (Fixture *fx)
+demo_fixture_jobs (Fixture *fx, const char *jobs)
 {
   fx->tmp = hs_test_make_tmpdir ();
   fx->parent = g_build_filename (fx->tmp, "parent", NULL);
@@ -221,10 +221,17 @@ demo_fixture (Fixture *fx)
   for (guint v = 0; v < 2; v++)
     {
       const char *argv[] = { hs_test_cli (), "demo", "--count", "2", "--size", "64", "--maps",
-                             "simulated", "--seed", v ? "2" : "1", "--force", fx->out, NULL };
+                             "simulated", "--seed", v ? "2" : "1", "--force", "--jobs", jobs,
+                             fx->out, NULL };
 
       memcpy (fx->argv[v], argv, sizeof argv);
     }
+}
+
+static void
+demo_fixture (Fixture *fx)
+{
+  demo_fixture_jobs (fx, "1");
 }
 
 /* Writes each version once and records its files. */
@@ -333,6 +340,25 @@ test_kill_demo (void)
   Fixture fx = { 0 };
 
   demo_fixture (&fx);
+  kill_at_phases (&fx, phases, G_N_ELEMENTS (phases));
+  fixture_clear (&fx);
+}
+
+/* `demo --jobs 2`: killed while the workers write the second instance's
+ * files (or the first's, whichever thread gets there), the old dataset is
+ * whole; the next run cleans up. */
+static void
+test_kill_demo_jobs (void)
+{
+  static const Phase phases[] = {
+    { "atomic-partial@phantom-000001.png:1", 0 },
+    { "atomic-before-rename@phantom-000000.png:1", 0 },
+    { "dataset-before-publish@out:1", 0 },
+    { "dataset-after-publish@out:1", 1 },
+  };
+  Fixture fx = { 0 };
+
+  demo_fixture_jobs (&fx, "2");
   kill_at_phases (&fx, phases, G_N_ELEMENTS (phases));
   fixture_clear (&fx);
 }
@@ -797,6 +823,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/hs/dataset-writer/kill-import", test_kill_import);
   g_test_add_func ("/hs/dataset-writer/kill-demo", test_kill_demo);
+  g_test_add_func ("/hs/dataset-writer/kill-demo-jobs", test_kill_demo_jobs);
   g_test_add_func ("/hs/dataset-writer/kill-first-write", test_kill_first_write);
   g_test_add_func ("/hs/dataset-writer/lock", test_lock);
   g_test_add_func ("/hs/dataset-writer/stale-lock", test_stale_lock);

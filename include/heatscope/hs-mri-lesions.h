@@ -172,6 +172,7 @@ typedef struct {
   gboolean force;              /* replace a dataset already in OUT                  */
   void   (*progress) (guint done, guint total, gpointer data);
   gpointer progress_data;
+  guint    jobs;               /* instances generated at once (0 or 1: one); same files */
 } HsMriWriteOptions;
 
 void     hs_mri_write_options_init (HsMriWriteOptions *options);

@@ -142,6 +142,9 @@ typedef struct {
   gpointer progress_data;
   /* Replace a dataset already in OUT (without: a non-empty OUT is refused). */
   gboolean force;
+  /* Instances generated at once on as many threads (0 or 1: one); the
+   * files do not depend on it.  The sources' func must then be thread-safe. */
+  guint    jobs;
 } HsPhantomWriteOptions;
 
 /* Writes OUT/heatscope.json, OUT/images/, OUT/masks/ and OUT/maps/ through

@@ -8,13 +8,19 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A built-in model with the features of the last image it saw: the image
- * side runs once per image, the text side once per prompt. */
+/* A built-in model with the features of the last images it saw: the image
+ * side runs once per image, the text side once per prompt.  With --jobs the
+ * workers call it at once, each on its own instance's image, so it keeps
+ * one image per worker (the model itself is read-only and shared). */
+#define SLOT_IMAGES 8   /* ≥ the most workers at once (--jobs is clamped to it) */
+
 typedef struct {
   char            *name;
   HsModel         *model;
-  HsImage         *image;     /* a reference, so the address cannot be reused */
-  HsImageFeatures *features;
+  GMutex           lock;
+  guint            next;                   /* the entry replaced next */
+  HsImage         *image[SLOT_IMAGES];     /* references: an address cannot be reused */
+  HsImageFeatures *features[SLOT_IMAGES];
 } ModelSlot;
 
 static void
@@ -22,9 +28,43 @@ model_slot_free (ModelSlot *slot)
 {
   g_free (slot->name);
   g_clear_pointer (&slot->model, hs_model_unref);
-  g_clear_pointer (&slot->image, hs_image_unref);
-  g_clear_pointer (&slot->features, hs_image_features_unref);
+  for (guint i = 0; i < SLOT_IMAGES; i++)
+    {
+      g_clear_pointer (&slot->image[i], hs_image_unref);
+      g_clear_pointer (&slot->features[i], hs_image_features_unref);
+    }
+  g_mutex_clear (&slot->lock);
   g_free (slot);
+}
+
+/* The features of `image` (a new reference), encoded once. */
+static HsImageFeatures *
+slot_features (ModelSlot *slot, HsImage *image, GError **error)
+{
+  HsImageFeatures *features = NULL;
+  guint i;
+
+  g_mutex_lock (&slot->lock);
+  for (i = 0; i < SLOT_IMAGES && features == NULL; i++)
+    if (slot->image[i] == image)
+      features = hs_image_features_ref (slot->features[i]);
+  g_mutex_unlock (&slot->lock);
+  if (features != NULL)
+    return features;
+
+  /* encoded outside the lock: the other workers' lookups do not wait */
+  features = hs_model_encode_image (slot->model, image, NULL, error);
+  if (features == NULL)
+    return NULL;
+  g_mutex_lock (&slot->lock);
+  i = slot->next;
+  slot->next = (slot->next + 1) % SLOT_IMAGES;
+  g_clear_pointer (&slot->image[i], hs_image_unref);
+  g_clear_pointer (&slot->features[i], hs_image_features_unref);
+  slot->image[i] = hs_image_ref (image);
+  slot->features[i] = hs_image_features_ref (features);
+  g_mutex_unlock (&slot->lock);
+  return features;
 }
 
 static HsAttentionMap *
@@ -36,19 +76,14 @@ attend_builtin (HsImage *image, const char *prompt, const char *model, gpointer 
   for (guint i = 0; i < slots->len; i++)
     {
       ModelSlot *slot = g_ptr_array_index (slots, i);
+      g_autoptr(HsImageFeatures) features = NULL;
 
       if (strcmp (slot->name, model) != 0)
         continue;
-      if (slot->image != image)
-        {
-          g_clear_pointer (&slot->image, hs_image_unref);
-          g_clear_pointer (&slot->features, hs_image_features_unref);
-          slot->features = hs_model_encode_image (slot->model, image, NULL, error);
-          if (slot->features == NULL)
-            return NULL;
-          slot->image = hs_image_ref (image);
-        }
-      return hs_model_attend (slot->model, slot->features, prompt, error);
+      features = slot_features (slot, image, error);
+      if (features == NULL)
+        return NULL;
+      return hs_model_attend (slot->model, features, prompt, error);
     }
   g_set_error (error, HS_PHANTOM_ERROR, HS_PHANTOM_ERROR_INVALID, "no model \"%s\" loaded", model);
   return NULL;
@@ -73,7 +108,7 @@ typedef struct {
 
 static int
 demo_mri (const char *out, gint64 count, gint64 seed, int width, int height, gboolean size_set,
-          const char *maps, const MriArgs *args, gboolean progress, gboolean force)
+          const char *maps, const MriArgs *args, gboolean progress, gboolean force, guint jobs)
 {
   g_autoptr(GError) error = NULL;
   HsMriWriteOptions options;
@@ -104,6 +139,7 @@ demo_mri (const char *out, gint64 count, gint64 seed, int width, int height, gbo
   if (progress)
     options.progress = print_progress;
   options.force = force;
+  options.jobs = jobs;
   if (!hs_mri_lesion_params_check (&options.params, &error))
     {
       hs_cli_error ("demo", "%s", error->message);
@@ -121,7 +157,7 @@ int
 hs_cli_demo (int argc, char **argv)
 {
   gint64 count = 60, start = 0, seed = 1;
-  int size = 0, width = 0, height = 0, grid = 16;
+  int size = 0, width = 0, height = 0, grid = 16, jobs = 0;
   gboolean simulated = FALSE, progress = FALSE, force = FALSE;
   g_autofree char *maps = NULL;
   g_autofree char *kind = NULL;
@@ -145,6 +181,9 @@ hs_cli_demo (int argc, char **argv)
     { "simulated-maps", 0, 0, G_OPTION_ARG_NONE, &simulated,
       "Same as --maps=simulated: sim-grounded and sim-blind, SIMULATED stand-ins", NULL },
     { "grid", 0, 0, G_OPTION_ARG_INT, &grid, "Cells per side of simulated maps (default 16)", "N" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
+      "Instances generated at once (default: the number of processors, at most 8); "
+      "the files are the same for any N", "N" },
     { "progress", 0, 0, G_OPTION_ARG_NONE, &progress, "Show progress on stderr", NULL },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Replace a dataset already in OUT", NULL },
     { "background", 0, 0, G_OPTION_ARG_FILENAME, &background,
@@ -192,6 +231,13 @@ hs_cli_demo (int argc, char **argv)
       hs_cli_error ("demo", "--count, --start and --seed must be non-negative");
       return HS_CLI_EXIT_USAGE;
     }
+  if (jobs < 0 || jobs > SLOT_IMAGES)
+    {
+      hs_cli_error ("demo", "--jobs %d: must be between 1 and %d", jobs, SLOT_IMAGES);
+      return HS_CLI_EXIT_USAGE;
+    }
+  if (jobs == 0)
+    jobs = (int) CLAMP (g_get_num_processors (), 1, SLOT_IMAGES);
   mri.background = background;
   if (kind != NULL && strcmp (kind, "mri-lesions") == 0)
     {
@@ -222,7 +268,8 @@ hs_cli_demo (int argc, char **argv)
           hs_cli_error ("demo", "--start applies to --kind chest only");
           return HS_CLI_EXIT_USAGE;
         }
-      return demo_mri (rest[0], count, seed, width, height, TRUE, maps, &mri, progress, force);
+      return demo_mri (rest[0], count, seed, width, height, TRUE, maps, &mri, progress, force,
+                       (guint) jobs);
     }
   if (kind != NULL && strcmp (kind, "chest") != 0)
     {
@@ -286,6 +333,7 @@ hs_cli_demo (int argc, char **argv)
             }
           slot = g_new0 (ModelSlot, 1);
           slot->name = g_strdup (builtin[i]);
+          g_mutex_init (&slot->lock);
           slot->model = model;
           g_ptr_array_add (slots, slot);
           g_ptr_array_add (model_names, slot->name);
@@ -317,6 +365,7 @@ hs_cli_demo (int argc, char **argv)
   if (progress)
     options.progress = print_progress;
   options.force = force;
+  options.jobs = (guint) jobs;
 
   if (!hs_phantom_write_dataset (rest[0], &options, &error))
     {

@@ -634,7 +634,7 @@ hs_import_write_mask (HsImportContext *ctx, const char *stem, const guint8 *mask
       return NULL;
     }
   path = g_build_filename (ctx->root, rel, NULL);
-  if (!hs_image_save_png_full (image, path, TRUE, error))
+  if (!hs_image_save_png_full (image, path, HS_PNG_ENCODE_MASK, error))
     return NULL;
   g_hash_table_insert (ctx->images, g_strdup (rel), g_strdup (path));
   return g_steal_pointer (&rel);

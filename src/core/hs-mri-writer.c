@@ -2,6 +2,7 @@
 #include "heatscope/hs-mri-lesions.h"
 #include "heatscope/hs-baselines.h"
 #include "hs-phantom-private.h"
+#include "hs-image-private.h"
 #include "hs-i18n-private.h"
 
 #include <math.h>
@@ -214,7 +215,8 @@ save_grey (const void *data, gboolean sixteen, guint w, guint h, const char *pat
   out = hs_image_get_data (image);
   for (gsize i = 0; i < (gsize) w * h; i++)
     out[i] = sixteen ? ((const guint16 *) data)[i] : ((const guint8 *) data)[i];
-  return hs_image_save_png (image, path, error);
+  return hs_image_save_png_full (image, path, sixteen ? HS_PNG_ENCODE_FAST : HS_PNG_ENCODE_MASK,
+                                 error);
 }
 
 static HsRegion *
@@ -434,5 +436,6 @@ hs_mri_write_dataset (const char *out_dir, const HsMriWriteOptions *options, GEr
   write.progress = options->progress;
   write.progress_data = options->progress_data;
   write.force = options->force;
+  write.jobs = options->jobs;
   return hs_phantom_writer_write (out_dir, &write, error);
 }

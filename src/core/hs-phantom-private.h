@@ -117,7 +117,11 @@ gboolean hs_phantom_render        (const HsPhantomGeom *g, HsPhantomRaster *rast
  * `force`) with images/, masks/ and maps/ staged, the dataset's name,
  * description and model descriptions, `count` instances from `make` (i =
  * 0 … count − 1, files written below `root`, the staging folder), progress,
- * and the commit.  A folder that cannot be created is HS_PHANTOM_ERROR_IO. */
+ * and the commit.  A folder that cannot be created is HS_PHANTOM_ERROR_IO.
+ * With `jobs` > 1, `make` runs for whole instances on that many threads at
+ * once (it must be safe to: each instance's files are its own) while the
+ * calling thread adds the instances to the manifest in index order, so the
+ * files are the same bytes for any `jobs`. */
 typedef HsInstance *(*HsDemoInstanceFunc) (const char *root, guint i, gpointer data,
                                            GError **error);
 
@@ -131,6 +135,7 @@ typedef struct {
   void              (*progress) (guint done, guint total, gpointer data);
   gpointer            progress_data;
   gboolean            force;
+  guint               jobs;     /* 0 or 1: one at a time, on the calling thread */
 } HsDemoWrite;
 
 gboolean hs_phantom_writer_write (const char *out_dir, const HsDemoWrite *write, GError **error);

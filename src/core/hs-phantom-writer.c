@@ -5,6 +5,7 @@
 #include "heatscope/hs-npy.h"
 #include "heatscope/hs-text.h"
 #include "hs-i18n-private.h"
+#include "hs-image-private.h"
 
 #include <inttypes.h>
 #include <errno.h>
@@ -39,7 +40,7 @@ save_mask (const HsPhantom *phantom, const HsPhantomFinding *finding, const char
   data = hs_image_get_data (image);
   for (gsize i = 0; i < n; i++)
     data[i] = finding->mask[i];
-  return hs_image_save_png (image, path, error);
+  return hs_image_save_png_full (image, path, HS_PNG_ENCODE_MASK, error);
 }
 
 static char *
@@ -212,7 +213,7 @@ write_instance (const char *root, const HsPhantomWriteOptions *options, guint64 
   if (phantom == NULL)
     return NULL;
   image = hs_phantom_to_image (phantom, error);
-  if (image == NULL || !hs_image_save_png (image, image_path, error))
+  if (image == NULL || !hs_image_save_png_full (image, image_path, HS_PNG_ENCODE_FAST, error))
     return NULL;
 
   instance = hs_instance_new (id, image_rel);
@@ -302,6 +303,99 @@ write_instance (const char *root, const HsPhantomWriteOptions *options, guint64 
   return g_steal_pointer (&instance);
 }
 
+/* The instances being made by the workers of hs_phantom_writer_write: slot
+ * i holds instance i (or its error) once done[i] is set. */
+typedef struct {
+  const HsDemoWrite *write;
+  const char        *root;
+  HsInstance       **made;
+  GError           **errors;
+  gboolean          *done;
+  gint               failed;   /* atomic: a worker failed, the rest skip their instances */
+  GMutex             lock;
+  GCond              cond;
+} Makers;
+
+static void
+make_worker (gpointer item, gpointer data)
+{
+  Makers *mk = data;
+  guint i = GPOINTER_TO_UINT (item) - 1;
+  HsInstance *instance = NULL;
+  GError *local_error = NULL;
+
+  if (!g_atomic_int_get (&mk->failed))
+    {
+      instance = mk->write->make (mk->root, i, mk->write->data, &local_error);
+      if (instance == NULL)
+        g_atomic_int_set (&mk->failed, 1);
+    }
+  g_mutex_lock (&mk->lock);
+  mk->made[i] = instance;
+  mk->errors[i] = local_error;
+  mk->done[i] = TRUE;
+  g_cond_broadcast (&mk->cond);
+  g_mutex_unlock (&mk->lock);
+}
+
+/* Instances 0 … count − 1 into `dataset` in index order, made by `jobs`
+ * worker threads.  On a failure the error of the lowest failed index is
+ * returned (an instance skipped because another failed has none). */
+static gboolean
+make_parallel (const HsDemoWrite *write, const char *root, HsDataset *dataset, GError **error)
+{
+  Makers mk = { write, root };
+  GThreadPool *pool;
+  gboolean ok = TRUE;
+  guint i;
+
+  mk.made = g_new0 (HsInstance *, write->count);
+  mk.errors = g_new0 (GError *, write->count);
+  mk.done = g_new0 (gboolean, write->count);
+  g_mutex_init (&mk.lock);
+  g_cond_init (&mk.cond);
+  /* exclusive threads: started now, so a pool that cannot have them fails
+   * here and the instances are made on this thread instead */
+  pool = g_thread_pool_new (make_worker, &mk, (gint) MIN (write->jobs, write->count), TRUE, NULL);
+  for (i = 0; i < write->count; i++)
+    {
+      if (pool != NULL)
+        g_thread_pool_push (pool, GUINT_TO_POINTER (i + 1), NULL);
+      else
+        make_worker (GUINT_TO_POINTER (i + 1), &mk);
+    }
+  for (i = 0; i < write->count && ok; i++)
+    {
+      g_mutex_lock (&mk.lock);
+      while (!mk.done[i])
+        g_cond_wait (&mk.cond, &mk.lock);
+      g_mutex_unlock (&mk.lock);
+      if (mk.made[i] == NULL)
+        ok = FALSE;
+      else
+        {
+          hs_dataset_add_instance (dataset, g_steal_pointer (&mk.made[i]));
+          if (write->progress != NULL)
+            write->progress (i + 1, write->count, write->progress_data);
+        }
+    }
+  if (pool != NULL)
+    g_thread_pool_free (pool, FALSE, TRUE);
+  for (i = 0; i < write->count; i++)
+    {
+      if (!ok && mk.errors[i] != NULL && error != NULL && *error == NULL)
+        g_propagate_error (error, g_steal_pointer (&mk.errors[i]));
+      g_clear_error (&mk.errors[i]);
+      g_clear_pointer (&mk.made[i], hs_instance_free);
+    }
+  g_free (mk.made);
+  g_free (mk.errors);
+  g_free (mk.done);
+  g_mutex_clear (&mk.lock);
+  g_cond_clear (&mk.cond);
+  return ok;
+}
+
 gboolean
 hs_phantom_writer_write (const char *out_dir, const HsDemoWrite *write, GError **error)
 {
@@ -330,15 +424,21 @@ hs_phantom_writer_write (const char *out_dir, const HsDemoWrite *write, GError *
   hs_dataset_set_description (dataset, write->description);
   for (guint m = 0; write->models != NULL && write->models[m] != NULL; m += 2)
     hs_dataset_set_model_description (dataset, write->models[m], write->models[m + 1]);
-  for (guint i = 0; i < write->count; i++)
+  if (write->jobs > 1 && write->count > 1)
     {
-      HsInstance *instance = write->make (root, i, write->data, error);
-      if (instance == NULL)
+      if (!make_parallel (write, root, dataset, error))
         return FALSE;
-      hs_dataset_add_instance (dataset, instance);
-      if (write->progress != NULL)
-        write->progress (i + 1, write->count, write->progress_data);
     }
+  else
+    for (guint i = 0; i < write->count; i++)
+      {
+        HsInstance *instance = write->make (root, i, write->data, error);
+        if (instance == NULL)
+          return FALSE;
+        hs_dataset_add_instance (dataset, instance);
+        if (write->progress != NULL)
+          write->progress (i + 1, write->count, write->progress_data);
+      }
   return hs_dataset_writer_commit (writer, dataset, error);
 }
 
@@ -414,5 +514,6 @@ hs_phantom_write_dataset (const char *out_dir, const HsPhantomWriteOptions *opti
   write.progress = options->progress;
   write.progress_data = options->progress_data;
   write.force = options->force;
+  write.jobs = options->jobs;
   return hs_phantom_writer_write (out_dir, &write, error);
 }
