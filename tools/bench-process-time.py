@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """Whole-process cost of a command for the benchmarks: runs it RUNS times
-(stdout discarded) after one unmeasured warm-up run (page cache) and prints
-"wall_ms cpu_ms", the medians of the wall time and of the children's user +
-sys CPU time (all threads).
-  bench-process-time.py RUNS COMMAND [ARG...]"""
+(stdout discarded) after one unmeasured warm-up run (page cache; not with
+--no-warm-up) and prints "wall_ms cpu_ms", the medians of the wall time and
+of the children's user + sys CPU time (all threads).
+  bench-process-time.py RUNS [--no-warm-up] COMMAND [ARG...]"""
 import resource
 import subprocess
 import sys
@@ -13,7 +13,10 @@ import time
 def main():
     runs = max(int(sys.argv[1]), 1)
     cmd = sys.argv[2:]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    if cmd[0] == "--no-warm-up":
+        cmd = cmd[1:]
+    else:
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     walls, cpus = [], []
     for _ in range(runs):
         r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
