@@ -10,6 +10,7 @@
 
 #include "hs-test-util.h"
 #include "hs-application.h"
+#include "hs-utils-private.h"
 
 static int
 blink_timeout (void)
@@ -57,6 +58,50 @@ test_blink_timeout (void)
   g_assert_cmpint (blink_timeout (), ==, 1);
 }
 
+/* _hs_widget_set_tooltip: a widget in no window gets its tooltip (without
+ * GTK's pointer query) and stays visible; one in a window gets it as GTK
+ * sets it; NULL and "" clear it. */
+static void
+test_tooltip (void)
+{
+  GtkWidget *window, *in_window, *loose;
+
+  if (!gtk_init_check ())
+    {
+      g_test_skip ("no display: run the UI suite under xvfb-run");
+      return;
+    }
+  window = gtk_window_new ();
+  in_window = gtk_label_new ("in a window");
+  gtk_window_set_child (GTK_WINDOW (window), in_window);
+  gtk_window_present (GTK_WINDOW (window));
+  loose = g_object_ref_sink (gtk_check_button_new ());
+
+  _hs_widget_set_tooltip (loose, "Show this region");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (loose), ==, "Show this region");
+  g_assert_true (gtk_widget_get_has_tooltip (loose));
+  g_assert_true (gtk_widget_get_visible (loose));
+  _hs_widget_set_tooltip (loose, NULL);
+  g_assert_null (gtk_widget_get_tooltip_text (loose));
+  g_assert_false (gtk_widget_get_has_tooltip (loose));
+  g_assert_true (gtk_widget_get_visible (loose));
+
+  /* A hidden widget stays hidden. */
+  gtk_widget_set_visible (loose, FALSE);
+  _hs_widget_set_tooltip (loose, "hidden");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (loose), ==, "hidden");
+  g_assert_false (gtk_widget_get_visible (loose));
+
+  _hs_widget_set_tooltip (in_window, "Targets: lung");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (in_window), ==, "Targets: lung");
+  g_assert_true (gtk_widget_get_visible (in_window));
+  _hs_widget_set_tooltip (in_window, "");
+  g_assert_null (gtk_widget_get_tooltip_text (in_window));
+
+  g_object_unref (loose);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -72,5 +117,6 @@ main (int argc, char **argv)
   g_setenv ("GTK_A11Y", "none", TRUE);
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/hs/ui/idle/cursor-blink-timeout", test_blink_timeout);
+  g_test_add_func ("/hs/ui/idle/tooltip", test_tooltip);
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 
 #include "hs-css-private.h"
 #include "hs-layers-panel.h"
+#include "hs-utils-private.h"
 
 typedef struct {
   HsLayersPanel *panel;    /* not a reference: the panel owns the rows */
@@ -173,7 +174,7 @@ add_row (HsLayersPanel *self, const HsRegion *region, guint index)
   row->has_mask = region->mask != NULL;
 
   row->visible_check = gtk_check_button_new ();
-  gtk_widget_set_tooltip_text (row->visible_check, _("Show this region"));
+  _hs_widget_set_tooltip (row->visible_check, _("Show this region"));
   g_signal_connect (row->visible_check, "toggled", G_CALLBACK (on_visible_toggled), row);
   gtk_box_append (GTK_BOX (box), row->visible_check);
 
@@ -186,7 +187,7 @@ add_row (HsLayersPanel *self, const HsRegion *region, guint index)
   row->label = gtk_label_new (region->name);
   gtk_label_set_xalign (GTK_LABEL (row->label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (row->label), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_tooltip_text (row->label, region->name);
+  _hs_widget_set_tooltip (row->label, region->name);
   gtk_widget_set_hexpand (row->label, TRUE);
   gtk_box_append (GTK_BOX (box), row->label);
 
@@ -203,9 +204,9 @@ add_row (HsLayersPanel *self, const HsRegion *region, guint index)
   gtk_box_append (GTK_BOX (box), kind);
 
   row->target_check = gtk_check_button_new_with_label (_("Target"));
-  gtk_widget_set_tooltip_text (row->target_check,
-                               _("A target of the selected sentence: the metrics score the map "
-                                 "against the targets"));
+  _hs_widget_set_tooltip (row->target_check,
+                          _("A target of the selected sentence: the metrics score the map "
+                            "against the targets"));
   g_signal_connect (row->target_check, "toggled", G_CALLBACK (on_target_toggled), row);
   gtk_box_append (GTK_BOX (box), row->target_check);
 

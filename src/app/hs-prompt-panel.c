@@ -6,6 +6,7 @@
 
 #include "hs-css-private.h"
 #include "hs-prompt-panel.h"
+#include "hs-utils-private.h"
 #include "hs-tag-strip.h"
 
 struct _HsPromptPanel
@@ -368,7 +369,7 @@ make_sentence_row (HsSentence *sentence)
       g_autofree char *targets = g_strjoinv (", ", sentence->targets);
       /* Translators: tooltip of a report sentence; %s lists region names */
       g_autofree char *tip = g_strdup_printf (_("Targets: %s"), targets);
-      gtk_widget_set_tooltip_text (label, tip);
+      _hs_widget_set_tooltip (label, tip);
     }
   return label;
 }
@@ -655,7 +656,7 @@ make_token_button (HsPromptPanel *self,
       markup = g_markup_printf_escaped ("<span background=\"#e01b24\" bgalpha=\"%u%%\"> %s </span>\n"
                                         "<small>%.0f %%</small>", alpha, text, share * 100.0);
       gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_CENTER);
-      gtk_widget_set_tooltip_text (button, tip);
+      _hs_widget_set_tooltip (button, tip);
     }
   else
     markup = g_markup_printf_escaped ("%s", text);
@@ -715,7 +716,7 @@ hs_prompt_panel_set_map (HsPromptPanel  *self,
       gtk_label_set_text (self->token_key, key);
 
       all = make_token_button (self, _("Sentence"), -1, 0.0, min_share, max_share, NULL);
-      gtk_widget_set_tooltip_text (all, _("Show the sentence map (mean over tokens)"));
+      _hs_widget_set_tooltip (all, _("Show the sentence map (mean over tokens)"));
       gtk_flow_box_append (self->token_box, all);
       for (guint i = 0; i < n; i++)
         {

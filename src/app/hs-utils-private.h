@@ -65,5 +65,8 @@ void _hs_file_chooser_show       (GtkFileChooserNative *chooser, GCallback respo
  * current-view figure score their maps against (as heatscope-cli figure). */
 HsTarget    *_hs_target_of_regions (HsImage *image, GPtrArray *regions, GPtrArray *region_masks,
                                     GError **error);
+/* gtk_widget_set_tooltip_text without GTK 4.8's pointer query when nothing
+ * can be under the pointer: for a widget not yet in a window (see hs-utils.c). */
+void         _hs_widget_set_tooltip (GtkWidget *widget, const char *text);
 
 G_END_DECLS

@@ -129,3 +129,27 @@ _hs_target_of_regions (HsImage *image, GPtrArray *regions, GPtrArray *region_mas
     }
   return g_steal_pointer (&target);
 }
+
+/* GTK 4.8's gtk_widget_set_tooltip_text asks the X server where the pointer is
+ * (XIQueryPointer, XIGetClientPointer, an XSync: round trips) whenever the
+ * widget is visible, which a new widget is, so that a tooltip on screen
+ * follows its text.  Rows and buttons built for every instance and sentence
+ * paid ~15 round trips a step for that (perf: 11 % of the main thread's time
+ * in a soak, and each round trip waits for the X server on a busy machine).
+ * A widget in no window cannot be under the pointer: it is hidden while its
+ * text is set, so GTK skips the query. */
+void
+_hs_widget_set_tooltip (GtkWidget  *widget,
+                        const char *text)
+{
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  if (gtk_widget_get_root (widget) == NULL && gtk_widget_get_visible (widget))
+    {
+      gtk_widget_set_visible (widget, FALSE);
+      gtk_widget_set_tooltip_text (widget, text);
+      gtk_widget_set_visible (widget, TRUE);
+    }
+  else
+    gtk_widget_set_tooltip_text (widget, text);
+}
