@@ -721,6 +721,9 @@ T.update({
  "blink A/B": "A/B im Wechsel",
  "model grid": "Modellraster",
  "swapped": "vertauscht",
+ "in steps": "schrittweise",
+ "Present the case in steps: image and sentence, then the heatmap, then the ground truth (or all at once again)":
+   "Den Fall schrittweise zeigen: Bild und Satz, dann die Heatmap, dann die Referenz (oder wieder alles auf einmal)",
  "The presenter's note: click to edit": "Notiz für den Vortrag: zum Bearbeiten klicken",
  "No deck open": "Kein Stapel geöffnet",
  "%u / %u": "%u / %u",

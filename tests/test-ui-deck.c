@@ -320,7 +320,11 @@ test_deck (void)
     HsCanvasTransform before, after;
     HsDeckCase *item;
 
-    hs_canvas_zoom_to (canvas, hs_canvas_get_zoom (canvas) * 3, 100, 120);
+    /* about a point up and left of the middle, whatever the panels leave
+     * the canvas, and far enough in that the image overflows it both ways
+     * (a canvas keeps an image it holds whole centred) */
+    hs_canvas_zoom_to (canvas, hs_canvas_get_zoom (canvas) * 6, gtk_widget_get_width (GTK_WIDGET (canvas)) * 0.4,
+                       gtk_widget_get_height (GTK_WIDGET (canvas)) * 0.4);
     hs_ui_settle ();
     hs_canvas_get_transform (canvas, &before);
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.deck-add", NULL));
@@ -956,6 +960,84 @@ test_results_focused_row (void)
   hs_ui_destroy_window (window);
 }
 
+
+static gboolean
+step_is (gpointer data)
+{
+  Step *step = data;   /* index: the wanted HsRevealStep */
+  return hs_presentation_window_get_reveal_step (step->presentation) == (HsRevealStep) step->index;
+}
+
+/* A case set to present in steps (the panel's deck.toggle-reveal, saved
+ * in the file) shows image and sentence first; space reveals the heatmap,
+ * then the ground truth, then goes to the next case. */
+static void
+test_reveal (void)
+{
+  g_autofree char *root = NULL;
+  g_autofree char *deck_path = NULL;
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  g_autoptr(HsDeck) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  HsPresentationWindow *presentation;
+  HsDeckPanel *panel;
+  HsWindow *window;
+  Step step;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  g_assert_nonnull (xdotool);
+  hs_ui_reset_settings ();
+  root = hs_ui_make_dataset ();
+  deck_path = g_build_filename (root, "demo.hsdeck", NULL);
+  window = hs_ui_new_window ();
+  hs_ui_open_path (window, root);
+  g_assert_true (hs_window_select_instance (window, "hand-01"));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.deck-add", NULL));
+  g_assert_true (hs_window_select_instance (window, "hand-02"));
+  hs_ui_wait_until (window_idle, window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.deck-add", NULL));
+  g_assert_cmpuint (n_cases (window), ==, 2);
+
+  panel = HS_DECK_PANEL (hs_window_get_deck_panel (window));
+  hs_deck_panel_select (panel, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "deck.toggle-reveal", NULL));
+  g_assert_true (case_at (hs_window_get_deck (window), 0)->reveal);
+  g_assert_false (case_at (hs_window_get_deck (window), 1)->reveal);
+  g_assert_nonnull (strstr (hs_deck_panel_get_title_of (panel, 0), "in steps"));
+  saved = hs_deck_load (deck_path, &error);
+  g_assert_no_error (error);
+  g_assert_true (case_at (saved, 0)->reveal);
+
+  presentation = hs_window_present_deck (window, 0);
+  g_assert_nonnull (presentation);
+  hs_ui_wait_until (hs_ui_is_mapped, presentation);
+  step.presentation = presentation;
+  step.index = 0;
+  hs_ui_wait_until (presentation_at, &step);
+  hs_ui_settle ();
+  g_assert_cmpint (hs_presentation_window_get_reveal_step (presentation), ==, HS_REVEAL_IMAGE);
+  g_assert_false (hs_presentation_window_get_heatmap_shown (presentation));
+  g_assert_false (hs_presentation_window_get_truth_shown (presentation));
+  g_assert_false (hs_view_state_get_show_overlay (hs_canvas_get_view_state (hs_presentation_window_get_canvas (presentation))));
+  press_and_wait (presentation, "space", step_is, HS_REVEAL_HEATMAP);
+  g_assert_true (hs_presentation_window_get_heatmap_shown (presentation));
+  g_assert_false (hs_presentation_window_get_truth_shown (presentation));
+  press_and_wait (presentation, "space", step_is, HS_REVEAL_TRUTH);
+  g_assert_true (hs_presentation_window_get_truth_shown (presentation));
+  g_assert_true (hs_view_state_get_show_boxes (hs_canvas_get_view_state (hs_presentation_window_get_canvas (presentation))));
+  g_assert_cmpuint (hs_presentation_window_get_index (presentation), ==, 0);
+  /* the next space: the next case, all shown at once (no reveal) */
+  press_and_wait (presentation, "space", presentation_at, 1);
+  g_assert_true (hs_presentation_window_get_heatmap_shown (presentation));
+  gtk_window_destroy (GTK_WINDOW (presentation));
+  hs_ui_settle ();
+  hs_ui_destroy_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -966,5 +1048,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/deck/live-reattended", test_live_reattended);
   g_test_add_func ("/hs/ui/deck/dataset-changed", test_dataset_changed);
   g_test_add_func ("/hs/ui/deck/results-focused-row", test_results_focused_row);
+  g_test_add_func ("/hs/ui/deck/reveal", test_reveal);
   return g_test_run ();
 }

@@ -23,7 +23,7 @@ struct _HsDeckPanel
 
 G_DEFINE_FINAL_TYPE (HsDeckPanel, hs_deck_panel, GTK_TYPE_WIDGET)
 
-enum { OPEN_CASE, MOVE_CASE, NOTE_CHANGED, DUPLICATE_CASE, DELETE_CASE, UNDO_DELETE, N_SIGNALS };
+enum { OPEN_CASE, MOVE_CASE, NOTE_CHANGED, DUPLICATE_CASE, DELETE_CASE, UNDO_DELETE, TOGGLE_REVEAL, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 /* ---- rows ------------------------------------------------------------------ */
@@ -48,6 +48,7 @@ update_actions (HsDeckPanel *self)
   gboolean have = selected != G_MAXUINT;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "deck.duplicate", have);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "deck.toggle-reveal", have);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "deck.delete", have);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "deck.move-up", have && selected > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "deck.move-down", have && selected + 1 < n);
@@ -165,6 +166,8 @@ row_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
     g_signal_emit (self, signals[DUPLICATE_CASE], 0, selected);
   else if (g_str_equal (action_name, "deck.delete"))
     g_signal_emit (self, signals[DELETE_CASE], 0, selected);
+  else if (g_str_equal (action_name, "deck.toggle-reveal"))
+    g_signal_emit (self, signals[TOGGLE_REVEAL], 0, selected);
   else if (g_str_equal (action_name, "deck.move-up") && selected > 0)
     g_signal_emit (self, signals[MOVE_CASE], 0, selected, selected - 1);
   else if (g_str_equal (action_name, "deck.move-down") && selected + 1 < hs_deck_panel_get_n_cases (self))
@@ -191,7 +194,7 @@ hs_deck_panel_class_init (HsDeckPanelClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   const char *moves[] = { "deck.move-up", "deck.move-down", "deck.duplicate", "deck.delete",
-                          "deck.undo-delete" };
+                          "deck.undo-delete", "deck.toggle-reveal" };
 
   object_class->dispose = hs_deck_panel_dispose;
 
@@ -207,6 +210,8 @@ hs_deck_panel_class_init (HsDeckPanelClass *klass)
                                        0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
   signals[UNDO_DELETE] = g_signal_new ("undo-delete", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                        0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[TOGGLE_REVEAL] = g_signal_new ("toggle-reveal", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                         0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/heatscope/Heatscope/ui/hs-deck-panel.ui");
   gtk_widget_class_bind_template_child (widget_class, HsDeckPanel, box);

@@ -11,7 +11,8 @@
  *   "note-changed"(guint index, char *note)  an edited note committed
  *   "duplicate-case", "delete-case" (guint index)
  *   "undo-delete" ()                         the Undo of the bar after a delete
- * Actions: deck.duplicate, deck.delete (Delete), deck.move-up (Ctrl+Up),
+ *   "toggle-reveal" (guint index)            present the case in steps, or not
+ * Actions: deck.duplicate, deck.toggle-reveal, deck.delete (Delete), deck.move-up (Ctrl+Up),
  * deck.move-down (Ctrl+Down), deck.undo-delete; win.deck-present (F5) is the
  * window's.  Template: ui/hs-deck-panel.ui. */
 #pragma once

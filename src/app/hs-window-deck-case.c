@@ -410,6 +410,8 @@ _hs_window_deck_case_title (const HsDeckCase *item)
     g_string_append_printf (title, " · %s", kind);
   if (item->swap && item->view == HS_DECK_VIEW_SINGLE)
     g_string_append_printf (title, " · %s", _("swapped"));
+  if (item->reveal)
+    g_string_append_printf (title, " · %s", _("in steps"));
   if (text != NULL)
     g_string_append_printf (title, "\n%s", text);
   return g_string_free (title, FALSE);

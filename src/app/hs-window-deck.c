@@ -472,15 +472,22 @@ on_note_changed (HsDeckPanel *panel, guint index, const char *note, HsWindow *se
   save_deck (self);
 }
 
+/* Case `index` of the open deck, NULL when there is none. */
+static HsDeckCase *
+case_at (HsWindow *self, guint index)
+{
+  if (self->deck == NULL || index >= self->deck->cases->len)
+    return NULL;
+  return g_ptr_array_index (self->deck->cases, index);
+}
+
 static void
 on_duplicate_case (HsDeckPanel *panel, guint index, HsWindow *self)
 {
-  HsDeckCase *item;
+  HsDeckCase *item = case_at (self, index);
 
-  if (self->deck == NULL || index >= self->deck->cases->len)
-    return;
-  item = g_ptr_array_index (self->deck->cases, index);
-  insert_case (self, index + 1, hs_deck_case_copy (item), g_hash_table_lookup (self->deck_thumbs, item));
+  if (item != NULL)
+    insert_case (self, index + 1, hs_deck_case_copy (item), g_hash_table_lookup (self->deck_thumbs, item));
 }
 
 static void
@@ -505,6 +512,19 @@ on_delete_case (HsDeckPanel *panel, guint index, HsWindow *self)
     hs_deck_panel_select (panel, MIN (index, self->deck->cases->len - 1));
   message = g_strdup_printf (_("Deleted case %u"), index + 1);
   hs_deck_panel_show_undo (panel, message);
+}
+
+/* The case's reveal (presentation in steps) on or off. */
+static void
+on_toggle_reveal (HsDeckPanel *panel, guint index, HsWindow *self)
+{
+  HsDeckCase *item = case_at (self, index);
+
+  if (item == NULL)
+    return;
+  item->reveal = !item->reveal;
+  save_deck (self);
+  fill_row (self, index);
 }
 
 static void
@@ -719,6 +739,7 @@ _hs_window_deck_init (HsWindow *self)
   g_signal_connect_object (self->deck_panel, "duplicate-case", G_CALLBACK (on_duplicate_case), self, 0);
   g_signal_connect_object (self->deck_panel, "delete-case", G_CALLBACK (on_delete_case), self, 0);
   g_signal_connect_object (self->deck_panel, "undo-delete", G_CALLBACK (on_undo_delete), self, 0);
+  g_signal_connect_object (self->deck_panel, "toggle-reveal", G_CALLBACK (on_toggle_reveal), self, 0);
   g_signal_connect (self, "notify::loading", G_CALLBACK (on_loading_changed), NULL);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), deck_actions, G_N_ELEMENTS (deck_actions), self);
