@@ -6,6 +6,7 @@
 #include "hs-prompt-panel.h"
 #include "hs-tag-strip.h"
 #include "hs-ui-fixture.h"
+#include "hs-view-state.h"
 
 static char *dataset_root;
 
@@ -78,6 +79,23 @@ assert_strip (HsTagStrip *strip, const HsTagWeight *tags, const char * const *we
       g_assert_cmpstr (hs_tag_strip_get_tag (strip, i), ==, tags[i].tag);
       g_assert_cmpstr (hs_tag_strip_get_weight_text (strip, i), ==, weights[i]);
     }
+}
+
+/* HS_SCREENSHOT_DIR=DIR keeps a copy of the exported file `path` as
+ * DIR/NAME (to look at). */
+static void
+keep_export (const char *path, const char *name)
+{
+  const char *dir = g_getenv ("HS_SCREENSHOT_DIR");
+  g_autofree char *target = NULL;
+  g_autofree char *bytes = NULL;
+  gsize n = 0;
+
+  if (dir == NULL)
+    return;
+  target = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_get_contents (path, &bytes, &n, NULL));
+  g_assert_true (g_file_set_contents (target, bytes, (gssize) n, NULL));
 }
 
 /* The prompt panel alone, as test-ui-prompt shows it: the strip under the
@@ -362,6 +380,137 @@ test_metrics (void)
   hs_ui_destroy_window (window);
 }
 
+/* win.export-figure with a map that has tags: byte for byte what
+ * `heatscope-cli figure` writes for the same panel with "tags": true (the
+ * composer's tag strip), in SVG and PNG; the SVG names the tags and their
+ * weights.  A map without tags exports as the CLI without the option. */
+static void
+test_export_figure (void)
+{
+  HsWindow *window;
+  HsPromptPanel *panel;
+  g_autofree char *tmp = hs_test_make_tmpdir ();
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GError) error = NULL;
+  char opacity[G_ASCII_DTOSTR_BUF_SIZE], threshold[G_ASCII_DTOSTR_BUF_SIZE];
+  const struct { const char *sentence; const char *tags; } cases[] = {
+    { "s0", ", \"tags\": true" }, { "s1", "" },
+  };
+
+  if (hs_ui_skip_without_display ())
+    return;
+  hs_ui_reset_settings ();
+  settings = hs_settings_new ();
+  g_settings_set_string (settings, "figure-width", "89mm");
+  g_settings_set_double (settings, "figure-dpi", 100);
+  g_settings_set_double (settings, "figure-font-size", 6);
+  window = hs_ui_new_window ();
+  hs_ui_open_path (window, dataset_root);
+  panel = hs_window_get_prompt_panel (window);
+  g_assert_true (hs_window_select_instance (window, "hand-00"));
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autofree char *spec_name = g_strdup_printf ("fig-%s.json", cases[c].sentence);
+      g_autofree char *spec = g_build_filename (tmp, spec_name, NULL);
+      g_autofree char *json = NULL;
+
+      g_assert_true (hs_prompt_panel_select_sentence (panel, cases[c].sentence));
+      hs_ui_wait_until (hs_ui_window_not_loading, window);
+      hs_ui_settle ();
+      json = g_strdup_printf ("{\"width\": \"89mm\", \"dpi\": 100, \"font_size\": 6, "
+                              "\"colormap\": \"%s\", \"opacity\": %s, \"threshold\": %s%s, "
+                              "\"panels\": [{\"instance\": \"hand-00\", \"query\": \"%s\", "
+                              "\"model\": \"grounded\"}]}",
+                              HS_VIEW_STATE_DEFAULT_COLORMAP,
+                              g_ascii_dtostr (opacity, sizeof opacity, HS_VIEW_STATE_DEFAULT_OPACITY),
+                              g_ascii_dtostr (threshold, sizeof threshold, HS_VIEW_STATE_DEFAULT_THRESHOLD),
+                              cases[c].tags, cases[c].sentence);
+      g_assert_true (g_file_set_contents (spec, json, -1, NULL));
+      for (const char *const *ext = (const char *const[]) { "svg", "png", NULL }; *ext; ext++)
+        {
+          g_autofree char *app_name = g_strdup_printf ("app-%s.%s", cases[c].sentence, *ext);
+          g_autofree char *cli_name = g_strdup_printf ("cli-%s.%s", cases[c].sentence, *ext);
+          g_autofree char *app = g_build_filename (tmp, app_name, NULL);
+          g_autofree char *cli = g_build_filename (tmp, cli_name, NULL);
+          const char *args[] = { dataset_root, "--spec", spec, "-o", cli, NULL };
+          g_autofree char *out = NULL, *err = NULL, *a = NULL, *b = NULL;
+          gsize na = 0, nb = 0;
+
+          g_assert_true (hs_window_export_figure (window, app, settings, &error));
+          g_assert_no_error (error);
+          if (hs_test_run_cli ("figure", args, &out, &err) != 0)
+            g_error ("heatscope-cli figure failed: %s", err);
+          g_assert_true (g_file_get_contents (app, &a, &na, NULL));
+          g_assert_true (g_file_get_contents (cli, &b, &nb, NULL));
+          if (na != nb || memcmp (a, b, na) != 0)
+            g_error ("the app's figure (%" G_GSIZE_FORMAT " bytes) and heatscope-cli figure's "
+                     "(%" G_GSIZE_FORMAT ") differ: %s, %s", na, nb, app, cli);
+          keep_export (app, app_name);
+          if (g_str_equal (*ext, "svg"))
+            {
+              gboolean tagged = *cases[c].tags != '\0';
+
+              g_assert_true ((strstr (a, "calcified granuloma") != NULL) == tagged);
+              g_assert_true ((strstr (a, "0.410") != NULL) == tagged);
+            }
+        }
+    }
+  hs_ui_destroy_window (window);
+  hs_ui_reset_settings ();
+}
+
+/* The compare view's export draws the strips it shows: A's and B's tags,
+ * none with Tags off. */
+static void
+test_compare_export (void)
+{
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = hs_test_make_tmpdir ();
+  HsInstance *instance;
+  GtkWindow *window;
+  HsCompareView *view;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  dataset = load_dataset ();
+  instance = hs_dataset_find_instance (dataset, "hand-00");
+  window = hs_compare_window_new (NULL);
+  view = g_object_ref (hs_compare_window_get_view (window));
+  gtk_window_present (window);
+  g_assert_true (hs_compare_view_load (view, dataset, instance, hs_instance_find_sentence (instance, "s0"),
+                                       "grounded", &error));
+  g_assert_no_error (error);
+  hs_ui_settle ();
+  for (guint shown = 0; shown < 2; shown++)
+    {
+      g_autofree char *name = g_strdup_printf ("compare-%u.svg", shown);
+      g_autofree char *path = g_build_filename (tmp, name, NULL);
+      g_autofree char *svg = NULL;
+
+      hs_compare_view_set_show_tags (view, !shown);
+      g_assert_true (hs_compare_view_export (view, path, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (path, &svg, NULL, NULL));
+      /* A's 0.410 and B's 0.450, each only in its own strip */
+      g_assert_true ((strstr (svg, "0.410") != NULL) == !shown);
+      g_assert_true ((strstr (svg, "0.450") != NULL) == !shown);
+      g_assert_true ((strstr (svg, "calcified granuloma") != NULL) == !shown);
+      if (!shown)
+        {
+          g_autofree char *png = g_build_filename (tmp, "compare.png", NULL);
+
+          g_assert_true (hs_compare_view_export (view, png, NULL, &error));
+          g_assert_no_error (error);
+          keep_export (png, "coattn-compare-export.png");
+        }
+    }
+  gtk_window_destroy (window);
+  hs_ui_settle ();
+  hs_ui_assert_finalized (view);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -373,6 +522,8 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/coattn/window-no-tags", test_window_no_tags);
   g_test_add_func ("/hs/ui/coattn/compare", test_compare);
   g_test_add_func ("/hs/ui/coattn/metrics", test_metrics);
+  g_test_add_func ("/hs/ui/coattn/export-figure", test_export_figure);
+  g_test_add_func ("/hs/ui/coattn/compare-export", test_compare_export);
   status = g_test_run ();
   g_free (dataset_root);
   return status;

@@ -389,6 +389,17 @@ hs_compare_cell_set_show_tags (HsCompareCell *self, gboolean show)
   show_readout (self, self->shown != NULL ? self->shown : self);
 }
 
+const HsTagWeight *
+hs_compare_cell_get_shown_tags (HsCompareCell *self, guint *n)
+{
+  HsCompareCell *source;
+
+  g_return_val_if_fail (HS_IS_COMPARE_CELL (self) && n != NULL, NULL);
+  source = self->shown != NULL ? self->shown : self;
+  *n = self->show_tags ? source->tags->len : 0;
+  return *n > 0 ? (const HsTagWeight *) source->tags->data : NULL;
+}
+
 GtkWidget *
 hs_compare_cell_get_footer (HsCompareCell *self)
 {

@@ -83,6 +83,9 @@ void            hs_compare_cell_set_tags         (HsCompareCell *self, const HsT
 guint           hs_compare_cell_get_n_tags       (HsCompareCell *self);
 void            hs_compare_cell_set_show_tags    (HsCompareCell *self, gboolean show);
 HsTagStrip     *hs_compare_cell_get_tag_strip    (HsCompareCell *self);
+/* The tags the strip shows (another cell's during blink; none while
+ * show-tags is off): *n of them, owned by the cell. */
+const HsTagWeight *hs_compare_cell_get_shown_tags (HsCompareCell *self, guint *n);
 /* The read-out with the tag strip under it: cells side by side share its
  * height too, so that their maps are one size whether they have tags or not. */
 GtkWidget      *hs_compare_cell_get_footer       (HsCompareCell *self);

@@ -81,6 +81,9 @@ hs_compare_view_export (HsCompareView *self, const char *path, GSettings *settin
       panel.badge_tone = hs_compare_cell_get_badge_tone (cell);
       panel.note = hs_compare_cell_get_shown_readout (cell);
       panel.difference = self->mode == HS_COMPARE_MODE_PAIR && i == 2;
+      /* the tag strip the cell shows (none while Tags is off) */
+      panel.view.tags = hs_compare_cell_get_shown_tags (cell, &panel.view.n_tags);
+      panel.view.show_tags = panel.view.n_tags > 0;
       g_array_append_val (panels, panel);
     }
   grid.panels = (const HsFigurePanel *) (const void *) panels->data;

@@ -5,8 +5,9 @@
  * image, the sentence's target boxes and contours, the prompt as the
  * panel's title, under it the model, instance, read-out and badge (scored
  * against the sentence's target, hs-panel-readout) and "phantom-trained
- * model on a real image" where the canvas says so; one titled colour bar;
- * the page size of the remembered figure settings. */
+ * model on a real image" where the canvas says so; the map's tag attention
+ * as the composer's tag strip when the prompt panel shows it (co-attention);
+ * one titled colour bar; the page size of the remembered figure settings. */
 #include <glib/gi18n.h>
 #include <heatscope/hs-panel-readout.h>
 #include <heatscope/hs-text.h>
@@ -94,6 +95,14 @@ hs_window_export_figure (HsWindow *self, const char *path, GSettings *settings, 
   hs_view_state_get_overlay_options (state, &grid.overlay);
   hs_figure_export_panel_view (&panel.view, self->image, self->map, state, boxes, masks);
   panel.view.phantom_model_on_real_image = hs_canvas_get_caption_phantom (HS_CANVAS (self->canvas));
+  /* the composer's tag strip when the prompt panel shows one: the tags of
+   * the precomputed map on screen (a live map has none) */
+  if (self->live_model == NULL && self->shown_ref != NULL && self->shown_ref->n_tags > 0)
+    {
+      panel.view.tags = self->shown_ref->tags;
+      panel.view.n_tags = self->shown_ref->n_tags;
+      panel.view.show_tags = TRUE;
+    }
   model = self->live_model != NULL ? self->live_model : self->model;
   title = hs_panel_title_of_prompt (prompt);
   note = hs_panel_readout_note (&readout, model, self->live_model != NULL, self->instance->id,
