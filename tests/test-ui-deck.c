@@ -1,6 +1,7 @@
 /* test-ui-deck.c — the demo deck in the app: add three cases (a single
  * view, a swap comparison, a model grid) from the viewer and the compare
- * windows, reorder them, edit a note, delete with undo; the file saved,
+ * windows, reorder them (keyboard actions, and a real pointer drag in
+ * /hs/ui/deck/reorder-drag), edit a note, delete with undo; the file saved,
  * read back by a new window (the last deck restored as on start); a case
  * opened restores its view; presentation mode draws the viewer's pixels
  * and steps through the deck with real keys (xdotool). */
@@ -57,13 +58,10 @@ case_at (HsDeck *deck, guint i)
   return g_ptr_array_index (deck->cases, i);
 }
 
-/* Presses `key` (xdotool's name) in `window` with real X events. */
+/* Runs xdotool (real X events through XTest) to its end. */
 static void
-press (GtkWindow *window, const char *key)
+run_xdotool (const char *const *argv)
 {
-  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
-  g_autofree char *wid = g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (surface));
-  const char *argv[] = { "xdotool", "windowfocus", "--sync", wid, "key", "--clearmodifiers", key, NULL };
   g_autoptr(GError) error = NULL;
   int status = 0;
 
@@ -71,6 +69,23 @@ press (GtkWindow *window, const char *key)
                                &status, &error));
   g_assert_no_error (error);
   g_assert_cmpint (status, ==, 0);
+}
+
+static char *
+window_xid (GtkWindow *window)
+{
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+  return g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (surface));
+}
+
+/* Presses `key` (xdotool's name) in `window` with real X events. */
+static void
+press (GtkWindow *window, const char *key)
+{
+  g_autofree char *wid = window_xid (window);
+  const char *argv[] = { "xdotool", "windowfocus", "--sync", wid, "key", "--clearmodifiers", key, NULL };
+
+  run_xdotool (argv);
 }
 
 typedef struct {
@@ -1038,6 +1053,154 @@ test_reveal (void)
   hs_ui_destroy_window (window);
 }
 
+/* ---- reorder by drag ------------------------------------------------------- */
+
+typedef struct {
+  gboolean began;
+  gboolean ended;
+} DragSeen;
+
+static void
+on_test_drag_begin (GtkDragSource *source, GdkDrag *drag, DragSeen *seen)
+{
+  seen->began = TRUE;
+}
+
+static void
+on_test_drag_end (GtkDragSource *source, GdkDrag *drag, gboolean delete_data, DragSeen *seen)
+{
+  seen->ended = TRUE;
+}
+
+static GtkDragSource *
+row_drag_source (GtkWidget *row)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (row);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DRAG_SOURCE (controller))
+        return GTK_DRAG_SOURCE (controller);
+    }
+  return NULL;
+}
+
+/* Where the middle of `widget` (dy pixels down) is in its X window. */
+static void
+point_in_window (GtkWidget *widget, double dy, int *x, int *y)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  graphene_point_t in = GRAPHENE_POINT_INIT (gtk_widget_get_width (widget) / 2.0,
+                                             gtk_widget_get_height (widget) / 2.0 + dy);
+  graphene_point_t out;
+  double sx, sy;
+
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &in, &out));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  *x = (int) (out.x + sx);
+  *y = (int) (out.y + sy);
+}
+
+/* Real pointer events (xdotool, XTest): with `command` NULL the pointer
+ * moves to (x, y) in the X window of `window`, else button 1 goes down
+ * ("mousedown") or up ("mouseup") where it is. */
+static void
+pointer (GtkWindow *window, const char *command, int x, int y)
+{
+  g_autofree char *wid = window_xid (window);
+  g_autofree char *sx = g_strdup_printf ("%d", x);
+  g_autofree char *sy = g_strdup_printf ("%d", y);
+  const char *move[] = { "xdotool", "mousemove", "--sync", "--window", wid, sx, sy, NULL };
+  const char *button[] = { "xdotool", command, "1", NULL };
+
+  run_xdotool (command == NULL ? move : button);
+  hs_ui_settle ();
+}
+
+/* The first row dragged onto the third with the real pointer (press, move
+ * past the drag threshold, over the target row, release) puts the first
+ * case last, in the panel and in the saved file. */
+static void
+test_reorder_drag (void)
+{
+  g_autofree char *root = NULL;
+  g_autofree char *deck_path = NULL;
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  const char *ids[] = { "hand-01", "hand-02", "hand-03" };
+  g_autoptr(HsDeck) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  DragSeen seen = { FALSE, FALSE };
+  GtkDragSource *source;
+  GtkWidget *first, *third;
+  HsDeckPanel *panel;
+  HsWindow *window;
+  int x0, y0, x1, y1;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  g_assert_nonnull (xdotool);
+  hs_ui_reset_settings ();
+  root = hs_ui_make_dataset ();
+  deck_path = g_build_filename (root, "demo.hsdeck", NULL);
+  window = hs_ui_new_window ();
+  hs_ui_open_path (window, root);
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      g_assert_true (hs_window_select_instance (window, ids[i]));
+      hs_ui_wait_until (window_idle, window);
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.deck-add", NULL));
+    }
+  g_assert_cmpuint (n_cases (window), ==, 3);
+  panel = HS_DECK_PANEL (hs_window_get_deck_panel (window));
+  hs_ui_settle ();
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (panel)));
+  first = hs_ui_find_widget (GTK_WIDGET (panel), GTK_TYPE_LIST_BOX_ROW);
+  g_assert_nonnull (first);
+  third = gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (first));
+  g_assert_true (GTK_IS_LIST_BOX_ROW (third));
+  g_assert_cmpint (gtk_list_box_row_get_index (GTK_LIST_BOX_ROW (third)), ==, 2);
+  source = row_drag_source (first);
+  g_assert_nonnull (source);
+  g_signal_connect (source, "drag-begin", G_CALLBACK (on_test_drag_begin), &seen);
+  g_signal_connect (source, "drag-end", G_CALLBACK (on_test_drag_end), &seen);
+
+  point_in_window (first, 0, &x0, &y0);
+  point_in_window (third, 0, &x1, &y1);
+  pointer (GTK_WINDOW (window), NULL, x0, y0);
+  pointer (GTK_WINDOW (window), "mousedown", 0, 0);
+  /* past the drag threshold: the drag begins */
+  pointer (GTK_WINDOW (window), NULL, x0, y0 + 12);
+  pointer (GTK_WINDOW (window), NULL, x0, y0 + 24);
+  hs_ui_wait_until (hs_ui_wait_is_set, &seen.began);
+  /* over the third row, then released there */
+  pointer (GTK_WINDOW (window), NULL, x1, (y0 + y1) / 2);
+  pointer (GTK_WINDOW (window), NULL, x1, y1 - 2);
+  pointer (GTK_WINDOW (window), NULL, x1, y1);
+  pointer (GTK_WINDOW (window), "mouseup", 0, 0);
+  hs_ui_wait_until (hs_ui_wait_is_set, &seen.ended);
+  hs_ui_settle ();
+  g_signal_handlers_disconnect_by_data (source, &seen);
+
+  g_assert_cmpstr (case_at (hs_window_get_deck (window), 0)->instance, ==, "hand-02");
+  g_assert_cmpstr (case_at (hs_window_get_deck (window), 1)->instance, ==, "hand-03");
+  g_assert_cmpstr (case_at (hs_window_get_deck (window), 2)->instance, ==, "hand-01");
+  g_assert_nonnull (strstr (hs_deck_panel_get_title_of (panel, 2), "hand-01"));
+  saved = hs_deck_load (deck_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (saved->cases->len, ==, 3);
+  g_assert_cmpstr (case_at (saved, 0)->instance, ==, "hand-02");
+  g_assert_cmpstr (case_at (saved, 1)->instance, ==, "hand-03");
+  g_assert_cmpstr (case_at (saved, 2)->instance, ==, "hand-01");
+  if (g_getenv ("HS_DECK_DRAG_SHOT") != NULL)
+    {
+      g_autoptr(GdkTexture) texture = hs_ui_render (GTK_WIDGET (window));
+      g_assert_true (gdk_texture_save_to_png (texture, g_getenv ("HS_DECK_DRAG_SHOT")));
+    }
+  hs_ui_destroy_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1049,5 +1212,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/deck/dataset-changed", test_dataset_changed);
   g_test_add_func ("/hs/ui/deck/results-focused-row", test_results_focused_row);
   g_test_add_func ("/hs/ui/deck/reveal", test_reveal);
+  g_test_add_func ("/hs/ui/deck/reorder-drag", test_reorder_drag);
   return g_test_run ();
 }
