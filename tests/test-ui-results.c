@@ -484,6 +484,24 @@ assert_header_tooltips (HsResultsWindow *results, Csv *csv)
     }
   g_assert_cmpuint (n_metrics, >, 4);
   g_assert_cmpuint (n_picked, >, 2);
+
+  /* The order: a perturbation's summary columns first (the CSV's last two
+   * before any tag columns, last first), then every other value column in
+   * the CSV's order — the tag columns too (with them and no perturbation
+   * the order was once reversed whole). */
+  {
+    g_autoptr(GPtrArray) expected = g_ptr_array_new ();
+    guint n_values = g_strv_length (csv->header) - 4;
+
+    for (guint i = n_values; i-- > 0;)
+      if (g_str_equal (csv->header[4 + i], "swap_response") || g_str_equal (csv->header[4 + i], "sym_kl"))
+        g_ptr_array_add (expected, csv->header[4 + i]);
+    for (guint i = 0; i < n_values; i++)
+      if (!g_str_equal (csv->header[4 + i], "swap_response") && !g_str_equal (csv->header[4 + i], "sym_kl"))
+        g_ptr_array_add (expected, csv->header[4 + i]);
+    for (guint i = 0; i < n_values; i++)
+      g_assert_cmpstr (title_text (g_ptr_array_index (titles, 4 + i)), ==, g_ptr_array_index (expected, i));
+  }
 }
 
 static void

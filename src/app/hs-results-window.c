@@ -334,12 +334,16 @@ rebuild_columns (HsResultsWindow *self)
   add_column (self, HS_RESULTS_COLUMN_MODEL, fixed[2], _("Model"));
   add_column (self, HS_RESULTS_COLUMN_SUBSETS, fixed[3], _("Subsets"));
   /* A perturbation's summary (swap_response, sym_kl: the last columns of
-   * the CSV) first, where it is seen without scrolling; then the metrics
-   * and their deltas in the CSV's order. */
+   * the CSV before any tag columns) first, where it is seen without
+   * scrolling; then the metrics and their deltas in the CSV's order; the
+   * tag columns last, as in the CSV.  Computed apart so that no count can
+   * wrap below zero: without a perturbation the metrics alone come before
+   * the tag columns. */
+  guint n_base = job->n_columns - job->n_tag_columns;
+  guint n_summary = n_base > 2 * job->n_metrics ? n_base - 2 * job->n_metrics : 0;
   for (guint i = 0; i < job->n_columns; i++)
     {
-      guint n_summary = job->n_columns - 2 * job->n_metrics;   /* 0 without a perturbation */
-      guint k = i < n_summary ? job->n_columns - 1 - i : i - n_summary;
+      guint k = i < n_summary ? n_base - 1 - i : i < n_base ? i - n_summary : i;
       g_autofree char *name = hs_score_rows_column_name (job, k);
 
       add_column (self, HS_RESULTS_COLUMN_VALUES + (int) k, name, name);
