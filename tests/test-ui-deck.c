@@ -4,7 +4,8 @@
  * /hs/ui/deck/reorder-drag), edit a note, delete with undo; the file saved,
  * read back by a new window (the last deck restored as on start); a case
  * opened restores its view; presentation mode draws the viewer's pixels
- * and steps through the deck with real keys (xdotool). */
+ * (the single view, and the comparison's and the grid's cells against the
+ * viewer's compare windows) and steps through the deck with real keys (xdotool). */
 #include <gdk/x11/gdkx.h>
 #include <glib/gstdio.h>
 
@@ -173,6 +174,93 @@ is_gone (gpointer pointer)
   return *(gpointer *) pointer == NULL;
 }
 
+/* Rows of two w × h renders that differ (0: the same pixels). */
+static gsize
+differing_rows (cairo_surface_t *a, cairo_surface_t *b, int w, int h)
+{
+  gsize differing = 0;
+
+  cairo_surface_flush (a);
+  cairo_surface_flush (b);
+  for (int y = 0; y < h; y++)
+    differing += memcmp (cairo_image_surface_get_data (a) + (gsize) y * cairo_image_surface_get_stride (a),
+                         cairo_image_surface_get_data (b) + (gsize) y * cairo_image_surface_get_stride (b),
+                         (gsize) w * 4) != 0;
+  return differing;
+}
+
+#define RENDER_W 800
+#define RENDER_H 600
+
+static gboolean
+compare_idle (gpointer view)
+{
+  return !hs_compare_view_get_busy (view);
+}
+
+/* Every canvas of `view` (pair: A, B, A − B; grid: one per model) drawn at
+ * RENDER_W × RENDER_H, a size no cell has, so the viewer's and the
+ * presentation's cells draw through the same path.  The cases compared are
+ * saved fitted; restoring one fits A, and the other cells follow A's
+ * transform through the link, which is in A's on-screen pixels (they leave
+ * fit mode), so drawn at another size they would show the cell size of
+ * their window, not the case: compare.zoom-fit (what the user presses)
+ * puts every cell in fit mode first. */
+static GPtrArray *
+render_cells (HsCompareView *view)
+{
+  GPtrArray *surfaces = g_ptr_array_new_with_free_func ((GDestroyNotify) cairo_surface_destroy);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "compare.zoom-fit", NULL));
+  for (guint i = 0; i < hs_compare_view_get_n_canvases (view); i++)
+    {
+      HsCanvas *canvas = hs_compare_view_get_canvas (view, i);
+
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (canvas)), !=, RENDER_W);
+      g_ptr_array_add (surfaces, hs_canvas_render_surface (canvas, RENDER_W, RENDER_H));
+    }
+  return surfaces;
+}
+
+/* The viewer's compare window for case `index` (opened from the deck, as a
+ * user does), its cells rendered; the window closed again. */
+static GPtrArray *
+render_viewer_case (HsWindow *window, guint index)
+{
+  GtkWindow *compare;
+  HsCompareView *view;
+  GPtrArray *surfaces;
+
+  g_assert_true (hs_window_open_case (window, index));
+  hs_ui_wait_until (window_idle, window);
+  compare = find_compare_window (window);
+  g_assert_nonnull (compare);
+  hs_ui_wait_until (hs_ui_is_mapped, compare);
+  view = hs_compare_window_get_view (compare);
+  hs_ui_wait_until (compare_idle, view);
+  hs_ui_settle ();
+  surfaces = render_cells (view);
+  gtk_window_destroy (compare);
+  hs_ui_settle ();
+  return surfaces;
+}
+
+/* The presentation's cells are the viewer's, cell by cell, pixel for pixel. */
+static void
+assert_cells_equal (HsPresentationWindow *presentation, GPtrArray *viewer)
+{
+  HsCompareView *view = hs_presentation_window_get_compare_view (presentation);
+  g_autoptr(GPtrArray) shown = NULL;
+
+  hs_ui_wait_until (compare_idle, view);
+  hs_ui_settle ();
+  shown = render_cells (view);
+  g_assert_cmpuint (shown->len, ==, viewer->len);
+  for (guint i = 0; i < shown->len; i++)
+    g_assert_cmpuint (differing_rows (g_ptr_array_index (shown, i), g_ptr_array_index (viewer, i),
+                                      RENDER_W, RENDER_H), ==, 0);
+}
+
 static void
 test_deck (void)
 {
@@ -186,6 +274,8 @@ test_deck (void)
   HsViewState *state;
   GtkWindow *compare;
   HsPresentationWindow *presentation;
+  g_autoptr(GPtrArray) viewer_pair = NULL;
+  g_autoptr(GPtrArray) viewer_grid = NULL;
   Step step;
 
   if (hs_ui_skip_without_display ())
@@ -363,6 +453,24 @@ test_deck (void)
     hs_ui_settle ();
   }
 
+  /* The viewer's renders of the comparison (case 1) and the grid (case 3),
+   * to hold the presentation's against; then case 2 in the viewer again. */
+  for (guint i = 0; i < 3; i += 2)
+    {
+      HsDeckCase *item = case_at (hs_window_get_deck (window), i);
+
+      g_assert_cmpfloat (item->zoom, ==, 1.0);   /* fitted: see render_cells */
+      g_assert_cmpfloat (item->center_x, ==, 0.5);
+      g_assert_cmpfloat (item->center_y, ==, 0.5);
+    }
+  viewer_pair = render_viewer_case (window, 0);
+  g_assert_cmpuint (viewer_pair->len, ==, 3);   /* A | B | A − B */
+  viewer_grid = render_viewer_case (window, 2);
+  g_assert_cmpuint (viewer_grid->len, >=, 2);
+  g_assert_true (hs_window_open_case (window, 1));
+  hs_ui_wait_until (window_idle, window);
+  hs_ui_settle ();
+
   /* Present from the first case. */
   presentation = hs_window_present_deck (window, 0);
   g_assert_nonnull (presentation);
@@ -394,6 +502,8 @@ test_deck (void)
     g_assert_true (gdk_texture_save_to_png (texture, shot));
     g_test_message ("presentation snapshot: %s", shot);
   }
+  /* The comparison's pixels are the viewer's, cell by cell (before B blinks it). */
+  assert_cells_equal (presentation, viewer_pair);
   /* B blinks A/B; Right goes to case 2. */
   press_and_wait (presentation, "b", blink_is, TRUE);
   press_and_wait (presentation, "Right", presentation_at, 1);
@@ -403,19 +513,14 @@ test_deck (void)
      * neither widget has, so both draw through the same path). */
     HsCanvas *shown = hs_presentation_window_get_canvas (presentation);
     HsCanvas *viewer = HS_CANVAS (hs_window_get_canvas (window));
-    int w = 800, h = 600;
+    int w = RENDER_W, h = RENDER_H;
     cairo_surface_t *a, *b;
-    gsize differing = 0;
 
     g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (shown)), !=, w);
     g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (viewer)), !=, w);
     a = hs_canvas_render_surface (shown, w, h);
     b = hs_canvas_render_surface (viewer, w, h);
-    for (int y = 0; y < h; y++)
-      differing += memcmp (cairo_image_surface_get_data (a) + (gsize) y * cairo_image_surface_get_stride (a),
-                           cairo_image_surface_get_data (b) + (gsize) y * cairo_image_surface_get_stride (b),
-                           (gsize) w * 4) != 0;
-    g_assert_cmpuint (differing, ==, 0);
+    g_assert_cmpuint (differing_rows (a, b, w, h), ==, 0);
     cairo_surface_destroy (a);
     cairo_surface_destroy (b);
   }
@@ -430,6 +535,8 @@ test_deck (void)
   press_and_wait (presentation, "Next", presentation_at, 2);
   g_assert_cmpint (hs_compare_view_get_mode (hs_presentation_window_get_compare_view (presentation)), ==,
                    HS_COMPARE_MODE_GRID);
+  /* The grid's pixels are the viewer's, cell by cell. */
+  assert_cells_equal (presentation, viewer_grid);
   press_and_wait (presentation, "Left", presentation_at, 1);
   press_and_wait (presentation, "Prior", presentation_at, 0);
   /* Escape leaves. */
