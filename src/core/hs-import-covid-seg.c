@@ -50,6 +50,15 @@ field (char **row, int column)
   return row[column];
 }
 
+/* The row's value in `column`, or NULL when it is missing or empty. */
+static const char *
+nonempty_field (char **row, int column)
+{
+  const char *value = field (row, column);
+
+  return value != NULL && *value != '\0' ? value : NULL;
+}
+
 /* Inside: alpha > 0 when the alpha channel varies, else any colour > 0
  * (these masks are opaque everywhere, with black outside). */
 static void
@@ -357,18 +366,18 @@ hs_import_covid_seg (HsImportContext *ctx, const char * const *sources, guint n,
             {
               g_auto(GStrv) sentences = NULL;
               const char *text = field (meta, m_notes);
+              const char *value, *finding;
 
-              if (field (meta, m_view) && *field (meta, m_view))
-                hs_instance_set_metadata (ci->instance, "view", field (meta, m_view));
-              if (field (meta, m_modality) && *field (meta, m_modality))
-                hs_instance_set_metadata (ci->instance, "modality", field (meta, m_modality));
-              if (field (meta, m_license) && *field (meta, m_license))
-                hs_instance_set_metadata (ci->instance, "licence", field (meta, m_license));
-              if (field (meta, m_url) && *field (meta, m_url))
-                hs_instance_set_metadata (ci->instance, "url", field (meta, m_url));
-              if (field (meta, m_finding) && *field (meta, m_finding))
+              if ((value = nonempty_field (meta, m_view)) != NULL)
+                hs_instance_set_metadata (ci->instance, "view", value);
+              if ((value = nonempty_field (meta, m_modality)) != NULL)
+                hs_instance_set_metadata (ci->instance, "modality", value);
+              if ((value = nonempty_field (meta, m_license)) != NULL)
+                hs_instance_set_metadata (ci->instance, "licence", value);
+              if ((value = nonempty_field (meta, m_url)) != NULL)
+                hs_instance_set_metadata (ci->instance, "url", value);
+              if ((finding = nonempty_field (meta, m_finding)) != NULL)
                 {
-                  const char *finding = field (meta, m_finding);
                   gboolean normal = g_ascii_strcasecmp (finding, "No Finding") == 0;
 
                   hs_instance_set_metadata (ci->instance, "finding", finding);
