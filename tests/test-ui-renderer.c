@@ -83,7 +83,11 @@ start_app (const char *preference)
   g_assert_true (gtk_init_check ());
   settings = hs_settings_new ();
   g_assert_nonnull (settings);
-  g_assert_cmpstr (g_settings_get_string (settings, "renderer"), ==, "auto");   /* the default */
+  {
+    g_autofree char *renderer = g_settings_get_string (settings, "renderer");
+
+    g_assert_cmpstr (renderer, ==, "auto");   /* the default */
+  }
   g_settings_set_string (settings, "renderer", preference);
   app = hs_application_new ();
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
