@@ -3,6 +3,7 @@
 
 #include "hs-css-private.h"
 #include "hs-tag-strip.h"
+#include "hs-utils-private.h"
 
 struct _HsTagStrip
 {
@@ -108,7 +109,7 @@ make_row (const HsTagWeight *tag, gboolean largest, GtkSizeGroup *names, GtkSize
   gtk_box_append (GTK_BOX (box), weight);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-  gtk_widget_set_tooltip_text (row, accessible);
+  _hs_widget_set_tooltip (row, accessible);   /* not yet in a window: no pointer query */
   gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, accessible, -1);
   g_object_set_data_full (G_OBJECT (row), "hs-tag", g_strdup (tag->tag), g_free);
   g_object_set_data (G_OBJECT (row), "hs-tag-weight", weight);
