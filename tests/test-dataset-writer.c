@@ -330,8 +330,8 @@ test_kill_demo (void)
 {
   static const Phase phases[] = {
     { "dataset-locked@out:1", 0 },
-    { "atomic-before-rename@phantom-000000.png:1", 0 },
-    { "atomic-partial@phantom-000001.png:1", 0 },
+    { "staged-written@phantom-000000.png:1", 0 },
+    { "staged-partial@phantom-000001.png:1", 0 },
     { "atomic-partial@heatscope.json:1", 0 },
     { "atomic-after-rename@heatscope.json:1", 0 },
     { "dataset-before-publish@out:1", 0 },
@@ -345,14 +345,16 @@ test_kill_demo (void)
 }
 
 /* `demo --jobs 2`: killed while the workers write the second instance's
- * files (or the first's, whichever thread gets there), the old dataset is
- * whole; the next run cleans up. */
+ * files (or the first's, whichever thread gets there) — written in place
+ * and not yet synced, the staging folder being synced whole before the
+ * switch — the old dataset is whole; the next run cleans up. */
 static void
 test_kill_demo_jobs (void)
 {
   static const Phase phases[] = {
-    { "atomic-partial@phantom-000001.png:1", 0 },
-    { "atomic-before-rename@phantom-000000.png:1", 0 },
+    { "staged-partial@phantom-000001.png:1", 0 },
+    { "staged-written@phantom-000000.png:1", 0 },
+    { "staged-written@phantom-000001-s1-sim-blind.npy:1", 0 },
     { "dataset-before-publish@out:1", 0 },
     { "dataset-after-publish@out:1", 1 },
   };
@@ -363,25 +365,36 @@ test_kill_demo_jobs (void)
   fixture_clear (&fx);
 }
 
-/* A first write of the folder killed before its switch leaves no folder;
- * the next run writes it. */
+/* A first write of the folder killed before its switch leaves no folder —
+ * an import staged whole, a demo with an image written in place, not yet
+ * synced; the next run writes it. */
 static void
 test_kill_first_write (void)
 {
-  Fixture fx = { 0 };
-  GPid pid;
+  for (guint kind = 0; kind < 2; kind++)
+    {
+      const char *stop = kind == 0 ? "dataset-before-publish@out:1"
+                                   : "staged-written@phantom-000001.png:1";
+      Fixture fx = { 0 };
+      GPid pid;
 
-  import_fixture (&fx);
-  pid = hs_test_run_to_stop (fx.argv[0], "dataset-before-publish@out:1");
-  hs_test_kill_stopped (pid);
-  g_assert_false (g_file_test (fx.out, G_FILE_TEST_EXISTS));
-  hs_test_run_ok (fx.argv[0]);
-  assert_validates (fx.out);
-  {
-    g_autofree char *names = list_names (fx.parent);
-    g_assert_cmpstr (names, ==, "out");
-  }
-  fixture_clear (&fx);
+      if (kind == 0)
+        import_fixture (&fx);
+      else
+        demo_fixture (&fx);
+      pid = hs_test_run_to_stop (fx.argv[0], stop);
+      g_assert_false (g_file_test (fx.out, G_FILE_TEST_EXISTS));
+      hs_test_kill_stopped (pid);
+      g_assert_false (g_file_test (fx.out, G_FILE_TEST_EXISTS));
+      g_assert_true (has_name_with_prefix (fx.parent, ".out.staging-"));
+      hs_test_run_ok (fx.argv[0]);
+      assert_validates (fx.out);
+      {
+        g_autofree char *names = list_names (fx.parent);
+        g_assert_cmpstr (names, ==, "out");
+      }
+      fixture_clear (&fx);
+    }
 }
 
 /* ---- locks -------------------------------------------------------------------------- */
