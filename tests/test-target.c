@@ -336,6 +336,52 @@ test_copy (void)
   g_assert_cmpuint (hs_target_get_count (t), ==, 25);
 }
 
+/* A sentence's target is the union of the regions it names and nothing
+ * else; a target naming no region of the instance (an instance edited after
+ * it was read) is an error naming the manifest, not a smaller target. */
+static void
+test_sentence (void)
+{
+  g_autofree char *root = hs_test_make_tmpdir ();
+  g_autoptr(HsDataset) dataset = hs_dataset_new (root, "target-test");
+  g_autofree char *manifest = g_build_filename (root, "heatscope.json", NULL);
+  HsInstance *instance = hs_instance_new ("i1", "image.png");
+  HsSentence *sentence = hs_sentence_new ("s1", "Opacities at both bases.");
+  HsRegion *left = hs_region_new ("left"), *right = hs_region_new ("right");
+  HsRegion *other = hs_region_new ("other");
+  g_autoptr(HsTarget) target = NULL;
+  g_autoptr(GError) error = NULL;
+  HsEvalGrid grid;
+
+  hs_region_add_box (left, 1, 1, 3, 3);    /* x 1..2, y 1..2: 4 pixels */
+  hs_region_add_box (right, 2, 2, 5, 4);   /* x 2..4, y 2..3: 6, one shared */
+  hs_region_add_box (other, 0, 0, 5, 5);   /* not a target: adds nothing */
+  hs_instance_add_region (instance, left);
+  hs_instance_add_region (instance, right);
+  hs_instance_add_region (instance, other);
+  hs_sentence_add_target (sentence, "left");
+  hs_sentence_add_target (sentence, "right");
+  hs_instance_add_sentence (instance, sentence);
+  hs_dataset_add_instance (dataset, instance);
+  g_assert_true (hs_eval_grid_init (&grid, HS_PROTOCOL_DEFAULT, 5, 5, 0, &error));
+
+  g_assert_true (hs_instance_get_target_region (dataset, instance, "right", &error) == right);
+  target = hs_target_new_for_sentence (&grid, dataset, instance, sentence, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (target);
+  g_assert_cmpuint (hs_target_get_count (target), ==, 4 + 6 - 1);
+  g_assert_cmpuint (hs_target_peek_mask (target)[0 * 5 + 0], ==, 0);
+  g_assert_cmpuint (hs_target_peek_mask (target)[2 * 5 + 2], ==, 1);
+  g_clear_pointer (&target, hs_target_free);
+
+  hs_sentence_add_target (sentence, "gone");
+  target = hs_target_new_for_sentence (&grid, dataset, instance, sentence, &error);
+  g_assert_null (target);
+  g_assert_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND);
+  g_assert_true (g_str_has_prefix (error->message, manifest));
+  g_assert_nonnull (strstr (error->message, "instance \"i1\" has no region \"gone\""));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -350,5 +396,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/target/mask-gloria", test_mask_gloria);
   g_test_add_func ("/hs/target/random-boxes-numpy", test_random_boxes_numpy);
   g_test_add_func ("/hs/target/copy", test_copy);
+  g_test_add_func ("/hs/target/sentence", test_sentence);
   return g_test_run ();
 }

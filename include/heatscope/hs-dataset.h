@@ -223,6 +223,11 @@ gboolean     hs_dataset_collect_targets (HsDataset *dataset, const HsInstance *i
 
 HsSentence  *hs_instance_find_sentence  (const HsInstance *instance, const char *id);
 HsRegion    *hs_instance_find_region    (const HsInstance *instance, const char *name);
+/* The region a sentence's target `name` names; NULL and HS_DATASET_ERROR_NOT_FOUND
+ * ("MANIFEST: instance \"ID\" has no region \"NAME\"") when the instance has none
+ * (a manifest as read never has such a target; an instance edited since may). */
+HsRegion    *hs_instance_get_target_region (HsDataset *dataset, const HsInstance *instance,
+                                            const char *name, GError **error);
 /* model/query as in HsMapRef; prompt lookup matches HsMapRef.prompt exactly. */
 HsMapRef    *hs_instance_find_map       (const HsInstance *instance, const char *model, const char *query);
 HsMapRef    *hs_instance_find_map_by_prompt (const HsInstance *instance, const char *model, const char *prompt);

@@ -131,6 +131,13 @@ gboolean       hs_target_add_region (HsTarget *target, HsDataset *dataset,
 /* The same with the region's mask already loaded (`mask` NULL: boxes only). */
 gboolean       hs_target_add_region_loaded (HsTarget *target, const HsRegion *region,
                                             const HsImage *mask, GError **error);
+/* The target of `sentence`: a new target on `grid` with every region the
+ * sentence names added (hs_target_add_region); NULL and `error` when a region
+ * is unknown (hs_instance_get_target_region) or cannot be added.  Scoring,
+ * perturbations, the app's panels and the CLI build a sentence's target here. */
+HsTarget      *hs_target_new_for_sentence (const HsEvalGrid *grid, HsDataset *dataset,
+                                           const HsInstance *instance,
+                                           const HsSentence *sentence, GError **error);
 
 const HsEvalGrid *hs_target_get_grid   (const HsTarget *target);
 guint          hs_target_get_width  (const HsTarget *target);

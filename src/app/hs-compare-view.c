@@ -182,7 +182,8 @@ update_readouts (HsCompareView *self, guint n_scored)
   g_autofree gboolean *scored = g_new0 (gboolean, MAX (n_scored, 1));
 
   if (self->image != NULL)
-    target = _hs_target_of_regions (self->image, self->regions, self->masks, &error);
+    target = _hs_target_of_regions (self->image, HS_PROTOCOL_DEFAULT, self->regions, self->masks,
+                                    &error);
   for (guint i = 0; i < n_scored && i < self->cells->len; i++)
     {
       HsCompareCell *cell = g_ptr_array_index (self->cells, i);

@@ -92,28 +92,6 @@ job_free (Job *job)
   g_free (job);
 }
 
-static HsTarget *
-build_target (Job *job, GError **error)
-{
-  g_autoptr(HsTarget) target = NULL;
-  HsEvalGrid grid;
-
-  if (!hs_eval_grid_init (&grid, job->protocol, hs_image_get_width (job->image),
-                          hs_image_get_height (job->image), 0, error))
-    return NULL;
-  target = hs_target_new (&grid);
-  for (guint i = 0; job->regions && i < job->regions->len; i++)
-    {
-      const HsRegion *region = g_ptr_array_index (job->regions, i);
-      HsImage *mask = job->masks ? g_ptr_array_index (job->masks, i) : NULL;
-
-      /* Checks the boxes against the image first (hs_box_check). */
-      if (!hs_target_add_region_loaded (target, region, mask, error))
-        return NULL;
-    }
-  return g_steal_pointer (&target);
-}
-
 static void
 job_run (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
@@ -123,7 +101,7 @@ job_run (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
   HsScoreOptions options;
   gint64 start = g_get_monotonic_time ();
 
-  target = build_target (job, &error);
+  target = _hs_target_of_regions (job->image, job->protocol, job->regions, job->masks, &error);
   if (target == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));

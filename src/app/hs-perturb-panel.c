@@ -166,21 +166,13 @@ fill_table (HsPerturbPanel *self)
 static HsTarget *
 original_target (HsPerturbPanel *self, GError **error)
 {
-  g_autoptr(HsTarget) target = NULL;
   HsEvalGrid grid;
   guint width, height;
 
   if (!hs_dataset_get_image_size (self->dataset, self->instance, &width, &height, error) ||
       !hs_eval_grid_init (&grid, HS_PROTOCOL_DEFAULT, width, height, 0, error))
     return NULL;
-  target = hs_target_new (&grid);
-  for (guint t = 0; self->sentence->targets != NULL && self->sentence->targets[t] != NULL; t++)
-    {
-      HsRegion *region = hs_instance_find_region (self->instance, self->sentence->targets[t]);
-      if (region != NULL && !hs_target_add_region (target, self->dataset, region, error))
-        return NULL;
-    }
-  return g_steal_pointer (&target);
+  return hs_target_new_for_sentence (&grid, self->dataset, self->instance, self->sentence, error);
 }
 
 /* Scores both maps against the original target and fills the table. */

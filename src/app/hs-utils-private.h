@@ -61,10 +61,11 @@ void _hs_file_chooser_add_suffix (GtkFileChooser *chooser, const char *name, con
 void _hs_file_chooser_show       (GtkFileChooserNative *chooser, GCallback response, gpointer data);
 
 /* The target of `regions` (HsRegion*, with their loaded masks or NULL) on
- * the default protocol's grid of `image`: what the compare cells and the
- * current-view figure score their maps against (as heatscope-cli figure). */
-HsTarget    *_hs_target_of_regions (HsImage *image, GPtrArray *regions, GPtrArray *region_masks,
-                                    GError **error);
+ * `protocol`'s grid of `image`: what the compare cells and the current-view
+ * figure (default protocol, as heatscope-cli figure) and the metrics panel
+ * score their maps against. */
+HsTarget    *_hs_target_of_regions (HsImage *image, HsProtocol protocol, GPtrArray *regions,
+                                    GPtrArray *region_masks, GError **error);
 /* gtk_widget_set_tooltip_text without GTK 4.8's pointer query when nothing
  * can be under the pointer: for a widget not yet in a window (see hs-utils.c). */
 void         _hs_widget_set_tooltip (GtkWidget *widget, const char *text);

@@ -107,13 +107,13 @@ _hs_file_chooser_show (GtkFileChooserNative *chooser, GCallback response, gpoint
 }
 
 HsTarget *
-_hs_target_of_regions (HsImage *image, GPtrArray *regions, GPtrArray *region_masks,
-                       GError **error)
+_hs_target_of_regions (HsImage *image, HsProtocol protocol, GPtrArray *regions,
+                       GPtrArray *region_masks, GError **error)
 {
   g_autoptr(HsTarget) target = NULL;
   HsEvalGrid grid;
 
-  if (!hs_eval_grid_init (&grid, HS_PROTOCOL_DEFAULT, hs_image_get_width (image),
+  if (!hs_eval_grid_init (&grid, protocol, hs_image_get_width (image),
                           hs_image_get_height (image), 0, error))
     return NULL;
   target = hs_target_new (&grid);

@@ -29,7 +29,7 @@ panel_readout (HsWindow *self, HsSentence *sentence, const char *prompt, GPtrArr
 
   if (sentence == NULL || g_strcmp0 (prompt, sentence->text) != 0)
     return TRUE;
-  target = _hs_target_of_regions (self->image, regions, masks, error);
+  target = _hs_target_of_regions (self->image, HS_PROTOCOL_DEFAULT, regions, masks, error);
   if (target == NULL)
     return FALSE;
   hs_score_options_init (&options);

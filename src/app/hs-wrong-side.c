@@ -44,13 +44,9 @@ sentence_wrong_side (HsDataset *dataset, HsInstance *instance, HsSentence *sente
   if (!hs_dataset_get_image_size (dataset, instance, &width, &height, error) ||
       !hs_eval_grid_init (&grid, HS_PROTOCOL_DEFAULT, width, height, 0, error))
     return -1;
-  target = hs_target_new (&grid);
-  for (guint t = 0; sentence->targets != NULL && sentence->targets[t] != NULL; t++)
-    {
-      HsRegion *region = hs_instance_find_region (instance, sentence->targets[t]);
-      if (region != NULL && !hs_target_add_region (target, dataset, region, error))
-        return -1;
-    }
+  target = hs_target_new_for_sentence (&grid, dataset, instance, sentence, error);
+  if (target == NULL)
+    return -1;
   map = hs_dataset_load_map (dataset, ref, error);
   if (map == NULL)
     return -1;

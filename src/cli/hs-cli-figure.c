@@ -63,13 +63,9 @@ score_against (HsDataset *dataset, const HsInstance *instance, const HsSentence 
   if (!hs_eval_grid_init (&grid, options.protocol, hs_image_get_width (image),
                           hs_image_get_height (image), 0, error))
     return FALSE;
-  target = hs_target_new (&grid);
-  for (guint i = 0; sentence->targets && sentence->targets[i]; i++)
-    {
-      HsRegion *region = hs_instance_find_region (instance, sentence->targets[i]);
-      if (region && !hs_target_add_region (target, dataset, region, error))
-        return FALSE;
-    }
+  target = hs_target_new_for_sentence (&grid, dataset, instance, sentence, error);
+  if (target == NULL)
+    return FALSE;
   return hs_score_map (map, target, &options, scores, error);
 }
 

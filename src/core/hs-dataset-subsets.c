@@ -119,15 +119,10 @@ collect_target_boxes (HsDataset *dataset, const HsInstance *instance,
 {
   for (guint i = 0; targets != NULL && targets[i] != NULL; i++)
     {
-      const HsRegion *region = hs_instance_find_region (instance, targets[i]);
+      const HsRegion *region = hs_instance_get_target_region (dataset, instance, targets[i], error);
 
       if (region == NULL)
-        {
-          g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
-                       _("%s: instance \"%s\" has no region \"%s\""), dataset->manifest_path,
-                       instance->id ? instance->id : "", targets[i]);
-          return FALSE;
-        }
+        return FALSE;
       for (guint j = 0; j < region->boxes->len; j++)
         {
           const HsBox *box = &g_array_index (region->boxes, HsBox, j);

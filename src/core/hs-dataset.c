@@ -926,6 +926,21 @@ hs_instance_find_region (const HsInstance *instance, const char *name)
   return NULL;
 }
 
+HsRegion *
+hs_instance_get_target_region (HsDataset *dataset, const HsInstance *instance, const char *name,
+                               GError **error)
+{
+  HsRegion *region;
+
+  g_return_val_if_fail (dataset != NULL && instance != NULL, NULL);
+  region = hs_instance_find_region (instance, name);
+  if (region == NULL)
+    g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
+                 _("%s: instance \"%s\" has no region \"%s\""), dataset->manifest_path,
+                 instance->id ? instance->id : "", name);
+  return region;
+}
+
 HsMapRef *
 hs_instance_find_map (const HsInstance *instance, const char *model, const char *query)
 {

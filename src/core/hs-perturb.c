@@ -267,19 +267,14 @@ random_boxes (HsPerturbContext *context, const HsInstance *instance, const HsSen
   out->regions = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_region_free);
   for (guint t = 0; sentence->targets[t] != NULL; t++)
     {
-      HsRegion *region = hs_instance_find_region (instance, sentence->targets[t]);
+      HsRegion *region = hs_instance_get_target_region (context->dataset, instance,
+                                                        sentence->targets[t], error);
       g_autofree char *name = NULL;
       g_autoptr(GArray) boxes = g_array_new (FALSE, FALSE, sizeof (HsBox));
       HsRegion *copy;
 
       if (region == NULL)
-        {
-          g_set_error (error, HS_PERTURB_ERROR, HS_PERTURB_ERROR_INVALID,
-                       _("%s: instance \"%s\" has no region \"%s\""),
-                       hs_dataset_get_manifest_path (context->dataset), instance->id,
-                       sentence->targets[t]);
-          return FALSE;
-        }
+        return FALSE;
       if (region->mask != NULL)
         {
           const char *one[2] = { region->name, NULL };
@@ -489,30 +484,13 @@ hs_perturbed_build_target (HsPerturbContext *context, const HsInstance *instance
   g_return_val_if_fail (context != NULL && instance != NULL && sentence != NULL, NULL);
   g_return_val_if_fail (grid != NULL, NULL);
 
+  if (perturbed == NULL || perturbed->regions == NULL)
+    return hs_target_new_for_sentence (grid, context->dataset, instance, sentence, error);
   target = hs_target_new (grid);
-  if (perturbed != NULL && perturbed->regions != NULL)
-    {
-      for (guint r = 0; r < perturbed->regions->len; r++)
-        if (!hs_target_add_region (target, context->dataset,
-                                   g_ptr_array_index (perturbed->regions, r), error))
-          return NULL;
-      return g_steal_pointer (&target);
-    }
-  for (guint t = 0; sentence->targets != NULL && sentence->targets[t] != NULL; t++)
-    {
-      HsRegion *region = hs_instance_find_region (instance, sentence->targets[t]);
-
-      if (region == NULL)
-        {
-          g_set_error (error, HS_PERTURB_ERROR, HS_PERTURB_ERROR_INVALID,
-                       _("%s: instance \"%s\" has no region \"%s\""),
-                       hs_dataset_get_manifest_path (context->dataset), instance->id,
-                       sentence->targets[t]);
-          return NULL;
-        }
-      if (!hs_target_add_region (target, context->dataset, region, error))
-        return NULL;
-    }
+  for (guint r = 0; r < perturbed->regions->len; r++)
+    if (!hs_target_add_region (target, context->dataset,
+                               g_ptr_array_index (perturbed->regions, r), error))
+      return NULL;
   return g_steal_pointer (&target);
 }
 

@@ -167,32 +167,6 @@ count_maps (const HsScoreRowsJob *job, const HsInstance *instance, const HsSente
   return n;
 }
 
-/* The union of the sentence's target regions on `grid`; NULL and `error`
- * when a region is unknown or its mask cannot be read. */
-static HsTarget *
-build_target (const HsScoreRowsJob *job, const HsInstance *instance, const HsSentence *sentence,
-              const HsEvalGrid *grid, GError **error)
-{
-  g_autoptr(HsTarget) target = hs_target_new (grid);
-
-  for (guint t = 0; sentence->targets != NULL && sentence->targets[t] != NULL; t++)
-    {
-      HsRegion *region = hs_instance_find_region (instance, sentence->targets[t]);
-
-      if (region == NULL)
-        {
-          g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
-                       _("%s: instance \"%s\" has no region \"%s\""),
-                       hs_dataset_get_manifest_path (job->dataset), instance->id,
-                       sentence->targets[t]);
-          return NULL;
-        }
-      if (!hs_target_add_region (target, job->dataset, region, error))
-        return NULL;
-    }
-  return g_steal_pointer (&target);
-}
-
 /* The query's own threshold from the table, else Otsu (threshold NAN). */
 static void
 lookup_threshold (const HsScoreRowsJob *job, const HsSentence *sentence, HsInstanceRows *out,
@@ -220,7 +194,7 @@ score_sentence (const HsScoreRowsJob *job, const HsInstance *instance, guint s,
   g_autoptr(GError) perturb_error = NULL;
   HsScoreOptions row_options = job->options;
 
-  target = build_target (job, instance, sentence, grid, &error);
+  target = hs_target_new_for_sentence (grid, job->dataset, instance, sentence, &error);
   if (target == NULL)
     {
       guint n_maps = count_maps (job, instance, sentence);
