@@ -61,18 +61,6 @@ hj_fail (HjParser *parser, const char *what)
   return FALSE;
 }
 
-static int
-hj_hex (char c)
-{
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
 static gboolean
 hj_read_hex4 (HjParser *parser, guint *out)
 {
@@ -82,7 +70,7 @@ hj_read_hex4 (HjParser *parser, guint *out)
     return hj_fail (parser, "truncated \\u escape");
   for (int i = 0; i < 4; i++)
     {
-      int digit = hj_hex (parser->p[i]);
+      int digit = g_ascii_xdigit_value (parser->p[i]);
 
       if (digit < 0)
         return hj_fail (parser, "bad \\u escape");
@@ -214,6 +202,22 @@ hj_new_node (HjParser *parser, HjType type)
   return node;
 }
 
+/* Past the run of digits at q, which must hold one at least (else NULL, and
+ * `what` is the error at q): a fraction's and an exponent's digits. */
+static const char *
+hj_skip_digits (HjParser *parser, const char *q, const char *what)
+{
+  if (q >= parser->end || !g_ascii_isdigit (*q))
+    {
+      parser->p = q;
+      hj_fail (parser, what);
+      return NULL;
+    }
+  while (q < parser->end && g_ascii_isdigit (*q))
+    q++;
+  return q;
+}
+
 static HjNode *
 hj_parse_number (HjParser *parser)
 {
@@ -237,15 +241,9 @@ hj_parse_number (HjParser *parser)
   if (q < parser->end && *q == '.')
     {
       integral = FALSE;
-      q++;
-      if (q >= parser->end || !g_ascii_isdigit (*q))
-        {
-          parser->p = q;
-          hj_fail (parser, "a digit must follow the decimal point");
-          return NULL;
-        }
-      while (q < parser->end && g_ascii_isdigit (*q))
-        q++;
+      q = hj_skip_digits (parser, q + 1, "a digit must follow the decimal point");
+      if (q == NULL)
+        return NULL;
     }
   if (q < parser->end && (*q == 'e' || *q == 'E'))
     {
@@ -253,14 +251,9 @@ hj_parse_number (HjParser *parser)
       q++;
       if (q < parser->end && (*q == '+' || *q == '-'))
         q++;
-      if (q >= parser->end || !g_ascii_isdigit (*q))
-        {
-          parser->p = q;
-          hj_fail (parser, "a digit must follow the exponent");
-          return NULL;
-        }
-      while (q < parser->end && g_ascii_isdigit (*q))
-        q++;
+      q = hj_skip_digits (parser, q, "a digit must follow the exponent");
+      if (q == NULL)
+        return NULL;
     }
 
   node = hj_new_node (parser, HJ_INT);

@@ -8,6 +8,7 @@
 #include "hs-legend.h"
 #include "hs-legend-private.h"
 #include "hs-i18n-private.h"
+#include "hs-order-private.h"
 
 #include <float.h>
 #include <math.h>
@@ -227,13 +228,6 @@ clashes (const Placed *placed, guint n, double lo_edge, double hi_edge, double g
   return FALSE;
 }
 
-static int
-cmp_double (gconstpointer a, gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
 /* Chooses the ticks: both ends always, then the nice values whose labels
  * leave room (`gap`) to every label already placed.  Positions are along
  * the bar from its start (bottom for vertical, growing upwards). */
@@ -271,7 +265,7 @@ choose_ticks (HsPainter *p, const HsLegendSpec *spec, double length, double tfs,
       }
       values[n++] = v;
     }
-  qsort (values, n, sizeof *values, cmp_double);
+  qsort (values, n, sizeof *values, hs_compare_doubles);
   return n;
 }
 

@@ -4,6 +4,7 @@
 #include "hs-parallel.h"
 #include "hs-text.h"
 #include "hs-i18n-private.h"
+#include "hs-order-private.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -152,27 +153,6 @@ finite_range (const double *values, gsize n, double *lo, double *hi, GError **er
   return TRUE;
 }
 
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-/* numpy.percentile's default ("linear"): position p/100·(n − 1) between the
- * sorted values. */
-static double
-percentile_sorted (const double *sorted, gsize n, double p)
-{
-  double pos = p / 100.0 * (double) (n - 1);
-  gsize i = (gsize) floor (pos);
-  double frac = pos - (double) i;
-
-  if (i >= n - 1)
-    return sorted[n - 1];
-  return sorted[i] + frac * (sorted[i + 1] - sorted[i]);
-}
-
 gboolean
 hs_scale_resolve (const HsScaleSpec *spec, const double *values, gsize n,
                   HsScaleRange *range, GError **error)
@@ -221,9 +201,9 @@ hs_scale_resolve (const HsScaleSpec *spec, const double *values, gsize n,
         if (!check_finite (values, n, error))
           return FALSE;
         sorted = g_memdup2 (values, n * sizeof (double));
-        qsort (sorted, n, sizeof (double), compare_doubles);
-        lo = percentile_sorted (sorted, n, spec->p_lo);
-        hi = percentile_sorted (sorted, n, spec->p_hi);
+        qsort (sorted, n, sizeof (double), hs_compare_doubles);
+        lo = hs_percentile_sorted (sorted, n, spec->p_lo);
+        hi = hs_percentile_sorted (sorted, n, spec->p_hi);
       }
       break;
 

@@ -1,5 +1,6 @@
 /* hs-summary.c — means, counts and seeded bootstrap percentile intervals */
 #include "hs-summary.h"
+#include "hs-order-private.h"
 #include "hs-random-private.h"
 
 #include <math.h>
@@ -123,26 +124,6 @@ hs_summary_add (HsSummary *summary, const double *values)
       }
 }
 
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-/* numpy.percentile's default ("linear") on sorted values. */
-static double
-percentile (const double *sorted, guint n, double p)
-{
-  double position = p / 100.0 * (n - 1);
-  guint below = (guint) floor (position);
-  guint above = MIN (below + 1, n - 1);
-  double fraction = position - below;
-
-  return sorted[below] + (sorted[above] - sorted[below]) * fraction;
-}
-
 void
 hs_summary_compute (HsSummary *summary, guint n_resamples, guint64 seed, HsSummaryStat *out)
 {
@@ -227,8 +208,8 @@ hs_summary_compute (HsSummary *summary, guint n_resamples, guint64 seed, HsSumma
 
       if (n_stats[c] == 0)
         continue;
-      qsort (column, n_stats[c], sizeof (double), compare_doubles);
-      out[c].ci_low = percentile (column, n_stats[c], 2.5);
-      out[c].ci_high = percentile (column, n_stats[c], 97.5);
+      qsort (column, n_stats[c], sizeof (double), hs_compare_doubles);
+      out[c].ci_low = hs_percentile_sorted (column, n_stats[c], 2.5);
+      out[c].ci_high = hs_percentile_sorted (column, n_stats[c], 97.5);
     }
 }
