@@ -762,6 +762,9 @@ T.update({
  "Map cache size": "Größe des Kartenzwischenspeichers",
  "Megabytes of loaded attention maps kept for revisits; 0 keeps none.":
    "Megabyte geladener Aufmerksamkeitskarten, die für erneute Besuche behalten werden; 0 behält keine.",
+ "Mask cache size": "Größe des Maskenzwischenspeichers",
+ "Megabytes of decoded region masks, with their outlines, kept for revisits; they are decoded off the main thread with the instance's image. 0 keeps none (the masks are then decoded when shown).":
+   "Megabyte dekodierter Regionsmasken samt ihren Umrissen, die für erneute Besuche behalten werden; sie werden mit dem Bild des Falls abseits des Hauptthreads dekodiert. 0 behält keine (die Masken werden dann beim Anzeigen dekodiert).",
 })
 
 # Co-attention: a map's tag attention as a bar strip (hs-tag-strip).

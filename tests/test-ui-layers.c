@@ -19,6 +19,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include <heatscope/hs-lru-cache.h>
+
 #include "hs-canvas.h"
 #include "hs-layers-panel.h"
 #include "hs-metrics-panel.h"
@@ -381,6 +383,138 @@ test_link_and_undo (void)
   hs_ui_destroy_window (window);
 }
 
+static guint
+mask_decodes (HsWindow *window)
+{
+  return GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (window), "hs-mask-decodes"));
+}
+
+static guint
+n_masks_of (HsInstance *instance)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < instance->regions->len; i++)
+    n += ((HsRegion *) g_ptr_array_index (instance->regions, i))->mask != NULL;
+  return n;
+}
+
+/* To the next instance and back; the next one's number of masks, 0 when it is `seen`. */
+static guint
+step_away_and_back (HsWindow *window, const char *seen)
+{
+  guint n;
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "next-instance", NULL);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  g_assert_cmpstr (hs_window_get_instance (window)->id, !=, INSTANCE);
+  n = g_strcmp0 (hs_window_get_instance (window)->id, seen) == 0 ? 0 : n_masks_of (hs_window_get_instance (window));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "previous-instance", NULL);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, INSTANCE);
+  return n;
+}
+
+/* The masks with their outlines (hs-mask-layer.c) are decoded once per visit, by the worker that
+ * decodes the image, and kept in the mask cache: the layers, the targets and a sentence switch
+ * decode none again, a revisit none at all; the cache keeps to mask-cache-mb (evicting the least
+ * recently used), and 0 keeps none — every view update decodes again.  The image cache is off, so
+ * no neighbour is decoded ahead and each count is exact. */
+static void
+test_mask_cache (void)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  HsWindow *window;
+  HsLruCache *cache;
+  g_autofree char *first = NULL;
+  guint n_masks = 0, n_neighbour, n_targets = 0, before;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  if (dataset == NULL)
+    {
+      g_test_skip ("../shared/data/cxr-covid-seg is not there");
+      return;
+    }
+  hs_ui_reset_settings ();
+  settings = hs_settings_new ();
+  g_settings_set_int (settings, "image-cache-mb", 0);
+  window = hs_ui_new_window ();
+  cache = g_object_get_data (G_OBJECT (window), "hs-mask-cache");
+  g_assert_nonnull (cache);
+  g_assert_cmpuint (hs_lru_cache_get_capacity (cache), ==, 32u << 20);   /* the schema's default */
+  file = g_file_new_for_path (dataset);
+  hs_window_open (window, file);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  /* the instance opened first (maybe INSTANCE itself) has its masks decoded too */
+  first = g_strdup (hs_window_get_instance (window)->id);
+  before = n_masks_of (hs_window_get_instance (window));
+  g_assert_cmpuint (mask_decodes (window), ==, before);
+  if (g_strcmp0 (first, INSTANCE) == 0)
+    before = 0;
+  g_assert_true (hs_window_select_instance (window, INSTANCE));
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  g_assert_true (hs_prompt_panel_select_sentence (hs_window_get_prompt_panel (window), "s1"));
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  n_masks = n_masks_of (hs_window_get_instance (window));
+  g_assert_cmpuint (n_masks, ==, 5);
+  link_region (window, "Right Lung", TRUE);   /* targets with masks: the targets' masks too */
+  g_assert_true (hs_prompt_panel_select_sentence (hs_window_get_prompt_panel (window), "s3"));
+  link_region (window, "Left Lung", TRUE);
+  hs_ui_settle ();
+  g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
+  /* once each, on the first visit */
+  g_assert_cmpuint (mask_decodes (window) - before, ==, n_masks);
+  g_assert_cmpuint (hs_lru_cache_get_n_items (cache), >=, n_masks);
+
+  /* a revisit: none (the neighbour's masks, on its first visit, once each) */
+  before = mask_decodes (window);
+  n_neighbour = step_away_and_back (window, first);
+  g_assert_true (hs_prompt_panel_select_sentence (hs_window_get_prompt_panel (window), "s1"));
+  hs_ui_settle ();
+  g_assert_cmpuint (mask_decodes (window) - before, ==, n_neighbour);
+  before = mask_decodes (window);
+  step_away_and_back (window, NULL);
+  g_assert_true (hs_prompt_panel_select_sentence (hs_window_get_prompt_panel (window), "s3"));
+  hs_ui_settle ();
+  g_assert_cmpuint (mask_decodes (window), ==, before);
+
+  /* a cap smaller than the instance's masks: evicted down to it */
+  g_settings_set_int (settings, "mask-cache-mb", 3);
+  g_assert_cmpuint (hs_lru_cache_get_capacity (cache), ==, 3u << 20);
+  g_assert_cmpuint (hs_lru_cache_get_bytes (cache), <=, 3u << 20);
+  g_assert_cmpuint (hs_lru_cache_get_n_items (cache), <, n_masks);
+  g_assert_cmpuint (hs_lru_cache_get_evictions (cache), >, 0);
+  before = mask_decodes (window);
+  step_away_and_back (window, NULL);
+  g_assert_cmpuint (hs_lru_cache_get_bytes (cache), <=, 3u << 20);
+  g_assert_cmpuint (mask_decodes (window), >, before);
+
+  /* 0: off — nothing kept, every view update decodes the targets' masks again */
+  g_settings_set_int (settings, "mask-cache-mb", 0);
+  g_assert_cmpuint (hs_lru_cache_get_n_items (cache), ==, 0);
+  g_assert_true (hs_prompt_panel_select_sentence (hs_window_get_prompt_panel (window), "s1"));
+  hs_ui_settle ();
+  before = mask_decodes (window);
+  g_assert_true (hs_prompt_panel_select_sentence (hs_window_get_prompt_panel (window), "s3"));
+  hs_ui_settle ();
+  {
+    HsSentence *s3 = hs_instance_find_sentence (hs_window_get_instance (window), "s3");
+
+    /* the lungs and any left linked by the test before; all have masks */
+    n_targets = g_strv_length (s3->targets);
+    g_assert_cmpuint (n_targets, >=, 1);
+  }
+  g_assert_cmpuint (mask_decodes (window), ==, before + n_targets);
+  g_assert_cmpuint (hs_lru_cache_get_n_items (cache), ==, 0);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
+
+  hs_ui_destroy_window (window);
+  hs_ui_reset_settings ();
+}
+
 /* A region that is not there is refused with a message, and nothing is written. */
 static void
 test_link_unknown_region (void)
@@ -422,5 +556,6 @@ main (int argc, char **argv)
     make_dataset ();
   g_test_add_func ("/hs/ui-layers/link-and-undo", test_link_and_undo);
   g_test_add_func ("/hs/ui-layers/link-unknown-region", test_link_unknown_region);
+  g_test_add_func ("/hs/ui-layers/mask-cache", test_mask_cache);
   return g_test_run ();
 }

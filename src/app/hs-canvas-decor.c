@@ -408,11 +408,12 @@ _hs_canvas_draw_hover (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, 
 /* ---- targets ---------------------------------------------------------------- */
 
 void
-hs_canvas_set_region_layers (HsCanvas *self, GPtrArray *regions, GPtrArray *masks,
+hs_canvas_set_traced_layers (HsCanvas *self, GPtrArray *regions, GPtrArray *masks, GPtrArray *contours,
                              const double *colors, const gboolean *is_target)
 {
   g_return_if_fail (HS_IS_CANVAS (self));
   g_return_if_fail (masks == NULL || regions == NULL || masks->len == regions->len);
+  g_return_if_fail (contours == NULL || masks == NULL || contours->len == masks->len);
 
   g_clear_pointer (&self->regions, g_ptr_array_unref);
   g_clear_pointer (&self->masks, g_ptr_array_unref);
@@ -427,9 +428,12 @@ hs_canvas_set_region_layers (HsCanvas *self, GPtrArray *regions, GPtrArray *mask
       for (guint i = 0; i < regions->len; i++)
         {
           HsImage *mask = masks ? g_ptr_array_index (masks, i) : NULL;
+          GPtrArray *lines = mask && contours ? g_ptr_array_index (contours, i) : NULL;
+
           g_ptr_array_add (self->regions, hs_region_copy (g_ptr_array_index (regions, i)));
           g_ptr_array_add (self->masks, mask ? hs_image_ref (mask) : NULL);
-          g_ptr_array_add (self->mask_contours, mask ? hs_contour_trace_image (mask) : NULL);
+          g_ptr_array_add (self->mask_contours, lines ? g_ptr_array_ref (lines)
+                                                : mask ? hs_contour_trace_image (mask) : NULL);
         }
       if (colors)
         self->region_rgba = g_memdup2 (colors, regions->len * 4 * sizeof (double));
@@ -438,6 +442,13 @@ hs_canvas_set_region_layers (HsCanvas *self, GPtrArray *regions, GPtrArray *mask
     }
   g_clear_pointer (&self->decor_node, gsk_render_node_unref);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+hs_canvas_set_region_layers (HsCanvas *self, GPtrArray *regions, GPtrArray *masks,
+                             const double *colors, const gboolean *is_target)
+{
+  hs_canvas_set_traced_layers (self, regions, masks, NULL, colors, is_target);
 }
 
 void

@@ -104,6 +104,13 @@ void           hs_canvas_set_regions       (HsCanvas *self, GPtrArray *regions, 
  * never overlap; a key names the colours when colours are given. */
 void           hs_canvas_set_region_layers (HsCanvas *self, GPtrArray *regions, GPtrArray *masks,
                                             const double *colors, const gboolean *is_target);
+/* As hs_canvas_set_region_layers, with each mask's outline already traced
+ * (hs_contour_trace_image; contours NULL or of the masks' length, holding
+ * GPtrArray* of HsPolyline or NULL; referenced, not copied): a mask with
+ * its contours given is not traced again. */
+void           hs_canvas_set_traced_layers (HsCanvas *self, GPtrArray *regions, GPtrArray *masks,
+                                            GPtrArray *contours, const double *colors,
+                                            const gboolean *is_target);
 /* The caption's prompt alone (model and instance cleared). */
 void           hs_canvas_set_caption       (HsCanvas *self, const char *caption);
 /* The caption from its fields (copied), drawn and exported as

@@ -1,9 +1,13 @@
-/* hs-window-cache.c — revisiting is instant: the window's decoded images
- * and attention maps stay in two byte-bounded LRU caches (hs-lru-cache; sizes
- * from the GSettings keys image-cache-mb and map-cache-mb), and the
- * neighbours of the instance on screen (what Alt+Down/Up opens next) are
- * decoded ahead by a worker thread once its frame is painted (when the
- * heap is trimmed too: hs_application_trim_memory).
+/* hs-window-cache.c — revisiting is instant: the window's decoded images,
+ * attention maps and region masks (each with its traced outline, an
+ * HsMaskLayer) stay in three byte-bounded LRU caches (hs-lru-cache; sizes
+ * from the GSettings keys image-cache-mb, map-cache-mb and mask-cache-mb),
+ * and the neighbours of the instance on screen (what Alt+Down/Up opens
+ * next) are decoded ahead by a worker thread once its frame is painted
+ * (when the heap is trimmed too: hs_application_trim_memory).  An
+ * instance's masks are decoded and traced on the worker that decodes its
+ * image, so the main thread neither decodes nor traces them when it shows
+ * the instance.
  *
  * The caches belong to the main thread: workers hand what they decoded back
  * to it (a worker never outlives the window's caches that way), and entries
@@ -13,6 +17,8 @@
 #include <heatscope/hs-lru-cache.h>
 
 #include "hs-application.h"
+#include "hs-mask-layer.h"
+#include "hs-utils-private.h"
 #include "hs-window-private.h"
 
 #define MB (1024 * 1024)
@@ -40,6 +46,8 @@ read_sizes (HsWindow *self)
                              (gsize) g_settings_get_int (self->settings, "image-cache-mb") * MB);
   hs_lru_cache_set_capacity (self->map_cache,
                              (gsize) g_settings_get_int (self->settings, "map-cache-mb") * MB);
+  hs_lru_cache_set_capacity (self->mask_cache,
+                             (gsize) g_settings_get_int (self->settings, "mask-cache-mb") * MB);
 }
 
 static void
@@ -58,11 +66,16 @@ _hs_window_cache_init (HsWindow *self)
                                         (GDestroyNotify) hs_image_unref);
   self->map_cache = hs_lru_cache_new (16 * MB, (HsLruRefFunc) hs_attention_map_ref,
                                       (GDestroyNotify) hs_attention_map_unref);
+  self->mask_cache = hs_lru_cache_new (32 * MB, (HsLruRefFunc) hs_mask_layer_ref,
+                                       (GDestroyNotify) hs_mask_layer_unref);
+  /* for tests: its size, items and evictions */
+  g_object_set_data (G_OBJECT (self), "hs-mask-cache", self->mask_cache);
   if (self->settings != NULL)
     {
       read_sizes (self);
       g_signal_connect_object (self->settings, "changed::image-cache-mb", G_CALLBACK (on_size_changed), self, 0);
       g_signal_connect_object (self->settings, "changed::map-cache-mb", G_CALLBACK (on_size_changed), self, 0);
+      g_signal_connect_object (self->settings, "changed::mask-cache-mb", G_CALLBACK (on_size_changed), self, 0);
     }
 }
 
@@ -88,6 +101,8 @@ _hs_window_cache_clear (HsWindow *self)
     hs_lru_cache_clear (self->image_cache);
   if (self->map_cache != NULL)
     hs_lru_cache_clear (self->map_cache);
+  if (self->mask_cache != NULL)
+    hs_lru_cache_clear (self->mask_cache);
 }
 
 void
@@ -96,6 +111,7 @@ _hs_window_cache_dispose (HsWindow *self)
   _hs_window_cache_clear (self);
   g_clear_pointer (&self->image_cache, hs_lru_cache_free);
   g_clear_pointer (&self->map_cache, hs_lru_cache_free);
+  g_clear_pointer (&self->mask_cache, hs_lru_cache_free);
 }
 
 HsImage *
@@ -125,19 +141,161 @@ _hs_window_load_map (HsWindow *self, const HsMapRef *ref, GError **error)
   return map;
 }
 
+/* Adds n to the window's counter `key` (object data; read by tests). */
+void
+_hs_window_count (HsWindow *self, const char *key, guint n)
+{
+  guint count = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), key));
+
+  g_object_set_data (G_OBJECT (self), key, GUINT_TO_POINTER (count + n));
+}
+
+/* ---- region masks ---------------------------------------------------------- */
+
+/* The mask layer of `region` (a new reference) through the cache: decoded
+ * and traced here, on the main thread, only when no worker did it first
+ * (the cache off or too small, an edit).  Counted in "hs-mask-decodes". */
+HsMaskLayer *
+_hs_window_mask_layer (HsWindow *self, const HsRegion *region, GError **error)
+{
+  HsMaskLayer *layer = hs_lru_cache_lookup (self->mask_cache, region->mask);
+
+  if (layer != NULL)
+    return layer;
+  _hs_window_count (self, "hs-mask-decodes", 1);
+  layer = hs_mask_layer_load (self->dataset, region, error);
+  if (layer != NULL)
+    hs_lru_cache_insert (self->mask_cache, region->mask, layer, hs_mask_layer_get_bytes (layer));
+  return layer;
+}
+
+/* hs_dataset_collect_targets through the mask cache: the sentence's target
+ * regions (borrowed) and their masks (HsImage* or NULL for boxes); FALSE
+ * with `error` on the first mask that cannot be read. */
+gboolean
+_hs_window_collect_targets (HsWindow *self, const HsSentence *sentence,
+                            GPtrArray **regions, GPtrArray **masks, GError **error)
+{
+  g_autoptr(GPtrArray) r = g_ptr_array_new ();
+  g_autoptr(GPtrArray) m = g_ptr_array_new_with_free_func (_hs_image_unref0);
+
+  for (guint i = 0; sentence != NULL && sentence->targets && sentence->targets[i]; i++)
+    {
+      HsRegion *region = hs_instance_find_region (self->instance, sentence->targets[i]);
+      g_autoptr(HsMaskLayer) layer = NULL;
+
+      if (region == NULL)
+        continue;
+      if (region->mask != NULL && (layer = _hs_window_mask_layer (self, region, error)) == NULL)
+        return FALSE;
+      g_ptr_array_add (r, region);
+      g_ptr_array_add (m, layer != NULL ? hs_image_ref (hs_mask_layer_get_mask (layer)) : NULL);
+    }
+  *regions = g_steal_pointer (&r);
+  *masks = g_steal_pointer (&m);
+  return TRUE;
+}
+
+/* One mask for a worker: the region (a copy) and what the worker made of
+ * it (NULL: failed, retried and reported when shown). */
+typedef struct {
+  HsRegion    *region;
+  HsMaskLayer *layer;
+} MaskSlot;
+
+static void
+mask_slot_free (MaskSlot *slot)
+{
+  hs_region_free (slot->region);
+  g_clear_pointer (&slot->layer, hs_mask_layer_unref);
+  g_free (slot);
+}
+
+/* The masks of `instance` a worker should decode and trace (a GPtrArray
+ * of MaskSlot), or NULL (none missing, or the mask cache off: nothing
+ * would keep them).  Main thread. */
+HsMaskJob *
+_hs_window_mask_job_new (HsWindow *self, const HsInstance *instance)
+{
+  GPtrArray *job = NULL;
+
+  if (hs_lru_cache_get_capacity (self->mask_cache) == 0)
+    return NULL;
+  for (guint i = 0; instance->regions != NULL && i < instance->regions->len; i++)
+    {
+      const HsRegion *region = g_ptr_array_index (instance->regions, i);
+      MaskSlot *slot;
+
+      if (region->mask == NULL || hs_lru_cache_contains (self->mask_cache, region->mask))
+        continue;
+      if (job == NULL)
+        job = g_ptr_array_new_with_free_func ((GDestroyNotify) mask_slot_free);
+      slot = g_new0 (MaskSlot, 1);
+      slot->region = hs_region_copy (region);
+      g_ptr_array_add (job, slot);
+    }
+  return (HsMaskJob *) job;
+}
+
+/* Worker thread. */
+void
+_hs_window_mask_job_run (HsMaskJob *job, HsDataset *dataset, GCancellable *cancellable)
+{
+  GPtrArray *slots = (GPtrArray *) job;
+
+  for (guint i = 0; slots != NULL && i < slots->len && !g_cancellable_is_cancelled (cancellable); i++)
+    {
+      MaskSlot *slot = g_ptr_array_index (slots, i);
+
+      slot->layer = hs_mask_layer_load (dataset, slot->region, NULL);
+    }
+}
+
+/* Main thread: what the worker made goes into the cache (when still for
+ * the window's dataset); counted in "hs-mask-decodes". */
+void
+_hs_window_mask_job_finish (HsWindow *self, HsMaskJob *job, HsDataset *dataset)
+{
+  GPtrArray *slots = (GPtrArray *) job;
+
+  for (guint i = 0; slots != NULL && dataset == self->dataset && i < slots->len; i++)
+    {
+      MaskSlot *slot = g_ptr_array_index (slots, i);
+
+      if (slot->layer != NULL)
+        {
+          hs_lru_cache_insert (self->mask_cache, slot->region->mask, slot->layer,
+                               hs_mask_layer_get_bytes (slot->layer));
+          _hs_window_count (self, "hs-mask-decodes", 1);
+        }
+    }
+}
+
+void
+_hs_window_mask_job_free (HsMaskJob *job)
+{
+  if (job != NULL)
+    g_ptr_array_unref ((GPtrArray *) job);
+}
+
 /* ---- neighbours decoded ahead ------------------------------------------- */
 
 typedef struct {
   HsDataset  *dataset;
   HsInstance *instances[2];   /* borrowed from dataset; NULL: none */
+  gboolean    decode[2];      /* the image is not cached */
   HsImage    *images[2];      /* decoded (or NULL: failed, reported when opened) */
+  HsMaskJob  *masks[2];       /* its masks not cached, or NULL */
 } Prefetch;
 
 static void
 prefetch_free (Prefetch *job)
 {
   for (guint i = 0; i < G_N_ELEMENTS (job->images); i++)
-    g_clear_pointer (&job->images[i], hs_image_unref);
+    {
+      g_clear_pointer (&job->images[i], hs_image_unref);
+      g_clear_pointer (&job->masks[i], _hs_window_mask_job_free);
+    }
   hs_dataset_unref (job->dataset);
   g_free (job);
 }
@@ -149,7 +307,11 @@ prefetch_thread (GTask *task, gpointer source, gpointer data, GCancellable *canc
 
   for (guint i = 0; i < G_N_ELEMENTS (job->instances); i++)
     if (job->instances[i] != NULL && !g_cancellable_is_cancelled (cancellable))
-      job->images[i] = hs_dataset_load_image (job->dataset, job->instances[i], NULL);
+      {
+        if (job->decode[i])
+          job->images[i] = hs_dataset_load_image (job->dataset, job->instances[i], NULL);
+        _hs_window_mask_job_run (job->masks[i], job->dataset, cancellable);
+      }
   g_task_return_boolean (task, TRUE);
 }
 
@@ -164,14 +326,14 @@ prefetch_done (GObject *object, GAsyncResult *result, gpointer user_data)
     return;   /* another dataset, or the window is going */
   g_clear_object (&self->prefetch_cancellable);
   for (guint i = 0; i < G_N_ELEMENTS (job->instances); i++)
-    if (job->images[i] != NULL && job->dataset == self->dataset)
-      {
-        _hs_window_cache_put_image (self, job->instances[i], job->images[i]);
-        /* counted for tests */
-        g_object_set_data (G_OBJECT (self), "hs-prefetched",
-                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self),
-                                                                                  "hs-prefetched")) + 1));
-      }
+    {
+      _hs_window_mask_job_finish (self, job->masks[i], job->dataset);
+      if (job->images[i] != NULL && job->dataset == self->dataset)
+        {
+          _hs_window_cache_put_image (self, job->instances[i], job->images[i]);
+          _hs_window_count (self, "hs-prefetched", 1);   /* for tests */
+        }
+    }
 }
 
 static gboolean
@@ -196,16 +358,19 @@ prefetch_start (gpointer data)
       guint index = hs_instance_browser_get_neighbour (self->browser, deltas[i]);
       HsInstance *instance = index != G_MAXUINT ? hs_dataset_get_instance (self->dataset, index) : NULL;
 
-      if (instance != NULL && instance->image != NULL &&
-          !hs_lru_cache_contains (self->image_cache, instance->image))
+      if (instance == NULL || instance->image == NULL)
+        continue;
+      job->decode[n] = !hs_lru_cache_contains (self->image_cache, instance->image);
+      job->masks[n] = _hs_window_mask_job_new (self, instance);
+      if (job->decode[n] || job->masks[n] != NULL)
         job->instances[n++] = instance;
     }
+  job->dataset = hs_dataset_ref (self->dataset);
   if (n == 0)
     {
-      g_free (job);
+      prefetch_free (job);
       return G_SOURCE_REMOVE;
     }
-  job->dataset = hs_dataset_ref (self->dataset);
   self->prefetch_cancellable = g_cancellable_new ();
   task = g_task_new (self, self->prefetch_cancellable, prefetch_done, NULL);
   g_task_set_source_tag (task, prefetch_start);

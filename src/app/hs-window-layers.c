@@ -42,13 +42,15 @@ link_edit_free (LinkEdit *edit)
 
 /* ---- the layers on the canvas ------------------------------------------- */
 
-/* The mask of `region` for the layers, loaded once per instance.  A
- * target's broken mask is reported by the targets' own loading already. */
-static HsImage *
+/* The mask layer of `region` (borrowed), from the window's mask cache —
+ * decoded and traced by the worker that decoded the image — and kept per
+ * instance, so that a broken mask is reported once.  A target's broken
+ * mask is reported by the targets' own loading already. */
+static HsMaskLayer *
 layer_mask (HsWindow *self, const HsRegion *region, gboolean report)
 {
   g_autoptr(GError) error = NULL;
-  HsImage *mask;
+  HsMaskLayer *mask;
 
   if (region->mask == NULL)
     return NULL;
@@ -61,7 +63,7 @@ layer_mask (HsWindow *self, const HsRegion *region, gboolean report)
     }
   if (g_hash_table_lookup_extended (self->layer_masks, region, NULL, (gpointer *) &mask))
     return mask;
-  mask = hs_dataset_load_mask (self->dataset, region, &error);
+  mask = _hs_window_mask_layer (self, region, &error);
   if (mask == NULL && report)
     hs_error_bar_add_error (self->error_bar, self->instance->id, error);
   /* NULL too, so a broken mask is reported once */
@@ -76,6 +78,7 @@ _hs_window_layers_apply (HsWindow *self, HsCanvas *canvas)
   HsLayersPanel *panel = self->layers_panel ? HS_LAYERS_PANEL (self->layers_panel) : NULL;
   g_autoptr(GPtrArray) regions = g_ptr_array_new ();
   g_autoptr(GPtrArray) masks = g_ptr_array_new ();
+  g_autoptr(GPtrArray) contours = g_ptr_array_new ();
   g_autoptr(GArray) colors = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) targets = g_array_new (FALSE, FALSE, sizeof (gboolean));
   HsInstance *instance = self->dataset != NULL ? self->instance : NULL;
@@ -93,16 +96,20 @@ _hs_window_layers_apply (HsWindow *self, HsCanvas *canvas)
       gboolean target = sentence != NULL && sentence->targets != NULL &&
                         g_strv_contains ((const char * const *) sentence->targets, region->name);
       double rgba[4];
+      HsMaskLayer *mask;
 
       if (!hs_layers_panel_get_region_visible (panel, region->name))
         continue;
       hs_region_color (i, rgba);
+      mask = layer_mask (self, region, !target);
       g_ptr_array_add (regions, (gpointer) region);
-      g_ptr_array_add (masks, layer_mask (self, region, !target));
+      g_ptr_array_add (masks, mask != NULL ? hs_mask_layer_get_mask (mask) : NULL);
+      g_ptr_array_add (contours, mask != NULL ? hs_mask_layer_get_contours (mask) : NULL);
       g_array_append_vals (colors, rgba, 4);
       g_array_append_val (targets, target);
     }
-  hs_canvas_set_region_layers (canvas, regions, masks,
+  /* traced once, by whoever decoded the mask */
+  hs_canvas_set_traced_layers (canvas, regions, masks, contours,
                                (const double *) colors->data, (const gboolean *) targets->data);
 }
 
@@ -459,7 +466,7 @@ _hs_window_layers_init (HsWindow *self)
 {
   self->link_undo = g_ptr_array_new_with_free_func ((GDestroyNotify) link_edit_free);
   self->layer_masks = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
-                                             _hs_image_unref0);
+                                             (GDestroyNotify) hs_mask_layer_unref);
   g_action_map_add_action_entries (G_ACTION_MAP (self), layer_actions, G_N_ELEMENTS (layer_actions),
                                    self);
   self->layers_panel = hs_layers_panel_new ();

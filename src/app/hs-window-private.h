@@ -25,6 +25,7 @@
 #include "hs-compare-view.h"
 #include "hs-latest-request.h"
 #include "hs-live-attend.h"
+#include "hs-mask-layer.h"
 #include "hs-view-state.h"
 #include <heatscope/hs-deck.h>
 
@@ -119,7 +120,7 @@ struct _HsWindow
 
   /* Layers and linking: see hs-window-layers.c. */
   GPtrArray            *link_undo;         /* LinkEdit*, newest last */
-  GHashTable           *layer_masks;       /* HsRegion* → HsImage* (or NULL) of one instance */
+  GHashTable           *layer_masks;       /* HsRegion* → HsMaskLayer* (or NULL) of one instance */
   HsInstance           *layer_masks_instance;
   HsDataset            *layer_masks_dataset;
 
@@ -132,6 +133,7 @@ struct _HsWindow
   /* Decoded images and maps (hs-window-cache.c). */
   HsLruCache           *image_cache;
   HsLruCache           *map_cache;
+  HsLruCache           *mask_cache;            /* region->mask path → HsMaskLayer */
   GCancellable         *prefetch_cancellable;  /* non-NULL while neighbours decode */
   guint                 prefetch_idle;
   GdkFrameClock        *prefetch_clock;        /* waiting for its after-paint */
@@ -192,6 +194,15 @@ HsImage        *_hs_window_cache_get_image   (HsWindow *self, const HsInstance *
 void            _hs_window_cache_put_image   (HsWindow *self, const HsInstance *instance,
                                               HsImage *image);
 HsAttentionMap *_hs_window_load_map          (HsWindow *self, const HsMapRef *ref, GError **error);
+void            _hs_window_count             (HsWindow *self, const char *key, guint n);
+HsMaskLayer    *_hs_window_mask_layer        (HsWindow *self, const HsRegion *region, GError **error);
+gboolean        _hs_window_collect_targets   (HsWindow *self, const HsSentence *sentence,
+                                              GPtrArray **regions, GPtrArray **masks, GError **error);
+typedef struct _HsMaskJob HsMaskJob;
+HsMaskJob      *_hs_window_mask_job_new      (HsWindow *self, const HsInstance *instance);
+void            _hs_window_mask_job_run      (HsMaskJob *job, HsDataset *dataset, GCancellable *cancellable);
+void            _hs_window_mask_job_finish   (HsWindow *self, HsMaskJob *job, HsDataset *dataset);
+void            _hs_window_mask_job_free     (HsMaskJob *job);
 void            _hs_window_prefetch_neighbours (HsWindow *self);
 /* The caption of the view (borrowed strings): prompt, model, instance. */
 void      _hs_window_get_caption         (HsWindow     *self,

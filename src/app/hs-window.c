@@ -62,12 +62,14 @@ _hs_window_set_loading (HsWindow *self,
 typedef struct {
   HsDataset  *dataset;
   HsInstance *instance;   /* borrowed from dataset */
+  HsMaskJob  *masks;      /* its masks not cached yet (NULL: none) */
 } ImageJob;
 
 static void
 image_job_free (ImageJob *job)
 {
   hs_dataset_unref (job->dataset);
+  _hs_window_mask_job_free (job->masks);
   g_free (job);
 }
 
@@ -81,6 +83,9 @@ image_thread (GTask        *task,
   GError *error = NULL;
   HsImage *image = hs_dataset_load_image (job->dataset, job->instance, &error);
 
+  /* the masks too: decoded and traced here, not on the main thread */
+  if (image != NULL)
+    _hs_window_mask_job_run (job->masks, job->dataset, cancellable);
   if (image == NULL)
     g_task_return_error (task, error);
   else
@@ -152,6 +157,7 @@ image_done (GObject      *object,
   g_clear_object (&self->image_cancellable);
   if (image != NULL && job->dataset == self->dataset)
     _hs_window_cache_put_image (self, job->instance, image);
+  _hs_window_mask_job_finish (self, job->masks, job->dataset);
   image_ready (self, job->instance, image, error, TRUE);
 }
 
@@ -171,6 +177,7 @@ load_image_async (HsWindow   *self,
 
   job->dataset = hs_dataset_ref (self->dataset);
   job->instance = instance;
+  job->masks = _hs_window_mask_job_new (self, instance);
   task = g_task_new (self, self->image_cancellable, image_done, NULL);
   g_task_set_source_tag (task, load_image_async);
   g_task_set_task_data (task, job, (GDestroyNotify) image_job_free);
@@ -413,7 +420,7 @@ _hs_window_update_view_full (HsWindow *self,
     HsCaption caption = { 0 };
 
     if (sentence != NULL &&
-        !hs_dataset_collect_targets (self->dataset, self->instance, sentence, &regions, &masks, &error))
+        !_hs_window_collect_targets (self, sentence, &regions, &masks, &error))
       hs_error_bar_add_error (self->error_bar, self->instance->id, error);
 
     /* Box-only targets: no mask array at all. */
@@ -447,9 +454,7 @@ _hs_window_update_view_full (HsWindow *self,
     feed_side_panels (self);
   }
   /* counted for tests: a typed key with a live model must not come here */
-  g_object_set_data (G_OBJECT (self), "hs-view-updates",
-                     GUINT_TO_POINTER (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self),
-                                                                            "hs-view-updates")) + 1));
+  _hs_window_count (self, "hs-view-updates", 1);
 
   update_status (self);
   _hs_window_actions_update (self);
