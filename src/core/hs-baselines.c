@@ -3,6 +3,7 @@
 #include "hs-limits.h"
 #include "hs-metrics-private.h"
 #include "hs-random-private.h"
+#include "hs-resample-private.h"
 #include "hs-i18n-private.h"
 
 #include <inttypes.h>
@@ -188,24 +189,20 @@ make_filtered (const HsEvalGrid *grid, const HsImage *image, HsBaseline baseline
    * nearest rule through the resize, padding = 0. */
   {
     g_autofree double *crop = g_new0 (double, (gsize) grid->width * grid->height);
+    gint64 shift_x = lround (grid->offset_x), shift_y = lround (grid->offset_y);
 
     for (guint gy = 0; gy < grid->height; gy++)
       {
-        gint64 ry = (gint64) gy - (gint64) lround (grid->offset_y);
-        guint iy;
+        gint64 iy = hs_nearest_index_shifted (gy, shift_y, H, grid->resized_height);
 
-        if (ry < 0 || ry >= grid->resized_height)
+        if (iy < 0)
           continue;
-        iy = (guint) (((2 * (guint64) ry + 1) * H) / (2 * (guint64) grid->resized_height));
         for (guint gx = 0; gx < grid->width; gx++)
           {
-            gint64 rx = (gint64) gx - (gint64) lround (grid->offset_x);
-            guint ix;
+            gint64 ix = hs_nearest_index_shifted (gx, shift_x, W, grid->resized_width);
 
-            if (rx < 0 || rx >= grid->resized_width)
-              continue;
-            ix = (guint) (((2 * (guint64) rx + 1) * W) / (2 * (guint64) grid->resized_width));
-            crop[(gsize) gy * grid->width + gx] = response[(gsize) iy * W + ix];
+            if (ix >= 0)
+              crop[(gsize) gy * grid->width + gx] = response[(gsize) iy * W + ix];
           }
       }
     return hs_attention_map_new (0, grid->height, grid->width, crop, error);

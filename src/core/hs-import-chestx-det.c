@@ -147,18 +147,12 @@ hs_import_chestx_det (HsImportContext *ctx, const char * const *sources, guint n
         {
           const char *sym = g_ptr_array_index (masks.order, m);
           g_autofree char *mask_stem = g_strdup_printf ("%s-%s", image->instance->id, sym);
-          const guint8 *mask = g_hash_table_lookup (masks.by_name, sym);
-          g_autofree char *rel = hs_import_write_mask (ctx, mask_stem, mask, image->width, image->height, error);
-          HsRegion *region;
 
-          if (rel == NULL)
-            {
-              ok = FALSE;
-              break;
-            }
-          region = hs_import_get_region (ctx, image->instance, sym);
-          hs_region_set_mask (region, rel);
-          hs_region_set_mask_extent (region, mask, image->width, image->height);
+          ok = hs_import_set_region_mask (ctx, image->instance, sym, mask_stem,
+                                          g_hash_table_lookup (masks.by_name, sym),
+                                          image->width, image->height, error);
+          if (!ok)
+            break;
         }
       if (!ok)
         break;

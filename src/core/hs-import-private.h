@@ -140,6 +140,11 @@ void     hs_import_masks_clear (HsImportMasks *masks);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HsImportMasks, hs_import_masks_clear)
 /* The mask of region `name`, a zeroed width × height one on first use. */
 guint8  *hs_import_masks_get   (HsImportMasks *masks, const char *name, guint width, guint height);
+/* Writes `mask` (width × height, the image's size) at masks/<stem>.png and
+ * sets it, with its extent, on the instance's region `name` (made if new). */
+gboolean hs_import_set_region_mask (HsImportContext *ctx, HsInstance *instance, const char *name,
+                                    const char *stem, const guint8 *mask, guint width,
+                                    guint height, GError **error);
 /* Writes each mask of `masks`, in their order, at masks/<id>__<name>.png
  * and sets it on the instance's region of that name. */
 gboolean hs_import_write_region_masks (HsImportContext *ctx, HsInstance *instance,

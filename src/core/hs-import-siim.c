@@ -148,9 +148,7 @@ hs_import_siim (HsImportContext *ctx, const char * const *sources, guint n, GErr
       HsImportImage *image = g_ptr_array_index (order, i);
       const guint8 *mask = g_hash_table_lookup (masks, image);
       g_autofree guint8 *scaled = g_malloc0 ((gsize) image->width * image->height);
-      g_autofree char *rel = NULL;
       gboolean any = FALSE;
-      HsRegion *region;
 
       for (guint y = 0; y < image->height; y++)
         for (guint x = 0; x < image->width; x++)
@@ -163,15 +161,12 @@ hs_import_siim (HsImportContext *ctx, const char * const *sources, guint n, GErr
           }
       if (!any)
         continue;
-      rel = hs_import_write_mask (ctx, image->instance->id, scaled, image->width, image->height, error);
-      if (rel == NULL)
+      if (!hs_import_set_region_mask (ctx, image->instance, SIIM_REGION, image->instance->id,
+                                      scaled, image->width, image->height, error))
         {
           ok = FALSE;
           break;
         }
-      region = hs_import_get_region (ctx, image->instance, SIIM_REGION);
-      hs_region_set_mask (region, rel);
-      hs_region_set_mask_extent (region, scaled, image->width, image->height);
       hs_import_add_class_sentence (ctx, image->instance, SIIM_REGION);
       hs_import_add_positive (ctx, image->instance, SIIM_REGION);
     }

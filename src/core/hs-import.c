@@ -289,22 +289,34 @@ hs_import_masks_get (HsImportMasks *masks, const char *name, guint width, guint 
 }
 
 gboolean
+hs_import_set_region_mask (HsImportContext *ctx, HsInstance *instance, const char *name,
+                           const char *stem, const guint8 *mask, guint width, guint height,
+                           GError **error)
+{
+  g_autofree char *rel = hs_import_write_mask (ctx, stem, mask, width, height, error);
+  HsRegion *region;
+
+  if (rel == NULL)
+    return FALSE;
+  region = hs_import_get_region (ctx, instance, name);
+  hs_region_set_mask (region, rel);
+  hs_region_set_mask_extent (region, mask, width, height);
+  return TRUE;
+}
+
+gboolean
 hs_import_write_region_masks (HsImportContext *ctx, HsInstance *instance, const HsImportMasks *masks,
                               guint width, guint height, GError **error)
 {
   for (guint k = 0; masks->order != NULL && k < masks->order->len; k++)
     {
       const char *name = g_ptr_array_index (masks->order, k);
-      const guint8 *mask = g_hash_table_lookup (masks->by_name, name);
       g_autofree char *stem = g_strdup_printf ("%s__%s", instance->id, name);
-      g_autofree char *rel = hs_import_write_mask (ctx, stem, mask, width, height, error);
-      HsRegion *region;
 
-      if (rel == NULL)
+      if (!hs_import_set_region_mask (ctx, instance, name, stem,
+                                      g_hash_table_lookup (masks->by_name, name), width, height,
+                                      error))
         return FALSE;
-      region = hs_import_find_region (ctx, instance, name);
-      hs_region_set_mask (region, rel);
-      hs_region_set_mask_extent (region, mask, width, height);
     }
   return TRUE;
 }

@@ -5,6 +5,31 @@
 
 G_BEGIN_DECLS
 
+/* The nearest rule of a resize from n_in to n_out samples: output sample i
+ * (< n_out) reads input sample ⌊(2i + 1)·n_in / (2·n_out)⌋, the input sample
+ * under its centre, in exact integer arithmetic.  Upsampled maps, masks on
+ * a target's grid and the baselines' gloria crop all sample this way. */
+static inline guint
+hs_nearest_index (guint i, guint n_in, guint n_out)
+{
+  guint64 q = ((2 * (guint64) i + 1) * n_in) / (2 * (guint64) n_out);
+
+  return (guint) MIN (q, (guint64) n_in - 1);
+}
+
+/* The same for a crop that holds the n_out resize at `shift` (gloria's
+ * padded crop): cell c reads input sample hs_nearest_index (c − shift), or
+ * none (−1) when c lies in the padding. */
+static inline gint64
+hs_nearest_index_shifted (guint c, gint64 shift, guint n_in, guint n_out)
+{
+  gint64 r = (gint64) c - shift;
+
+  if (r < 0 || r >= n_out)
+    return -1;
+  return hs_nearest_index ((guint) r, n_in, n_out);
+}
+
 /* The sampling tables of one grid → out_w × out_h resampling, built once and
  * used for any band of rows (threads may share one resampler). */
 typedef struct _HsResampler HsResampler;

@@ -69,14 +69,6 @@ compute_taps (Tap *taps, guint start, guint count, guint n_in, guint n_out)
     }
 }
 
-static inline guint
-nearest_index (guint i, guint n_in, guint n_out)
-{
-  guint64 q = ((2 * (guint64) i + 1) * n_in) / (2 * (guint64) n_out);
-
-  return (guint) MIN (q, (guint64) n_in - 1);
-}
-
 /* Precomputed sampling of the columns x0 … x0+rw−1 and rows y0 … y0+rh−1. */
 struct _HsResampler {
   const double *grid;
@@ -104,9 +96,9 @@ resampler_new (const double *grid, guint w, guint h, guint out_w, guint out_h,
       r->nx = g_new (guint, MAX (rw, 1));
       r->ny = g_new (guint, MAX (rh, 1));
       for (guint k = 0; k < rw; k++)
-        r->nx[k] = nearest_index (x0 + k, w, out_w);
+        r->nx[k] = hs_nearest_index (x0 + k, w, out_w);
       for (guint k = 0; k < rh; k++)
-        r->ny[k] = nearest_index (y0 + k, h, out_h);
+        r->ny[k] = hs_nearest_index (y0 + k, h, out_h);
     }
   else
     {

@@ -515,20 +515,17 @@ hs_target_add_mask (HsTarget *target, const HsImage *mask, GError **error)
   xs = g_new (guint, g->width);
   for (guint x = 0; x < g->width; x++)
     {
-      gint64 rx = (gint64) x - shift_x;
+      gint64 mx = hs_nearest_index_shifted (x, shift_x, mw, span_w);
 
-      xs[x] = rx < 0 || rx >= span_w ? G_MAXUINT
-            : (guint) (((2 * (guint64) rx + 1) * mw) / (2 * (guint64) span_w));
+      xs[x] = mx < 0 ? G_MAXUINT : (guint) mx;
     }
   for (guint y = 0; y < g->height; y++)
     {
-      gint64 ry = (gint64) y - shift_y;
-      guint my;
+      gint64 my = hs_nearest_index_shifted (y, shift_y, mh, span_h);
       guint8 *row;
 
-      if (ry < 0 || ry >= span_h)
+      if (my < 0)
         continue;
-      my = (guint) (((2 * (guint64) ry + 1) * mh) / (2 * (guint64) span_h));
       row = target->mask + (gsize) y * g->width;
       for (guint x = 0; x < g->width; x++)
         if (xs[x] != G_MAXUINT && row[x] == 0
