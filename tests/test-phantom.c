@@ -407,6 +407,83 @@ test_simulated_maps (void)
   }
 }
 
+/* The pixels, masks and boxes of `count` phantoms from (seed, first):
+ * SHA-256 of their bytes (pixels little-endian, boxes as text). */
+static char *
+phantom_group_digest (guint64 seed, guint64 first, guint count, guint width, guint height)
+{
+  GChecksum *sum = g_checksum_new (G_CHECKSUM_SHA256);
+  char *digest;
+
+  for (guint64 i = first; i < first + count; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      HsPhantom *p = hs_phantom_generate (seed, i, width, height, &error);
+      gsize n = (gsize) width * height;
+      g_autofree guint8 *le = g_new (guint8, n * 2);
+
+      g_assert_no_error (error);
+      for (gsize k = 0; k < n; k++)
+        {
+          le[2 * k] = p->pixels[k] & 0xff;
+          le[2 * k + 1] = p->pixels[k] >> 8;
+        }
+      g_checksum_update (sum, le, n * 2);
+      for (guint r = 0; r < p->regions->len; r++)
+        {
+          const HsPhantomRegion *region = g_ptr_array_index (p->regions, r);
+          g_autofree char *text = g_strdup_printf ("%s %g %g %g %g;", region->name, region->box.x1,
+                                                   region->box.y1, region->box.x2, region->box.y2);
+          g_checksum_update (sum, (const guchar *) text, -1);
+        }
+      for (guint f = 0; f < p->findings->len; f++)
+        {
+          const HsPhantomFinding *finding = g_ptr_array_index (p->findings, f);
+          g_autofree char *text = g_strdup_printf ("%s %g %g %g %g;", finding->name, finding->box.x1,
+                                                   finding->box.y1, finding->box.x2, finding->box.y2);
+          g_checksum_update (sum, (const guchar *) text, -1);
+          g_checksum_update (sum, finding->mask, n);
+        }
+      hs_phantom_free (p);
+    }
+  digest = g_strdup (g_checksum_get_string (sum));
+  g_checksum_free (sum);
+  return digest;
+}
+
+/* The rasterizer's output, bit for bit, as main's generator made it before
+ * its speed-ups (recorded with that build, 27 Nov 2026): 50 instances at
+ * 256², six at 1024² (every blur at full radius), ten non-square and ten
+ * at the minimum size.  A change of one pixel, mask byte or box fails; the
+ * demo datasets, the goldens rendered from them and recorded demo bytes
+ * depend on it.  Change on purpose only, and then record again. */
+static void
+test_recorded_pixels (void)
+{
+  static const struct {
+    guint64     seed, first;
+    guint       count, width, height;
+    const char *sha256;
+  } groups[] = {
+    { 1, 0, 50, 256, 256, "46aff87edcee67f06ec30cf380f3d6704c13bf4a56adc9c17ddefa89a2086384" },
+    { 7, 100, 6, 1024, 1024, "4e591fdcd2a299a515d5934e7efadcff194bbbefe9b1895b6b2956ea74a34fcc" },
+    { 3, 0, 10, 640, 480, "753802d78d360404acd9ddc4d76beeeb3dc9b57e6237f3f35cf24a1682faf4f2" },
+    { 5, 0, 10, 64, 64, "89809c8849a2e7555222c41645191376615b0e4d0fb3f4a9e9dca647652c71de" },
+  };
+
+  for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
+    {
+      g_autofree char *digest = phantom_group_digest (groups[g].seed, groups[g].first,
+                                                      groups[g].count, groups[g].width,
+                                                      groups[g].height);
+
+      g_test_message ("seed %" G_GUINT64_FORMAT ", %u from %" G_GUINT64_FORMAT " at %ux%u: %s",
+                      groups[g].seed, groups[g].count, groups[g].first, groups[g].width,
+                      groups[g].height, digest);
+      g_assert_cmpstr (digest, ==, groups[g].sha256);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -414,6 +491,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/phantom/anatomy-many", test_anatomy_many);
   g_test_add_func ("/hs/phantom/full-size", test_full_size);
   g_test_add_func ("/hs/phantom/deterministic", test_deterministic);
+  g_test_add_func ("/hs/phantom/recorded-pixels", test_recorded_pixels);
   g_test_add_func ("/hs/phantom/bad-sizes", test_bad_sizes);
   g_test_add_func ("/hs/phantom/simulated-maps", test_simulated_maps);
   return g_test_run ();

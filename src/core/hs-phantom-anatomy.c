@@ -122,6 +122,11 @@ hs_phantom_lung_contains (const HsPhantomGeom *g, int side, double us, double v,
 
   if (v < L->va + inset || v > L->vcp)
     return FALSE;
+  /* With inset ≥ 0, t ∈ [0, 1] and f, gm ∈ [0, 1] below, so the lung lies
+   * within uw ≤ ul and umed ≤ um (to rounding): outside that band the
+   * answer is FALSE without the divisions and square roots. */
+  if (inset >= 0 && (us < L->uw - 1e-9 || us > L->um + 1e-9))
+    return FALSE;
   t = (v - L->va) / (L->vcp - L->va);
   f = t >= 0.45 ? 1.0 : sqrt (1.0 - (1.0 - t / 0.45) * (1.0 - t / 0.45));
   ul = L->ua - (L->ua - L->uw) * f + 0.02 * (1.0 - t) * f;
@@ -165,24 +170,59 @@ box_radius_for_sigma (double sigma)
   return MAX (r, 0);
 }
 
+/* One horizontal box pass over N_ROWS (1 … 4) rows at once, in place,
+ * `tmp` holding 4 × w floats (the scratch image: h ≥ 4).  Each row's
+ * running sum sees exactly the operations of a pass over that row alone;
+ * the rows' sums are independent, so their additions overlap instead of
+ * waiting on one another. */
+static inline void
+box_rows (float *const *rows, guint n_rows, float *tmp, int w, int r, float inv)
+{
+  float *t[4];
+  double sum[4] = { 0, 0, 0, 0 };
+
+  for (guint k = 0; k < 4; k++)
+    {
+      t[k] = tmp + (gsize) k * w;
+      if (k < n_rows)
+        memcpy (t[k], rows[k], (gsize) w * sizeof (float));
+    }
+  for (int i = -r - 1; i < r; i++)
+    {
+      int c = CLAMP (i, 0, w - 1);
+      for (guint k = 0; k < n_rows; k++)
+        sum[k] += t[k][c];
+    }
+  for (int x = 0; x < w; x++)
+    {
+      int a = MIN (x + r, w - 1), b = MAX (x - r - 1, 0);
+      for (guint k = 0; k < n_rows; k++)
+        {
+          sum[k] += t[k][a] - t[k][b];
+          rows[k][x] = (float) sum[k] * inv;
+        }
+    }
+}
+
+/* Three horizontal box passes over every row: rows are independent, so
+ * each group of four gets its three passes while it is in cache. */
 static void
-box_blur_h (float *buf, float *tmp, guint w, guint h, int r)
+box_blur_h3 (float *buf, float *tmp, guint w, guint h, int r)
 {
   float inv = 1.0f / (float) (2 * r + 1);
 
-  for (guint y = 0; y < h; y++)
+  for (guint y = 0; y < h; y += 4)
     {
-      float *row = buf + (gsize) y * w;
-      double sum = 0;
+      guint n = MIN (4u, h - y);
+      float *rows[4];
 
-      memcpy (tmp, row, w * sizeof (float));
-      for (int i = -r - 1; i < r; i++)
-        sum += tmp[CLAMP (i, 0, (int) w - 1)];
-      for (int x = 0; x < (int) w; x++)
-        {
-          sum += tmp[MIN (x + r, (int) w - 1)] - tmp[MAX (x - r - 1, 0)];
-          row[x] = (float) sum * inv;
-        }
+      for (guint k = 0; k < 4; k++)
+        rows[k] = buf + (gsize) (y + MIN (k, n - 1)) * w;
+      for (int pass = 0; pass < 3; pass++)
+        if (n == 4)
+          box_rows (rows, 4, tmp, (int) w, r, inv);
+        else
+          box_rows (rows, n, tmp, (int) w, r, inv);
     }
 }
 
@@ -219,13 +259,12 @@ gauss_blur (float *buf, float *scratch, double *sums, guint w, guint h, double s
 
   if (r < 1)
     return;
-  for (int pass = 0; pass < 3; pass++)
-    box_blur_h (buf, scratch, w, h, r);
-  for (int pass = 0; pass < 3; pass++)
-    {
-      box_blur_v (buf, scratch, sums, w, h, r);
-      memcpy (buf, scratch, (gsize) w * h * sizeof (float));
-    }
+  box_blur_h3 (buf, scratch, w, h, r);
+  /* buf → scratch → buf → scratch, then back once */
+  box_blur_v (buf, scratch, sums, w, h, r);
+  box_blur_v (scratch, buf, sums, w, h, r);
+  box_blur_v (buf, scratch, sums, w, h, r);
+  memcpy (buf, scratch, (gsize) w * h * sizeof (float));
 }
 
 /* ---- vessels ---- */
@@ -329,11 +368,21 @@ add_texture (float *dst, const guint8 *where, guint w, guint h, guint64 seed, gu
 {
   guint gw = w / cell + 2, gh = h / cell + 2;
   g_autofree float *grid = g_new (float, (gsize) gw * gh);
+  /* each column's cell and fraction, the same for every row: divided once */
+  g_autofree guint *col_ix = g_new (guint, w);
+  g_autofree double *col_fx = g_new (double, w);
   HsRandom rng;
 
   hs_phantom_rng_init (&rng, seed, 7, cell);
   for (gsize i = 0; i < (gsize) gw * gh; i++)
     grid[i] = (float) (hs_random_double (&rng) * 2.0 - 1.0);
+  for (guint x = 0; x < w; x++)
+    {
+      double gx = (double) x / cell;
+
+      col_ix[x] = (guint) gx;
+      col_fx[x] = gx - col_ix[x];
+    }
   for (guint y = 0; y < h; y++)
     {
       double gy = (double) y / cell;
@@ -342,14 +391,14 @@ add_texture (float *dst, const guint8 *where, guint w, guint h, guint64 seed, gu
       for (guint x = 0; x < w; x++)
         {
           gsize idx = (gsize) y * w + x;
-          double gx = (double) x / cell, fx;
+          double fx;
           guint ix;
           float a, b;
 
           if (where != NULL && where[idx] == 0)
             continue;
-          ix = (guint) gx;
-          fx = gx - ix;
+          ix = col_ix[x];
+          fx = col_fx[x];
           a = grid[iy * gw + ix] * (1 - fx) + grid[iy * gw + ix + 1] * fx;
           b = grid[(iy + 1) * gw + ix] * (1 - fx) + grid[(iy + 1) * gw + ix + 1] * fx;
           dst[idx] += (float) (amp * (a * (1 - fy) + b * fy));
@@ -383,9 +432,26 @@ rib_center (double vr, double d)
   return vr - 0.035 * d + 0.16 * d * d;
 }
 
-/* density of posterior and anterior ribs at side coordinates (us, v) */
+/* The ribs near v: index i0 of the rib at or above, estimated by a
+ * multiplication instead of floor (·/ rib_step) — off by one at most, so
+ * callers look at i0 − 1 … i0 + 2.  A rib at most hw < rib_step / 4 away
+ * from v can only be the floor's i0 or i0 + 1: the wider range has no other
+ * rib within hw, and the ribs that count are the same, in the same order. */
+static inline int
+rib_index_estimate (double x, double inv_step)
+{
+  double q = x * inv_step;
+
+  return (int) q - (q < 0);
+}
+
+/* density of posterior and anterior ribs at side coordinates (us, v);
+ * inv_step is 1 / g->rib_step.  Each rib adds its term only when
+ * |v − vc| < hw: the quotient q = |v − vc| / hw is below 1 only then, so
+ * the division is skipped where it could not count (same sum, bit for
+ * bit). */
 static double
-ribs_density (const HsPhantomGeom *g, int side, double us, double v)
+ribs_density (const HsPhantomGeom *g, int side, double us, double v, double inv_step)
 {
   const HsLungGeom *L = &g->lung[side];
   double us0 = 0.5 - g->spine_w * 1.05, us1 = L->uw - 0.035;
@@ -397,12 +463,16 @@ ribs_density (const HsPhantomGeom *g, int side, double us, double v)
     double d = (us0 - us) / (us0 - us1);
     double shape = rib_center (0, d);
     double hw = 0.0095 + 0.0035 * d;
-    int i0 = (int) floor ((v - shape - g->rib_v0) / g->rib_step);
+    int i0 = rib_index_estimate (v - shape - g->rib_v0, inv_step);
 
-    for (int i = MAX (i0 - 1, 0); i <= i0 + 1 && i < 12; i++)
+    for (int i = MAX (i0 - 1, 0); i <= i0 + 2 && i < 12; i++)
       {
         double vc = g->rib_v0 + g->rib_step * i + shape;
-        double q = fabs (v - vc) / hw;
+        double a = fabs (v - vc), q;
+
+        if (!(a < hw))
+          continue;
+        q = a / hw;
         if (q < 1)
           total += 0.075 * (0.6 + 0.4 * q * q * q * q);
       }
@@ -416,11 +486,15 @@ ribs_density (const HsPhantomGeom *g, int side, double us, double v)
       {
         double shape = rib_center (0, 1) + 0.11 * d2 - 0.03 * d2 * (1 - d2);
         double hw = 0.0085;
-        int i0 = (int) floor ((v - shape - g->rib_v0) / g->rib_step);
-        for (int i = MAX (i0 - 1, 0); i <= i0 + 1 && i < 9; i++)
+        int i0 = rib_index_estimate (v - shape - g->rib_v0, inv_step);
+        for (int i = MAX (i0 - 1, 0); i <= i0 + 2 && i < 9; i++)
           {
             double vc = g->rib_v0 + g->rib_step * i + shape;
-            double q = fabs (v - vc) / hw;
+            double a = fabs (v - vc), q;
+
+            if (!(a < hw))
+              continue;
+            q = a / hw;
             if (q < 1)
               total += 0.04 * (1.0 - 0.7 * d2) * (0.6 + 0.4 * q * q);
           }
@@ -433,9 +507,12 @@ static double
 clavicle_density (int side, double us, double v)
 {
   double us0 = 0.455, us1 = 0.13;
-  double d = (us0 - us) / (us0 - us1), vc, hw, q;
+  double d, vc, hw, q;
 
-  if (d < 0 || d > 1 || v < 0.07 || v > 0.2)
+  if (v < 0.07 || v > 0.2)
+    return 0;
+  d = (us0 - us) / (us0 - us1);
+  if (d < 0 || d > 1)
     return 0;
   vc = 0.165 - 0.06 * d + 0.012 * sin (2 * G_PI * d);
   hw = 0.0125 - 0.003 * d + (d < 0.08 ? 0.004 * (1 - d / 0.08) : 0);
@@ -505,6 +582,7 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
   g_autofree guint8 *aer = NULL;
   HsRandom rng;
   double px_frame = 1.0 / g->scale;
+  double inv_rib_step = 1.0 / g->rib_step;
 
   memset (raster, 0, sizeof *raster);
   soft = g_try_new0 (float, n);
@@ -542,13 +620,17 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
         {
           /* neck, sloping trapezius, then the shoulders and arms rising
            * out of the field at the upper corners */
-          double q = clamp01 ((ax - g->neck_w) / (g->body_w - g->neck_w));
-          double top = ax < g->neck_w - 0.02 ? -1.0
-                     : g->shoulder_v * smoothstep (g->neck_w - 0.02, g->neck_w + 0.06, ax)
-                       * (1.0 - 0.9 * smoothstep (0.45, 1.1, q));
           double bw = g->body_w + 0.06 * (1 - smoothstep (0.02, 0.3, v))
                       - 0.05 * smoothstep (0.7, 1.1, v);
-          in_body = v > top && ax < bw;
+          in_body = ax < bw;
+          if (in_body)
+            {
+              double q = clamp01 ((ax - g->neck_w) / (g->body_w - g->neck_w));
+              double top = ax < g->neck_w - 0.02 ? -1.0
+                         : g->shoulder_v * smoothstep (g->neck_w - 0.02, g->neck_w + 0.06, ax)
+                           * (1.0 - 0.9 * smoothstep (0.45, 1.1, q));
+              in_body = v > top;
+            }
           if (in_body)
             {
               double t = sqrt (1.0 - (ax / bw) * (ax / bw));
@@ -661,8 +743,12 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
           for (int k = 0; k < 2; k++)
             {
               double us = k == 0 ? u : 1.0 - u;
-              double bu = (us - g->breast_u) / (g->breast * 1.25), bv = (v - g->breast_v) / g->breast;
-              double r2 = bu * bu + bv * bv;
+              double au = us - g->breast_u, av = v - g->breast_v, bu, bv, r2;
+              if (!(fabs (au) < g->breast * 1.25 && fabs (av) < g->breast))
+                continue;   /* |bu| or |bv| ≥ 1: r2 ≥ 1 */
+              bu = au / (g->breast * 1.25);
+              bv = av / g->breast;
+              r2 = bu * bu + bv * bv;
               if (r2 < 1)
                 dsoft += 0.14 * sqrt (1 - r2) * smoothstep (0.0, 0.35, 1 - r2)
                          * (v < dome_v (&g->lung[k], us) ? 1.0 : 0.35);
@@ -671,8 +757,11 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
           for (int k = 0; k < 2; k++)
             {
               double us = k == 0 ? u : 1.0 - u;
-              double e = (us - g->lung[k].uw) / 0.12, f = (v - 0.12) / 0.25;
-              if (e > -0.2 && e < 1 && f > 0 && f < 1)
+              double f = (v - 0.12) / 0.25, e;
+              if (!(f > 0 && f < 1))
+                continue;
+              e = (us - g->lung[k].uw) / 0.12;
+              if (e > -0.2 && e < 1)
                 dsoft += 0.2 * (1 - e * e) * f * (1 - f);
             }
 
@@ -711,11 +800,16 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
               grow_box (raster->region_box[HS_REGION_RIGHT_HILUM + base],
                         &raster->region_found[HS_REGION_RIGHT_HILUM + base], (int) x, (int) y);
             {
-              /* hilar vessels and lymph nodes */
-              double hu = (us - L->hu - 0.012) / 0.04, hv = (v - L->hv) / 0.065;
-              double r2 = hu * hu + hv * hv;
-              if (r2 < 1)
-                dsoft += 0.16 * (1 - r2) * (1 - r2);
+              /* hilar vessels and lymph nodes (|hu| or |hv| ≥ 1 puts r2 ≥ 1:
+               * no division needed there) */
+              double au = us - L->hu - 0.012, av = v - L->hv;
+              if (fabs (au) < 0.04 && fabs (av) < 0.065)
+                {
+                  double hu = au / 0.04, hv = av / 0.065;
+                  double r2 = hu * hu + hv * hv;
+                  if (r2 < 1)
+                    dsoft += 0.16 * (1 - r2) * (1 - r2);
+                }
             }
           }
         if (heart)
@@ -747,15 +841,19 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
             /* gastric bubble under the left dome */
             {
               const HsLungGeom *L = &g->lung[1];
-              double bu = (u - (1.0 - L->udp + 0.01)) / 0.05, bv = (v - (L->vdome + 0.07)) / 0.03;
-              if (bu * bu + bv * bv < 1 && bv < 0.3)
-                dsoft -= 0.16;
+              double au = u - (1.0 - L->udp + 0.01), av = v - (L->vdome + 0.07);
+              if (fabs (au) < 0.05 && fabs (av) < 0.03)
+                {
+                  double bu = au / 0.05, bv = av / 0.03;
+                  if (bu * bu + bv * bv < 1 && bv < 0.3)
+                    dsoft -= 0.16;
+                }
             }
             dbone += spine_density (g, u, v);
             for (int k = 0; k < 2; k++)
               {
                 double us = k == 0 ? u : 1.0 - u;
-                double rd = ribs_density (g, k, us, v);
+                double rd = ribs_density (g, k, us, v, inv_rib_step);
                 /* ribs stand out against aerated lung; behind the abdomen
                  * and the chest wall's soft tissue they fade */
                 if (rd > 0 && !lung[k])
