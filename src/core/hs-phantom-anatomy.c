@@ -30,13 +30,20 @@ hs_phantom_frame_to_pixel (const HsPhantomGeom *g, double u, double v, double *x
   *y = g->cy + g->sin_t * du + g->cos_t * dv;
 }
 
-void
-hs_phantom_pixel_to_frame (const HsPhantomGeom *g, double x, double y, double *u, double *v)
+/* inline in the rasterizer's loop */
+static inline void
+pixel_to_frame (const HsPhantomGeom *g, double x, double y, double *u, double *v)
 {
   double dx = x - g->cx, dy = y - g->cy;
 
   *u = 0.5 + (g->cos_t * dx + g->sin_t * dy) / g->scale;
   *v = 0.5 + (-g->sin_t * dx + g->cos_t * dy) / g->scale;
+}
+
+void
+hs_phantom_pixel_to_frame (const HsPhantomGeom *g, double x, double y, double *u, double *v)
+{
+  pixel_to_frame (g, x, y, u, v);
 }
 
 static inline double
@@ -45,10 +52,19 @@ clamp01 (double x)
   return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
+/* (e0 < e1 at every call.)  Outside the edges the formula gives exactly 0
+ * and 1 — x ≤ e0 makes the quotient ≤ 0, x ≥ e1 makes it ≥ 1 (rounding is
+ * monotonic) — so those are returned without its division. */
 static inline double
 smoothstep (double e0, double e1, double x)
 {
-  double t = clamp01 ((x - e0) / (e1 - e0));
+  double t;
+
+  if (x <= e0)
+    return 0.0;
+  if (x >= e1)
+    return 1.0;
+  t = clamp01 ((x - e0) / (e1 - e0));
   return t * t * (3 - 2 * t);
 }
 
@@ -75,11 +91,15 @@ heart_left_border (const HsPhantomGeom *g, double v)
 void
 hs_phantom_geom_update (HsPhantomGeom *g)
 {
+  g->heart_umin = G_MAXDOUBLE;
+  g->heart_umax = -G_MAXDOUBLE;
   for (int i = 0; i <= HS_HEART_SAMPLES; i++)
     {
       double v = g->heart_top_l + (g->heart_base - g->heart_top_l) * i / HS_HEART_SAMPLES;
       g->heart_left[i] = (float) heart_left_border (g, v);
       g->heart_right[i] = (float) (v < g->heart_top_r ? 0.5 : heart_right_border (g, v));
+      g->heart_umin = MIN (g->heart_umin, MIN (g->heart_left[i], g->heart_right[i]));
+      g->heart_umax = MAX (g->heart_umax, MAX (g->heart_left[i], g->heart_right[i]));
     }
 }
 
@@ -90,6 +110,10 @@ heart_contains (const HsPhantomGeom *g, double u, double v)
   int i;
 
   if (v < g->heart_top_l || v >= g->heart_base)
+    return FALSE;
+  /* a + f (b − a) with f ∈ [0, 1) lies between a and b, so the borders
+   * below lie within the tables' range: outside it, no division needed */
+  if (u > g->heart_umax || u <= g->heart_umin)
     return FALSE;
   s = (v - g->heart_top_l) / (g->heart_base - g->heart_top_l) * HS_HEART_SAMPLES;
   i = MIN ((int) s, HS_HEART_SAMPLES - 1);
@@ -138,7 +162,8 @@ hs_phantom_lung_contains (const HsPhantomGeom *g, int side, double us, double v,
   umed = L->ua + (L->um - L->ua) * gm;
   if (us > umed)
     return FALSE;
-  if (v > dome_v (L, us))
+  /* the dome lies at or below vdome */
+  if (v > L->vdome && v > dome_v (L, us))
     return FALSE;
   u = side == 0 ? us : 1.0 - us;
   if (heart_contains (g, u, v))
@@ -445,20 +470,63 @@ rib_index_estimate (double x, double inv_step)
   return (int) q - (q < 0);
 }
 
+/* Reciprocals for ribs_density, per instance: of rib_step, and per side of
+ * the posterior and anterior ribs' spans (us0 − us1, 0.30 − us1). */
+typedef struct {
+  double inv_step;
+  double inv_post[2], inv_ant[2];
+} RibConsts;
+
+static void
+rib_consts_init (RibConsts *c, const HsPhantomGeom *g)
+{
+  double us0 = 0.5 - g->spine_w * 1.05;
+
+  c->inv_step = 1.0 / g->rib_step;
+  for (int k = 0; k < 2; k++)
+    {
+      double us1 = g->lung[k].uw - 0.035;
+
+      c->inv_post[k] = 1.0 / (us0 - us1);
+      c->inv_ant[k] = 1.0 / (0.30 - us1);
+    }
+}
+
+/* Whether one of ribs 0 … n − 1 on the line `shape` may lie within hw of
+ * v: the test that decides, done with a rib line estimated by
+ * multiplications (a few ulps off) and hw widened by 1e-9. */
+static gboolean
+rib_near (const HsPhantomGeom *g, double v, double shape, double hw, int n, double inv_step)
+{
+  int i0 = rib_index_estimate (v - shape - g->rib_v0, inv_step);
+
+  for (int i = MAX (i0 - 1, 0); i <= i0 + 2 && i < n; i++)
+    if (fabs (v - (g->rib_v0 + g->rib_step * i + shape)) < hw)
+      return TRUE;
+  return FALSE;
+}
+
 /* density of posterior and anterior ribs at side coordinates (us, v);
  * inv_step is 1 / g->rib_step.  Each rib adds its term only when
  * |v − vc| < hw: the quotient q = |v − vc| / hw is below 1 only then, so
  * the division is skipped where it could not count (same sum, bit for
  * bit). */
 static double
-ribs_density (const HsPhantomGeom *g, int side, double us, double v, double inv_step)
+ribs_density (const HsPhantomGeom *g, int side, double us, double v, const RibConsts *rc)
 {
   const HsLungGeom *L = &g->lung[side];
   double us0 = 0.5 - g->spine_w * 1.05, us1 = L->uw - 0.035;
+  double inv_step = rc->inv_step;
   double total = 0;
 
   if (us > us0 || us < us1 - 0.01)
     return 0;
+  /* Most of the chest is between ribs: estimated without the divisions
+   * first, each part is computed exactly only when a rib may be near. */
+  {
+    double d_est = (us0 - us) * rc->inv_post[side];
+
+    if (rib_near (g, v, rib_center (0, d_est), 0.0095 + 0.0035 * d_est + 1e-9, 12, inv_step))
   {
     double d = (us0 - us) / (us0 - us1);
     double shape = rib_center (0, d);
@@ -477,11 +545,18 @@ ribs_density (const HsPhantomGeom *g, int side, double us, double v, double inv_
           total += 0.075 * (0.6 + 0.4 * q * q * q * q);
       }
   }
+  }
   {
     /* anterior ribs: from the lateral end of each posterior rib, down and
      * medially, fading toward the (invisible) costal cartilage */
     double ua_end = 0.30;
-    double d2 = (us - us1) / (ua_end - us1);
+    double d2_est = (us - us1) * rc->inv_ant[side], d2;
+
+    if (d2_est < -1e-9 || d2_est > 1 + 1e-9
+        || !rib_near (g, v, rib_center (0, 1) + 0.11 * d2_est - 0.03 * d2_est * (1 - d2_est),
+                      0.0085 + 1e-9, 9, inv_step))
+      return total;
+    d2 = (us - us1) / (ua_end - us1);
     if (d2 >= 0 && d2 <= 1)
       {
         double shape = rib_center (0, 1) + 0.11 * d2 - 0.03 * d2 * (1 - d2);
@@ -582,7 +657,8 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
   g_autofree guint8 *aer = NULL;
   HsRandom rng;
   double px_frame = 1.0 / g->scale;
-  double inv_rib_step = 1.0 / g->rib_step;
+  RibConsts ribs;
+  double lesion_cos[HS_MAX_LESIONS], lesion_sin[HS_MAX_LESIONS], lesion_reach2[HS_MAX_LESIONS];
 
   memset (raster, 0, sizeof *raster);
   soft = g_try_new0 (float, n);
@@ -602,7 +678,15 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
       return FALSE;
     }
   for (guint i = 0; i < g->n_lesions; i++)
-    raster->lesion_mask[i] = g_new0 (guint8, n);
+    {
+      raster->lesion_mask[i] = g_new0 (guint8, n);
+      /* the atelectasis plate's direction, once instead of per pixel */
+      lesion_cos[i] = cos (g->lesions[i].level);
+      lesion_sin[i] = sin (g->lesions[i].level);
+      /* (1.4 r)², widened far beyond rounding: a nodule's or mass's reach */
+      lesion_reach2[i] = (g->lesions[i].r * 1.4) * (g->lesions[i].r * 1.4) * (1 + 1e-6);
+    }
+  rib_consts_init (&ribs, g);
 
   for (guint y = 0; y < h; y++)
     for (guint x = 0; x < w; x++)
@@ -613,7 +697,7 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
         gboolean lung[2], ptx[2] = { FALSE, FALSE };
         double fluid[2] = { 0, 0 };
 
-        hs_phantom_pixel_to_frame (g, x + 0.5, y + 0.5, &u, &v);
+        pixel_to_frame (g, x + 0.5, y + 0.5, &u, &v);
         ax = fabs (u - 0.5);
 
         /* body: neck, sloping shoulders, chest wall */
@@ -623,7 +707,8 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
           double bw = g->body_w + 0.06 * (1 - smoothstep (0.02, 0.3, v))
                       - 0.05 * smoothstep (0.7, 1.1, v);
           in_body = ax < bw;
-          if (in_body)
+          /* top ≤ shoulder_v (a product of it with factors in [0, 1]) */
+          if (in_body && !(v > g->shoulder_v))
             {
               double q = clamp01 ((ax - g->neck_w) / (g->body_w - g->neck_w));
               double top = ax < g->neck_w - 0.02 ? -1.0
@@ -658,7 +743,11 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
               case HS_LESION_NODULE:
               case HS_LESION_MASS:
                 {
-                  double du = u - l->cu, dv = v - l->cv, d = sqrt (du * du + dv * dv);
+                  double du = u - l->cu, dv = v - l->cv, d2 = du * du + dv * dv, d;
+                  /* d² well over (1.4 r)²: d ≥ 1.4 r without the root */
+                  if (d2 > lesion_reach2[i])
+                    break;
+                  d = sqrt (d2);
                   if (d < l->r * 1.4)
                     {
                       double phi = atan2 (dv, du);
@@ -687,11 +776,11 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
               case HS_LESION_ATELECTASIS:
                 if (lung[l->side])
                   {
-                    double ca = cos (l->level), sa = sin (l->level);
+                    double ca = lesion_cos[i], sa = lesion_sin[i];
                     double du = u - l->cu, dv = v - l->cv;
                     double along = du * ca + dv * sa, across = -du * sa + dv * ca;
-                    double half = l->a1 * (1 - pow (fabs (along) / l->r, 4));
-                    if (fabs (along) < l->r && fabs (across) < half)
+                    if (fabs (along) < l->r
+                        && fabs (across) < l->a1 * (1 - pow (fabs (along) / l->r, 4)))
                       {
                         inside = TRUE;
                         dsoft += l->density;
@@ -700,7 +789,10 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
                 break;
               case HS_LESION_EFFUSION:
                 for (int k = 0; k < 2; k++)
-                  if (lesion_side_has (l, k) && lung[k])
+                  if (lesion_side_has (l, k) && lung[k]
+                      /* the meniscus is at or below vdome + level − r: above
+                       * it by 0.025, no fluid, no mask, no pow */
+                      && !(v < g->lung[k].vdome + l->level - l->r - 0.025 - 1e-9))
                     {
                       double us = k == 0 ? u : 1.0 - u;
                       double vm = effusion_meniscus (g, l, k, us);
@@ -853,7 +945,7 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
             for (int k = 0; k < 2; k++)
               {
                 double us = k == 0 ? u : 1.0 - u;
-                double rd = ribs_density (g, k, us, v, inv_rib_step);
+                double rd = ribs_density (g, k, us, v, &ribs);
                 /* ribs stand out against aerated lung; behind the abdomen
                  * and the chest wall's soft tissue they fade */
                 if (rd > 0 && !lung[k])

@@ -79,6 +79,7 @@ typedef struct {
    * hs_phantom_geom_update), so a per-pixel test costs no pow/sin */
 #define HS_HEART_SAMPLES 512
   float   heart_left[HS_HEART_SAMPLES + 1], heart_right[HS_HEART_SAMPLES + 1];
+  double  heart_umin, heart_umax;   /* the least and greatest value in the two tables */
   double  med_w, med_top;
   double  knob_u, knob_v, knob_r;
   double  carina_v;
