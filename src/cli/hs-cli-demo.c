@@ -5,6 +5,7 @@
 #include <heatscope/hs-model.h>
 #include <heatscope/hs-mri-lesions.h>
 
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -87,6 +88,23 @@ attend_builtin (HsImage *image, const char *prompt, const char *model, gpointer 
     }
   g_set_error (error, HS_PHANTOM_ERROR, HS_PHANTOM_ERROR_INVALID, "no model \"%s\" loaded", model);
   return NULL;
+}
+
+/* Each instance allocates and frees the same multi-MB buffers (the
+ * phantom's layers, masks, the models' activations).  With glibc's default
+ * trim threshold their pages went back to the kernel after every instance
+ * and were faulted in and zeroed again for the next: 6 % of the CPU.  A
+ * short-lived batch keeps them (mapping only what is over 32 MB); a
+ * GLIBC_TUNABLES setting wins. */
+static void
+keep_buffers_between_instances (void)
+{
+  const char *tunables = g_getenv ("GLIBC_TUNABLES");
+
+  if (tunables != NULL && strstr (tunables, "glibc.malloc.") != NULL)
+    return;
+  mallopt (M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+  mallopt (M_TRIM_THRESHOLD, 256 * 1024 * 1024);
 }
 
 static void
@@ -238,6 +256,7 @@ hs_cli_demo (int argc, char **argv)
     }
   if (jobs == 0)
     jobs = (int) CLAMP (g_get_num_processors (), 1, SLOT_IMAGES);
+  keep_buffers_between_instances ();
   mri.background = background;
   if (kind != NULL && strcmp (kind, "mri-lesions") == 0)
     {
