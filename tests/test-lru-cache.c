@@ -97,6 +97,62 @@ test_capacity_by_bytes (void)
   g_assert_cmpint (alive, ==, 0);
 }
 
+/* Many small values: the count cap binds long before the bytes do, and
+ * the cache plateaus at max_items whatever is inserted after. */
+static void
+test_max_items (void)
+{
+  int alive = 0;
+  HsLruCache *cache = hs_lru_cache_new (1000, value_ref, value_unref);
+
+  g_assert_cmpuint (hs_lru_cache_get_max_items (cache), ==, 0);   /* no count limit by default */
+  for (guint i = 0; i < 5; i++)
+    {
+      char key[8];
+
+      g_snprintf (key, sizeof key, "k%u", i);
+      g_assert_true (put (cache, key, 10, &alive));
+    }
+  g_assert_cmpuint (hs_lru_cache_get_n_items (cache), ==, 5);
+  /* Lowering the cap evicts at once, the least recently used first. */
+  hs_lru_cache_set_max_items (cache, 3);
+  g_assert_cmpuint (hs_lru_cache_get_max_items (cache), ==, 3);
+  assert_order (cache, "k4 k3 k2");
+  g_assert_cmpuint (hs_lru_cache_get_evictions (cache), ==, 2);
+  g_assert_cmpint (alive, ==, 3);
+  /* 100 more values of 10 bytes (1000 in all: the byte capacity alone would
+   * keep every one): 3 stay, the newest. */
+  for (guint i = 5; i < 105; i++)
+    {
+      char key[8];
+
+      g_snprintf (key, sizeof key, "k%u", i);
+      g_assert_true (put (cache, key, 10, &alive));
+      g_assert_cmpuint (hs_lru_cache_get_n_items (cache), <=, 3);
+    }
+  assert_order (cache, "k104 k103 k102");
+  g_assert_cmpuint (hs_lru_cache_get_bytes (cache), ==, 30);
+  g_assert_cmpuint (hs_lru_cache_get_evictions (cache), ==, 102);
+  g_assert_cmpint (alive, ==, 3);
+  /* Replacing a key does not count twice. */
+  g_assert_true (put (cache, "k102", 10, &alive));
+  assert_order (cache, "k102 k104 k103");
+  /* The bytes still bind when they are reached first: 3 × 400 > 1000. */
+  g_assert_true (put (cache, "big1", 400, &alive));
+  g_assert_true (put (cache, "big2", 400, &alive));
+  assert_order (cache, "big2 big1 k102");
+  g_assert_true (put (cache, "big3", 400, &alive));
+  assert_order (cache, "big3 big2");
+  g_assert_cmpuint (hs_lru_cache_get_bytes (cache), ==, 800);
+  /* 0 lifts the count limit again. */
+  hs_lru_cache_set_max_items (cache, 0);
+  g_assert_true (put (cache, "s1", 10, &alive));
+  g_assert_true (put (cache, "s2", 10, &alive));
+  assert_order (cache, "s2 s1 big3 big2");
+  hs_lru_cache_free (cache);
+  g_assert_cmpint (alive, ==, 0);
+}
+
 static void
 test_eviction_order (void)
 {
@@ -232,6 +288,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/lru-cache/capacity-by-bytes", test_capacity_by_bytes);
+  g_test_add_func ("/lru-cache/max-items", test_max_items);
   g_test_add_func ("/lru-cache/eviction-order", test_eviction_order);
   g_test_add_func ("/lru-cache/hits-and-misses", test_hits_and_misses);
   g_test_add_func ("/lru-cache/references", test_references);

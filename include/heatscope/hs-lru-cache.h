@@ -5,9 +5,10 @@
  * revisiting an instance (or stepping onto a neighbour decoded ahead by a
  * worker) costs a lookup instead of a decode.  Each value is entered with
  * its size in bytes; inserting evicts the least recently used values until
- * the sum fits the capacity.  A value larger than the whole capacity is not
- * kept.  A lookup that finds the key counts a hit and makes the value the
- * most recently used; one that does not counts a miss.
+ * the sum fits the capacity (and, when set, the count fits max_items).  A
+ * value larger than the whole capacity is not kept.  A lookup that finds
+ * the key counts a hit and makes the value the most recently used; one that
+ * does not counts a miss.
  *
  *   HsLruCache *images = hs_lru_cache_new (64 << 20, (HsLruRefFunc) hs_image_ref,
  *                                          (GDestroyNotify) hs_image_unref);
@@ -54,6 +55,12 @@ void        hs_lru_cache_clear        (HsLruCache     *cache);
 void        hs_lru_cache_set_capacity (HsLruCache     *cache,
                                        gsize           capacity_bytes);
 gsize       hs_lru_cache_get_capacity (HsLruCache     *cache);
+/* At most `max_items` values besides the byte capacity (0, the default: no
+ * limit on the count); evicts at once, least recently used first, when the
+ * cache holds more. */
+void        hs_lru_cache_set_max_items (HsLruCache    *cache,
+                                        guint          max_items);
+guint       hs_lru_cache_get_max_items (HsLruCache    *cache);
 gsize       hs_lru_cache_get_bytes    (HsLruCache     *cache);
 guint       hs_lru_cache_get_n_items  (HsLruCache     *cache);
 guint64     hs_lru_cache_get_hits     (HsLruCache     *cache);

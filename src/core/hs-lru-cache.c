@@ -1,7 +1,9 @@
 /* hs-lru-cache.c — byte-bounded LRU cache of reference-counted values
  *
  * A hash table finds the entry, a doubly linked queue keeps the order (head
- * = most recently used): lookup, insert and each eviction are O(1).  One
+ * = most recently used): lookup, insert and each eviction are O(1).  An
+ * optional cap on the number of values bounds a cache of many small values
+ * whose byte budget would take a whole session to fill.  One
  * mutex: the app's workers insert what they decode ahead while the main
  * thread looks up.
  */
@@ -19,6 +21,7 @@ struct _HsLruCache {
   GHashTable     *entries;   /* key (owned by the entry) → Entry */
   GQueue          order;     /* head: most recently used */
   gsize           capacity, bytes;
+  guint           max_items;  /* 0: bounded by bytes alone */
   guint64         hits, misses, evictions;
   HsLruRefFunc  ref;
   GDestroyNotify  unref;
@@ -53,10 +56,13 @@ drop_entry (HsLruCache *cache, Entry *entry, GPtrArray *values)
   g_free (entry);
 }
 
+/* Evicts from the least recently used end until the bytes fit `limit` and
+ * the count fits max_items. */
 static void
 evict_to (HsLruCache *cache, gsize limit, GPtrArray *values)
 {
-  while (cache->bytes > limit && cache->order.tail != NULL)
+  while ((cache->bytes > limit || (cache->max_items > 0 && cache->order.length > cache->max_items)) &&
+         cache->order.tail != NULL)
     {
       drop_entry (cache, cache->order.tail->data, values);
       cache->evictions++;
@@ -174,17 +180,35 @@ hs_lru_cache_clear (HsLruCache *cache)
   release (cache, dropped);
 }
 
-void
-hs_lru_cache_set_capacity (HsLruCache *cache, gsize capacity_bytes)
+/* Sets the byte capacity and/or the count cap (NULL: unchanged) and evicts
+ * what no longer fits. */
+static void
+set_limits (HsLruCache *cache, const gsize *capacity_bytes, const guint *max_items)
 {
   GPtrArray *dropped = g_ptr_array_new ();
 
-  g_return_if_fail (cache != NULL);
   g_mutex_lock (&cache->lock);
-  cache->capacity = capacity_bytes;
-  evict_to (cache, capacity_bytes, dropped);
+  if (capacity_bytes != NULL)
+    cache->capacity = *capacity_bytes;
+  if (max_items != NULL)
+    cache->max_items = *max_items;
+  evict_to (cache, cache->capacity, dropped);
   g_mutex_unlock (&cache->lock);
   release (cache, dropped);
+}
+
+void
+hs_lru_cache_set_capacity (HsLruCache *cache, gsize capacity_bytes)
+{
+  g_return_if_fail (cache != NULL);
+  set_limits (cache, &capacity_bytes, NULL);
+}
+
+void
+hs_lru_cache_set_max_items (HsLruCache *cache, guint max_items)
+{
+  g_return_if_fail (cache != NULL);
+  set_limits (cache, NULL, &max_items);
 }
 
 #define GETTER(type, name, field)                 \
@@ -205,6 +229,7 @@ GETTER (guint64, hits, hits)
 GETTER (guint64, misses, misses)
 GETTER (guint64, evictions, evictions)
 GETTER (guint, n_items, order.length)
+GETTER (guint, max_items, max_items)
 
 char **
 hs_lru_cache_dup_keys (HsLruCache *cache)
