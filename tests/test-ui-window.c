@@ -7,6 +7,7 @@
 #include "hs-application.h"
 # include "hs-canvas.h"
 # include "hs-compare-view.h"
+#include "hs-window-private.h"   /* the map cache */
 
 static char *dataset_root;
 
@@ -189,6 +190,60 @@ test_revisit_cached (void)
   hs_ui_wait_until (hs_ui_window_not_loading, window);
   g_assert_true (hs_canvas_get_image (canvas) != first);
   hs_image_unref (first);
+  hs_ui_destroy_window (window);
+  hs_ui_reset_settings ();
+}
+
+/* Issue 26: the map cache is bounded by a count as well as its bytes — a
+ * session of small maps otherwise filled its 16 MB for 1100 instances (the
+ * soak's heap grew 15 MB per 1000 after warm-up).  With the count lowered
+ * to 2, stepping over every instance and back keeps at most 2 maps, the
+ * one on screen the most recent, and the neighbour just left is still a
+ * hit on the way back. */
+static void
+test_map_cache_bounded (void)
+{
+  HsWindow *window;
+  HsLruCache *maps;
+  HsPromptPanel *panel;
+  guint n_instances, visited = 0;
+  guint64 hits;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
+  open_path (window, dataset_root);
+  maps = window->map_cache;
+  panel = hs_window_get_prompt_panel (window);
+  /* The app's count cap (the defaults: 16 MB and 256 maps). */
+  g_assert_cmpuint (hs_lru_cache_get_max_items (maps), ==, 256);
+  g_assert_cmpuint (hs_lru_cache_get_capacity (maps), ==, 16 * 1024 * 1024);
+  hs_lru_cache_set_max_items (maps, 2);
+  n_instances = hs_dataset_get_n_instances (hs_window_get_dataset (window));
+  g_assert_cmpuint (n_instances, >=, 4);
+  for (guint i = 0; i + 1 < n_instances; i++)
+    {
+      g_auto(GStrv) keys = NULL;
+
+      g_action_group_activate_action (G_ACTION_GROUP (window), "next-instance", NULL);
+      hs_ui_wait_until (hs_ui_window_not_loading, window);
+      g_assert_cmpuint (hs_lru_cache_get_n_items (maps), <=, 2);
+      if (hs_window_get_map (window) == NULL)
+        continue;
+      visited++;
+      keys = hs_lru_cache_dup_keys (maps);
+      g_assert_nonnull (keys[0]);
+      g_assert_cmpstr (keys[0], ==, hs_prompt_panel_get_map_ref (panel)->file);
+    }
+  g_assert_cmpuint (visited, >=, 3);
+  g_assert_cmpuint (hs_lru_cache_get_n_items (maps), ==, 2);
+  g_assert_cmpuint (hs_lru_cache_get_evictions (maps), >=, 1);
+  hits = hs_lru_cache_get_hits (maps);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "previous-instance", NULL);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  g_assert_cmpuint (hs_lru_cache_get_hits (maps), >, hits);
+  g_assert_cmpuint (hs_lru_cache_get_n_items (maps), <=, 2);
   hs_ui_destroy_window (window);
   hs_ui_reset_settings ();
 }
@@ -827,6 +882,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/window/open-and-browse", test_open_and_browse);
   g_test_add_func ("/hs/ui/window/revisit-cached", test_revisit_cached);
   g_test_add_func ("/hs/ui/window/prefetch-busy-loop", test_prefetch_busy_loop);
+  g_test_add_func ("/hs/ui/window/map-cache-bounded", test_map_cache_bounded);
   g_test_add_func ("/hs/ui/window/search-and-filters", test_search_and_filters);
   g_test_add_func ("/hs/ui/window/bad-data", test_bad_data);
   g_test_add_func ("/hs/ui/window/restore", test_restore);

@@ -22,6 +22,7 @@
 #include "hs-window-private.h"
 
 #define MB (1024 * 1024)
+#define MAP_CACHE_MAX_ITEMS 256
 
 static gsize
 image_bytes (HsImage *image)
@@ -77,6 +78,13 @@ _hs_window_cache_init (HsWindow *self)
       g_signal_connect_object (self->settings, "changed::map-cache-mb", G_CALLBACK (on_size_changed), self, 0);
       g_signal_connect_object (self->settings, "changed::mask-cache-mb", G_CALLBACK (on_size_changed), self, 0);
     }
+  /* Maps are small (a demo map is 16 KB: 16 MB held ~1100 of them, so the
+   * map cache was still filling after 1000 instances, +15 MB of heap per
+   * 1000 in the soak).  A revisit is instant only with the image cached
+   * too, and the image cache holds ~30 radiographs at its default size;
+   * 256 maps cover those instances' sentences and models several times
+   * over.  Large maps are still bounded by map-cache-mb first. */
+  hs_lru_cache_set_max_items (self->map_cache, MAP_CACHE_MAX_ITEMS);
 }
 
 static void
