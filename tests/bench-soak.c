@@ -38,6 +38,7 @@
 
 #include "hs-application.h"
 #include "hs-window.h"
+#include "hs-window-private.h"   /* the caches' fill, for the summary */
 #include "hs-view-state.h"
 #include "hs-canvas.h"
 #include "hs-bench-util.h"
@@ -55,6 +56,7 @@ typedef struct {
   double   cpu_s;       /* CPU of the process from this step to the next */
   guint    frames;      /* frames painted from this step to the next */
   double   rss_mb;
+  double   heap_mb;     /* malloc's bytes in use, all arenas (mallinfo2) */
 } Row;
 
 static double
@@ -138,6 +140,17 @@ print_rss_breakdown (const char *when)
   for (int i = 0; i < N; i++)
     g_print (" %s %.1f MB%s", names[i], kb[i] / 1024.0, i + 1 < N ? " ·" : "");
   g_print (" (%u thread-arena heaps)\n", n_arenas);
+}
+
+/* What the window's caches hold (their own accounting of the values). */
+static void
+print_caches (HsWindow *window, const char *when)
+{
+  g_print ("caches, %s: images %u (%.1f of %.0f MB) · maps %u (%.1f of %.0f MB, at most %u)\n", when,
+           hs_lru_cache_get_n_items (window->image_cache), hs_lru_cache_get_bytes (window->image_cache) / 1048576.0,
+           hs_lru_cache_get_capacity (window->image_cache) / 1048576.0,
+           hs_lru_cache_get_n_items (window->map_cache), hs_lru_cache_get_bytes (window->map_cache) / 1048576.0,
+           hs_lru_cache_get_capacity (window->map_cache) / 1048576.0, hs_lru_cache_get_max_items (window->map_cache));
 }
 
 /* Heap bytes in use (all arenas), MB. */
@@ -349,7 +362,7 @@ decode_reference (const char *path, guint n)
 int
 main (int argc, char **argv)
 {
-  int steps = 1000, every = 100, pace = 250, warmup = -1, image_cache_mb = -1;
+  int steps = 1000, every = 100, pace = 250, warmup = -1, image_cache_mb = -1, map_cache_mb = -1;
   g_autofree char *csv_path = NULL;
   GOptionEntry entries[] = {
     { "steps", 0, 0, G_OPTION_ARG_INT, &steps, "Steps to the next instance (1000)", "N" },
@@ -358,6 +371,7 @@ main (int argc, char **argv)
     { "warmup", 0, 0, G_OPTION_ARG_INT, &warmup, "Steps counted as warm-up (STEPS / 5, at most 200)", "W" },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, "Per-step CSV (soak.csv)", "FILE" },
     { "image-cache-mb", 0, 0, G_OPTION_ARG_INT, &image_cache_mb, "The image cache's size (default: the setting's)", "MB" },
+    { "map-cache-mb", 0, 0, G_OPTION_ARG_INT, &map_cache_mb, "The map cache's size (default: the setting's)", "MB" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("DATASET");
@@ -401,6 +415,8 @@ main (int argc, char **argv)
 
     if (settings != NULL && image_cache_mb >= 0)
       g_settings_set_int (settings, "image-cache-mb", image_cache_mb);
+    if (settings != NULL && map_cache_mb >= 0)
+      g_settings_set_int (settings, "map-cache-mb", map_cache_mb);
     /* As the app's start-up: the "renderer" preference (GSK_RENDERER wins). */
     hs_renderer_choose (settings);
   }
@@ -433,7 +449,7 @@ main (int argc, char **argv)
       g_printerr ("bench-soak: %s: %s\n", csv_path, g_strerror (errno));
       return 1;
     }
-  fprintf (csv, "step,kind,instance,latency_ms,main_thread_ms,cpu_s,frames,rss_mb\n");
+  fprintf (csv, "step,kind,instance,latency_ms,main_thread_ms,cpu_s,frames,rss_mb,heap_mb\n");
 
   for (int s = 0; s < steps; s++)
     {
@@ -465,6 +481,7 @@ main (int argc, char **argv)
           row.cpu_s = hs_bench_cpu_seconds () - cpu0;
           row.frames = frames_painted - frames0;
           row.rss_mb = hs_bench_status_mb ("VmRSS:");
+          row.heap_mb = heap_in_use_mb ();
           rss_max = MAX (rss_max, row.rss_mb);
           if (s >= warmup)
             {
@@ -472,8 +489,8 @@ main (int argc, char **argv)
               n_after_warmup++;
               instances_after_warmup += p == 0;
             }
-          fprintf (csv, "%u,%s,%u,%.2f,%.2f,%.4f,%u,%.1f\n", row.step, kind_names[row.kind], row.instance,
-                   row.latency_ms, row.main_ms, row.cpu_s, row.frames, row.rss_mb);
+          fprintf (csv, "%u,%s,%u,%.2f,%.2f,%.4f,%u,%.1f,%.2f\n", row.step, kind_names[row.kind], row.instance,
+                   row.latency_ms, row.main_ms, row.cpu_s, row.frames, row.rss_mb, row.heap_mb);
           g_array_append_val (rows, row);
         }
       if (s + 1 == warmup)
@@ -481,6 +498,7 @@ main (int argc, char **argv)
           rss_warm = hs_bench_status_mb ("VmRSS:");
           heap_warm = heap_in_use_mb ();
           print_rss_breakdown ("after warm-up");
+          print_caches (window, "after warm-up");
         }
       if ((s + 1) % every == 0)
         session_actions (window, state, round++);
@@ -489,6 +507,7 @@ main (int argc, char **argv)
   rss_end = hs_bench_status_mb ("VmRSS:");
   rss_max = MAX (rss_max, rss_end);
   print_rss_breakdown ("end");
+  print_caches (window, "end");
   if (warmup == 0)
     {
       rss_warm = rss_start;
