@@ -13,6 +13,13 @@
  * window/level — against the "redraw only" cap of the same run.
  * Needs a display (run under xvfb-run); without one it says so and exits 0.
  *
+ * The renderer is the one the app picks (hs_renderer_choose with the
+ * "renderer" preference's default, "auto": GTK's cairo renderer under
+ * software GL such as Xvfb's llvmpipe; GSK_RENDERER wins).  When that is
+ * not GL, the fit drags and the floor are measured again with GSK's GL
+ * renderer in a child process (GTK reads GSK_RENDERER once per process),
+ * for reference.
+ *
  *   GTK_A11Y=none xvfb-run -a -s "-screen 0 1600x1000x24" build/tests/bench-ui-opacity
  */
 #include <math.h>
@@ -20,11 +27,13 @@
 #include <time.h>
 
 #include <gtk/gtk.h>
+#include <gsk/gl/gskglrenderer.h>
 #include <heatscope/heatscope.h>
 
 #include "hs-canvas.h"
 #include "hs-bench-util.h"
 #include "hs-gl-texture.h"
+#include "hs-renderer.h"
 
 #define IMAGE_W 3000
 #define IMAGE_H 2500
@@ -101,7 +110,22 @@ compare_gint64 (gconstpointer a, gconstpointer b)
   return (x > y) - (x < y);
 }
 
-static const char *only;   /* HS_BENCH_ONLY: run the drags whose label starts with it */
+static const char *only;   /* HS_BENCH_ONLY: run the drags whose label starts with one of its
+                              comma-separated prefixes */
+
+static gboolean
+wanted (const char *label)
+{
+  g_auto(GStrv) prefixes = NULL;
+
+  if (only == NULL)
+    return TRUE;
+  prefixes = g_strsplit (only, ",", -1);
+  for (guint i = 0; prefixes[i] != NULL; i++)
+    if (prefixes[i][0] != '\0' && g_str_has_prefix (label, prefixes[i]))
+      return TRUE;
+  return FALSE;
+}
 
 static void
 run_drag_step (GtkWidget *canvas, HsViewState *state, const char *label, const char *property,
@@ -111,7 +135,7 @@ run_drag_step (GtkWidget *canvas, HsViewState *state, const char *label, const c
   double seconds;
   gint64 p95;
 
-  if (only && !g_str_has_prefix (label, only))
+  if (!wanted (label))
     return;
 
   d.state = state;
@@ -195,7 +219,7 @@ run_flip (GtkWidget *window, GtkWidget *canvas, HsViewState *state)
   double z = MIN ((double) vw / IMAGE_W, (double) vh / IMAGE_H);
   int w = (int) lround (IMAGE_W * z), h = (int) lround (IMAGE_H * z);
 
-  if (only && !g_str_has_prefix (only, "floor"))
+  if (!wanted ("floor"))
     return;
   flip_textures[0] = flat_texture (w, h, 0xff406080);
   flip_textures[1] = flat_texture (w, h, 0xff806040);
@@ -234,7 +258,7 @@ run_large (GtkWidget *canvas, HsViewState *state)
   guint frames = 0, id;
   guint16 *data;
 
-  if (only && !g_str_has_prefix (only, "large"))
+  if (!wanted ("large"))
     return;
   image = hs_image_new (6000, 6000, 1, 16, &error);
   g_assert_no_error (error);
@@ -267,6 +291,27 @@ run_large (GtkWidget *canvas, HsViewState *state)
   run_drag_step (canvas, state, "large: w/l (1:1)", NULL, 0, 0, step_window_level);
 }
 
+/* The fit drags and the floor again with GSK's GL renderer, in a child
+ * process (this one's renderer is fixed), printing to the same stdout. */
+static void
+run_gl_reference (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) env = g_get_environ ();
+  char *argv[] = { (char *) "/proc/self/exe", NULL };
+  int status = 0;
+
+  printf ("\nthe same with GSK's GL renderer, for reference (GSK_RENDERER=gl, a child process):\n");
+  fflush (stdout);
+  env = g_environ_setenv (env, "GSK_RENDERER", "gl", TRUE);
+  /* the fit drags and the floor, or what HS_BENCH_ONLY asked for */
+  env = g_environ_setenv (env, "HS_BENCH_ONLY", only != NULL ? only : "redraw only,opacity (fit),strength (fit),floor",
+                          TRUE);
+  if (!g_spawn_sync (NULL, argv, env, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error) ||
+      !g_spawn_check_wait_status (status, &error))
+    printf ("bench-ui-opacity: the GL child: %s\n", error->message);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -280,6 +325,9 @@ main (int argc, char **argv)
   guint16 *data;
   HsRegion *region;
   GRand *rand = g_rand_new_with_seed (7);
+  g_autofree char *user_renderer = NULL;
+  const char *choice;
+  gboolean gl;
 
   setvbuf (stdout, NULL, _IOLBF, 0);
   only = g_getenv ("HS_BENCH_ONLY");
@@ -291,6 +339,10 @@ main (int argc, char **argv)
       printf ("bench-ui-opacity: no display (run under xvfb-run); skipped\n");
       return 0;
     }
+  /* As the app's start-up with the preference's default: the renderer its
+   * windows get (the child below is told GSK_RENDERER=gl, which wins). */
+  user_renderer = g_strdup (g_getenv ("GSK_RENDERER"));
+  choice = hs_renderer_choose (NULL);
 
   image = hs_image_new (IMAGE_W, IMAGE_H, 1, 16, &error);
   g_assert_no_error (error);
@@ -323,19 +375,26 @@ main (int argc, char **argv)
   while (!gtk_widget_get_mapped (canvas) || gtk_widget_get_width (canvas) <= 1)
     g_main_context_iteration (NULL, TRUE);
 
+  gl = GSK_IS_GL_RENDERER (gtk_native_get_renderer (GTK_NATIVE (window)));
   printf ("load average %s", load_average ());
-  printf ("canvas %d × %d, image %d × %d, map 16 × 16, renderer %s\n",
+  printf ("canvas %d × %d, image %d × %d, map 16 × 16, renderer %s (%s)\n",
           gtk_widget_get_width (canvas), gtk_widget_get_height (canvas), IMAGE_W, IMAGE_H,
-          G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
+          G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))),
+          user_renderer != NULL && user_renderer[0] != '\0' ? "GSK_RENDERER"
+          : choice != NULL ? "the app's choice: \"auto\" under software GL" : "the app's choice: GTK's default");
   run_drag (canvas, state, "redraw only", NULL, 0, 0);
   run_drag (canvas, state, "opacity (fit)", "opacity", 0.5, 0.45);
   run_drag (canvas, state, "strength (fit)", "strength", 1.2, 0.7);
   /* The reference of the same run: each frame's composite handed to GTK as
-   * a new memory texture (what the canvas did before its GL texture). */
-  hs_gl_texture_set_enabled (FALSE);
-  run_drag (canvas, state, "opacity (fit), memory texture", "opacity", 0.5, 0.45);
-  run_drag (canvas, state, "strength (fit), memory texture", "strength", 1.2, 0.7);
-  hs_gl_texture_set_enabled (TRUE);
+   * a new memory texture (what the canvas did before its GL texture; with
+   * the cairo renderer the composite is a memory texture anyway). */
+  if (gl)
+    {
+      hs_gl_texture_set_enabled (FALSE);
+      run_drag (canvas, state, "opacity (fit), memory texture", "opacity", 0.5, 0.45);
+      run_drag (canvas, state, "strength (fit), memory texture", "strength", 1.2, 0.7);
+      hs_gl_texture_set_enabled (TRUE);
+    }
   run_flip (window, canvas, state);
   hs_canvas_zoom_to (HS_CANVAS (canvas), 2.0, 600, 450);
   run_drag (canvas, state, "opacity (2×)", "opacity", 0.5, 0.45);
@@ -344,5 +403,7 @@ main (int argc, char **argv)
   run_large (canvas, state);
 
   gtk_window_destroy (GTK_WINDOW (window));
+  if (!gl && (user_renderer == NULL || user_renderer[0] == '\0'))
+    run_gl_reference ();
   return 0;
 }
