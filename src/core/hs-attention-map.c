@@ -31,9 +31,11 @@ non_finite_name (double v)
   return isnan (v) ? "NaN" : v > 0 ? "+Inf" : "-Inf";
 }
 
+/* `take`: the caller's buffer of values (freed with g_free), which a map
+ * without tokens keeps instead of copying it (*take is then NULL). */
 static HsAttentionMap *
 map_new_named (const char *name, guint n_tokens, guint height, guint width,
-               const double *values, GError **error)
+               const double *values, double **take, GError **error)
 {
   const HsLimits *limits = hs_limits_get ();
   g_autoptr(HsAttentionMap) map = NULL;
@@ -92,6 +94,11 @@ map_new_named (const char *name, guint n_tokens, guint height, guint width,
   map->height = height;
   map->width = width;
   map->no_attn = NAN;
+  if (n_tokens == 0 && take != NULL && *take == values)
+    {
+      map->values = g_steal_pointer (take);
+      return g_steal_pointer (&map);
+    }
   map->values = hs_big_buffer_try_alloc (cells * sizeof (double));
   if (map->values == NULL)
     goto oom;
@@ -126,7 +133,7 @@ hs_attention_map_new (guint n_tokens, guint height, guint width, const double *v
   g_return_val_if_fail (values != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return map_new_named ("attention map", n_tokens, height, width, values, error);
+  return map_new_named ("attention map", n_tokens, height, width, values, NULL, error);
 }
 
 static HsAttentionMap *map_from_array (HsNdArray *array, const char *path,
@@ -204,7 +211,7 @@ map_from_array (HsNdArray *array, const char *path, const char * const *tokens,
                    path, n_tokens, n_given);
       return NULL;
     }
-  map = map_new_named (path, n_tokens, height, width, array->values, error);
+  map = map_new_named (path, n_tokens, height, width, array->values, &array->values, error);
   if (map == NULL)
     return NULL;
   if (tokens != NULL && n_tokens > 0)
