@@ -90,6 +90,21 @@ bucket_of (const Bucketing *b, double v)
  * already in order, so it only fixes the few shared buckets). */
 #define IDX_MAX 16384
 
+/* Turns counts[1..n_buckets] into starts; TRUE when a bucket holds more
+ * values than the insertion pass should take (so it needs its own sort). */
+static inline gboolean
+prefix_sums (guint32 *counts, gsize n_buckets)
+{
+  guint32 crowded = 0;
+
+  for (gsize b = 0; b < n_buckets; b++)
+    {
+      crowded |= counts[b + 1] > INSERTION_MAX;
+      counts[b + 1] += counts[b];
+    }
+  return crowded != 0;
+}
+
 static void
 sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth, double lo, double hi);
 
@@ -122,7 +137,8 @@ sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth
 {
   guint32 counts[SUB_BUCKETS_MAX + 1];
   Bucketing bk;
-  gsize n_buckets, off;
+  gsize n_buckets;
+  gboolean crowded;
 
   if (n <= INSERTION_MAX)
     {
@@ -134,6 +150,17 @@ sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth
       qsort (a, n, sizeof (double), compare_doubles);
       return;
     }
+  /* A bucket of one repeated value (a quantised map: every pixel of a level
+   * in one bucket) is sorted already; random values leave this scan at the
+   * second element. */
+  {
+    gsize i = 1;
+
+    while (i < n && a[i] == a[0])
+      i++;
+    if (i == n)
+      return;
+  }
 
   n_buckets = CLAMP (2 * n, 2, SUB_BUCKETS_MAX);
   bucketing_init (&bk, lo, hi, n_buckets);
@@ -146,8 +173,7 @@ sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth
           idx[i] = (guint16) b;
           counts[b + 1]++;
         }
-      for (gsize b = 0; b < n_buckets; b++)
-        counts[b + 1] += counts[b];
+      crowded = prefix_sums (counts, n_buckets);
       for (gsize i = 0; i < n; i++)
         scratch[counts[idx[i]]++] = a[i];
     }
@@ -155,34 +181,42 @@ sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth
     {
       for (gsize i = 0; i < n; i++)
         counts[bucket_of (&bk, a[i]) + 1]++;
-      for (gsize b = 0; b < n_buckets; b++)
-        counts[b + 1] += counts[b];
+      crowded = prefix_sums (counts, n_buckets);
       for (gsize i = 0; i < n; i++)
         scratch[counts[bucket_of (&bk, a[i])]++] = a[i];
     }
   /* counts[b] is now the end of bucket b. */
-  off = 0;
-  for (gsize b = 0; b < n_buckets; b++)
+  if (crowded)
     {
-      gsize end = counts[b];
+      gsize off = 0;
 
-      if (end - off > INSERTION_MAX)
-        sort_small (scratch + off, end - off, a + off, idx, depth + 1);
-      off = end;
-    }
-  /* Insertion pass that writes back into a (saves a copy). */
-  for (gsize i = 0; i < n; i++)
-    {
-      double x = scratch[i];
-      gsize j = i;
-
-      while (j > 0 && a[j - 1] > x)
+      for (gsize b = 0; b < n_buckets; b++)
         {
-          a[j] = a[j - 1];
-          j--;
+          gsize end = counts[b];
+
+          if (end - off > INSERTION_MAX)
+            sort_small (scratch + off, end - off, a + off, idx, depth + 1);
+          off = end;
         }
-      a[j] = x;
     }
+  /* Buckets are in order and each holds a few values: copy back, then an
+   * insertion pass that only reads until it meets a value smaller than its
+   * neighbour (the rare shared bucket out of order). */
+  memcpy (a, scratch, n * sizeof (double));
+  for (gsize i = 1; i < n; i++)
+    if (G_UNLIKELY (a[i] < a[i - 1]))
+      {
+        double x = a[i];
+        gsize j = i;
+
+        do
+          {
+            a[j] = a[j - 1];
+            j--;
+          }
+        while (j > 0 && a[j - 1] > x);
+        a[j] = x;
+      }
 }
 
 void

@@ -257,15 +257,33 @@ static gboolean
 check_finite_range (const double *values, guint w, guint h, const char *name,
                     double *lo_out, double *hi_out, GError **error)
 {
-  gsize n = (gsize) w * h;
+  gsize n = (gsize) w * h, i = 0;
   double poison = 0, lo = INFINITY, hi = -INFINITY;
+  /* four independent chains: one chain waits on each add (~5 ms a 2048² map) */
+  double p4[4] = { 0, 0, 0, 0 };
+  double lo4[4] = { INFINITY, INFINITY, INFINITY, INFINITY };
+  double hi4[4] = { -INFINITY, -INFINITY, -INFINITY, -INFINITY };
 
-  for (gsize i = 0; i < n; i++)
+  for (; i + 4 <= n; i += 4)
+    for (guint k = 0; k < 4; k++)
+      {
+        double v = values[i + k];
+        p4[k] += v * 0.0;
+        lo4[k] = v < lo4[k] ? v : lo4[k];
+        hi4[k] = v > hi4[k] ? v : hi4[k];
+      }
+  for (; i < n; i++)
     {
       double v = values[i];
       poison += v * 0.0;
       lo = v < lo ? v : lo;
       hi = v > hi ? v : hi;
+    }
+  for (guint k = 0; k < 4; k++)
+    {
+      poison += p4[k];
+      lo = lo4[k] < lo ? lo4[k] : lo;
+      hi = hi4[k] > hi ? hi4[k] : hi;
     }
   if (poison != 0)
     return report_non_finite (values, w, n, name, error);
@@ -305,18 +323,39 @@ entropy_part (gpointer data, guint part, guint n_parts)
   EntropyJob *job = data;
   gsize begin = job->n * part / n_parts, end = job->n * (part + 1) / n_parts;
   double h = 0, prev = NAN, prev_term = 0;
+  /* Maps often repeat values, in runs and (quantised maps) all over: a run
+   * costs one log, and a direct-mapped memo of recent values' terms catches
+   * the rest.  A term is a function of v alone, so the sum is the same
+   * whether it came from the memo or from log. */
+  enum { MEMO_BITS = 9 };
+  double memo_v[1 << MEMO_BITS], memo_term[1 << MEMO_BITS];
 
+  for (guint k = 0; k < (1u << MEMO_BITS); k++)
+    memo_v[k] = -1.0;   /* never a positive value */
   for (gsize i = begin; i < end; i++)
     {
       double v = job->grid[i] * job->scale;
 
       if (!(v > 0))
         continue;
-      if (v != prev)   /* maps often repeat values: one log per run */
+      if (v != prev)
         {
-          double a = v / job->total;
+          guint64 bits;
+          guint slot;
+
+          memcpy (&bits, &v, sizeof bits);
+          slot = (guint) ((bits * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> (64 - MEMO_BITS));
           prev = v;
-          prev_term = a > 0 ? a * log (a) : 0.0;
+          if (memo_v[slot] == v)
+            prev_term = memo_term[slot];
+          else
+            {
+              double a = v / job->total;
+
+              prev_term = a > 0 ? a * log (a) : 0.0;
+              memo_v[slot] = v;
+              memo_term[slot] = prev_term;
+            }
         }
       h -= prev_term;
     }
@@ -337,14 +376,25 @@ hs_metrics_entropy (const double *grid, gsize n_cells, double no_attn,
 
   double top = slot_value;
 
+  /* The largest cell and the sum in one pass; the sum is taken again only
+   * when the cells must be scaled (see below). */
   for (gsize i = 0; i < n_cells; i++)
-    top = MAX (top, grid[i]);
+    {
+      double v = grid[i];
+
+      top = MAX (top, v);
+      total += v > 0 ? v : 0;
+    }
   /* Sums in units of a power of two of the largest cell (exact): a sum of
    * cells near 1e308 overflows, and entropy is scale-invariant. */
   job.scale = ldexp (1.0, hs_metrics_sum_exponent (0, top));
   slot_value *= job.scale;
-  for (gsize i = 0; i < n_cells; i++)
-    total += grid[i] > 0 ? grid[i] * job.scale : 0;
+  if (job.scale != 1.0)
+    {
+      total = 0;
+      for (gsize i = 0; i < n_cells; i++)
+        total += grid[i] > 0 ? grid[i] * job.scale : 0;
+    }
   total += slot_value;
   if (!(total > 0))
     {
