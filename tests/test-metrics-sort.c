@@ -277,9 +277,10 @@ test_non_finite_rejected (void)
 }
 
 /* Entropy remembers recent values' terms: a quantised grid whose levels
- * collide in the memo gives the entropy computed here term by term. */
+ * collide in the memo (the memo stays on), and a grid of distinct values
+ * (the memo turns itself off), give the entropy computed here term by term. */
 static void
-test_entropy_memo (void)
+entropy_case (gboolean distinct)
 {
   const guint W = 600, H = 500;
   g_autofree double *grid = g_new (double, W * H);
@@ -293,7 +294,10 @@ test_entropy_memo (void)
     {
       /* 3000 levels (more than the memo holds), zeros and negatives */
       gint level = g_rand_int_range (rand, -300, 3000);
+
       grid[i] = level <= 0 ? (level < -200 ? -1.5 : 0.0) : level / 3000.0;
+      if (distinct)
+        grid[i] = g_rand_double (rand) + 1e-3;
     }
   for (gsize i = 0; i < (gsize) W * H; i++)
     total += grid[i] > 0 ? grid[i] : 0;
@@ -304,6 +308,13 @@ test_entropy_memo (void)
   g_assert_no_error (error);
   g_assert_cmpfloat_with_epsilon (scores.value[HS_METRIC_ENTROPY], h, 1e-9 * h);
   g_assert_cmpfloat_with_epsilon (scores.value[HS_METRIC_ENTROPY_NORM], h / log ((double) W * H), 1e-9);
+}
+
+static void
+test_entropy_memo (void)
+{
+  entropy_case (FALSE);
+  entropy_case (TRUE);
 }
 
 int

@@ -317,6 +317,15 @@ typedef struct {
   double        scale;   /* power of two the cells are summed in */
 } EntropyJob;
 
+/* a·ln a of a = v / total (0 when a underflows) */
+static inline double
+entropy_term (double v, double total)
+{
+  double a = v / total;
+
+  return a > 0 ? a * log (a) : 0.0;
+}
+
 static void
 entropy_part (gpointer data, guint part, guint n_parts)
 {
@@ -327,8 +336,13 @@ entropy_part (gpointer data, guint part, guint n_parts)
    * costs one log, and a direct-mapped memo of recent values' terms catches
    * the rest.  A term is a function of v alone, so the sum is the same
    * whether it came from the memo or from log. */
-  enum { MEMO_BITS = 9 };
+  enum { MEMO_BITS = 9, MEMO_TRIAL = 4096 };
   double memo_v[1 << MEMO_BITS], memo_term[1 << MEMO_BITS];
+  /* The memo stays on only when it pays: after MEMO_TRIAL lookups at least
+   * one in eight must have hit (a map of distinct values pays for the
+   * lookups otherwise).  The choice depends on the part's values alone. */
+  gboolean memo_on = TRUE;
+  guint lookups = 0, hits = 0;
 
   for (guint k = 0; k < (1u << MEMO_BITS); k++)
     memo_v[k] = -1.0;   /* never a positive value */
@@ -338,7 +352,12 @@ entropy_part (gpointer data, guint part, guint n_parts)
 
       if (!(v > 0))
         continue;
-      if (v != prev)
+      if (v != prev && !memo_on)
+        {
+          prev = v;
+          prev_term = entropy_term (v, job->total);
+        }
+      else if (v != prev)
         {
           guint64 bits;
           guint slot;
@@ -346,13 +365,16 @@ entropy_part (gpointer data, guint part, guint n_parts)
           memcpy (&bits, &v, sizeof bits);
           slot = (guint) ((bits * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> (64 - MEMO_BITS));
           prev = v;
+          if (++lookups == MEMO_TRIAL)
+            memo_on = hits >= MEMO_TRIAL / 8;
           if (memo_v[slot] == v)
-            prev_term = memo_term[slot];
+            {
+              prev_term = memo_term[slot];
+              hits++;
+            }
           else
             {
-              double a = v / job->total;
-
-              prev_term = a > 0 ? a * log (a) : 0.0;
+              prev_term = entropy_term (v, job->total);
               memo_v[slot] = v;
               memo_term[slot] = prev_term;
             }
