@@ -324,6 +324,66 @@ test_huge_values (CanvasTest *t, gconstpointer data)
     }
 }
 
+typedef struct {
+  guint    ranges;            /* map-range-changed so far */
+  guint    ranges_at_paint;   /* … when the first frame after the change was painted */
+  gboolean painted;
+} RangeWait;
+
+static void
+count_range (HsCanvas *canvas, RangeWait *w)
+{
+  w->ranges++;
+}
+
+static void
+note_paint (GdkFrameClock *clock, RangeWait *w)
+{
+  if (!w->painted)
+    w->ranges_at_paint = w->ranges;
+  w->painted = TRUE;
+}
+
+static gboolean
+always_busy (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Issue 26: the listeners of map-range-changed (the overlay panel's
+ * threshold slider, the compare view's shared bar) hear of a new map
+ * before the frame that shows it, so what they change lands in that frame
+ * instead of a frame of its own — also while the main loop is busy with
+ * work of lower priority than a redraw (a step's, a worker's result),
+ * which a source always ready at priority 150 stands for: an idle at the
+ * default priority (200) ran only after that frame, or not at all. */
+static void
+test_range_before_frame (CanvasTest *t, gconstpointer data)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (t->canvas));
+  g_autoptr(HsAttentionMap) map = NULL;
+  g_autoptr(GError) error = NULL;
+  RangeWait w = { 0 };
+  double values[16];
+  gulong range_id, paint_id;
+  guint busy;
+
+  for (guint k = 0; k < 16; k++)
+    values[k] = 2.0 * k;
+  map = hs_attention_map_new (0, 4, 4, values, &error);
+  g_assert_no_error (error);
+  range_id = g_signal_connect (t->canvas, "map-range-changed", G_CALLBACK (count_range), &w);
+  paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (note_paint), &w);
+  busy = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE - 50, always_busy, NULL, NULL);
+  hs_canvas_set_map (t->canvas, map);
+  hs_ui_wait_until (hs_ui_wait_is_set, &w.painted);
+  g_source_remove (busy);
+  g_signal_handler_disconnect (clock, paint_id);
+  g_signal_handler_disconnect (t->canvas, range_id);
+  g_assert_cmpuint (w.ranges_at_paint, ==, 1);
+  g_assert_cmpuint (w.ranges, ==, 1);
+}
+
 static void
 test_golden (CanvasTest *t, gconstpointer data)
 {
@@ -559,6 +619,7 @@ main (int argc, char **argv)
   ADD ("window-level", test_window_level);
   ADD ("tokens", test_tokens);
   ADD ("huge-values", test_huge_values);
+  ADD ("range-before-frame", test_range_before_frame);
   g_test_add ("/hs/ui-canvas/golden", CanvasTest, "bar", setup, test_golden, teardown);
   g_test_add_func ("/hs/ui-canvas/large-image", test_large_image);
   return g_test_run ();

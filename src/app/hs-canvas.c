@@ -102,9 +102,11 @@ static void
 invalidate_colors (HsCanvas *self)
 {
   /* Listeners hear of it once, from the main loop (this may run while a
-   * frame is drawn). */
+   * frame is drawn) — before the frame that shows the change (GDK paints
+   * at GDK_PRIORITY_REDRAW), so what they update (the threshold slider's
+   * range) lands in that frame instead of a frame of its own. */
   if (self->range_idle == 0)
-    self->range_idle = g_idle_add (emit_map_range_changed, self);
+    self->range_idle = g_idle_add_full (G_PRIORITY_HIGH_IDLE, emit_map_range_changed, self, NULL);
   self->range_valid = FALSE;
   self->lut_valid = FALSE;
   g_clear_pointer (&self->hud_node, gsk_render_node_unref);   /* colour bar */
