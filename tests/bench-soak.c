@@ -146,11 +146,14 @@ print_rss_breakdown (const char *when)
 static void
 print_caches (HsWindow *window, const char *when)
 {
-  g_print ("caches, %s: images %u (%.1f of %.0f MB) · maps %u (%.1f of %.0f MB, at most %u)\n", when,
+  g_print ("caches, %s: images %u (%.1f of %.0f MB) · maps %u (%.1f of %.0f MB, at most %u) · masks %u (%.1f of %.0f MB)\n",
+           when,
            hs_lru_cache_get_n_items (window->image_cache), hs_lru_cache_get_bytes (window->image_cache) / 1048576.0,
            hs_lru_cache_get_capacity (window->image_cache) / 1048576.0,
            hs_lru_cache_get_n_items (window->map_cache), hs_lru_cache_get_bytes (window->map_cache) / 1048576.0,
-           hs_lru_cache_get_capacity (window->map_cache) / 1048576.0, hs_lru_cache_get_max_items (window->map_cache));
+           hs_lru_cache_get_capacity (window->map_cache) / 1048576.0, hs_lru_cache_get_max_items (window->map_cache),
+           hs_lru_cache_get_n_items (window->mask_cache), hs_lru_cache_get_bytes (window->mask_cache) / 1048576.0,
+           hs_lru_cache_get_capacity (window->mask_cache) / 1048576.0);
 }
 
 /* Heap bytes in use (all arenas), MB. */
