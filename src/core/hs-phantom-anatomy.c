@@ -230,29 +230,64 @@ box_rows (float *const *rows, guint n_rows, float *tmp, int w, int r, float inv)
 }
 
 /* Three horizontal box passes over every row: rows are independent, so
- * each group of four gets its three passes while it is in cache. */
-static void
-box_blur_h3 (float *buf, float *tmp, guint w, guint h, int r)
+ * each group of four gets its three passes while it is in cache.  A row of
+ * zeros stays zeros (its sums never leave 0) and is skipped.  The columns
+ * holding anything afterwards are [*x0, *x1); FALSE when there are none. */
+static gboolean
+box_blur_h3 (float *buf, float *tmp, guint w, guint h, int r, guint *x0, guint *x1)
 {
   float inv = 1.0f / (float) (2 * r + 1);
+  float *rows[4];
+  guint n = 0;
 
-  for (guint y = 0; y < h; y += 4)
+  *x0 = w;
+  *x1 = 0;
+  for (guint y = 0; y <= h; y++)
     {
-      guint n = MIN (4u, h - y);
-      float *rows[4];
+      if (y < h)
+        {
+          float *row = buf + (gsize) y * w;
+          guint x = 0;
 
-      for (guint k = 0; k < 4; k++)
-        rows[k] = buf + (gsize) (y + MIN (k, n - 1)) * w;
-      for (int pass = 0; pass < 3; pass++)
-        if (n == 4)
-          box_rows (rows, 4, tmp, (int) w, r, inv);
-        else
-          box_rows (rows, n, tmp, (int) w, r, inv);
+          while (x < w && row[x] == 0)
+            x++;
+          if (x == w)
+            continue;
+          rows[n++] = row;
+        }
+      if (n == 4 || (y == h && n > 0))
+        {
+          for (guint k = n; k < 4; k++)
+            rows[k] = rows[n - 1];
+          for (int pass = 0; pass < 3; pass++)
+            if (n == 4)
+              box_rows (rows, 4, tmp, (int) w, r, inv);
+            else
+              box_rows (rows, n, tmp, (int) w, r, inv);
+          for (guint k = 0; k < n; k++)
+            {
+              guint a = 0, b = w;
+
+              while (a < w && rows[k][a] == 0)
+                a++;
+              while (b > a && rows[k][b - 1] == 0)
+                b--;
+              if (a < b)
+                {
+                  *x0 = MIN (*x0, a);
+                  *x1 = MAX (*x1, b);
+                }
+            }
+          n = 0;
+        }
     }
+  return *x0 < *x1;
 }
 
+/* One vertical box pass over columns [x0, x1) (outside them, `out` is
+ * not written). */
 static void
-box_blur_v (float *buf, float *out, double *sum, guint w, guint h, int r)
+box_blur_v (float *buf, float *out, double *sum, guint w, guint h, int r, guint x0, guint x1)
 {
   float inv = 1.0f / (float) (2 * r + 1);
 
@@ -260,7 +295,7 @@ box_blur_v (float *buf, float *out, double *sum, guint w, guint h, int r)
   for (int i = -r - 1; i < r; i++)
     {
       const float *row = buf + (gsize) CLAMP (i, 0, (int) h - 1) * w;
-      for (guint x = 0; x < w; x++)
+      for (guint x = x0; x < x1; x++)
         sum[x] += row[x];
     }
   for (int y = 0; y < (int) h; y++)
@@ -268,7 +303,7 @@ box_blur_v (float *buf, float *out, double *sum, guint w, guint h, int r)
       const float *add = buf + (gsize) MIN (y + r, (int) h - 1) * w;
       const float *sub = buf + (gsize) MAX (y - r - 1, 0) * w;
       float *o = out + (gsize) y * w;
-      for (guint x = 0; x < w; x++)
+      for (guint x = x0; x < x1; x++)
         {
           sum[x] += (double) add[x] - (double) sub[x];
           o[x] = (float) sum[x] * inv;
@@ -281,15 +316,21 @@ static void
 gauss_blur (float *buf, float *scratch, double *sums, guint w, guint h, double sigma)
 {
   int r = box_radius_for_sigma (sigma);
+  guint x0, x1;
 
-  if (r < 1)
+  /* A layer of zeros (no airspace disease: the haze) stays zeros, and so
+   * do columns of zeros: their sums never leave 0. */
+  if (r < 1 || !box_blur_h3 (buf, scratch, w, h, r, &x0, &x1))
     return;
-  box_blur_h3 (buf, scratch, w, h, r);
   /* buf → scratch → buf → scratch, then back once */
-  box_blur_v (buf, scratch, sums, w, h, r);
-  box_blur_v (scratch, buf, sums, w, h, r);
-  box_blur_v (buf, scratch, sums, w, h, r);
-  memcpy (buf, scratch, (gsize) w * h * sizeof (float));
+  box_blur_v (buf, scratch, sums, w, h, r, x0, x1);
+  box_blur_v (scratch, buf, sums, w, h, r, x0, x1);
+  box_blur_v (buf, scratch, sums, w, h, r, x0, x1);
+  if (x0 == 0 && x1 == w)
+    memcpy (buf, scratch, (gsize) w * h * sizeof (float));
+  else
+    for (guint y = 0; y < h; y++)
+      memcpy (buf + (gsize) y * w + x0, scratch + (gsize) y * w + x0, (x1 - x0) * sizeof (float));
 }
 
 /* ---- vessels ---- */
