@@ -269,11 +269,12 @@ _hs_canvas_build_overlay_layer (HsCanvas *self, const ViewKey *k, int *ox, int *
 /* ---- composite ------------------------------------------------------------ */
 
 static GskRenderNode *
-layer_node (cairo_surface_t *surface, int x, int y, int scale)
+layer_node (HsCanvas *self, cairo_surface_t *surface, int x, int y, int scale)
 {
-  return hs_render_texture_node (surface, &GRAPHENE_RECT_INIT ((float) x / scale, (float) y / scale,
+  return hs_render_surface_node (surface, &GRAPHENE_RECT_INIT ((float) x / scale, (float) y / scale,
                                                      (float) cairo_image_surface_get_width (surface) / scale,
-                                                     (float) cairo_image_surface_get_height (surface) / scale));
+                                                     (float) cairo_image_surface_get_height (surface) / scale),
+                                 hs_render_draws_with_cairo (GTK_WIDGET (self)));
 }
 
 /* Image and overlay blended on the CPU into one texture, the overlay's
@@ -309,7 +310,7 @@ _hs_canvas_ensure_composite (HsCanvas *self, const ViewKey *k)
   self->composite_opacity = opacity;
   if (!with_overlay)
     {
-      self->composite_node = layer_node (self->img.surface, self->img.x, self->img.y, self->img.key.scale);
+      self->composite_node = layer_node (self, self->img.surface, self->img.x, self->img.y, self->img.key.scale);
       return self->composite_node;
     }
   out = hs_render_surface_new (CAIRO_FORMAT_RGB24, self->vq_w, self->vq_h);
@@ -329,13 +330,13 @@ _hs_canvas_ensure_composite (HsCanvas *self, const ViewKey *k)
                                                                                    (float) self->vq_w / scale,
                                                                                    (float) self->vq_h / scale));
       else
-        self->composite_node = layer_node (out, self->img.x, self->img.y, self->img.key.scale);
+        self->composite_node = layer_node (self, out, self->img.x, self->img.y, self->img.key.scale);
     }
   else
     {
       if (error)
         g_warning ("Canvas composite: %s", error->message);
-      self->composite_node = layer_node (self->img.surface, self->img.x, self->img.y, self->img.key.scale);
+      self->composite_node = layer_node (self, self->img.surface, self->img.x, self->img.y, self->img.key.scale);
     }
   if (out)
     cairo_surface_destroy (out);

@@ -187,7 +187,7 @@ record_node (HsCanvas *self, int x, int y, int w, int h, int vw, int vh, CanvasD
   RecordData data = { self, vw, vh, draw };
 
   return hs_render_record_node (x, y, w, h, gtk_widget_get_scale_factor (GTK_WIDGET (self)),
-                                record_draw, &data);
+                                hs_render_draws_with_cairo (GTK_WIDGET (self)), record_draw, &data);
 }
 
 static void

@@ -107,6 +107,42 @@ hs_render_texture_node (cairo_surface_t *surface, const graphene_rect_t *bounds)
   return node;
 }
 
+GskRenderNode *
+hs_render_cairo_node (cairo_surface_t *surface, const graphene_rect_t *bounds)
+{
+  GskRenderNode *node = gsk_cairo_node_new (bounds);
+  cairo_t *cr = gsk_cairo_node_get_draw_context (node);
+  cairo_pattern_t *pattern = cairo_pattern_create_for_surface (surface);
+  cairo_matrix_t matrix;
+
+  /* as GTK 4.8's Cairo renderer draws a texture node: the same pixels */
+  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_PAD);
+  cairo_matrix_init_scale (&matrix, cairo_image_surface_get_width (surface) / bounds->size.width,
+                           cairo_image_surface_get_height (surface) / bounds->size.height);
+  cairo_matrix_translate (&matrix, -bounds->origin.x, -bounds->origin.y);
+  cairo_pattern_set_matrix (pattern, &matrix);
+  cairo_set_source (cr, pattern);
+  cairo_rectangle (cr, bounds->origin.x, bounds->origin.y, bounds->size.width, bounds->size.height);
+  cairo_fill (cr);
+  cairo_pattern_destroy (pattern);
+  cairo_destroy (cr);
+  return node;
+}
+
+GskRenderNode *
+hs_render_surface_node (cairo_surface_t *surface, const graphene_rect_t *bounds, gboolean cairo)
+{
+  return cairo ? hs_render_cairo_node (surface, bounds) : hs_render_texture_node (surface, bounds);
+}
+
+gboolean
+hs_render_draws_with_cairo (GtkWidget *widget)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  GskRenderer *renderer = native != NULL ? gtk_native_get_renderer (native) : NULL;
+
+  return renderer != NULL && GSK_IS_CAIRO_RENDERER (renderer);
+}
 
 #define DECOR_TILE 64
 
@@ -116,21 +152,22 @@ hs_render_texture_node (cairo_surface_t *surface, const graphene_rect_t *bounds)
  * (a decor node held a whole view's buffer for a few boxes; with the
  * compare and grid windows' cells, 99 MB at the soak's peak). */
 static GskRenderNode *
-sub_texture_node (cairo_surface_t *surface, int x, int y, int w, int h, int scale)
+sub_texture_node (cairo_surface_t *surface, int x, int y, int w, int h, int scale, gboolean cairo)
 {
   int stride = cairo_image_surface_get_stride (surface);
   const guint8 *src = cairo_image_surface_get_data (surface) + (gsize) y * stride + (gsize) x * 4;
-  gsize row = (gsize) w * 4;
-  guint8 *pixels = g_malloc (row * h);
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
+  cairo_surface_t *part = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  int row = cairo_image_surface_get_stride (part);
+  guint8 *pixels = cairo_image_surface_get_data (part);
+  GskRenderNode *node;
 
   for (int j = 0; j < h; j++)
-    memcpy (pixels + j * row, src + (gsize) j * stride, row);
-  bytes = g_bytes_new_take (pixels, row * h);
-  texture = gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, bytes, row);
-  return gsk_texture_node_new (texture, &GRAPHENE_RECT_INIT ((float) x / scale, (float) y / scale,
-                                                             (float) w / scale, (float) h / scale));
+    memcpy (pixels + (gsize) j * row, src + (gsize) j * stride, (gsize) w * 4);
+  cairo_surface_mark_dirty (part);
+  node = hs_render_surface_node (part, &GRAPHENE_RECT_INIT ((float) x / scale, (float) y / scale,
+                                                            (float) w / scale, (float) h / scale), cairo);
+  cairo_surface_destroy (part);
+  return node;
 }
 
 /* Cairo drawing of the logical rectangle (x, y, w, h) of the view as
@@ -138,7 +175,8 @@ sub_texture_node (cairo_surface_t *surface, int x, int y, int w, int h, int scal
  * tiles holding something: a box outline or a label costs the renderer its
  * own area, not a full-view quad of transparent pixels. */
 GskRenderNode *
-hs_render_record_node (int x, int y, int w, int h, int scale, HsRenderDrawFunc draw, gpointer user_data)
+hs_render_record_node (int x, int y, int w, int h, int scale, gboolean cairo, HsRenderDrawFunc draw,
+                       gpointer user_data)
 {
   cairo_surface_t *surface;
   g_autoptr(GPtrArray) nodes = NULL;
@@ -189,7 +227,7 @@ hs_render_record_node (int x, int y, int w, int h, int scale, HsRenderDrawFunc d
             run = tx;
           else if (!used && run >= 0)
             {
-              g_ptr_array_add (nodes, sub_texture_node (surface, run, ty, MIN (tx, sw) - run, th, scale));
+              g_ptr_array_add (nodes, sub_texture_node (surface, run, ty, MIN (tx, sw) - run, th, scale, cairo));
               run = -1;
             }
         }
