@@ -1,6 +1,7 @@
 /* test-atomic-file.c — crash-safe writes */
 #include <heatscope/heatscope.h>
 
+#include "hs-atomic-file-private.h"
 #include "hs-test-util.h"
 
 #include <glib/gstdio.h>
@@ -55,6 +56,19 @@ write_child (const char *path, const char *text)
       return 1;
     }
   return 0;
+}
+
+/* `test-atomic-file --write-staged ROOT PATH TEXT`: the same inside the
+ * staged scope of ROOT (what the demo writer sets around an instance). */
+static int
+write_staged_child (const char *root, const char *path, const char *text)
+{
+  int status;
+
+  hs_atomic_write_staged_begin (root);
+  status = write_child (path, text);
+  hs_atomic_write_staged_end ();
+  return status;
 }
 
 static char *
@@ -171,11 +185,73 @@ test_stop_point_selection (void)
   hs_test_kill_stopped (pid);
 }
 
+/* Inside a staging folder's scope a file is written in place (the
+ * staged-* points, no temporary file), truncating what was there and never
+ * through a symlink; a path outside the folder, or leaving it with "..",
+ * still gets the whole atomic write (its atomic-* points). */
+static void
+test_staged (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *root = g_build_filename (dir, ".out.staging-x", NULL);
+  g_autofree char *sub = g_build_filename (root, "maps", NULL);
+  g_autofree char *in = g_build_filename (sub, "m.npy", NULL);
+  g_autofree char *victim = g_build_filename (dir, "victim.txt", NULL);
+  g_autofree char *link = g_build_filename (sub, "link.npy", NULL);
+  g_autofree char *outside = g_build_filename (dir, "outside.txt", NULL);
+  g_autofree char *dotdot = g_build_filename (sub, "..", "..", "escaped.txt", NULL);
+  g_autofree char *log = g_build_filename (dir, "log", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  struct {
+    const char *path, *stop_at;
+  } runs[] = {
+    { in, "staged-partial@m.npy:1" },
+    { in, "staged-written@m.npy:1" },
+    { outside, "atomic-before-rename@outside.txt:1" },
+    { dotdot, "atomic-before-rename@escaped.txt:1" },
+  };
+
+  g_assert_cmpint (g_mkdir_with_parents (sub, 0755), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      const char *argv[] = { self_exe, "--write-staged", root, runs[i].path, "staged-text", NULL };
+      GPid pid = hs_test_spawn_logged (argv, NULL, NULL, runs[i].stop_at, log);
+
+      hs_test_wait_stopped (pid, runs[i].stop_at, log);
+      hs_test_kill_stopped (pid);
+    }
+
+  /* in the scope: in place, replacing, one entry in the folder */
+  hs_atomic_write_staged_begin (root);
+  g_assert_true (hs_atomic_write (in, "longer content", 14, &error));
+  g_assert_true (hs_atomic_write (in, "short", 5, &error));
+  g_assert_no_error (error);
+  text = read_text (in);
+  g_assert_cmpstr (text, ==, "short");
+  {
+    g_autoptr(GPtrArray) temps = temporaries (sub, "m.npy");
+    g_assert_cmpuint (temps->len, ==, 0);
+  }
+  /* a symlink planted in the folder is not written through */
+  g_assert_true (g_file_set_contents (victim, "victim", -1, NULL));
+  g_assert_cmpint (symlink (victim, link), ==, 0);
+  g_assert_false (hs_atomic_write (link, "x", 1, &error));
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  hs_atomic_write_staged_end ();
+  g_free (text);
+  text = read_text (victim);
+  g_assert_cmpstr (text, ==, "victim");
+}
+
 int
 main (int argc, char **argv)
 {
   if (argc == 4 && strcmp (argv[1], "--write") == 0)
     return write_child (argv[2], argv[3]);
+  if (argc == 5 && strcmp (argv[1], "--write-staged") == 0)
+    return write_staged_child (argv[2], argv[3], argv[4]);
   self_exe = g_file_read_link ("/proc/self/exe", NULL);
   g_assert_nonnull (self_exe);
   g_test_init (&argc, &argv, NULL);
@@ -183,5 +259,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/atomic-file/stop-point-selection", test_stop_point_selection);
   g_test_add_func ("/hs/atomic-file/replaces-content", test_replaces_content);
   g_test_add_func ("/hs/atomic-file/missing-folder-fails", test_missing_folder_fails);
+  g_test_add_func ("/hs/atomic-file/staged", test_staged);
   return g_test_run ();
 }
