@@ -138,8 +138,12 @@ dome_v (const HsLungGeom *L, double us)
     }
 }
 
-gboolean
-hs_phantom_lung_contains (const HsPhantomGeom *g, int side, double us, double v, double inset)
+/* hs_phantom_lung_contains, also handing back t (its height in the lung,
+ * (v − va) / (vcp − va)) when it says TRUE: the rasterizer's lung layer
+ * uses the same quotient. */
+static inline gboolean
+lung_contains_t (const HsPhantomGeom *g, int side, double us, double v, double inset,
+                 double *t_out)
 {
   const HsLungGeom *L = &g->lung[side];
   double t, f, ul, gm, umed, u;
@@ -152,6 +156,7 @@ hs_phantom_lung_contains (const HsPhantomGeom *g, int side, double us, double v,
   if (inset >= 0 && (us < L->uw - 1e-9 || us > L->um + 1e-9))
     return FALSE;
   t = (v - L->va) / (L->vcp - L->va);
+  *t_out = t;
   f = t >= 0.45 ? 1.0 : sqrt (1.0 - (1.0 - t / 0.45) * (1.0 - t / 0.45));
   ul = L->ua - (L->ua - L->uw) * f + 0.02 * (1.0 - t) * f;
   if (inset > 0)
@@ -175,6 +180,14 @@ hs_phantom_lung_contains (const HsPhantomGeom *g, int side, double us, double v,
         return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+hs_phantom_lung_contains (const HsPhantomGeom *g, int side, double us, double v, double inset)
+{
+  double t;
+
+  return lung_contains_t (g, side, us, v, inset, &t);
 }
 
 /* 0 upper, 1 mid, 2 lower (thirds of the lung's height in the frame) */
@@ -736,6 +749,7 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
         double u, v, ax, dsoft = 0, dbone = 0, dhaze = 0;
         gboolean in_body, heart;
         gboolean lung[2], ptx[2] = { FALSE, FALSE };
+        double lung_t[2];
         double fluid[2] = { 0, 0 };
 
         pixel_to_frame (g, x + 0.5, y + 0.5, &u, &v);
@@ -770,7 +784,7 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
         for (int k = 0; k < 2; k++)
           {
             double us = k == 0 ? u : 1.0 - u;
-            lung[k] = in_body && hs_phantom_lung_contains (g, k, us, v, 0.0);
+            lung[k] = in_body && lung_contains_t (g, k, us, v, 0.0, &lung_t[k]);
           }
 
         /* findings: masks and densities */
@@ -907,10 +921,14 @@ hs_phantom_render (const HsPhantomGeom *g, HsPhantomRaster *raster, GError **err
 
             if (lung[k])
               {
-                double t = (v - L->va) / (L->vcp - L->va);
+                double t = lung_t[k];
                 double e = clamp01 ((us - L->uw) / (L->um - L->uw));
                 double profile = 0.82 + 0.72 * e * (1 - e);
-                int zone = hs_phantom_lung_zone (g, k, v);
+                /* the zone's floor from 3t, a few ulps from the quotient
+                 * it takes, unless that is within 1e-9 of a boundary */
+                double z3 = 3.0 * t, zf = floor (z3);
+                int zone = z3 - zf > 1e-9 && z3 - zf < 1 - 1e-9 ? CLAMP ((int) zf, 0, 2)
+                                                                : hs_phantom_lung_zone (g, k, v);
 
                 profile *= 1.0 - 0.22 * smoothstep (0.55, 1.05, t) - 0.1 * (1 - smoothstep (0.0, 0.15, t));
                 dsoft -= g->lung_dark * profile * (ptx[k] ? 1.12 : 1.0) * (1 - fluid[k]);
