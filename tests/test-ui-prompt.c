@@ -105,6 +105,68 @@ test_sentences (Fixture *f, gconstpointer data)
   g_assert_cmpstr (hs_prompt_panel_get_sentence (f->panel)->id, ==, "s1");
 }
 
+/* A step between instances with as many sentences keeps the rows (issue
+ * #26: rebuilding them was most of a step's GTK layout work) and shows the
+ * new instance's sentences and targets in them. */
+static void
+test_rows_reused (Fixture *f, gconstpointer data)
+{
+  GtkListBox *list;
+  HsInstance *other;
+  HsSentence *s1;
+  GtkWidget *rows[2];
+
+  if (hs_ui_skip_without_display ())
+    return;
+
+  list = g_object_get_data (G_OBJECT (f->panel), "hs-sentence-list");
+  other = hs_dataset_find_instance (f->dataset, "hand-03");
+  s1 = g_ptr_array_index (other->sentences, 1);
+  g_free (s1->text);
+  s1->text = g_strdup ("The heart is enlarged.");
+  g_strfreev (s1->targets);
+  s1->targets = g_strsplit ("heart", ",", -1);
+
+  show (f, "hand-00", "grounded");
+  g_assert_true (hs_prompt_panel_select_sentence (f->panel, "s1"));
+  for (int i = 0; i < 2; i++)
+    {
+      /* Held, so that a rebuilt row cannot come back at the same address. */
+      rows[i] = g_object_ref (GTK_WIDGET (gtk_list_box_get_row_at_index (list, i)));
+      g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (rows[i])))),
+                       ==, i == 0 ? HS_UI_S0 : HS_UI_S1);
+    }
+  g_assert_null (gtk_widget_get_tooltip_text (gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (rows[1]))));
+
+  show (f, "hand-03", "grounded");
+  g_assert_null (gtk_list_box_get_row_at_index (list, 2));
+  for (int i = 0; i < 2; i++)
+    g_assert_true (GTK_WIDGET (gtk_list_box_get_row_at_index (list, i)) == rows[i]);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (rows[0])))),
+                   ==, HS_UI_S0);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (rows[0]))),
+                   ==, "Targets: right lung");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (rows[1])))),
+                   ==, "The heart is enlarged.");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (rows[1]))),
+                   ==, "Targets: heart");
+  /* The first sentence is selected again, as after any step. */
+  g_assert_true (gtk_list_box_get_selected_row (list) == GTK_LIST_BOX_ROW (rows[0]));
+  g_assert_cmpstr (hs_prompt_panel_get_sentence (f->panel)->id, ==, "s0");
+  hs_prompt_panel_select_relative (f->panel, 1);
+  g_assert_cmpstr (hs_prompt_panel_get_prompt (f->panel), ==, "The heart is enlarged.");
+
+  /* No instance: no rows; one again: rows afresh. */
+  hs_prompt_panel_set_instance (f->panel, NULL, NULL);
+  g_assert_null (gtk_list_box_get_row_at_index (list, 0));
+  g_assert_null (gtk_widget_get_parent (rows[0]));
+  show (f, "hand-00", "grounded");
+  g_assert_nonnull (gtk_list_box_get_row_at_index (list, 1));
+  g_assert_null (gtk_list_box_get_row_at_index (list, 2));
+  for (int i = 0; i < 2; i++)
+    g_object_unref (rows[i]);
+}
+
 static void
 test_swap_sides (Fixture *f, gconstpointer data)
 {
@@ -300,6 +362,7 @@ main (int argc, char **argv)
   dataset_root = hs_ui_make_dataset ();
 
   g_test_add ("/hs/ui/prompt/sentences", Fixture, NULL, fixture_set_up, test_sentences, fixture_tear_down);
+  g_test_add ("/hs/ui/prompt/rows-reused", Fixture, NULL, fixture_set_up, test_rows_reused, fixture_tear_down);
   g_test_add ("/hs/ui/prompt/swap-sides", Fixture, NULL, fixture_set_up, test_swap_sides, fixture_tear_down);
   g_test_add ("/hs/ui/prompt/custom-prompt", Fixture, NULL, fixture_set_up, test_custom_prompt, fixture_tear_down);
   g_test_add_func ("/hs/ui/prompt/token-shares", test_token_shares);

@@ -339,6 +339,7 @@ hs_prompt_panel_init (HsPromptPanel *self)
   self->status = g_strdup ("");
   /* Lets tests type into the editor like a user. */
   g_object_set_data (G_OBJECT (self), "hs-prompt-view", self->prompt_view);
+  g_object_set_data (G_OBJECT (self), "hs-sentence-list", self->sentence_list);
   self->token = -1;
   g_signal_connect_object (gtk_text_view_get_buffer (self->prompt_view), "changed",
                            G_CALLBACK (on_buffer_changed), self, 0);
@@ -352,10 +353,31 @@ hs_prompt_panel_new (void)
   return g_object_new (HS_TYPE_PROMPT_PANEL, NULL);
 }
 
+/* Shows `sentence` in a row's label; only what differs is set, so a step
+ * between instances with as many sentences lays out no new widgets. */
+static void
+show_sentence_row (GtkWidget  *label,
+                   HsSentence *sentence)
+{
+  const char *text = sentence->text != NULL ? sentence->text : "";
+  g_autofree char *tip = NULL;
+
+  if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), text) != 0)
+    gtk_label_set_text (GTK_LABEL (label), text);
+  if (sentence->targets != NULL && sentence->targets[0] != NULL)
+    {
+      g_autofree char *targets = g_strjoinv (", ", sentence->targets);
+      /* Translators: tooltip of a report sentence; %s lists region names */
+      tip = g_strdup_printf (_("Targets: %s"), targets);
+    }
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (label), tip) != 0)
+    _hs_widget_set_tooltip (label, tip);
+}
+
 static GtkWidget *
 make_sentence_row (HsSentence *sentence)
 {
-  GtkWidget *label = gtk_label_new (sentence->text != NULL ? sentence->text : "");
+  GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
@@ -364,14 +386,33 @@ make_sentence_row (HsSentence *sentence)
   gtk_widget_set_margin_end (label, 6);
   gtk_widget_set_margin_top (label, 4);
   gtk_widget_set_margin_bottom (label, 4);
-  if (sentence->targets != NULL && sentence->targets[0] != NULL)
-    {
-      g_autofree char *targets = g_strjoinv (", ", sentence->targets);
-      /* Translators: tooltip of a report sentence; %s lists region names */
-      g_autofree char *tip = g_strdup_printf (_("Targets: %s"), targets);
-      _hs_widget_set_tooltip (label, tip);
-    }
+  show_sentence_row (label, sentence);
   return label;
+}
+
+/* Keeps the rows there are, relabelled, and adds or removes only the
+ * difference in count (issue #26: rebuilding them was most of a step's
+ * GTK layout work). */
+static void
+fill_sentence_list (HsPromptPanel *self)
+{
+  GPtrArray *sentences = self->instance != NULL ? self->instance->sentences : NULL;
+  guint n = sentences != NULL ? sentences->len : 0;
+  GtkListBoxRow *row;
+  guint i;
+
+  /* The template's "No sentences" placeholder shows only before the first
+   * instance: rebuilding removed it with the rows, and the goldens of
+   * sentence-less instances show an empty list. */
+  gtk_list_box_set_placeholder (self->sentence_list, NULL);
+  self->filling = TRUE;
+  for (i = 0; i < n && (row = gtk_list_box_get_row_at_index (self->sentence_list, (int) i)) != NULL; i++)
+    show_sentence_row (gtk_list_box_row_get_child (row), g_ptr_array_index (sentences, i));
+  while ((row = gtk_list_box_get_row_at_index (self->sentence_list, (int) n)) != NULL)
+    gtk_list_box_remove (self->sentence_list, GTK_WIDGET (row));
+  for (; i < n; i++)
+    gtk_list_box_append (self->sentence_list, make_sentence_row (g_ptr_array_index (sentences, i)));
+  self->filling = FALSE;
 }
 
 void
@@ -379,14 +420,7 @@ hs_prompt_panel_set_instance (HsPromptPanel *self,
                               HsDataset     *dataset,
                               HsInstance    *instance)
 {
-  GtkWidget *child;
-
   g_return_if_fail (HS_IS_PROMPT_PANEL (self));
-
-  self->filling = TRUE;
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->sentence_list))) != NULL)
-    gtk_list_box_remove (self->sentence_list, child);
-  self->filling = FALSE;
 
   if (dataset != NULL)
     hs_dataset_ref (dataset);
@@ -396,15 +430,7 @@ hs_prompt_panel_set_instance (HsPromptPanel *self,
   self->sentence = NULL;
   self->map_ref = NULL;
   hs_prompt_panel_set_map (self, NULL);
-
-  if (self->instance != NULL && self->instance->sentences != NULL)
-    {
-      self->filling = TRUE;
-      for (guint i = 0; i < self->instance->sentences->len; i++)
-        gtk_list_box_append (self->sentence_list,
-                             make_sentence_row (g_ptr_array_index (self->instance->sentences, i)));
-      self->filling = FALSE;
-    }
+  fill_sentence_list (self);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "prompt.reset",
                                  self->instance != NULL && self->instance->sentences != NULL &&
