@@ -144,7 +144,7 @@ hj_parse_string (HjParser *parser)
         case 't': *w++ = '\t'; break;
         case 'u':
           {
-            guint unit, low;
+            guint unit = 0, low = 0;  /* set by hj_read_hex4 before any use; GCC -O2 cannot tell */
             gunichar ch;
 
             if (!hj_read_hex4 (parser, &unit))
