@@ -19,10 +19,11 @@
 
 G_GNUC_UNUSED static gboolean hs_ui_have_display;
 
-/* Before gtk: settings from the build tree, in memory, nothing remembered
- * between runs; a fixed theme and font so golden images are reproducible. */
+/* Before anything reads settings: the schemas of the build tree, in memory,
+ * nothing remembered between runs.  Also for the UI tests that start GTK
+ * their own way (the renderer, idle and backend-option tests). */
 G_GNUC_UNUSED static void
-hs_ui_init (int *argc, char ***argv)
+hs_ui_use_build_settings (void)
 {
   const char *build = g_getenv ("HS_BUILD_DIR");
 
@@ -32,6 +33,14 @@ hs_ui_init (int *argc, char ***argv)
       g_setenv ("GSETTINGS_SCHEMA_DIR", schemas, TRUE);
     }
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+}
+
+/* Before gtk: the build tree's settings in memory; a fixed theme and font
+ * so golden images are reproducible. */
+G_GNUC_UNUSED static void
+hs_ui_init (int *argc, char ***argv)
+{
+  hs_ui_use_build_settings ();
   g_setenv ("GTK_A11Y", "none", TRUE);
   g_setenv ("GDK_BACKEND", "x11", FALSE);
   g_setenv ("GSK_RENDERER", "cairo", TRUE);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hs-test-util.h"
+#include "hs-ui-fixture.h"
 #include "hs-application.h"
 
 static char *seen;
@@ -70,15 +71,7 @@ test_option (void)
 int
 main (int argc, char **argv)
 {
-  const char *build = g_getenv ("HS_BUILD_DIR");
-
-  /* Settings from the build tree, in memory (as tests/hs-ui-fixture.h). */
-  if (build != NULL)
-    {
-      g_autofree char *schemas = g_build_filename (build, "data", NULL);
-      g_setenv ("GSETTINGS_SCHEMA_DIR", schemas, TRUE);
-    }
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  hs_ui_use_build_settings ();
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/hs/ui/backend-option", test_option);
   return g_test_run ();

@@ -9,6 +9,7 @@
 #include <gtk/gtk.h>
 
 #include "hs-test-util.h"
+#include "hs-ui-fixture.h"
 #include "hs-application.h"
 #include "hs-utils-private.h"
 
@@ -105,15 +106,7 @@ test_tooltip (void)
 int
 main (int argc, char **argv)
 {
-  const char *build = g_getenv ("HS_BUILD_DIR");
-
-  /* Settings from the build tree, in memory (as tests/hs-ui-fixture.h). */
-  if (build != NULL)
-    {
-      g_autofree char *schemas = g_build_filename (build, "data", NULL);
-      g_setenv ("GSETTINGS_SCHEMA_DIR", schemas, TRUE);
-    }
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  hs_ui_use_build_settings ();
   g_setenv ("GTK_A11Y", "none", TRUE);
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/hs/ui/idle/cursor-blink-timeout", test_blink_timeout);
