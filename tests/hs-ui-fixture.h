@@ -461,3 +461,25 @@ hs_ui_assert_golden (GdkTexture *texture, const char *name, double tolerance)
     }
   g_assert_cmpfloat (diff, <=, tolerance);
 }
+
+/* The app's export `app` against `heatscope-cli figure DATASET --spec SPEC
+ * -o CLI`: fails unless the two files are byte for byte the same (`what`
+ * names the case in the message).  Returns the app's bytes, NUL-terminated. */
+G_GNUC_UNUSED static char *
+hs_ui_assert_same_as_cli_figure (const char *dataset_root, const char *spec,
+                                 const char *app, const char *cli, const char *what)
+{
+  const char *args[] = { dataset_root, "--spec", spec, "-o", cli, NULL };
+  g_autofree char *out = NULL, *err = NULL, *b = NULL;
+  char *a = NULL;
+  gsize na = 0, nb = 0;
+
+  if (hs_test_run_cli ("figure", args, &out, &err) != 0)
+    g_error ("heatscope-cli figure failed: %s", err);
+  g_assert_true (g_file_get_contents (app, &a, &na, NULL));
+  g_assert_true (g_file_get_contents (cli, &b, &nb, NULL));
+  if (na != nb || memcmp (a, b, na) != 0)
+    g_error ("%s: the app's export (%" G_GSIZE_FORMAT " bytes) and heatscope-cli figure's "
+             "(%" G_GSIZE_FORMAT ") differ: %s, %s", what, na, nb, app, cli);
+  return a;
+}

@@ -433,19 +433,11 @@ test_export_figure (void)
           g_autofree char *cli_name = g_strdup_printf ("cli-%s.%s", cases[c].sentence, *ext);
           g_autofree char *app = g_build_filename (tmp, app_name, NULL);
           g_autofree char *cli = g_build_filename (tmp, cli_name, NULL);
-          const char *args[] = { dataset_root, "--spec", spec, "-o", cli, NULL };
-          g_autofree char *out = NULL, *err = NULL, *a = NULL, *b = NULL;
-          gsize na = 0, nb = 0;
+          g_autofree char *a = NULL;
 
           g_assert_true (hs_window_export_figure (window, app, settings, &error));
           g_assert_no_error (error);
-          if (hs_test_run_cli ("figure", args, &out, &err) != 0)
-            g_error ("heatscope-cli figure failed: %s", err);
-          g_assert_true (g_file_get_contents (app, &a, &na, NULL));
-          g_assert_true (g_file_get_contents (cli, &b, &nb, NULL));
-          if (na != nb || memcmp (a, b, na) != 0)
-            g_error ("the app's figure (%" G_GSIZE_FORMAT " bytes) and heatscope-cli figure's "
-                     "(%" G_GSIZE_FORMAT ") differ: %s, %s", na, nb, app, cli);
+          a = hs_ui_assert_same_as_cli_figure (dataset_root, spec, app, cli, cases[c].sentence);
           keep_export (app, app_name);
           if (g_str_equal (*ext, "svg"))
             {

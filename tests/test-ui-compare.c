@@ -727,19 +727,10 @@ check_export_equals_cli (CompareTest *t, GSettings *settings, const char *const 
       g_autofree char *cli_name = g_strdup_printf ("%s-cli.%s", name, *ext);
       g_autofree char *app = g_build_filename (dir, app_name, NULL);
       g_autofree char *cli = g_build_filename (dir, cli_name, NULL);
-      const char *args[] = { dataset_root, "--spec", spec, "-o", cli, NULL };
-      g_autofree char *out = NULL, *err = NULL, *a = NULL, *b = NULL;
-      gsize na = 0, nb = 0;
 
       g_assert_true (hs_compare_view_export (t->view, app, settings, &error));
       g_assert_no_error (error);
-      if (hs_test_run_cli ("figure", args, &out, &err) != 0)
-        g_error ("heatscope-cli figure failed: %s", err);
-      g_assert_true (g_file_get_contents (app, &a, &na, NULL));
-      g_assert_true (g_file_get_contents (cli, &b, &nb, NULL));
-      if (na != nb || memcmp (a, b, na) != 0)
-        g_error ("%s: the app's export (%" G_GSIZE_FORMAT " bytes) and heatscope-cli figure's "
-                 "(%" G_GSIZE_FORMAT ") differ: %s, %s", name, na, nb, app, cli);
+      g_free (hs_ui_assert_same_as_cli_figure (dataset_root, spec, app, cli, name));
     }
 }
 
