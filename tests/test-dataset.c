@@ -934,6 +934,25 @@ test_region_copy (void)
   hs_region_free (copy);
 }
 
+typedef struct {
+  HsImage *image;   /* what the loader hands out; NULL: it fails */
+  guint    calls;
+} MaskLoader;
+
+static HsImage *
+load_mask_counted (const HsRegion *region, gpointer data, GError **error)
+{
+  MaskLoader *loader = data;
+
+  loader->calls++;
+  if (loader->image == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, region->mask);
+      return NULL;
+    }
+  return hs_image_ref (loader->image);
+}
+
 /* The targets of a sentence in its order, unknown names skipped, masks
  * loaded beside their regions, a broken mask an error naming its file. */
 static void
@@ -1006,6 +1025,32 @@ test_collect_targets (void)
   g_assert_nonnull (strstr (error->message, "missing.png"));
   g_assert_null (regions);
   g_assert_null (masks);
+  g_clear_error (&error);
+
+  /* The same walk with the caller's loader: called once per mask region,
+   * its image kept, its error passed on. */
+  {
+    MaskLoader loader = { mask, 0 };
+
+    g_assert_true (hs_dataset_collect_targets_with (instance, hs_instance_find_sentence (instance, "s"),
+                                                    load_mask_counted, &loader, &regions, &masks, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (loader.calls, ==, 1);
+    g_assert_cmpuint (regions->len, ==, 2);
+    g_assert_true (g_ptr_array_index (masks, 0) == mask);
+    g_assert_null (g_ptr_array_index (masks, 1));
+    g_clear_pointer (&regions, g_ptr_array_unref);
+    g_clear_pointer (&masks, g_ptr_array_unref);
+
+    loader.image = NULL;
+    g_assert_false (hs_dataset_collect_targets_with (instance, hs_instance_find_sentence (instance, "bad"),
+                                                     load_mask_counted, &loader, &regions, &masks, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+    g_assert_cmpstr (error->message, ==, "masks/missing.png");
+    g_assert_cmpuint (loader.calls, ==, 2);
+    g_assert_null (regions);
+    g_assert_null (masks);
+  }
 }
 
 static void

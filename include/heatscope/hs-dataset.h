@@ -220,6 +220,13 @@ HsImage     *hs_dataset_load_mask       (HsDataset *dataset, const HsRegion *reg
 gboolean     hs_dataset_collect_targets (HsDataset *dataset, const HsInstance *instance,
                                          const HsSentence *sentence,
                                          GPtrArray **regions, GPtrArray **masks, GError **error);
+/* The same, with each region's mask from `load_mask` (a new reference, or
+ * NULL with `error` set) instead of hs_dataset_load_mask: for a caller
+ * that keeps decoded masks, such as the app's mask cache. */
+typedef HsImage *(*HsMaskLoadFunc) (const HsRegion *region, gpointer user_data, GError **error);
+gboolean     hs_dataset_collect_targets_with (const HsInstance *instance, const HsSentence *sentence,
+                                              HsMaskLoadFunc load_mask, gpointer user_data,
+                                              GPtrArray **regions, GPtrArray **masks, GError **error);
 
 HsSentence  *hs_instance_find_sentence  (const HsInstance *instance, const char *id);
 HsRegion    *hs_instance_find_region    (const HsInstance *instance, const char *name);

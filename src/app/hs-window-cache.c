@@ -177,6 +177,14 @@ _hs_window_mask_layer (HsWindow *self, const HsRegion *region, GError **error)
   return layer;
 }
 
+static HsImage *
+load_cached_mask (const HsRegion *region, gpointer self, GError **error)
+{
+  g_autoptr(HsMaskLayer) layer = _hs_window_mask_layer (self, region, error);
+
+  return layer != NULL ? hs_image_ref (hs_mask_layer_get_mask (layer)) : NULL;
+}
+
 /* hs_dataset_collect_targets through the mask cache: the sentence's target
  * regions (borrowed) and their masks (HsImage* or NULL for boxes); FALSE
  * with `error` on the first mask that cannot be read. */
@@ -184,24 +192,8 @@ gboolean
 _hs_window_collect_targets (HsWindow *self, const HsSentence *sentence,
                             GPtrArray **regions, GPtrArray **masks, GError **error)
 {
-  g_autoptr(GPtrArray) r = g_ptr_array_new ();
-  g_autoptr(GPtrArray) m = g_ptr_array_new_with_free_func (_hs_image_unref0);
-
-  for (guint i = 0; sentence != NULL && sentence->targets && sentence->targets[i]; i++)
-    {
-      HsRegion *region = hs_instance_find_region (self->instance, sentence->targets[i]);
-      g_autoptr(HsMaskLayer) layer = NULL;
-
-      if (region == NULL)
-        continue;
-      if (region->mask != NULL && (layer = _hs_window_mask_layer (self, region, error)) == NULL)
-        return FALSE;
-      g_ptr_array_add (r, region);
-      g_ptr_array_add (m, layer != NULL ? hs_image_ref (hs_mask_layer_get_mask (layer)) : NULL);
-    }
-  *regions = g_steal_pointer (&r);
-  *masks = g_steal_pointer (&m);
-  return TRUE;
+  return hs_dataset_collect_targets_with (self->instance, sentence, load_cached_mask, self,
+                                          regions, masks, error);
 }
 
 /* One mask for a worker: the region (a copy) and what the worker made of

@@ -1250,14 +1250,31 @@ image_unref0 (gpointer image)
     hs_image_unref (image);
 }
 
+static HsImage *
+load_mask_from_dataset (const HsRegion *region, gpointer dataset, GError **error)
+{
+  return hs_dataset_load_mask (dataset, region, error);
+}
+
 gboolean
 hs_dataset_collect_targets (HsDataset *dataset, const HsInstance *instance, const HsSentence *sentence,
                             GPtrArray **regions, GPtrArray **masks, GError **error)
 {
+  g_return_val_if_fail (dataset != NULL, FALSE);
+
+  return hs_dataset_collect_targets_with (instance, sentence, load_mask_from_dataset, dataset,
+                                          regions, masks, error);
+}
+
+gboolean
+hs_dataset_collect_targets_with (const HsInstance *instance, const HsSentence *sentence,
+                                 HsMaskLoadFunc load_mask, gpointer user_data,
+                                 GPtrArray **regions, GPtrArray **masks, GError **error)
+{
   g_autoptr(GPtrArray) r = NULL;
   g_autoptr(GPtrArray) m = NULL;
 
-  g_return_val_if_fail (dataset != NULL && instance != NULL, FALSE);
+  g_return_val_if_fail (instance != NULL && load_mask != NULL, FALSE);
   g_return_val_if_fail (regions != NULL && masks != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
@@ -1272,7 +1289,7 @@ hs_dataset_collect_targets (HsDataset *dataset, const HsInstance *instance, cons
         continue;
       if (region->mask)
         {
-          mask = hs_dataset_load_mask (dataset, region, error);
+          mask = load_mask (region, user_data, error);
           if (mask == NULL)
             return FALSE;
         }
