@@ -8,6 +8,7 @@
  * ties stay exact.  Order statistics of the union are then O(log P)
  * searches on the two arrays. */
 #include "hs-metrics-private.h"
+#include "hs-order-private.h"
 #include "hs-resample-private.h"
 #include "hs-parallel.h"
 
@@ -37,14 +38,6 @@ insertion_sort (double *a, gsize n)
         }
       a[j] = x;
     }
-}
-
-static int
-compare_doubles (const void *pa, const void *pb)
-{
-  double a = *(const double *) pa, b = *(const double *) pb;
-
-  return (a > b) - (a < b);
 }
 
 /* Linear bucket mapping over [lo, hi]; values outside are clamped (still
@@ -147,7 +140,7 @@ sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth
     }
   if (depth > MAX_DEPTH || n > G_MAXUINT32)
     {
-      qsort (a, n, sizeof (double), compare_doubles);
+      qsort (a, n, sizeof (double), hs_compare_doubles);
       return;
     }
   /* A bucket of one repeated value (a quantised map: every pixel of a level
