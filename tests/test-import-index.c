@@ -3,6 +3,7 @@
  * when items are appended or removed behind their back */
 #include <heatscope/heatscope.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "hs-test-util.h"
@@ -170,6 +171,48 @@ test_boxes_and_maps (void)
   hs_instance_free (instance);
 }
 
+/* hs_import_add_class_box: scaled from the source's frame, clipped to the
+ * instance, one class query per region; nothing added for a box that
+ * leaves nothing. */
+static void
+test_class_box (void)
+{
+  HsImportContext ctx = { 0 };
+  HsInstance *instance = hs_instance_new ("a", "a.png");
+  HsRegion *region;
+  HsSentence *sentence;
+
+  instance->width = 512;
+  instance->height = 256;
+  /* A 1024 × 1024 frame on a 512 × 256 copy: x halved, y quartered; the
+   * right edge 1100 → 550 is clipped to 512. */
+  g_assert_true (hs_import_add_class_box (&ctx, instance, "opacity", 100, 200, 1100, 600,
+                                          1024, 1024));
+  /* Normalised coordinates (YOLO): a 1 × 1 frame. */
+  g_assert_true (hs_import_add_class_box (&ctx, instance, "opacity", 0.25, 0.5, 0.5, 0.75, 1, 1));
+  /* Outside the image, empty, or not a number: nothing is added. */
+  g_assert_false (hs_import_add_class_box (&ctx, instance, "opacity", 1100, 0, 1200, 10, 1024, 1024));
+  g_assert_false (hs_import_add_class_box (&ctx, instance, "nodule", 10, 10, 10, 20, 512, 256));
+  g_assert_false (hs_import_add_class_box (&ctx, instance, "nodule", NAN, 10, 20, 20, 512, 256));
+
+  g_assert_cmpuint (instance->regions->len, ==, 1);
+  region = hs_import_find_region (&ctx, instance, "opacity");
+  g_assert_cmpuint (region->boxes->len, ==, 2);
+  hs_test_assert_box (region, 0, 50, 50, 512, 150);
+  hs_test_assert_box (region, 1, 128, 128, 256, 192);
+  g_assert_null (hs_import_find_region (&ctx, instance, "nodule"));
+
+  g_assert_cmpuint (instance->sentences->len, ==, 1);
+  sentence = hs_import_find_sentence (&ctx, instance, "class:opacity");
+  g_assert_nonnull (sentence);
+  g_assert_cmpstr (sentence->text, ==, "opacity");
+  g_assert_cmpstr (sentence->targets[0], ==, "opacity");
+  g_assert_null (hs_import_find_sentence (&ctx, instance, "class:nodule"));
+
+  context_clear (&ctx);
+  hs_instance_free (instance);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -178,5 +221,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/import-index/sentences-and-findings", test_sentences_and_findings);
   g_test_add_func ("/hs/import-index/targets-and-labels", test_targets_and_labels);
   g_test_add_func ("/hs/import-index/boxes-and-maps", test_boxes_and_maps);
+  g_test_add_func ("/hs/import-index/class-box", test_class_box);
   return g_test_run ();
 }

@@ -56,7 +56,7 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
       g_auto(GStrv) row = NULL;
       NihImage *ni;
       const char *file, *label;
-      double x, y, w, h, x1, y1, x2, y2, sx, sy;
+      double x, y, w, h;
 
       g_clear_error (&local_error);
       if (!hs_import_next_row (ctx, reader, csv_path, &line, &row, error))
@@ -117,23 +117,13 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
           continue;
         }
       /* boxes are in the original 1024² pixels; smaller copies are scaled */
-      sx = ni->width / NIH_ORIGINAL_SIZE;
-      sy = ni->height / NIH_ORIGINAL_SIZE;
-      x1 = x * sx;
-      y1 = y * sy;
-      x2 = (x + w) * sx;
-      y2 = (y + h) * sy;
-      if (!hs_import_clip_box (&x1, &y1, &x2, &y2, ni->width, ni->height))
+      if (!hs_import_add_class_box (ctx, ni->instance, label, x, y, x + w, y + h,
+                                    NIH_ORIGINAL_SIZE, NIH_ORIGINAL_SIZE))
         {
           hs_import_skip (ctx, csv_path, line, _("box is empty or outside the image"));
           continue;
         }
-      hs_region_add_box (hs_import_get_region (ctx, ni->instance, label), x1, y1, x2, y2);
-      hs_import_add_class_sentence (ctx, ni->instance, label);
-      {
-        const char *locations[] = { label, NULL };
-        hs_import_add_finding (ctx, ni->instance, hs_label_new (label, "positive", locations));
-      }
+      hs_import_add_positive (ctx, ni->instance, label);
     }
 
   for (guint i = 0; i < images->len; i++)

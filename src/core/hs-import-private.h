@@ -160,6 +160,16 @@ HsInstance *hs_import_new_instance (HsImportContext *ctx, const char *base, cons
  * lies in what is left (hs_box_check). */
 gboolean hs_import_clip_box     (double *x1, double *y1, double *x2, double *y2,
                                  guint width, guint height);
+/* A class boxed on the image (NIH, RSNA, VOC, YOLO): the box x1, y1 – x2,
+ * y2 as the source gives it, in a frame_w × frame_h frame (the original
+ * image's pixels; 1 × 1 for normalised coordinates), scaled to the
+ * instance's width × height and clipped to it (hs_import_clip_box), added
+ * to its region `name` (made if new) with a class query naming that region
+ * (hs_import_add_class_sentence).  FALSE, adding nothing, when nothing of
+ * the box is left. */
+gboolean hs_import_add_class_box (HsImportContext *ctx, HsInstance *instance, const char *name,
+                                  double x1, double y1, double x2, double y2,
+                                  double frame_w, double frame_h);
 /* Letters, digits, '-', '_' and '.' kept; the rest becomes '_'. */
 char    *hs_import_safe_name    (const char *text);
 /* Look-ups by name for the importers' row loops, in constant time: hash

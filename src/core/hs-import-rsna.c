@@ -41,7 +41,7 @@ hs_import_rsna (HsImportContext *ctx, const char * const *sources, guint n, GErr
       g_auto(GStrv) row = NULL;
       HsImportImage *image;
       const char *id, *target;
-      double x, y, w, h, x1, y1, x2, y2, sx, sy;
+      double x, y, w, h;
 
       if (!hs_import_next_row (ctx, reader, csv_path, &line, &row, error))
         {
@@ -73,19 +73,12 @@ hs_import_rsna (HsImportContext *ctx, const char * const *sources, guint n, GErr
           hs_import_skip (ctx, csv_path, line, _("Target 1 without a numeric box"));
           continue;
         }
-      sx = image->width / RSNA_ORIGINAL_SIZE;
-      sy = image->height / RSNA_ORIGINAL_SIZE;
-      x1 = x * sx;
-      y1 = y * sy;
-      x2 = (x + w) * sx;
-      y2 = (y + h) * sy;
-      if (!hs_import_clip_box (&x1, &y1, &x2, &y2, image->width, image->height))
+      if (!hs_import_add_class_box (ctx, image->instance, RSNA_REGION, x, y, x + w, y + h,
+                                    RSNA_ORIGINAL_SIZE, RSNA_ORIGINAL_SIZE))
         {
           hs_import_skip (ctx, csv_path, line, _("box is empty or outside the image"));
           continue;
         }
-      hs_region_add_box (hs_import_get_region (ctx, image->instance, RSNA_REGION), x1, y1, x2, y2);
-      hs_import_add_class_sentence (ctx, image->instance, RSNA_REGION);
       hs_import_add_positive (ctx, image->instance, RSNA_REGION);
     }
   hs_import_images_finish (ctx, images);

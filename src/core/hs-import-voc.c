@@ -158,26 +158,22 @@ import_one (HsImportContext *ctx, HsImportImages *images, const char *xml_path)
       for (guint i = 0; image != NULL && i < p.objects->len; i++)
         {
           VocObject *o = &g_array_index (p.objects, VocObject, i);
-          double sx = p.size_w > 0 ? image->width / p.size_w : 1.0;
-          double sy = p.size_h > 0 ? image->height / p.size_h : 1.0;
-          double x1, y1, x2, y2;
+          /* boxes are in <size>'s pixels; without it, the image's */
+          double frame_w = p.size_w > 0 ? p.size_w : image->width;
+          double frame_h = p.size_h > 0 ? p.size_h : image->height;
 
           if (o->name == NULL || *o->name == '\0' || o->have != 0xf)
             {
               hs_import_skip (ctx, xml_path, 0, _("object[%u]: expected <name> and <bndbox> with xmin, ymin, xmax, ymax"), i);
               continue;
             }
-          x1 = (o->box[0] - 1.0) * sx;
-          y1 = (o->box[1] - 1.0) * sy;
-          x2 = o->box[2] * sx;
-          y2 = o->box[3] * sy;
-          if (!hs_import_clip_box (&x1, &y1, &x2, &y2, image->width, image->height))
+          if (!hs_import_add_class_box (ctx, image->instance, o->name,
+                                        o->box[0] - 1.0, o->box[1] - 1.0, o->box[2], o->box[3],
+                                        frame_w, frame_h))
             {
               hs_import_skip (ctx, xml_path, 0, _("object[%u]: box is empty or outside the image"), i);
               continue;
             }
-          hs_region_add_box (hs_import_get_region (ctx, image->instance, o->name), x1, y1, x2, y2);
-          hs_import_add_class_sentence (ctx, image->instance, o->name);
           hs_import_add_positive (ctx, image->instance, o->name);
         }
     }

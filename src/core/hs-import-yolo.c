@@ -216,7 +216,7 @@ hs_import_yolo (HsImportContext *ctx, const char * const *sources, guint n, GErr
               const char *f[8];
               g_autofree char *fallback = NULL;
               const char *name;
-              double v[4], x1, y1, x2, y2;
+              double v[4];
               guint64 klass;
               char *line = g_strstrip (lines[k]);
               guint nf = 0;
@@ -269,17 +269,10 @@ hs_import_yolo (HsImportContext *ctx, const char * const *sources, guint n, GErr
                 }
               else
                 name = fallback = g_strdup_printf ("class %" G_GUINT64_FORMAT, klass);
-              x1 = (v[0] - v[2] / 2) * width;
-              x2 = (v[0] + v[2] / 2) * width;
-              y1 = (v[1] - v[3] / 2) * height;
-              y2 = (v[1] + v[3] / 2) * height;
-              if (!hs_import_clip_box (&x1, &y1, &x2, &y2, width, height))
-                {
-                  hs_import_skip (ctx, label_path, k + 1, _("empty box"));
-                  continue;
-                }
-              hs_region_add_box (hs_import_get_region (ctx, instance, name), x1, y1, x2, y2);
-              hs_import_add_class_sentence (ctx, instance, name);
+              if (!hs_import_add_class_box (ctx, instance, name,
+                                            v[0] - v[2] / 2, v[1] - v[3] / 2,
+                                            v[0] + v[2] / 2, v[1] + v[3] / 2, 1.0, 1.0))
+                hs_import_skip (ctx, label_path, k + 1, _("empty box"));
             }
         }
       hs_dataset_add_instance (ctx->dataset, instance);

@@ -666,6 +666,24 @@ hs_import_clip_box (double *x1, double *y1, double *x2, double *y2, guint width,
   return hs_box_check (&(HsBox) { *x1, *y1, *x2, *y2 }, width, height, NULL);
 }
 
+gboolean
+hs_import_add_class_box (HsImportContext *ctx, HsInstance *instance, const char *name,
+                         double x1, double y1, double x2, double y2,
+                         double frame_w, double frame_h)
+{
+  double sx = instance->width / frame_w, sy = instance->height / frame_h;
+
+  x1 *= sx;
+  y1 *= sy;
+  x2 *= sx;
+  y2 *= sy;
+  if (!hs_import_clip_box (&x1, &y1, &x2, &y2, instance->width, instance->height))
+    return FALSE;
+  hs_region_add_box (hs_import_get_region (ctx, instance, name), x1, y1, x2, y2);
+  hs_import_add_class_sentence (ctx, instance, name);
+  return TRUE;
+}
+
 void
 hs_import_fill_polygon (guint8 *mask, guint width, guint height, const double *xy, guint n_points)
 {
