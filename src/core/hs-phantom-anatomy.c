@@ -560,6 +560,31 @@ rib_near (const HsPhantomGeom *g, double v, double shape, double hw, int n, doub
   return FALSE;
 }
 
+/* `total` plus the profile of each of ribs 0 … n − 1 on the line `shape`
+ * whose band of half-width hw covers v: weight · (0.6 + 0.4 q^4) (quartic)
+ * or weight · (0.6 + 0.4 q²), q = |v − vc| / hw, added rib by rib in the
+ * order of i (the sum is kept bit for bit).  The posterior and anterior
+ * ribs differ only in their line, width, count and profile. */
+static inline double
+rib_band_sum (const HsPhantomGeom *g, double v, double shape, double hw, int n,
+              double inv_step, double weight, gboolean quartic, double total)
+{
+  int i0 = rib_index_estimate (v - shape - g->rib_v0, inv_step);
+
+  for (int i = MAX (i0 - 1, 0); i <= i0 + 2 && i < n; i++)
+    {
+      double vc = g->rib_v0 + g->rib_step * i + shape;
+      double a = fabs (v - vc), q;
+
+      if (!(a < hw))
+        continue;
+      q = a / hw;
+      if (q < 1)
+        total += weight * (0.6 + (quartic ? 0.4 * q * q * q * q : 0.4 * q * q));
+    }
+  return total;
+}
+
 /* density of posterior and anterior ribs at side coordinates (us, v);
  * inv_step is 1 / g->rib_step.  Each rib adds its term only when
  * |v − vc| < hw: the quotient q = |v − vc| / hw is below 1 only then, so
@@ -583,21 +608,9 @@ ribs_density (const HsPhantomGeom *g, int side, double us, double v, const RibCo
     if (rib_near (g, v, rib_center (0, d_est), 0.0095 + 0.0035 * d_est + 1e-9, 12, inv_step))
   {
     double d = (us0 - us) / (us0 - us1);
-    double shape = rib_center (0, d);
-    double hw = 0.0095 + 0.0035 * d;
-    int i0 = rib_index_estimate (v - shape - g->rib_v0, inv_step);
 
-    for (int i = MAX (i0 - 1, 0); i <= i0 + 2 && i < 12; i++)
-      {
-        double vc = g->rib_v0 + g->rib_step * i + shape;
-        double a = fabs (v - vc), q;
-
-        if (!(a < hw))
-          continue;
-        q = a / hw;
-        if (q < 1)
-          total += 0.075 * (0.6 + 0.4 * q * q * q * q);
-      }
+    total = rib_band_sum (g, v, rib_center (0, d), 0.0095 + 0.0035 * d, 12, inv_step,
+                          0.075, TRUE, total);
   }
   }
   {
@@ -612,22 +625,8 @@ ribs_density (const HsPhantomGeom *g, int side, double us, double v, const RibCo
       return total;
     d2 = (us - us1) / (ua_end - us1);
     if (d2 >= 0 && d2 <= 1)
-      {
-        double shape = rib_center (0, 1) + 0.11 * d2 - 0.03 * d2 * (1 - d2);
-        double hw = 0.0085;
-        int i0 = rib_index_estimate (v - shape - g->rib_v0, inv_step);
-        for (int i = MAX (i0 - 1, 0); i <= i0 + 2 && i < 9; i++)
-          {
-            double vc = g->rib_v0 + g->rib_step * i + shape;
-            double a = fabs (v - vc), q;
-
-            if (!(a < hw))
-              continue;
-            q = a / hw;
-            if (q < 1)
-              total += 0.04 * (1.0 - 0.7 * d2) * (0.6 + 0.4 * q * q);
-          }
-      }
+      total = rib_band_sum (g, v, rib_center (0, 1) + 0.11 * d2 - 0.03 * d2 * (1 - d2), 0.0085,
+                            9, inv_step, 0.04 * (1.0 - 0.7 * d2), FALSE, total);
   }
   return total;
 }
