@@ -11,22 +11,6 @@
 
 #define NIH_ORIGINAL_SIZE 1024.0
 
-typedef struct
-{
-  HsInstance *instance;
-  guint       width, height;
-} NihImage;
-
-static void
-nih_image_free (gpointer data)
-{
-  NihImage *ni = data;
-
-  if (ni->instance != NULL)
-    hs_instance_free (ni->instance);
-  g_free (ni);
-}
-
 gboolean
 hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GError **error)
 {
@@ -35,8 +19,11 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
   g_autofree char *image_dir = n >= 2 ? g_strdup (sources[1]) : g_build_filename (base, "images", NULL);
   g_autoptr(HsCsvReader) reader = NULL;
   g_autoptr(GError) local_error = NULL;
+  /* Rows name the image file itself, found only in image_dir, and the
+   * instance is named after its stem: not HsImportImages's id look-up
+   * (suffixes tried, subfolders searched, the id kept whole). */
   g_autoptr(GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GPtrArray) images = g_ptr_array_new_with_free_func (nih_image_free);
+  g_autoptr(GPtrArray) images = g_ptr_array_new_with_free_func (hs_import_image_free);
   int c_image, c_label, c_box;
   /* "Bbox [x,y,w,h]" is one quoted column or four split at its commas */
   const HsImportColumn columns[] = {
@@ -54,7 +41,7 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
   while (TRUE)
     {
       g_auto(GStrv) row = NULL;
-      NihImage *ni;
+      HsImportImage *ni;
       const char *file, *label;
       double x, y, w, h;
 
@@ -90,7 +77,7 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
           g_autofree char *rel = NULL;
           const char *dot = strrchr (file, '.');
 
-          ni = g_new0 (NihImage, 1);
+          ni = g_new0 (HsImportImage, 1);
           g_ptr_array_add (images, ni);
           g_hash_table_insert (by_name, g_strdup (file), ni);
           if (!g_file_test (source, G_FILE_TEST_IS_REGULAR))
@@ -126,11 +113,6 @@ hs_import_nih (HsImportContext *ctx, const char * const *sources, guint n, GErro
       hs_import_add_positive (ctx, ni->instance, label);
     }
 
-  for (guint i = 0; i < images->len; i++)
-    {
-      NihImage *ni = g_ptr_array_index (images, i);
-      if (ni->instance != NULL)
-        hs_dataset_add_instance (ctx->dataset, g_steal_pointer (&ni->instance));
-    }
+  hs_import_add_instances (ctx, images);
   return TRUE;
 }

@@ -54,6 +54,12 @@ typedef struct
 
 typedef struct _HsImportImages HsImportImages;
 
+/* Frees an HsImportImage with the instance it still holds. */
+void            hs_import_image_free    (gpointer image);
+/* Adds (takes) the instances of `images` (HsImportImage*) to the dataset in
+ * their order, passing over the images that could not be had. */
+void            hs_import_add_instances (HsImportContext *ctx, GPtrArray *images);
+
 HsImportImages *hs_import_images_new    (const char *dir, const char *source_name);
 /* The image `id`, copied into the dataset on first use; NULL (and a skip of
  * FILE:LINE recorded) when it is missing or unreadable. */

@@ -898,14 +898,26 @@ struct _HsImportImages
 
 static const char *const image_suffixes[] = { "", ".dcm", ".dicom", ".png", ".jpg", ".jpeg" };
 
-static void
-import_image_free (gpointer data)
+void
+hs_import_image_free (gpointer data)
 {
   HsImportImage *image = data;
 
   if (image->instance != NULL)
     hs_instance_free (image->instance);
   g_free (image);
+}
+
+void
+hs_import_add_instances (HsImportContext *ctx, GPtrArray *images)
+{
+  for (guint i = 0; i < images->len; i++)
+    {
+      HsImportImage *image = g_ptr_array_index (images, i);
+
+      if (image->instance != NULL)
+        hs_dataset_add_instance (ctx->dataset, g_steal_pointer (&image->instance));
+    }
 }
 
 HsImportImages *
@@ -916,7 +928,7 @@ hs_import_images_new (const char *dir, const char *source_name)
   images->dir = g_strdup (dir);
   images->source_name = g_strdup (source_name);
   images->by_id = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  images->order = g_ptr_array_new_with_free_func (import_image_free);
+  images->order = g_ptr_array_new_with_free_func (hs_import_image_free);
   return images;
 }
 
@@ -1018,13 +1030,7 @@ hs_import_images_get (HsImportContext *ctx, HsImportImages *images, const char *
 void
 hs_import_images_finish (HsImportContext *ctx, HsImportImages *images)
 {
-  for (guint i = 0; i < images->order->len; i++)
-    {
-      HsImportImage *image = g_ptr_array_index (images->order, i);
-
-      if (image->instance != NULL)
-        hs_dataset_add_instance (ctx->dataset, g_steal_pointer (&image->instance));
-    }
+  hs_import_add_instances (ctx, images->order);
   g_ptr_array_unref (images->order);
   g_hash_table_unref (images->by_id);
   if (images->index != NULL)
