@@ -596,6 +596,7 @@ test_usage (void)
     { { "DS", "--queries", "some", NULL }, "--queries some: expected sentences, labels or all" },
     { { "DS", "--perturb", "upside-down", NULL }, "unknown perturbation \"upside-down\"" },
     { { "DS", "--shard", "3/2", NULL }, "--shard wants K/N" },
+    { { "DS", "--perturb-seed", "-3", NULL }, "--perturb-seed wants a non-negative integer, not \"-3\"" },
     { { "DS", "--model", "grounded", "--backend-exec", "x", "--name", "n", NULL }, "exclude each other" },
   };
   g_autofree char *tmp = hs_test_make_tmpdir ();

@@ -652,6 +652,25 @@ test_usage (void)
       g_assert_cmpint (hs_test_run_cli ("metrics", args, &out, &err), ==, 2);
       g_assert_cmpstr (out, ==, "");
     }
+  /* The option values parsed by hs-cli-util.c name the option and the value. */
+  {
+    static const struct { const char *option, *value, *message; } cases[] = {
+      { "--shard", "1-2", "metrics: --shard wants K/N with 1 ≤ K ≤ N, not \"1-2\"" },
+      { "--seed", "-1", "metrics: --seed wants a non-negative integer, not \"-1\"" },
+      { "--seed", "18446744073709551616", "metrics: --seed wants a non-negative integer" },
+      { "--perturb-seed", "x", "metrics: --perturb-seed wants a non-negative integer, not \"x\"" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autofree char *out = NULL, *err = NULL;
+        const char *args[] = { cases[i].option, cases[i].value, dir, NULL };
+
+        g_assert_cmpint (hs_test_run_cli ("metrics", args, &out, &err), ==, 2);
+        g_assert_cmpstr (out, ==, "");
+        g_assert_nonnull (strstr (err, cases[i].message));
+      }
+  }
   {
     g_autofree char *out = NULL, *err = NULL;
     const char *args[] = { NULL };

@@ -117,13 +117,8 @@ attend_dataset (const char *dataset_path, const char *model_name, const char *ba
     }
   options.perturbations = (const HsPerturbation *) perturbations->data;
   options.n_perturbations = perturbations->len;
-  if (perturb_seed_text != NULL &&
-      !g_ascii_string_to_unsigned (perturb_seed_text, 10, 0, G_MAXUINT64, &options.perturb_seed, NULL))
-    {
-      hs_cli_error ("attend", "--perturb-seed wants a non-negative integer, not \"%s\"",
-                    perturb_seed_text);
-      return HS_CLI_EXIT_USAGE;
-    }
+  if (!hs_cli_parse_seed ("attend", "perturb-seed", perturb_seed_text, &options.perturb_seed))
+    return HS_CLI_EXIT_USAGE;
   if (protocol_name != NULL && !hs_protocol_from_string (protocol_name, &options.protocol))
     {
       hs_cli_error ("attend", "unknown protocol \"%s\" (default, gloria, chexlocalize)", protocol_name);
@@ -135,11 +130,8 @@ attend_dataset (const char *dataset_path, const char *model_name, const char *ba
       return HS_CLI_EXIT_USAGE;
     }
   options.jobs = jobs > 0 ? (guint) jobs : 1;
-  if (shard_text != NULL && !hs_cli_parse_shard (shard_text, &options.shard_k, &options.shard_n))
-    {
-      hs_cli_error ("attend", "--shard wants K/N with 1 ≤ K ≤ N, not \"%s\"", shard_text);
-      return HS_CLI_EXIT_USAGE;
-    }
+  if (!hs_cli_parse_shard ("attend", shard_text, &options.shard_k, &options.shard_n))
+    return HS_CLI_EXIT_USAGE;
 
   progress.tty = isatty (STDERR_FILENO);
   options.progress = print_progress;

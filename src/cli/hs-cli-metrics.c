@@ -422,11 +422,8 @@ hs_cli_metrics (int argc, char **argv)
       return HS_CLI_EXIT_USAGE;
     }
   options.eval_size = (guint) eval_size;
-  if (shard_text != NULL && !hs_cli_parse_shard (shard_text, &shard_k, &shard_n))
-    {
-      hs_cli_error ("metrics", "--shard wants K/N with 1 ≤ K ≤ N, not \"%s\"", shard_text);
-      return HS_CLI_EXIT_USAGE;
-    }
+  if (!hs_cli_parse_shard ("metrics", shard_text, &shard_k, &shard_n))
+    return HS_CLI_EXIT_USAGE;
   if (subset_name != NULL && strcmp (subset_name, "all") != 0)
     {
       subset_filter = hs_subset_from_string (subset_name);
@@ -436,24 +433,16 @@ hs_cli_metrics (int argc, char **argv)
           return HS_CLI_EXIT_USAGE;
         }
     }
-  if (seed_text != NULL && !g_ascii_string_to_unsigned (seed_text, 10, 0, G_MAXUINT64, &seed, NULL))
-    {
-      hs_cli_error ("metrics", "--seed wants a non-negative integer, not \"%s\"", seed_text);
-      return HS_CLI_EXIT_USAGE;
-    }
+  if (!hs_cli_parse_seed ("metrics", "seed", seed_text, &seed))
+    return HS_CLI_EXIT_USAGE;
   if (perturb_name != NULL && !hs_perturbation_from_string (perturb_name, &perturbation))
     {
       hs_cli_error ("metrics", "unknown perturbation \"%s\" (swap-left-right, shuffle-in-report, "
                     "random-sentence, random-boxes, synthetic-swapped-condition)", perturb_name);
       return HS_CLI_EXIT_USAGE;
     }
-  if (perturb_seed_text != NULL &&
-      !g_ascii_string_to_unsigned (perturb_seed_text, 10, 0, G_MAXUINT64, &perturb_seed, NULL))
-    {
-      hs_cli_error ("metrics", "--perturb-seed wants a non-negative integer, not \"%s\"",
-                    perturb_seed_text);
-      return HS_CLI_EXIT_USAGE;
-    }
+  if (!hs_cli_parse_seed ("metrics", "perturb-seed", perturb_seed_text, &perturb_seed))
+    return HS_CLI_EXIT_USAGE;
   if (thresholds_path != NULL)
     {
       if (options.protocol != HS_PROTOCOL_CHEXLOCALIZE)

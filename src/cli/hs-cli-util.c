@@ -90,20 +90,34 @@ hs_cli_overlay_options (const char *command, const char *colormap, const char *s
 }
 
 gboolean
-hs_cli_parse_shard (const char *text, guint *k, guint *n)
+hs_cli_parse_shard (const char *command, const char *text, guint *k, guint *n)
 {
   g_auto(GStrv) parts = NULL;
   guint64 a, b;
 
   if (text == NULL)
-    return FALSE;
+    return TRUE;
   parts = g_strsplit (text, "/", -1);
   if (g_strv_length (parts) != 2 ||
       !g_ascii_string_to_unsigned (parts[0], 10, 1, G_MAXUINT, &a, NULL) ||
       !g_ascii_string_to_unsigned (parts[1], 10, 1, G_MAXUINT, &b, NULL) || a > b)
-    return FALSE;
+    {
+      hs_cli_error (command, "--shard wants K/N with 1 ≤ K ≤ N, not \"%s\"", text);
+      return FALSE;
+    }
   *k = (guint) a;
   *n = (guint) b;
+  return TRUE;
+}
+
+gboolean
+hs_cli_parse_seed (const char *command, const char *option, const char *text, guint64 *seed)
+{
+  if (text != NULL && !g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT64, seed, NULL))
+    {
+      hs_cli_error (command, "--%s wants a non-negative integer, not \"%s\"", option, text);
+      return FALSE;
+    }
   return TRUE;
 }
 

@@ -51,8 +51,15 @@ gboolean hs_cli_parse_dataset (GOptionContext *context, int *argc, char ***argv,
 gboolean hs_cli_overlay_options (const char *command, const char *colormap, const char *scale,
                                  double opacity, HsOverlayOptions *overlay);
 
-/* Parses --shard K/N (1 ≤ K ≤ N). */
-gboolean hs_cli_parse_shard (const char *text, guint *k, guint *n);
+/* Parses --shard K/N (1 ≤ K ≤ N) of `command` (attend, metrics); NULL
+ * text (the option not given) leaves k and n alone.  FALSE after printing
+ * the problem. */
+gboolean hs_cli_parse_shard (const char *command, const char *text, guint *k, guint *n);
+/* Parses the seed `text` of --`option` (--seed, --perturb-seed): a whole
+ * number in [0, 2⁶⁴ − 1]; NULL text leaves *seed alone.  FALSE after
+ * printing the problem. */
+gboolean hs_cli_parse_seed  (const char *command, const char *option, const char *text,
+                             guint64 *seed);
 
 /* The map for (model, query): the query is a sentence id or the exact prompt
  * a map was computed for; model NULL = the first map in manifest order. */
