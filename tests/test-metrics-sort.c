@@ -194,7 +194,6 @@ test_prepare (void)
       g_autofree double *s = g_new (double, n);
       g_autofree double *storage = g_new (double, n);
       g_autofree double *scratch = g_new (double, n);
-      g_autofree guint16 *index = g_new (guint16, n);
       g_autofree double *want_pos = g_new (double, n);
       g_autofree double *want_neg = g_new (double, n);
 
@@ -232,7 +231,7 @@ test_prepare (void)
                     g_autofree double *neg = g_memdup2 (want_neg, MAX (n_neg, 1) * sizeof (double));
 
                     hs_metrics_prepare (&state, s, NULL, bounds ? lo : NAN, bounds ? hi : NAN,
-                                        target, threads, storage, scratch, index);
+                                        target, threads, storage, scratch);
                     g_assert_cmpuint (state.n_pos, ==, n_pos);
                     g_assert_cmpuint (state.n_neg, ==, n_neg);
                     assert_sorted_as (state.pos, pos, n_pos, what);

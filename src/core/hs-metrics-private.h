@@ -34,6 +34,13 @@ typedef struct {
    * |G| in the image-left (patient's right) and image-right halves. */
   double        mass_all, mass_in, mass_left, mass_right;
   guint64       target_left, target_right;
+  /* auroc's 2·U (ties count half, so twice the Mann–Whitney U is an
+   * integer) and ap, from the walk the sort pass takes */
+  guint64       two_u;
+  double        ap;
+  /* When s was resampled band by band (s is NULL until
+   * hs_metrics_values makes it). */
+  const struct _HsResampler *resampler;
 } HsEvalState;
 
 typedef struct _HsResampler HsResampler;
@@ -45,12 +52,12 @@ double  *hs_metrics_workspace       (guint slot, gsize n_values);
 
 /* Sorting and order statistics (hs-metrics-threshold.c). */
 void     hs_metrics_sort_doubles    (double *values, gsize n, double *scratch);
-/* Fills `state` for s on the target's grid: when `resampler` is given it
- * writes s (width·height) first, band by band; the single-pass statistics,
- * the two classes sorted ascending into `storage` (n doubles, using
- * `scratch`; bucket_index: n guint16 of scratch space), cnr sums of squares
- * and the Otsu histograms.  bound_lo/hi
- * bound every value of s (NAN: unknown, a pass finds them). */
+/* Fills `state` for s on the target's grid — s itself, or (when `resampler`
+ * is given) the map resampled band by band as each pass needs it, never
+ * kept whole: the single-pass statistics, the two classes sorted ascending
+ * into `storage` (n doubles, using `scratch`), cnr sums of squares, auroc
+ * and ap, and the Otsu histograms.  bound_lo/hi bound every value of s
+ * (NAN: unknown, a pass over s finds them; s is given then). */
 /* Every metric is invariant to scaling the map by a positive factor, but a
  * sum of values near 1e308 overflows (entropy 0, cnr 0, null mass).  Sums
  * and sums of squares are therefore taken of v·2^k, where 2^k brings
@@ -60,10 +67,12 @@ void     hs_metrics_sort_doubles    (double *values, gsize n, double *scratch);
  * order of the values (ranks, top-k, pointing) is never scaled.  Returns k. */
 int      hs_metrics_sum_exponent    (double lo, double hi);
 
-void     hs_metrics_prepare         (HsEvalState *state, double *s, const HsResampler *resampler,
+void     hs_metrics_prepare         (HsEvalState *state, const double *s, const HsResampler *resampler,
                                      double bound_lo, double bound_hi, const HsTarget *target,
-                                     guint n_threads, double *storage, double *scratch,
-                                     guint16 *bucket_index);
+                                     guint n_threads, double *storage, double *scratch);
+/* s in pixel order: state->s, or (resampled) made into `buffer` (n values)
+ * the first time it is asked for. */
+const double *hs_metrics_values     (HsEvalState *state, double *buffer);
 /* The r-th largest value (1-based, 1 ≤ r ≤ n_pos + n_neg) of pos ∪ neg. */
 double   hs_metrics_kth_largest     (const HsEvalState *state, guint64 r);
 /* Pixels with s ≥ v (and inside G), or s > v when `strict`. */
@@ -80,7 +89,7 @@ HsMetric hs_metrics_precision_metric (guint slot);
 void     hs_metrics_rank_metrics    (const HsEvalState *state, HsScores *out);
 void     hs_metrics_topk_default    (const HsEvalState *state, HsScores *out);
 void     hs_metrics_topk_gloria     (const HsEvalState *state, HsScores *out);
-void     hs_metrics_explanation_precision (const HsEvalState *state, double *abs_buffer,
+void     hs_metrics_explanation_precision (HsEvalState *state, double *abs_buffer,
                                            double *scratch, HsScores *out);
 int      hs_metrics_otsu_level      (const guint64 hist[256], guint64 total);
 void     hs_metrics_otsu_iou        (const HsEvalState *state, HsScores *out);

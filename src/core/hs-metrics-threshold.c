@@ -10,7 +10,7 @@
 #include "hs-metrics-private.h"
 #include "hs-order-private.h"
 #include "hs-resample-private.h"
-#include "hs-parallel.h"
+#include "hs-team-private.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -18,10 +18,8 @@
 
 #define INSERTION_MAX   32
 #define TOP_BUCKETS_MAX 4096
-#define SUB_BUCKETS_MAX 4096
+#define SUB_BUCKETS_MAX 16384
 #define MAX_DEPTH       24
-#define MAX_PARTS       2
-#define CHUNK_ROWS      16
 
 static void
 insertion_sort (double *a, gsize n)
@@ -268,52 +266,86 @@ hs_metrics_sum_exponent (double lo, double hi)
   return -ilogb (big);
 }
 
-/* ---- the pipeline: resample + statistics, scatter, sort; split over threads ---- */
+/* ---- the pipeline: resample + statistics, scatter, sort + ranks; on a team ---- */
+
+/* Row bands of the first pass and the scatter, and stretches of buckets of
+ * the sort: fixed by the grid and the data, never by the thread count, and
+ * each result is combined in their order — so every number is bit-identical
+ * with one thread or two, whichever thread ran a unit. */
+#define N_BANDS       8
+#define N_SORT_UNITS  256
+#define CHUNK_ROWS    8
+#define LOCAL_N       16384
 
 typedef struct {
   double  min, max;
   gsize   argmax;
   double  mass_all, mass_in, sum_in, sum_out, mass_left, mass_right;
   guint64 n_in, target_left, target_right;
-  double  ss_in, ss_out;
-} PartStats;
+} BandStats;
+
+/* What one member keeps between units: a band of resampled rows and the
+ * sort's cache-resident scratch. */
+typedef struct {
+  double  *rows;      /* CHUNK_ROWS · width, when resampling */
+  double  *local;     /* LOCAL_N */
+  guint16 *idx;       /* IDX_MAX */
+} MemberBuffers;
 
 typedef struct {
   HsEvalState       *state;
   double             sum_scale;    /* 2^hs_metrics_sum_exponent        */
-  double            *s;            /* writable s (= state->s)          */
-  const HsResampler *resampler;    /* NULL when s is already filled    */
+  const double      *s;            /* NULL when resampling             */
+  const HsResampler *resampler;
   Bucketing          bk;
   gsize              n_buckets;
-  guint              left_end, right_begin;
-  PartStats          part[MAX_PARTS];
-  guint64           *counts[MAX_PARTS];
-  gsize             *bucket_start;  /* 2·B + 1 offsets into storage    */
-  gsize              sort_from[MAX_PARTS], sort_to[MAX_PARTS];
+  guint              left_end, right_begin, n_bands;
+  gint               next;         /* the unit counter of a pass       */
+  BandStats          band[N_BANDS];
+  guint64           *counts[N_BANDS];  /* 2·B per band: counts, then write offsets */
+  gsize             *bucket_start;     /* 2·B + 1 offsets into storage */
+  guint              n_units;
+  gsize              unit_start[N_SORT_UNITS + 1];   /* bucket ranges of the sort */
   double            *storage, *scratch;
-  guint16           *bucket_index;   /* top-level bucket of each pixel */
+  MemberBuffers      member[2];
+  /* per top bucket b: sums of squares (G buckets then the rest), and its
+   * stretch of the auroc/ap walk */
+  double            *ss;
+  guint64           *two_u;
+  double            *ap;
 } Pipeline;
 
 static void
-part_row_range (const HsEvalState *state, guint part, guint n_parts, guint *begin, guint *end)
+band_row_range (const Pipeline *pl, guint band, guint *begin, guint *end)
 {
-  *begin = (guint) ((guint64) state->height * part / n_parts);
-  *end = (guint) ((guint64) state->height * (part + 1) / n_parts);
+  guint h = pl->state->height;
+
+  *begin = (guint) ((guint64) h * band / pl->n_bands);
+  *end = (guint) ((guint64) h * (band + 1) / pl->n_bands);
 }
 
-/* Resample (optional) and the single-pass statistics and bucket counts. */
-static void
-first_pass (gpointer data, guint part, guint n_parts)
+/* Rows y0..y1 of s: the given map, or resampled into the member's band. */
+static const double *
+band_rows (Pipeline *pl, guint member, guint y0, guint y1)
 {
-  Pipeline *pl = data;
+  if (pl->resampler == NULL)
+    return pl->s + (gsize) y0 * pl->state->width;
+  hs_resampler_rows (pl->resampler, y0, y1, pl->member[member].rows);
+  return pl->member[member].rows;
+}
+
+/* The single-pass statistics and the bucket counts of one band. */
+static void
+first_pass_band (Pipeline *pl, guint member, guint band)
+{
   const HsEvalState *st = pl->state;
-  PartStats *ps = &pl->part[part];
-  guint64 *cpos = pl->counts[part], *cneg = cpos + pl->n_buckets;
+  BandStats *ps = &pl->band[band];
+  guint64 *cpos = pl->counts[band], *cneg = cpos + pl->n_buckets;
   guint row_begin, row_end, W = st->width;
   double mn = INFINITY, mx = -INFINITY, sc = pl->sum_scale;
   gsize argmax;
 
-  part_row_range (st, part, n_parts, &row_begin, &row_end);
+  band_row_range (pl, band, &row_begin, &row_end);
   memset (ps, 0, sizeof *ps);
   memset (cpos, 0, 2 * pl->n_buckets * sizeof (guint64));
   argmax = (gsize) row_begin * W;
@@ -321,13 +353,11 @@ first_pass (gpointer data, guint part, guint n_parts)
   for (guint y0 = row_begin; y0 < row_end; y0 += CHUNK_ROWS)
     {
       guint y1 = MIN (y0 + CHUNK_ROWS, row_end);
-
-      if (pl->resampler != NULL)
-        hs_resampler_rows (pl->resampler, y0, y1, pl->s + (gsize) y0 * W);
+      const double *rows = band_rows (pl, member, y0, y1);
 
       for (guint y = y0; y < y1; y++)
         {
-          const double *s = st->s + (gsize) y * W;
+          const double *s = rows + (gsize) (y - y0) * W;
           const guint8 *g = st->g + (gsize) y * W;
           double r_all = 0, r_in = 0, r_sin = 0, r_sout = 0, r_left = 0, r_right = 0;
           guint64 n_in = 0;
@@ -345,7 +375,6 @@ first_pass (gpointer data, guint part, guint n_parts)
                   double v = s[x], vs = v * sc, pv = vs > 0 ? vs : 0;
                   gsize b = bucket_of (&pl->bk, v);
 
-                  pl->bucket_index[(gsize) y * W + x] = (guint16) b;
                   if (v > mx)
                     {
                       mx = v;
@@ -394,105 +423,191 @@ first_pass (gpointer data, guint part, guint n_parts)
 }
 
 static void
-scatter_pass (gpointer data, guint part, guint n_parts)
+first_pass (gpointer data, guint member)
 {
   Pipeline *pl = data;
-  const HsEvalState *st = pl->state;
-  guint64 *opos = pl->counts[part], *oneg = opos + pl->n_buckets;
-  double *out = pl->storage;
-  guint row_begin, row_end;
-  gsize end;
+  guint band;
 
-  part_row_range (st, part, n_parts, &row_begin, &row_end);
-  end = (gsize) row_end * st->width;
-  for (gsize i = (gsize) row_begin * st->width; i < end; i++)
-    {
-      double v = st->s[i];
-      gsize b = pl->bucket_index[i];
-
-      if (st->g[i])
-        out[opos[b]++] = v;
-      else
-        out[oneg[b]++] = v;
-    }
+  while ((band = hs_team_claim (&pl->next, pl->n_bands)) < pl->n_bands)
+    first_pass_band (pl, member, band);
 }
 
+/* Each band's values to its own place in every bucket (bands in order). */
 static void
-sort_pass (gpointer data, guint part, guint n_parts)
+scatter_pass (gpointer data, guint member)
 {
   Pipeline *pl = data;
   const HsEvalState *st = pl->state;
-  PartStats *ps = &pl->part[part];
-  double ss_in = 0, ss_out = 0;
-  /* A cache-resident scratch for the usual bucket: the big scratch array
-   * would cost a memory read for ownership per element. */
-  const gsize local_n = 16384;
-  g_autofree double *local = g_new (double, local_n);
-  g_autofree guint16 *idx = g_new (guint16, IDX_MAX);
+  guint band, W = st->width;
 
-  for (gsize b = pl->sort_from[part]; b < pl->sort_to[part]; b++)
+  while ((band = hs_team_claim (&pl->next, pl->n_bands)) < pl->n_bands)
     {
-      gsize off = pl->bucket_start[b], len = pl->bucket_start[b + 1] - off;
-      gboolean inside = b < pl->n_buckets;
-      double mean = inside ? st->mean_in : st->mean_out, ss = 0, sc = pl->sum_scale;
-      double *a = pl->storage + off;
+      guint64 *opos = pl->counts[band], *oneg = opos + pl->n_buckets;
+      double *out = pl->storage;
+      guint row_begin, row_end;
 
-      if (len > 1)
+      band_row_range (pl, band, &row_begin, &row_end);
+      for (guint y0 = row_begin; y0 < row_end; y0 += CHUNK_ROWS)
         {
-          /* The bucket's value range from the top-level mapping. */
-          gsize k = inside ? b : b - pl->n_buckets;
-          double width = 1.0 / pl->bk.scale;
-          double lo = (pl->bk.lo + (double) k * width) / pl->bk.pre;
-          double hi = (pl->bk.lo + (double) (k + 1) * width) / pl->bk.pre;
-          double *buf = len <= local_n ? local : pl->scratch + off;
+          guint y1 = MIN (y0 + CHUNK_ROWS, row_end);
+          const double *s = band_rows (pl, member, y0, y1);
+          const guint8 *g = st->g + (gsize) y0 * W;
+          gsize n = (gsize) (y1 - y0) * W;
 
-          if (pl->bk.scale > 0 && isfinite (lo) && isfinite (hi) && lo < hi)
-            sort_small_bounded (a, len, buf, idx, 1, lo, hi);
-          else
-            sort_small (a, len, buf, idx, 1);
+          for (gsize i = 0; i < n; i++)
+            {
+              double v = s[i];
+              gsize b = bucket_of (&pl->bk, v);
+
+              if (g[i])
+                out[opos[b]++] = v;
+              else
+                out[oneg[b]++] = v;
+            }
         }
-      {
-        /* four chains: the adds do not wait on each other */
-        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-        gsize i = 0;
-
-        for (; i + 4 <= len; i += 4)
-          {
-            double d0 = a[i] * sc - mean, d1 = a[i + 1] * sc - mean;
-            double d2 = a[i + 2] * sc - mean, d3 = a[i + 3] * sc - mean;
-            s0 += d0 * d0;
-            s1 += d1 * d1;
-            s2 += d2 * d2;
-            s3 += d3 * d3;
-          }
-        for (; i < len; i++)
-          {
-            double d = a[i] * sc - mean;
-            s0 += d * d;
-          }
-        ss = (s0 + s1) + (s2 + s3);
-      }
-      if (inside)
-        ss_in += ss;
-      else
-        ss_out += ss;
     }
-  ps->ss_in = ss_in;
-  ps->ss_out = ss_out;
 }
 
-/* Runs the n_parts parts over up to n_threads threads (in order, here, with one). */
-static void
-run_parts (void (*func) (gpointer data, guint part, guint n_parts), gpointer data,
-           guint n_parts, guint n_threads)
+/* Sorts the values of list l (a top bucket of G when l < B, else of the
+ * rest) and returns their sum of squared deviations from the class mean. */
+static double
+sort_list (Pipeline *pl, MemberBuffers *mb, gsize l)
 {
-  if (n_threads >= 2 && n_parts >= 2)
-    hs_parallel_parts (func, data, n_parts);
-  else
-    for (guint p = 0; p < n_parts; p++)
-      func (data, p, n_parts);
+  const HsEvalState *st = pl->state;
+  gsize off = pl->bucket_start[l], len = pl->bucket_start[l + 1] - off;
+  gboolean inside = l < pl->n_buckets;
+  double mean = inside ? st->mean_in : st->mean_out, sc = pl->sum_scale;
+  double *a = pl->storage + off;
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  gsize i = 0;
+
+  if (len > 1)
+    {
+      /* The bucket's value range from the top-level mapping. */
+      gsize k = inside ? l : l - pl->n_buckets;
+      double width = 1.0 / pl->bk.scale;
+      double lo = (pl->bk.lo + (double) k * width) / pl->bk.pre;
+      double hi = (pl->bk.lo + (double) (k + 1) * width) / pl->bk.pre;
+      double *buf = len <= LOCAL_N ? mb->local : pl->scratch + off;
+
+      if (pl->bk.scale > 0 && isfinite (lo) && isfinite (hi) && lo < hi)
+        sort_small_bounded (a, len, buf, mb->idx, 1, lo, hi);
+      else
+        sort_small (a, len, buf, mb->idx, 1);
+    }
+  /* four chains: the adds do not wait on each other */
+  for (; i + 4 <= len; i += 4)
+    {
+      double d0 = a[i] * sc - mean, d1 = a[i + 1] * sc - mean;
+      double d2 = a[i + 2] * sc - mean, d3 = a[i + 3] * sc - mean;
+      s0 += d0 * d0;
+      s1 += d1 * d1;
+      s2 += d2 * d2;
+      s3 += d3 * d3;
+    }
+  for (; i < len; i++)
+    {
+      double d = a[i] * sc - mean;
+      s0 += d * d;
+    }
+  return (s0 + s1) + (s2 + s3);
 }
 
+/* The auroc/ap walk over the distinct values of G in top bucket b, top down,
+ * while they are in cache.  A value's ties are all in its bucket (inside G
+ * and out), so the walk needs from elsewhere only the counts above and
+ * below the bucket.  Integer counts for auroc. */
+static void
+rank_bucket (Pipeline *pl, gsize b)
+{
+  const HsEvalState *st = pl->state;
+  gsize B = pl->n_buckets;
+  const double *pos = pl->storage + pl->bucket_start[b];
+  const double *neg = pl->storage + pl->bucket_start[B + b];
+  gsize i = pl->bucket_start[b + 1] - pl->bucket_start[b];
+  gsize j = pl->bucket_start[B + b + 1] - pl->bucket_start[B + b];
+  gsize neg_below = pl->bucket_start[B + b] - pl->bucket_start[B];
+  guint64 tp = st->n_pos - pl->bucket_start[b + 1], two_u = 0;
+  double ap = 0;
+
+  while (i > 0)
+    {
+      double v = pos[i - 1];
+      guint64 cp = 0, cn, jg;
+      gsize jj;
+
+      while (i > 0 && pos[i - 1] == v)
+        {
+          i--;
+          cp++;
+        }
+      while (j > 0 && neg[j - 1] > v)
+        j--;
+      jj = j;
+      while (jj > 0 && neg[jj - 1] == v)
+        jj--;
+      cn = j - jj;
+      j = jj;
+      jg = neg_below + j;   /* values outside G below v */
+      tp += cp;
+      two_u += cp * (2 * jg + cn);
+      ap += ((double) cp / (double) st->n_pos)
+            * ((double) tp / (double) (tp + (st->n_neg - jg)));
+    }
+  pl->two_u[b] = two_u;
+  pl->ap[b] = ap;
+}
+
+static void
+sort_pass (gpointer data, guint member)
+{
+  Pipeline *pl = data;
+  MemberBuffers *mb = &pl->member[member];
+  gboolean ranks = pl->state->n_pos > 0 && pl->state->n_neg > 0;
+  guint unit;
+
+  while ((unit = hs_team_claim (&pl->next, pl->n_units)) < pl->n_units)
+    for (gsize b = pl->unit_start[unit]; b < pl->unit_start[unit + 1]; b++)
+      {
+        pl->ss[b] = sort_list (pl, mb, b);
+        pl->ss[pl->n_buckets + b] = sort_list (pl, mb, pl->n_buckets + b);
+        if (ranks)
+          rank_bucket (pl, b);
+      }
+}
+
+/* Cuts the top buckets into stretches of about equal numbers of values. */
+static void
+plan_sort_units (Pipeline *pl)
+{
+  gsize B = pl->n_buckets, total = pl->state->n, b = 0;
+  guint u = 0;
+
+  pl->unit_start[0] = 0;
+  while (b < B && u < N_SORT_UNITS)
+    {
+      gsize goal = total * (u + 1) / N_SORT_UNITS, done;
+
+      do
+        {
+          b++;
+          done = pl->bucket_start[b] + (pl->bucket_start[B + b] - pl->bucket_start[B]);
+        }
+      while (b < B && done < goal);
+      pl->unit_start[++u] = b;
+    }
+  if (pl->unit_start[u] < B)
+    pl->unit_start[u] = B;
+  pl->n_units = u;
+}
+
+/* Runs a pass on the team (its unit counter reset first). */
+static void
+run_pass (Pipeline *pl, HsTeam *team, HsTeamFunc func)
+{
+  pl->next = 0;
+  hs_team_run (team, func, pl);
+}
 /* Number of elements of a (ascending) whose Otsu level is < k. */
 static gsize
 count_level_below (const double *a, gsize n, guint k, double lo, double hi)
@@ -533,33 +648,36 @@ otsu_histograms (HsEvalState *state)
 }
 
 void
-hs_metrics_prepare (HsEvalState *state, double *s, const HsResampler *resampler,
+hs_metrics_prepare (HsEvalState *state, const double *s, const HsResampler *resampler,
                     double bound_lo, double bound_hi, const HsTarget *target,
-                    guint n_threads, double *storage, double *scratch, guint16 *bucket_index)
+                    guint n_threads, double *storage, double *scratch)
 {
   Pipeline pl = { 0 };
-  guint n_parts;
-  gsize n_lists, total = 0, half;
+  g_autoptr(HsTeam) team = NULL;
+  gsize n_lists, total = 0;
   g_autofree guint64 *count_block = NULL;
   g_autofree gsize *bucket_start = NULL;
+  g_autofree double *per_bucket = NULL;
+  g_autofree guint64 *two_u = NULL;
   double sum_in = 0, sum_out = 0;
+  guint W;
+
+  /* Started first: a new thread can take a few ms to run, and the caller
+   * takes its units meanwhile. */
+  team = hs_team_new (MIN (n_threads, G_N_ELEMENTS (pl.member)));
 
   memset (state, 0, sizeof *state);
-  state->s = s;
+  state->s = resampler != NULL ? NULL : s;
+  state->resampler = resampler;
   state->g = hs_target_peek_mask (target);
-  state->width = hs_target_get_width (target);
+  state->width = W = hs_target_get_width (target);
   state->height = hs_target_get_height (target);
   state->n = (gsize) state->width * state->height;
   state->n_threads = n_threads;
 
-  /* The split into parts depends on the grid only, never on the thread
-   * count: each part sums its own rows, so the totals are bit-identical
-   * with one thread or two. */
-  n_parts = state->height >= 4 * MAX_PARTS ? MAX_PARTS : 1;
-
   if (!(bound_lo <= bound_hi))
     {
-      /* No bounds known: one pass over the given s. */
+      /* No bounds known (s is given then): one pass over it. */
       bound_lo = INFINITY;
       bound_hi = -INFINITY;
       for (gsize i = 0; i < state->n; i++)
@@ -572,26 +690,32 @@ hs_metrics_prepare (HsEvalState *state, double *s, const HsResampler *resampler,
   pl.sum_scale = ldexp (1.0, hs_metrics_sum_exponent (bound_lo, bound_hi));
   pl.s = s;
   pl.resampler = resampler;
+  pl.n_bands = state->height >= 4 * N_BANDS ? N_BANDS : 1;
   pl.n_buckets = bound_lo == bound_hi ? 1 : CLAMP (state->n / 1024, 1, TOP_BUCKETS_MAX);
   bucketing_init (&pl.bk, bound_lo, bound_hi, pl.n_buckets);
-  pl.left_end = state->width / 2;
-  pl.right_begin = (state->width + 1) / 2;
+  pl.left_end = W / 2;
+  pl.right_begin = (W + 1) / 2;
   pl.storage = storage;
   pl.scratch = scratch;
-  pl.bucket_index = bucket_index;
   n_lists = 2 * pl.n_buckets;
-  count_block = g_new (guint64, n_lists * n_parts);
-  for (guint p = 0; p < n_parts; p++)
+  count_block = g_new (guint64, n_lists * pl.n_bands);
+  for (guint p = 0; p < pl.n_bands; p++)
     pl.counts[p] = count_block + p * n_lists;
-
-  run_parts (first_pass, &pl, n_parts, n_threads);
-
-  state->min = pl.part[0].min;
-  state->max = pl.part[0].max;
-  state->argmax = pl.part[0].argmax;
-  for (guint p = 0; p < n_parts; p++)
+  for (guint m = 0; m < hs_team_size (team); m++)
     {
-      const PartStats *ps = &pl.part[p];
+      pl.member[m].rows = resampler != NULL ? g_new (double, (gsize) CHUNK_ROWS * W) : NULL;
+      pl.member[m].local = g_new (double, LOCAL_N);
+      pl.member[m].idx = g_new (guint16, IDX_MAX);
+    }
+
+  run_pass (&pl, team, first_pass);
+
+  state->min = pl.band[0].min;
+  state->max = pl.band[0].max;
+  state->argmax = pl.band[0].argmax;
+  for (guint p = 0; p < pl.n_bands; p++)
+    {
+      const BandStats *ps = &pl.band[p];
 
       if (p > 0)
         {
@@ -617,12 +741,12 @@ hs_metrics_prepare (HsEvalState *state, double *s, const HsResampler *resampler,
   state->mean_out = state->n_neg > 0 ? sum_out / (double) state->n_neg : 0;
 
   /* Layout: G buckets 0..B−1 then outside buckets 0..B−1; within a bucket,
-   * part 0's values then part 1's (deterministic). */
+   * band 0's values, then band 1's, ... (deterministic). */
   bucket_start = g_new (gsize, n_lists + 1);
   for (gsize l = 0; l < n_lists; l++)
     {
       bucket_start[l] = total;
-      for (guint p = 0; p < n_parts; p++)
+      for (guint p = 0; p < pl.n_bands; p++)
         {
           guint64 c = pl.counts[p][l];
           pl.counts[p][l] = total;
@@ -632,35 +756,31 @@ hs_metrics_prepare (HsEvalState *state, double *s, const HsResampler *resampler,
   bucket_start[n_lists] = total;
   g_assert (total == state->n);
 
-  run_parts (scatter_pass, &pl, n_parts, n_threads);
+  run_pass (&pl, team, scatter_pass);
 
   pl.bucket_start = bucket_start;
-  half = total / 2;
-  if (n_parts == 1)
-    {
-      pl.sort_from[0] = 0;
-      pl.sort_to[0] = n_lists;
-    }
-  else
-    {
-      gsize split = 0;
-
-      while (split < n_lists && bucket_start[split + 1] <= half)
-        split++;
-      pl.sort_from[0] = 0;
-      pl.sort_to[0] = split;
-      pl.sort_from[1] = split;
-      pl.sort_to[1] = n_lists;
-    }
-  run_parts (sort_pass, &pl, n_parts, n_threads);
+  plan_sort_units (&pl);
+  per_bucket = g_new (double, n_lists + pl.n_buckets);
+  pl.ss = per_bucket;
+  pl.ap = per_bucket + n_lists;
+  pl.two_u = two_u = g_new (guint64, pl.n_buckets);
+  run_pass (&pl, team, sort_pass);
+  g_clear_pointer (&team, hs_team_free);
 
   state->pos = storage;
   state->neg = storage + state->n_pos;
-  for (guint p = 0; p < n_parts; p++)
+  for (gsize b = 0; b < pl.n_buckets; b++)
     {
-      state->ss_in += pl.part[p].ss_in;
-      state->ss_out += pl.part[p].ss_out;
+      state->ss_in += pl.ss[b];
+      state->ss_out += pl.ss[pl.n_buckets + b];
     }
+  /* the walk's stretches top down, as one walk over all of G would add them */
+  if (state->n_pos > 0 && state->n_neg > 0)
+    for (gsize b = pl.n_buckets; b-- > 0;)
+      {
+        state->two_u += pl.two_u[b];
+        state->ap += pl.ap[b];
+      }
   /* A constant class has variance exactly 0 (its mean may be off by an ulp). */
   if (state->n_pos > 0 && state->pos[0] == state->pos[state->n_pos - 1])
     state->ss_in = 0;
@@ -668,7 +788,30 @@ hs_metrics_prepare (HsEvalState *state, double *s, const HsResampler *resampler,
     state->ss_out = 0;
 
   otsu_histograms (state);
+  for (guint m = 0; m < G_N_ELEMENTS (pl.member); m++)
+    {
+      g_free (pl.member[m].rows);
+      g_free (pl.member[m].local);
+      g_free (pl.member[m].idx);
+    }
 }
+
+const double *
+hs_metrics_values (HsEvalState *state, double *buffer)
+{
+  if (state->s == NULL)
+    {
+      /* s was resampled band by band and never kept: the few metrics that
+       * read it in pixel order (ties at a cut, |s| of a signed map) have it
+       * made once, with the same resampler, so the same values. */
+      for (guint y0 = 0; y0 < state->height; y0 += CHUNK_ROWS)
+        hs_resampler_rows (state->resampler, y0, MIN (y0 + CHUNK_ROWS, state->height),
+                           buffer + (gsize) y0 * state->width);
+      state->s = buffer;
+    }
+  return state->s;
+}
+
 
 /* ---- order statistics on the two sorted arrays ---- */
 
@@ -741,67 +884,10 @@ hs_metrics_kth_largest (const HsEvalState *state, guint64 r)
   return kth_smallest (state->pos, state->n_pos, state->neg, state->n_neg, state->n - r);
 }
 
-/* auroc and ap in one walk over the distinct values of G, top down, with a
- * tight scan of the values outside G.  Integer counts throughout. */
-/* One stretch of the walk: the groups of G values in pos[end..begin),
- * top down, starting with tp values of G above them. */
-typedef struct {
-  const HsEvalState *state;
-  gsize   begin[2], end[2];
-  guint64 two_u[2];
-  double  ap[2];
-} RankJob;
-
-static void
-rank_part (gpointer data, guint part, guint n_parts)
-{
-  RankJob *job = data;
-  const HsEvalState *st = job->state;
-  const double *pos = st->pos, *neg = st->neg;
-  gsize i = job->begin[part], stop = job->end[part], j;
-  guint64 tp = st->n_pos - i, two_u = 0;
-  double ap = 0;
-
-  /* values outside G at or below the stretch's top value */
-  j = i > 0 ? count_below (neg, st->n_neg, pos[i - 1], TRUE) : 0;
-  while (i > stop)
-    {
-      double v = pos[i - 1];
-      guint64 cp = 0, cn;
-      gsize jj;
-
-      while (i > stop && pos[i - 1] == v)
-        {
-          i--;
-          cp++;
-        }
-      while (j > 0 && neg[j - 1] > v)
-        j--;
-      jj = j;
-      while (jj > 0 && neg[jj - 1] == v)
-        jj--;
-      cn = j - jj;
-      j = jj;
-      /* j values outside G are now below v. */
-      tp += cp;
-      two_u += cp * (2 * (guint64) j + cn);
-      ap += ((double) cp / (double) st->n_pos)
-            * ((double) tp / (double) (tp + (st->n_neg - j)));
-    }
-  job->two_u[part] = two_u;
-  job->ap[part] = ap;
-}
-
-/* auroc and ap in one walk over the distinct values of G, top down, with a
- * tight scan of the values outside G.  Integer counts throughout.  The walk
- * is always cut in the same two stretches (at a change of value), whatever
- * the thread count, so the sum is the same with one thread or two. */
+/* auroc and ap from the walk the sort pass took bucket by bucket. */
 void
 hs_metrics_rank_metrics (const HsEvalState *state, HsScores *out)
 {
-  RankJob job = { state };
-  gsize cut;
-
   if (state->n_pos == 0)
     {
       hs_scores_undefined (out, HS_METRIC_AUROC, HS_REASON_EMPTY_TARGET);
@@ -814,39 +900,9 @@ hs_metrics_rank_metrics (const HsEvalState *state, HsScores *out)
       hs_scores_undefined (out, HS_METRIC_AP, HS_REASON_FULL_TARGET);
       return;
     }
-
-  /* the upper stretch is pos[cut..n_pos), the lower pos[0..cut); a group of
-   * equal values never straddles the cut */
-  /* Cut where the merged walk (values of G plus values outside G scanned)
-   * is halved: the lower stretch also scans every value outside G below it,
-   * usually most of them.  The cut depends on the data only. */
-  {
-    gsize lo = 1, hi = state->n_pos, half_n = state->n / 2;
-
-    while (lo < hi)
-      {
-        gsize mid = lo + (hi - lo) / 2;
-
-        if (mid + count_below (state->neg, state->n_neg, state->pos[mid - 1], TRUE) < half_n)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-    cut = lo < state->n_pos ? lo : state->n_pos / 2;
-  }
-  while (cut > 0 && state->pos[cut - 1] == state->pos[cut])
-    cut--;
-  job.begin[0] = state->n_pos;
-  job.end[0] = cut;
-  job.begin[1] = cut;
-  job.end[1] = 0;
-  hs_parallel_parts (rank_part, &job, state->n_threads >= 2 && state->n_pos >= 65536 ? 2 : 1);
-  if (state->n_threads < 2 || state->n_pos < 65536)
-    rank_part (&job, 1, 2);
   hs_scores_set (out, HS_METRIC_AUROC,
-                 (double) (job.two_u[0] + job.two_u[1])
-                 / (2.0 * (double) state->n_pos * (double) state->n_neg));
-  hs_scores_set (out, HS_METRIC_AP, job.ap[0] + job.ap[1]);
+                 (double) state->two_u / (2.0 * (double) state->n_pos * (double) state->n_neg));
+  hs_scores_set (out, HS_METRIC_AP, state->ap);
 }
 
 static const HsMetric iou_metrics[4] = { HS_METRIC_IOU_5, HS_METRIC_IOU_10, HS_METRIC_IOU_20, HS_METRIC_IOU_30 };
@@ -903,10 +959,11 @@ hs_metrics_topk_default (const HsEvalState *state, HsScores *out)
 }
 
 void
-hs_metrics_explanation_precision (const HsEvalState *state, double *abs_buffer,
+hs_metrics_explanation_precision (HsEvalState *state, double *abs_buffer,
                                   double *scratch, HsScores *out)
 {
   guint64 n = state->n_pos, greater_in = 0, greater = 0, tie_in = 0, take;
+  const double *s;
   double v;
 
   if (n == 0)
@@ -930,8 +987,9 @@ hs_metrics_explanation_precision (const HsEvalState *state, double *abs_buffer,
         }
       /* Ties at v straddle the cut: the first ones in row-major order enter. */
       take = n - greater;
+      s = hs_metrics_values (state, hs_metrics_workspace (0, state->n));
       for (gsize i = 0; i < state->n && take > 0; i++)
-        if (state->s[i] == v)
+        if (s[i] == v)
           {
             tie_in += state->g[i];
             take--;
@@ -942,13 +1000,14 @@ hs_metrics_explanation_precision (const HsEvalState *state, double *abs_buffer,
     }
 
   /* Negative values: order by |s| with a separate sort. */
+  s = hs_metrics_values (state, hs_metrics_workspace (0, state->n));
   for (gsize i = 0; i < state->n; i++)
-    abs_buffer[i] = fabs (state->s[i]);
+    abs_buffer[i] = fabs (s[i]);
   hs_metrics_sort_doubles (abs_buffer, state->n, scratch);
   v = abs_buffer[state->n - n];
   for (gsize i = 0; i < state->n; i++)
     {
-      double a = fabs (state->s[i]);
+      double a = fabs (s[i]);
       if (a > v)
         {
           greater++;
@@ -957,7 +1016,7 @@ hs_metrics_explanation_precision (const HsEvalState *state, double *abs_buffer,
     }
   take = n - greater;
   for (gsize i = 0; i < state->n && take > 0; i++)
-    if (fabs (state->s[i]) == v)
+    if (fabs (s[i]) == v)
       {
         tie_in += state->g[i];
         take--;

@@ -176,7 +176,8 @@ reserve_workspace (gsize n, HsProtocol protocol, GError **error)
 {
   for (guint slot = 0; slot < 4; slot++)
     {
-      /* slot 3: the guint16 bucket index, later the chexlocalize mask */
+      /* slot 0: s when it is made whole; 3: the chexlocalize mask (only
+       * what a call touches costs memory) */
       gsize need = slot == 3 ? n / 4 + 1 : n;
 
       if (hs_metrics_workspace (slot, need) == NULL)
@@ -631,25 +632,25 @@ hs_score_resampled (const double *s, const double *grid, guint w, guint h,
   if (!reserve_workspace (n, options->protocol, error))
     return FALSE;
   /* s is only read when no resampler is given. */
-  hs_metrics_prepare (&state, (double *) s, NULL, NAN, NAN, target, choose_threads (options, n),
-                      hs_metrics_workspace (1, n), hs_metrics_workspace (2, n),
-                      (guint16 *) hs_metrics_workspace (3, n / 4 + 1));
+  hs_metrics_prepare (&state, s, NULL, NAN, NAN, target, choose_threads (options, n),
+                      hs_metrics_workspace (1, n), hs_metrics_workspace (2, n));
   score_prepared (&state, grid, w, h, no_attn, options, target, out);
   workspace_trim ();
   return TRUE;
 }
 
-/* Resamples `values` onto the target's grid into s (workspace slot 0) and
- * prepares `state`.  Returns k when s holds the map·2^k (chexlocalize of a
- * map beyond float32's range), else 0. */
+/* Resamples `values` onto the target's grid (into workspace slot 0, or band
+ * by band through *resampler, which the caller frees once it no longer uses
+ * `state`) and prepares `state`.  Returns k when s holds the map·2^k
+ * (chexlocalize of a map beyond float32's range), else 0. */
 static int
 prepare_from_grid (HsEvalState *state, const double *values, guint w, guint h,
-                   double lo, double hi, const HsTarget *target, const HsScoreOptions *options)
+                   double lo, double hi, const HsTarget *target, const HsScoreOptions *options,
+                   HsResampler **resampler)
 {
   const HsEvalGrid *grid = hs_target_get_grid (target);
   gsize n = hs_eval_grid_n_pixels (grid);
   double *s = hs_metrics_workspace (0, n);
-  HsResampler *resampler = NULL;
   g_autofree double *fit = NULL;
   int k = 0;
 
@@ -678,11 +679,9 @@ prepare_from_grid (HsEvalState *state, const double *values, guint w, guint h,
   else if (grid->protocol == HS_PROTOCOL_GLORIA)
     hs_eval_grid_resample (grid, values, w, h, options->upsample, s);
   else
-    resampler = hs_resampler_new (values, w, h, grid->width, grid->height, options->upsample);
-  hs_metrics_prepare (state, s, resampler, lo, hi, target, choose_threads (options, n),
-                      hs_metrics_workspace (1, n), hs_metrics_workspace (2, n),
-                      (guint16 *) hs_metrics_workspace (3, n / 4 + 1));
-  hs_resampler_free (resampler);
+    *resampler = hs_resampler_new (values, w, h, grid->width, grid->height, options->upsample);
+  hs_metrics_prepare (state, s, *resampler, lo, hi, target, choose_threads (options, n),
+                      hs_metrics_workspace (1, n), hs_metrics_workspace (2, n));
   return k;
 }
 
@@ -711,6 +710,7 @@ hs_score_values (const double *values, guint w, guint h, double no_attn,
 {
   HsScoreOptions defaults;
   HsEvalState state;
+  g_autoptr(HsResampler) resampler = NULL;
   double lo = 0, hi = 0;
   int k;
 
@@ -726,7 +726,7 @@ hs_score_values (const double *values, guint w, guint h, double no_attn,
       || !check_protocol (target, options, error)
       || !reserve_workspace (hs_eval_grid_n_pixels (hs_target_get_grid (target)), options->protocol, error))
     return FALSE;
-  k = prepare_from_grid (&state, values, w, h, lo, hi, target, options);
+  k = prepare_from_grid (&state, values, w, h, lo, hi, target, options, &resampler);
   score_prepared (&state, values, w, h, no_attn, options, target, out);
   out->map_min = ldexp (out->map_min, -k);
   out->map_max = ldexp (out->map_max, -k);
@@ -887,6 +887,7 @@ hs_score_curves (const HsAttentionMap *map, const HsTarget *target,
 {
   HsScoreOptions defaults;
   HsEvalState state;
+  g_autoptr(HsResampler) resampler = NULL;
   guint w, h;
   double last = NAN, lo = 0, hi = 0;
   int k;
@@ -909,7 +910,8 @@ hs_score_curves (const HsAttentionMap *map, const HsTarget *target,
   h = hs_attention_map_get_height (map);
   if (!check_finite_range (hs_attention_map_peek_values (map), w, h, "map", &lo, &hi, error))
     return FALSE;
-  k = prepare_from_grid (&state, hs_attention_map_peek_values (map), w, h, lo, hi, target, options);
+  k = prepare_from_grid (&state, hs_attention_map_peek_values (map), w, h, lo, hi, target, options,
+                         &resampler);
 
   if (state.n_pos > 0 && state.n_neg > 0)
     add_point (out->roc, 0, 0, INFINITY);

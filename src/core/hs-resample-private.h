@@ -40,6 +40,8 @@ HsResampler *hs_resampler_new  (const double *grid, guint w, guint h,
 void         hs_resampler_rows (const HsResampler *resampler, guint y0, guint y1, double *out);
 void         hs_resampler_free (HsResampler *resampler);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HsResampler, hs_resampler_free)
+
 /* torch.nn.functional.interpolate(map, (out_h, out_w), mode='bilinear',
  * align_corners=False) of the map in float32, value for value as
  * python3-torch 1.13 computes it on the CPU (the chexlocalize protocol):

@@ -1,0 +1,169 @@
+/* hs-team.c — a few threads kept for one scoring call (see hs-team-private.h). */
+#include "hs-team-private.h"
+
+#define TEAM_MAX 8
+/* How long a member spins for the next pass (or the caller for the last
+ * member) before it sleeps: longer than the serial steps between the
+ * passes of one call, short enough not to matter to anything else. */
+#define SPIN_US  300
+
+struct _HsTeam {
+  guint      size;                /* members, the caller included */
+  GThread   *threads[TEAM_MAX];
+  GMutex     lock;
+  GCond      wake;                /* a new pass (or quit) */
+  GCond      done;                /* the last member finished */
+  gint       generation;          /* bumped per pass */
+  gint       pending;             /* members still running the pass */
+  gint       quit;
+  HsTeamFunc func;
+  gpointer   data;
+};
+
+typedef struct {
+  HsTeam *team;
+  guint   member;
+} Member;
+
+static inline void
+cpu_relax (void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause ();
+#endif
+}
+
+/* Spins while (*value == x) == equal, for SPIN_US at most; TRUE when it
+ * stopped being so. */
+static gboolean
+spin_while (const gint *value, gint x, gboolean equal)
+{
+  gint64 deadline = 0;
+
+  for (guint i = 0;; i++)
+    {
+      if ((g_atomic_int_get (value) == x) != equal)
+        return TRUE;
+      cpu_relax ();
+      if ((i & 255) == 255)
+        {
+          gint64 now = g_get_monotonic_time ();
+
+          if (deadline == 0)
+            deadline = now + SPIN_US;
+          else if (now > deadline)
+            return FALSE;
+        }
+    }
+}
+
+static gpointer
+member_main (gpointer data)
+{
+  Member *m = data;
+  HsTeam *team = m->team;
+  gint seen = 0;
+
+  for (;;)
+    {
+      if (!spin_while (&team->generation, seen, TRUE))
+        {
+          g_mutex_lock (&team->lock);
+          while (g_atomic_int_get (&team->generation) == seen)
+            g_cond_wait (&team->wake, &team->lock);
+          g_mutex_unlock (&team->lock);
+        }
+      seen = g_atomic_int_get (&team->generation);
+      if (g_atomic_int_get (&team->quit))
+        break;
+      team->func (team->data, m->member);
+      if (g_atomic_int_dec_and_test (&team->pending))
+        {
+          g_mutex_lock (&team->lock);
+          g_cond_signal (&team->done);
+          g_mutex_unlock (&team->lock);
+        }
+    }
+  g_free (m);
+  return NULL;
+}
+
+HsTeam *
+hs_team_new (guint n_threads)
+{
+  HsTeam *team = g_new0 (HsTeam, 1);
+
+  g_mutex_init (&team->lock);
+  g_cond_init (&team->wake);
+  g_cond_init (&team->done);
+  team->size = 1;
+  n_threads = CLAMP (n_threads, 1, TEAM_MAX);
+  for (guint i = 1; i < n_threads; i++)
+    {
+      Member *m = g_new (Member, 1);
+
+      m->team = team;
+      m->member = team->size;
+      team->threads[team->size] = g_thread_try_new ("hs-team", member_main, m, NULL);
+      if (team->threads[team->size] == NULL)
+        {
+          g_free (m);
+          break;
+        }
+      team->size++;
+    }
+  return team;
+}
+
+guint
+hs_team_size (const HsTeam *team)
+{
+  return team != NULL ? team->size : 1;
+}
+
+void
+hs_team_run (HsTeam *team, HsTeamFunc func, gpointer data)
+{
+  g_return_if_fail (func != NULL);
+
+  if (team == NULL || team->size == 1)
+    {
+      func (data, 0);
+      return;
+    }
+  team->func = func;
+  team->data = data;
+  g_atomic_int_set (&team->pending, (gint) team->size - 1);
+  g_mutex_lock (&team->lock);
+  g_atomic_int_inc (&team->generation);
+  g_cond_broadcast (&team->wake);
+  g_mutex_unlock (&team->lock);
+
+  func (data, 0);
+
+  if (!spin_while (&team->pending, 0, FALSE))
+    {
+      g_mutex_lock (&team->lock);
+      while (g_atomic_int_get (&team->pending) != 0)
+        g_cond_wait (&team->done, &team->lock);
+      g_mutex_unlock (&team->lock);
+    }
+}
+
+void
+hs_team_free (HsTeam *team)
+{
+  if (team == NULL)
+    return;
+  g_mutex_lock (&team->lock);
+  g_atomic_int_set (&team->quit, 1);
+  g_atomic_int_inc (&team->generation);
+  g_cond_broadcast (&team->wake);
+  g_mutex_unlock (&team->lock);
+  for (guint i = 1; i < team->size; i++)
+    g_thread_join (team->threads[i]);
+  g_mutex_clear (&team->lock);
+  g_cond_clear (&team->wake);
+  g_cond_clear (&team->done);
+  g_free (team);
+}
