@@ -17,7 +17,7 @@
 #include <string.h>
 
 #define INSERTION_MAX   32
-#define TOP_BUCKETS_MAX 4096
+#define TOP_BUCKETS_MAX 2048
 #define SUB_BUCKETS_MAX 16384
 #define MAX_DEPTH       24
 
@@ -691,7 +691,7 @@ hs_metrics_prepare (HsEvalState *state, const double *s, const HsResampler *resa
   pl.s = s;
   pl.resampler = resampler;
   pl.n_bands = state->height >= 4 * N_BANDS ? N_BANDS : 1;
-  pl.n_buckets = bound_lo == bound_hi ? 1 : CLAMP (state->n / 1024, 1, TOP_BUCKETS_MAX);
+  pl.n_buckets = bound_lo == bound_hi ? 1 : CLAMP (state->n / 2048, 1, TOP_BUCKETS_MAX);
   bucketing_init (&pl.bk, bound_lo, bound_hi, pl.n_buckets);
   pl.left_end = W / 2;
   pl.right_begin = (W + 1) / 2;
