@@ -157,11 +157,14 @@ test_backend_exec (void)
     /* The timeout is what is tested: a backend that sleeps 100 s never answers within it. */
     const char *hang[] = { hs_test_cli (), "attend", "--backend-exec", "sleep 100", "--timeout", "1",
                            "--image", image, "--prompt", "x", NULL };
+    const char *no_time[] = { hs_test_cli (), "attend", "--backend-exec", command, "--timeout", "0",
+                              "--image", image, "--prompt", "x", NULL };
     struct { const char * const *argv; int status; const char *needle; } cases[] = {
       { crash, 1, "exited with status 3" },
       { both, 2, "exclude each other" },
       { quote, 2, "sh -c 'x" },
       { hang, 1, "did not answer within 1.0 s" },
+      { no_time, 2, "--timeout must be between 1 and 86400 seconds, not 0" },
     };
 
     for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -271,6 +271,11 @@ test_per_column (void)
     g_autofree char *err = run_figure_in (demo (), both, pdf, 2);
     g_assert_nonnull (strstr (err, "exclude each other"));
   }
+  {
+    const char *late[] = { P (0, "s1", "sim-grounded"), "--backend-exec", "true", "--timeout", "86401", NULL };
+    g_autofree char *err = run_figure_in (demo (), late, pdf, 2);
+    g_assert_nonnull (strstr (err, "figure: --timeout must be between 1 and 86400 seconds, not 86401"));
+  }
 }
 
 /* The colour bar is titled with the maps' "quantity" from the manifest; a

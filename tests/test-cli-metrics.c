@@ -652,13 +652,16 @@ test_usage (void)
       g_assert_cmpint (hs_test_run_cli ("metrics", args, &out, &err), ==, 2);
       g_assert_cmpstr (out, ==, "");
     }
-  /* The option values parsed by hs-cli-util.c name the option and the value. */
+  /* The option values parsed by hs-cli-util.c name the option and the value
+   * (the same lines as attend's and score's). */
   {
     static const struct { const char *option, *value, *message; } cases[] = {
       { "--shard", "1-2", "metrics: --shard wants K/N with 1 ≤ K ≤ N, not \"1-2\"" },
       { "--seed", "-1", "metrics: --seed wants a non-negative integer, not \"-1\"" },
       { "--seed", "18446744073709551616", "metrics: --seed wants a non-negative integer" },
       { "--perturb-seed", "x", "metrics: --perturb-seed wants a non-negative integer, not \"x\"" },
+      { "--protocol", "fancy", "metrics: unknown protocol \"fancy\" (default, gloria, chexlocalize)" },
+      { "--perturb", "upside-down", "metrics: unknown perturbation \"upside-down\" (swap-left-right," },
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

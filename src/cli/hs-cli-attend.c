@@ -106,24 +106,16 @@ attend_dataset (const char *dataset_path, const char *model_name, const char *ba
     {
       HsPerturbation perturbation;
 
-      if (!hs_perturbation_from_string (perturb_names[i], &perturbation))
-        {
-          hs_cli_error ("attend", "unknown perturbation \"%s\" (swap-left-right, shuffle-in-report, "
-                        "random-sentence, random-boxes, synthetic-swapped-condition)",
-                        perturb_names[i]);
-          return HS_CLI_EXIT_USAGE;
-        }
+      if (!hs_cli_parse_perturbation ("attend", perturb_names[i], &perturbation))
+        return HS_CLI_EXIT_USAGE;
       g_array_append_val (perturbations, perturbation);
     }
   options.perturbations = (const HsPerturbation *) perturbations->data;
   options.n_perturbations = perturbations->len;
   if (!hs_cli_parse_seed ("attend", "perturb-seed", perturb_seed_text, &options.perturb_seed))
     return HS_CLI_EXIT_USAGE;
-  if (protocol_name != NULL && !hs_protocol_from_string (protocol_name, &options.protocol))
-    {
-      hs_cli_error ("attend", "unknown protocol \"%s\" (default, gloria, chexlocalize)", protocol_name);
-      return HS_CLI_EXIT_USAGE;
-    }
+  if (!hs_cli_parse_protocol ("attend", protocol_name, &options.protocol))
+    return HS_CLI_EXIT_USAGE;
   if (jobs < 0 || jobs > 256)
     {
       hs_cli_error ("attend", "--jobs %d: must be between 1 and 256", jobs);
@@ -248,11 +240,8 @@ hs_cli_attend (int argc, char **argv)
           hs_cli_error ("attend", "--model and --backend-exec exclude each other");
           return HS_CLI_EXIT_USAGE;
         }
-      if (timeout_s <= 0 || timeout_s > 24 * 3600)
-        {
-          hs_cli_error ("attend", "--timeout must be between 1 and 86400 seconds, not %d", timeout_s);
-          return HS_CLI_EXIT_USAGE;
-        }
+      if (!hs_cli_check_timeout ("attend", timeout_s))
+        return HS_CLI_EXIT_USAGE;
       return attend_dataset (argv[1], model_name, backend_command, timeout_s, name, queries,
                              perturb_names, perturb_seed_text, protocol_name, per_token, jobs,
                              shard_text, force, batch);
@@ -282,18 +271,9 @@ hs_cli_attend (int argc, char **argv)
           hs_cli_error ("attend", "--model and --backend-exec exclude each other");
           return HS_CLI_EXIT_USAGE;
         }
-      if (timeout_s <= 0 || timeout_s > 24 * 3600)
-        {
-          hs_cli_error ("attend", "--timeout must be between 1 and 86400 seconds, not %d", timeout_s);
-          return HS_CLI_EXIT_USAGE;
-        }
-      backend = hs_backend_exec_new (backend_command, &error);
+      backend = hs_cli_backend_exec_new ("attend", backend_command, timeout_s);
       if (backend == NULL)
-        {
-          hs_cli_error ("attend", "%s", error->message);
-          return HS_CLI_EXIT_USAGE;
-        }
-      hs_backend_exec_set_timeout (backend, (guint) timeout_s * 1000);
+        return HS_CLI_EXIT_USAGE;
       if (!g_file_test (image_path, G_FILE_TEST_IS_REGULAR))
         {
           hs_cli_error ("attend", "%s: no such image file", image_path);

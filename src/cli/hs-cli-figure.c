@@ -606,20 +606,11 @@ hs_cli_figure (int argc, char **argv)
       hs_cli_error (CMD, "--columns must lie in [1, 64]");
       return HS_CLI_EXIT_USAGE;
     }
-  if (backend_command)
+  if (backend_command != NULL)
     {
-      if (timeout_s <= 0 || timeout_s > 24 * 3600)
-        {
-          hs_cli_error (CMD, "--timeout must be between 1 and 86400 seconds, not %d", timeout_s);
-          return HS_CLI_EXIT_USAGE;
-        }
-      backend = hs_backend_exec_new (backend_command, &error);
+      backend = hs_cli_backend_exec_new (CMD, backend_command, timeout_s);
       if (backend == NULL)
-        {
-          hs_cli_error (CMD, "%s", error->message);
-          return HS_CLI_EXIT_USAGE;
-        }
-      hs_backend_exec_set_timeout (backend, (guint) timeout_s * 1000);
+        return HS_CLI_EXIT_USAGE;
     }
 
   dataset = hs_dataset_load (argv[1], &error);

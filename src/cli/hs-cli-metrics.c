@@ -400,22 +400,16 @@ hs_cli_metrics (int argc, char **argv)
     return HS_CLI_EXIT_USAGE;
 
   hs_score_options_init (&options);
-  if (protocol_name != NULL && !hs_protocol_from_string (protocol_name, &options.protocol))
-    {
-      hs_cli_error ("metrics", "unknown protocol \"%s\" (default, gloria, chexlocalize)", protocol_name);
-      return HS_CLI_EXIT_USAGE;
-    }
+  if (!hs_cli_parse_protocol ("metrics", protocol_name, &options.protocol))
+    return HS_CLI_EXIT_USAGE;
   if (format_name != NULL && strcmp (format_name, "csv") != 0 && strcmp (format_name, "jsonl") != 0)
     {
       hs_cli_error ("metrics", "unknown format \"%s\" (csv, jsonl)", format_name);
       return HS_CLI_EXIT_USAGE;
     }
   job.jsonl = format_name != NULL && strcmp (format_name, "jsonl") == 0;
-  if (upsample_name != NULL && !hs_upsample_from_string (upsample_name, &options.upsample))
-    {
-      hs_cli_error ("metrics", "unknown upsampling \"%s\" (bilinear, nearest)", upsample_name);
-      return HS_CLI_EXIT_USAGE;
-    }
+  if (!hs_cli_parse_upsample ("metrics", upsample_name, &options.upsample))
+    return HS_CLI_EXIT_USAGE;
   if (eval_size < 0 || jobs < 0 || jobs > 256 || resamples < 0 || resamples > 1000000)
     {
       hs_cli_error ("metrics", "--eval-size, --jobs (≤ 256) and --resamples (≤ 10⁶) must be non-negative");
@@ -435,12 +429,8 @@ hs_cli_metrics (int argc, char **argv)
     }
   if (!hs_cli_parse_seed ("metrics", "seed", seed_text, &seed))
     return HS_CLI_EXIT_USAGE;
-  if (perturb_name != NULL && !hs_perturbation_from_string (perturb_name, &perturbation))
-    {
-      hs_cli_error ("metrics", "unknown perturbation \"%s\" (swap-left-right, shuffle-in-report, "
-                    "random-sentence, random-boxes, synthetic-swapped-condition)", perturb_name);
-      return HS_CLI_EXIT_USAGE;
-    }
+  if (!hs_cli_parse_perturbation ("metrics", perturb_name, &perturbation))
+    return HS_CLI_EXIT_USAGE;
   if (!hs_cli_parse_seed ("metrics", "perturb-seed", perturb_seed_text, &perturb_seed))
     return HS_CLI_EXIT_USAGE;
   if (thresholds_path != NULL)

@@ -132,11 +132,8 @@ hs_cli_render (int argc, char **argv)
       return HS_CLI_EXIT_USAGE;
     }
   view.overlay.threshold = threshold;
-  if (upsample && !hs_upsample_from_string (upsample, &view.overlay.upsample))
-    {
-      hs_cli_error (CMD, "unknown --upsample '%s' (bilinear or nearest)", upsample);
-      return HS_CLI_EXIT_USAGE;
-    }
+  if (!hs_cli_parse_upsample (CMD, upsample, &view.overlay.upsample))
+    return HS_CLI_EXIT_USAGE;
   if (outline && !parse_outline (outline, &view.outline, &view.outline_k))
     {
       hs_cli_error (CMD, "bad --outline '%s' (topk:K with 0 < K ≤ 100, or otsu)", outline);

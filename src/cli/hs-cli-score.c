@@ -169,24 +169,15 @@ hs_cli_score (int argc, char **argv)
     }
 
   hs_score_options_init (&options);
-  if (protocol_text != NULL && !hs_protocol_from_string (protocol_text, &options.protocol))
+  if (!hs_cli_parse_protocol (CMD, protocol_text, &options.protocol))
+    return HS_CLI_EXIT_USAGE;
+  if (!hs_cli_parse_upsample (CMD, upsample_text, &options.upsample))
+    return HS_CLI_EXIT_USAGE;
+  if (upsample_text != NULL && options.protocol != HS_PROTOCOL_DEFAULT)
     {
-      hs_cli_error (CMD, "unknown --protocol '%s' (default, gloria or chexlocalize)", protocol_text);
+      hs_cli_error (CMD, "--upsample applies to the default protocol only (gloria is nearest, "
+                         "chexlocalize bilinear)");
       return HS_CLI_EXIT_USAGE;
-    }
-  if (upsample_text != NULL)
-    {
-      if (!hs_upsample_from_string (upsample_text, &options.upsample))
-        {
-          hs_cli_error (CMD, "unknown --upsample '%s' (bilinear or nearest)", upsample_text);
-          return HS_CLI_EXIT_USAGE;
-        }
-      if (options.protocol != HS_PROTOCOL_DEFAULT)
-        {
-          hs_cli_error (CMD, "--upsample applies to the default protocol only (gloria is nearest, "
-                             "chexlocalize bilinear)");
-          return HS_CLI_EXIT_USAGE;
-        }
     }
   if (eval_size < 0 || (eval_size > 0 && options.protocol != HS_PROTOCOL_DEFAULT))
     {

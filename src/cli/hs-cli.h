@@ -60,6 +60,22 @@ gboolean hs_cli_parse_shard (const char *command, const char *text, guint *k, gu
  * printing the problem. */
 gboolean hs_cli_parse_seed  (const char *command, const char *option, const char *text,
                              guint64 *seed);
+/* --protocol NAME (attend, metrics, score), --perturb NAME (attend,
+ * metrics) and --upsample MODE (metrics, render, score): NULL text leaves
+ * the value alone.  FALSE after printing the problem with the names there
+ * are. */
+gboolean hs_cli_parse_protocol     (const char *command, const char *text, HsProtocol *protocol);
+gboolean hs_cli_parse_upsample     (const char *command, const char *text, HsUpsample *upsample);
+gboolean hs_cli_parse_perturbation (const char *command, const char *text,
+                                    HsPerturbation *perturbation);
+/* --timeout S of a backend process: 1 s to a day; FALSE after printing the
+ * problem. */
+gboolean hs_cli_check_timeout      (const char *command, int timeout_s);
+/* --backend-exec COMMAND with --timeout S (attend, figure): the backend, or
+ * NULL after printing the problem (the timeout, or a command that cannot be
+ * split into arguments). */
+HsBackendExec *hs_cli_backend_exec_new (const char *command, const char *backend_command,
+                                        int timeout_s);
 
 /* The map for (model, query): the query is a sentence id or the exact prompt
  * a map was computed for; model NULL = the first map in manifest order. */
