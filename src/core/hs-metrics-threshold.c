@@ -272,7 +272,7 @@ hs_metrics_sum_exponent (double lo, double hi)
  * the sort: fixed by the grid and the data, never by the thread count, and
  * each result is combined in their order — so every number is bit-identical
  * with one thread or two, whichever thread ran a unit. */
-#define N_BANDS       8
+#define N_BANDS       16
 #define N_SORT_UNITS  256
 #define CHUNK_ROWS    8
 #define LOCAL_N       16384
