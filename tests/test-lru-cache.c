@@ -212,6 +212,60 @@ test_hits_and_misses (void)
   hs_lru_cache_free (cache);
 }
 
+/* A value kept with its file's stamp is returned only for that stamp: a
+ * stamped lookup or contains with another stamp (the file replaced) or
+ * none (the file gone) drops it, releases it and counts a miss and a stale
+ * value; an unstamped value is returned whatever the stamp; plain lookups
+ * do not check. */
+static void
+test_stamped (void)
+{
+  int alive = 0;
+  HsLruCache *cache = hs_lru_cache_new (1000, value_ref, value_unref);
+  const HsFileStamp old = { .device = 1, .inode = 10, .size = 100, .mtime_sec = 7, .mtime_nsec = 1 };
+  HsFileStamp renamed = old, rewritten = old;
+  Value *v = value_new (&alive), *got;
+
+  renamed.inode = 11;
+  rewritten.mtime_nsec = 2;
+  g_assert_true (hs_lru_cache_insert_stamped (cache, "map", v, 10, &old));
+  got = hs_lru_cache_lookup_stamped (cache, "map", &old);
+  g_assert_true (got == v);
+  value_unref (got);
+  g_assert_true (hs_lru_cache_contains_stamped (cache, "map", &old));
+  /* plain lookups do not compare */
+  got = hs_lru_cache_lookup (cache, "map");
+  g_assert_true (got == v);
+  value_unref (got);
+  g_assert_cmpuint (hs_lru_cache_get_hits (cache), ==, 2);
+  /* replaced: dropped, and the cache's reference released */
+  g_assert_null (hs_lru_cache_lookup_stamped (cache, "map", &renamed));
+  g_assert_cmpuint (hs_lru_cache_get_n_items (cache), ==, 0);
+  g_assert_cmpuint (hs_lru_cache_get_bytes (cache), ==, 0);
+  g_assert_cmpuint (hs_lru_cache_get_misses (cache), ==, 1);
+  g_assert_cmpuint (hs_lru_cache_get_stale (cache), ==, 1);
+  g_assert_cmpint (v->refs, ==, 1);   /* ours alone */
+  /* rewritten in place: contains says no and drops it */
+  g_assert_true (hs_lru_cache_insert_stamped (cache, "map", v, 10, &old));
+  g_assert_false (hs_lru_cache_contains_stamped (cache, "map", &rewritten));
+  g_assert_cmpuint (hs_lru_cache_get_n_items (cache), ==, 0);
+  g_assert_cmpuint (hs_lru_cache_get_stale (cache), ==, 2);
+  /* gone: no stamp now */
+  g_assert_true (hs_lru_cache_insert_stamped (cache, "map", v, 10, &old));
+  g_assert_null (hs_lru_cache_lookup_stamped (cache, "map", NULL));
+  g_assert_cmpuint (hs_lru_cache_get_stale (cache), ==, 3);
+  /* unstamped: valid whatever the file's stamp */
+  g_assert_true (hs_lru_cache_insert (cache, "map", v, 10));
+  got = hs_lru_cache_lookup_stamped (cache, "map", &renamed);
+  g_assert_true (got == v);
+  value_unref (got);
+  g_assert_true (hs_lru_cache_contains_stamped (cache, "map", NULL));
+  g_assert_cmpuint (hs_lru_cache_get_stale (cache), ==, 3);
+  value_unref (v);
+  hs_lru_cache_free (cache);
+  g_assert_cmpint (alive, ==, 0);
+}
+
 /* A value handed out by a lookup outlives its eviction and the cache. */
 static void
 test_references (void)
@@ -292,6 +346,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lru-cache/eviction-order", test_eviction_order);
   g_test_add_func ("/lru-cache/hits-and-misses", test_hits_and_misses);
   g_test_add_func ("/lru-cache/references", test_references);
+  g_test_add_func ("/lru-cache/stamped", test_stamped);
   g_test_add_func ("/lru-cache/threads", test_threads);
   return g_test_run ();
 }

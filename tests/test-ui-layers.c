@@ -14,7 +14,10 @@
  *   - a region hidden in the panel leaves the canvas but stays a target;
  *   - a box drawn on the canvas ("box-drawn", as a Shift+drag ends) and named in the dialog
  *     becomes a new region and a target, on disk, with metrics equal to the CLI's; undo
- *     removes it again. */
+ *     removes it again;
+ *   - files replaced on disk while their decoded content sits in the window's caches (the image,
+ *     a map, a mask: another `attend --force`, `import npy-folder`, a mask exported again) are
+ *     shown as they are now when the instance is opened again, never as they were. */
 #include "hs-ui-fixture.h"
 
 #include <json-glib/json-glib.h>
@@ -26,6 +29,7 @@
 #include "hs-metrics-panel.h"
 #include "hs-view-state.h"
 #include "hs-window.h"
+#include "hs-window-private.h"   /* the caches and the layers' masks */
 
 #define INSTANCE "X-ray_of_cyst_in_pneumocystis_pneumonia_1"
 
@@ -548,6 +552,225 @@ test_link_unknown_region (void)
   hs_ui_destroy_window (window);
 }
 
+/* The dataset's file `relative` replaced by `fresh` (a new file in the same folder) with a
+ * rename, as the atomic writers replace it: a new inode under the old name. */
+static void
+replace_by_rename (HsDataset *ds, const char *relative, const char *fresh)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = hs_dataset_resolve_path (ds, relative, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (g_rename (fresh, path), ==, 0);
+}
+
+/* A path beside the dataset's file `relative`, for its replacement. */
+static char *
+beside (HsDataset *ds, const char *relative, const char *name)
+{
+  g_autofree char *path = hs_dataset_resolve_path (ds, relative, NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  return g_build_filename (dir, name, NULL);
+}
+
+/* Pixel by pixel the same size and samples. */
+static gboolean
+same_pixels (const HsImage *a, const HsImage *b)
+{
+  gsize n = (gsize) hs_image_get_width (a) * hs_image_get_height (a) * hs_image_get_channels (a);
+
+  return hs_image_get_width (a) == hs_image_get_width (b) && hs_image_get_height (a) == hs_image_get_height (b) &&
+         hs_image_get_channels (a) == hs_image_get_channels (b) &&
+         memcmp (hs_image_peek_data (a), hs_image_peek_data (b), n * sizeof (guint16)) == 0;
+}
+
+static gboolean
+same_values (const HsAttentionMap *a, const HsAttentionMap *b)
+{
+  gsize n = (gsize) hs_attention_map_get_width (a) * hs_attention_map_get_height (a);
+
+  return hs_attention_map_get_width (a) == hs_attention_map_get_width (b) &&
+         hs_attention_map_get_height (a) == hs_attention_map_get_height (b) &&
+         memcmp (hs_attention_map_peek_values (a), hs_attention_map_peek_values (b), n * sizeof (double)) == 0;
+}
+
+/* The layer's mask shown for `region` of the instance on screen (borrowed). */
+static HsImage *
+shown_mask (HsWindow *window, const HsRegion *region)
+{
+  HsMaskLayer *layer = g_hash_table_lookup (window->layer_masks, region);
+
+  g_assert_nonnull (layer);
+  return hs_mask_layer_get_mask (layer);
+}
+
+/* Whether the mask's set pixels are exactly its top-left quarter. */
+static gboolean
+is_top_left_quarter (const HsImage *mask)
+{
+  guint width = hs_image_get_width (mask), height = hs_image_get_height (mask);
+  guint channels = hs_image_get_channels (mask);
+  const guint16 *px = hs_image_peek_data (mask);
+
+  for (guint y = 0; y < height; y++)
+    for (guint x = 0; x < width; x++)
+      {
+        gboolean on = FALSE;
+
+        for (guint c = 0; c < channels; c++)
+          on |= px[((gsize) y * width + x) * channels + c] != 0;
+        if (on != (x < width / 2 && y < height / 2))
+          return FALSE;
+      }
+  return TRUE;
+}
+
+/* INSTANCE shown with the grounded map of s1 (its image, map and masks now in the caches). */
+static void
+show_s1 (HsWindow *window)
+{
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, INSTANCE);
+  g_assert_true (hs_window_select_model (window, "grounded"));
+  g_assert_true (hs_prompt_panel_select_sentence (hs_window_get_prompt_panel (window), "s1"));
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  hs_ui_settle ();
+  g_assert_nonnull (hs_window_get_map (window));
+}
+
+/* A cached image, map or mask is only valid for the file it was decoded from: INSTANCE is
+ * shown (all three cached), the window steps away, the three files are replaced on disk by a
+ * rename — the cache entries are still there — and on the way back the window shows the new
+ * files' content: the canvas's image pixels, the map's values and the layer's mask are those of
+ * independent decodes of the new files, not the old ones. */
+static void
+test_replaced_files (void)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(HsImage) old_image = NULL, new_image = NULL, old_mask = NULL;
+  g_autoptr(HsAttentionMap) old_map = NULL, new_map = NULL;
+  g_autoptr(HsNdArray) array = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *image_tmp = NULL, *map_tmp = NULL, *mask_tmp = NULL, *map_file = NULL;
+  g_autofree char *mask_file = NULL;
+  HsWindow *window;
+  HsDataset *ds;
+  HsInstance *instance;
+  const HsRegion *region;
+  HsMapRef *ref;
+  guint width, height;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  if (dataset == NULL)
+    {
+      g_test_skip ("../shared/data/cxr-covid-seg is not there");
+      return;
+    }
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
+  file = g_file_new_for_path (dataset);
+  hs_window_open (window, file);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  g_assert_true (hs_window_select_instance (window, INSTANCE));
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  show_s1 (window);
+  ds = hs_window_get_dataset (window);
+  instance = hs_window_get_instance (window);
+  region = g_ptr_array_index (instance->regions, 0);   /* all five have masks */
+  g_assert_nonnull (region->mask);
+  ref = hs_prompt_panel_get_map_ref (hs_window_get_prompt_panel (window));
+  map_file = g_strdup (ref->file);
+  mask_file = g_strdup (region->mask);
+  old_image = hs_image_ref (hs_canvas_get_image (HS_CANVAS (hs_window_get_canvas (window))));
+  old_map = hs_attention_map_ref (hs_window_get_map (window));
+  old_mask = hs_image_ref (shown_mask (window, region));
+  width = hs_image_get_width (old_image);
+  height = hs_image_get_height (old_image);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "next-instance", NULL);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  g_assert_cmpstr (hs_window_get_instance (window)->id, !=, INSTANCE);
+
+  /* the image: its negative; the map: other values of the same shape; the mask: a rectangle
+   * in the top-left quarter (8-bit, one channel) */
+  image_tmp = beside (ds, instance->image, "replacement.png");
+  {
+    g_autoptr(HsImage) negative = hs_image_new (width, height, hs_image_get_channels (old_image),
+                                                hs_image_get_bit_depth (old_image), &error);
+    const guint16 *in = hs_image_peek_data (old_image);
+    guint16 *out = hs_image_get_data (negative);
+    guint16 top = (guint16) ((1u << hs_image_get_bit_depth (old_image)) - 1);
+
+    g_assert_no_error (error);
+    for (gsize i = 0; i < (gsize) width * height * hs_image_get_channels (old_image); i++)
+      out[i] = top - in[i];
+    g_assert_true (hs_image_save_png (negative, image_tmp, &error));
+    g_assert_no_error (error);
+  }
+  map_tmp = beside (ds, map_file, "replacement.npy");
+  {
+    g_autofree char *path = hs_dataset_resolve_path (ds, map_file, NULL);
+
+    array = hs_npy_read (path, &error);
+    g_assert_no_error (error);
+    for (gsize i = 0; i < array->n_values; i++)
+      array->values[i] = 1 + i % 7;
+    g_assert_true (hs_npy_write (map_tmp, HS_DTYPE_FLOAT32, array->ndim, array->shape, array->values,
+                                 FALSE, FALSE, &error));
+    g_assert_no_error (error);
+  }
+  mask_tmp = beside (ds, mask_file, "replacement.png");
+  {
+    g_autoptr(HsImage) mask = hs_image_new (width, height, 1, 8, &error);
+    guint16 *out = hs_image_get_data (mask);
+
+    g_assert_no_error (error);
+    for (guint y = 0; y < height / 2; y++)
+      for (guint x = 0; x < width / 2; x++)
+        out[(gsize) y * width + x] = 255;
+    g_assert_true (hs_image_save_png (mask, mask_tmp, &error));
+    g_assert_no_error (error);
+  }
+  /* what the window must show: independent decodes of the new files */
+  new_image = hs_image_load (image_tmp, &error);
+  g_assert_no_error (error);
+  new_map = hs_attention_map_load_npy (map_tmp, (const char * const *) ref->tokens, ref->no_attn, &error);
+  g_assert_no_error (error);
+  g_assert_false (same_pixels (new_image, old_image));
+  g_assert_false (same_values (new_map, old_map));
+  g_assert_false (is_top_left_quarter (old_mask));
+  replace_by_rename (ds, instance->image, image_tmp);
+  replace_by_rename (ds, map_file, map_tmp);
+  replace_by_rename (ds, mask_file, mask_tmp);
+  /* the old content is still cached under the same keys */
+  g_assert_true (hs_lru_cache_contains (window->image_cache, instance->image));
+  g_assert_true (hs_lru_cache_contains (window->map_cache, map_file));
+  g_assert_true (hs_lru_cache_contains (window->mask_cache, mask_file));
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "previous-instance", NULL);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  show_s1 (window);
+  {
+    gboolean image_new = same_pixels (hs_canvas_get_image (HS_CANVAS (hs_window_get_canvas (window))), new_image);
+    gboolean map_new = same_values (hs_window_get_map (window), new_map);
+    gboolean mask_new = is_top_left_quarter (shown_mask (window, region));
+
+    /* all three named when one fails */
+    g_test_message ("the new file shown: image %d, map %d, mask %d", image_new, map_new, mask_new);
+    g_assert_true (image_new);
+    g_assert_true (map_new);
+    g_assert_true (mask_new);
+  }
+  /* each found stale once, and decoded again from the new file */
+  g_assert_cmpuint (hs_lru_cache_get_stale (window->image_cache), >=, 1);
+  g_assert_cmpuint (hs_lru_cache_get_stale (window->map_cache), >=, 1);
+  g_assert_cmpuint (hs_lru_cache_get_stale (window->mask_cache), >=, 1);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
+  hs_ui_destroy_window (window);
+  hs_ui_reset_settings ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -557,5 +780,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui-layers/link-and-undo", test_link_and_undo);
   g_test_add_func ("/hs/ui-layers/link-unknown-region", test_link_unknown_region);
   g_test_add_func ("/hs/ui-layers/mask-cache", test_mask_cache);
+  g_test_add_func ("/hs/ui-layers/replaced-files", test_replaced_files);
   return g_test_run ();
 }

@@ -44,6 +44,7 @@
 #include "hs-backend-exec.h"
 #include "hs-perturb.h"
 #include "hs-parallel.h"
+#include "hs-file-stamp.h"
 #include "hs-lru-cache.h"
 #include "hs-attend-runner.h"
 

@@ -14,10 +14,18 @@
  *                                          (GDestroyNotify) hs_image_unref);
  *   hs_lru_cache_insert (images, path, image, hs_image_get_n_bytes (image));
  *   HsImage *again = hs_lru_cache_lookup (images, path);   // a new reference or NULL
+ *
+ * A value decoded from a file can carry the file's stamp (hs-file-stamp.h,
+ * taken before the decode): a stamped lookup with the file's stamp now
+ * returns it only when the two are equal, and otherwise (or with no stamp
+ * now: the file is gone) drops it and counts a miss — a cache never shows
+ * a file's old content after the file was replaced.
  */
 #pragma once
 
 #include <glib.h>
+
+#include "hs-file-stamp.h"
 
 G_BEGIN_DECLS
 
@@ -48,6 +56,23 @@ gboolean    hs_lru_cache_insert       (HsLruCache     *cache,
                                        const char     *key,
                                        gpointer        value,
                                        gsize           bytes);
+ /* As hs_lru_cache_insert, the value decoded from a file whose identity was
+ * `stamp` (NULL: none — then valid whatever the file's stamp). */
+gboolean    hs_lru_cache_insert_stamped (HsLruCache        *cache,
+                                         const char        *key,
+                                         gpointer           value,
+                                         gsize              bytes,
+                                         const HsFileStamp *stamp);
+/* As hs_lru_cache_lookup and hs_lru_cache_contains, for a file whose stamp
+ * is `now` (NULL: gone or unreadable): a value inserted with a different
+ * stamp, or with one when `now` is NULL, is dropped and not returned
+ * (lookup counts a miss). */
+gpointer    hs_lru_cache_lookup_stamped   (HsLruCache        *cache,
+                                           const char        *key,
+                                           const HsFileStamp *now);
+gboolean    hs_lru_cache_contains_stamped (HsLruCache        *cache,
+                                           const char        *key,
+                                           const HsFileStamp *now);
 void        hs_lru_cache_remove       (HsLruCache     *cache,
                                        const char     *key);
 void        hs_lru_cache_clear        (HsLruCache     *cache);
@@ -66,6 +91,8 @@ guint       hs_lru_cache_get_n_items  (HsLruCache     *cache);
 guint64     hs_lru_cache_get_hits     (HsLruCache     *cache);
 guint64     hs_lru_cache_get_misses   (HsLruCache     *cache);
 guint64     hs_lru_cache_get_evictions (HsLruCache    *cache);
+/* Values dropped by a stamped lookup or contains because their file changed. */
+guint64     hs_lru_cache_get_stale    (HsLruCache     *cache);
 /* The keys from the most to the least recently used (a new NULL-terminated
  * array; for tests and diagnostics). */
 char      **hs_lru_cache_dup_keys     (HsLruCache     *cache);

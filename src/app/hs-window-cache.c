@@ -13,6 +13,16 @@
  * to it (a worker never outlives the window's caches that way), and entries
  * are keyed by the dataset's relative paths, so a new or reloaded dataset
  * clears them.
+ *
+ * A cached value is only valid for the file it was decoded from: each is
+ * kept with its file's stamp (hs-file-stamp.h: device, inode, size, mtime),
+ * taken before the decode starts — by the worker that decodes it — and
+ * every lookup here compares it with the file's stamp now
+ * (hs_lru_cache_lookup_stamped); a file replaced on disk (a re-run of
+ * `attend --force`, an `import npy-folder`, a mask exported again) or gone
+ * is a miss and is decoded again, never shown as it was.  The cost is one
+ * realpath and one stat per lookup, microseconds; no polling, no file
+ * monitors.
  */
 #include <heatscope/hs-lru-cache.h>
 
@@ -122,30 +132,81 @@ _hs_window_cache_dispose (HsWindow *self)
   g_clear_pointer (&self->mask_cache, hs_lru_cache_free);
 }
 
+/* The stamp of the dataset's file `relative` now, resolved as the loaders
+ * resolve it (hs_dataset_resolve_path): `stamp`, or NULL when the file is
+ * gone or refused.  Any thread (the dataset's root does not change). */
+const HsFileStamp *
+_hs_window_file_stamp (HsDataset *dataset, const char *relative, HsFileStamp *stamp)
+{
+  g_autofree char *path = hs_dataset_resolve_path (dataset, relative, NULL);
+
+  return path != NULL && hs_file_stamp_get (path, stamp, NULL) ? stamp : NULL;
+}
+
+/* `relative`'s value in `cache` when its file is still the one it was
+ * decoded from (else dropped: NULL); *stamp is the file's stamp now, for
+ * the insert after a decode (*fresh: NULL when the file is gone). */
+static gpointer
+lookup_fresh (HsWindow *self, HsLruCache *cache, const char *relative,
+              HsFileStamp *stamp, const HsFileStamp **fresh)
+{
+  *fresh = _hs_window_file_stamp (self->dataset, relative, stamp);
+  return hs_lru_cache_lookup_stamped (cache, relative, *fresh);
+}
+
+static gboolean
+contains_fresh (HsWindow *self, HsLruCache *cache, const char *relative)
+{
+  HsFileStamp stamp;
+
+  return hs_lru_cache_contains_stamped (cache, relative,
+                                        _hs_window_file_stamp (self->dataset, relative, &stamp));
+}
+
+/* A value decoded from the file whose stamp before the decode was `stamp`;
+ * without one (the file was not there) nothing is kept: no value enters a
+ * cache unstamped. */
+static void
+put_stamped (HsLruCache *cache, const char *relative, gpointer value, gsize bytes,
+             const HsFileStamp *stamp)
+{
+  if (stamp != NULL && value != NULL)
+    hs_lru_cache_insert_stamped (cache, relative, value, bytes, stamp);
+}
+
 HsImage *
 _hs_window_cache_get_image (HsWindow *self, const HsInstance *instance)
 {
-  return instance->image != NULL ? hs_lru_cache_lookup (self->image_cache, instance->image) : NULL;
+  HsFileStamp stamp;
+  const HsFileStamp *fresh;
+
+  return instance->image != NULL ? lookup_fresh (self, self->image_cache, instance->image, &stamp, &fresh)
+                                 : NULL;
 }
 
+/* `image` decoded from instance's file, whose stamp before the decode was
+ * `stamp` (NULL: nothing kept). */
 void
-_hs_window_cache_put_image (HsWindow *self, const HsInstance *instance, HsImage *image)
+_hs_window_cache_put_image (HsWindow *self, const HsInstance *instance, HsImage *image,
+                            const HsFileStamp *stamp)
 {
   if (instance->image != NULL && image != NULL)
-    hs_lru_cache_insert (self->image_cache, instance->image, image, image_bytes (image));
+    put_stamped (self->image_cache, instance->image, image, image_bytes (image), stamp);
 }
 
-/* hs_dataset_load_map through the cache. */
+/* hs_dataset_load_map through the cache (the stamp taken before the decode). */
 HsAttentionMap *
 _hs_window_load_map (HsWindow *self, const HsMapRef *ref, GError **error)
 {
-  HsAttentionMap *map = hs_lru_cache_lookup (self->map_cache, ref->file);
+  HsFileStamp stamp;
+  const HsFileStamp *fresh;
+  HsAttentionMap *map = lookup_fresh (self, self->map_cache, ref->file, &stamp, &fresh);
 
   if (map != NULL)
     return map;
   map = hs_dataset_load_map (self->dataset, ref, error);
   if (map != NULL)
-    hs_lru_cache_insert (self->map_cache, ref->file, map, map_bytes (map));
+    put_stamped (self->map_cache, ref->file, map, map_bytes (map), fresh);
   return map;
 }
 
@@ -166,14 +227,16 @@ _hs_window_count (HsWindow *self, const char *key, guint n)
 HsMaskLayer *
 _hs_window_mask_layer (HsWindow *self, const HsRegion *region, GError **error)
 {
-  HsMaskLayer *layer = hs_lru_cache_lookup (self->mask_cache, region->mask);
+  HsFileStamp stamp;
+  const HsFileStamp *fresh;
+  HsMaskLayer *layer = lookup_fresh (self, self->mask_cache, region->mask, &stamp, &fresh);
 
   if (layer != NULL)
     return layer;
   _hs_window_count (self, "hs-mask-decodes", 1);
   layer = hs_mask_layer_load (self->dataset, region, error);
   if (layer != NULL)
-    hs_lru_cache_insert (self->mask_cache, region->mask, layer, hs_mask_layer_get_bytes (layer));
+    put_stamped (self->mask_cache, region->mask, layer, hs_mask_layer_get_bytes (layer), fresh);
   return layer;
 }
 
@@ -197,10 +260,13 @@ _hs_window_collect_targets (HsWindow *self, const HsSentence *sentence,
 }
 
 /* One mask for a worker: the region (a copy) and what the worker made of
- * it (NULL: failed, retried and reported when shown). */
+ * it (NULL: failed, retried and reported when shown), with the stamp of
+ * its file that the worker took before decoding it. */
 typedef struct {
-  HsRegion    *region;
-  HsMaskLayer *layer;
+  HsRegion          *region;
+  HsMaskLayer       *layer;
+  HsFileStamp        stamp_buf;
+  const HsFileStamp *stamp;   /* &stamp_buf, or NULL: the file was not there */
 } MaskSlot;
 
 static void
@@ -226,7 +292,7 @@ _hs_window_mask_job_new (HsWindow *self, const HsInstance *instance)
       const HsRegion *region = g_ptr_array_index (instance->regions, i);
       MaskSlot *slot;
 
-      if (region->mask == NULL || hs_lru_cache_contains (self->mask_cache, region->mask))
+      if (region->mask == NULL || contains_fresh (self, self->mask_cache, region->mask))
         continue;
       if (job == NULL)
         job = g_ptr_array_new_with_free_func ((GDestroyNotify) mask_slot_free);
@@ -247,6 +313,7 @@ _hs_window_mask_job_run (HsMaskJob *job, HsDataset *dataset, GCancellable *cance
     {
       MaskSlot *slot = g_ptr_array_index (slots, i);
 
+      slot->stamp = _hs_window_file_stamp (dataset, slot->region->mask, &slot->stamp_buf);
       slot->layer = hs_mask_layer_load (dataset, slot->region, NULL);
     }
 }
@@ -264,8 +331,8 @@ _hs_window_mask_job_finish (HsWindow *self, HsMaskJob *job, HsDataset *dataset)
 
       if (slot->layer != NULL)
         {
-          hs_lru_cache_insert (self->mask_cache, slot->region->mask, slot->layer,
-                               hs_mask_layer_get_bytes (slot->layer));
+          put_stamped (self->mask_cache, slot->region->mask, slot->layer,
+                       hs_mask_layer_get_bytes (slot->layer), slot->stamp);
           _hs_window_count (self, "hs-mask-decodes", 1);
         }
     }
@@ -285,6 +352,8 @@ typedef struct {
   HsInstance *instances[2];   /* borrowed from dataset; NULL: none */
   gboolean    decode[2];      /* the image is not cached */
   HsImage    *images[2];      /* decoded (or NULL: failed, reported when opened) */
+  HsFileStamp stamp_bufs[2];
+  const HsFileStamp *stamps[2];  /* of the image file before its decode (NULL: not there) */
   HsMaskJob  *masks[2];       /* its masks not cached, or NULL */
 } Prefetch;
 
@@ -309,7 +378,10 @@ prefetch_thread (GTask *task, gpointer source, gpointer data, GCancellable *canc
     if (job->instances[i] != NULL && !g_cancellable_is_cancelled (cancellable))
       {
         if (job->decode[i])
-          job->images[i] = hs_dataset_load_image (job->dataset, job->instances[i], NULL);
+          {
+            job->stamps[i] = _hs_window_file_stamp (job->dataset, job->instances[i]->image, &job->stamp_bufs[i]);
+            job->images[i] = hs_dataset_load_image (job->dataset, job->instances[i], NULL);
+          }
         _hs_window_mask_job_run (job->masks[i], job->dataset, cancellable);
       }
   g_task_return_boolean (task, TRUE);
@@ -330,7 +402,7 @@ prefetch_done (GObject *object, GAsyncResult *result, gpointer user_data)
       _hs_window_mask_job_finish (self, job->masks[i], job->dataset);
       if (job->images[i] != NULL && job->dataset == self->dataset)
         {
-          _hs_window_cache_put_image (self, job->instances[i], job->images[i]);
+          _hs_window_cache_put_image (self, job->instances[i], job->images[i], job->stamps[i]);
           _hs_window_count (self, "hs-prefetched", 1);   /* for tests */
         }
     }
@@ -360,7 +432,7 @@ prefetch_start (gpointer data)
 
       if (instance == NULL || instance->image == NULL)
         continue;
-      job->decode[n] = !hs_lru_cache_contains (self->image_cache, instance->image);
+      job->decode[n] = !contains_fresh (self, self->image_cache, instance->image);
       job->masks[n] = _hs_window_mask_job_new (self, instance);
       if (job->decode[n] || job->masks[n] != NULL)
         job->instances[n++] = instance;

@@ -63,6 +63,8 @@ typedef struct {
   HsDataset  *dataset;
   HsInstance *instance;   /* borrowed from dataset */
   HsMaskJob  *masks;      /* its masks not cached yet (NULL: none) */
+  HsFileStamp stamp_buf;
+  const HsFileStamp *stamp;   /* of the image file before the decode (NULL: not there) */
 } ImageJob;
 
 static void
@@ -81,7 +83,11 @@ image_thread (GTask        *task,
 {
   ImageJob *job = task_data;
   GError *error = NULL;
-  HsImage *image = hs_dataset_load_image (job->dataset, job->instance, &error);
+  HsImage *image;
+
+  /* before the decode: a file replaced meanwhile is a miss next time */
+  job->stamp = _hs_window_file_stamp (job->dataset, job->instance->image, &job->stamp_buf);
+  image = hs_dataset_load_image (job->dataset, job->instance, &error);
 
   /* the masks too: decoded and traced here, not on the main thread */
   if (image != NULL)
@@ -156,7 +162,7 @@ image_done (GObject      *object,
     return;
   g_clear_object (&self->image_cancellable);
   if (image != NULL && job->dataset == self->dataset)
-    _hs_window_cache_put_image (self, job->instance, image);
+    _hs_window_cache_put_image (self, job->instance, image, job->stamp);
   _hs_window_mask_job_finish (self, job->masks, job->dataset);
   image_ready (self, job->instance, image, error, TRUE);
 }

@@ -5,7 +5,11 @@
  * optional cap on the number of values bounds a cache of many small values
  * whose byte budget would take a whole session to fill.  One
  * mutex: the app's workers insert what they decode ahead while the main
- * thread looks up.
+ * thread looks up.  An entry may carry the stamp of the file its value was
+ * decoded from: a stamped lookup compares it with the file's stamp now
+ * (the caller's stat, outside the lock) and drops a value whose file
+ * changed, so the check is made in one place for every cache of decoded
+ * files.
  */
 #include "hs-lru-cache.h"
 
@@ -13,6 +17,8 @@ typedef struct {
   char     *key;
   gpointer  value;
   gsize     bytes;
+  gboolean  stamped;
+  HsFileStamp stamp;   /* when stamped: the file the value was decoded from */
   GList     link;      /* in HsLruCache.order; data = this entry */
 } Entry;
 
@@ -22,7 +28,7 @@ struct _HsLruCache {
   GQueue          order;     /* head: most recently used */
   gsize           capacity, bytes;
   guint           max_items;  /* 0: bounded by bytes alone */
-  guint64         hits, misses, evictions;
+  guint64         hits, misses, evictions, stale;
   HsLruRefFunc  ref;
   GDestroyNotify  unref;
 };
@@ -88,15 +94,34 @@ hs_lru_cache_free (HsLruCache *cache)
   g_free (cache);
 }
 
-gpointer
-hs_lru_cache_lookup (HsLruCache *cache, const char *key)
+/* The entry of `key`, or NULL; with `check`, an entry stamped other than
+ * `now` (NULL: the file is gone) is dropped (its value to *dropped) and
+ * counted stale.  Under the lock. */
+static Entry *
+find_entry (HsLruCache *cache, const char *key, gboolean check, const HsFileStamp *now,
+            GPtrArray *dropped)
 {
+  Entry *entry = g_hash_table_lookup (cache->entries, key);
+
+  if (entry != NULL && check && entry->stamped &&
+      (now == NULL || !hs_file_stamp_equal (&entry->stamp, now)))
+    {
+      drop_entry (cache, entry, dropped);
+      cache->stale++;
+      entry = NULL;
+    }
+  return entry;
+}
+
+static gpointer
+lookup (HsLruCache *cache, const char *key, gboolean check, const HsFileStamp *now)
+{
+  GPtrArray *dropped = g_ptr_array_new ();
   Entry *entry;
   gpointer value = NULL;
 
-  g_return_val_if_fail (cache != NULL && key != NULL, NULL);
   g_mutex_lock (&cache->lock);
-  entry = g_hash_table_lookup (cache->entries, key);
+  entry = find_entry (cache, key, check, now, dropped);
   if (entry != NULL)
     {
       g_queue_unlink (&cache->order, &entry->link);
@@ -107,7 +132,22 @@ hs_lru_cache_lookup (HsLruCache *cache, const char *key)
   else
     cache->misses++;
   g_mutex_unlock (&cache->lock);
+  release (cache, dropped);
   return value;
+}
+
+gpointer
+hs_lru_cache_lookup (HsLruCache *cache, const char *key)
+{
+  g_return_val_if_fail (cache != NULL && key != NULL, NULL);
+  return lookup (cache, key, FALSE, NULL);
+}
+
+gpointer
+hs_lru_cache_lookup_stamped (HsLruCache *cache, const char *key, const HsFileStamp *now)
+{
+  g_return_val_if_fail (cache != NULL && key != NULL, NULL);
+  return lookup (cache, key, TRUE, now);
 }
 
 gboolean
@@ -123,7 +163,29 @@ hs_lru_cache_contains (HsLruCache *cache, const char *key)
 }
 
 gboolean
+hs_lru_cache_contains_stamped (HsLruCache *cache, const char *key, const HsFileStamp *now)
+{
+  GPtrArray *dropped;
+  gboolean found;
+
+  g_return_val_if_fail (cache != NULL && key != NULL, FALSE);
+  dropped = g_ptr_array_new ();
+  g_mutex_lock (&cache->lock);
+  found = find_entry (cache, key, TRUE, now, dropped) != NULL;
+  g_mutex_unlock (&cache->lock);
+  release (cache, dropped);
+  return found;
+}
+
+gboolean
 hs_lru_cache_insert (HsLruCache *cache, const char *key, gpointer value, gsize bytes)
+{
+  return hs_lru_cache_insert_stamped (cache, key, value, bytes, NULL);
+}
+
+gboolean
+hs_lru_cache_insert_stamped (HsLruCache *cache, const char *key, gpointer value, gsize bytes,
+                             const HsFileStamp *stamp)
 {
   GPtrArray *dropped = g_ptr_array_new ();
   Entry *entry;
@@ -140,6 +202,9 @@ hs_lru_cache_insert (HsLruCache *cache, const char *key, gpointer value, gsize b
       entry->key = g_strdup (key);
       entry->value = cache->ref (value);
       entry->bytes = bytes;
+      entry->stamped = stamp != NULL;
+      if (stamp != NULL)
+        entry->stamp = *stamp;
       entry->link.data = entry;
       g_hash_table_insert (cache->entries, entry->key, entry);
       g_queue_push_head_link (&cache->order, &entry->link);
@@ -228,6 +293,7 @@ GETTER (gsize, bytes, bytes)
 GETTER (guint64, hits, hits)
 GETTER (guint64, misses, misses)
 GETTER (guint64, evictions, evictions)
+GETTER (guint64, stale, stale)
 GETTER (guint, n_items, order.length)
 GETTER (guint, max_items, max_items)
 
