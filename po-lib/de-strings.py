@@ -916,6 +916,7 @@ T.update({
  "Laterality %s · target %s": "Seitigkeit %s · Ziel %s",
  "WRONG SIDE": "FALSCHE SEITE",
  "same side": "gleiche Seite",
+ "no clear side": "keine klare Seite",
  "no map of the original prompt": "keine Karte der ursprünglichen Eingabe",
  "Scored against the original target: AUROC %s · laterality %s · swap response n/a (%s)":
    "Am ursprünglichen Ziel bewertet: AUROC %s · Seitigkeit %s · Tauschantwort k. A. (%s)",

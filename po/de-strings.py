@@ -307,8 +307,6 @@ T.update({
  "no image": "kein Bild",
  "Laterality %s · target %s · %s": "Seitigkeit %s · Ziel %s · %s",
  "wrong side n/a": "falsche Seite k. A.",
- "WRONG SIDE": "FALSCHE SEITE",
- "same side": "gleiche Seite",
  "B (blink): %s": "B (Blinken): %s",
  "A: %s": "A: %s",
  "B: %s": "B: %s",

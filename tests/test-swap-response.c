@@ -141,6 +141,63 @@ test_formula_and_verdicts (void)
   g_assert_cmpstr (hs_swap_verdict_key (HS_SWAP_WRONG_WAY), ==, "wrong-way");
 }
 
+/* The badge under a map scored against its own target (hs-panel-readout):
+ * "same side" only when map and target both have a side (|laterality| ≥ 0.2,
+ * the wrong_side rule of metrics.md) and it is the same one; a central map
+ * or target agrees with no side. */
+static const char *
+badge_of (const double *map, const char *flags, HsBadgeTone *tone, int *wrong_side)
+{
+  static char badge[64];
+  HsPanelReadout readout = { NULL, NULL, HS_BADGE_NEUTRAL, -1 };
+  HsScores scores;
+
+  score (map, 4, 2, flags, &scores);
+  hs_panel_readout_of_scores (&scores, &readout);
+  g_strlcpy (badge, readout.badge ? readout.badge : "(none)", sizeof badge);
+  *tone = readout.tone;
+  *wrong_side = readout.wrong_side;
+  hs_panel_readout_clear (&readout);
+  return badge;
+}
+
+static void
+test_side_badge (void)
+{
+  /* m_R = 2·(12.625 + 12.625) = 50.5 on the image's left, m_L = 49.5:
+   * laterality (49.5 − 50.5)/100 = −0.01, toward the target's side but
+   * central. */
+  const double near_zero[8] = { 12.625, 12.625, 12.375, 12.375, 12.625, 12.625, 12.375, 12.375 };
+  const double near_zero_right[8] = { 12.375, 12.375, 12.625, 12.625, 12.375, 12.375, 12.625, 12.625 };
+  /* m_R = 60, m_L = 40: laterality −0.2, just a side. */
+  const double edge[8] = { 15, 15, 10, 10, 15, 15, 10, 10 };
+  HsBadgeTone tone;
+  HsScores scores;
+  int wrong;
+
+  score (near_zero, 4, 2, target_right, &scores);
+  g_assert_cmpfloat_with_epsilon (scores.value[HS_METRIC_LATERALITY], -0.01, EPS);
+  g_assert_cmpfloat (scores.value[HS_METRIC_WRONG_SIDE], ==, 0);
+  g_assert_cmpstr (badge_of (near_zero, target_right, &tone, &wrong), ==, "no clear side");
+  g_assert_cmpint (tone, ==, HS_BADGE_NEUTRAL);
+  g_assert_cmpint (wrong, ==, 0);
+  /* +0.01, away from the target: not wrong either (metrics.md), no verdict. */
+  g_assert_cmpstr (badge_of (near_zero_right, target_right, &tone, &wrong), ==, "no clear side");
+  g_assert_cmpint (wrong, ==, 0);
+  g_assert_cmpstr (badge_of (edge, target_right, &tone, &wrong), ==, "same side");
+  g_assert_cmpint (tone, ==, HS_BADGE_GOOD);
+  g_assert_cmpstr (badge_of (left_map, target_right, &tone, &wrong), ==, "same side");
+  g_assert_cmpstr (badge_of (right_map, target_right, &tone, &wrong), ==, "WRONG SIDE");
+  g_assert_cmpint (tone, ==, HS_BADGE_ALERT);
+  g_assert_cmpint (wrong, ==, 1);
+  /* A target as much on the left as on the right (t = 0) has no side. */
+  g_assert_cmpstr (badge_of (left_map, "10010000", &tone, &wrong), ==, "no clear side");
+  g_assert_cmpint (wrong, ==, 0);
+  /* Empty target: wrong_side n/a, no badge. */
+  g_assert_cmpstr (badge_of (left_map, "00000000", &tone, &wrong), ==, "(none)");
+  g_assert_cmpint (wrong, ==, -1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -149,5 +206,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/swap-response/ignored-and-wrong-way", test_ignored_and_wrong_way);
   g_test_add_func ("/hs/swap-response/undefined", test_undefined);
   g_test_add_func ("/hs/swap-response/formula-and-verdicts", test_formula_and_verdicts);
+  g_test_add_func ("/hs/swap-response/side-badge", test_side_badge);
   return g_test_run ();
 }

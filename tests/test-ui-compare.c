@@ -325,10 +325,13 @@ test_grid (void)
   g_assert_cmpfloat_with_epsilon (lo, expected_lo, 1e-9);
   g_assert_cmpfloat_with_epsilon (hi, expected_hi, 1e-9);
 
-  /* The centred blind blob is on neither side: not wrong. */
+  /* The centred blind blob is on neither side: not wrong, and not on the
+   * target's side either (|laterality| < 0.2): no "same side" badge. */
   g_assert_cmpint (hs_compare_view_get_wrong_side (t.view, 0), ==, 0);
   g_assert_nonnull (strstr (hs_compare_view_get_readout (t.view, 0), "central"));
+  g_assert_cmpstr (hs_compare_view_get_badge (t.view, 0), ==, "no clear side");
   g_assert_cmpint (hs_compare_view_get_wrong_side (t.view, 1), ==, 0);
+  g_assert_cmpstr (hs_compare_view_get_badge (t.view, 1), ==, "same side");
 
   /* Linked zoom in the grid too. */
   hs_canvas_zoom_to (hs_compare_view_get_canvas (t.view, 1), 2.0, -1, -1);

@@ -6,7 +6,9 @@
  *
  *   a map scored against its prompt's target
  *       "Laterality −0.96 (patient’s right) · target −0.90 (patient’s right)"
- *       badge "same side" / "WRONG SIDE" (wrong_side), none when n/a
+ *       badge "WRONG SIDE" (wrong_side = 1), "same side" only when map and
+ *       target both have a side (|laterality| ≥ 0.2) and agree, "no clear
+ *       side" when either is central; none when n/a
  *   the swapped prompt's map, scored against the ORIGINAL target
  *       "Scored against the original target: AUROC 0.512 · laterality … ·
  *        swap response +1.00"  badge: hs_swap_verdict_label (never wrong_side:
@@ -27,10 +29,13 @@ typedef struct {
   char        *line;        /* the read-out line                                  */
   char        *badge;       /* the verdict (hs_badge_draw'n); NULL: none           */
   HsBadgeTone  tone;
-  int          wrong_side;  /* 1 WRONG SIDE, 0 same side, -1 none (n/a, swap, A − B) */
+  int          wrong_side;  /* the metric: 1 WRONG SIDE, 0 not wrong (same side or no clear side), -1 none (n/a, swap, A − B) */
 } HsPanelReadout;
 
 void  hs_panel_readout_clear      (HsPanelReadout *readout);
+/* Whether a laterality names a side: |laterality| ≥ 0.2, the wrong_side
+ * rule's threshold (metrics.md); FALSE for central and NaN. */
+gboolean hs_laterality_has_side   (double laterality);
 /* "+0.52 (patient’s left)", "−0.96 (patient’s right)", "+0.05 (central)", "n/a". */
 char *hs_describe_laterality      (double laterality);
 /* A map's scores against its own prompt's target. */

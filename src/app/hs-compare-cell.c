@@ -240,7 +240,7 @@ hs_compare_cell_set_error (HsCompareCell *self, const char *message)
   _hs_set_str (&self->error_text, message);
   gtk_label_set_text (self->message, message);
   gtk_stack_set_visible_child_name (self->stack, "error");
-  hs_compare_cell_set_readout (self, "", NULL, -1);
+  hs_compare_cell_set_readout (self, "", NULL);
 }
 
 const char *
@@ -285,14 +285,12 @@ set_readout_texts (HsCompareCell *self, const char *text, const char *detail, co
 }
 
 void
-hs_compare_cell_set_readout (HsCompareCell *self, const char *text, const char *detail, int wrong_side)
+hs_compare_cell_set_readout (HsCompareCell *self, const char *text, const char *detail)
 {
   g_return_if_fail (HS_IS_COMPARE_CELL (self));
 
-  self->wrong_side = wrong_side;
-  set_readout_texts (self, text, detail,
-                     wrong_side < 0 ? NULL : wrong_side == 1 ? _("WRONG SIDE") : _("same side"),
-                     wrong_side == 1 ? HS_BADGE_ALERT : HS_BADGE_GOOD);
+  self->wrong_side = -1;
+  set_readout_texts (self, text, detail, NULL, HS_BADGE_NEUTRAL);
 }
 
 void

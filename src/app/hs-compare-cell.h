@@ -2,7 +2,7 @@
  *
  * A title, the map's canvas (or a spinner while a live map is computed, or
  * the error when it failed) and a read-out under it with a badge: WRONG
- * SIDE / same side for a map against its own target, or what a swapped
+ * SIDE / same side / no clear side for a map against its own target, or what a swapped
  * prompt's map did (swap_response: followed / ignored the words, moved the
  * wrong way), drawn by the core's hs_badge_draw as exported figures are;
  * under it the map's tag attention (co-attention) as an HsTagStrip when it
@@ -50,11 +50,12 @@ gboolean        hs_compare_cell_get_pending      (HsCompareCell *self);
 void            hs_compare_cell_set_error        (HsCompareCell *self, const char *message);
 const char     *hs_compare_cell_get_error        (HsCompareCell *self);
 
-/* The read-out: `text` in full (the tooltip and get_readout), `detail`
- * (NULL: `text`) on screen, and the badge for wrong_side 1 (WRONG SIDE) or
- * 0 (same side); −1 hides it. */
+/* A read-out without a verdict (an error, nothing scored): `text` in full
+ * (the tooltip and get_readout), `detail` (NULL: `text`) on screen, no
+ * badge.  Badges come from hs_panel_readout (set_panel_readout), which alone
+ * decides between WRONG SIDE, same side and no clear side. */
 void            hs_compare_cell_set_readout      (HsCompareCell *self, const char *text,
-                                                  const char *detail, int wrong_side);
+                                                  const char *detail);
 /* The read-out shown (another cell's during blink). */
 const char     *hs_compare_cell_get_readout      (HsCompareCell *self);
 int             hs_compare_cell_get_wrong_side   (HsCompareCell *self);

@@ -198,7 +198,7 @@ update_readouts (HsCompareView *self, guint n_scored)
       if (target == NULL)
         {
           text = g_strdup_printf (_("No read-out: %s"), error != NULL ? error->message : _("no image"));
-          hs_compare_cell_set_readout (cell, text, NULL, -1);
+          hs_compare_cell_set_readout (cell, text, NULL);
           continue;
         }
       hs_score_options_init (&options);
@@ -206,7 +206,7 @@ update_readouts (HsCompareView *self, guint n_scored)
       if (!hs_score_map (map, target, &options, &scores[i], &score_error))
         {
           text = g_strdup_printf (_("No read-out: %s"), score_error->message);
-          hs_compare_cell_set_readout (cell, text, NULL, -1);
+          hs_compare_cell_set_readout (cell, text, NULL);
           continue;
         }
       scored[i] = TRUE;

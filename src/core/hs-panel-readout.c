@@ -14,6 +14,13 @@ hs_panel_readout_clear (HsPanelReadout *readout)
   readout->wrong_side = -1;
 }
 
+gboolean
+hs_laterality_has_side (double laterality)
+{
+  /* the wrong_side rule's threshold (metrics.md); NaN has no side */
+  return fabs (laterality) >= 0.2;
+}
+
 char *
 hs_describe_laterality (double v)
 {
@@ -40,11 +47,27 @@ hs_panel_readout_of_scores (const HsScores *scores, HsPanelReadout *readout)
                                      map_side, target_side);
   else
     readout->line = g_strdup_printf (_("Laterality %s · target %s"), map_side, target_side);
-  if (!isnan (wrong))
+  if (isnan (wrong))
+    return;
+  readout->wrong_side = wrong >= 0.5;
+  if (readout->wrong_side)
     {
-      readout->wrong_side = wrong >= 0.5;
-      readout->badge = g_strdup (readout->wrong_side ? _("WRONG SIDE") : _("same side"));
-      readout->tone = readout->wrong_side ? HS_BADGE_ALERT : HS_BADGE_GOOD;
+      readout->badge = g_strdup (_("WRONG SIDE"));
+      readout->tone = HS_BADGE_ALERT;
+    }
+  /* wrong_side = 0 also when the map or the target is central
+   * (|laterality| < 0.2, metrics.md): that is no agreement with the
+   * target's side, so it must not read "same side". */
+  else if (hs_laterality_has_side (scores->value[HS_METRIC_LATERALITY])
+           && hs_laterality_has_side (scores->target_laterality))
+    {
+      readout->badge = g_strdup (_("same side"));
+      readout->tone = HS_BADGE_GOOD;
+    }
+  else
+    {
+      readout->badge = g_strdup (_("no clear side"));
+      readout->tone = HS_BADGE_NEUTRAL;
     }
 }
 
