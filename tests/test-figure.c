@@ -432,6 +432,38 @@ test_region_key (void)
   fixture_clear (&f);
 }
 
+/* A box at the image's right edge: its name is slid left to stay inside the
+ * panel (the panel clips, so it used to be cut off), and one at the bottom
+ * right corner stays inside the panel's bottom too. */
+static void
+test_label_inside_panel (void)
+{
+  Fixture f;
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "fig.svg", NULL);
+  g_autofree char *svg = NULL;
+  double fs = 16 * 0.85, px, py, pw, ph, w, h, x, y;
+
+  fixture_init (&f);
+  f.boxes[0] = (HsFigureBox) { "left lung", 185, 5, 199, 50 };
+  f.boxes[1] = (HsFigureBox) { "A&B <hilum>", 150, 90, 199, 99 };
+  f.view.n_masks = 0;
+  g_assert_true (hs_figure_save (&f.view, HS_FIGURE_SVG, path, NULL));
+  g_assert_true (g_file_get_contents (path, &svg, NULL, NULL));
+  g_assert_true (hs_figure_get_panel (&f.view, &px, &py, &pw, &ph, NULL, NULL));
+  /* the label's box starts fs·0.2 left of its text, fs·0.95 above the baseline */
+  hs_region_label_size ("left lung", fs, &w, &h);
+  svg_text_at (svg, "left lung", &x, &y);
+  g_assert_cmpfloat (x - fs * 0.2 + w, <=, px + pw - 2 + 1e-6);
+  g_assert_cmpfloat (x - fs * 0.2, >=, px + 2 - 1e-6);
+  g_assert_cmpfloat (y - fs * 0.95, >=, py - 1e-6);
+  hs_region_label_size ("A&B <hilum>", fs, &w, &h);
+  svg_text_at (svg, "A&amp;B &lt;hilum&gt;", &x, &y);
+  g_assert_cmpfloat (x - fs * 0.2 + w, <=, px + pw - 2 + 1e-6);
+  g_assert_cmpfloat (y - fs * 0.95 + h, <=, py + ph + 1e-6);
+  fixture_clear (&f);
+}
+
 /* A tag strip of 20 tags (over HS_TAG_BARS_MAX_ROWS = 12): the 11 largest
  * in the model's order, then "+ 9 more tags (together W)" with W the sum
  * of the others; a long name is cut with "…"; the figure grows by the
@@ -665,5 +697,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/figure/huge-range", test_huge_range);
   g_test_add_func ("/hs/figure/colorbar-piece", test_colorbar_piece);
   g_test_add_func ("/hs/figure/region-key", test_region_key);
+  g_test_add_func ("/hs/figure/label-inside-panel", test_label_inside_panel);
   return g_test_run ();
 }

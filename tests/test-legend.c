@@ -409,12 +409,34 @@ test_region_palette (void)
   /* labels: above the item with a gap, inside when that crosses the clip */
   {
     double lx, ly;
-    hs_region_label_place (50, 100, 40, 12, 2, 10, 10, &lx, &ly);
+    hs_region_label_place (50, 100, 40, 12, 2, 10, 10, INFINITY, INFINITY, &lx, &ly);
     g_assert_cmpfloat (lx, ==, 50);
     g_assert_cmpfloat (ly, ==, 86);
-    hs_region_label_place (5, 15, 40, 12, 2, 10, 10, &lx, &ly);
+    hs_region_label_place (5, 15, 40, 12, 2, 10, 10, INFINITY, INFINITY, &lx, &ly);
     g_assert_cmpfloat (lx, ==, 10);
     g_assert_cmpfloat (ly, ==, 17);
+    /* the clip [10, 110) × [10, 90): an item near the right edge has its
+     * label slid left to end at 110 */
+    hs_region_label_place (95, 50, 40, 12, 2, 10, 10, 100, 80, &lx, &ly);
+    g_assert_cmpfloat (lx, ==, 70);
+    g_assert_cmpfloat (ly, ==, 36);
+    hs_region_label_place (95, 12, 40, 12, 2, 10, 10, 100, 80, &lx, &ly);
+    g_assert_cmpfloat (lx, ==, 70);
+    g_assert_cmpfloat (ly, ==, 14);
+    /* in the short clip [10, 110) × [10, 30) the label inside the item
+     * (too close to the top for above) is slid up to end at 30 */
+    hs_region_label_place (95, 18, 40, 12, 2, 10, 10, 100, 20, &lx, &ly);
+    g_assert_cmpfloat (lx, ==, 70);
+    g_assert_cmpfloat (ly, ==, 18);
+    /* an item whose corner is outside the clip (scrolled off) is left be */
+    hs_region_label_place (120, 50, 40, 12, 2, 10, 10, 100, 80, &lx, &ly);
+    g_assert_cmpfloat (lx, ==, 120);
+    hs_region_label_place (50, -30, 40, 12, 2, 10, 10, 100, 80, &lx, &ly);
+    g_assert_cmpfloat (ly, ==, -28);
+    /* wider and taller than the clip: at its top-left */
+    hs_region_label_place (50, 50, 140, 100, 2, 10, 10, 100, 80, &lx, &ly);
+    g_assert_cmpfloat (lx, ==, 10);
+    g_assert_cmpfloat (ly, ==, 10);
   }
 }
 
@@ -551,7 +573,7 @@ test_labels_place (void)
   GRand *rand = g_rand_new_with_seed (20261126);
 
   /* hand-worked: three labels at one corner stack 12 apart, the first where it was */
-  hs_region_labels_place (same, 3, 2, 0, 0);
+  hs_region_labels_place (same, 3, 2, 0, 0, INFINITY, INFINITY);
   g_assert_cmpfloat (same[0].lx, ==, 100);
   g_assert_cmpfloat (same[0].ly, ==, 86);
   g_assert_cmpfloat (same[1].ly, ==, 98);
@@ -561,10 +583,22 @@ test_labels_place (void)
   {
     HsLabelSlot apart[2] = { { 10, 100, 40, 12 }, { 60, 100, 40, 12 } };
 
-    hs_region_labels_place (apart, 2, 2, 0, 0);
+    hs_region_labels_place (apart, 2, 2, 0, 0, INFINITY, INFINITY);
     g_assert_cmpfloat (apart[1].ly, ==, 86);
   }
-  hs_region_labels_place (NULL, 0, 2, 0, 0);
+  hs_region_labels_place (NULL, 0, 2, 0, 0, 100, 100);
+  /* three at the bottom-right corner of the clip [0, 200) × [0, 110):
+   * slid in (lx 150), then stacked up from the bottom instead of down out
+   * of it */
+  {
+    HsLabelSlot corner[3] = { { 190, 100, 50, 12 }, { 190, 100, 50, 12 }, { 190, 100, 50, 12 } };
+
+    hs_region_labels_place (corner, 3, 2, 0, 0, 200, 110);
+    g_assert_cmpfloat (corner[0].lx, ==, 150);
+    g_assert_cmpfloat (corner[0].ly, ==, 86);
+    g_assert_cmpfloat (corner[1].ly, ==, 98);
+    g_assert_cmpfloat (corner[2].ly, ==, 74);
+  }
 
   /* random crowds of labels: never an overlap */
   for (guint round = 0; round < 200; round++)
@@ -574,21 +608,45 @@ test_labels_place (void)
 
       for (guint i = 0; i < n; i++)
         {
-          slots[i] = (HsLabelSlot) { g_rand_double_range (rand, 0, 200), g_rand_double_range (rand, 0, 200),
+          slots[i] = (HsLabelSlot) { g_rand_double_range (rand, 10, 190), g_rand_double_range (rand, 20, 200),
                                      g_rand_double_range (rand, 5, 120), g_rand_double_range (rand, 8, 20) };
         }
-      hs_region_labels_place (slots, n, 1.5, 0, 0);
+      hs_region_labels_place (slots, n, 1.5, 0, 0, INFINITY, INFINITY);
       for (guint i = 0; i < n; i++)
         {
           double lx, ly;
 
-          hs_region_label_place (slots[i].x1, slots[i].y1, slots[i].w, slots[i].h, 1.5, 0, 0, &lx, &ly);
+          hs_region_label_place (slots[i].x1, slots[i].y1, slots[i].w, slots[i].h, 1.5, 0, 0,
+                                 INFINITY, INFINITY, &lx, &ly);
           g_assert_cmpfloat (slots[i].lx, ==, lx);
           g_assert_cmpfloat (slots[i].ly, >=, ly);
           if (i == 0)
             g_assert_cmpfloat (slots[i].ly, ==, ly);
           for (guint j = 0; j < i; j++)
             g_assert_false (labels_overlap (&slots[i], &slots[j]));
+        }
+    }
+  /* ... and items with their corner in a clip [10, 190) × [20, 200): every
+   * label inside it; an overlap only for a label pushed to the clip's top
+   * (a crowd taller than the clip) */
+  for (guint round = 0; round < 200; round++)
+    {
+      HsLabelSlot slots[24];
+      guint n = g_rand_int_range (rand, 1, G_N_ELEMENTS (slots) + 1);
+
+      for (guint i = 0; i < n; i++)
+        slots[i] = (HsLabelSlot) { g_rand_double_range (rand, 10, 190), g_rand_double_range (rand, 20, 200),
+                                   g_rand_double_range (rand, 5, 120), g_rand_double_range (rand, 8, 20) };
+      hs_region_labels_place (slots, n, 1.5, 10, 20, 180, 180);
+      for (guint i = 0; i < n; i++)
+        {
+          g_assert_cmpfloat (slots[i].lx, >=, 10);
+          g_assert_cmpfloat (slots[i].ly, >=, 20);
+          g_assert_cmpfloat (slots[i].lx + slots[i].w, <=, 190 + 1e-9);
+          g_assert_cmpfloat (slots[i].ly + slots[i].h, <=, 200 + 1e-9);
+          for (guint j = 0; j < i; j++)
+            if (labels_overlap (&slots[i], &slots[j]))
+              g_assert_cmpfloat (slots[i].ly, ==, 20);
         }
     }
   g_rand_free (rand);

@@ -173,15 +173,19 @@ const char *hs_caption_phantom_note (void);
 void     hs_region_color       (guint index, double rgba[4]);
 /* Top-left of a label_w × label_h label for an item whose top-left is
  * (x1, y1): `gap` above it, or `gap` inside it when above would cross
- * clip_y; never left of clip_x. */
+ * clip_y; never left of clip_x.  When (x1, y1) lies inside the clip
+ * rectangle (clip_x, clip_y, clip_w, clip_h; INFINITY for no right or
+ * bottom edge), the label is also moved left / up as far as needed to end
+ * inside it (a label wider or taller than the clip starts at its left or
+ * top). */
 void     hs_region_label_place (double x1, double y1, double label_w, double label_h,
-                                double gap, double clip_x, double clip_y,
-                                double *lx, double *ly);
+                                double gap, double clip_x, double clip_y, double clip_w,
+                                double clip_h, double *lx, double *ly);
 /* A region's name in its colour on a dark box, placed by
  * hs_region_label_place; `line_width` is the item's outline width. */
 void     hs_region_label_draw  (cairo_t *cr, const char *name, double x1, double y1,
-                                double clip_x, double clip_y, double font_size,
-                                double line_width, const double rgba[4]);
+                                double clip_x, double clip_y, double clip_w, double clip_h,
+                                double font_size, double line_width, const double rgba[4]);
 
 /* ---- badges ---- */
 
@@ -205,9 +209,12 @@ void        hs_badge_draw          (cairo_t *cr, const char *text, HsBadgeTone t
 
 /* Labels of several items placed together: each where
  * hs_region_label_place puts it, then (in order) moved down to just below
- * any label placed before it that it would overlap, until it overlaps none.
- * No two labels overlap afterwards (touching is allowed); the first label
- * is never moved. */
+ * any label placed before it that it would overlap, until it overlaps none;
+ * one pushed out of the clip's bottom that way is instead moved up from the
+ * bottom to just above each label it would overlap.  Every label ends
+ * inside the clip (when it fits in it), the first where
+ * hs_region_label_place puts it, and no two overlap (touching is allowed)
+ * unless the labels of one column are together taller than the clip. */
 typedef struct {
   double x1, y1;     /* the item's top-left                  */
   double w, h;       /* the label's size                     */
@@ -215,7 +222,7 @@ typedef struct {
 } HsLabelSlot;
 
 void     hs_region_labels_place (HsLabelSlot *slots, guint n, double gap,
-                                 double clip_x, double clip_y);
+                                 double clip_x, double clip_y, double clip_w, double clip_h);
 /* The size of a region's name label (hs_region_label_draw's box). */
 void     hs_region_label_size   (const char *name, double font_size, double *width,
                                  double *height);

@@ -43,7 +43,7 @@ add_label (GArray *slots, GArray *inks, const char *name, double x, double y, co
 }
 
 static void
-draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
+draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int vh)
 {
   static const double dash[] = { 6, 4 };
   gboolean show_boxes = !self->state || hs_view_state_get_show_boxes (self->state);
@@ -131,8 +131,9 @@ draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t)
         }
     }
 
-  /* All names last, placed together so that none covers another. */
-  hs_region_labels_place ((HsLabelSlot *) slots->data, slots->len, 1.5, 0, 0);
+  /* All names last, placed together so that none covers another, and
+   * inside the canvas (a box at its edge keeps its name readable). */
+  hs_region_labels_place ((HsLabelSlot *) slots->data, slots->len, 1.5, 0, 0, vw, vh);
   for (guint i = 0; i < slots->len; i++)
     {
       const HsLabelSlot *slot = &g_array_index (slots, HsLabelSlot, i);
@@ -339,7 +340,7 @@ _hs_canvas_draw_decor (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, 
     return;
   if (_hs_canvas_current_grid (self) && (!self->state || hs_view_state_get_show_overlay (self->state)))
     draw_outline (self, cr, t);
-  draw_regions (self, cr, t);
+  draw_regions (self, cr, t, vw, vh);
   draw_key (self, cr, vw, vh);
   draw_caption (self, cr, vw, vh);
 }

@@ -434,7 +434,8 @@ draw_panel (const HsFigureView *v, HsPainter *p, const Layout *l, GError **error
         add_label (p, slots, inks, b->name, x1, y1, lfs, rgba);
       }
   /* The names last, placed together so that none covers another. */
-  hs_region_labels_place ((HsLabelSlot *) slots->data, slots->len, lw, l->px + 2, l->py);
+  hs_region_labels_place ((HsLabelSlot *) slots->data, slots->len, lw, l->px + 2, l->py,
+                          l->pw - 4, l->ph);
   for (guint i = 0; i < slots->len; i++)
     {
       const HsLabelSlot *slot = &g_array_index (slots, HsLabelSlot, i);

@@ -20,8 +20,8 @@ GPtrArray *hs_caption_layout_with (HsPainter *p, const HsCaption *caption, doubl
 void       hs_caption_paint       (HsPainter *p, GPtrArray *lines, double x, double y,
                                    const double ink[4]);
 void       hs_region_label_paint  (HsPainter *p, const char *name, double x1, double y1,
-                                   double clip_x, double clip_y, double font_size,
-                                   double line_width, const double rgba[4]);
+                                   double clip_x, double clip_y, double clip_w, double clip_h,
+                                   double font_size, double line_width, const double rgba[4]);
 void       hs_badge_paint         (HsPainter *p, const char *text, HsBadgeTone tone,
                                    double x, double y, double font_size);
 

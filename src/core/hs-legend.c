@@ -863,44 +863,78 @@ hs_region_color (guint index, double rgba[4])
 
 void
 hs_region_label_place (double x1, double y1, double label_w, double label_h, double gap,
-                       double clip_x, double clip_y, double *lx, double *ly)
+                       double clip_x, double clip_y, double clip_w, double clip_h,
+                       double *lx, double *ly)
 {
   double above = y1 - gap - label_h;
+  double x = x1, y = above < clip_y ? y1 + gap : above;
 
-  (void) label_w;
+  /* An item whose corner is in the clip but near its right or bottom edge
+   * would push its name out of it (a figure panel clips it): slide the
+   * name back in, at worst to the clip's left or top when it is wider or
+   * taller than the clip.  An item whose corner is outside (scrolled off)
+   * keeps its name where it was. */
+  if (x1 < clip_x + clip_w && x + label_w > clip_x + clip_w)
+    x = clip_x + clip_w - label_w;
+  if (y1 < clip_y + clip_h && y + label_h > clip_y + clip_h)
+    y = MAX (clip_y + clip_h - label_h, clip_y);
   if (lx)
-    *lx = MAX (x1, clip_x);
+    *lx = MAX (x, clip_x);
   if (ly)
-    *ly = above < clip_y ? y1 + gap : above;
+    *ly = y;
+}
+
+/* Whether slot `i` overlaps a slot before it; that one in *other. */
+static gboolean
+label_overlaps_earlier (const HsLabelSlot *slots, guint i, const HsLabelSlot **other)
+{
+  const HsLabelSlot *s = &slots[i];
+
+  for (guint j = 0; j < i; j++)
+    {
+      const HsLabelSlot *o = &slots[j];
+
+      if (s->lx < o->lx + o->w && o->lx < s->lx + s->w && s->ly < o->ly + o->h
+          && o->ly < s->ly + s->h)
+        {
+          *other = o;
+          return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 void
-hs_region_labels_place (HsLabelSlot *slots, guint n, double gap, double clip_x, double clip_y)
+hs_region_labels_place (HsLabelSlot *slots, guint n, double gap, double clip_x, double clip_y,
+                        double clip_w, double clip_h)
 {
   g_return_if_fail (slots != NULL || n == 0);
 
   for (guint i = 0; i < n; i++)
     {
       HsLabelSlot *s = &slots[i];
-      gboolean moved = TRUE;
+      const HsLabelSlot *o;
 
-      hs_region_label_place (s->x1, s->y1, s->w, s->h, gap, clip_x, clip_y, &s->lx, &s->ly);
+      hs_region_label_place (s->x1, s->y1, s->w, s->h, gap, clip_x, clip_y, clip_w, clip_h,
+                             &s->lx, &s->ly);
       /* Each move puts the label below the bottom of an earlier one, so
        * ly only grows and at most i moves happen. */
-      while (moved)
+      while (label_overlaps_earlier (slots, i, &o))
+        s->ly = o->ly + o->h;
+      if (s->ly + s->h <= clip_y + clip_h)
+        continue;
+      /* Stacked out of the bottom: up from the bottom instead, above each
+       * label it meets (ly only falls, at most i moves); a crowd taller than
+       * the clip ends at its top, the one case where labels may overlap. */
+      s->ly = MAX (clip_y + clip_h - s->h, clip_y);
+      while (s->ly > clip_y && label_overlaps_earlier (slots, i, &o))
         {
-          moved = FALSE;
-          for (guint j = 0; j < i; j++)
-            {
-              const HsLabelSlot *o = &slots[j];
+          /* o->ly − h rounded may still reach into o: one step further */
+          double y = o->ly - s->h;
 
-              if (s->lx < o->lx + o->w && o->lx < s->lx + s->w && s->ly < o->ly + o->h
-                  && o->ly < s->ly + s->h)
-                {
-                  s->ly = o->ly + o->h;
-                  moved = TRUE;
-                }
-            }
+          while (y + s->h > o->ly)
+            y = nextafter (y, -INFINITY);
+          s->ly = MAX (y, clip_y);
         }
     }
 }
@@ -934,26 +968,29 @@ hs_region_label_paint_at (HsPainter *p, const char *name, double lx, double ly, 
 
 void
 hs_region_label_paint (HsPainter *p, const char *name, double x1, double y1, double clip_x,
-                       double clip_y, double fs, double lw, const double rgba[4])
+                       double clip_y, double clip_w, double clip_h, double fs, double lw,
+                       const double rgba[4])
 {
   double w, h, lx, ly;
 
   if (name == NULL || *name == '\0' || !isfinite (x1) || !isfinite (y1))
     return;
   hs_region_label_measure (p, name, fs, &w, &h);
-  hs_region_label_place (x1, y1, w, h, lw, clip_x, clip_y, &lx, &ly);
+  hs_region_label_place (x1, y1, w, h, lw, clip_x, clip_y, clip_w, clip_h, &lx, &ly);
   hs_region_label_paint_at (p, name, lx, ly, fs, rgba);
 }
 
 void
 hs_region_label_draw (cairo_t *cr, const char *name, double x1, double y1, double clip_x,
-                      double clip_y, double font_size, double line_width, const double rgba[4])
+                      double clip_y, double clip_w, double clip_h, double font_size,
+                      double line_width, const double rgba[4])
 {
   HsPainter p;
 
   g_return_if_fail (cr != NULL && rgba != NULL);
   hs_painter_init (&p, cr, NULL);
-  hs_region_label_paint (&p, name, x1, y1, clip_x, clip_y, font_size, line_width, rgba);
+  hs_region_label_paint (&p, name, x1, y1, clip_x, clip_y, clip_w, clip_h, font_size, line_width,
+                         rgba);
   hs_painter_clear (&p);
 }
 
