@@ -685,6 +685,7 @@ test_replaced_files (void)
   old_image = hs_image_ref (hs_canvas_get_image (HS_CANVAS (hs_window_get_canvas (window))));
   old_map = hs_attention_map_ref (hs_window_get_map (window));
   old_mask = hs_image_ref (shown_mask (window, region));
+  hs_ui_save_screenshot (GTK_WIDGET (window), "ui-layers-replaced-before");
   width = hs_image_get_width (old_image);
   height = hs_image_get_height (old_image);
 
@@ -756,6 +757,7 @@ test_replaced_files (void)
     gboolean map_new = same_values (hs_window_get_map (window), new_map);
     gboolean mask_new = is_top_left_quarter (shown_mask (window, region));
 
+    hs_ui_save_screenshot (GTK_WIDGET (window), "ui-layers-replaced-after");
     /* all three named when one fails */
     g_test_message ("the new file shown: image %d, map %d, mask %d", image_new, map_new, mask_new);
     g_assert_true (image_new);
