@@ -451,6 +451,57 @@ test_bad_data (void)
   hs_ui_destroy_window (window);
 }
 
+/* A problem shown over the view leaves the colour bar's panel, its title
+ * included, in sight: the panel moves below the error bar, and back up
+ * when the bar closes. */
+static void
+test_error_bar_clear_of_color_bar (void)
+{
+  HsWindow *window;
+  HsErrorBar *bar;
+  HsCanvas *canvas;
+  graphene_rect_t bounds;
+  double x0, y0, w0, h0, x, y, w, h;
+  g_autofree char *title = NULL;
+  gboolean animations;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
+  open_path (window, dataset_root);
+  bar = hs_window_get_error_bar (window);
+  canvas = HS_CANVAS (hs_window_get_canvas (window));
+  g_assert_nonnull (hs_window_get_map (window));
+  g_assert_true (hs_canvas_get_color_bar_area (canvas, &x0, &y0, &w0, &h0));
+  title = hs_canvas_dup_color_bar_title (canvas);
+  g_assert_nonnull (title);
+  hs_ui_save_screenshot (GTK_WIDGET (window), "window-no-error-bar");
+
+  /* the bar at its full height at once (no sliding in to wait for) */
+  g_object_get (gtk_settings_get_default (), "gtk-enable-animations", &animations, NULL);
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  hs_error_bar_add (bar, "maps/hand-00-s0.npy", "a problem shown while the map is on screen");
+  hs_ui_settle ();
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (bar)));
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (bar), GTK_WIDGET (canvas), &bounds));
+  g_assert_cmpfloat (bounds.size.height, >, 10);
+  g_assert_cmpfloat (bounds.origin.y, <=, y0);
+  g_assert_true (hs_canvas_get_color_bar_area (canvas, &x, &y, &w, &h));
+  hs_ui_save_screenshot (GTK_WIDGET (window), "window-error-bar");
+  /* the whole panel (its title on top) below the bar, at the same x */
+  g_assert_cmpfloat (y, >=, bounds.origin.y + bounds.size.height);
+  g_assert_cmpfloat (x, ==, x0);
+  g_assert_cmpfloat (w, ==, w0);
+
+  hs_error_bar_clear (bar);
+  hs_ui_settle ();
+  g_assert_true (hs_canvas_get_color_bar_area (canvas, &x, &y, &w, &h));
+  g_assert_cmpfloat (y, ==, y0);
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", animations, NULL);
+  hs_ui_destroy_window (window);
+}
+
 static void
 test_restore (void)
 {
@@ -951,6 +1002,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/window/frames-per-step", test_frames_per_step);
   g_test_add_func ("/hs/ui/window/search-and-filters", test_search_and_filters);
   g_test_add_func ("/hs/ui/window/bad-data", test_bad_data);
+  g_test_add_func ("/hs/ui/window/error-bar-clear-of-color-bar", test_error_bar_clear_of_color_bar);
   g_test_add_func ("/hs/ui/window/restore", test_restore);
   g_test_add_func ("/hs/ui/window/export", test_export);
   g_test_add_func ("/hs/ui/window/export-caption", test_export_caption);

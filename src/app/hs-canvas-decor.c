@@ -215,6 +215,8 @@ hud_layout (HsCanvas *self, int vw, int vh, HsLegendSpec *spec, HsLegendLayout *
   gboolean overlay = _hs_canvas_show_overlay (self);
   double no_attn = self->map ? hs_attention_map_get_no_attn (self->map) : NAN;
 
+  /* below what lies over the canvas's top (hs_canvas_set_hud_top) */
+  vh -= self->hud_top;
   if (_hs_canvas_current_grid (self) == NULL || vh < 100 + 2 * HUD_PAD)
     return FALSE;
   hs_legend_spec_init (spec);
@@ -235,7 +237,7 @@ hud_layout (HsCanvas *self, int vw, int vh, HsLegendSpec *spec, HsLegendLayout *
   *w = layout->width + 2 * HUD_PAD;
   *h = layout->height + 2 * HUD_PAD;
   *x = vw - *w - 8;
-  *y = 8;
+  *y = 8 + self->hud_top;
   return vw >= 3 * *w;
 }
 

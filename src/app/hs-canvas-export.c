@@ -73,7 +73,7 @@ hs_canvas_render_surface (HsCanvas *self, int width, int height)
 {
   cairo_surface_t *surface;
   HsCanvasTransform saved;
-  int saved_w, saved_h;
+  int saved_w, saved_h, saved_top;
   cairo_t *cr;
 
   g_return_val_if_fail (HS_IS_CANVAS (self), NULL);
@@ -95,7 +95,11 @@ hs_canvas_render_surface (HsCanvas *self, int width, int height)
     }
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
   cr = cairo_create (surface);
+  /* an export has no error bar over it: its colour bar at the top */
+  saved_top = self->hud_top;
+  self->hud_top = 0;
   draw_all (self, cr, &self->t, width, height);
+  self->hud_top = saved_top;
   cairo_destroy (cr);
   cairo_surface_flush (surface);
 

@@ -63,6 +63,7 @@ struct _HsCanvas
   char           *caption_instance;
   gboolean        caption_phantom;   /* HsCaption.phantom_model_on_real_image */
   gboolean        show_color_bar;           /* FALSE where a shared bar is drawn outside */
+  int             hud_top;           /* px at the top kept clear of the HUD (an error bar over it) */
   char           *quantity;          /* what the map measures, titling the bar; NULL: unstated */
 
   HsCanvasTransform t;

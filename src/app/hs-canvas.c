@@ -402,6 +402,16 @@ refit_beside_bar (HsCanvas *self)
     apply_fit (self);
 }
 
+/* The colour bar panel looks or sits otherwise: drawn again, and a fitted
+ * image kept beside it. */
+static void
+hud_changed (HsCanvas *self)
+{
+  g_clear_pointer (&self->hud_node, gsk_render_node_unref);
+  refit_beside_bar (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void
 hs_canvas_size_allocate (GtkWidget *widget, int width, int height, int baseline)
 {
@@ -760,10 +770,20 @@ hs_canvas_set_show_color_bar (HsCanvas *self, gboolean show)
   if (self->show_color_bar == show)
     return;
   self->show_color_bar = show;
-  g_clear_pointer (&self->hud_node, gsk_render_node_unref);
-  refit_beside_bar (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  hud_changed (self);
   _hs_canvas_notify (self, PROP_SHOW_COLOR_BAR);
+}
+
+void
+hs_canvas_set_hud_top (HsCanvas *self, int top)
+{
+  g_return_if_fail (HS_IS_CANVAS (self));
+
+  top = MAX (top, 0);
+  if (self->hud_top == top)
+    return;
+  self->hud_top = top;
+  hud_changed (self);
 }
 
 void
@@ -775,9 +795,7 @@ hs_canvas_set_quantity (HsCanvas *self, const char *quantity)
     return;
   g_free (self->quantity);
   self->quantity = g_strdup (quantity);
-  g_clear_pointer (&self->hud_node, gsk_render_node_unref);
-  refit_beside_bar (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  hud_changed (self);
 }
 
 gboolean

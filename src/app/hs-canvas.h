@@ -124,6 +124,10 @@ gboolean       hs_canvas_get_map_range      (HsCanvas *self, double *lo, double 
 gboolean       hs_canvas_get_caption_phantom (HsCanvas *self);
 void           hs_canvas_set_show_color_bar (HsCanvas *self, gboolean show);
 gboolean       hs_canvas_get_show_color_bar (HsCanvas *self);
+/* Keeps the top `top` pixels clear of the colour bar panel, which then
+ * starts below them: a bar laid over the canvas's top (the window's error
+ * bar) hides none of it. */
+void           hs_canvas_set_hud_top        (HsCanvas *self, int top);
 /* Where the colour bar panel (the HUD) is drawn, in widget coordinates;
  * FALSE when none is.  Fitting the image keeps it left of this area, so
  * the bar hides no part of the map. */

@@ -16,9 +16,51 @@ struct _HsErrorBar
   GtkLabel   *title;
   GtkLabel   *detail;
   GPtrArray  *errors;   /* of char*, oldest first */
+  int         shown_height;
 };
 
 G_DEFINE_FINAL_TYPE (HsErrorBar, hs_error_bar, GTK_TYPE_WIDGET)
+
+enum { PROP_0, PROP_SHOWN_HEIGHT, N_PROPS };
+static GParamSpec *props[N_PROPS];
+
+static void
+set_shown_height (HsErrorBar *self, int height)
+{
+  if (self->shown_height == height)
+    return;
+  self->shown_height = height;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SHOWN_HEIGHT]);
+}
+
+static void
+hs_error_bar_measure (GtkWidget *widget, GtkOrientation orientation, int for_size,
+                      int *minimum, int *natural, int *minimum_baseline, int *natural_baseline)
+{
+  gtk_widget_measure (GTK_WIDGET (HS_ERROR_BAR (widget)->info_bar), orientation, for_size,
+                      minimum, natural, minimum_baseline, natural_baseline);
+}
+
+/* The bar's height on screen is what a view under it must keep clear
+ * (shown-height): the window moves the canvas's colour bar below it. */
+static void
+hs_error_bar_size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  HsErrorBar *self = HS_ERROR_BAR (widget);
+
+  gtk_widget_allocate (GTK_WIDGET (self->info_bar), width, height, baseline, NULL);
+  set_shown_height (self, self->errors->len > 0 ? height : 0);
+}
+
+static void
+hs_error_bar_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_SHOWN_HEIGHT: g_value_set_int (value, HS_ERROR_BAR (object)->shown_height); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
 
 static void
 on_response (GtkInfoBar *bar,
@@ -55,7 +97,14 @@ hs_error_bar_class_init (HsErrorBarClass *klass)
 
   object_class->dispose = hs_error_bar_dispose;
   object_class->finalize = hs_error_bar_finalize;
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  object_class->get_property = hs_error_bar_get_property;
+  widget_class->measure = hs_error_bar_measure;
+  widget_class->size_allocate = hs_error_bar_size_allocate;
+  /* The height the bar covers while it shows a problem, 0 while hidden. */
+  props[PROP_SHOWN_HEIGHT] = g_param_spec_int ("shown-height", NULL, NULL, 0, G_MAXINT, 0,
+                                               G_PARAM_READABLE | G_PARAM_STATIC_STRINGS
+                                               | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, props);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_ALERT);
 }
 
@@ -103,6 +152,7 @@ update (HsErrorBar *self)
   gtk_info_bar_set_revealed (self->info_bar, n > 0);
   if (n == 0)
     {
+      set_shown_height (self, 0);   /* hidden: no allocation says so */
       gtk_label_set_text (self->title, "");
       gtk_label_set_text (self->detail, "");
       gtk_widget_set_tooltip_text (GTK_WIDGET (self), NULL);

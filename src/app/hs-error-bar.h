@@ -2,7 +2,9 @@
  *
  * An error banner (GtkInfoBar) naming the file and the problem.  Several
  * problems stack: the newest is shown, the others are counted and listed in
- * the tooltip.  Closing the banner forgets them. */
+ * the tooltip.  Closing the banner forgets them.  Property "shown-height":
+ * the height it covers on screen while it shows a problem (0 when hidden),
+ * for a view under it to keep its own top-right legend clear of it. */
 #pragma once
 
 #include <gtk/gtk.h>
