@@ -1012,8 +1012,13 @@ T.update({
    "%s: Der Datensatz „%s“ hat sich seit dem Speichern des Vortrags geändert (Manifest-SHA-256 %.12s…, gespeichert %.12s…)",
  "%s: case %u: re-attended by the live model, the map differs from the one saved (SHA-256 %.12s…, saved %.12s…)":
    "%s: Folie %u: vom laufenden Modell neu berechnet, weicht die Karte von der gespeicherten ab (SHA-256 %.12s…, gespeichert %.12s…)",
- "%s: case %u: the map differs from the one saved (SHA-256 %.12s…, saved %.12s…): its file changed":
-   "%s: Folie %u: Die Karte weicht von der gespeicherten ab (SHA-256 %.12s…, gespeichert %.12s…): ihre Datei hat sich geändert",
+ "%s: case %u: the map differs from the one saved (SHA-256 %.12s…, saved %.12s…): one of its files changed: %s":
+   "%s: Folie %u: Die Karte weicht von der gespeicherten ab (SHA-256 %.12s…, gespeichert %.12s…): eine ihrer Dateien hat sich geändert: %s",
+ "%s: case %u: %s: the map of model \"%s\"%s differs from the one saved (SHA-256 %.12s…, saved %.12s…): the file changed":
+   "%s: Folie %u: %s: Die Karte des Modells „%s“%s weicht von der gespeicherten ab (SHA-256 %.12s…, gespeichert %.12s…): die Datei hat sich geändert",
+ "%s: case %u: the live model \"%s\" attended again%s: its map differs from the one saved (SHA-256 %.12s…, saved %.12s…)":
+   "%s: Folie %u: Das laufende Modell „%s“ hat neu berechnet%s: seine Karte weicht von der gespeicherten ab (SHA-256 %.12s…, gespeichert %.12s…)",
+ " for the swapped prompt": " für die vertauschte Eingabe",
 })
 
 # co-attention (a map's tag_attention)

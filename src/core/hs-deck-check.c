@@ -267,6 +267,81 @@ hs_deck_case_load_maps (const HsDeck *deck, guint number, const char *deck_path,
   return g_steal_pointer (&maps);
 }
 
+/* Map `index` of a case in hs_deck_case_load_maps's order (models, each
+ * with its swapped side after it): its model, whether it is the swapped
+ * prompt's, and its file (an embedded map's beneath the deck's folder, a
+ * precomputed one's in the dataset; NULL for a live model's). */
+static const HsDeckModel *
+map_source (const HsDeckCase *item, const HsDeckTarget *target, HsDataset *dataset,
+            guint index, gboolean *swapped, char **file)
+{
+  guint n_sides = target->swapped ? 2 : 1;
+  const HsDeckModel *model = g_ptr_array_index (item->models, index / n_sides);
+
+  *swapped = index % n_sides == 1;
+  *file = NULL;
+  if (item->embedded_maps != NULL)
+    *file = g_strdup (item->embedded_maps[index]);
+  else if (!model->live)
+    {
+      HsMapRef *ref = find_map (target, model->name, *swapped);
+
+      if (ref != NULL)
+        *file = hs_dataset_resolve_path (dataset, ref->file, NULL);
+      if (ref != NULL && *file == NULL)
+        *file = g_strdup (ref->file);
+    }
+  return model;
+}
+
+/* The case's maps hash differently from when it was saved: one problem per
+ * map whose own saved hash differs, naming its model and file (or that the
+ * live model attended it again); one for the case, naming every file it
+ * read, when the deck has no usable hash per map. */
+static void
+report_changed_maps (const HsDeckCase *item, guint number, const char *deck_path,
+                     HsDataset *dataset, const HsDeckTarget *target, GPtrArray *maps,
+                     const char *hash, GPtrArray *problems)
+{
+  gboolean per_map = item->maps_sha256 != NULL && g_strv_length (item->maps_sha256) == maps->len;
+  guint before = problems->len;
+  g_autoptr(GString) files = g_string_new (NULL);
+
+  for (guint i = 0; i < maps->len; i++)
+    {
+      g_autofree char *one = hs_deck_hash_maps ((HsAttentionMap **) &maps->pdata[i], 1);
+      g_autofree char *file = NULL;
+      gboolean swapped;
+      const HsDeckModel *model = map_source (item, target, dataset, i, &swapped, &file);
+      const char *side = swapped ? _(" for the swapped prompt") : "";
+
+      if (file != NULL)
+        g_string_append_printf (files, "%s%s", files->len > 0 ? ", " : "", file);
+      if (!per_map || g_str_equal (one, item->maps_sha256[i]))
+        continue;
+      if (file == NULL)
+        g_ptr_array_add (problems,
+                         g_strdup_printf (_("%s: case %u: the live model \"%s\" attended again%s: its map differs from the one saved (SHA-256 %.12s…, saved %.12s…)"),
+                                          deck_path, number, model->name, side, one,
+                                          item->maps_sha256[i]));
+      else
+        g_ptr_array_add (problems,
+                         g_strdup_printf (_("%s: case %u: %s: the map of model \"%s\"%s differs from the one saved (SHA-256 %.12s…, saved %.12s…): the file changed"),
+                                          deck_path, number, file, model->name, side, one,
+                                          item->maps_sha256[i]));
+    }
+  if (problems->len > before)
+    return;
+  if (hs_deck_case_is_live (item) && item->embedded_maps == NULL)
+    g_ptr_array_add (problems,
+                     g_strdup_printf (_("%s: case %u: re-attended by the live model, the map differs from the one saved (SHA-256 %.12s…, saved %.12s…)"),
+                                      deck_path, number, hash, item->map_sha256));
+  else
+    g_ptr_array_add (problems,
+                     g_strdup_printf (_("%s: case %u: the map differs from the one saved (SHA-256 %.12s…, saved %.12s…): one of its files changed: %s"),
+                                      deck_path, number, hash, item->map_sha256, files->str));
+}
+
 gboolean
 hs_deck_check (const HsDeck *deck, const char *deck_path, HsModelCache *models,
                GPtrArray *problems)
@@ -309,12 +384,7 @@ hs_deck_check (const HsDeck *deck, const char *deck_path, HsModelCache *models,
         {
           hash = hs_deck_hash_maps ((HsAttentionMap * const *) maps->pdata, maps->len);
           if (!g_str_equal (hash, item->map_sha256))
-            g_ptr_array_add (problems,
-                             hs_deck_case_is_live (item) && item->embedded_maps == NULL
-                               ? g_strdup_printf (_("%s: case %u: re-attended by the live model, the map differs from the one saved (SHA-256 %.12s…, saved %.12s…)"),
-                                                  deck_path, i, hash, item->map_sha256)
-                               : g_strdup_printf (_("%s: case %u: the map differs from the one saved (SHA-256 %.12s…, saved %.12s…): its file changed"),
-                                                  deck_path, i, hash, item->map_sha256));
+            report_changed_maps (item, i, deck_path, dataset, &target, maps, hash, problems);
         }
       hs_deck_target_clear (&target);
     }
