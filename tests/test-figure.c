@@ -521,6 +521,25 @@ test_tag_strip_long (void)
             last = at;
         }
     }
+  /* the title is too wide for the 200-pt panel on one line: broken
+   * between words over lines, the normalised entropy (−Σ w ln w / ln 20,
+   * worked out here) kept whole at the end of the last */
+  {
+    char number[G_ASCII_DTOSTR_BUF_SIZE];
+    g_autofree char *entropy = NULL, *alone = NULL;
+    double h = 0;
+
+    for (guint i = 0; i < 20; i++)
+      h -= tags[i].weight * log (tags[i].weight);
+    g_ascii_formatd (number, sizeof number, "%.2f", h / log (20));
+    entropy = g_strdup_printf (" %s</text>", number);
+    alone = g_strdup_printf (">%s</text>", number);
+    g_assert_nonnull (strstr (svg, ">tag attention"));
+    g_assert_true (strstr (svg, entropy) != NULL || strstr (svg, alone) != NULL);
+    g_assert_nonnull (strstr (svg, "normalised"));
+    g_assert_null (strstr (svg, "attenti…"));
+    g_assert_null (strstr (svg, "normalis…"));
+  }
   /* the long name (weight 11/210, shown) is cut */
   g_assert_null (strstr (svg, "at all</text>"));
   g_assert_nonnull (strstr (svg, "an extremely"));

@@ -30,7 +30,56 @@ typedef struct {
   guint    n_shown;
   double   hidden_sum;           /* weight of the tags without a row        */
   guint    largest;
+  GPtrArray *title;              /* its lines (char*)                       */
 } TagBarsLayout;
+
+static char *fit_text (HsPainter *p, const char *text, double size, gboolean bold, double width);
+
+/* The title, "tag attention · normalised entropy 0.62", on as many lines
+ * as the panel's width needs, broken between words (a narrow panel keeps
+ * the number instead of cutting it off); only a single word wider than the
+ * panel is cut with "…". */
+static void
+tag_bars_title (HsPainter *p, const HsTagWeight *tags, guint n, double width, TagBarsLayout *l)
+{
+  g_autofree char *title = NULL;
+  g_auto(GStrv) words = NULL;
+  GString *line = g_string_new (NULL);
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  double norm;
+
+  hs_tag_attention_entropy (tags, n, &norm, NULL);
+  if (isfinite (norm))
+    title = g_strdup_printf (_("tag attention · normalised entropy %s"),
+                             g_ascii_formatd (number, sizeof number, "%.2f", norm));
+  else
+    title = g_strdup (_("tag attention"));
+  l->title = g_ptr_array_new_with_free_func (g_free);
+  words = g_strsplit (title, " ", -1);
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      g_autofree char *longer = line->len > 0 ? g_strdup_printf ("%s %s", line->str, words[i])
+                                              : g_strdup (words[i]);
+
+      if (line->len > 0 && hs_painter_text_width (p, longer, l->title_size, TRUE) > width)
+        {
+          g_ptr_array_add (l->title, fit_text (p, line->str, l->title_size, TRUE, width));
+          g_string_assign (line, words[i]);
+        }
+      else
+        g_string_assign (line, longer);
+    }
+  g_ptr_array_add (l->title, fit_text (p, line->str, l->title_size, TRUE, width));
+  g_string_free (line, TRUE);
+  l->title_h += l->title_size * 1.2 * (l->title->len - 1);
+}
+
+static void
+tag_bars_layout_clear (TagBarsLayout *l)
+{
+  g_free (l->shown);
+  g_clear_pointer (&l->title, g_ptr_array_unref);
+}
 
 static void
 tag_bars_layout (HsPainter *p, const HsTagWeight *tags, guint n, double width, double font_size,
@@ -76,6 +125,7 @@ tag_bars_layout (HsPainter *p, const HsTagWeight *tags, guint n, double width, d
   l->name_w = MIN (l->name_w, width * 0.45);
   l->bar_x = l->name_w + l->size * 0.5;
   l->bar_w = MAX (width - l->bar_x - l->size * 0.5 - l->number_w, l->size);
+  tag_bars_title (p, tags, n, width, l);
 }
 
 static double
@@ -120,7 +170,7 @@ hs_tag_bars_measure (HsPainter *p, const HsTagWeight *tags, guint n, double widt
     }
   tag_bars_layout (p, tags, n, width, font_size, &l);
   *height = tag_bars_height (&l, n);
-  g_free (l.shown);
+  tag_bars_layout_clear (&l);
 }
 
 void
@@ -128,26 +178,14 @@ hs_tag_bars_paint (HsPainter *p, const HsTagWeight *tags, guint n, double x, dou
                    double width, double font_size, const double ink[4])
 {
   TagBarsLayout l;
-  g_autofree char *title = NULL;
-  double norm, row_y;
+  double row_y;
 
   if (n == 0 || tags == NULL)
     return;
   tag_bars_layout (p, tags, n, width, font_size, &l);
-  hs_tag_attention_entropy (tags, n, &norm, NULL);
-  if (isfinite (norm))
-    {
-      char number[G_ASCII_DTOSTR_BUF_SIZE];
-
-      g_ascii_formatd (number, sizeof number, "%.2f", norm);
-      title = g_strdup_printf (_("tag attention · normalised entropy %s"), number);
-    }
-  else
-    title = g_strdup (_("tag attention"));
-  {
-    g_autofree char *fitted = fit_text (p, title, l.title_size, TRUE, width);
-    hs_painter_text (p, x, y + l.title_size, fitted, l.title_size, ink, TRUE, HS_ANCHOR_START, 0);
-  }
+  for (guint k = 0; k < l.title->len; k++)
+    hs_painter_text (p, x, y + l.title_size * (1 + 1.2 * k), g_ptr_array_index (l.title, k),
+                     l.title_size, ink, TRUE, HS_ANCHOR_START, 0);
 
   row_y = y + l.title_h;
   for (guint i = 0; i < n; i++)
@@ -183,5 +221,5 @@ hs_tag_bars_paint (HsPainter *p, const HsTagWeight *tags, guint n, double x, dou
       hs_painter_text (p, x + width, row_y + l.row_h * 0.5 + l.size * 0.35, fitted, l.size, ink,
                        FALSE, HS_ANCHOR_END, 0);
     }
-  g_free (l.shown);
+  tag_bars_layout_clear (&l);
 }
