@@ -553,8 +553,8 @@ T.update({
    "%s: kein verwendbares Heatscope-Modell: \"%s\" braucht einen Klassifikator (Format \"%s\")",
  "built-in model \"%s\" not found (looked in $HEATSCOPE_MODELS_DIR, data/models and the data directories)":
    "eingebautes Modell \"%s\" nicht gefunden (gesucht in $HEATSCOPE_MODELS_DIR, data/models und den Datenverzeichnissen)",
- "unknown model \"%s\" (built-in models: %s, %s; or give a .safetensors file)":
-   "unbekanntes Modell \"%s\" (eingebaute Modelle: %s, %s; oder eine .safetensors-Datei angeben)",
+ "unknown model \"%s\" (built-in models: %s; or give a .safetensors file)":
+   "unbekanntes Modell \"%s\" (eingebaute Modelle: %s; oder eine .safetensors-Datei angeben)",
  "%s: the image features were computed by another model (%s)":
    "%s: Die Bildmerkmale wurden von einem anderen Modell berechnet (%s)",
  "the prompt has no words": "die Eingabe hat keine Wörter",

@@ -562,6 +562,26 @@ test_errors (void)
   run_figure (bad_threshold, out, 2);
   run_figure (narrow, out, 1);
   g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  {
+    /* an unknown model name lists every name that would do: all built-in
+     * models for live=, the dataset's models for a precomputed one */
+    const char *bad_live[] = { "--panel", "phantom-000000:s1:live=nosuch", NULL };
+    const char *bad_model[] = { P (0, "s1", "nosuch"), NULL };
+    g_autofree char *err = run_figure_in (demo (), bad_live, out, 2);
+
+    g_assert_nonnull (strstr (err, "'nosuch' is not a built-in model (grounded, blind, noattn, "
+                                   "cnn-grad, cnn-ixg, cnn-gradcam, cnn-random-grad, "
+                                   "cnn-random-ixg, cnn-random-gradcam) or backend-exec"));
+    g_free (err);
+    err = run_figure_in (demo (), bad_model, out, 1);
+    g_assert_nonnull (strstr (err, "has no map for query 's1' and model nosuch (the dataset's models: "));
+    g_assert_nonnull (strstr (err, "sim-blind, sim-grounded"));
+    g_assert_nonnull (strstr (err, "; live=NAME for a built-in model: grounded, blind, noattn, cnn-grad"));
+    g_free (err);
+    /* a known model without this map: no list */
+    err = run_figure_in (demo (), bad_panel, out, 1);
+    g_assert_null (strstr (err, "the dataset's models"));
+  }
 
   g_assert_true (hs_figure_parse_length ("89mm", &pt, NULL));
   g_assert_cmpfloat (fabs (pt - 252.2834645669), <, 1e-9);

@@ -50,6 +50,10 @@ const char * const *hs_model_list_builtin    (void);
 const char * const *hs_model_list_saliency   (void);
 /* TRUE for a name of either list. */
 gboolean          hs_model_is_builtin        (const char *name);
+/* Every name of both lists, comma-separated ("grounded, blind, noattn,
+ * cnn-grad, …"): what an error about an unknown model lists; free with
+ * g_free. */
+char             *hs_model_describe_builtin  (void);
 /* TRUE when `model` is a built-in model (its names are reserved for the
  * built-in models, whether computed live or precomputed by `demo`) and
  * `instance` is not a Heatscope phantom (HsInstance.phantom): the map is a

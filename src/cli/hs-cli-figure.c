@@ -117,7 +117,7 @@ parse_panel_option (HsDataset *dataset, const char *text, GError **error)
         }
       else
         {
-          g_autofree char *names = g_strjoinv (", ", (char **) hs_model_list_builtin ());
+          g_autofree char *names = hs_model_describe_builtin ();
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                        "--panel '%s': '%s' is not a built-in model (%s) or backend-exec", text,
                        name, names);
@@ -151,10 +151,22 @@ find_precomputed (const Sources *src, const HsFigureSpecPanel *spec, const char 
                  src->dataset_path, where, instance->id, spec->model ? " of model " : "",
                  spec->model ? spec->model : "", swapped);
   else if (ref == NULL)
-    g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
-                 "%s: %s: instance '%s' has no map for query '%s'%s%s", src->dataset_path, where,
-                 instance->id, spec->query, spec->model ? " and model " : "",
-                 spec->model ? spec->model : "");
+    {
+      g_auto(GStrv) models = hs_dataset_list_models (src->dataset);
+      g_autofree char *known = spec->model && !g_strv_contains ((const char * const *) models,
+                                                                spec->model)
+                               ? g_strjoinv (", ", models) : NULL;
+      g_autofree char *live = known ? hs_model_describe_builtin () : NULL;
+
+      /* a model the dataset has no map of at all: every name that would do */
+      g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_NOT_FOUND,
+                   "%s: %s: instance '%s' has no map for query '%s'%s%s%s%s%s%s%s",
+                   src->dataset_path, where, instance->id, spec->query,
+                   spec->model ? " and model " : "", spec->model ? spec->model : "",
+                   known ? " (the dataset's models: " : "", known ? known : "",
+                   known ? "; live=NAME for a built-in model: " : "", live ? live : "",
+                   known ? ")" : "");
+    }
   return ref;
 }
 

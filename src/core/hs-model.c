@@ -43,6 +43,15 @@ hs_model_list_saliency (void)
   return saliency_names;
 }
 
+char *
+hs_model_describe_builtin (void)
+{
+  g_autofree char *known = g_strjoinv (", ", (char **) builtin_names);
+  g_autofree char *saliency = g_strjoinv (", ", (char **) saliency_names);
+
+  return g_strdup_printf ("%s, %s", known, saliency);
+}
+
 gboolean
 hs_model_is_builtin (const char *name)
 {
@@ -477,14 +486,16 @@ hs_model_load_builtin (const char *name_or_path, GError **error)
   path = hs_model_find_builtin (name_or_path);
   if (path == NULL)
     {
-      g_autofree char *known = g_strjoinv (", ", (char **) builtin_names);
-      g_autofree char *saliency = g_strjoinv (", ", (char **) saliency_names);
+      g_autofree char *known = hs_model_describe_builtin ();
 
-      g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_NOT_FOUND,
-                   hs_model_is_builtin (name_or_path)
-                   ? _("built-in model \"%s\" not found (looked in $HEATSCOPE_MODELS_DIR, data/models and the data directories)")
-                   : _("unknown model \"%s\" (built-in models: %s, %s; or give a .safetensors file)"),
-                   name_or_path, known, saliency);
+      if (hs_model_is_builtin (name_or_path))
+        g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_NOT_FOUND,
+                     _("built-in model \"%s\" not found (looked in $HEATSCOPE_MODELS_DIR, data/models and the data directories)"),
+                     name_or_path);
+      else
+        g_set_error (error, HS_MODEL_ERROR, HS_MODEL_ERROR_NOT_FOUND,
+                     _("unknown model \"%s\" (built-in models: %s; or give a .safetensors file)"),
+                     name_or_path, known);
       return NULL;
     }
   model = hs_model_load (path, error);
