@@ -30,6 +30,7 @@
 #include "hs-view-state.h"
 #include "hs-window.h"
 #include "hs-window-private.h"   /* the caches and the layers' masks */
+#include "hs-dataset-private.h"  /* hs_dataset_test_after_open */
 
 #define INSTANCE "X-ray_of_cyst_in_pneumocystis_pneumonia_1"
 
@@ -552,16 +553,36 @@ test_link_unknown_region (void)
   hs_ui_destroy_window (window);
 }
 
-/* The dataset's file `relative` replaced by `fresh` (a new file in the same folder) with a
- * rename, as the atomic writers replace it: a new inode under the old name. */
-static void
-replace_by_rename (HsDataset *ds, const char *relative, const char *fresh)
+/* Whether (x, y) is in the top-left (0) or bottom-right (1) quarter of a width × height image. */
+static gboolean
+in_quarter (guint x, guint y, guint width, guint height, guint quarter)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = hs_dataset_resolve_path (ds, relative, &error);
+  return quarter == 0 ? x < width / 2 && y < height / 2 : x >= width / 2 && y >= height / 2;
+}
 
-  g_assert_no_error (error);
-  g_assert_cmpint (g_rename (fresh, path), ==, 0);
+/* The new content of INSTANCE's image, grounded/s1 map and first region's mask: the image's
+ * negative, the map's values 1 + i mod `period` (same shape), the mask one quarter of the image
+ * (`quarter` 0: top left, 1: bottom right; 8-bit, one channel) — each written to a file beside
+ * the old one, and decoded independently: what the window must show once they replace the old. */
+typedef struct {
+  char           *image_file, *map_file, *mask_file;   /* relative, as the manifest has them */
+  char           *image_tmp, *map_tmp, *mask_tmp;      /* the new files */
+  HsImage        *image;
+  HsAttentionMap *map;
+  guint           quarter;
+} Replacement;
+
+static void
+replacement_clear (Replacement *r)
+{
+  g_free (r->image_file);
+  g_free (r->map_file);
+  g_free (r->mask_file);
+  g_free (r->image_tmp);
+  g_free (r->map_tmp);
+  g_free (r->mask_tmp);
+  g_clear_pointer (&r->image, hs_image_unref);
+  g_clear_pointer (&r->map, hs_attention_map_unref);
 }
 
 /* A path beside the dataset's file `relative`, for its replacement. */
@@ -572,6 +593,89 @@ beside (HsDataset *ds, const char *relative, const char *name)
   g_autofree char *dir = g_path_get_dirname (path);
 
   return g_build_filename (dir, name, NULL);
+}
+
+static void
+replacement_write (Replacement *r, guint period, guint quarter)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) ds = hs_dataset_load (dataset, &error);
+  HsInstance *instance;
+  HsMapRef *ref;
+  g_autofree char *image_path = NULL, *map_path = NULL;
+  g_autoptr(HsImage) old_image = NULL, negative = NULL, mask = NULL;
+  g_autoptr(HsNdArray) array = NULL;
+  guint width, height;
+
+  g_assert_no_error (error);
+  instance = hs_dataset_find_instance (ds, INSTANCE);
+  ref = hs_instance_find_map (instance, "grounded", "s1");
+  g_assert_nonnull (ref);
+  r->quarter = quarter;
+  r->image_file = g_strdup (instance->image);
+  r->map_file = g_strdup (ref->file);
+  r->mask_file = g_strdup (((HsRegion *) g_ptr_array_index (instance->regions, 0))->mask);
+  g_assert_nonnull (r->mask_file);   /* all five regions have masks */
+
+  image_path = hs_dataset_resolve_path (ds, r->image_file, NULL);
+  old_image = hs_image_load (image_path, &error);
+  g_assert_no_error (error);
+  width = hs_image_get_width (old_image);
+  height = hs_image_get_height (old_image);
+  negative = hs_image_new (width, height, hs_image_get_channels (old_image), hs_image_get_bit_depth (old_image),
+                           &error);
+  g_assert_no_error (error);
+  {
+    const guint16 *in = hs_image_peek_data (old_image);
+    guint16 *out = hs_image_get_data (negative);
+    guint16 top = (guint16) ((1u << hs_image_get_bit_depth (old_image)) - 1);
+
+    for (gsize i = 0; i < (gsize) width * height * hs_image_get_channels (old_image); i++)
+      out[i] = top - in[i];
+  }
+  r->image_tmp = beside (ds, r->image_file, "replacement.png");
+  g_assert_true (hs_image_save_png (negative, r->image_tmp, &error));
+  g_assert_no_error (error);
+
+  map_path = hs_dataset_resolve_path (ds, r->map_file, NULL);
+  array = hs_npy_read (map_path, &error);
+  g_assert_no_error (error);
+  for (gsize i = 0; i < array->n_values; i++)
+    array->values[i] = 1 + i % period;
+  r->map_tmp = beside (ds, r->map_file, "replacement.npy");
+  g_assert_true (hs_npy_write (r->map_tmp, HS_DTYPE_FLOAT32, array->ndim, array->shape, array->values,
+                               FALSE, FALSE, &error));
+  g_assert_no_error (error);
+
+  mask = hs_image_new (width, height, 1, 8, &error);
+  g_assert_no_error (error);
+  for (guint y = 0; y < height; y++)
+    for (guint x = 0; x < width; x++)
+      if (in_quarter (x, y, width, height, quarter))
+        hs_image_get_data (mask)[(gsize) y * width + x] = 255;
+  r->mask_tmp = beside (ds, r->mask_file, "replacement-mask.png");
+  g_assert_true (hs_image_save_png (mask, r->mask_tmp, &error));
+  g_assert_no_error (error);
+
+  r->image = hs_image_load (r->image_tmp, &error);
+  g_assert_no_error (error);
+  r->map = hs_attention_map_load_npy (r->map_tmp, (const char * const *) ref->tokens, ref->no_attn, &error);
+  g_assert_no_error (error);
+}
+
+/* The dataset's file `relative` replaced by `fresh` (a new file in the same folder) with a
+ * rename, as the atomic writers replace it: a new inode under the old name. */
+static void
+replace_by_rename (const char *relative, const char *fresh)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) ds = hs_dataset_load (dataset, &error);
+  g_autofree char *path = NULL;
+
+  g_assert_no_error (error);
+  path = hs_dataset_resolve_path (ds, relative, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_rename (fresh, path), ==, 0);
 }
 
 /* Pixel by pixel the same size and samples. */
@@ -595,19 +699,20 @@ same_values (const HsAttentionMap *a, const HsAttentionMap *b)
          memcmp (hs_attention_map_peek_values (a), hs_attention_map_peek_values (b), n * sizeof (double)) == 0;
 }
 
-/* The layer's mask shown for `region` of the instance on screen (borrowed). */
+/* The layer's mask shown for the first region of the instance on screen (borrowed). */
 static HsImage *
-shown_mask (HsWindow *window, const HsRegion *region)
+shown_mask (HsWindow *window)
 {
-  HsMaskLayer *layer = g_hash_table_lookup (window->layer_masks, region);
+  HsMaskLayer *layer = g_hash_table_lookup (window->layer_masks,
+                                            g_ptr_array_index (hs_window_get_instance (window)->regions, 0));
 
   g_assert_nonnull (layer);
   return hs_mask_layer_get_mask (layer);
 }
 
-/* Whether the mask's set pixels are exactly its top-left quarter. */
+/* Whether the mask's set pixels are exactly its top-left (0) or bottom-right (1) quarter. */
 static gboolean
-is_top_left_quarter (const HsImage *mask)
+is_quarter (const HsImage *mask, guint quarter)
 {
   guint width = hs_image_get_width (mask), height = hs_image_get_height (mask);
   guint channels = hs_image_get_channels (mask);
@@ -620,7 +725,7 @@ is_top_left_quarter (const HsImage *mask)
 
         for (guint c = 0; c < channels; c++)
           on |= px[((gsize) y * width + x) * channels + c] != 0;
-        if (on != (x < width / 2 && y < height / 2))
+        if (on != in_quarter (x, y, width, height, quarter))
           return FALSE;
       }
   return TRUE;
@@ -638,6 +743,49 @@ show_s1 (HsWindow *window)
   g_assert_nonnull (hs_window_get_map (window));
 }
 
+static HsWindow *
+open_on_instance (void)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (dataset);
+  HsWindow *window;
+
+  hs_ui_reset_settings ();
+  window = hs_ui_new_window ();
+  hs_window_open (window, file);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  g_assert_true (hs_window_select_instance (window, INSTANCE));
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  show_s1 (window);
+  return window;
+}
+
+static void
+step_away (HsWindow *window, const char *action)
+{
+  g_action_group_activate_action (G_ACTION_GROUP (window), action, NULL);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+}
+
+/* Back on INSTANCE: the canvas's image, the map and the first region's layer are the new files'
+ * (all three named in the log when one is not). */
+static void
+assert_shows (HsWindow *window, const Replacement *r, const char *screenshot)
+{
+  gboolean image_new, map_new, mask_new;
+
+  step_away (window, "previous-instance");
+  show_s1 (window);
+  hs_ui_save_screenshot (GTK_WIDGET (window), screenshot);
+  image_new = same_pixels (hs_canvas_get_image (HS_CANVAS (hs_window_get_canvas (window))), r->image);
+  map_new = same_values (hs_window_get_map (window), r->map);
+  mask_new = is_quarter (shown_mask (window), r->quarter);
+  g_test_message ("the new file shown: image %d, map %d, mask %d", image_new, map_new, mask_new);
+  g_assert_true (image_new);
+  g_assert_true (map_new);
+  g_assert_true (mask_new);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
+}
+
 /* A cached image, map or mask is only valid for the file it was decoded from: INSTANCE is
  * shown (all three cached), the window steps away, the three files are replaced on disk by a
  * rename — the cache entries are still there — and on the way back the window shows the new
@@ -646,19 +794,10 @@ show_s1 (HsWindow *window)
 static void
 test_replaced_files (void)
 {
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(HsImage) old_image = NULL, new_image = NULL, old_mask = NULL;
-  g_autoptr(HsAttentionMap) old_map = NULL, new_map = NULL;
-  g_autoptr(HsNdArray) array = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *image_tmp = NULL, *map_tmp = NULL, *mask_tmp = NULL, *map_file = NULL;
-  g_autofree char *mask_file = NULL;
+  Replacement r = { 0 };
+  g_autoptr(HsImage) old_image = NULL, old_mask = NULL;
+  g_autoptr(HsAttentionMap) old_map = NULL;
   HsWindow *window;
-  HsDataset *ds;
-  HsInstance *instance;
-  const HsRegion *region;
-  HsMapRef *ref;
-  guint width, height;
 
   if (hs_ui_skip_without_display ())
     return;
@@ -667,110 +806,103 @@ test_replaced_files (void)
       g_test_skip ("../shared/data/cxr-covid-seg is not there");
       return;
     }
-  hs_ui_reset_settings ();
-  window = hs_ui_new_window ();
-  file = g_file_new_for_path (dataset);
-  hs_window_open (window, file);
-  hs_ui_wait_until (hs_ui_window_not_loading, window);
-  g_assert_true (hs_window_select_instance (window, INSTANCE));
-  hs_ui_wait_until (hs_ui_window_not_loading, window);
-  show_s1 (window);
-  ds = hs_window_get_dataset (window);
-  instance = hs_window_get_instance (window);
-  region = g_ptr_array_index (instance->regions, 0);   /* all five have masks */
-  g_assert_nonnull (region->mask);
-  ref = hs_prompt_panel_get_map_ref (hs_window_get_prompt_panel (window));
-  map_file = g_strdup (ref->file);
-  mask_file = g_strdup (region->mask);
+  window = open_on_instance ();
   old_image = hs_image_ref (hs_canvas_get_image (HS_CANVAS (hs_window_get_canvas (window))));
   old_map = hs_attention_map_ref (hs_window_get_map (window));
-  old_mask = hs_image_ref (shown_mask (window, region));
+  old_mask = hs_image_ref (shown_mask (window));
   hs_ui_save_screenshot (GTK_WIDGET (window), "ui-layers-replaced-before");
-  width = hs_image_get_width (old_image);
-  height = hs_image_get_height (old_image);
-
-  g_action_group_activate_action (G_ACTION_GROUP (window), "next-instance", NULL);
-  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  step_away (window, "next-instance");
   g_assert_cmpstr (hs_window_get_instance (window)->id, !=, INSTANCE);
 
-  /* the image: its negative; the map: other values of the same shape; the mask: a rectangle
-   * in the top-left quarter (8-bit, one channel) */
-  image_tmp = beside (ds, instance->image, "replacement.png");
-  {
-    g_autoptr(HsImage) negative = hs_image_new (width, height, hs_image_get_channels (old_image),
-                                                hs_image_get_bit_depth (old_image), &error);
-    const guint16 *in = hs_image_peek_data (old_image);
-    guint16 *out = hs_image_get_data (negative);
-    guint16 top = (guint16) ((1u << hs_image_get_bit_depth (old_image)) - 1);
-
-    g_assert_no_error (error);
-    for (gsize i = 0; i < (gsize) width * height * hs_image_get_channels (old_image); i++)
-      out[i] = top - in[i];
-    g_assert_true (hs_image_save_png (negative, image_tmp, &error));
-    g_assert_no_error (error);
-  }
-  map_tmp = beside (ds, map_file, "replacement.npy");
-  {
-    g_autofree char *path = hs_dataset_resolve_path (ds, map_file, NULL);
-
-    array = hs_npy_read (path, &error);
-    g_assert_no_error (error);
-    for (gsize i = 0; i < array->n_values; i++)
-      array->values[i] = 1 + i % 7;
-    g_assert_true (hs_npy_write (map_tmp, HS_DTYPE_FLOAT32, array->ndim, array->shape, array->values,
-                                 FALSE, FALSE, &error));
-    g_assert_no_error (error);
-  }
-  mask_tmp = beside (ds, mask_file, "replacement.png");
-  {
-    g_autoptr(HsImage) mask = hs_image_new (width, height, 1, 8, &error);
-    guint16 *out = hs_image_get_data (mask);
-
-    g_assert_no_error (error);
-    for (guint y = 0; y < height / 2; y++)
-      for (guint x = 0; x < width / 2; x++)
-        out[(gsize) y * width + x] = 255;
-    g_assert_true (hs_image_save_png (mask, mask_tmp, &error));
-    g_assert_no_error (error);
-  }
-  /* what the window must show: independent decodes of the new files */
-  new_image = hs_image_load (image_tmp, &error);
-  g_assert_no_error (error);
-  new_map = hs_attention_map_load_npy (map_tmp, (const char * const *) ref->tokens, ref->no_attn, &error);
-  g_assert_no_error (error);
-  g_assert_false (same_pixels (new_image, old_image));
-  g_assert_false (same_values (new_map, old_map));
-  g_assert_false (is_top_left_quarter (old_mask));
-  replace_by_rename (ds, instance->image, image_tmp);
-  replace_by_rename (ds, map_file, map_tmp);
-  replace_by_rename (ds, mask_file, mask_tmp);
+  replacement_write (&r, 7, 0);
+  g_assert_false (same_pixels (r.image, old_image));
+  g_assert_false (same_values (r.map, old_map));
+  g_assert_false (is_quarter (old_mask, 0));
+  replace_by_rename (r.image_file, r.image_tmp);
+  replace_by_rename (r.map_file, r.map_tmp);
+  replace_by_rename (r.mask_file, r.mask_tmp);
   /* the old content is still cached under the same keys */
-  g_assert_true (hs_lru_cache_contains (window->image_cache, instance->image));
-  g_assert_true (hs_lru_cache_contains (window->map_cache, map_file));
-  g_assert_true (hs_lru_cache_contains (window->mask_cache, mask_file));
+  g_assert_true (hs_lru_cache_contains (window->image_cache, r.image_file));
+  g_assert_true (hs_lru_cache_contains (window->map_cache, r.map_file));
+  g_assert_true (hs_lru_cache_contains (window->mask_cache, r.mask_file));
 
-  g_action_group_activate_action (G_ACTION_GROUP (window), "previous-instance", NULL);
-  hs_ui_wait_until (hs_ui_window_not_loading, window);
-  show_s1 (window);
-  {
-    gboolean image_new = same_pixels (hs_canvas_get_image (HS_CANVAS (hs_window_get_canvas (window))), new_image);
-    gboolean map_new = same_values (hs_window_get_map (window), new_map);
-    gboolean mask_new = is_top_left_quarter (shown_mask (window, region));
-
-    hs_ui_save_screenshot (GTK_WIDGET (window), "ui-layers-replaced-after");
-    /* all three named when one fails */
-    g_test_message ("the new file shown: image %d, map %d, mask %d", image_new, map_new, mask_new);
-    g_assert_true (image_new);
-    g_assert_true (map_new);
-    g_assert_true (mask_new);
-  }
+  assert_shows (window, &r, "ui-layers-replaced-after");
   /* each found stale once, and decoded again from the new file */
   g_assert_cmpuint (hs_lru_cache_get_stale (window->image_cache), >=, 1);
   g_assert_cmpuint (hs_lru_cache_get_stale (window->map_cache), >=, 1);
   g_assert_cmpuint (hs_lru_cache_get_stale (window->mask_cache), >=, 1);
-  g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
   hs_ui_destroy_window (window);
   hs_ui_reset_settings ();
+  replacement_clear (&r);
+}
+
+/* Resolved path → its replacement, renamed over it right after the first open (any thread). */
+static GMutex swap_lock;
+static GHashTable *swaps;
+static guint n_swapped;
+
+static void
+swap_after_open (const char *resolved)
+{
+  const char *fresh;
+
+  g_mutex_lock (&swap_lock);
+  fresh = g_hash_table_lookup (swaps, resolved);
+  if (fresh != NULL)
+    {
+      g_assert_cmpint (g_rename (fresh, resolved), ==, 0);
+      g_hash_table_remove (swaps, resolved);
+      n_swapped++;
+    }
+  g_mutex_unlock (&swap_lock);
+}
+
+/* The stamp is taken before the decode: each of INSTANCE's three files is replaced by a rename
+ * just after the first open of it (hs_dataset_test_after_open), so that decode — on a worker for
+ * the image and masks, on the main thread for the map — reads the old file under a path that
+ * already names the new one.  Kept with the stamp taken before the open, it is a miss after a
+ * step away and back, and the new files are shown (a stamp taken after the decode would keep
+ * the old content as if it were the new file's). */
+static void
+test_replaced_while_decoding (void)
+{
+  Replacement r = { 0 };
+  g_autoptr(HsDataset) ds = NULL;
+  HsWindow *window;
+  const char *files[3];
+  const char *fresh[3];
+
+  if (hs_ui_skip_without_display ())
+    return;
+  if (dataset == NULL)
+    {
+      g_test_skip ("../shared/data/cxr-covid-seg is not there");
+      return;
+    }
+  replacement_write (&r, 5, 1);
+  ds = hs_dataset_load (dataset, NULL);
+  g_assert_nonnull (ds);
+  files[0] = r.image_file, files[1] = r.map_file, files[2] = r.mask_file;
+  fresh[0] = r.image_tmp, fresh[1] = r.map_tmp, fresh[2] = r.mask_tmp;
+  swaps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 0; i < 3; i++)
+    g_hash_table_insert (swaps, hs_dataset_resolve_path (ds, files[i], NULL), g_strdup (fresh[i]));
+  n_swapped = 0;
+  hs_dataset_test_after_open = swap_after_open;
+
+  window = open_on_instance ();
+  g_mutex_lock (&swap_lock);
+  g_assert_cmpuint (n_swapped, ==, 3);   /* each file was replaced while it was decoded */
+  g_mutex_unlock (&swap_lock);
+  step_away (window, "next-instance");
+  g_assert_cmpstr (hs_window_get_instance (window)->id, !=, INSTANCE);
+  assert_shows (window, &r, "ui-layers-replaced-while-decoding");
+
+  hs_dataset_test_after_open = NULL;
+  g_clear_pointer (&swaps, g_hash_table_unref);
+  hs_ui_destroy_window (window);
+  hs_ui_reset_settings ();
+  replacement_clear (&r);
 }
 
 int
@@ -783,5 +915,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui-layers/link-unknown-region", test_link_unknown_region);
   g_test_add_func ("/hs/ui-layers/mask-cache", test_mask_cache);
   g_test_add_func ("/hs/ui-layers/replaced-files", test_replaced_files);
+  g_test_add_func ("/hs/ui-layers/replaced-while-decoding", test_replaced_while_decoding);
   return g_test_run ();
 }

@@ -117,6 +117,10 @@ void hs_manifest_stream_free (struct _HsManifestStream *stream);
 /* Tests only: called by hs_dataset_open_file between the path check and
  * the open, so a test can swap a symlink in exactly there. */
 extern void (*hs_dataset_test_after_check) (const char *resolved);
+/* Tests only: called by hs_dataset_open_file once the file is open (the
+ * descriptor is the file read, whatever is renamed over its path now), so a
+ * test can replace the file exactly while it is being decoded. */
+extern void (*hs_dataset_test_after_open) (const char *resolved);
 
 /* The record's SHA-256 from 64 lowercase hex digits: FALSE unless `hex` is
  * exactly that (hs-file-record.c). */

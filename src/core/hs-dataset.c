@@ -1116,6 +1116,7 @@ hs_dataset_resolve_path (HsDataset *dataset, const char *relative, GError **erro
 }
 
 void (*hs_dataset_test_after_check) (const char *resolved);
+void (*hs_dataset_test_after_open) (const char *resolved);
 
 int
 hs_dataset_open_file (HsDataset *dataset, const char *relative, char **resolved,
@@ -1144,6 +1145,8 @@ hs_dataset_open_file (HsDataset *dataset, const char *relative, char **resolved,
       g_set_error (error, HS_DATASET_ERROR, code, "%s", local_error->message);
       return -1;
     }
+  if (hs_dataset_test_after_open != NULL)
+    hs_dataset_test_after_open (path);
   if (resolved != NULL)
     *resolved = g_steal_pointer (&path);
   return fd;
