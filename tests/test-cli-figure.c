@@ -2,6 +2,7 @@
 #include <heatscope/heatscope.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "hs-test-util.h"
@@ -187,6 +188,53 @@ test_grid (void)
   g_assert_nonnull (strstr (svg_text, "<path "));        /* mask contours */
   g_assert_nonnull (strstr (svg_text, "<linearGradient")); /* the bar stays vector */
   g_assert_nonnull (strstr (svg_text, "<image "));
+}
+
+/* Four narrow panels whose first boxes name four regions: the region key's
+ * cyan entry joins them ("… / … / … / …"), wider than the 89-mm page; it
+ * wraps under its swatch, so nothing is drawn in the page's right margin
+ * (the pixel columns just inside the page's edge stay white). */
+static void
+test_region_key_wraps (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *png = g_build_filename (dir, "key.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "key.svg", NULL);
+  g_autofree char *svg_text = NULL;
+  const char *args[] = { P (0, "s1", "sim-grounded"), P (0, "s2", "sim-grounded"),
+                         P (1, "s1", "sim-grounded"), P (1, "s2", "sim-grounded"),
+                         "--columns", "4", "--dpi", "100", NULL };
+  cairo_surface_t *s;
+  int w, h, stride, top;
+  const guint8 *data;
+  const char *joined;
+  guint inked = 0;
+  double key_y = 0;
+
+  run_figure (args, svg, 0);
+  g_assert_true (g_file_get_contents (svg, &svg_text, NULL, NULL));
+  /* a joined entry, the case at hand: its first line's baseline */
+  joined = strstr (svg_text, " / ");
+  g_assert_nonnull (joined);
+  while (joined > svg_text && strncmp (joined, "<text", 5) != 0)
+    joined--;
+  g_assert_cmpint (sscanf (joined, "<text x=\"%*f\" y=\"%lf\"", &key_y), ==, 1);
+  run_figure (args, png, 0);
+  s = cairo_image_surface_create_from_png (png);
+  w = cairo_image_surface_get_width (s);
+  h = cairo_image_surface_get_height (s);
+  stride = cairo_image_surface_get_stride (s);
+  data = cairo_image_surface_get_data (s);
+  /* the key's rows, from a line above its first baseline (points → pixels at 100 dpi) */
+  top = (int) floor ((key_y - 7 * 1.3) * 100 / 72);
+  g_assert_cmpint (top, >, 0);
+  /* the last column and row are the page's partial edge pixels; the
+   * five before them lie in the 5.5-pt margin */
+  for (int y = top; y < h - 1; y++)
+    for (int x = w - 6; x < w - 1; x++)
+      inked += (((const guint32 *) (const void *) (data + y * stride))[x] & 0xffffff) != 0xffffff;
+  cairo_surface_destroy (s);
+  g_assert_cmpuint (inked, ==, 0);
 }
 
 /* A | B | A − B: the prompt, its left/right swap (the swapped prompt's own
@@ -778,6 +826,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-figure/many-letters", test_many_letters);
   g_test_add_func ("/cli-figure/page-widths", test_page_widths);
   g_test_add_func ("/cli-figure/errors", test_errors);
+  g_test_add_func ("/cli-figure/region-key-wraps", test_region_key_wraps);
   g_test_add_func ("/cli-figure/coattn-tags", test_coattn_tags);
   return g_test_run ();
 }

@@ -461,6 +461,26 @@ test_label_inside_panel (void)
   svg_text_at (svg, "A&amp;B &lt;hilum&gt;", &x, &y);
   g_assert_cmpfloat (x - fs * 0.2 + w, <=, px + pw - 2 + 1e-6);
   g_assert_cmpfloat (y - fs * 0.95 + h, <=, py + ph + 1e-6);
+
+  /* a name wider than the whole panel is cut with "…" to fit it */
+  f.boxes[0].name = "a region whose name is far too long for a panel of two hundred points";
+  g_clear_pointer (&svg, g_free);
+  g_assert_true (hs_figure_save (&f.view, HS_FIGURE_SVG, path, NULL));
+  g_assert_true (g_file_get_contents (path, &svg, NULL, NULL));
+  g_assert_null (strstr (svg, "two hundred points</text>"));
+  {
+    const char *start = strstr (svg, ">a region whose");
+    const char *end = start ? strstr (start, "</text>") : NULL;
+    g_autofree char *cut = NULL;
+
+    g_assert_nonnull (end);
+    cut = g_strndup (start + 1, end - start - 1);
+    g_assert_true (g_str_has_suffix (cut, "…"));
+    hs_region_label_size (cut, fs, &w, &h);
+    svg_text_at (svg, cut, &x, &y);
+    g_assert_cmpfloat (x - fs * 0.2, >=, px + 2 - 1e-6);
+    g_assert_cmpfloat (x - fs * 0.2 + w, <=, px + pw - 2 + 1e-6);
+  }
   fixture_clear (&f);
 }
 

@@ -95,9 +95,10 @@ typedef struct {
 } Bar;
 
 typedef struct {
-  char   *name;
-  double  rgba[4];
-  double  x, y;           /* swatch top-left */
+  char      *name;
+  double     rgba[4];
+  double     x, y;        /* swatch top-left */
+  GPtrArray *lines;       /* the name wrapped to the page's width (char*) */
 } RegionKey;
 
 typedef struct {
@@ -132,7 +133,10 @@ grid_layout_clear (GridLayout *l)
   g_clear_pointer (&l->bars, g_array_unref);
   if (l->regions)
     for (guint i = 0; i < l->regions->len; i++)
-      g_free (g_array_index (l->regions, RegionKey, i).name);
+      {
+        g_free (g_array_index (l->regions, RegionKey, i).name);
+        g_clear_pointer (&g_array_index (l->regions, RegionKey, i).lines, g_ptr_array_unref);
+      }
   g_clear_pointer (&l->regions, g_array_unref);
   g_clear_pointer (&l->caption, g_ptr_array_unref);
 }
@@ -661,22 +665,34 @@ compute_grid_layout (const HsFigureGrid *g, HsPainter *p, GridLayout *l, GError 
         }
       if (l->regions->len)
         {
+          /* a name wider than the page (one colour naming many regions)
+           * wraps between words under its swatch instead of running off
+           * the page's edge */
+          double room = g->width - l->m - l->grid_x - sw - l->fs * 0.3, row_h = l->fs * 1.3;
+
           y += l->fs * 0.8;
           for (guint i = 0; i < l->regions->len; i++)
             {
               RegionKey *key = &g_array_index (l->regions, RegionKey, i);
-              double w = sw + l->fs * 0.3 + hs_painter_text_width (p, key->name, l->fs, FALSE);
+              double text_w = 0, w;
 
+              key->lines = wrap_text (p, key->name, l->fs, FALSE, room, 0);
+              for (guint k = 0; k < key->lines->len; k++)
+                text_w = MAX (text_w, hs_painter_text_width (p, g_ptr_array_index (key->lines, k),
+                                                             l->fs, FALSE));
+              w = sw + l->fs * 0.3 + text_w;
               if (x > l->grid_x && x + w > g->width - l->m)
                 {
                   x = l->grid_x;
-                  y += l->fs * 1.3;
+                  y += row_h;
+                  row_h = l->fs * 1.3;
                 }
               key->x = x;
               key->y = y;
               x += w + l->fs;
+              row_h = MAX (row_h, l->fs * 1.3 * MAX (key->lines->len, 1));
             }
-          y += l->fs * 1.3;
+          y += row_h;
         }
     }
 
@@ -812,8 +828,9 @@ paint_grid (const HsFigureGrid *g, HsPainter *p, const GridLayout *l, GError **e
 
       hs_painter_fill_rect (p, key->x, key->y, sw, sw, key->rgba);
       hs_painter_stroke_rect (p, key->x, key->y, sw, sw, grey, MAX (0.25, fs / 28));
-      hs_painter_text (p, key->x + sw + fs * 0.3, key->y + sw * 0.9, key->name, fs, black, FALSE,
-                       HS_ANCHOR_START, 0);
+      for (guint k = 0; k < key->lines->len; k++)
+        hs_painter_text (p, key->x + sw + fs * 0.3, key->y + sw * 0.9 + fs * 1.3 * k,
+                         g_ptr_array_index (key->lines, k), fs, black, FALSE, HS_ANCHOR_START, 0);
     }
 
   for (guint k = 0; l->caption && k < l->caption->len; k++)

@@ -312,21 +312,35 @@ render_raster (const HsFigureView *v, const Layout *l, int *ix0, int *iy0, GErro
 }
 
 typedef struct {
-  const char *name;
-  double      rgba[4];
+  char   *name;
+  double  rgba[4];
 } LabelInk;
 
-/* A region's name for the item whose top-left is (x, y). */
+static void
+label_ink_clear (gpointer data)
+{
+  g_free (((LabelInk *) data)->name);
+}
+
+/* A region's name for the item whose top-left is (x, y); a name wider than
+ * the panel (`room`) is cut with "…" so that its label fits in it (the
+ * figure's region key has it whole). */
 static void
 add_label (HsPainter *p, GArray *slots, GArray *inks, const char *name, double x, double y,
-           double fs, const double rgba[4])
+           double fs, double room, const double rgba[4])
 {
   HsLabelSlot slot = { x, y, 0, 0, 0, 0 };
-  LabelInk ink = { name, { rgba[0], rgba[1], rgba[2], rgba[3] } };
+  LabelInk ink = { NULL, { rgba[0], rgba[1], rgba[2], rgba[3] } };
+  g_autofree char *valid = NULL;
 
   if (name == NULL || *name == '\0' || !isfinite (x) || !isfinite (y))
     return;
-  hs_region_label_measure (p, name, fs, &slot.w, &slot.h);
+  valid = g_utf8_make_valid (name, -1);
+  hs_region_label_measure (p, valid, fs, &slot.w, &slot.h);
+  /* the label's box is its bold text plus 0.4 fs of padding */
+  ink.name = slot.w > room ? hs_painter_fit_text (p, valid, fs, TRUE, room - fs * 0.4)
+                           : g_steal_pointer (&valid);
+  hs_region_label_measure (p, ink.name, fs, &slot.w, &slot.h);
   g_array_append_val (slots, slot);
   g_array_append_val (inks, ink);
 }
@@ -344,6 +358,7 @@ draw_panel (const HsFigureView *v, HsPainter *p, const Layout *l, GError **error
   double lw = MAX (1.0, l->fs / 8), lfs = l->fs * 0.85;
   int ix0 = 0, iy0 = 0;
 
+  g_array_set_clear_func (inks, label_ink_clear);
   raster = render_raster (v, l, &ix0, &iy0, error);
   if (raster == NULL)
     return FALSE;
@@ -392,7 +407,7 @@ draw_panel (const HsFigureView *v, HsPainter *p, const Layout *l, GError **error
           }
         if (lines->len > 0)
           add_label (p, slots, inks, mask->name, (mx * mm.sx - l->vx) * l->zoom + l->px,
-                     (my * mm.sy - l->vy) * l->zoom + l->py, lfs, rgba);
+                     (my * mm.sy - l->vy) * l->zoom + l->py, lfs, l->pw - 4, rgba);
       }
 
   if (v->outline != HS_OUTLINE_NONE && has_map (v))
@@ -431,7 +446,7 @@ draw_panel (const HsFigureView *v, HsPainter *p, const Layout *l, GError **error
           hs_region_color (i, rgba);
         hs_painter_stroke_rect (p, x1, y1, x2 - x1, y2 - y1, halo, (b->other ? 0.5 : 1) * lw * 2.2);
         hs_painter_stroke_rect (p, x1, y1, x2 - x1, y2 - y1, rgba, b->other ? lw * 0.5 : lw);
-        add_label (p, slots, inks, b->name, x1, y1, lfs, rgba);
+        add_label (p, slots, inks, b->name, x1, y1, lfs, l->pw - 4, rgba);
       }
   /* The names last, placed together so that none covers another. */
   hs_region_labels_place ((HsLabelSlot *) slots->data, slots->len, lw, l->px + 2, l->py,

@@ -34,6 +34,11 @@ void       hs_region_key_measure  (HsPainter *p, const HsRegionKeyEntry *entries
 void       hs_region_key_paint    (HsPainter *p, const HsRegionKeyEntry *entries, guint n,
                                    double x, double y, double font_size, const double ink[4]);
 
+/* `text` cut with "…" to fit `width` at `size` (at least its first
+ * character and the "…"); the text itself when it fits. */
+char      *hs_painter_fit_text    (HsPainter *p, const char *text, double size, gboolean bold,
+                                   double width);
+
 /* A map's tag attention as a bar strip `width` wide (hs-tag-bars.c): a
  * title with the normalised entropy, then a row per tag in the model's
  * order — name, bar on a fixed 0–1 scale, weight with three decimals, the

@@ -33,8 +33,6 @@ typedef struct {
   GPtrArray *title;              /* its lines (char*)                       */
 } TagBarsLayout;
 
-static char *fit_text (HsPainter *p, const char *text, double size, gboolean bold, double width);
-
 /* The title, "tag attention · normalised entropy 0.62", on as many lines
  * as the panel's width needs, broken between words (a narrow panel keeps
  * the number instead of cutting it off); only a single word wider than the
@@ -63,13 +61,13 @@ tag_bars_title (HsPainter *p, const HsTagWeight *tags, guint n, double width, Ta
 
       if (line->len > 0 && hs_painter_text_width (p, longer, l->title_size, TRUE) > width)
         {
-          g_ptr_array_add (l->title, fit_text (p, line->str, l->title_size, TRUE, width));
+          g_ptr_array_add (l->title, hs_painter_fit_text (p, line->str, l->title_size, TRUE, width));
           g_string_assign (line, words[i]);
         }
       else
         g_string_assign (line, longer);
     }
-  g_ptr_array_add (l->title, fit_text (p, line->str, l->title_size, TRUE, width));
+  g_ptr_array_add (l->title, hs_painter_fit_text (p, line->str, l->title_size, TRUE, width));
   g_string_free (line, TRUE);
   l->title_h += l->title_size * 1.2 * (l->title->len - 1);
 }
@@ -134,9 +132,8 @@ tag_bars_height (const TagBarsLayout *l, guint n)
   return l->title_h + l->row_h * (l->n_shown + (l->n_shown < n ? 1 : 0));
 }
 
-/* `text` cut with "…" to fit `width` (at least the first character). */
-static char *
-fit_text (HsPainter *p, const char *text, double size, gboolean bold, double width)
+char *
+hs_painter_fit_text (HsPainter *p, const char *text, double size, gboolean bold, double width)
 {
   glong n = g_utf8_strlen (text, -1);
 
@@ -199,7 +196,7 @@ hs_tag_bars_paint (HsPainter *p, const HsTagWeight *tags, guint n, double x, dou
 
       if (!l.shown[i])
         continue;
-      name = fit_text (p, tags[i].tag, l.size, bold, l.name_w);
+      name = hs_painter_fit_text (p, tags[i].tag, l.size, bold, l.name_w);
       hs_painter_text (p, x + l.name_w, base, name, l.size, ink, bold, HS_ANCHOR_END, 0);
       hs_painter_fill_rect (p, x + l.bar_x, bar_y, l.bar_w, bar_h, bar_track);
       if (w > 0)
@@ -217,7 +214,7 @@ hs_tag_bars_paint (HsPainter *p, const HsTagWeight *tags, guint n, double x, dou
 
       g_ascii_formatd (number, sizeof number, "%.3f", l.hidden_sum);
       more = g_strdup_printf (_("+ %u more tags (together %s)"), n - l.n_shown, number);
-      fitted = fit_text (p, more, l.size, FALSE, width);
+      fitted = hs_painter_fit_text (p, more, l.size, FALSE, width);
       hs_painter_text (p, x + width, row_y + l.row_h * 0.5 + l.size * 0.35, fitted, l.size, ink,
                        FALSE, HS_ANCHOR_END, 0);
     }
