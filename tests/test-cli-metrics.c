@@ -511,6 +511,41 @@ test_summary (void)
   g_assert_cmpuint (checked, >, 2 * n_metrics);
 }
 
+/* --summary on an MRI dataset (the lesion demo: one "regular"/"irregular"
+ * sentence per slice, its target all lesions together across the midline):
+ * the chest subsets one_lung and mdrb have no sentence there and no lines;
+ * all and abnormal (every slice has a positive finding) have theirs. */
+static void
+test_summary_mri (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *mri = g_build_filename (dir, "mri", NULL);
+  g_autofree char *out = NULL, *err = NULL, *summary = NULL;
+  const char *demo[] = { "--kind", "mri-lesions", "--count", "3", "--seed", "1", "--size", "128",
+                         mri, NULL };
+  const char *args[] = { "--summary", mri, NULL };
+  g_autoptr(HsDataset) dataset = NULL;
+
+  g_assert_cmpint (hs_test_run_cli ("demo", demo, &out, &err), ==, 0);
+  dataset = hs_dataset_load (mri, NULL);
+  g_assert_nonnull (dataset);
+  for (guint i = 0; i < hs_dataset_get_n_instances (dataset); i++)
+    {
+      HsInstance *instance = hs_dataset_get_instance (dataset, i);
+
+      for (guint k = 0; k < instance->sentences->len; k++)
+        g_assert_cmpuint (hs_dataset_get_subsets (dataset, instance,
+                                                  g_ptr_array_index (instance->sentences, k))
+                          & (HS_SUBSET_ONE_LUNG | HS_SUBSET_MDRB), ==, 0);
+    }
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (hs_test_run_cli ("metrics", args, &summary, &err), ==, 0);
+  g_assert_nonnull (strstr (summary, ",all,auroc,3,"));
+  g_assert_nonnull (strstr (summary, ",abnormal,auroc,3,"));
+  g_assert_null (strstr (summary, ",one_lung,"));
+  g_assert_null (strstr (summary, ",mdrb,"));
+}
+
 /* --thresholds with --protocol chexlocalize: the rows of queries whose class (here the single
  * label "nodule" of s0) the table names are scored at its threshold, the others at Otsu's; a
  * threshold column says which; every number equals the library's with that threshold. */
@@ -845,6 +880,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/cli-metrics/csv-cells", test_csv_cells);
   g_test_add_func ("/hs/cli-metrics/subset-filter", test_subset_filter);
   g_test_add_func ("/hs/cli-metrics/summary", test_summary);
+  g_test_add_func ("/hs/cli-metrics/summary-mri", test_summary_mri);
   g_test_add_func ("/hs/cli-metrics/threshold-table", test_threshold_table);
   g_test_add_func ("/hs/cli-metrics/usage", test_usage);
   g_test_add_func ("/hs/cli-metrics/help-definitions", test_help_definitions);

@@ -244,10 +244,30 @@ output_close (Output *out, gboolean keep, GError **error)
   return ok;
 }
 
+/* The subsets some sentence of the dataset is in: those apply to it (an
+ * MRI dataset has no one_lung or mdrb sentence); the others get no lines. */
+static guint
+dataset_subsets (HsDataset *dataset)
+{
+  guint subsets = 0;
+
+  for (guint i = 0; i < hs_dataset_get_n_instances (dataset); i++)
+    {
+      HsInstance *instance = hs_dataset_get_instance (dataset, i);
+
+      for (guint k = 0; instance->sentences != NULL && k < instance->sentences->len; k++)
+        subsets |= hs_dataset_get_subsets (dataset, instance,
+                                           g_ptr_array_index (instance->sentences, k));
+    }
+  return subsets;
+}
+
 static void
 append_summary (const Job *job, GString *out, HsSummary **summaries, guint n_resamples,
                 guint64 seed)
 {
+  guint applies = dataset_subsets (job->rows.dataset);
+
   g_autofree HsSummaryStat *stats = g_new0 (HsSummaryStat, job->rows.n_columns);
   /* With --perturb a perturbation column: the summaries of several runs,
    * one per perturbation, concatenate into the model × perturbation × metric
@@ -264,6 +284,8 @@ append_summary (const Job *job, GString *out, HsSummary **summaries, guint n_res
       {
         HsSummary *summary = summaries[m * N_SUMMARY_SUBSETS + s];
 
+        if (s > 0 && !(applies & summary_subset_flags[s]))
+          continue;
         hs_summary_compute (summary, n_resamples, seed, stats);
         for (guint k = 0; k < job->rows.n_columns; k++)
           {
@@ -374,7 +396,8 @@ hs_cli_metrics (int argc, char **argv)
     "has the same columns (subsets joined with ';', empty cell = undefined).\n\n"
     "Sharding: --shard K/N takes instances [floor((K-1)n/N), floor(Kn/N)); the csv header\n"
     "is written by shard 1 only, so 'cat shard-1 ... shard-N' equals the unsharded output.\n\n"
-    "--summary: per model, per subset (all, abnormal, one_lung, mdrb) and per metric, the\n"
+    "--summary: per model, per subset (all, abnormal, one_lung, mdrb; a subset no sentence\n"
+    "of the dataset is in, such as one_lung on an MRI dataset, is left out) and per metric, the\n"
     "mean over instances (an instance's value is the mean of its rows that define the\n"
     "metric), the counts, and a 95 % bootstrap percentile interval over instances\n"
     "(--resamples, --seed; xoshiro256**, identical on every machine).  It summarises the\n"
