@@ -572,6 +572,83 @@ test_saliency (void)
   destroy_window (window);
 }
 
+/* The instance's image replaced on disk by a rename (its negative: different pixels, a new
+ * inode) while the window has stepped away: the live map of the old image is still in the live
+ * LRU under the same key, but back on the instance the window shows the map of the new image —
+ * equal to the grounded model run directly on the new file, not the old map. */
+static void
+test_replaced_image (void)
+{
+  HsWindow *window;
+  HsPromptPanel *panel;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsAttentionMap) old_map = NULL;
+  g_autoptr(HsAttentionMap) expected = NULL;
+  g_autoptr(HsImage) old_image = NULL;
+  g_autoptr(HsImage) negative = NULL;
+  g_autofree char *prompt = NULL, *id = NULL, *path = NULL, *fresh = NULL, *dir = NULL;
+  guint stale;
+
+  if (hs_ui_skip_without_display () || !have_models ())
+    return;
+  window = open_demo ();
+  panel = hs_window_get_prompt_panel (window);
+  g_assert_true (hs_window_select_model (window, "grounded (live)"));
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  prompt = g_strdup (hs_prompt_panel_get_prompt (panel));
+  g_assert_nonnull (prompt);
+  g_assert_cmpstr (prompt, !=, "");
+  id = g_strdup (hs_window_get_instance (window)->id);
+  old_map = hs_attention_map_ref (hs_window_get_map (window));
+  stale = hs_live_attend_get_n_stale (hs_window_get_live_attend (window));
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "next-instance", NULL);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  g_assert_cmpstr (hs_window_get_instance (window)->id, !=, id);
+
+  /* the negative, written beside the old file and renamed over it */
+  path = hs_dataset_resolve_path (hs_window_get_dataset (window),
+                                  hs_dataset_find_instance (hs_window_get_dataset (window), id)->image, &error);
+  g_assert_no_error (error);
+  old_image = hs_image_load (path, &error);
+  g_assert_no_error (error);
+  negative = hs_image_new (hs_image_get_width (old_image), hs_image_get_height (old_image),
+                           hs_image_get_channels (old_image), hs_image_get_bit_depth (old_image), &error);
+  g_assert_no_error (error);
+  {
+    gsize n = (gsize) hs_image_get_width (old_image) * hs_image_get_height (old_image) *
+              hs_image_get_channels (old_image);
+    guint16 top = (guint16) ((1u << hs_image_get_bit_depth (old_image)) - 1);
+
+    for (gsize i = 0; i < n; i++)
+      hs_image_get_data (negative)[i] = top - hs_image_peek_data (old_image)[i];
+  }
+  dir = g_path_get_dirname (path);
+  fresh = g_build_filename (dir, "replacement.png", NULL);
+  g_assert_true (hs_image_save_png (negative, fresh, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_rename (fresh, path), ==, 0);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "previous-instance", NULL);
+  hs_ui_wait_until (hs_ui_window_not_loading, window);
+  hs_ui_wait_until (hs_ui_window_live_done, window);
+  g_assert_cmpstr (hs_window_get_instance (window)->id, ==, id);
+  g_assert_cmpstr (hs_prompt_panel_get_prompt (panel), ==, prompt);
+
+  expected = attend_directly (window, "grounded", prompt);
+  /* the replacement changes the map: the old one cannot pass for the new */
+  g_assert_cmpfloat (max_abs_diff (old_map, expected), >, 1e-3);
+  g_test_message ("shown map vs the new image's: %g, vs the old: %g",
+                  max_abs_diff (hs_window_get_map (window), expected),
+                  max_abs_diff (hs_window_get_map (window), old_map));
+  assert_same_map (hs_window_get_map (window), expected);
+  /* found stale in the live LRU and computed again */
+  g_assert_cmpuint (hs_live_attend_get_n_stale (hs_window_get_live_attend (window)), >, stale);
+  g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
+  destroy_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -599,6 +676,8 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui-live/adaptive-debounce", test_adaptive_debounce);
   g_test_add_func ("/hs/ui-live/precomputed-and-live", test_precomputed_and_live);
   g_test_add_func ("/hs/ui-live/saliency", test_saliency);
+  /* last: it replaces an image of the demo dataset */
+  g_test_add_func ("/hs/ui-live/replaced-image", test_replaced_image);
   ret = g_test_run ();
   g_free (dataset_root);
   return ret;

@@ -139,7 +139,7 @@ test_panel_live (void)
   g_assert_cmpstr (hs_perturb_panel_get_status (HS_PERTURB_PANEL (panel)), !=, "");
 
   /* Live: both prompts attended off the main thread. */
-  hs_perturb_panel_set_live (HS_PERTURB_PANEL (panel), live, "grounded", NULL);
+  hs_perturb_panel_set_live (HS_PERTURB_PANEL (panel), live, "grounded", NULL, NULL);
   hs_perturb_panel_set_input (HS_PERTURB_PANEL (panel), dataset, instance, sentence,
                               "grounded (live)");
   g_assert_true (hs_perturb_panel_get_busy (HS_PERTURB_PANEL (panel)));
@@ -168,7 +168,7 @@ test_panel_live (void)
     HsComparison shared;
 
     g_assert_no_error (error);
-    hs_perturb_panel_set_live (HS_PERTURB_PANEL (panel), live, "grounded", image);
+    hs_perturb_panel_set_live (HS_PERTURB_PANEL (panel), live, "grounded", image, NULL);
     hs_perturb_panel_set_perturbation (HS_PERTURB_PANEL (panel), HS_PERTURB_SHUFFLE_IN_REPORT);
     hs_perturb_panel_set_perturbation (HS_PERTURB_PANEL (panel), HS_PERTURB_SWAP_LEFT_RIGHT);
     /* Both prompts are in the cache now: no request, the table at once. */
@@ -179,7 +179,7 @@ test_panel_live (void)
   }
 
   /* Back to precomputed: the lookup fails again. */
-  hs_perturb_panel_set_live (HS_PERTURB_PANEL (panel), NULL, NULL, NULL);
+  hs_perturb_panel_set_live (HS_PERTURB_PANEL (panel), NULL, NULL, NULL, NULL);
   hs_perturb_panel_set_input (HS_PERTURB_PANEL (panel), dataset, instance, sentence, "grounded");
   g_assert_false (hs_perturb_panel_get_comparison (HS_PERTURB_PANEL (panel), NULL));
 

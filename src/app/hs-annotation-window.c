@@ -302,7 +302,7 @@ live_start (HsAnnotationWindow *self, const HsAnnotationItem *item, const char *
   job->serial = self->live_serial;
   job->alias = g_strdup (item->alias);
   self->live_cancellable = g_cancellable_new ();
-  hs_live_attend_async (self->live, dataset, instance, image, live_model, prompt,
+  hs_live_attend_async (self->live, dataset, instance, image, NULL, live_model, prompt,
                         self->live_cancellable, live_done, job);
   return TRUE;
 }

@@ -104,7 +104,7 @@ request_live (HsCompareView *self, HsDataset *dataset, HsInstance *instance, gui
   request->source = g_strdup (model);
   if (hs_latest_request_get_n_pending (self->requests) == 1)
     _hs_compare_view_notify (self, PROP_BUSY);
-  hs_live_attend_async (self->live, dataset, instance, self->image, model, prompt,
+  hs_live_attend_async (self->live, dataset, instance, self->image, NULL, model, prompt,
                         cancellable, live_done, request);
   return FALSE;
 }

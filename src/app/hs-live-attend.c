@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 #include <heatscope/hs-backend-exec.h>
+#include <heatscope/hs-file-stamp.h>
 
 #include "hs-application.h"
 #include "hs-live-attend.h"
@@ -20,11 +21,29 @@ struct _HsLiveAttend
 
   /* Workers insert finished maps: the LRU is locked. */
   GMutex         lock;
-  GHashTable    *maps;           /* key → HsAttentionMap */
+  GHashTable    *maps;           /* key → Entry */
   GQueue         lru;            /* keys, most recent first (owned by maps) */
+  guint          n_stale;        /* maps dropped because their image changed */
 };
 
 G_DEFINE_FINAL_TYPE (HsLiveAttend, hs_live_attend, G_TYPE_OBJECT)
+
+/* A finished map and the image file it was computed from: the resolved
+ * path and its stamp taken before the image was read for the model (a map
+ * is only valid for that file: hs_live_attend_lookup compares it with the
+ * file now). */
+typedef struct {
+  HsAttentionMap *map;
+  HsFileStamp     stamp;
+  char            path[];   /* allocated with the entry */
+} Entry;
+
+static void
+entry_free (Entry *entry)
+{
+  hs_attention_map_unref (entry->map);
+  g_free (entry);
+}
 
 typedef struct {
   HsDataset     *dataset;
@@ -34,6 +53,9 @@ typedef struct {
   char          *prompt;
   char          *key;
   char          *image_path;     /* the external backend's request */
+  char          *stamp_path;     /* the image file, resolved (NULL: not there) */
+  HsFileStamp    stamp;          /* of stamp_path before the image was read */
+  gboolean       stamped;        /* FALSE: no stamp, the map is not kept */
   HsBackendExec *backend;
   double         compute_ms;     /* the model's work in the worker (wall) */
 } Request;
@@ -47,29 +69,50 @@ request_free (Request *request)
   g_free (request->prompt);
   g_free (request->key);
   g_free (request->image_path);
+  g_free (request->stamp_path);
   g_clear_pointer (&request->backend, hs_backend_exec_unref);
   g_free (request);
 }
 
 /* ---- the LRU ------------------------------------------------------------- */
 
+/* A map computed from the image file `request` stamped; without a stamp
+ * (the file was not there) nothing is kept: no map enters unstamped. */
 static void
 lru_insert (HsLiveAttend   *self,
-            const char     *key,
+            const Request  *request,
             HsAttentionMap *map)
 {
+  const char *key = request->key;
+  Entry *entry;
   char *owned;
 
+  if (!request->stamped)
+    return;
   g_mutex_lock (&self->lock);
   if (!g_hash_table_contains (self->maps, key))
     {
       while (g_queue_get_length (&self->lru) >= LRU_SIZE)
         g_hash_table_remove (self->maps, g_queue_pop_tail (&self->lru));
       owned = g_strdup (key);
-      g_hash_table_insert (self->maps, owned, hs_attention_map_ref (map));
+      entry = g_malloc0 (sizeof (Entry) + strlen (request->stamp_path) + 1);
+      entry->map = hs_attention_map_ref (map);
+      strcpy (entry->path, request->stamp_path);
+      entry->stamp = request->stamp;
+      g_hash_table_insert (self->maps, owned, entry);
       g_queue_push_head (&self->lru, owned);
     }
   g_mutex_unlock (&self->lock);
+}
+
+/* Takes the stamp of the instance's image file, before it is read. */
+static void
+request_stamp (Request *request)
+{
+  if (request->stamp_path == NULL)
+    request->stamp_path = hs_dataset_resolve_path (request->dataset, request->instance->image, NULL);
+  request->stamped = request->stamp_path != NULL &&
+                     hs_file_stamp_get (request->stamp_path, &request->stamp, NULL);
 }
 
 HsAttentionMap *
@@ -77,18 +120,30 @@ hs_live_attend_lookup (HsLiveAttend *self,
                        const char   *key)
 {
   HsAttentionMap *map = NULL;
+  Entry *entry;
+  GList *link;
+  HsFileStamp now;
 
   g_return_val_if_fail (HS_IS_LIVE_ATTEND (self), NULL);
 
   if (key == NULL)
     return NULL;
   g_mutex_lock (&self->lock);
-  map = g_hash_table_lookup (self->maps, key);
-  if (map != NULL)
+  entry = g_hash_table_lookup (self->maps, key);
+  link = entry != NULL ? g_queue_find_custom (&self->lru, key, (GCompareFunc) g_strcmp0) : NULL;
+  if (entry != NULL && (!hs_file_stamp_get (entry->path, &now, NULL) ||
+                        !hs_file_stamp_equal (&entry->stamp, &now)))
     {
-      GList *link = g_queue_find_custom (&self->lru, key, (GCompareFunc) g_strcmp0);
-
-      hs_attention_map_ref (map);
+      /* The image was replaced (or is gone) since: computed again. */
+      if (link != NULL)
+        g_queue_delete_link (&self->lru, link);
+      g_hash_table_remove (self->maps, key);
+      self->n_stale++;
+      entry = NULL;
+    }
+  if (entry != NULL)
+    {
+      map = hs_attention_map_ref (entry->map);
       if (link != NULL)
         {
           g_queue_unlink (&self->lru, link);
@@ -121,6 +176,18 @@ hs_live_attend_make_key (HsDataset  *dataset,
   /* The dataset's folder too: instance ids repeat across datasets. */
   return g_strdup_printf ("%s\x1f%s\x1f%s\x1f%s", model, hs_dataset_get_root (dataset),
                           instance->id, prompt);
+}
+
+guint
+hs_live_attend_get_n_stale (HsLiveAttend *self)
+{
+  guint n;
+
+  g_return_val_if_fail (HS_IS_LIVE_ATTEND (self), 0);
+  g_mutex_lock (&self->lock);
+  n = self->n_stale;
+  g_mutex_unlock (&self->lock);
+  return n;
 }
 
 /* ---- names ---------------------------------------------------------------- */
@@ -225,7 +292,11 @@ attend_thread (GTask        *task,
   else
     {
       if (request->image == NULL)
-        request->image = hs_dataset_load_image (request->dataset, request->instance, &error);
+        {
+          /* before the decode: a file replaced meanwhile is a miss next time */
+          request_stamp (request);
+          request->image = hs_dataset_load_image (request->dataset, request->instance, &error);
+        }
       start_us = g_get_monotonic_time ();   /* the model's cost, not the decoder's */
       if (request->image != NULL)
         model = hs_model_cache_get_model (self->model_cache, request->model, &error);
@@ -248,7 +319,7 @@ attend_thread (GTask        *task,
       return;
     }
   request->compute_ms = (g_get_monotonic_time () - start_us) / 1000.0;
-  lru_insert (self, request->key, map);
+  lru_insert (self, request, map);
   g_task_return_pointer (task, map, (GDestroyNotify) hs_attention_map_unref);
 }
 
@@ -257,6 +328,7 @@ hs_live_attend_async (HsLiveAttend        *self,
                       HsDataset           *dataset,
                       HsInstance          *instance,
                       HsImage             *image,
+                      const HsFileStamp   *image_stamp,
                       const char          *model,
                       const char          *prompt,
                       GCancellable        *cancellable,
@@ -282,6 +354,18 @@ hs_live_attend_async (HsLiveAttend        *self,
   request->model = g_strdup (model);
   request->prompt = g_strdup (prompt);
   request->key = hs_live_attend_make_key (dataset, instance, model, prompt);
+  if (image != NULL)
+    {
+      /* The caller's image: its stamp from before its decode, else now. */
+      request->stamp_path = hs_dataset_resolve_path (dataset, instance->image, NULL);
+      if (image_stamp != NULL)
+        {
+          request->stamp = *image_stamp;
+          request->stamped = request->stamp_path != NULL;
+        }
+      else
+        request_stamp (request);
+    }
   g_task_set_task_data (task, request, (GDestroyNotify) request_free);
 
   if (hs_live_attend_is_exec (model))
@@ -304,6 +388,9 @@ hs_live_attend_async (HsLiveAttend        *self,
         }
       if (self->exec_backend != NULL)
         request->image_path = hs_dataset_resolve_path (dataset, instance->image, &error);
+      /* the backend reads the file itself, after this stamp */
+      if (request->image_path != NULL)
+        request_stamp (request);
       if (request->image_path == NULL)
         {
           g_task_return_error (task, g_steal_pointer (&error));
@@ -375,7 +462,7 @@ hs_live_attend_init (HsLiveAttend *self)
   self->model_cache = hs_model_cache_new ();
   g_mutex_init (&self->lock);
   self->maps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                      (GDestroyNotify) hs_attention_map_unref);
+                                      (GDestroyNotify) entry_free);
   g_queue_init (&self->lru);
 }
 

@@ -6,7 +6,11 @@
  * external backend's process (HsBackendExec, started on its first request)
  * and a small LRU of finished maps keyed by (model, dataset, instance,
  * prompt), so a map the window computed is not computed again by a compare
- * grid, and back.
+ * grid, and back.  A map is only valid for the image file it was computed
+ * from: it is kept with that file's stamp (hs-file-stamp.h), taken before
+ * the image was read for the model, and a lookup compares it with the file
+ * now (one stat) — an image replaced on disk is a miss, never
+ * the old image's map beside the new image.
  *
  * A request runs off the main thread: image (decoded when not handed in),
  * features (cached), attend — or one request to the backend process.  A
@@ -18,7 +22,7 @@
  *   hs_live_attend_set_exec_command (live, command);      // optional
  *   key = hs_live_attend_make_key (dataset, instance, "grounded", prompt);
  *   map = hs_live_attend_lookup (live, key);              // NULL: not yet
- *   hs_live_attend_async (live, dataset, instance, image, "grounded", prompt,
+ *   hs_live_attend_async (live, dataset, instance, image, stamp, "grounded", prompt,
  *                         cancellable, done, data);
  *   ... done: map = hs_live_attend_finish (live, result, &error);
  */
@@ -26,6 +30,7 @@
 
 #include <gtk/gtk.h>
 #include <heatscope/hs-dataset.h>
+#include <heatscope/hs-file-stamp.h>
 #include <heatscope/hs-model.h>
 
 G_BEGIN_DECLS
@@ -61,18 +66,25 @@ const char     *hs_live_attend_get_source_name  (HsLiveAttend *self, const char 
 /* The cache key of a live map; NULL when an argument is missing. */
 char           *hs_live_attend_make_key         (HsDataset *dataset, HsInstance *instance,
                                                  const char *model, const char *prompt);
-/* A finished map (transfer full; it becomes the most recent), or NULL. */
+/* A finished map (transfer full; it becomes the most recent), or NULL —
+ * also when the image file it was computed from changed since (then it is
+ * dropped and counted in hs_live_attend_get_n_stale). */
 HsAttentionMap *hs_live_attend_lookup           (HsLiveAttend *self, const char *key);
+guint           hs_live_attend_get_n_stale      (HsLiveAttend *self);
 void            hs_live_attend_clear            (HsLiveAttend *self);
 
 /* Attends `prompt` with `model` (a built-in name or path, or
  * HS_LIVE_EXEC_NAME) on the instance's image: `image` when the caller has it
- * decoded, else it is loaded in the worker.  Errors: the model's
+ * decoded, else it is loaded in the worker.  `image_stamp`: the stamp of
+ * the image's file taken before `image` was decoded (NULL: taken now; not
+ * used without `image`, the worker stamps the file before it decodes it).
+ * Errors: the model's
  * (HS_MODEL_ERROR_EMPTY_PROMPT for a prompt without words), the backend's
  * (naming its command), HS_BACKEND_ERROR_COMMAND when no command is set,
  * G_IO_ERROR_CANCELLED. */
 void            hs_live_attend_async            (HsLiveAttend *self, HsDataset *dataset,
                                                  HsInstance *instance, HsImage *image,
+                                                 const HsFileStamp *image_stamp,
                                                  const char *model, const char *prompt,
                                                  GCancellable *cancellable,
                                                  GAsyncReadyCallback callback, gpointer user_data);

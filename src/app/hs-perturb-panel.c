@@ -31,6 +31,8 @@ struct _HsPerturbPanel
   HsLiveAttend     *live;        /* NULL unless live */
   char             *live_model;
   HsImage          *live_image;  /* NULL: loaded from the dataset */
+  HsFileStamp       live_stamp_buf;
+  const HsFileStamp *live_stamp;  /* of live_image's file before its decode (NULL: none) */
   /* The live requests of the newest recompute; older ones are dropped. */
   HsLatestRequest  *requests;
   HsPerturbed      *pending;
@@ -318,7 +320,7 @@ recompute_live (HsPerturbPanel *self, HsPerturbed *perturbed)
       request->ticket = hs_latest_request_issue (self->requests, &cancellable);
       request->slot = i;
       g_object_add_weak_pointer (G_OBJECT (self), (gpointer *) &request->panel);
-      hs_live_attend_async (self->live, self->dataset, self->instance, self->live_image,
+      hs_live_attend_async (self->live, self->dataset, self->instance, self->live_image, self->live_stamp,
                             self->live_model, prompts[i], cancellable, live_done, request);
     }
   progress = g_strdup_printf (_("Attending with %s…"),
@@ -458,7 +460,7 @@ hs_perturb_panel_set_input (HsPerturbPanel *self, HsDataset *dataset, HsInstance
 
 void
 hs_perturb_panel_set_live (HsPerturbPanel *self, HsLiveAttend *live, const char *model,
-                           HsImage *image)
+                           HsImage *image, const HsFileStamp *image_stamp)
 {
   g_return_if_fail (HS_IS_PERTURB_PANEL (self));
   g_return_if_fail (model == NULL || HS_IS_LIVE_ATTEND (live));
@@ -472,8 +474,14 @@ hs_perturb_panel_set_live (HsPerturbPanel *self, HsLiveAttend *live, const char 
       self->live_model = g_strdup (model);
     }
   g_clear_pointer (&self->live_image, hs_image_unref);
+  self->live_stamp = NULL;
   if (model != NULL && image != NULL)
     self->live_image = hs_image_ref (image);
+  if (self->live_image != NULL && image_stamp != NULL)
+    {
+      self->live_stamp_buf = *image_stamp;
+      self->live_stamp = &self->live_stamp_buf;
+    }
 }
 
 gboolean

@@ -37,10 +37,13 @@ void        hs_perturb_panel_set_input        (HsPerturbPanel *self, HsDataset *
  * in the panel); a failure (naming the model or the backend's command) goes
  * to the status line.  NULL model = precomputed maps.  `image` is the
  * instance's radiograph when the caller has it loaded (features are cached
- * per image, so sharing it avoids re-encoding), NULL to load it.  Takes
- * effect at the next recompute (set_input or set_perturbation). */
+ * per image, so sharing it avoids re-encoding), NULL to load it;
+ * `image_stamp` its file's stamp before its decode (NULL: taken when
+ * attended).  Takes effect at the next recompute (set_input or
+ * set_perturbation). */
 void        hs_perturb_panel_set_live         (HsPerturbPanel *self, HsLiveAttend *live,
-                                               const char *model, HsImage *image);
+                                               const char *model, HsImage *image,
+                                               const HsFileStamp *image_stamp);
 /* TRUE while live requests are in flight (property "busy"). */
 gboolean    hs_perturb_panel_get_busy         (HsPerturbPanel *self);
 void        hs_perturb_panel_set_perturbation (HsPerturbPanel *self, HsPerturbation perturbation);

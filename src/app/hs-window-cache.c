@@ -175,13 +175,14 @@ put_stamped (HsLruCache *cache, const char *relative, gpointer value, gsize byte
     hs_lru_cache_insert_stamped (cache, relative, value, bytes, stamp);
 }
 
+/* The instance's cached image, or NULL; *stamp is its file's stamp (on a
+ * hit the one it was decoded under). */
 HsImage *
-_hs_window_cache_get_image (HsWindow *self, const HsInstance *instance)
+_hs_window_cache_get_image (HsWindow *self, const HsInstance *instance, HsFileStamp *stamp)
 {
-  HsFileStamp stamp;
   const HsFileStamp *fresh;
 
-  return instance->image != NULL ? lookup_fresh (self, self->image_cache, instance->image, &stamp, &fresh)
+  return instance->image != NULL ? lookup_fresh (self, self->image_cache, instance->image, stamp, &fresh)
                                  : NULL;
 }
 

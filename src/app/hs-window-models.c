@@ -259,7 +259,8 @@ live_start (HsWindow *self)
   g_object_set_data (G_OBJECT (self), "hs-live-started",
                      GUINT_TO_POINTER (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self),
                                                                             "hs-live-started")) + 1));
-  hs_live_attend_async (self->live, self->dataset, self->instance, self->image, self->live_model,
+  hs_live_attend_async (self->live, self->dataset, self->instance, self->image, self->image_stamp,
+                        self->live_model,
                         prompt, cancellable, live_done, job);
   _hs_window_update_spinner (self);
 }

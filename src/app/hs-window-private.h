@@ -76,6 +76,8 @@ struct _HsWindow
   char                 *pending_instance;  /* remembered id not read yet (large datasets) */
   HsInstance           *instance;        /* borrowed from dataset */
   HsImage              *image;
+  HsFileStamp           image_stamp_buf;
+  const HsFileStamp    *image_stamp;       /* of image's file before its decode (NULL: none) */
   HsAttentionMap       *map;
   HsMapRef             *shown_ref;       /* borrowed from instance */
   HsInstance           *view_instance;   /* the instance the view was last updated for */
@@ -190,7 +192,8 @@ void            _hs_window_cache_init        (HsWindow *self);
 void            _hs_window_cache_clear       (HsWindow *self);
 void            _hs_window_cache_dispose     (HsWindow *self);
 /* A new reference to the instance's decoded image, or NULL. */
-HsImage        *_hs_window_cache_get_image   (HsWindow *self, const HsInstance *instance);
+HsImage        *_hs_window_cache_get_image   (HsWindow *self, const HsInstance *instance,
+                                              HsFileStamp *stamp);
 void            _hs_window_cache_put_image   (HsWindow *self, const HsInstance *instance,
                                               HsImage *image, const HsFileStamp *stamp);
 const HsFileStamp *_hs_window_file_stamp     (HsDataset *dataset, const char *relative,

@@ -122,11 +122,12 @@ report_bad_boxes (HsWindow *self, const HsInstance *instance, const HsImage *ima
 /* The instance's image is decoded (or failed: image NULL, error set): the
  * canvas and panels take it; with `update` the view follows at once. */
 static void
-image_ready (HsWindow         *self,
-             const HsInstance *instance,
-             HsImage          *image,
-             const GError     *error,
-             gboolean          update)
+image_ready (HsWindow          *self,
+             const HsInstance  *instance,
+             HsImage           *image,
+             const HsFileStamp *stamp,
+             const GError      *error,
+             gboolean           update)
 {
   if (image == NULL)
     hs_error_bar_add_error (self->error_bar, instance->image, error);
@@ -134,6 +135,13 @@ image_ready (HsWindow         *self,
     report_bad_boxes (self, instance, image);
   g_clear_pointer (&self->image, hs_image_unref);
   self->image = image != NULL ? hs_image_ref (image) : NULL;
+  /* what a live map computed from it is kept with (hs-live-attend) */
+  self->image_stamp = NULL;
+  if (image != NULL && stamp != NULL)
+    {
+      self->image_stamp_buf = *stamp;
+      self->image_stamp = &self->image_stamp_buf;
+    }
   hs_startup_trace ("image-decoded");
   hs_canvas_set_image (HS_CANVAS (self->canvas), self->image);
   hs_overlay_panel_set_image (HS_OVERLAY_PANEL (self->overlay_panel), self->image);
@@ -164,7 +172,7 @@ image_done (GObject      *object,
   if (image != NULL && job->dataset == self->dataset)
     _hs_window_cache_put_image (self, job->instance, image, job->stamp);
   _hs_window_mask_job_finish (self, job->masks, job->dataset);
-  image_ready (self, job->instance, image, error, TRUE);
+  image_ready (self, job->instance, image, job->stamp, error, TRUE);
 }
 
 /* Decodes the radiograph off the main thread (full-resolution 16-bit PNGs
@@ -200,6 +208,7 @@ _hs_window_show_instance (HsWindow *self,
   HsInstance *instance;
   const char *matched;
   g_autoptr(HsImage) cached = NULL;
+  HsFileStamp stamp;
 
   instance = self->dataset != NULL ? hs_dataset_get_instance (self->dataset, index) : NULL;
   if (instance == NULL)
@@ -209,7 +218,7 @@ _hs_window_show_instance (HsWindow *self,
   self->shown_ref = NULL;
   g_clear_pointer (&self->map, hs_attention_map_unref);
   /* Decoded before (or ahead, as a neighbour): no worker, no wait. */
-  cached = _hs_window_cache_get_image (self, instance);
+  cached = _hs_window_cache_get_image (self, instance, &stamp);
   if (cached == NULL)
     load_image_async (self, instance);
   else if (self->image_cancellable != NULL)
@@ -227,7 +236,7 @@ _hs_window_show_instance (HsWindow *self,
    * image is there.  With a filter or search on, the sentence that passed
    * it is opened rather than the first. */
   if (cached != NULL)
-    image_ready (self, instance, cached, NULL, FALSE);
+    image_ready (self, instance, cached, &stamp, NULL, FALSE);
   hs_prompt_panel_set_instance (self->prompt_panel, self->dataset, instance);
   matched = hs_instance_browser_get_matched_sentence (self->browser, index);
   if (matched != NULL)
@@ -261,7 +270,7 @@ update_perturb (HsWindow *self)
   /* With a live model both prompts are attended live; else the
    * perturbed map is looked up among the precomputed ones. */
   hs_perturb_panel_set_live (HS_PERTURB_PANEL (self->perturb_panel), self->live,
-                             self->live_model, self->image);
+                             self->live_model, self->image, self->image_stamp);
   hs_perturb_panel_set_input (HS_PERTURB_PANEL (self->perturb_panel), self->dataset,
                               self->instance, sentence,
                               self->live_model != NULL ? self->live_model : self->model);
