@@ -193,6 +193,18 @@ test_round_and_resume (void)
   g_assert_nonnull (hs_annotation_window_get_error_text (window));
   g_assert_nonnull (strstr (hs_annotation_window_get_error_text (window), "Model "));
   g_assert_null (strstr (hs_annotation_window_get_error_text (window), "blind"));
+  {
+    /* ... in the bar over the canvas's top: the canvas keeps its colour
+     * bar below it (the window binds the two) */
+    GtkWidget *bar = hs_ui_find_widget (GTK_WIDGET (window), HS_TYPE_ERROR_BAR);
+    int shown = 0, hud_top = -1;
+
+    hs_ui_settle ();
+    g_object_get (bar, "shown-height", &shown, NULL);
+    g_object_get (hs_annotation_window_get_canvas (window), "hud-top", &hud_top, NULL);
+    g_assert_cmpint (shown, >, 0);
+    g_assert_cmpint (hud_top, ==, shown);
+  }
 
   /* CSV export: the three-question columns, one row per item. */
   csv_path = g_build_filename (dir, "export.csv", NULL);

@@ -817,6 +817,9 @@ hs_annotation_window_init (HsAnnotationWindow *self)
   _hs_css_init ();
   self->state = hs_view_state_new ();
   hs_canvas_set_view_state (self->canvas, self->state);
+  /* the error bar lies over the canvas's top: its colour bar goes below it */
+  g_object_bind_property (self->error_bar, "shown-height", self->canvas, "hud-top",
+                          G_BINDING_SYNC_CREATE);
   /* The heatmap toggle and its opacity, so the anatomy under it can be
    * seen; for this window only (not saved). */
   g_object_bind_property (self->state, "show-overlay", self->heatmap_check, "active",

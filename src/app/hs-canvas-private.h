@@ -134,6 +134,7 @@ typedef enum {
   PROP_CAPTION,
   PROP_BUSY,
   PROP_SHOW_COLOR_BAR,
+  PROP_HUD_TOP,
   N_PROPS
 } HsCanvasProp;
 

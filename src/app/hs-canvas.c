@@ -543,6 +543,7 @@ hs_canvas_get_property (GObject *object, guint prop_id, GValue *value, GParamSpe
     case PROP_CAPTION:    g_value_set_string (value, self->caption); break;
     case PROP_BUSY:       g_value_set_boolean (value, self->pyr_cancel != NULL); break;
     case PROP_SHOW_COLOR_BAR: g_value_set_boolean (value, self->show_color_bar); break;
+    case PROP_HUD_TOP:    g_value_set_int (value, self->hud_top); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -564,6 +565,7 @@ hs_canvas_set_property (GObject *object, guint prop_id, const GValue *value, GPa
       break;
     case PROP_CAPTION:    hs_canvas_set_caption (self, g_value_get_string (value)); break;
     case PROP_SHOW_COLOR_BAR: hs_canvas_set_show_color_bar (self, g_value_get_boolean (value)); break;
+    case PROP_HUD_TOP:    hs_canvas_set_hud_top (self, g_value_get_int (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -605,6 +607,11 @@ hs_canvas_class_init (HsCanvasClass *klass)
   properties[PROP_SHOW_COLOR_BAR] =
     g_param_spec_boolean ("show-color-bar", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Pixels at the top kept clear of the colour bar panel (hs_canvas_set_hud_top):
+   * bound to an error bar's "shown-height" where one lies over the canvas. */
+  properties[PROP_HUD_TOP] =
+    g_param_spec_int ("hud-top", NULL, NULL, 0, G_MAXINT, 0,
+                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* Emitted after every zoom, pan or fit (linked views in the compare view). */
@@ -784,6 +791,7 @@ hs_canvas_set_hud_top (HsCanvas *self, int top)
     return;
   self->hud_top = top;
   hud_changed (self);
+  _hs_canvas_notify (self, PROP_HUD_TOP);
 }
 
 void

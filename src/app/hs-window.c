@@ -497,18 +497,6 @@ on_map_range_changed (HsCanvas *canvas,
     hs_overlay_panel_set_map_range (HS_OVERLAY_PANEL (self->overlay_panel), valid, lo, hi);
 }
 
-/* The error bar lies over the top of the view (the canvas does not move):
- * the canvas keeps its colour bar and its title below it. */
-static void
-on_error_bar_height (HsErrorBar *bar, GParamSpec *pspec, HsWindow *self)
-{
-  int height = 0;
-
-  g_object_get (bar, "shown-height", &height, NULL);
-  if (self->canvas != NULL)
-    hs_canvas_set_hud_top (HS_CANVAS (self->canvas), height);
-}
-
 static void
 build_panels (HsWindow *self)
 {
@@ -523,8 +511,10 @@ build_panels (HsWindow *self)
   gtk_widget_set_hexpand (self->canvas, TRUE);
   gtk_widget_set_vexpand (self->canvas, TRUE);
   gtk_box_append (self->canvas_slot, self->canvas);
-  g_signal_connect_object (self->error_bar, "notify::shown-height",
-                           G_CALLBACK (on_error_bar_height), self, 0);
+  /* the error bar lies over the top of the view (the canvas does not
+   * move): the colour bar and its title go below it */
+  g_object_bind_property (self->error_bar, "shown-height", self->canvas, "hud-top",
+                          G_BINDING_SYNC_CREATE);
 
   self->overlay_panel = hs_overlay_panel_new ();
   hs_overlay_panel_set_view_state (HS_OVERLAY_PANEL (self->overlay_panel), HS_VIEW_STATE (self->view_state));
