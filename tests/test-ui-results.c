@@ -3,7 +3,8 @@
  * table equals the CLI's CSV byte for byte, with and without
  * --perturb swap-left-right), sorting orders by the CLI's values, the
  * filters keep the rows the CLI's CSV says, activating a row opens it in the
- * main window, the cache survives closing and a new dataset drops it. */
+ * main window, the cache survives closing (a map replaced meanwhile is
+ * scored again on reopening) and a new dataset drops it. */
 #include "hs-ui-fixture.h"
 #include "hs-results-window.h"
 
@@ -569,6 +570,83 @@ test_perturbation_and_cache (void)
   hs_ui_destroy_window (window);
 }
 
+/* Closed, then one instance's map replaced on disk by a rename (new values, as a re-run of
+ * `attend --force` replaces it) and reopened: the table's rows are `heatscope-cli metrics` run
+ * on the dataset as it is now — the replaced map's row has its new scores, every other row is
+ * as it was — and only that instance was scored again. */
+static void
+test_replaced_map (void)
+{
+  HsWindow *window;
+  HsResultsWindow *results;
+  HsResultsModel *model;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) ds = NULL;
+  g_autoptr(HsNdArray) array = NULL;
+  g_autofree char *path = NULL, *dir = NULL, *fresh = NULL, *text = NULL, *now_csv = NULL;
+  g_autofree char *err = NULL;
+  const char *metrics[] = { hs_test_cli (), "metrics", dataset_root, NULL };
+  int status = 0;
+  HsInstance *instance;
+  HsMapRef *ref;
+  Csv *before = csv_parse (cli_csv), *now;
+  guint n_changed = 0;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  window = open_dataset ();
+  results = open_results (window);
+  model = hs_results_window_get_model (results);
+  text = export (results);
+  g_assert_cmpstr (text, ==, cli_csv);
+  g_clear_pointer (&text, g_free);
+  gtk_window_close (GTK_WINDOW (results));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (results)));
+
+  /* the first map of the second instance: its values 1 + i mod 7 */
+  ds = hs_dataset_load (dataset_root, &error);
+  g_assert_no_error (error);
+  instance = hs_dataset_get_instance (ds, 1);
+  ref = g_ptr_array_index (instance->maps, 0);
+  path = hs_dataset_resolve_path (ds, ref->file, &error);
+  g_assert_no_error (error);
+  array = hs_npy_read (path, &error);
+  g_assert_no_error (error);
+  for (gsize i = 0; i < array->n_values; i++)
+    array->values[i] = 1 + i % 7;
+  dir = g_path_get_dirname (path);
+  fresh = g_build_filename (dir, "replacement.npy", NULL);
+  g_assert_true (hs_npy_write (fresh, HS_DTYPE_FLOAT32, array->ndim, array->shape, array->values,
+                               FALSE, FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_rename (fresh, path), ==, 0);
+
+  /* the reference: the CLI's scores of the files as they are now */
+  g_assert_true (hs_test_run (metrics, &now_csv, &err, &status));
+  g_assert_cmpint (status, ==, 0);
+  now = csv_parse (now_csv);
+  g_assert_cmpuint (now->lines->len, ==, before->lines->len);
+  for (guint i = 0; i < now->lines->len; i++)
+    if (!g_str_equal (g_ptr_array_index (now->lines, i), g_ptr_array_index (before->lines, i)))
+      {
+        /* only the replaced map's row changes */
+        g_assert_cmpstr (csv_field (now, i, csv_column (now, "instance")), ==, instance->id);
+        g_assert_cmpstr (csv_field (now, i, csv_column (now, "model")), ==, ref->model);
+        n_changed++;
+      }
+  g_assert_cmpuint (n_changed, ==, 1);
+
+  g_assert_true (open_results (window) == results);
+  g_assert_true (hs_results_window_get_model (results) == model);
+  text = export (results);
+  g_assert_cmpstr (text, ==, now_csv);
+  /* the one instance whose file changed, no other */
+  g_assert_cmpuint (hs_results_model_get_n_rescored (model), ==, 1);
+  csv_free (before);
+  csv_free (now);
+  hs_ui_destroy_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -599,6 +677,8 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui-results/sort-and-filter", test_sort_and_filter);
   g_test_add_func ("/hs/ui-results/open-row", test_open_row);
   g_test_add_func ("/hs/ui-results/perturbation-and-cache", test_perturbation_and_cache);
+  /* last: it replaces a map of the demo dataset */
+  g_test_add_func ("/hs/ui-results/replaced-map", test_replaced_map);
   ret = g_test_run ();
   g_free (dataset_root);
   g_free (cli_csv);

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <heatscope/hs-file-stamp.h>
+
 #include "hs-results-model.h"
 #include "hs-results-slot.h"
 
@@ -11,6 +13,9 @@
  * the main thread free most of the time. */
 #define FIRST_BATCHES_US (G_USEC_PER_SEC / 10)
 #define BATCH_US         (G_USEC_PER_SEC / 2)
+/* More instances changed on disk than this: scored again by the worker
+ * (with progress), not one by one on the main thread. */
+#define MAX_RESCORED_IN_PLACE 16
 
 struct _HsResultsModel
 {
@@ -31,6 +36,12 @@ struct _HsResultsModel
   guint             n_key_rows, key_capacity;
   GArray           *view;        /* guint indices into rows: the visible rows, in order */
   GPtrArray        *slots;       /* HsResultsSlot* by position, made when first asked for */
+  /* By instance, written by the worker before it scores it (read on the
+   * main thread for the first n_done): the stamps of the files its rows
+   * were scored from (GArray of HsFileStamp) and its rows that failed. */
+  GPtrArray        *stamps;
+  guint            *failed;
+  guint             n_rescored;  /* instances scored again because a file changed */
   guint             n_instances, n_done, n_failed;
   char             *first_problem;
   gboolean          started, complete;
@@ -459,6 +470,151 @@ batch_arrived (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The stamps of every file instance `index`'s rows can be scored from: its
+ * image, its maps (the perturbed ones too) and its regions' masks, in the
+ * manifest's order; a file not there has a zero stamp.  One stat a file. */
+static GArray *
+instance_stamps (HsDataset *dataset, guint index)
+{
+  const HsInstance *instance = hs_dataset_get_instance (dataset, index);
+  GArray *stamps = g_array_new (FALSE, TRUE, sizeof (HsFileStamp));
+  g_autoptr(GPtrArray) files = g_ptr_array_new ();
+
+  g_ptr_array_add (files, instance->image);
+  for (guint i = 0; instance->maps != NULL && i < instance->maps->len; i++)
+    g_ptr_array_add (files, ((HsMapRef *) g_ptr_array_index (instance->maps, i))->file);
+  for (guint i = 0; instance->regions != NULL && i < instance->regions->len; i++)
+    g_ptr_array_add (files, ((HsRegion *) g_ptr_array_index (instance->regions, i))->mask);
+  g_array_set_size (stamps, files->len);
+  for (guint i = 0; i < files->len; i++)
+    {
+      g_autofree char *path = files->pdata[i] != NULL ? hs_dataset_resolve_path (dataset, files->pdata[i], NULL)
+                                                       : NULL;
+
+      if (path != NULL)
+        hs_file_stamp_get (path, &g_array_index (stamps, HsFileStamp, i), NULL);
+    }
+  return stamps;
+}
+
+static void
+stamps_free (gpointer stamps)
+{
+  if (stamps != NULL)   /* (an instance not scored yet) */
+    g_array_unref (stamps);
+}
+
+static gboolean
+same_stamps (GArray *a, GArray *b)
+{
+  if (a == NULL || b == NULL || a->len != b->len)
+    return FALSE;
+  for (guint i = 0; i < a->len; i++)
+    if (!hs_file_stamp_equal (&g_array_index (a, HsFileStamp, i), &g_array_index (b, HsFileStamp, i)))
+      return FALSE;
+  return TRUE;
+}
+
+/* Scores instance `index` into `rows` (HsResultsRow*) and `messages`;
+ * returns its rows that failed (also kept by instance).  Any thread. */
+static guint
+score_instance (HsResultsModel *self, guint index, GPtrArray *rows, GPtrArray *messages)
+{
+  HsInstance *instance = hs_dataset_get_instance (self->dataset, index);
+  HsInstanceRows scored;
+  guint n_failed;
+
+  hs_score_rows_instance (&self->job, index, &scored);
+  for (guint r = 0; r < scored.rows->len; r++)
+    {
+      HsScoreRow *row = g_ptr_array_index (scored.rows, r);
+      HsSentence *sentence = g_ptr_array_index (instance->sentences, row->sentence);
+
+      g_ptr_array_add (rows, hs_results_row_new (index, instance->id, sentence->id, sentence->text,
+                                                 self->models[row->model], row));
+    }
+  g_ptr_array_set_free_func (scored.rows, NULL);   /* the results rows own them now */
+  for (guint e = 0; e < scored.messages->len; e++)
+    g_ptr_array_add (messages, g_strdup (g_ptr_array_index (scored.messages, e)));
+  n_failed = self->failed[index] = scored.n_failed;
+  hs_instance_rows_clear (&scored);
+  return n_failed;
+}
+
+/* Main thread: instance `index`'s rows scored again in place of its old ones. */
+static void
+rescore_instance (HsResultsModel *self, guint index)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_free);
+  guint first = 0, end;
+
+  self->n_failed -= self->failed[index];
+  self->n_failed += score_instance (self, index, rows, messages);
+  /* the rows are in dataset order: the instance's are one run */
+  while (first < self->rows->len &&
+         hs_results_row_get_instance_index (g_ptr_array_index (self->rows, first)) < index)
+    first++;
+  for (end = first; end < self->rows->len &&
+                    hs_results_row_get_instance_index (g_ptr_array_index (self->rows, end)) == index; end++)
+    ;
+  g_ptr_array_remove_range (self->rows, first, end - first);
+  for (guint i = 0; i < rows->len; i++)
+    g_ptr_array_insert (self->rows, (gint) (first + i), g_object_ref (g_ptr_array_index (rows, i)));
+  if (self->first_problem == NULL && messages->len > 0)
+    self->first_problem = g_strdup (g_ptr_array_index (messages, 0));
+  self->n_rescored++;
+}
+
+gboolean
+hs_results_model_refresh (HsResultsModel *self)
+{
+  g_autoptr(GArray) changed = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GPtrArray) now = g_ptr_array_new_with_free_func (stamps_free);
+
+  g_return_val_if_fail (HS_IS_RESULTS_MODEL (self), FALSE);
+
+  for (guint i = 0; i < self->n_done; i++)
+    {
+      GArray *stamps = instance_stamps (self->dataset, i);
+
+      if (same_stamps (stamps, g_ptr_array_index (self->stamps, i)))
+        g_array_unref (stamps);
+      else
+        {
+          g_array_append_val (changed, i);
+          g_ptr_array_add (now, stamps);
+        }
+    }
+  if (changed->len == 0)
+    return TRUE;
+  if (!self->complete || changed->len > MAX_RESCORED_IN_PLACE)
+    return FALSE;
+  for (guint k = 0; k < changed->len; k++)
+    {
+      guint i = g_array_index (changed, guint, k);
+
+      /* the stamps from before this scoring */
+      stamps_free (g_ptr_array_index (self->stamps, i));
+      g_ptr_array_index (self->stamps, i) = g_ptr_array_index (now, k);
+      g_ptr_array_index (now, k) = NULL;
+      rescore_instance (self, i);
+    }
+  /* every row's keys again: rows moved */
+  self->n_key_rows = 0;
+  append_keys (self);
+  refresh_view (self, TRUE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+  return TRUE;
+}
+
+guint
+hs_results_model_get_n_rescored (HsResultsModel *self)
+{
+  g_return_val_if_fail (HS_IS_RESULTS_MODEL (self), 0);
+  return self->n_rescored;
+}
+
 static void
 score_thread (GTask        *task,
               gpointer      source,
@@ -472,25 +628,10 @@ score_thread (GTask        *task,
 
   for (guint i = 0; i < self->n_instances && !g_cancellable_is_cancelled (cancellable); i++)
     {
-      HsInstance *instance = hs_dataset_get_instance (self->dataset, i);
-      HsInstanceRows rows;
       gint64 now;
 
-      hs_score_rows_instance (&self->job, i, &rows);
-      for (guint r = 0; r < rows.rows->len; r++)
-        {
-          HsScoreRow *row = g_ptr_array_index (rows.rows, r);
-          HsSentence *sentence = g_ptr_array_index (instance->sentences, row->sentence);
-
-          g_ptr_array_add (batch->rows,
-                           hs_results_row_new (i, instance->id, sentence->id, sentence->text,
-                                               self->models[row->model], row));
-        }
-      g_ptr_array_set_free_func (rows.rows, NULL);   /* the results rows own them now */
-      for (guint e = 0; e < rows.messages->len; e++)
-        g_ptr_array_add (batch->messages, g_strdup (g_ptr_array_index (rows.messages, e)));
-      batch->n_failed += rows.n_failed;
-      hs_instance_rows_clear (&rows);
+      g_ptr_array_index (self->stamps, i) = instance_stamps (self->dataset, i);
+      batch->n_failed += score_instance (self, i, batch->rows, batch->messages);
 
       now = g_get_monotonic_time ();
       if (i == 0 || i + 1 == self->n_instances ||
@@ -581,6 +722,9 @@ hs_results_model_new (HsDataset      *dataset,
     if (self->job.metrics[k] == HS_METRIC_WRONG_SIDE)
       self->wrong_side_column = (int) k;
   self->n_instances = hs_dataset_get_n_instances (dataset);
+  self->stamps = g_ptr_array_new_full (self->n_instances, stamps_free);
+  g_ptr_array_set_size (self->stamps, self->n_instances);
+  self->failed = g_new0 (guint, MAX (1, self->n_instances));
   return self;
 }
 
@@ -655,6 +799,8 @@ hs_results_model_finalize (GObject *object)
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
   g_ptr_array_unref (self->slots);
+  g_clear_pointer (&self->stamps, g_ptr_array_unref);
+  g_free (self->failed);
   g_ptr_array_unref (self->rows);
   g_free (self->keys);
   g_array_unref (self->view);

@@ -56,6 +56,14 @@ gboolean              hs_results_model_get_complete   (HsResultsModel *self);
 guint                 hs_results_model_get_n_scored   (HsResultsModel *self);
 guint                 hs_results_model_get_n_failed   (HsResultsModel *self);
 const char           *hs_results_model_get_first_problem (HsResultsModel *self);
+/* Checks the files every scored instance's rows were scored from (its
+ * image, maps and masks: one stat each, stamped before it was scored) and
+ * scores the instances whose files changed on disk again, in place (main
+ * thread).  FALSE when the table must be scored again from the start
+ * instead: still being scored, or more than a few instances changed. */
+gboolean              hs_results_model_refresh        (HsResultsModel *self);
+/* Instances scored again by hs_results_model_refresh. */
+guint                 hs_results_model_get_n_rescored (HsResultsModel *self);
 
 /* Undefined values sort last in either direction; ties keep dataset order. */
 void                  hs_results_model_set_sort       (HsResultsModel *self,
