@@ -11,6 +11,7 @@
 #include <heatscope/hs-metric-info.h>
 
 static char *dataset_root;
+static char *broken_root;      /* a second demo, for test_problem_message */
 static char *cli_csv;          /* metrics */
 static char *cli_swap_csv;     /* metrics --perturb swap-left-right */
 
@@ -67,15 +68,21 @@ csv_field (Csv *csv, guint line, guint column)
 /* ---- the windows ----------------------------------------------------------- */
 
 static HsWindow *
-open_dataset (void)
+open_dataset_at (const char *root)
 {
   HsWindow *window = hs_ui_new_window ();
-  g_autoptr(GFile) file = g_file_new_for_path (dataset_root);
+  g_autoptr(GFile) file = g_file_new_for_path (root);
 
   hs_window_open (window, file);
   hs_ui_wait_until (hs_ui_window_not_loading, window);
   g_assert_nonnull (hs_window_get_dataset (window));
   return window;
+}
+
+static HsWindow *
+open_dataset (void)
+{
+  return open_dataset_at (dataset_root);
 }
 
 static gboolean
@@ -647,6 +654,114 @@ test_replaced_map (void)
   hs_ui_destroy_window (window);
 }
 
+/* The status line: the label under the table that counts its rows. */
+static GtkLabel *
+find_status (GtkWidget *root)
+{
+  if (GTK_IS_LABEL (root) && strstr (gtk_label_get_text (GTK_LABEL (root)), " rows") != NULL)
+    return GTK_LABEL (root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *found = find_status (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Renames over the first map of instance `index` of `root`'s dataset: the
+ * saved copy (`broken` FALSE) or bytes no .npy reader takes; returns the
+ * map's file name. */
+static char *
+replace_map (const char *root, guint index, gboolean broken)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) ds = hs_dataset_load (root, &error);
+  g_autofree char *path = NULL, *saved = NULL, *fresh = NULL;
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  HsMapRef *ref;
+
+  g_assert_no_error (error);
+  ref = g_ptr_array_index (hs_dataset_get_instance (ds, index)->maps, 0);
+  path = hs_dataset_resolve_path (ds, ref->file, &error);
+  g_assert_no_error (error);
+  saved = g_strconcat (path, ".saved", NULL);
+  fresh = g_strconcat (path, ".fresh", NULL);
+  if (broken)
+    {
+      /* the good file kept aside for later */
+      if (!g_file_test (saved, G_FILE_TEST_EXISTS))
+        {
+          g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+          g_assert_true (g_file_set_contents (saved, contents, (gssize) length, NULL));
+        }
+      g_assert_true (g_file_set_contents (fresh, "not a map", -1, NULL));
+    }
+  else
+    {
+      g_assert_true (g_file_get_contents (saved, &contents, &length, NULL));
+      g_assert_true (g_file_set_contents (fresh, contents, (gssize) length, NULL));
+    }
+  g_assert_cmpint (g_rename (fresh, path), ==, 0);
+  return g_path_get_basename (path);
+}
+
+/* The status line says the rows' problem as they are now after a reopen that
+ * scored instances again: a map made unreadable while the table was closed
+ * is named, one fixed meanwhile no longer is (once the model kept the first
+ * problem it ever saw: the fixed map was still named, or named beside the
+ * other one's failed row). */
+static void
+test_problem_message (void)
+{
+  HsWindow *window;
+  HsResultsWindow *results;
+  HsResultsModel *model;
+  GtkLabel *status;
+  g_autofree char *first = NULL, *second = NULL;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  first = replace_map (broken_root, 1, TRUE);
+  window = open_dataset_at (broken_root);
+  results = open_results (window);
+  model = hs_results_window_get_model (results);
+  status = find_status (GTK_WIDGET (results));
+  g_assert_nonnull (status);
+  g_assert_cmpuint (hs_results_model_get_n_failed (model), ==, 1);
+  g_assert_nonnull (hs_results_model_get_first_problem (model));
+  g_assert_nonnull (strstr (hs_results_model_get_first_problem (model), first));
+  g_assert_nonnull (strstr (gtk_label_get_text (status), hs_results_model_get_first_problem (model)));
+
+  /* closed; the first map fixed, another instance's broken: that one is named */
+  gtk_window_close (GTK_WINDOW (results));
+  g_free (replace_map (broken_root, 1, FALSE));
+  second = replace_map (broken_root, 3, TRUE);
+  g_assert_cmpstr (first, !=, second);
+  g_assert_true (open_results (window) == results);
+  g_assert_true (hs_results_window_get_model (results) == model);
+  g_assert_cmpuint (hs_results_model_get_n_rescored (model), ==, 2);
+  g_assert_cmpuint (hs_results_model_get_n_failed (model), ==, 1);
+  g_assert_nonnull (hs_results_model_get_first_problem (model));
+  g_assert_nonnull (strstr (hs_results_model_get_first_problem (model), second));
+  g_assert_null (strstr (gtk_label_get_text (status), first));
+  g_assert_nonnull (strstr (gtk_label_get_text (status), hs_results_model_get_first_problem (model)));
+
+  /* closed; that one fixed too: no problem said */
+  gtk_window_close (GTK_WINDOW (results));
+  g_free (replace_map (broken_root, 3, FALSE));
+  g_assert_true (open_results (window) == results);
+  g_assert_true (hs_results_window_get_model (results) == model);
+  g_assert_cmpuint (hs_results_model_get_n_rescored (model), ==, 3);
+  g_assert_cmpuint (hs_results_model_get_n_failed (model), ==, 0);
+  g_assert_null (hs_results_model_get_first_problem (model));
+  g_assert_null (strstr (gtk_label_get_text (status), " · "));
+  hs_ui_destroy_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -656,7 +771,10 @@ main (int argc, char **argv)
   hs_ui_init (&argc, &argv);
   tmp = hs_test_make_tmpdir ();
   dataset_root = g_build_filename (tmp, "demo", NULL);
+  broken_root = g_build_filename (tmp, "broken", NULL);
   {
+    const char *broken[] = { hs_test_cli (), "demo", "--count", "6", "--seed", "2", "--size", "64",
+                             "--maps", "simulated", broken_root, NULL };
     const char *demo[] = { hs_test_cli (), "demo", "--count", "12", "--seed", "1", "--size", "128",
                            "--maps", "simulated", dataset_root, NULL };
     const char *metrics[] = { hs_test_cli (), "metrics", dataset_root, NULL };
@@ -665,6 +783,7 @@ main (int argc, char **argv)
     int status = 0;
 
     hs_test_run_ok (demo);
+    hs_test_run_ok (broken);
     g_assert_true (hs_test_run (metrics, &cli_csv, &err, &status));
     g_assert_cmpint (status, ==, 0);
     g_clear_pointer (&err, g_free);
@@ -677,10 +796,12 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui-results/sort-and-filter", test_sort_and_filter);
   g_test_add_func ("/hs/ui-results/open-row", test_open_row);
   g_test_add_func ("/hs/ui-results/perturbation-and-cache", test_perturbation_and_cache);
+  g_test_add_func ("/hs/ui-results/problem-message", test_problem_message);
   /* last: it replaces a map of the demo dataset */
   g_test_add_func ("/hs/ui-results/replaced-map", test_replaced_map);
   ret = g_test_run ();
   g_free (dataset_root);
+  g_free (broken_root);
   g_free (cli_csv);
   g_free (cli_swap_csv);
   return ret;

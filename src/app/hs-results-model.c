@@ -38,12 +38,15 @@ struct _HsResultsModel
   GPtrArray        *slots;       /* HsResultsSlot* by position, made when first asked for */
   /* By instance, written by the worker before it scores it (read on the
    * main thread for the first n_done): the stamps of the files its rows
-   * were scored from (GArray of HsFileStamp) and its rows that failed. */
+   * were scored from (GArray of HsFileStamp), its rows that failed and
+   * the first of its problems (NULL when none): the status line names the
+   * first instance's that has one, so an instance scored again replaces or
+   * clears what it said. */
   GPtrArray        *stamps;
   guint            *failed;
+  char            **problems;
   guint             n_rescored;  /* instances scored again because a file changed */
   guint             n_instances, n_done, n_failed;
-  char             *first_problem;
   gboolean          started, complete;
   GCancellable     *cancellable;
   GMutex            lock;
@@ -406,7 +409,6 @@ hs_results_model_to_csv (HsResultsModel *self)
 typedef struct {
   HsResultsModel *model;
   GPtrArray      *rows;       /* HsResultsRow* */
-  GPtrArray      *messages;   /* char* */
   guint           n_done;     /* instances scored, this batch included */
   guint           n_failed;
 } Batch;
@@ -418,7 +420,6 @@ batch_free (gpointer data)
 
   g_object_unref (batch->model);
   g_ptr_array_unref (batch->rows);
-  g_ptr_array_unref (batch->messages);
   g_free (batch);
 }
 
@@ -429,7 +430,6 @@ batch_new (HsResultsModel *model)
 
   batch->model = g_object_ref (model);
   batch->rows = g_ptr_array_new_with_free_func (g_object_unref);
-  batch->messages = g_ptr_array_new_with_free_func (g_free);
   return batch;
 }
 
@@ -448,8 +448,6 @@ batch_arrived (gpointer data)
   append_keys (self);
   self->n_done = batch->n_done;
   self->n_failed += batch->n_failed;
-  if (self->first_problem == NULL && batch->messages->len > 0)
-    self->first_problem = g_strdup (g_ptr_array_index (batch->messages, 0));
   if (self->sort_column == HS_RESULTS_COLUMN_NONE)
     {
       /* Dataset order: the new rows go at the end, nothing else moves. */
@@ -515,10 +513,10 @@ same_stamps (GArray *a, GArray *b)
   return TRUE;
 }
 
-/* Scores instance `index` into `rows` (HsResultsRow*) and `messages`;
- * returns its rows that failed (also kept by instance).  Any thread. */
+/* Scores instance `index` into `rows` (HsResultsRow*); returns its rows
+ * that failed (kept by instance with its first problem).  Any thread. */
 static guint
-score_instance (HsResultsModel *self, guint index, GPtrArray *rows, GPtrArray *messages)
+score_instance (HsResultsModel *self, guint index, GPtrArray *rows)
 {
   HsInstance *instance = hs_dataset_get_instance (self->dataset, index);
   HsInstanceRows scored;
@@ -534,9 +532,9 @@ score_instance (HsResultsModel *self, guint index, GPtrArray *rows, GPtrArray *m
                                                  self->models[row->model], row));
     }
   g_ptr_array_set_free_func (scored.rows, NULL);   /* the results rows own them now */
-  for (guint e = 0; e < scored.messages->len; e++)
-    g_ptr_array_add (messages, g_strdup (g_ptr_array_index (scored.messages, e)));
   n_failed = self->failed[index] = scored.n_failed;
+  g_free (self->problems[index]);
+  self->problems[index] = scored.messages->len > 0 ? g_strdup (g_ptr_array_index (scored.messages, 0)) : NULL;
   hs_instance_rows_clear (&scored);
   return n_failed;
 }
@@ -546,11 +544,10 @@ static void
 rescore_instance (HsResultsModel *self, guint index)
 {
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_free);
   guint first = 0, end;
 
   self->n_failed -= self->failed[index];
-  self->n_failed += score_instance (self, index, rows, messages);
+  self->n_failed += score_instance (self, index, rows);
   /* the rows are in dataset order: the instance's are one run */
   while (first < self->rows->len &&
          hs_results_row_get_instance_index (g_ptr_array_index (self->rows, first)) < index)
@@ -561,8 +558,6 @@ rescore_instance (HsResultsModel *self, guint index)
   g_ptr_array_remove_range (self->rows, first, end - first);
   for (guint i = 0; i < rows->len; i++)
     g_ptr_array_insert (self->rows, (gint) (first + i), g_object_ref (g_ptr_array_index (rows, i)));
-  if (self->first_problem == NULL && messages->len > 0)
-    self->first_problem = g_strdup (g_ptr_array_index (messages, 0));
   self->n_rescored++;
 }
 
@@ -631,7 +626,7 @@ score_thread (GTask        *task,
       gint64 now;
 
       g_ptr_array_index (self->stamps, i) = instance_stamps (self->dataset, i);
-      batch->n_failed += score_instance (self, i, batch->rows, batch->messages);
+      batch->n_failed += score_instance (self, i, batch->rows);
 
       now = g_get_monotonic_time ();
       if (i == 0 || i + 1 == self->n_instances ||
@@ -725,6 +720,7 @@ hs_results_model_new (HsDataset      *dataset,
   self->stamps = g_ptr_array_new_full (self->n_instances, stamps_free);
   g_ptr_array_set_size (self->stamps, self->n_instances);
   self->failed = g_new0 (guint, MAX (1, self->n_instances));
+  self->problems = g_new0 (char *, MAX (1, self->n_instances));
   return self;
 }
 
@@ -776,7 +772,11 @@ hs_results_model_get_n_failed (HsResultsModel *self)
 const char *
 hs_results_model_get_first_problem (HsResultsModel *self)
 {
-  return self->first_problem;
+  /* a walk over the instances scored (pointers only: 0.1 ms for 10⁵) */
+  for (guint i = 0; i < self->n_done; i++)
+    if (self->problems[i] != NULL)
+      return self->problems[i];
+  return NULL;
 }
 
 static void
@@ -801,11 +801,13 @@ hs_results_model_finalize (GObject *object)
   g_ptr_array_unref (self->slots);
   g_clear_pointer (&self->stamps, g_ptr_array_unref);
   g_free (self->failed);
+  for (guint i = 0; self->problems != NULL && i < self->n_instances; i++)
+    g_free (self->problems[i]);
+  g_free (self->problems);
   g_ptr_array_unref (self->rows);
   g_free (self->keys);
   g_array_unref (self->view);
   g_free (self->filter_text);
-  g_free (self->first_problem);
   g_clear_pointer (&self->perturb, hs_perturb_context_free);
   g_strfreev (self->models);
   g_clear_pointer (&self->dataset, hs_dataset_unref);

@@ -52,7 +52,9 @@ const HsScoreRowsJob *hs_results_model_get_job        (HsResultsModel *self);
 double                hs_results_model_get_progress   (HsResultsModel *self);
 gboolean              hs_results_model_get_complete   (HsResultsModel *self);
 /* Rows scored so far (visible or not); rows that could not be scored and
- * the first message about one (NULL when none). */
+ * the first message about one, of the first instance in dataset order with
+ * one as it was last scored (NULL when none: hs_results_model_refresh
+ * replaces or clears it with the instance's rows). */
 guint                 hs_results_model_get_n_scored   (HsResultsModel *self);
 guint                 hs_results_model_get_n_failed   (HsResultsModel *self);
 const char           *hs_results_model_get_first_problem (HsResultsModel *self);
