@@ -2,6 +2,8 @@
  * as typed, computed in a worker thread, equals hs_model_attend run directly */
 #include "hs-ui-fixture.h"
 
+#include "hs-compare-view.h"
+#include "hs-dataset-private.h"  /* hs_dataset_test_after_open */
 #include "hs-perturb-panel.h"
 #include "hs-window.h"
 
@@ -572,6 +574,36 @@ test_saliency (void)
   destroy_window (window);
 }
 
+/* The negative of the image at `path` (different pixels), written beside it
+ * as a PNG whose path is returned, to be renamed over it; the old image in
+ * *old. */
+static char *
+write_negative (const char *path, HsImage **old)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsImage) negative = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+  char *fresh = g_build_filename (dir, "replacement.png", NULL);
+  HsImage *image = hs_image_load (path, &error);
+
+  g_assert_no_error (error);
+  negative = hs_image_new (hs_image_get_width (image), hs_image_get_height (image),
+                           hs_image_get_channels (image), hs_image_get_bit_depth (image), &error);
+  g_assert_no_error (error);
+  {
+    gsize n = (gsize) hs_image_get_width (image) * hs_image_get_height (image) *
+              hs_image_get_channels (image);
+    guint16 top = (guint16) ((1u << hs_image_get_bit_depth (image)) - 1);
+
+    for (gsize i = 0; i < n; i++)
+      hs_image_get_data (negative)[i] = top - hs_image_peek_data (image)[i];
+  }
+  g_assert_true (hs_image_save_png (negative, fresh, &error));
+  g_assert_no_error (error);
+  *old = image;
+  return fresh;
+}
+
 /* The instance's image replaced on disk by a rename (its negative: different pixels, a new
  * inode) while the window has stepped away: the live map of the old image is still in the live
  * LRU under the same key, but back on the instance the window shows the map of the new image —
@@ -585,8 +617,7 @@ test_replaced_image (void)
   g_autoptr(HsAttentionMap) old_map = NULL;
   g_autoptr(HsAttentionMap) expected = NULL;
   g_autoptr(HsImage) old_image = NULL;
-  g_autoptr(HsImage) negative = NULL;
-  g_autofree char *prompt = NULL, *id = NULL, *path = NULL, *fresh = NULL, *dir = NULL;
+  g_autofree char *prompt = NULL, *id = NULL, *path = NULL, *fresh = NULL;
   guint stale;
 
   if (hs_ui_skip_without_display () || !have_models ())
@@ -611,23 +642,7 @@ test_replaced_image (void)
   path = hs_dataset_resolve_path (hs_window_get_dataset (window),
                                   hs_dataset_find_instance (hs_window_get_dataset (window), id)->image, &error);
   g_assert_no_error (error);
-  old_image = hs_image_load (path, &error);
-  g_assert_no_error (error);
-  negative = hs_image_new (hs_image_get_width (old_image), hs_image_get_height (old_image),
-                           hs_image_get_channels (old_image), hs_image_get_bit_depth (old_image), &error);
-  g_assert_no_error (error);
-  {
-    gsize n = (gsize) hs_image_get_width (old_image) * hs_image_get_height (old_image) *
-              hs_image_get_channels (old_image);
-    guint16 top = (guint16) ((1u << hs_image_get_bit_depth (old_image)) - 1);
-
-    for (gsize i = 0; i < n; i++)
-      hs_image_get_data (negative)[i] = top - hs_image_peek_data (old_image)[i];
-  }
-  dir = g_path_get_dirname (path);
-  fresh = g_build_filename (dir, "replacement.png", NULL);
-  g_assert_true (hs_image_save_png (negative, fresh, &error));
-  g_assert_no_error (error);
+  fresh = write_negative (path, &old_image);
   g_assert_cmpint (g_rename (fresh, path), ==, 0);
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "previous-instance", NULL);
@@ -647,6 +662,110 @@ test_replaced_image (void)
   g_assert_cmpuint (hs_live_attend_get_n_stale (hs_window_get_live_attend (window)), >, stale);
   g_assert_cmpuint (hs_error_bar_get_n_errors (hs_window_get_error_bar (window)), ==, 0);
   destroy_window (window);
+}
+
+/* The image file replaced by hs_dataset_test_after_open just after its
+ * first open: the decode reads the old file under the new one's name. */
+static char *swap_path, *swap_fresh;
+static gint n_swapped;
+
+static void
+swap_after_open (const char *resolved)
+{
+  if (g_str_equal (resolved, swap_path) && g_atomic_int_compare_and_exchange (&n_swapped, 0, 1))
+    g_assert_cmpint (g_rename (swap_fresh, swap_path), ==, 0);
+}
+
+static gboolean
+view_idle (gpointer view)
+{
+  return !hs_compare_view_get_busy (view);
+}
+
+static HsAttentionMap *
+attend_image (HsImage *image, const char *prompt)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsModel) model = hs_model_load_builtin ("grounded", &error);
+  HsAttentionMap *map;
+
+  g_assert_no_error (error);
+  map = hs_model_attend_image (model, image, prompt, &error);
+  g_assert_no_error (error);
+  return map;
+}
+
+/* The compare view hands the image it decoded to the live request with the stamp taken before
+ * that decode: the image file is replaced by a rename just after the decode's open, so the view
+ * attends the old pixels while the path names the new file.  Kept under the old file's stamp,
+ * that map is stale when the grid is loaded again and the new image's map is computed (with
+ * the stamp taken when the request started — the new file's — the old map came back from the
+ * live LRU as the new file's). */
+static void
+test_compare_replaced_while_decoding (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(HsLiveAttend) live = NULL;
+  g_autoptr(HsImage) old_image = NULL;
+  g_autoptr(HsImage) new_image = NULL;
+  g_autoptr(HsAttentionMap) old_map = NULL;
+  g_autoptr(HsAttentionMap) new_map = NULL;
+  const char *live_models[] = { "grounded", NULL };
+  HsInstance *instance;
+  HsSentence *sentence;
+  GtkWindow *window;
+  HsCompareView *view;
+  guint stale;
+
+  if (hs_ui_skip_without_display () || !have_models ())
+    return;
+  dataset = hs_dataset_load (dataset_root, &error);
+  g_assert_no_error (error);
+  /* the last instance: test_replaced_image replaced the first one's image */
+  instance = hs_dataset_get_instance (dataset, hs_dataset_get_n_instances (dataset) - 1);
+  sentence = g_ptr_array_index (instance->sentences, 0);
+  swap_path = hs_dataset_resolve_path (dataset, instance->image, &error);
+  g_assert_no_error (error);
+  swap_fresh = write_negative (swap_path, &old_image);
+  live = hs_live_attend_new ();
+  window = hs_compare_window_new (NULL);
+  view = hs_compare_window_get_view (window);
+  gtk_window_present (window);
+
+  n_swapped = 0;
+  hs_dataset_test_after_open = swap_after_open;
+  g_assert_true (hs_compare_view_load_grid_live (view, dataset, instance, sentence, NULL, NULL, live,
+                                                 live_models, &error));
+  g_assert_no_error (error);
+  hs_ui_wait_until (view_idle, view);
+  hs_dataset_test_after_open = NULL;
+  g_assert_cmpint (g_atomic_int_get (&n_swapped), ==, 1);
+  /* what the view decoded and attended: the old pixels */
+  old_map = attend_image (old_image, sentence->text);
+  assert_same_map (hs_compare_view_get_map (view, 0), old_map);
+
+  stale = hs_live_attend_get_n_stale (live);
+  g_assert_true (hs_compare_view_load_grid_live (view, dataset, instance, sentence, NULL, NULL, live,
+                                                 live_models, &error));
+  g_assert_no_error (error);
+  hs_ui_wait_until (view_idle, view);
+  new_image = hs_dataset_load_image (dataset, instance, &error);
+  g_assert_no_error (error);
+  new_map = attend_image (new_image, sentence->text);
+  g_assert_cmpfloat (max_abs_diff (old_map, new_map), >, 1e-3);
+  g_test_message ("shown map vs the new image's: %g, vs the old: %g",
+                  max_abs_diff (hs_compare_view_get_map (view, 0), new_map),
+                  max_abs_diff (hs_compare_view_get_map (view, 0), old_map));
+  assert_same_map (hs_compare_view_get_map (view, 0), new_map);
+  g_assert_cmpuint (hs_live_attend_get_n_stale (live), >, stale);
+
+  g_object_ref (window);
+  gtk_window_destroy (window);
+  hs_ui_settle ();
+  hs_ui_assert_finalized (window);
+  g_clear_pointer (&swap_path, g_free);
+  g_clear_pointer (&swap_fresh, g_free);
 }
 
 int
@@ -678,6 +797,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui-live/saliency", test_saliency);
   /* last: it replaces an image of the demo dataset */
   g_test_add_func ("/hs/ui-live/replaced-image", test_replaced_image);
+  g_test_add_func ("/hs/ui-live/compare-replaced-while-decoding", test_compare_replaced_while_decoding);
   ret = g_test_run ();
   g_free (dataset_root);
   return ret;

@@ -215,7 +215,7 @@ test_compare_live (void)
   g_assert_nonnull (error);
   g_clear_error (&error);
 
-  g_assert_true (hs_compare_view_load_live (view, dataset, instance, sentence, NULL, live,
+  g_assert_true (hs_compare_view_load_live (view, dataset, instance, sentence, NULL, NULL, live,
                                             "grounded", &error));
   g_assert_no_error (error);
   g_assert_cmpint (hs_compare_view_get_mode (view), ==, HS_COMPARE_MODE_PAIR);
@@ -301,10 +301,10 @@ test_grid_live (void)
 
   /* First a grid for another sentence, superseded at once: its late maps
    * must not land in the new grid's cells. */
-  g_assert_true (hs_compare_view_load_grid_live (view, dataset, instance, other, NULL, live,
+  g_assert_true (hs_compare_view_load_grid_live (view, dataset, instance, other, NULL, NULL, live,
                                                  live_models, &error));
   g_assert_no_error (error);
-  g_assert_true (hs_compare_view_load_grid_live (view, dataset, instance, sentence, NULL, live,
+  g_assert_true (hs_compare_view_load_grid_live (view, dataset, instance, sentence, NULL, NULL, live,
                                                  live_models, &error));
   g_assert_no_error (error);
   g_assert_cmpint (hs_compare_view_get_mode (view), ==, HS_COMPARE_MODE_GRID);
@@ -350,7 +350,7 @@ test_grid_live (void)
   g_assert_cmpfloat_with_epsilon (hi, expect_hi, 1e-6);
 
   /* Loaded again: every map comes from the cache, nothing waits. */
-  g_assert_true (hs_compare_view_load_grid_live (view, dataset, instance, sentence, NULL, live,
+  g_assert_true (hs_compare_view_load_grid_live (view, dataset, instance, sentence, NULL, NULL, live,
                                                  live_models, &error));
   g_assert_no_error (error);
   g_assert_nonnull (hs_compare_view_get_map (view, 0));

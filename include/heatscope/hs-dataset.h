@@ -4,6 +4,7 @@
 #include <glib.h>
 #include "hs-image.h"
 #include "hs-attention-map.h"
+#include "hs-file-stamp.h"
 
 G_BEGIN_DECLS
 
@@ -207,6 +208,12 @@ char        *hs_dataset_resolve_path    (HsDataset *dataset, const char *relativ
  * loader of dataset files reads through it. */
 int          hs_dataset_open_file       (HsDataset *dataset, const char *relative,
                                          char **resolved, GError **error);
+/* The stamp (hs-file-stamp.h) of the manifest-relative file now, resolved as
+ * the loaders resolve it: `stamp`, or NULL when the path is refused or the
+ * file is not there.  Taken before a decode, it tells later whether the
+ * decoded value is still the file on disk.  Any thread. */
+const HsFileStamp *hs_dataset_stamp_file (HsDataset *dataset, const char *relative,
+                                          HsFileStamp *stamp);
 HsImage     *hs_dataset_load_image      (HsDataset *dataset, const HsInstance *instance, GError **error);
 HsAttentionMap *hs_dataset_load_map     (HsDataset *dataset, const HsMapRef *ref, GError **error);
 /* Mask of a region as a one-channel image (non-zero = inside). */

@@ -26,6 +26,10 @@ struct _HsAnnotationWindow
   GtkStack            *stack;
   GtkLabel            *empty_label;
   HsCanvas            *canvas;
+  /* The stamp of the canvas's image's file from before its decode, which
+   * live maps of it are kept under (NULL: the file was not there). */
+  HsFileStamp          image_stamp_buf;
+  const HsFileStamp   *image_stamp;
   GtkLabel            *position_label;
   GtkLabel            *alias_label;
   GtkLabel            *prompt_label;

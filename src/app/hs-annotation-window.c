@@ -302,7 +302,7 @@ live_start (HsAnnotationWindow *self, const HsAnnotationItem *item, const char *
   job->serial = self->live_serial;
   job->alias = g_strdup (item->alias);
   self->live_cancellable = g_cancellable_new ();
-  hs_live_attend_async (self->live, dataset, instance, image, NULL, live_model, prompt,
+  hs_live_attend_async (self->live, dataset, instance, image, self->image_stamp, live_model, prompt,
                         self->live_cancellable, live_done, job);
   return TRUE;
 }
@@ -422,6 +422,9 @@ _hs_annotation_window_show_item (HsAnnotationWindow *self)
     gtk_widget_grab_focus (GTK_WIDGET (self->prompt_entry));
 
   instance = hs_dataset_find_instance (dataset, item.instance);
+  /* before the decode: a file replaced during it is not the one read */
+  self->image_stamp = instance != NULL ? hs_dataset_stamp_file (dataset, instance->image, &self->image_stamp_buf)
+                                       : NULL;
   image = instance != NULL ? hs_dataset_load_image (dataset, instance, &error) : NULL;
   if (image == NULL && error != NULL)
     hs_error_bar_add_error (self->error_bar, NULL, error);

@@ -104,7 +104,7 @@ request_live (HsCompareView *self, HsDataset *dataset, HsInstance *instance, gui
   request->source = g_strdup (model);
   if (hs_latest_request_get_n_pending (self->requests) == 1)
     _hs_compare_view_notify (self, PROP_BUSY);
-  hs_live_attend_async (self->live, dataset, instance, self->image, NULL, model, prompt,
+  hs_live_attend_async (self->live, dataset, instance, self->image, self->image_stamp, model, prompt,
                         cancellable, live_done, request);
   return FALSE;
 }
@@ -130,18 +130,21 @@ set_prompt_label (HsCompareView *self, HsInstance *instance, const char *prompt,
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->prompt_label), text);
 }
 
-/* The radiograph (`image` when the caller has it decoded) and the
- * sentence's target. */
+/* The radiograph (`image` when the caller has it decoded, with its file's
+ * stamp from before that decode) and the sentence's target. */
 static gboolean
 load_common (HsCompareView *self, HsDataset *dataset, HsInstance *instance, HsSentence *sentence,
-             const char *swapped, HsImage *image, GError **error)
+             const char *swapped, HsImage *image, const HsFileStamp *image_stamp, GError **error)
 {
   g_autoptr(HsImage) decoded = NULL;
   g_autoptr(GPtrArray) regions = NULL;
   g_autoptr(GPtrArray) masks = NULL;
+  HsFileStamp stamp;
 
   if (image == NULL)
     {
+      /* before the decode: a file replaced during it is not the one read */
+      image_stamp = hs_dataset_stamp_file (dataset, instance->image, &stamp);
       decoded = hs_dataset_load_image (dataset, instance, error);
       if (decoded == NULL)
         return FALSE;
@@ -155,6 +158,11 @@ load_common (HsCompareView *self, HsDataset *dataset, HsInstance *instance, HsSe
       self->dataset = hs_dataset_ref (dataset);
     }
   hs_compare_view_set_image (self, image, regions, masks);
+  if (image_stamp != NULL)
+    {
+      self->image_stamp_buf = *image_stamp;
+      self->image_stamp = &self->image_stamp_buf;
+    }
   set_prompt_label (self, instance, sentence->text, swapped);
   return TRUE;
 }
@@ -245,7 +253,7 @@ hs_compare_view_load (HsCompareView *self, HsDataset *dataset, HsInstance *insta
       return FALSE;
     }
 
-  if (!load_common (self, dataset, instance, sentence, swapped_pair ? swapped : NULL, NULL, error))
+  if (!load_common (self, dataset, instance, sentence, swapped_pair ? swapped : NULL, NULL, NULL, error))
     return FALSE;
   a = hs_dataset_load_map (dataset, ref_a, error);
   if (a == NULL)
@@ -270,8 +278,8 @@ hs_compare_view_load (HsCompareView *self, HsDataset *dataset, HsInstance *insta
 
 gboolean
 hs_compare_view_load_live (HsCompareView *self, HsDataset *dataset, HsInstance *instance,
-                           HsSentence *sentence, HsImage *image, HsLiveAttend *live,
-                           const char *model, GError **error)
+                           HsSentence *sentence, HsImage *image, const HsFileStamp *image_stamp,
+                           HsLiveAttend *live, const char *model, GError **error)
 {
   g_autofree char *swapped = NULL;
   g_autofree char *name = NULL;
@@ -291,7 +299,7 @@ hs_compare_view_load_live (HsCompareView *self, HsDataset *dataset, HsInstance *
                    instance->id, sentence->id);
       return FALSE;
     }
-  if (!load_common (self, dataset, instance, sentence, swapped, image, error))
+  if (!load_common (self, dataset, instance, sentence, swapped, image, image_stamp, error))
     return FALSE;
   g_set_object (&self->live, live);
   name = hs_live_attend_display_name (model);
@@ -312,7 +320,8 @@ hs_compare_view_load_live (HsCompareView *self, HsDataset *dataset, HsInstance *
 
 gboolean
 hs_compare_view_load_grid_live (HsCompareView *self, HsDataset *dataset, HsInstance *instance,
-                                HsSentence *sentence, HsImage *image, HsLiveAttend *live,
+                                HsSentence *sentence, HsImage *image,
+                                const HsFileStamp *image_stamp, HsLiveAttend *live,
                                 const char * const *live_models, GError **error)
 {
   g_auto(GStrv) models = NULL;
@@ -347,7 +356,7 @@ hs_compare_view_load_grid_live (HsCompareView *self, HsDataset *dataset, HsInsta
                    _("Instance %s: no model has a map for sentence %s"), instance->id, sentence->id);
       return FALSE;
     }
-  if (!load_common (self, dataset, instance, sentence, NULL, image, error))
+  if (!load_common (self, dataset, instance, sentence, NULL, image, image_stamp, error))
     return FALSE;
   if (n_live > 0)
     g_set_object (&self->live, live);
@@ -394,5 +403,5 @@ gboolean
 hs_compare_view_load_grid (HsCompareView *self, HsDataset *dataset, HsInstance *instance,
                            HsSentence *sentence, GError **error)
 {
-  return hs_compare_view_load_grid_live (self, dataset, instance, sentence, NULL, NULL, NULL, error);
+  return hs_compare_view_load_grid_live (self, dataset, instance, sentence, NULL, NULL, NULL, NULL, error);
 }

@@ -26,6 +26,10 @@ struct _HsCompareView
 
   HsViewState    *base;          /* display settings copied into each cell */
   HsImage        *image;
+  /* The stamp of image's file from before its decode, which live maps of
+   * it are kept under (NULL: not known, taken when a request starts). */
+  HsFileStamp     image_stamp_buf;
+  const HsFileStamp *image_stamp;
   GPtrArray      *regions;       /* HsRegion*, borrowed from the dataset */
   GPtrArray      *masks;
   GPtrArray      *cells;         /* HsCompareCell*, referenced */

@@ -302,6 +302,7 @@ hs_compare_view_set_image (HsCompareView *self, HsImage *image, GPtrArray *regio
     hs_image_ref (image);
   g_clear_pointer (&self->image, hs_image_unref);
   self->image = image;
+  self->image_stamp = NULL;
   g_clear_pointer (&self->regions, g_ptr_array_unref);
   g_clear_pointer (&self->masks, g_ptr_array_unref);
   if (regions != NULL)

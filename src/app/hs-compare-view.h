@@ -105,12 +105,16 @@ gboolean       hs_compare_view_load           (HsCompareView *self, HsDataset *d
  * HS_LIVE_EXEC_NAME, served by `live`): A = the sentence's text and B = its
  * left/right-swapped prompt, attended on the instance's image (`image` when
  * the caller has it decoded, else loaded) exactly as hs_model_attend or the
- * backend gives them; asynchronous unless both are cached.  FALSE when the
- * prompt has nothing to swap or the image or targets cannot be loaded. */
+ * backend gives them; asynchronous unless both are cached.  `image_stamp`:
+ * the stamp of `image`'s file from before its decode (hs_live_attend_async;
+ * NULL: taken when a request starts; a decode here stamps the file first).
+ * FALSE when the prompt has nothing to swap or the image or targets cannot
+ * be loaded. */
 gboolean       hs_compare_view_load_live      (HsCompareView *self, HsDataset *dataset,
                                                HsInstance *instance, HsSentence *sentence,
-                                               HsImage *image, HsLiveAttend *live,
-                                               const char *model, GError **error);
+                                               HsImage *image, const HsFileStamp *image_stamp,
+                                               HsLiveAttend *live, const char *model,
+                                               GError **error);
 /* Grid mode from a dataset: every model with a map for the sentence. */
 gboolean       hs_compare_view_load_grid      (HsCompareView *self, HsDataset *dataset,
                                                HsInstance *instance, HsSentence *sentence,
@@ -120,8 +124,9 @@ gboolean       hs_compare_view_load_grid      (HsCompareView *self, HsDataset *d
  * to load or compute is an error in its cell. */
 gboolean       hs_compare_view_load_grid_live (HsCompareView *self, HsDataset *dataset,
                                                HsInstance *instance, HsSentence *sentence,
-                                               HsImage *image, HsLiveAttend *live,
-                                               const char * const *live_models, GError **error);
+                                               HsImage *image, const HsFileStamp *image_stamp,
+                                               HsLiveAttend *live, const char * const *live_models,
+                                               GError **error);
 /* TRUE while live maps are computed (property "busy"). */
 gboolean       hs_compare_view_get_busy       (HsCompareView *self);
 

@@ -485,13 +485,8 @@ instance_stamps (HsDataset *dataset, guint index)
     g_ptr_array_add (files, ((HsRegion *) g_ptr_array_index (instance->regions, i))->mask);
   g_array_set_size (stamps, files->len);
   for (guint i = 0; i < files->len; i++)
-    {
-      g_autofree char *path = files->pdata[i] != NULL ? hs_dataset_resolve_path (dataset, files->pdata[i], NULL)
-                                                       : NULL;
-
-      if (path != NULL)
-        hs_file_stamp_get (path, &g_array_index (stamps, HsFileStamp, i), NULL);
-    }
+    if (files->pdata[i] != NULL)
+      hs_dataset_stamp_file (dataset, files->pdata[i], &g_array_index (stamps, HsFileStamp, i));
   return stamps;
 }
 

@@ -258,8 +258,10 @@ _hs_window_load_compare (HsWindow       *self,
                          GError        **error)
 {
   HsSentence *sentence = hs_prompt_panel_get_sentence (self->prompt_panel);
-  /* The decoded radiograph, unless the next instance's is still loading. */
+  /* The decoded radiograph, unless the next instance's is still loading,
+   * with its file's stamp from before its decode. */
   HsImage *image = self->image_cancellable == NULL ? self->image : NULL;
+  const HsFileStamp *image_stamp = image != NULL ? self->image_stamp : NULL;
 
   if (self->dataset == NULL || self->instance == NULL || sentence == NULL)
     {
@@ -277,12 +279,12 @@ _hs_window_load_compare (HsWindow       *self,
         g_ptr_array_add (live_models, g_ptr_array_index (self->live_names, i));
       g_ptr_array_add (live_models, NULL);
       return hs_compare_view_load_grid_live (view, self->dataset, self->instance, sentence, image,
-                                             self->live, (const char * const *) live_models->pdata,
+                                             image_stamp, self->live, (const char * const *) live_models->pdata,
                                              error);
     }
   if (self->live_model != NULL)
     return hs_compare_view_load_live (view, self->dataset, self->instance, sentence, image,
-                                      self->live, self->live_model, error);
+                                      image_stamp, self->live, self->live_model, error);
   return hs_compare_view_load (view, self->dataset, self->instance, sentence, self->model, error);
 }
 

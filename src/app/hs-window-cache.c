@@ -133,17 +133,6 @@ _hs_window_cache_dispose (HsWindow *self)
   g_clear_pointer (&self->mask_cache, hs_lru_cache_free);
 }
 
-/* The stamp of the dataset's file `relative` now, resolved as the loaders
- * resolve it (hs_dataset_resolve_path): `stamp`, or NULL when the file is
- * gone or refused.  Any thread (the dataset's root does not change). */
-const HsFileStamp *
-_hs_window_file_stamp (HsDataset *dataset, const char *relative, HsFileStamp *stamp)
-{
-  g_autofree char *path = hs_dataset_resolve_path (dataset, relative, NULL);
-
-  return path != NULL && hs_file_stamp_get (path, stamp, NULL) ? stamp : NULL;
-}
-
 /* `relative`'s value in `cache` when its file is still the one it was
  * decoded from (else dropped: NULL); *stamp is the file's stamp now, for
  * the insert after a decode (*fresh: NULL when the file is gone). */
@@ -151,7 +140,7 @@ static gpointer
 lookup_fresh (HsWindow *self, HsLruCache *cache, const char *relative,
               HsFileStamp *stamp, const HsFileStamp **fresh)
 {
-  *fresh = _hs_window_file_stamp (self->dataset, relative, stamp);
+  *fresh = hs_dataset_stamp_file (self->dataset, relative, stamp);
   return hs_lru_cache_lookup_stamped (cache, relative, *fresh);
 }
 
@@ -161,7 +150,7 @@ contains_fresh (HsWindow *self, HsLruCache *cache, const char *relative)
   HsFileStamp stamp;
 
   return hs_lru_cache_contains_stamped (cache, relative,
-                                        _hs_window_file_stamp (self->dataset, relative, &stamp));
+                                        hs_dataset_stamp_file (self->dataset, relative, &stamp));
 }
 
 /* A value decoded from the file whose stamp before the decode was `stamp`;
@@ -315,7 +304,7 @@ _hs_window_mask_job_run (HsMaskJob *job, HsDataset *dataset, GCancellable *cance
     {
       MaskSlot *slot = g_ptr_array_index (slots, i);
 
-      slot->stamp = _hs_window_file_stamp (dataset, slot->region->mask, &slot->stamp_buf);
+      slot->stamp = hs_dataset_stamp_file (dataset, slot->region->mask, &slot->stamp_buf);
       slot->layer = hs_mask_layer_load (dataset, slot->region, NULL);
     }
 }
@@ -381,7 +370,7 @@ prefetch_thread (GTask *task, gpointer source, gpointer data, GCancellable *canc
       {
         if (job->decode[i])
           {
-            job->stamps[i] = _hs_window_file_stamp (job->dataset, job->instances[i]->image, &job->stamp_bufs[i]);
+            job->stamps[i] = hs_dataset_stamp_file (job->dataset, job->instances[i]->image, &job->stamp_bufs[i]);
             job->images[i] = hs_dataset_load_image (job->dataset, job->instances[i], NULL);
           }
         _hs_window_mask_job_run (job->masks[i], job->dataset, cancellable);

@@ -196,8 +196,6 @@ HsImage        *_hs_window_cache_get_image   (HsWindow *self, const HsInstance *
                                               HsFileStamp *stamp);
 void            _hs_window_cache_put_image   (HsWindow *self, const HsInstance *instance,
                                               HsImage *image, const HsFileStamp *stamp);
-const HsFileStamp *_hs_window_file_stamp     (HsDataset *dataset, const char *relative,
-                                              HsFileStamp *stamp);
 HsAttentionMap *_hs_window_load_map          (HsWindow *self, const HsMapRef *ref, GError **error);
 void            _hs_window_count             (HsWindow *self, const char *key, guint n);
 HsMaskLayer    *_hs_window_mask_layer        (HsWindow *self, const HsRegion *region, GError **error);

@@ -86,7 +86,7 @@ image_thread (GTask        *task,
   HsImage *image;
 
   /* before the decode: a file replaced meanwhile is a miss next time */
-  job->stamp = _hs_window_file_stamp (job->dataset, job->instance->image, &job->stamp_buf);
+  job->stamp = hs_dataset_stamp_file (job->dataset, job->instance->image, &job->stamp_buf);
   image = hs_dataset_load_image (job->dataset, job->instance, &error);
 
   /* the masks too: decoded and traced here, not on the main thread */

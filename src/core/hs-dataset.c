@@ -1152,6 +1152,14 @@ hs_dataset_open_file (HsDataset *dataset, const char *relative, char **resolved,
   return fd;
 }
 
+const HsFileStamp *
+hs_dataset_stamp_file (HsDataset *dataset, const char *relative, HsFileStamp *stamp)
+{
+  g_autofree char *path = hs_dataset_resolve_path (dataset, relative, NULL);
+
+  return path != NULL && hs_file_stamp_get (path, stamp, NULL) ? stamp : NULL;
+}
+
 HsImage *
 hs_dataset_load_image (HsDataset *dataset, const HsInstance *instance, GError **error)
 {
