@@ -616,6 +616,7 @@ T.update({
  " · %u rows could not be scored: %s": " · %u Zeilen konnten nicht bewertet werden: %s",
  "%u of %u rows": "%u von %u Zeilen",
  "%u of %u rows · scoring %.0f %%": "%u von %u Zeilen · Bewertung %.0f %%",
+ "%u of %u rows · checking their files": "%u von %u Zeilen · ihre Dateien werden geprüft",
  "%s: no rows to export": "%s: keine Zeilen zu exportieren",
  "Export Visible Rows": "Sichtbare Zeilen exportieren",
  "All subsets": "Alle Teilmengen",

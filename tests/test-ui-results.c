@@ -7,11 +7,13 @@
  * scored again on reopening) and a new dataset drops it. */
 #include "hs-ui-fixture.h"
 #include "hs-results-window.h"
+#include "hs-dataset-private.h"  /* hs_dataset_test_before_stamp */
 
 #include <heatscope/hs-metric-info.h>
 
 static char *dataset_root;
 static char *broken_root;      /* a second demo, for test_problem_message */
+static char *many_root;        /* a third, for test_many_replaced */
 static char *cli_csv;          /* metrics */
 static char *cli_swap_csv;     /* metrics --perturb swap-left-right */
 
@@ -762,6 +764,156 @@ test_problem_message (void)
   hs_ui_destroy_window (window);
 }
 
+/* The reopen's files check, held in the worker by hs_dataset_test_before_stamp. */
+static GMutex hold_lock;
+static GCond hold_cond;
+static gboolean hold_reached, hold_released;
+static GThread *main_thread;
+static gint n_main_stamps, n_worker_stamps;
+
+static void
+hold_before_stamp (const char *relative)
+{
+  if (g_thread_self () == main_thread)
+    {
+      g_atomic_int_inc (&n_main_stamps);
+      return;
+    }
+  g_atomic_int_inc (&n_worker_stamps);
+  g_mutex_lock (&hold_lock);
+  hold_reached = TRUE;
+  while (!hold_released)
+    g_cond_wait (&hold_cond, &hold_lock);
+  g_mutex_unlock (&hold_lock);
+}
+
+static gboolean
+check_reached (gpointer data)
+{
+  gboolean reached;
+
+  g_mutex_lock (&hold_lock);
+  reached = hold_reached;
+  g_mutex_unlock (&hold_lock);
+  return reached || g_atomic_int_get (&n_main_stamps) > 0;
+}
+
+/* Reopened, the table's files are checked in a worker: with the check held at its first file,
+ * the window is up with its rows and says it checks them, no file was stat'ed on the main thread
+ * (the check once ran there: 0.5 s per 10⁵ files with the window frozen), and once released
+ * every file of the dataset was stat'ed once and the table is complete, equal to the CLI's. */
+static void
+test_check_in_worker (void)
+{
+  HsWindow *window;
+  HsResultsWindow *results;
+  HsResultsModel *model;
+  HsDataset *dataset;
+  GtkLabel *status;
+  g_autofree char *text = NULL;
+  gint n_files = 0;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  window = open_dataset ();
+  results = open_results (window);
+  model = hs_results_window_get_model (results);
+  dataset = hs_window_get_dataset (window);
+  for (guint i = 0; i < hs_dataset_get_n_instances (dataset); i++)
+    {
+      HsInstance *instance = hs_dataset_get_instance (dataset, i);
+
+      n_files += 1 + (instance->maps != NULL ? (gint) instance->maps->len : 0);
+      for (guint r = 0; instance->regions != NULL && r < instance->regions->len; r++)
+        n_files += ((HsRegion *) g_ptr_array_index (instance->regions, r))->mask != NULL;
+    }
+  gtk_window_close (GTK_WINDOW (results));
+  hs_ui_settle ();
+
+  main_thread = g_thread_self ();
+  hold_reached = hold_released = FALSE;
+  n_main_stamps = n_worker_stamps = 0;
+  hs_dataset_test_before_stamp = hold_before_stamp;
+  g_action_group_activate_action (G_ACTION_GROUP (window), "results", NULL);
+  hs_ui_wait_until (check_reached, NULL);
+  g_assert_cmpint (g_atomic_int_get (&n_main_stamps), ==, 0);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (results)));
+  g_assert_true (hs_results_window_get_model (results) == model);
+  g_assert_true (hs_results_model_get_checking (model));
+  g_assert_false (hs_results_model_get_complete (model));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), >, 0);
+  status = find_status (GTK_WIDGET (results));
+  g_assert_nonnull (status);
+  g_assert_nonnull (strstr (gtk_label_get_text (status), "checking their files"));
+  /* the window paints meanwhile */
+  hs_ui_wait_until (hs_ui_is_mapped, results);
+  hs_ui_paint_now (GTK_WIDGET (results));
+  hs_ui_save_screenshot (GTK_WIDGET (results), "ui-results-checking");
+
+  g_mutex_lock (&hold_lock);
+  hold_released = TRUE;
+  g_cond_broadcast (&hold_cond);
+  g_mutex_unlock (&hold_lock);
+  hs_ui_wait_until (model_complete, results);
+  hs_dataset_test_before_stamp = NULL;
+  g_assert_cmpint (g_atomic_int_get (&n_main_stamps), ==, 0);
+  g_assert_cmpint (g_atomic_int_get (&n_worker_stamps), ==, n_files);
+  g_assert_false (hs_results_model_get_checking (model));
+  g_assert_cmpuint (hs_results_model_get_n_rescored (model), ==, 0);
+  g_assert_null (strstr (gtk_label_get_text (status), "checking"));
+  text = export (results);
+  g_assert_cmpstr (text, ==, cli_csv);
+  hs_ui_destroy_window (window);
+}
+
+/* More instances than are scored again in place (16) had a file replaced while the table was
+ * closed (each first map renamed over by a copy of itself: a new file, the same values): the
+ * check marks the table stale, the window drops it and scores a new one from the start, whose
+ * rows are the CLI's. */
+static void
+test_many_replaced (void)
+{
+  HsWindow *window;
+  HsResultsWindow *results;
+  HsResultsModel *model;
+  HsDataset *dataset;
+  g_autofree char *text = NULL, *csv = NULL, *err = NULL;
+  const char *metrics[] = { hs_test_cli (), "metrics", many_root, NULL };
+  int status = 0;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  g_assert_true (hs_test_run (metrics, &csv, &err, &status));
+  g_assert_cmpint (status, ==, 0);
+  window = open_dataset_at (many_root);
+  results = open_results (window);
+  model = g_object_ref (hs_results_window_get_model (results));
+  gtk_window_close (GTK_WINDOW (results));
+  dataset = hs_window_get_dataset (window);
+  g_assert_cmpuint (hs_dataset_get_n_instances (dataset), >, 16);
+  for (guint i = 0; i < hs_dataset_get_n_instances (dataset); i++)
+    {
+      HsMapRef *ref = g_ptr_array_index (hs_dataset_get_instance (dataset, i)->maps, 0);
+      g_autofree char *path = hs_dataset_resolve_path (dataset, ref->file, NULL);
+      g_autofree char *fresh = g_strconcat (path, ".fresh", NULL);
+      g_autofree char *contents = NULL;
+      gsize length = 0;
+
+      g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+      g_assert_true (g_file_set_contents (fresh, contents, (gssize) length, NULL));
+      g_assert_cmpint (g_rename (fresh, path), ==, 0);
+    }
+
+  g_assert_true (open_results (window) == results);
+  g_assert_true (hs_results_model_get_stale (model));
+  g_assert_true (hs_results_window_get_model (results) != model);
+  g_assert_cmpuint (hs_results_model_get_n_rescored (model), ==, 0);
+  text = export (results);
+  g_assert_cmpstr (text, ==, csv);
+  g_object_unref (model);
+  hs_ui_destroy_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -772,6 +924,7 @@ main (int argc, char **argv)
   tmp = hs_test_make_tmpdir ();
   dataset_root = g_build_filename (tmp, "demo", NULL);
   broken_root = g_build_filename (tmp, "broken", NULL);
+  many_root = g_build_filename (tmp, "many", NULL);
   {
     const char *broken[] = { hs_test_cli (), "demo", "--count", "6", "--seed", "2", "--size", "64",
                              "--maps", "simulated", broken_root, NULL };
@@ -784,6 +937,12 @@ main (int argc, char **argv)
 
     hs_test_run_ok (demo);
     hs_test_run_ok (broken);
+    {
+      const char *many[] = { hs_test_cli (), "demo", "--count", "18", "--seed", "3", "--size", "64",
+                             "--maps", "simulated", many_root, NULL };
+
+      hs_test_run_ok (many);
+    }
     g_assert_true (hs_test_run (metrics, &cli_csv, &err, &status));
     g_assert_cmpint (status, ==, 0);
     g_clear_pointer (&err, g_free);
@@ -797,11 +956,14 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui-results/open-row", test_open_row);
   g_test_add_func ("/hs/ui-results/perturbation-and-cache", test_perturbation_and_cache);
   g_test_add_func ("/hs/ui-results/problem-message", test_problem_message);
+  g_test_add_func ("/hs/ui-results/check-in-worker", test_check_in_worker);
+  g_test_add_func ("/hs/ui-results/many-replaced", test_many_replaced);
   /* last: it replaces a map of the demo dataset */
   g_test_add_func ("/hs/ui-results/replaced-map", test_replaced_map);
   ret = g_test_run ();
   g_free (dataset_root);
   g_free (broken_root);
+  g_free (many_root);
   g_free (cli_csv);
   g_free (cli_swap_csv);
   return ret;

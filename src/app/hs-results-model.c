@@ -46,6 +46,8 @@ struct _HsResultsModel
   guint            *failed;
   char            **problems;
   guint             n_rescored;  /* instances scored again because a file changed */
+  GCancellable     *check;       /* of the files' check in a worker, while it runs */
+  gboolean          stale;       /* the check found too many changed: score from the start */
   guint             n_instances, n_done, n_failed;
   gboolean          started, complete;
   GCancellable     *cancellable;
@@ -556,46 +558,94 @@ rescore_instance (HsResultsModel *self, guint index)
   self->n_rescored++;
 }
 
-gboolean
-hs_results_model_refresh (HsResultsModel *self)
+/* A worker: one path resolution and one stat per file of every instance
+ * (about 0.5 s per 10⁵ files, docs/reliability.md); returns by instance
+ * its files' stamps now when one changed, else NULL.  The stamps of the
+ * first n_done instances are not written while the model is complete. */
+static void
+check_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
-  g_autoptr(GArray) changed = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GPtrArray) now = g_ptr_array_new_with_free_func (stamps_free);
+  HsResultsModel *self = source;
+  GPtrArray *now = g_ptr_array_new_full (self->n_done, stamps_free);
 
-  g_return_val_if_fail (HS_IS_RESULTS_MODEL (self), FALSE);
-
-  for (guint i = 0; i < self->n_done; i++)
+  for (guint i = 0; i < self->n_done && !g_cancellable_is_cancelled (cancellable); i++)
     {
       GArray *stamps = instance_stamps (self->dataset, i);
 
       if (same_stamps (stamps, g_ptr_array_index (self->stamps, i)))
-        g_array_unref (stamps);
-      else
-        {
-          g_array_append_val (changed, i);
-          g_ptr_array_add (now, stamps);
-        }
+        g_clear_pointer (&stamps, g_array_unref);
+      g_ptr_array_add (now, stamps);
     }
-  if (changed->len == 0)
-    return TRUE;
-  if (!self->complete || changed->len > MAX_RESCORED_IN_PLACE)
-    return FALSE;
-  for (guint k = 0; k < changed->len; k++)
-    {
-      guint i = g_array_index (changed, guint, k);
+  g_task_return_pointer (task, now, (GDestroyNotify) g_ptr_array_unref);
+}
 
-      /* the stamps from before this scoring */
-      stamps_free (g_ptr_array_index (self->stamps, i));
-      g_ptr_array_index (self->stamps, i) = g_ptr_array_index (now, k);
-      g_ptr_array_index (now, k) = NULL;
-      rescore_instance (self, i);
+/* Main thread: the instances whose files changed scored again in place, or
+ * the model marked stale; complete again either way. */
+static void
+check_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  HsResultsModel *self = HS_RESULTS_MODEL (source);
+  g_autoptr(GPtrArray) now = g_task_propagate_pointer (G_TASK (result), NULL);
+  guint n_changed = 0;
+
+  g_clear_object (&self->check);
+  /* cancelled (the model is being dropped): left as it was */
+  for (guint i = 0; now != NULL && i < now->len; i++)
+    n_changed += g_ptr_array_index (now, i) != NULL;
+  self->stale = n_changed > MAX_RESCORED_IN_PLACE;
+  for (guint i = 0; now != NULL && !self->stale && i < now->len; i++)
+    if (g_ptr_array_index (now, i) != NULL)
+      {
+        /* the stamps from before this scoring */
+        stamps_free (g_ptr_array_index (self->stamps, i));
+        g_ptr_array_index (self->stamps, i) = g_ptr_array_index (now, i);
+        g_ptr_array_index (now, i) = NULL;
+        rescore_instance (self, i);
+      }
+  if (n_changed > 0 && !self->stale)
+    {
+      /* every row's keys again: rows moved */
+      self->n_key_rows = 0;
+      append_keys (self);
+      refresh_view (self, TRUE);
     }
-  /* every row's keys again: rows moved */
-  self->n_key_rows = 0;
-  append_keys (self);
-  refresh_view (self, TRUE);
+  self->complete = !self->stale;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPLETE]);
+}
+
+gboolean
+hs_results_model_refresh (HsResultsModel *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_val_if_fail (HS_IS_RESULTS_MODEL (self), FALSE);
+
+  if (self->check != NULL)
+    return TRUE;
+  if (!self->complete || self->stale)
+    return FALSE;
+  /* not complete until checked: the rows on screen may be replaced */
+  self->complete = FALSE;
+  self->check = g_cancellable_new ();
+  task = g_task_new (self, self->check, check_done, NULL);
+  g_task_run_in_thread (task, check_thread);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPLETE]);
   return TRUE;
+}
+
+gboolean
+hs_results_model_get_checking (HsResultsModel *self)
+{
+  g_return_val_if_fail (HS_IS_RESULTS_MODEL (self), FALSE);
+  return self->check != NULL;
+}
+
+gboolean
+hs_results_model_get_stale (HsResultsModel *self)
+{
+  g_return_val_if_fail (HS_IS_RESULTS_MODEL (self), FALSE);
+  return self->stale;
 }
 
 guint
@@ -677,6 +727,8 @@ hs_results_model_cancel (HsResultsModel *self,
 {
   g_return_if_fail (HS_IS_RESULTS_MODEL (self));
   g_cancellable_cancel (self->cancellable);
+  if (self->check != NULL)
+    g_cancellable_cancel (self->check);
   g_mutex_lock (&self->lock);
   while (wait && self->running)
     g_cond_wait (&self->cond, &self->lock);

@@ -59,11 +59,16 @@ guint                 hs_results_model_get_n_scored   (HsResultsModel *self);
 guint                 hs_results_model_get_n_failed   (HsResultsModel *self);
 const char           *hs_results_model_get_first_problem (HsResultsModel *self);
 /* Checks the files every scored instance's rows were scored from (its
- * image, maps and masks: one stat each, stamped before it was scored) and
- * scores the instances whose files changed on disk again, in place (main
- * thread).  FALSE when the table must be scored again from the start
- * instead: still being scored, or more than a few instances changed. */
+ * image, maps and masks: one stat each, stamped before it was scored) in a
+ * worker thread — the model is not complete while it runs (checking) — and
+ * then scores the instances whose files changed on disk again, in place, on
+ * the main thread; complete again once done.  More than a few instances
+ * changed: the model is stale instead (notify::complete, still not
+ * complete): its owner scores the table again from the start.  FALSE when
+ * that must happen now: still being scored, or stale. */
 gboolean              hs_results_model_refresh        (HsResultsModel *self);
+gboolean              hs_results_model_get_checking   (HsResultsModel *self);
+gboolean              hs_results_model_get_stale      (HsResultsModel *self);
 /* Instances scored again by hs_results_model_refresh. */
 guint                 hs_results_model_get_n_rescored (HsResultsModel *self);
 

@@ -117,6 +117,9 @@ void hs_manifest_stream_free (struct _HsManifestStream *stream);
 /* Tests only: called by hs_dataset_open_file between the path check and
  * the open, so a test can swap a symlink in exactly there. */
 extern void (*hs_dataset_test_after_check) (const char *resolved);
+/* Tests only: called by hs_dataset_stamp_file before it stamps a file, so a
+ * test can see on which thread files are checked and hold the check there. */
+extern void (*hs_dataset_test_before_stamp) (const char *relative);
 /* Tests only: called by hs_dataset_open_file once the file is open (the
  * descriptor is the file read, whatever is renamed over its path now), so a
  * test can replace the file exactly while it is being decoded. */

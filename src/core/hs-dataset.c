@@ -1117,6 +1117,7 @@ hs_dataset_resolve_path (HsDataset *dataset, const char *relative, GError **erro
 
 void (*hs_dataset_test_after_check) (const char *resolved);
 void (*hs_dataset_test_after_open) (const char *resolved);
+void (*hs_dataset_test_before_stamp) (const char *relative);
 
 int
 hs_dataset_open_file (HsDataset *dataset, const char *relative, char **resolved,
@@ -1155,8 +1156,11 @@ hs_dataset_open_file (HsDataset *dataset, const char *relative, char **resolved,
 const HsFileStamp *
 hs_dataset_stamp_file (HsDataset *dataset, const char *relative, HsFileStamp *stamp)
 {
-  g_autofree char *path = hs_dataset_resolve_path (dataset, relative, NULL);
+  g_autofree char *path = NULL;
 
+  if (hs_dataset_test_before_stamp != NULL)
+    hs_dataset_test_before_stamp (relative);
+  path = hs_dataset_resolve_path (dataset, relative, NULL);
   return path != NULL && hs_file_stamp_get (path, stamp, NULL) ? stamp : NULL;
 }
 
