@@ -257,8 +257,25 @@ assert_cells_equal (HsPresentationWindow *presentation, GPtrArray *viewer)
   shown = render_cells (view);
   g_assert_cmpuint (shown->len, ==, viewer->len);
   for (guint i = 0; i < shown->len; i++)
-    g_assert_cmpuint (differing_rows (g_ptr_array_index (shown, i), g_ptr_array_index (viewer, i),
-                                      RENDER_W, RENDER_H), ==, 0);
+    {
+      gsize rows = differing_rows (g_ptr_array_index (shown, i), g_ptr_array_index (viewer, i),
+                                   RENDER_W, RENDER_H);
+
+      if (rows != 0)
+        {
+          /* both renders next to the failure, to look at */
+          const char *dir = g_getenv ("HS_BUILD_DIR") ? g_getenv ("HS_BUILD_DIR") : ".";
+          g_autofree char *name_a = g_strdup_printf ("ui-deck-cell%u-presentation.png", i);
+          g_autofree char *name_b = g_strdup_printf ("ui-deck-cell%u-viewer.png", i);
+          g_autofree char *a = g_build_filename (dir, name_a, NULL);
+          g_autofree char *b = g_build_filename (dir, name_b, NULL);
+
+          cairo_surface_write_to_png (g_ptr_array_index (shown, i), a);
+          cairo_surface_write_to_png (g_ptr_array_index (viewer, i), b);
+          g_test_message ("cell %u: %zu rows differ (snapshots %s, %s)", i, rows, a, b);
+        }
+      g_assert_cmpuint (rows, ==, 0);
+    }
 }
 
 static void
