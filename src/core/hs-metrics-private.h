@@ -17,7 +17,6 @@ typedef struct {
   guint64       n_neg;      /* P − |G|                       */
   double        min, max;
   gsize         argmax;     /* first maximum, row-major      */
-  guint         n_threads;
   /* Values of s in G and outside G, each sorted ascending (filled by
    * hs_metrics_sort_classes). */
   double       *pos;

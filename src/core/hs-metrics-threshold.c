@@ -608,6 +608,7 @@ run_pass (Pipeline *pl, HsTeam *team, HsTeamFunc func)
   pl->next = 0;
   hs_team_run (team, func, pl);
 }
+
 /* Number of elements of a (ascending) whose Otsu level is < k. */
 static gsize
 count_level_below (const double *a, gsize n, guint k, double lo, double hi)
@@ -673,7 +674,6 @@ hs_metrics_prepare (HsEvalState *state, const double *s, const HsResampler *resa
   state->width = W = hs_target_get_width (target);
   state->height = hs_target_get_height (target);
   state->n = (gsize) state->width * state->height;
-  state->n_threads = n_threads;
 
   if (!(bound_lo <= bound_hi))
     {
@@ -804,14 +804,11 @@ hs_metrics_values (HsEvalState *state, double *buffer)
       /* s was resampled band by band and never kept: the few metrics that
        * read it in pixel order (ties at a cut, |s| of a signed map) have it
        * made once, with the same resampler, so the same values. */
-      for (guint y0 = 0; y0 < state->height; y0 += CHUNK_ROWS)
-        hs_resampler_rows (state->resampler, y0, MIN (y0 + CHUNK_ROWS, state->height),
-                           buffer + (gsize) y0 * state->width);
+      hs_resampler_rows (state->resampler, 0, state->height, buffer);
       state->s = buffer;
     }
   return state->s;
 }
-
 
 /* ---- order statistics on the two sorted arrays ---- */
 

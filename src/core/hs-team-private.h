@@ -1,6 +1,6 @@
 /* hs-team-private.h — a small team of threads kept for one scoring call.
  *
- * `score` runs five parallel passes over a 2048² grid within ~20 ms.  A
+ * `score` runs three parallel passes over a 2048² grid within ~20 ms.  A
  * thread started per pass costs up to 2 ms before it runs (an idle vCPU
  * has to be woken), and a fixed split of the work then leaves the caller
  * waiting for it.  A team is started once, before the serial set-up, and
