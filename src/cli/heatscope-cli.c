@@ -7,7 +7,7 @@
 
 typedef struct {
   const char *name;
-  int       (*run) (int argc, char **argv);
+  int       (*run) (int argc, char **argv);   /* NULL: in the drawing module (hs-cli-module.c) */
   const char *summary;
 } HsCliCommand;
 
@@ -17,11 +17,11 @@ static const HsCliCommand commands[] = {
   { "import",    hs_cli_import,    "write a dataset from a public format" },
   { "score",     hs_cli_score,     "score one map against boxes or masks" },
   { "metrics",   hs_cli_metrics,   "score every instance, query and model of a dataset" },
-  { "render",    hs_cli_render,    "draw a figure as PNG, SVG or PDF" },
-  { "figure",    hs_cli_figure,    "compose a publication figure of several panels" },
+  { "render",    NULL,             "draw a figure as PNG, SVG or PDF" },
+  { "figure",    NULL,             "compose a publication figure of several panels" },
   { "attend",    hs_cli_attend,    "compute live attention with a built-in model" },
   { "agreement", hs_cli_agreement, "agreement between annotators" },
-  { "deck",      hs_cli_deck,      "build, check and export clinician demo decks" },
+  { "deck",      NULL,             "build, check and export clinician demo decks" },
 };
 
 static void
@@ -63,7 +63,8 @@ main (int argc, char **argv)
 
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
-      return commands[i].run (argc - 1, argv + 1);
+      return commands[i].run != NULL ? commands[i].run (argc - 1, argv + 1)
+                                     : hs_cli_run_drawing (commands[i].name, argc - 1, argv + 1);
 
   fprintf (stderr, "heatscope-cli: unknown command '%s'\n", argv[1]);
   print_usage (stderr);

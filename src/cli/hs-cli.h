@@ -25,6 +25,10 @@ int hs_cli_agreement (int argc, char **argv);
 int hs_cli_figure    (int argc, char **argv);
 int hs_cli_deck      (int argc, char **argv);
 int hs_cli_deck_export (int argc, char **argv);   /* hs-cli-deck-export.c */
+/* render, figure and deck are in the drawing module (hs-cli-draw.c): runs
+ * hs_cli_COMMAND from it, or prints why the module cannot be used and
+ * returns HS_CLI_EXIT_INPUT (hs-cli-module.c). */
+int hs_cli_run_drawing (const char *command, int argc, char **argv);
 /* deck export --embed-maps (hs-cli-deck-bundle.c): the bundle folder OUT. */
 int hs_cli_deck_bundle (const HsDeck *deck, const char *deck_path, const char *output);
 

@@ -709,6 +709,25 @@ write_encoded (cairo_status_t status, gboolean pdf, const char *path, const GByt
   return hs_figure_write_file (path, bytes->data, bytes->len, error);
 }
 
+/* Image surfaces of 32-bit pixels go through hs_png_encode_argb32 (cheaper
+ * settings than cairo's writer), any other through cairo's. */
+static cairo_status_t
+encode_png (cairo_surface_t *surface, GByteArray *bytes)
+{
+  cairo_format_t format = cairo_image_surface_get_format (surface);
+
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS ||
+      (format != CAIRO_FORMAT_ARGB32 && format != CAIRO_FORMAT_RGB24))
+    return cairo_surface_write_to_png_stream (surface, hs_painter_append_bytes, bytes);
+  cairo_surface_flush (surface);
+  return hs_png_encode_argb32 (cairo_image_surface_get_data (surface),
+                               cairo_image_surface_get_width (surface),
+                               cairo_image_surface_get_height (surface),
+                               cairo_image_surface_get_stride (surface),
+                               format == CAIRO_FORMAT_ARGB32, bytes)
+         ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
 gboolean
 hs_figure_export_png (cairo_surface_t *surface, const char *path, GError **error)
 {
@@ -718,7 +737,7 @@ hs_figure_export_png (cairo_surface_t *surface, const char *path, GError **error
   if (surface == NULL)
     return FALSE;
   bytes = g_byte_array_new ();
-  status = hs_png_encode_surface (surface, bytes) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+  status = encode_png (surface, bytes);
   cairo_surface_destroy (surface);
   return write_encoded (status, FALSE, path, bytes, error);
 }

@@ -5,7 +5,6 @@
 #include "hs-limits.h"
 #include "hs-i18n-private.h"
 
-#include <cairo.h>
 #include <png.h>
 #include <zlib.h>
 #include <setjmp.h>
@@ -287,13 +286,6 @@ png_flush_cb (png_structp png)
 {
 }
 
-static cairo_status_t
-hs_png_append_cb (void *closure, const unsigned char *data, unsigned int len)
-{
-  g_byte_array_append (closure, data, len);
-  return CAIRO_STATUS_SUCCESS;
-}
-
 gboolean
 hs_image_save_png (HsImage *image, const char *path, GError **error)
 {
@@ -404,34 +396,25 @@ hs_image_save_png_full (HsImage *image, const char *path, HsPngEncode encode, GE
  * the Up filter and zlib level 3 encode a 1024² figure several times faster
  * than cairo's writer (libpng's adaptive filters at level 6), for a few
  * per cent more bytes.  The pixels are cairo's: RGB when every pixel is
- * opaque, else RGBA un-premultiplied with cairo's rounding. */
+ * opaque, else RGBA un-premultiplied with cairo's rounding.  No cairo call
+ * here: the CLI's commands that do not draw link this file without cairo
+ * (src/cli/hs-cli-draw.c). */
 #define FIGURE_PNG_LEVEL 3
 
 gboolean
-hs_png_encode_surface (cairo_surface_t *surface, GByteArray *out)
+hs_png_encode_argb32 (const guint8 *data, int width, int height, int stride, gboolean has_alpha,
+                      GByteArray *out)
 {
   PngWriteContext ctx = { out, "" };
   png_structp png;
   png_infop info;
   guint8 * volatile row = NULL;
-  const guint8 *data;
-  cairo_format_t format;
-  int width, height, stride;
   volatile gboolean opaque = TRUE;
 
-  g_return_val_if_fail (surface != NULL && out != NULL, FALSE);
-  format = cairo_image_surface_get_format (surface);
-  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS ||
-      (format != CAIRO_FORMAT_ARGB32 && format != CAIRO_FORMAT_RGB24))
-    return cairo_surface_write_to_png_stream (surface, hs_png_append_cb, out) == CAIRO_STATUS_SUCCESS;
-  cairo_surface_flush (surface);
-  data = cairo_image_surface_get_data (surface);
-  width = cairo_image_surface_get_width (surface);
-  height = cairo_image_surface_get_height (surface);
-  stride = cairo_image_surface_get_stride (surface);
+  g_return_val_if_fail (out != NULL, FALSE);
   if (data == NULL || width <= 0 || height <= 0)
     return FALSE;
-  if (format == CAIRO_FORMAT_ARGB32)
+  if (has_alpha)
     for (int y = 0; y < height && opaque; y++)
       {
         const guint32 *p = (const guint32 *) (data + (gsize) y * stride);

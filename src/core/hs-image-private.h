@@ -64,11 +64,18 @@ typedef enum {
 gboolean  hs_image_save_png_full    (HsImage *image, const char *path, HsPngEncode encode,
                                      GError **error);
 
-/* A cairo image surface as PNG bytes appended to `out` (the pixels cairo's
- * own writer gives, encoded with cheaper filter and zlib settings); FALSE
- * when it cannot be encoded. */
+/* The pixels of a cairo image surface (native-endian premultiplied ARGB32,
+ * or RGB24 when `has_alpha` is FALSE) as PNG bytes appended to `out`: the pixels
+ * cairo's own writer gives, encoded with cheaper filter and zlib settings;
+ * FALSE when they cannot be encoded. */
+gboolean  hs_png_encode_argb32      (const guint8 *data, int width, int height, int stride,
+                                     gboolean has_alpha, GByteArray *out);
 
-gboolean  hs_png_encode_surface     (cairo_surface_t *surface, GByteArray *out);
+/* hs_image_levels' pixels written into `pixels` (image width × height
+ * native-endian RGB24 words, rows `stride` bytes apart): the part that needs
+ * no cairo, which hs_image_render_grey8 uses too. */
+void      hs_image_levels_into      (const HsImage *image, double center, double width,
+                                     guint8 *pixels, gsize stride);
 
 gboolean  hs_image_is_png           (const guint8 *data, gsize len);
 gboolean  hs_image_is_jpeg          (const guint8 *data, gsize len);

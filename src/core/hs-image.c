@@ -483,17 +483,15 @@ hs_image_to_grey (const HsImage *image)
   return grey;
 }
 
-cairo_surface_t *
-hs_image_levels (const HsImage *image, double center, double width)
+void
+hs_image_levels_into (const HsImage *image, double center, double width, guint8 *pixels,
+                      gsize stride)
 {
-  cairo_surface_t *surface;
   guint max_value;
   g_autofree guint32 *lut = NULL;
   double lo, hi, scale;
-  guint8 *pixels;
-  int stride;
 
-  g_return_val_if_fail (image != NULL, NULL);
+  g_return_if_fail (image != NULL && pixels != NULL);
 
   max_value = hs_image_get_max_value (image);
   if (width > 0 && isfinite (width) && isfinite (center))
@@ -518,13 +516,6 @@ hs_image_levels (const HsImage *image, double center, double width)
       guint32 g = out <= 0.0 ? 0 : out >= 255.0 ? 255 : (guint32) (out + 0.5);
       lut[v] = 0xff000000u | (g << 16) | (g << 8) | g;
     }
-
-  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) image->width, (int) image->height);
-  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
-    return surface;
-  cairo_surface_flush (surface);
-  pixels = cairo_image_surface_get_data (surface);
-  stride = cairo_image_surface_get_stride (surface);
 
   for (guint y = 0; y < image->height; y++)
     {
@@ -551,8 +542,6 @@ hs_image_levels (const HsImage *image, double center, double width)
           break;
         }
     }
-  cairo_surface_mark_dirty (surface);
-  return surface;
 }
 
 const char *
@@ -645,46 +634,31 @@ hs_image_window_to_samples (const HsImage *image, double center, double width,
   *sample_width = width / fabs (image->value_slope);
 }
 
-cairo_surface_t *
-hs_image_levels_values (const HsImage *image, double center, double width)
-{
-  double c, w;
-
-  g_return_val_if_fail (image != NULL, NULL);
-
-  if (!(width > 0) || !isfinite (width) || !isfinite (center))
-    return hs_image_levels (image, 0, 0);
-  hs_image_window_to_samples (image, center, width, &c, &w);
-  return hs_image_levels (image, c, w);
-}
-
 HsImage *
 hs_image_render_grey8 (const HsImage *image, double center, double width)
 {
-  cairo_surface_t *surface;
+  g_autofree guint32 *pixels = NULL;
   HsImage *grey;
-  const guint8 *pixels;
-  int stride;
+  double c = 0, w = 0;
 
   g_return_val_if_fail (image != NULL, NULL);
 
-  surface = hs_image_levels_values (image, center, width);
-  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
-    {
-      cairo_surface_destroy (surface);
-      return NULL;
-    }
+  /* hs_image_levels_values' pixels, without a cairo surface */
+  if (width > 0 && isfinite (width) && isfinite (center))
+    hs_image_window_to_samples (image, center, width, &c, &w);
   grey = hs_image_new_named ("grey image", image->width, image->height, 1, 8, NULL);
   if (grey == NULL)
+    return NULL;
+  pixels = g_try_malloc ((gsize) image->width * image->height * sizeof (guint32));
+  if (pixels == NULL)
     {
-      cairo_surface_destroy (surface);
+      hs_image_unref (grey);
       return NULL;
     }
-  pixels = cairo_image_surface_get_data (surface);
-  stride = cairo_image_surface_get_stride (surface);
+  hs_image_levels_into (image, c, w, (guint8 *) pixels, (gsize) image->width * sizeof (guint32));
   for (guint y = 0; y < image->height; y++)
     {
-      const guint32 *row = (const guint32 *) (gconstpointer) (pixels + (gsize) y * stride);
+      const guint32 *row = pixels + (gsize) y * image->width;
       guint16 *out = grey->data + (gsize) y * image->width;
 
       for (guint x = 0; x < image->width; x++)
@@ -694,7 +668,6 @@ hs_image_render_grey8 (const HsImage *image, double center, double width)
           out[x] = (guint16) lround (l);
         }
     }
-  cairo_surface_destroy (surface);
   return grey;
 }
 
