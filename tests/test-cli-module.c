@@ -1,10 +1,12 @@
-/* test-cli-module.c — heatscope-cli's drawing module (src/cli/hs-cli-module.c)
+/* test-cli-module.c — heatscope-cli's modules (src/cli/hs-cli-module.c)
  *
- * render, figure and deck run from heatscope-cli-draw.so; every other command
- * runs without it.  The executable is copied into a folder of its own (it
- * carries the rest of libheatscope), so the module is where the test puts it:
- * missing, not a shared object, another library, or installed beside a copy
- * of the executable — and, last, in a real `meson install --destdir` tree. */
+ * score runs in heatscope-cli itself; demo, validate, import, metrics,
+ * attend and agreement from heatscope-cli-data.so, render, figure and deck
+ * from heatscope-cli-draw.so.  The executable is copied into a folder of its
+ * own (it carries libheatscope's base), so the modules are where the test
+ * puts them: missing, not a shared object, another library, or installed
+ * beside a copy of the executable — and, last, in a real
+ * `meson install --destdir` tree. */
 #include <heatscope/heatscope.h>
 
 #include <string.h>
@@ -58,11 +60,11 @@ copy_cli (const char *root)
   return cli;
 }
 
-/* Where the executable under ROOT looks for its module first. */
+/* Where the executable under ROOT looks for a module first. */
 static char *
-installed_module (const char *root)
+installed_module (const char *root, const char *file)
 {
-  return g_build_filename (root, env ("HS_CLI_MODULE_SUBDIR"), "heatscope-cli-draw.so", NULL);
+  return g_build_filename (root, env ("HS_CLI_MODULE_SUBDIR"), file, NULL);
 }
 
 static int
@@ -103,18 +105,31 @@ assert_one_line (const char *err, const char *start)
   g_assert_true (end[1] == '\0' || strstr (end + 1, "heatscope-cli") == NULL);
 }
 
-/* The three drawing commands fail with one line naming `module`; score and
- * --version, which do not draw, work from the same executable. */
-static void
-assert_refused (const char *cli, const char *module, const char *why)
-{
-  const char *commands[] = { "render", "figure", "deck" };
+typedef struct {
+  const char *command;
+  const char *module;
+} Command;
 
+static const Command commands[] = {
+  { "demo", "heatscope-cli-data.so" }, { "validate", "heatscope-cli-data.so" },
+  { "import", "heatscope-cli-data.so" }, { "metrics", "heatscope-cli-data.so" },
+  { "attend", "heatscope-cli-data.so" }, { "agreement", "heatscope-cli-data.so" },
+  { "render", "heatscope-cli-draw.so" }, { "figure", "heatscope-cli-draw.so" },
+  { "deck", "heatscope-cli-draw.so" },
+};
+
+/* Every command but score fails with one line naming its module under ROOT;
+ * score and --version, which need none, work from the same executable. */
+static void
+assert_refused (const char *cli, const char *root, const char *why)
+{
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     {
-      const char *args[] = { commands[i], "--help", NULL };
+      const char *args[] = { commands[i].command, "--help", NULL };
       g_autofree char *out = NULL, *err = NULL;
-      g_autofree char *start = g_strdup_printf ("heatscope-cli %s: %s %s", commands[i], why, module);
+      g_autofree char *module = installed_module (root, commands[i].module);
+      g_autofree char *start = g_strdup_printf ("heatscope-cli %s: %s %s", commands[i].command, why,
+                                                module);
 
       g_assert_cmpint (run (cli, args, &out, &err), ==, 1);
       g_assert_cmpstr (out, ==, "");
@@ -149,9 +164,8 @@ test_missing (void)
 {
   g_autofree char *root = hs_test_make_tmpdir ();
   g_autofree char *cli = copy_cli (root);
-  g_autofree char *module = installed_module (root);
 
-  assert_refused (cli, module, "cannot load the drawing module");
+  assert_refused (cli, root, "cannot load the module");
 }
 
 static void
@@ -159,22 +173,23 @@ test_not_a_library (void)
 {
   g_autofree char *root = hs_test_make_tmpdir ();
   g_autofree char *cli = copy_cli (root);
-  g_autofree char *module = installed_module (root);
-  g_autofree char *dir = g_path_get_dirname (module);
+  g_autofree char *dir = g_build_filename (root, env ("HS_CLI_MODULE_SUBDIR"), NULL);
 
   g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  hs_test_write_file (dir, "heatscope-cli-data.so", "not a shared object\n");
   hs_test_write_file (dir, "heatscope-cli-draw.so", "not a shared object\n");
-  assert_refused (cli, module, "cannot load the drawing module");
+  assert_refused (cli, root, "cannot load the module");
 }
 
-/* A shared object that loads but is not the module: libglib, as this
+/* Shared objects that load but are not the modules: libglib, as this
  * process has it mapped. */
 static void
 test_other_library (void)
 {
   g_autofree char *root = hs_test_make_tmpdir ();
   g_autofree char *cli = copy_cli (root);
-  g_autofree char *module = installed_module (root);
+  g_autofree char *data = installed_module (root, "heatscope-cli-data.so");
+  g_autofree char *draw = installed_module (root, "heatscope-cli-draw.so");
   g_autofree char *maps = read_file ("/proc/self/maps", NULL);
   g_auto(GStrv) lines = g_strsplit (maps, "\n", -1);
   const char *glib = NULL;
@@ -183,8 +198,21 @@ test_other_library (void)
     if (strstr (lines[i], "/libglib-2.0.so") != NULL)
       glib = strchr (lines[i], '/');
   g_assert_nonnull (glib);
-  copy_file (glib, module);
-  assert_refused (cli, module, "the drawing module");
+  copy_file (glib, data);
+  copy_file (glib, draw);
+  assert_refused (cli, root, "the module");
+}
+
+/* `cli validate` of the demo dataset: its output (exit status 0). */
+static char *
+validate (const char *cli)
+{
+  const char *args[] = { "validate", demo, NULL };
+  g_autofree char *err = NULL;
+  char *out = NULL;
+
+  g_assert_cmpint (run (cli, args, &out, &err), ==, 0);
+  return out;
 }
 
 /* The executable and the module laid out as installed (BINDIR and
@@ -195,15 +223,24 @@ test_installed_layout (void)
 {
   g_autofree char *root = hs_test_make_tmpdir ();
   g_autofree char *cli = copy_cli (root);
-  g_autofree char *module = installed_module (root);
-  g_autofree char *built_module = g_build_filename (env ("HS_BUILD_DIR"), "src", "cli",
-                                                    "heatscope-cli-draw.so", NULL);
   g_autofree char *png = g_build_filename (root, "installed.png", NULL);
   g_autofree char *built_png = g_build_filename (root, "built.png", NULL);
   g_autofree char *err = NULL, *built_err = NULL, *a = NULL, *b = NULL;
+  g_autofree char *checked = NULL, *built_checked = NULL;
   gsize a_len, b_len;
 
-  copy_file (built_module, module);
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *file = i == 0 ? "heatscope-cli-data.so" : "heatscope-cli-draw.so";
+      g_autofree char *module = installed_module (root, file);
+      g_autofree char *built_module = g_build_filename (env ("HS_BUILD_DIR"), "src", "cli", file, NULL);
+
+      copy_file (built_module, module);
+    }
+  checked = validate (cli);
+  built_checked = validate (hs_test_cli ());
+  g_assert_cmpstr (checked, ==, built_checked);
+  g_assert_true (g_str_has_prefix (checked, "ok: 1 instances"));
   g_assert_cmpint (render (cli, png, &err), ==, 0);
   g_assert_cmpint (render (hs_test_cli (), built_png, &built_err), ==, 0);
   a = read_file (png, &a_len);
@@ -221,7 +258,7 @@ test_meson_install (void)
   g_autofree char *destdir = hs_test_make_tmpdir ();
   g_autofree char *prefix = g_build_filename (destdir, env ("HS_PREFIX"), NULL);
   g_autofree char *cli = g_build_filename (prefix, env ("HS_CLI_BINDIR"), "heatscope-cli", NULL);
-  g_autofree char *module = installed_module (prefix);
+  g_autofree char *module = installed_module (prefix, "heatscope-cli-draw.so");
   g_autofree char *png = g_build_filename (destdir, "installed.png", NULL);
   g_autofree char *built_png = g_build_filename (destdir, "built.png", NULL);
   g_autofree char *out = NULL, *err = NULL, *built_err = NULL, *a = NULL, *b = NULL;
@@ -244,6 +281,12 @@ test_meson_install (void)
   }
   g_assert_true (g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE));
   g_assert_true (g_file_test (module, G_FILE_TEST_EXISTS));
+  {
+    g_autofree char *checked = validate (cli);
+    g_autofree char *built_checked = validate (hs_test_cli ());
+
+    g_assert_cmpstr (checked, ==, built_checked);
+  }
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (render (cli, png, &err), ==, 0);
   g_assert_cmpint (render (hs_test_cli (), built_png, &built_err), ==, 0);
@@ -254,10 +297,11 @@ test_meson_install (void)
 }
 
 /* What the dynamic loader maps for heatscope-cli (LD_TRACE_LOADED_OBJECTS:
- * it lists them and exits): no cairo, nor the X11 libraries it pulls in —
- * the point of the module (~1 ms of every command's start-up). */
+ * it lists them and exits): no cairo, nor the X11 libraries it pulls in, no
+ * GIO and its libmount and SELinux, no json-glib — the point of the modules
+ * (~1.8 ms of score's start-up). */
 static void
-test_no_cairo (void)
+test_no_cairo_gio (void)
 {
   const char *argv[] = { hs_test_cli (), NULL };
   g_autofree char *out = NULL, *err = NULL;
@@ -271,6 +315,9 @@ test_no_cairo (void)
   g_assert_null (strstr (out, "libcairo"));
   g_assert_null (strstr (out, "libX11"));
   g_assert_null (strstr (out, "libfontconfig"));
+  g_assert_null (strstr (out, "libgio"));
+  g_assert_null (strstr (out, "libmount"));
+  g_assert_null (strstr (out, "libjson-glib"));
 }
 
 int
@@ -282,7 +329,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   dir = hs_test_make_tmpdir ();
   demo = hs_test_make_demo (dir, "demo", 1, 64, "models");
-  g_test_add_func ("/cli-module/no-cairo", test_no_cairo);
+  g_test_add_func ("/cli-module/no-cairo-gio", test_no_cairo_gio);
   g_test_add_func ("/cli-module/missing", test_missing);
   g_test_add_func ("/cli-module/not-a-library", test_not_a_library);
   g_test_add_func ("/cli-module/other-library", test_other_library);

@@ -369,6 +369,13 @@ test_deflate (void)
         g_assert_false (walk (b, 0, "truncated"));
       else
         g_assert_true (walk (b, 0, NULL));
+      /* The stream cut short, and bytes that are no deflate stream: refused
+       * with the inflater's words, never walked as far as they go. */
+      g_byte_array_set_size (b, b->len - written + written / 2);
+      g_assert_false (walk (b, 0, "cannot be inflated: "));
+      g_byte_array_set_size (b, b->len - written / 2);
+      g_byte_array_append (b, (const guint8 *) "\xff\xff\xff\xff\xff\xff", 6);
+      g_assert_false (walk (b, 0, "cannot be inflated: "));
     }
 }
 

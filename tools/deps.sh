@@ -5,7 +5,7 @@ set -euo pipefail
 
 HS_BUILD_PACKAGES=(
   meson ninja-build pkg-config gcc
-  libglib2.0-dev libglib2.0-bin libgtk-4-dev libcairo2-dev libpng-dev libjpeg62-turbo-dev
+  libglib2.0-dev libglib2.0-bin libgtk-4-dev libcairo2-dev libpng-dev libjpeg62-turbo-dev zlib1g-dev
   libjson-glib-dev gettext appstream desktop-file-utils
   g++ cmake libgdcm-dev
   libxtst-dev libepoxy-dev

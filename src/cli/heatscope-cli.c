@@ -7,21 +7,25 @@
 
 typedef struct {
   const char *name;
-  int       (*run) (int argc, char **argv);   /* NULL: in the drawing module (hs-cli-module.c) */
+  int       (*run) (int argc, char **argv);   /* NULL: in `module` (hs-cli-module.c) */
+  const char *module;
   const char *summary;
 } HsCliCommand;
 
+#define DATA "heatscope-cli-data.so"
+#define DRAW "heatscope-cli-draw.so"
+
 static const HsCliCommand commands[] = {
-  { "demo",      hs_cli_demo,      "generate the phantom demo dataset" },
-  { "validate",  hs_cli_validate,  "check a dataset and report every problem" },
-  { "import",    hs_cli_import,    "write a dataset from a public format" },
-  { "score",     hs_cli_score,     "score one map against boxes or masks" },
-  { "metrics",   hs_cli_metrics,   "score every instance, query and model of a dataset" },
-  { "render",    NULL,             "draw a figure as PNG, SVG or PDF" },
-  { "figure",    NULL,             "compose a publication figure of several panels" },
-  { "attend",    hs_cli_attend,    "compute live attention with a built-in model" },
-  { "agreement", hs_cli_agreement, "agreement between annotators" },
-  { "deck",      NULL,             "build, check and export clinician demo decks" },
+  { "demo",      NULL,         DATA, "generate the phantom demo dataset" },
+  { "validate",  NULL,         DATA, "check a dataset and report every problem" },
+  { "import",    NULL,         DATA, "write a dataset from a public format" },
+  { "score",     hs_cli_score, NULL, "score one map against boxes or masks" },
+  { "metrics",   NULL,         DATA, "score every instance, query and model of a dataset" },
+  { "render",    NULL,         DRAW, "draw a figure as PNG, SVG or PDF" },
+  { "figure",    NULL,         DRAW, "compose a publication figure of several panels" },
+  { "attend",    NULL,         DATA, "compute live attention with a built-in model" },
+  { "agreement", NULL,         DATA, "agreement between annotators" },
+  { "deck",      NULL,         DRAW, "build, check and export clinician demo decks" },
 };
 
 static void
@@ -63,8 +67,9 @@ main (int argc, char **argv)
 
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
-      return commands[i].run != NULL ? commands[i].run (argc - 1, argv + 1)
-                                     : hs_cli_run_drawing (commands[i].name, argc - 1, argv + 1);
+      return commands[i].run != NULL
+             ? commands[i].run (argc - 1, argv + 1)
+             : hs_cli_run_module (commands[i].module, commands[i].name, argc - 1, argv + 1);
 
   fprintf (stderr, "heatscope-cli: unknown command '%s'\n", argv[1]);
   print_usage (stderr);

@@ -1,19 +1,14 @@
-/* hs-cli-draw.c — the drawing module's entry and the helpers of its commands
+/* hs-cli-draw.c — the helpers of the drawing module's commands
  *
  * render, figure and deck (hs-cli-render.c, hs-cli-figure.c, hs-cli-deck*.c)
  * and the part of libheatscope that draws with cairo are built into the
  * shared module heatscope-cli-draw, which heatscope-cli loads only for those
  * commands (hs-cli-module.c): cairo and its X11, fontconfig and freetype
  * libraries cost every other command ~1 ms of start-up.  The module takes
- * the rest of libheatscope and GLib from the executable, which exports them. */
+ * the base of libheatscope from the executable, which exports it. */
 #include "hs-cli.h"
 
-#include <gmodule.h>
 #include <string.h>
-
-/* Compared by the loader: a module from another build is refused with its
- * path rather than run against symbols it was not built with. */
-G_MODULE_EXPORT const char hs_cli_draw_module_version[] = HS_VERSION;
 
 gboolean
 hs_cli_overlay_options (const char *command, const char *colormap, const char *scale,

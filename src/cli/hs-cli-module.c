@@ -1,14 +1,13 @@
-/* hs-cli-module.c — runs the commands that draw from the drawing module
+/* hs-cli-module.c — runs a command from its module
  *
- * render, figure and deck live in heatscope-cli-draw.so with the part of
- * libheatscope that calls cairo (hs-cli-draw.c says why); it is opened only
- * when one of them runs. */
+ * Only score is in heatscope-cli itself; the other commands are in
+ * heatscope-cli-data.so and heatscope-cli-draw.so with the parts of
+ * libheatscope that need GIO, json-glib and cairo (hs-cli-plugin.c says
+ * why), and a module is opened only when one of its commands runs. */
 #include "hs-cli.h"
 
 #include <gmodule.h>
 #include <string.h>
-
-#define MODULE_FILE "heatscope-cli-draw.so"
 
 /* The installed module's directory: HS_CLI_MODULE_SUBDIR under the prefix
  * whose HS_CLI_BINDIR holds the running executable `dir`. */
@@ -40,13 +39,13 @@ installed_dir (const char *dir)
  * build tree): next to the executable.  When neither is there, the installed
  * path, which the error names. */
 static char *
-module_path (void)
+module_path (const char *module_file)
 {
   g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *dir = exe != NULL ? g_path_get_dirname (exe) : NULL;
   g_autofree char *installed_in = installed_dir (dir);
-  g_autofree char *installed = g_build_filename (installed_in, MODULE_FILE, NULL);
-  g_autofree char *beside = dir != NULL ? g_build_filename (dir, MODULE_FILE, NULL) : NULL;
+  g_autofree char *installed = g_build_filename (installed_in, module_file, NULL);
+  g_autofree char *beside = dir != NULL ? g_build_filename (dir, module_file, NULL) : NULL;
 
   if (!g_file_test (installed, G_FILE_TEST_EXISTS) && beside != NULL &&
       g_file_test (beside, G_FILE_TEST_EXISTS))
@@ -55,9 +54,9 @@ module_path (void)
 }
 
 int
-hs_cli_run_drawing (const char *command, int argc, char **argv)
+hs_cli_run_module (const char *module_file, const char *command, int argc, char **argv)
 {
-  g_autofree char *path = module_path ();
+  g_autofree char *path = module_path (module_file);
   g_autofree char *symbol = g_strdup_printf ("hs_cli_%s", command);
   const char *version = NULL;
   int (*run) (int argc, char **argv) = NULL;
@@ -72,22 +71,22 @@ hs_cli_run_drawing (const char *command, int argc, char **argv)
       const char *why = g_module_error ();
 
       if (strstr (why, path) != NULL)
-        hs_cli_error (command, "cannot load the drawing module %s", why);
+        hs_cli_error (command, "cannot load the module %s", why);
       else
-        hs_cli_error (command, "cannot load the drawing module %s: %s", path, why);
+        hs_cli_error (command, "cannot load the module %s: %s", path, why);
       return HS_CLI_EXIT_INPUT;
     }
-  if (!g_module_symbol (module, "hs_cli_draw_module_version", (gpointer *) &version) ||
+  if (!g_module_symbol (module, "hs_cli_module_version", (gpointer *) &version) ||
       version == NULL || strcmp (version, HS_VERSION) != 0)
     {
-      hs_cli_error (command, "the drawing module %s is not heatscope-cli %s's (version %s)", path,
+      hs_cli_error (command, "the module %s is not heatscope-cli %s's (version %s)", path,
                     HS_VERSION, version != NULL ? version : "unknown");
       g_module_close (module);
       return HS_CLI_EXIT_INPUT;
     }
   if (!g_module_symbol (module, symbol, (gpointer *) &run) || run == NULL)
     {
-      hs_cli_error (command, "the drawing module %s has no command '%s'", path, command);
+      hs_cli_error (command, "the module %s has no command '%s'", path, command);
       g_module_close (module);
       return HS_CLI_EXIT_INPUT;
     }

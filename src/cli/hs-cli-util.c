@@ -84,10 +84,8 @@ hs_cli_parse_shard (const char *command, const char *text, guint *k, guint *n)
   return TRUE;
 }
 
-/* Prints that `text` is not a `what` the command knows, naming those
- * there are; FALSE, for the parsers below. */
-static gboolean
-unknown_choice (const char *command, const char *what, const char *text, const char *names)
+gboolean
+hs_cli_unknown_choice (const char *command, const char *what, const char *text, const char *names)
 {
   hs_cli_error (command, "unknown %s \"%s\" (%s)", what, text, names);
   return FALSE;
@@ -97,23 +95,14 @@ gboolean
 hs_cli_parse_protocol (const char *command, const char *text, HsProtocol *protocol)
 {
   return text == NULL || hs_protocol_from_string (text, protocol) ||
-         unknown_choice (command, "protocol", text, "default, gloria, chexlocalize");
+         hs_cli_unknown_choice (command, "protocol", text, "default, gloria, chexlocalize");
 }
 
 gboolean
 hs_cli_parse_upsample (const char *command, const char *text, HsUpsample *upsample)
 {
   return text == NULL || hs_upsample_from_string (text, upsample) ||
-         unknown_choice (command, "upsampling", text, "bilinear, nearest");
-}
-
-gboolean
-hs_cli_parse_perturbation (const char *command, const char *text, HsPerturbation *perturbation)
-{
-  return text == NULL || hs_perturbation_from_string (text, perturbation) ||
-         unknown_choice (command, "perturbation", text,
-                         "swap-left-right, shuffle-in-report, random-sentence, random-boxes, "
-                         "synthetic-swapped-condition");
+         hs_cli_unknown_choice (command, "upsampling", text, "bilinear, nearest");
 }
 
 gboolean
@@ -125,24 +114,6 @@ hs_cli_check_timeout (const char *command, int timeout_s)
       return FALSE;
     }
   return TRUE;
-}
-
-HsBackendExec *
-hs_cli_backend_exec_new (const char *command, const char *backend_command, int timeout_s)
-{
-  g_autoptr(GError) error = NULL;
-  HsBackendExec *backend;
-
-  if (!hs_cli_check_timeout (command, timeout_s))
-    return NULL;
-  backend = hs_backend_exec_new (backend_command, &error);
-  if (backend == NULL)
-    {
-      hs_cli_error (command, "%s", error->message);
-      return NULL;
-    }
-  hs_backend_exec_set_timeout (backend, (guint) timeout_s * 1000);
-  return backend;
 }
 
 gboolean

@@ -25,10 +25,11 @@ int hs_cli_agreement (int argc, char **argv);
 int hs_cli_figure    (int argc, char **argv);
 int hs_cli_deck      (int argc, char **argv);
 int hs_cli_deck_export (int argc, char **argv);   /* hs-cli-deck-export.c */
-/* render, figure and deck are in the drawing module (hs-cli-draw.c): runs
- * hs_cli_COMMAND from it, or prints why the module cannot be used and
+/* The commands but score are in a module (hs-cli-plugin.c): runs
+ * hs_cli_COMMAND from `module_file` (heatscope-cli-data.so or
+ * heatscope-cli-draw.so), or prints why the module cannot be used and
  * returns HS_CLI_EXIT_INPUT (hs-cli-module.c). */
-int hs_cli_run_drawing (const char *command, int argc, char **argv);
+int hs_cli_run_module (const char *module_file, const char *command, int argc, char **argv);
 /* deck export --embed-maps (hs-cli-deck-bundle.c): the bundle folder OUT. */
 int hs_cli_deck_bundle (const HsDeck *deck, const char *deck_path, const char *output);
 
@@ -42,6 +43,10 @@ char *hs_cli_message_valist (const char *command, const char *format, va_list ar
  * (hs_text_escape_controls): every line that echoes input goes through it
  * or hs_cli_error. */
 void hs_cli_print_line (FILE *out, const char *text);
+/* Prints that `text` is not a `what` the command knows, naming those there
+ * are (`names`); FALSE, for the option parsers. */
+gboolean hs_cli_unknown_choice (const char *command, const char *what, const char *text,
+                                const char *names);
 /* Parses the command's options; on failure prints the error and returns FALSE. */
 gboolean hs_cli_parse (GOptionContext *context, int *argc, char ***argv, const char *command);
 /* Sets the --help description to `text` (may be NULL) followed by the
