@@ -179,6 +179,132 @@ make_target (guint W, guint H, TargetKind kind)
   return target;
 }
 
+/* How many of a (ascending) are < v, or ≤ v. */
+static gsize
+ref_count_below (const double *a, gsize n, double v, gboolean or_equal)
+{
+  gsize lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (or_equal ? a[mid] <= v : a[mid] < v)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* What the pipeline leaves for the metrics, against the classes sorted by
+ * qsort (pos, neg): auroc's 2·U and ap by a walk over both, the Otsu
+ * histograms level by level, the r-th largest of the union and the counts
+ * at a value (before any bucket of the rest is sorted and after some are),
+ * and the Otsu threshold. */
+static void
+assert_order_statistics (HsEvalState *state, const double *pos, gsize n_pos,
+                         const double *neg, gsize n_neg, const double *all, const double *s,
+                         GRand *rand, const char *what)
+{
+  gsize n = n_pos + n_neg, n_r = n <= 2000 ? n : 300;
+  g_autofree double *probe = g_new (double, 3 * n_r);
+  guint64 hist[256] = { 0 }, hist_g[256] = { 0 };
+  HsScores scores;
+
+  /* auroc and ap: the walk over G's distinct values, top down */
+  if (n_pos > 0 && n_neg > 0)
+    {
+      guint64 two_u = 0, tp = 0;
+      double ap = 0;
+
+      for (gsize i = n_pos; i > 0;)
+        {
+          double v = pos[i - 1];
+          gsize end = i, below = ref_count_below (neg, n_neg, v, FALSE);
+          gsize equal = ref_count_below (neg, n_neg, v, TRUE) - below;
+
+          while (i > 0 && pos[i - 1] == v)
+            i--;
+          tp += end - i;
+          two_u += (end - i) * (2 * below + equal);
+          ap += ((double) (end - i) / n_pos) * ((double) tp / (double) (tp + n_neg - below));
+        }
+      if (state->two_u != two_u)
+        g_error ("%s: 2·U %" G_GUINT64_FORMAT ", by the walk %" G_GUINT64_FORMAT, what, state->two_u, two_u);
+      if (!(fabs (state->ap - ap) <= 1e-12 * ap))
+        g_error ("%s: ap %.17g, by the walk %.17g", what, state->ap, ap);
+    }
+
+  /* Otsu histograms */
+  for (gsize i = 0; i < n; i++)
+    {
+      guint u = hs_metrics_otsu_u (s[i], state->min, state->max);
+
+      hist[u]++;
+      hist_g[u] += state->g[i];
+    }
+  for (guint u = 0; u < 256; u++)
+    if (state->otsu_hist[u] != hist[u] || state->otsu_hist_g[u] != hist_g[u])
+      g_error ("%s: Otsu level %u holds %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " in G), counted %"
+               G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT ")", what, u, state->otsu_hist[u],
+               state->otsu_hist_g[u], hist[u], hist_g[u]);
+
+  /* values to count at: taken values and their neighbours */
+  for (gsize i = 0; i < n_r; i++)
+    {
+      double v = s[n <= 2000 ? i : (gsize) g_rand_int_range (rand, 0, (gint32) n)];
+
+      probe[3 * i] = v;
+      probe[3 * i + 1] = nextafter (v, -INFINITY);
+      probe[3 * i + 2] = nextafter (v, INFINITY);
+    }
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      /* pass 0: every bucket of the rest as the pipeline left it; pass 1:
+       * after the r-th largest sorted the buckets it fell in */
+      for (gsize i = 0; i < 3 * n_r; i++)
+        for (guint strict = 0; strict < 2; strict++)
+          {
+            guint64 total, in;
+            gsize want_in = n_pos - ref_count_below (pos, n_pos, probe[i], strict);
+            gsize want = want_in + n_neg - ref_count_below (neg, n_neg, probe[i], strict);
+
+            hs_metrics_count_at_least (state, probe[i], strict, &total, &in);
+            if (total != want || in != want_in)
+              g_error ("%s (pass %u): %s %.17g: %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " in G), counted %zu (%zu)",
+                       what, pass, strict ? ">" : "≥", probe[i], total, in, want, want_in);
+          }
+      if (pass == 1)
+        break;
+      for (gsize i = 0; i < n_r; i++)
+        {
+          guint64 r = n <= 2000 ? i + 1 : i == 0 ? 1 : i == 1 ? n : (guint64) g_rand_int_range (rand, 1, (gint32) n + 1);
+          double got = hs_metrics_kth_largest (state, r);
+
+          if (!(got == all[n - r]))
+            g_error ("%s: the %" G_GUINT64_FORMAT "-th largest is %.17g, qsort says %.17g", what, r, got, all[n - r]);
+        }
+    }
+
+  /* the Otsu threshold: the least value whose level is above the cut */
+  memset (&scores, 0, sizeof scores);
+  hs_metrics_otsu_iou (state, &scores);
+  {
+    double want = NAN;
+
+    for (gsize i = 0; i < n && scores.otsu_level < 255; i++)
+      if (hs_metrics_otsu_u (all[i], state->min, state->max) > (guint) scores.otsu_level)
+        {
+          want = all[i];
+          break;
+        }
+    if (!(scores.otsu_threshold == want || (isnan (want) && isnan (scores.otsu_threshold))))
+      g_error ("%s: Otsu threshold %.17g, the least value above level %d is %.17g", what,
+               scores.otsu_threshold, scores.otsu_level, want);
+  }
+}
+
 static void
 test_prepare (void)
 {
@@ -196,6 +322,7 @@ test_prepare (void)
       g_autofree double *scratch = g_new (double, n);
       g_autofree double *want_pos = g_new (double, n);
       g_autofree double *want_neg = g_new (double, n);
+      g_autofree double *all = g_new (double, n);
 
       for (guint in = 0; in < N_INPUTS; in++)
         {
@@ -220,6 +347,10 @@ test_prepare (void)
                   else
                     want_neg[n_neg++] = s[i];
                 }
+              /* the classes and their union in order, for every run below */
+              qsort (want_neg, n_neg, sizeof (double), compare_doubles);
+              memcpy (all, s, n * sizeof (double));
+              qsort (all, n, sizeof (double), compare_doubles);
               for (guint threads = 1; threads <= 2; threads++)
                 for (guint bounds = 0; bounds < 2; bounds++)
                   {
@@ -228,16 +359,16 @@ test_prepare (void)
                                                              input_names[in], W, H, tk, threads,
                                                              bounds ? "known" : "unknown");
                     g_autofree double *pos = g_memdup2 (want_pos, MAX (n_pos, 1) * sizeof (double));
-                    g_autofree double *neg = g_memdup2 (want_neg, MAX (n_neg, 1) * sizeof (double));
 
                     hs_metrics_prepare (&state, s, NULL, bounds ? lo : NAN, bounds ? hi : NAN,
                                         target, threads, storage, scratch);
                     g_assert_cmpuint (state.n_pos, ==, n_pos);
                     g_assert_cmpuint (state.n_neg, ==, n_neg);
                     assert_sorted_as (state.pos, pos, n_pos, what);
-                    assert_sorted_as (state.neg, neg, n_neg, what);
                     g_assert_cmpfloat (state.min, ==, lo);
                     g_assert_cmpfloat (state.max, ==, hi);
+                    assert_order_statistics (&state, pos, n_pos, want_neg, n_neg, all, s, rand, what);
+                    hs_metrics_state_clear (&state);
                   }
             }
         }

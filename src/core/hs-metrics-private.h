@@ -7,6 +7,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _HsNegIndex HsNegIndex;
+
 /* Everything the metric families need about one resampled map s on a grid. */
 typedef struct {
   const double *s;          /* P values                      */
@@ -17,10 +19,12 @@ typedef struct {
   guint64       n_neg;      /* P − |G|                       */
   double        min, max;
   gsize         argmax;     /* first maximum, row-major      */
-  /* Values of s in G and outside G, each sorted ascending (filled by
-   * hs_metrics_sort_classes). */
+  /* Values of s in G, sorted ascending; values outside G grouped by the
+   * pipeline's top buckets (ascending from bucket to bucket, each bucket
+   * sorted only when an order statistic first needs it: neg_index). */
   double       *pos;
   double       *neg;
+  HsNegIndex   *neg_index;
   /* 256-bin histogram of u = floor(255·(s − min)/(max − min)), overall and
    * inside G (filled by the statistics pass). */
   guint64       otsu_hist[256];
@@ -53,9 +57,10 @@ double  *hs_metrics_workspace       (guint slot, gsize n_values);
 void     hs_metrics_sort_doubles    (double *values, gsize n, double *scratch);
 /* Fills `state` for s on the target's grid — s itself, or (when `resampler`
  * is given) the map resampled band by band as each pass needs it, never
- * kept whole: the single-pass statistics, the two classes sorted ascending
- * into `storage` (n doubles, using `scratch`), cnr sums of squares, auroc
- * and ap, and the Otsu histograms.  bound_lo/hi bound every value of s
+ * kept whole: the single-pass statistics, the values of G sorted ascending
+ * and the rest grouped by bucket into `storage` (n doubles, using
+ * `scratch`), cnr sums of squares, auroc and ap, and the Otsu histograms.
+ * hs_metrics_state_clear frees what it allocates.  bound_lo/hi bound every value of s
  * (NAN: unknown, a pass over s finds them; s is given then). */
 /* Every metric is invariant to scaling the map by a positive factor, but a
  * sum of values near 1e308 overflows (entropy 0, cnr 0, null mass).  Sums
@@ -69,10 +74,13 @@ int      hs_metrics_sum_exponent    (double lo, double hi);
 void     hs_metrics_prepare         (HsEvalState *state, const double *s, const HsResampler *resampler,
                                      double bound_lo, double bound_hi, const HsTarget *target,
                                      guint n_threads, double *storage, double *scratch);
+/* Frees what hs_metrics_prepare allocated for `state` (not its buffers). */
+void     hs_metrics_state_clear     (HsEvalState *state);
 /* s in pixel order: state->s, or (resampled) made into `buffer` (n values)
  * the first time it is asked for. */
 const double *hs_metrics_values     (HsEvalState *state, double *buffer);
-/* The r-th largest value (1-based, 1 ≤ r ≤ n_pos + n_neg) of pos ∪ neg. */
+/* The r-th largest value (1-based, 1 ≤ r ≤ n_pos + n_neg) of pos ∪ neg
+ * (sorts the one bucket of neg it falls in, if not yet sorted). */
 double   hs_metrics_kth_largest     (const HsEvalState *state, guint64 r);
 /* Pixels with s ≥ v (and inside G), or s > v when `strict`. */
 void     hs_metrics_count_at_least  (const HsEvalState *state, double v, gboolean strict,

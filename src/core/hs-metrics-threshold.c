@@ -1,12 +1,15 @@
 /* hs-metrics-threshold.c — metrics that depend on the order of values:
  * auroc, ap, top-k regions, explanation_precision, Otsu, curves.
  *
- * One sort serves them all.  The values inside and outside G are sorted
- * separately (no labels travel with the values), by a bucket sort whose
- * bucket index floor((v − lo)·B/(hi − lo)) is monotone in v in floating
+ * One bucketing serves them all.  The values inside and outside G are
+ * scattered separately (no labels travel with the values) into top buckets
+ * whose index floor((v − lo)·B/(hi − lo)) is monotone in v in floating
  * point, so buckets are ordered and equal values always share a bucket:
- * ties stay exact.  Order statistics of the union are then O(log P)
- * searches on the two arrays. */
+ * ties stay exact.  The values of G (a fraction of the grid) are then
+ * sorted; the rest are only counted against them, bucket by bucket — which
+ * is all auroc, ap, the Otsu histogram and the sums of squares need — and a
+ * bucket of them is sorted only when an order statistic (top-k, a curve's
+ * threshold) falls in it. */
 #include "hs-metrics-private.h"
 #include "hs-order-private.h"
 #include "hs-resample-private.h"
@@ -20,6 +23,7 @@
 #define TOP_BUCKETS_MAX 2048
 #define SUB_BUCKETS_MAX 16384
 #define MAX_DEPTH       24
+#define SCAN_MAX        4096   /* values outside G counted by a scan, not a search */
 
 static void
 insertion_sort (double *a, gsize n)
@@ -96,8 +100,12 @@ prefix_sums (guint32 *counts, gsize n_buckets)
   return crowded != 0;
 }
 
-static void
-sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth, double lo, double hi);
+/* When `first` is given and the sort bucketed [lo, hi] into n sub-buckets,
+ * first[j] is left as the start of sub-bucket j in the sorted a (j ≤ n) and
+ * n is returned; else 0. */
+static gsize
+sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth, double lo, double hi,
+                    guint32 *first);
 
 static void
 sort_small (double *a, gsize n, double *scratch, guint16 *idx, int depth)
@@ -118,13 +126,14 @@ sort_small (double *a, gsize n, double *scratch, guint16 *idx, int depth)
     }
   if (lo == hi)
     return;
-  sort_small_bounded (a, n, scratch, idx, depth, lo, hi);
+  sort_small_bounded (a, n, scratch, idx, depth, lo, hi, NULL);
 }
 
 /* [lo, hi] need only approximately bound the values (outliers are clamped
  * into the end buckets, which stays monotone). */
-static void
-sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth, double lo, double hi)
+static gsize
+sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth, double lo, double hi,
+                    guint32 *first)
 {
   guint32 counts[SUB_BUCKETS_MAX + 1];
   Bucketing bk;
@@ -134,12 +143,12 @@ sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth
   if (n <= INSERTION_MAX)
     {
       insertion_sort (a, n);
-      return;
+      return 0;
     }
   if (depth > MAX_DEPTH || n > G_MAXUINT32)
     {
       qsort (a, n, sizeof (double), hs_compare_doubles);
-      return;
+      return 0;
     }
   /* A bucket of one repeated value (a quantised map: every pixel of a level
    * in one bucket) is sorted already; random values leave this scan at the
@@ -150,7 +159,7 @@ sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth
     while (i < n && a[i] == a[0])
       i++;
     if (i == n)
-      return;
+      return 0;
   }
 
   n_buckets = CLAMP (2 * n, 2, SUB_BUCKETS_MAX);
@@ -177,6 +186,11 @@ sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth
         scratch[counts[bucket_of (&bk, a[i])]++] = a[i];
     }
   /* counts[b] is now the end of bucket b. */
+  if (first != NULL)
+    {
+      first[0] = 0;
+      memcpy (first + 1, counts, n_buckets * sizeof (guint32));
+    }
   if (crowded)
     {
       gsize off = 0;
@@ -208,6 +222,7 @@ sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth
         while (j > 0 && a[j - 1] > x);
         a[j] = x;
       }
+  return first != NULL ? n_buckets : 0;
 }
 
 void
@@ -290,7 +305,22 @@ typedef struct {
   double  *rows;      /* CHUNK_ROWS · width, when resampling */
   double  *local;     /* LOCAL_N */
   guint16 *idx;       /* IDX_MAX */
+  /* the count of the values outside G against a bucket of G: */
+  guint32 *first;     /* SUB_BUCKETS_MAX + 1: the sub-buckets of a bucket of G */
+  gsize    n_sub;     /* how many (0: not made by its sort) */
+  guint32 *cnt;       /* 2 · 2 · (the largest bucket of G + 1) */
+  guint64  otsu[256]; /* their Otsu levels */
 } MemberBuffers;
+
+/* The values outside G as the pipeline leaves them: grouped by top bucket,
+ * and the state's order statistics find their way through them. */
+struct _HsNegIndex {
+  Bucketing  bk;
+  gsize      n_buckets;
+  gsize     *bucket_start;    /* 2·B + 1: G's buckets, then the rest's */
+  double    *lo, *hi;         /* per bucket: the least and greatest value outside G (±∞ when none) */
+  guint8    *sorted;          /* per bucket: its values outside G are in order */
+};
 
 typedef struct {
   HsEvalState       *state;
@@ -307,6 +337,7 @@ typedef struct {
   guint              n_units;
   gsize              unit_start[N_SORT_UNITS + 1];   /* bucket ranges of the sort */
   double            *storage, *scratch;
+  HsNegIndex        *index;
   MemberBuffers      member[2];
   /* per top bucket b: sums of squares (G buckets then the rest), and its
    * stretch of the auroc/ap walk */
@@ -468,33 +499,49 @@ scatter_pass (gpointer data, guint member)
     }
 }
 
-/* Sorts the values of list l (a top bucket of G when l < B, else of the
- * rest) and returns their sum of squared deviations from the class mean. */
+/* The value range of top bucket k from the top-level mapping; FALSE when it
+ * is not a finite, non-empty interval (one bucket, a span that overflows). */
+static gboolean
+bucket_range (const Bucketing *bk, gsize k, double *lo, double *hi)
+{
+  double width = 1.0 / bk->scale;
+
+  *lo = (bk->lo + (double) k * width) / bk->pre;
+  *hi = (bk->lo + (double) (k + 1) * width) / bk->pre;
+  return bk->scale > 0 && isfinite (*lo) && isfinite (*hi) && *lo < *hi;
+}
+
+/* Sorts a[0..len), the values of top bucket k, using buf (len values);
+ * returns the number of sub-buckets of the table left in `first` (0: none,
+ * see sort_small_bounded). */
+static gsize
+sort_bucket (const Bucketing *bk, gsize k, double *a, gsize len, double *buf, guint16 *idx,
+             guint32 *first)
+{
+  double lo, hi;
+
+  if (len <= 1)
+    return 0;
+  if (bucket_range (bk, k, &lo, &hi))
+    return sort_small_bounded (a, len, buf, idx, 1, lo, hi, first);
+  sort_small (a, len, buf, idx, 1);
+  return 0;
+}
+
+/* Sorts the values of G in top bucket b and returns their sum of squared
+ * deviations from G's mean. */
 static double
-sort_list (Pipeline *pl, MemberBuffers *mb, gsize l)
+sort_list (Pipeline *pl, MemberBuffers *mb, gsize b)
 {
   const HsEvalState *st = pl->state;
-  gsize off = pl->bucket_start[l], len = pl->bucket_start[l + 1] - off;
-  gboolean inside = l < pl->n_buckets;
-  double mean = inside ? st->mean_in : st->mean_out, sc = pl->sum_scale;
+  gsize off = pl->bucket_start[b], len = pl->bucket_start[b + 1] - off;
+  double mean = st->mean_in, sc = pl->sum_scale;
   double *a = pl->storage + off;
   double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   gsize i = 0;
 
-  if (len > 1)
-    {
-      /* The bucket's value range from the top-level mapping. */
-      gsize k = inside ? l : l - pl->n_buckets;
-      double width = 1.0 / pl->bk.scale;
-      double lo = (pl->bk.lo + (double) k * width) / pl->bk.pre;
-      double hi = (pl->bk.lo + (double) (k + 1) * width) / pl->bk.pre;
-      double *buf = len <= LOCAL_N ? mb->local : pl->scratch + off;
-
-      if (pl->bk.scale > 0 && isfinite (lo) && isfinite (hi) && lo < hi)
-        sort_small_bounded (a, len, buf, mb->idx, 1, lo, hi);
-      else
-        sort_small (a, len, buf, mb->idx, 1);
-    }
+  mb->n_sub = sort_bucket (&pl->bk, b, a, len, len <= LOCAL_N ? mb->local : pl->scratch + off, mb->idx,
+                           mb->first);
   /* four chains: the adds do not wait on each other */
   for (; i + 4 <= len; i += 4)
     {
@@ -513,49 +560,202 @@ sort_list (Pipeline *pl, MemberBuffers *mb, gsize l)
   return (s0 + s1) + (s2 + s3);
 }
 
-/* The auroc/ap walk over the distinct values of G in top bucket b, top down,
- * while they are in cache.  A value's ties are all in its bucket (inside G
- * and out), so the walk needs from elsewhere only the counts above and
- * below the bucket.  Integer counts for auroc. */
+/* Counts v (outside G) against p[0..m), the sorted values of G in its top
+ * bucket, through first[] over sub-buckets `sub` of it: c[2t] counts values
+ * strictly between p[t − 1] and p[t] (t the start of a run of equal values;
+ * t = m: above them all), c[2t + 1] values equal to p[t]. */
+static inline void
+count_against (guint32 *c, double v, const Bucketing *sub, const guint32 *first,
+               const double *p, gsize m)
+{
+  gsize j = bucket_of (sub, v);
+  guint32 a = first[j], e = first[j + 1];
+
+  if (G_LIKELY (e - a <= 1))
+    {
+      /* none or one value of G in v's sub-bucket: no branch (p[a] exists
+       * when a = e < m: the first value outside G at most) */
+      guint32 one = a < e, below = one & (p[a] < v), equal = one & (p[a] == v);
+
+      c[2 * (a + below) + equal]++;
+    }
+  else if (v <= p[a])
+    c[2 * a + (v == p[a])]++;
+  else if (v > p[e - 1])
+    c[2 * e]++;
+  else
+    {
+      while (a < e)
+        {
+          guint32 mid = a + (e - a) / 2;
+
+          if (p[mid] < v)
+            a = mid + 1;
+          else
+            e = mid;
+        }
+      c[2 * a + (a < m && p[a] == v)]++;
+    }
+}
+
+/* Counts the values outside G of top bucket b against the bucket's sorted
+ * values of G, in one pass that does not move them: for each, how many
+ * values of G lie below it (and whether it equals one), found through a
+ * table over sub-buckets of the bucket — a sub-bucket without a value of G
+ * answers at once, one with some is searched.  That is all the auroc/ap
+ * walk needs of them (the integer 2·U and the same sums as a walk over both
+ * classes sorted); the same pass takes their sum of squares, their least
+ * and greatest value and their Otsu levels. */
 static void
-rank_bucket (Pipeline *pl, gsize b)
+count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
 {
   const HsEvalState *st = pl->state;
   gsize B = pl->n_buckets;
-  const double *pos = pl->storage + pl->bucket_start[b];
-  const double *neg = pl->storage + pl->bucket_start[B + b];
-  gsize i = pl->bucket_start[b + 1] - pl->bucket_start[b];
-  gsize j = pl->bucket_start[B + b + 1] - pl->bucket_start[B + b];
-  gsize neg_below = pl->bucket_start[B + b] - pl->bucket_start[B];
-  guint64 tp = st->n_pos - pl->bucket_start[b + 1], two_u = 0;
-  double ap = 0;
+  gsize off = pl->bucket_start[B + b], q = pl->bucket_start[B + b + 1] - off;
+  gsize m = pl->bucket_start[b + 1] - pl->bucket_start[b];
+  const double *x = pl->storage + off, *p = pl->storage + pl->bucket_start[b];
+  double mean = st->mean_out, sc = pl->sum_scale;
+  double s0 = 0, s1 = 0, lo = INFINITY, hi = -INFINITY;
+  guint ulo, uhi;
+  gsize i = 0;
 
-  while (i > 0)
+  if (!ranks || m == 0)
     {
-      double v = pos[i - 1];
-      guint64 cp = 0, cn, jg;
-      gsize jj;
-
-      while (i > 0 && pos[i - 1] == v)
+      if (ranks)
         {
-          i--;
-          cp++;
+          pl->two_u[b] = 0;
+          pl->ap[b] = 0;
         }
-      while (j > 0 && neg[j - 1] > v)
-        j--;
-      jj = j;
-      while (jj > 0 && neg[jj - 1] == v)
-        jj--;
-      cn = j - jj;
-      j = jj;
-      jg = neg_below + j;   /* values outside G below v */
-      tp += cp;
-      two_u += cp * (2 * jg + cn);
-      ap += ((double) cp / (double) st->n_pos)
-            * ((double) tp / (double) (tp + (st->n_neg - jg)));
+      for (; i + 2 <= q; i += 2)
+        {
+          double v0 = x[i], v1 = x[i + 1], d0 = v0 * sc - mean, d1 = v1 * sc - mean;
+
+          s0 += d0 * d0;
+          s1 += d1 * d1;
+          lo = MIN (lo, MIN (v0, v1));
+          hi = MAX (hi, MAX (v0, v1));
+        }
+      for (; i < q; i++)
+        {
+          double d = x[i] * sc - mean;
+
+          s0 += d * d;
+          lo = MIN (lo, x[i]);
+          hi = MAX (hi, x[i]);
+        }
     }
-  pl->two_u[b] = two_u;
-  pl->ap[b] = ap;
+  else
+    {
+      guint32 *first = mb->first, *c0 = mb->cnt, *c1 = c0 + 2 * (m + 1);
+      Bucketing sub;
+      double blo, bhi;
+      gsize n_sub = mb->n_sub;
+      guint64 tp = st->n_pos - pl->bucket_start[b + 1], two_u = 0, acc;
+      gsize neg_below = off - pl->bucket_start[B];
+      double ap = 0;
+
+      /* The sub-buckets of G's sort (about two per value of G, so most hold
+       * none or one): first[j] is how many values of G lie in those below
+       * j.  Made here when the sort had none (few values, or all equal). */
+      if (!bucket_range (&pl->bk, b, &blo, &bhi))
+        {
+          blo = bhi = 0;
+          n_sub = 1;
+        }
+      else if (n_sub == 0)
+        n_sub = CLAMP (2 * m, 2, SUB_BUCKETS_MAX);
+      bucketing_init (&sub, blo, bhi, n_sub);
+      if (mb->n_sub != n_sub && p[0] != p[m - 1])
+        {
+          memset (first, 0, (n_sub + 1) * sizeof (guint32));
+          for (gsize t = 0; t < m; t++)
+            first[bucket_of (&sub, p[t]) + 1]++;
+          for (gsize j = 0; j < n_sub; j++)
+            first[j + 1] += first[j];
+        }
+      memset (c0, 0, 4 * (m + 1) * sizeof (guint32));
+
+      /* Two copies of the counts (count_against), c0 and c1, for even and
+       * odd i: consecutive values (neighbouring pixels) mostly land on the
+       * same count, and one copy would make each increment wait for the
+       * last; two sums of squares for the same reason. */
+      if (p[0] == p[m - 1])
+        {
+          /* G holds one value here (a quantised map): below, equal, above */
+          double v = p[0];
+          gsize n_lt = 0, n_eq = 0;
+
+          for (; i < q; i++)
+            {
+              double d = x[i] * sc - mean;
+
+              s0 += d * d;
+              lo = MIN (lo, x[i]);
+              hi = MAX (hi, x[i]);
+              n_lt += x[i] < v;
+              n_eq += x[i] == v;
+            }
+          c0[0] = (guint32) n_lt;
+          c0[1] = (guint32) n_eq;
+          c0[2 * m] = (guint32) (q - n_lt - n_eq);
+        }
+      for (; i + 2 <= q; i += 2)
+        {
+          double v0 = x[i], v1 = x[i + 1], d0 = v0 * sc - mean, d1 = v1 * sc - mean;
+
+          s0 += d0 * d0;
+          s1 += d1 * d1;
+          lo = MIN (lo, MIN (v0, v1));
+          hi = MAX (hi, MAX (v0, v1));
+          count_against (c0, v0, &sub, first, p, m);
+          count_against (c1, v1, &sub, first, p, m);
+        }
+      for (; i < q; i++)
+        {
+          double d = x[i] * sc - mean;
+
+          s0 += d * d;
+          lo = MIN (lo, x[i]);
+          hi = MAX (hi, x[i]);
+          count_against (c0, x[i], &sub, first, p, m);
+        }
+
+      /* The walk over the distinct values of G, top down; acc: values
+       * outside G in the bucket above the current one. */
+      acc = c0[2 * m] + c1[2 * m];
+      for (gsize t = m; t > 0;)
+        {
+          double v = p[t - 1];
+          gsize end = t;
+          guint64 cp, cn, jg;
+
+          while (t > 0 && p[t - 1] == v)
+            t--;
+          cp = end - t;
+          cn = c0[2 * t + 1] + c1[2 * t + 1];
+          jg = neg_below + (q - (acc + cn));   /* values outside G below v */
+          tp += cp;
+          two_u += cp * (2 * jg + cn);
+          ap += ((double) cp / (double) st->n_pos)
+                * ((double) tp / (double) (tp + (st->n_neg - jg)));
+          acc += cn + c0[2 * t] + c1[2 * t];
+        }
+      pl->two_u[b] = two_u;
+      pl->ap[b] = ap;
+    }
+  pl->ss[B + b] = s0 + s1;
+  pl->index->lo[b] = lo;
+  pl->index->hi[b] = hi;
+  if (q == 0)
+    return;
+  /* Otsu levels: one for the whole bucket unless it straddles a boundary */
+  ulo = hs_metrics_otsu_u (lo, st->min, st->max);
+  uhi = hs_metrics_otsu_u (hi, st->min, st->max);
+  if (ulo == uhi)
+    mb->otsu[ulo] += q;
+  else
+    for (i = 0; i < q; i++)
+      mb->otsu[hs_metrics_otsu_u (x[i], st->min, st->max)]++;
 }
 
 static void
@@ -570,9 +770,7 @@ sort_pass (gpointer data, guint member)
     for (gsize b = pl->unit_start[unit]; b < pl->unit_start[unit + 1]; b++)
       {
         pl->ss[b] = sort_list (pl, mb, b);
-        pl->ss[pl->n_buckets + b] = sort_list (pl, mb, pl->n_buckets + b);
-        if (ranks)
-          rank_bucket (pl, b);
+        count_rest (pl, mb, b, ranks);
       }
 }
 
@@ -627,24 +825,22 @@ count_level_below (const double *a, gsize n, guint k, double lo, double hi)
   return l;
 }
 
-/* The 256-bin histograms of u, from the sorted classes: u is monotone in s,
- * so each level boundary is one binary search evaluating the exact formula. */
+/* The 256-bin histograms of u: G's from its sorted values (u is monotone in
+ * s, so each level boundary is one binary search evaluating the exact
+ * formula), the rest's as the count pass found them. */
 static void
-otsu_histograms (HsEvalState *state)
+otsu_histograms (HsEvalState *state, const guint64 *rest_a, const guint64 *rest_b)
 {
-  gsize prev_pos = 0, prev_neg = 0;
+  gsize prev_pos = 0;
 
   for (guint k = 1; k <= 256; k++)
     {
       gsize cp = k == 256 ? state->n_pos
                : count_level_below (state->pos, state->n_pos, k, state->min, state->max);
-      gsize cn = k == 256 ? state->n_neg
-               : count_level_below (state->neg, state->n_neg, k, state->min, state->max);
 
       state->otsu_hist_g[k - 1] = cp - prev_pos;
-      state->otsu_hist[k - 1] = (cp - prev_pos) + (cn - prev_neg);
+      state->otsu_hist[k - 1] = (cp - prev_pos) + rest_a[k - 1] + (rest_b != NULL ? rest_b[k - 1] : 0);
       prev_pos = cp;
-      prev_neg = cn;
     }
 }
 
@@ -657,7 +853,8 @@ hs_metrics_prepare (HsEvalState *state, const double *s, const HsResampler *resa
   g_autoptr(HsTeam) team = NULL;
   gsize n_lists, total = 0;
   g_autofree guint64 *count_block = NULL;
-  g_autofree gsize *bucket_start = NULL;
+  gsize *bucket_start, max_pos = 0;
+  HsNegIndex *index;
   g_autofree double *per_bucket = NULL;
   g_autofree guint64 *two_u = NULL;
   double sum_in = 0, sum_out = 0;
@@ -759,6 +956,20 @@ hs_metrics_prepare (HsEvalState *state, const double *s, const HsResampler *resa
   run_pass (&pl, team, scatter_pass);
 
   pl.bucket_start = bucket_start;
+  state->neg_index = pl.index = index = g_new0 (HsNegIndex, 1);
+  index->bk = pl.bk;
+  index->n_buckets = pl.n_buckets;
+  index->bucket_start = bucket_start;
+  index->lo = g_new (double, 2 * pl.n_buckets);
+  index->hi = index->lo + pl.n_buckets;
+  index->sorted = g_new0 (guint8, pl.n_buckets);
+  for (gsize b = 0; b < pl.n_buckets; b++)
+    max_pos = MAX (max_pos, bucket_start[b + 1] - bucket_start[b]);
+  for (guint m = 0; m < hs_team_size (team); m++)
+    {
+      pl.member[m].first = g_new (guint32, SUB_BUCKETS_MAX + 1);
+      pl.member[m].cnt = g_new (guint32, 4 * (max_pos + 1));
+    }
   plan_sort_units (&pl);
   per_bucket = g_new (double, n_lists + pl.n_buckets);
   pl.ss = per_bucket;
@@ -784,16 +995,42 @@ hs_metrics_prepare (HsEvalState *state, const double *s, const HsResampler *resa
   /* A constant class has variance exactly 0 (its mean may be off by an ulp). */
   if (state->n_pos > 0 && state->pos[0] == state->pos[state->n_pos - 1])
     state->ss_in = 0;
-  if (state->n_neg > 0 && state->neg[0] == state->neg[state->n_neg - 1])
-    state->ss_out = 0;
+  if (state->n_neg > 0)
+    {
+      double lo = INFINITY, hi = -INFINITY;
 
-  otsu_histograms (state);
+      for (gsize b = 0; b < pl.n_buckets; b++)
+        {
+          lo = MIN (lo, index->lo[b]);
+          hi = MAX (hi, index->hi[b]);
+        }
+      if (lo == hi)
+        state->ss_out = 0;
+    }
+
+  otsu_histograms (state, pl.member[0].otsu, pl.member[1].first != NULL ? pl.member[1].otsu : NULL);
   for (guint m = 0; m < G_N_ELEMENTS (pl.member); m++)
     {
       g_free (pl.member[m].rows);
       g_free (pl.member[m].local);
       g_free (pl.member[m].idx);
+      g_free (pl.member[m].first);
+      g_free (pl.member[m].cnt);
     }
+}
+
+void
+hs_metrics_state_clear (HsEvalState *state)
+{
+  HsNegIndex *index = state->neg_index;
+
+  if (index == NULL)
+    return;
+  g_free (index->bucket_start);
+  g_free (index->lo);
+  g_free (index->sorted);
+  g_free (index);
+  state->neg_index = NULL;
 }
 
 const double *
@@ -810,7 +1047,7 @@ hs_metrics_values (HsEvalState *state, double *buffer)
   return state->s;
 }
 
-/* ---- order statistics on the two sorted arrays ---- */
+/* ---- order statistics: G sorted, the rest by bucket ---- */
 
 /* Number of elements of a (ascending, length n) that are < v (strict) or ≤ v. */
 static gsize
@@ -830,13 +1067,73 @@ count_below (const double *a, gsize n, double v, gboolean or_equal)
   return lo;
 }
 
+/* The values outside G in top bucket b: *len of them, from the returned
+ * pointer; *before: how many are in the buckets below. */
+static double *
+rest_bucket (const HsEvalState *state, gsize b, gsize *len, gsize *before)
+{
+  const HsNegIndex *ix = state->neg_index;
+  const gsize *start = ix->bucket_start + ix->n_buckets;
+
+  *len = start[b + 1] - start[b];
+  *before = start[b] - start[0];
+  return state->neg + *before;
+}
+
+/* Sorts the values outside G of top bucket b the first time an order
+ * statistic needs them in order. */
+static void
+rest_bucket_sort (const HsEvalState *state, gsize b)
+{
+  HsNegIndex *ix = state->neg_index;
+  gsize len, before;
+  double *a = rest_bucket (state, b, &len, &before);
+
+  if (!ix->sorted[b] && len > 1)
+    {
+      g_autofree double *buf = g_new (double, len);
+      g_autofree guint16 *idx = g_new (guint16, IDX_MAX);
+
+      sort_bucket (&ix->bk, b, a, len, buf, idx, NULL);
+    }
+  ix->sorted[b] = 1;
+}
+
+/* Number of values outside G that are < v (or ≤ v): every value in a bucket
+ * below v's is smaller, every one above greater (the mapping is monotone),
+ * so only v's own bucket is looked at. */
+static gsize
+rest_count_below (const HsEvalState *state, double v, gboolean or_equal)
+{
+  gsize b, len, before, c = 0;
+  const double *a;
+
+  if (state->n_neg == 0)
+    return 0;
+  b = bucket_of (&state->neg_index->bk, v);
+  a = rest_bucket (state, b, &len, &before);
+  /* a crowded bucket (ties, an outlier stretching the range) is sorted once
+   * rather than scanned at every count */
+  if (len > SCAN_MAX)
+    rest_bucket_sort (state, b);
+  if (state->neg_index->sorted[b])
+    return before + count_below (a, len, v, or_equal);
+  if (or_equal)
+    for (gsize i = 0; i < len; i++)
+      c += a[i] <= v;
+  else
+    for (gsize i = 0; i < len; i++)
+      c += a[i] < v;
+  return before + c;
+}
+
 void
 hs_metrics_count_at_least (const HsEvalState *state, double v, gboolean strict,
                            guint64 *n_total, guint64 *n_in_target)
 {
   /* strict: s > v → n − #(≤ v); else s ≥ v → n − #(< v). */
   guint64 in = state->n_pos - count_below (state->pos, state->n_pos, v, strict);
-  guint64 out = state->n_neg - count_below (state->neg, state->n_neg, v, strict);
+  guint64 out = state->n_neg - rest_count_below (state, v, strict);
 
   if (n_total != NULL)
     *n_total = in + out;
@@ -877,8 +1174,28 @@ kth_smallest (const double *a, gsize na, const double *b, gsize nb, gsize k)
 double
 hs_metrics_kth_largest (const HsEvalState *state, guint64 r)
 {
+  const gsize *start = state->neg_index->bucket_start;
+  gsize B = state->neg_index->n_buckets, k = state->n - r, lo = 0, hi = B - 1, len, before;
+  const double *rest;
+
   g_assert (r >= 1 && r <= state->n);
-  return kth_smallest (state->pos, state->n_pos, state->neg, state->n_neg, state->n - r);
+  /* The top bucket it lies in: the last b with fewer than k + 1 values of
+   * either class below it (so a non-empty one). */
+#define BELOW(b) (start[b] + (start[B + (b)] - start[B]))
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo + 1) / 2;
+
+      if (BELOW (mid) <= k)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  k -= BELOW (lo);
+#undef BELOW
+  rest_bucket_sort (state, lo);
+  rest = rest_bucket (state, lo, &len, &before);
+  return kth_smallest (state->pos + start[lo], start[lo + 1] - start[lo], rest, len, k);
 }
 
 /* auroc and ap from the walk the sort pass took bucket by bucket. */
@@ -1057,6 +1374,28 @@ hs_metrics_otsu_level (const guint64 hist[256], guint64 total)
   return max_val;
 }
 
+/* The least value outside G whose Otsu level is ≥ k (NAN when none): in the
+ * first bucket whose greatest value reaches k (u is monotone in s). */
+static double
+rest_least_from_level (const HsEvalState *state, guint k)
+{
+  const HsNegIndex *ix = state->neg_index;
+
+  for (gsize b = 0; b < ix->n_buckets && state->n_neg > 0; b++)
+    if (ix->hi[b] > -INFINITY && hs_metrics_otsu_u (ix->hi[b], state->min, state->max) >= k)
+      {
+        gsize len, before;
+        const double *a = rest_bucket (state, b, &len, &before);
+        double least = ix->hi[b];
+
+        for (gsize i = 0; i < len; i++)
+          if (a[i] < least && hs_metrics_otsu_u (a[i], state->min, state->max) >= k)
+            least = a[i];
+        return least;
+      }
+  return NAN;
+}
+
 void
 hs_metrics_otsu_iou (const HsEvalState *state, HsScores *out)
 {
@@ -1069,12 +1408,12 @@ hs_metrics_otsu_iou (const HsEvalState *state, HsScores *out)
   if (t < 255)
     {
       gsize ip = count_level_below (state->pos, state->n_pos, (guint) t + 1, state->min, state->max);
-      gsize in = count_level_below (state->neg, state->n_neg, (guint) t + 1, state->min, state->max);
+      double least = rest_least_from_level (state, (guint) t + 1);
 
       if (ip < state->n_pos)
         out->otsu_threshold = state->pos[ip];
-      if (in < state->n_neg && !(state->neg[in] >= out->otsu_threshold))
-        out->otsu_threshold = state->neg[in];
+      if (!isnan (least) && !(least >= out->otsu_threshold))
+        out->otsu_threshold = least;
     }
   if (state->n_pos == 0)
     {

@@ -635,6 +635,7 @@ hs_score_resampled (const double *s, const double *grid, guint w, guint h,
   hs_metrics_prepare (&state, s, NULL, NAN, NAN, target, choose_threads (options, n),
                       hs_metrics_workspace (1, n), hs_metrics_workspace (2, n));
   score_prepared (&state, grid, w, h, no_attn, options, target, out);
+  hs_metrics_state_clear (&state);
   workspace_trim ();
   return TRUE;
 }
@@ -728,6 +729,7 @@ hs_score_values (const double *values, guint w, guint h, double no_attn,
     return FALSE;
   k = prepare_from_grid (&state, values, w, h, lo, hi, target, options, &resampler);
   score_prepared (&state, values, w, h, no_attn, options, target, out);
+  hs_metrics_state_clear (&state);
   out->map_min = ldexp (out->map_min, -k);
   out->map_max = ldexp (out->map_max, -k);
   workspace_trim ();
@@ -939,6 +941,7 @@ hs_score_curves (const HsAttentionMap *map, const HsTarget *target,
       add_point (out->iou, ldexp (v, -k), (double) hit / (double) (total + state.n_pos - hit),
                  ldexp (v, -k));
     }
+  hs_metrics_state_clear (&state);
   workspace_trim ();
   return TRUE;
 }
