@@ -23,6 +23,7 @@
 #define TOP_BUCKETS_MAX 2048
 #define SUB_BUCKETS_MAX 16384
 #define MAX_DEPTH       24
+#define SUB_SPREAD      4      /* sub-buckets per value of G in the table */
 #define SCAN_MAX        4096   /* values outside G counted by a scan, not a search */
 
 static void
@@ -162,7 +163,9 @@ sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth
       return 0;
   }
 
-  n_buckets = CLAMP (2 * n, 2, SUB_BUCKETS_MAX);
+  /* about two sub-buckets a value; more when the table is wanted (fewer
+   * shared ones, see count_against) */
+  n_buckets = CLAMP ((first != NULL ? SUB_SPREAD : 2) * n, 2, SUB_BUCKETS_MAX);
   bucketing_init (&bk, lo, hi, n_buckets);
   memset (counts, 0, (n_buckets + 1) * sizeof (guint32));
   if (idx != NULL && n <= IDX_MAX)
@@ -663,7 +666,7 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
           n_sub = 1;
         }
       else if (n_sub == 0)
-        n_sub = CLAMP (2 * m, 2, SUB_BUCKETS_MAX);
+        n_sub = CLAMP (SUB_SPREAD * m, 2, SUB_BUCKETS_MAX);
       bucketing_init (&sub, blo, bhi, n_sub);
       if (mb->n_sub != n_sub && p[0] != p[m - 1])
         {
@@ -707,8 +710,10 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
           s1 += d1 * d1;
           lo = MIN (lo, MIN (v0, v1));
           hi = MAX (hi, MAX (v0, v1));
+#ifndef EXP_NOCOUNT
           count_against (c0, v0, &sub, first, p, m);
           count_against (c1, v1, &sub, first, p, m);
+#endif
         }
       for (; i < q; i++)
         {
