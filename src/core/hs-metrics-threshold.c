@@ -375,6 +375,9 @@ first_pass_band (Pipeline *pl, guint member, guint band)
   const HsEvalState *st = pl->state;
   BandStats *ps = &pl->band[band];
   guint64 *cpos = pl->counts[band], *cneg = cpos + pl->n_buckets;
+  /* a copy the compiler keeps in registers: the counts' stores could
+   * otherwise alias it (the build has -fno-strict-aliasing) */
+  const Bucketing bk = pl->bk;
   guint row_begin, row_end, W = st->width;
   double mn = INFINITY, mx = -INFINITY, sc = pl->sum_scale;
   gsize argmax;
@@ -407,7 +410,7 @@ first_pass_band (Pipeline *pl, guint member, guint band)
               for (guint x = x0; x < x1; x++)
                 {
                   double v = s[x], vs = v * sc, pv = vs > 0 ? vs : 0;
-                  gsize b = bucket_of (&pl->bk, v);
+                  gsize b = bucket_of (&bk, v);
 
                   if (v > mx)
                     {
@@ -477,6 +480,7 @@ scatter_pass (gpointer data, guint member)
   while ((band = hs_team_claim (&pl->next, pl->n_bands)) < pl->n_bands)
     {
       guint64 *opos = pl->counts[band], *oneg = opos + pl->n_buckets;
+      const Bucketing bk = pl->bk;   /* in registers, as in first_pass_band */
       double *out = pl->storage;
       guint row_begin, row_end;
 
@@ -491,7 +495,7 @@ scatter_pass (gpointer data, guint member)
           for (gsize i = 0; i < n; i++)
             {
               double v = s[i];
-              gsize b = bucket_of (&pl->bk, v);
+              gsize b = bucket_of (&bk, v);
 
               if (g[i])
                 out[opos[b]++] = v;
