@@ -11,6 +11,7 @@
 #include <heatscope/hs-npy.h>
 
 #include "hs-test-util.h"
+#include "hs-ui-display.h"
 #include "hs-ui-wait.h"
 
 /* Image W × H (8-bit grey): a horizontal ramp 0..254 plus a bright disc

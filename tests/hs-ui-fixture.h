@@ -14,10 +14,9 @@
 #include <heatscope/heatscope.h>
 
 #include "hs-test-util.h"
+#include "hs-ui-display.h"
 #include "hs-ui-wait.h"
 #include "hs-window.h"
-
-G_GNUC_UNUSED static gboolean hs_ui_have_display;
 
 /* Before anything reads settings: the schemas of the build tree, in memory,
  * nothing remembered between runs.  Also for the UI tests that start GTK
@@ -60,7 +59,7 @@ hs_ui_skip_without_display (void)
 {
   if (!hs_ui_have_display)
     {
-      g_test_skip ("no display: run the UI suite under xvfb-run");
+      g_test_skip (HS_UI_NO_DISPLAY);
       return TRUE;
     }
   return FALSE;

@@ -108,8 +108,8 @@ test_ct_readout (void)
 int
 main (int argc, char **argv)
 {
-  gtk_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/hs/ui-canvas-dicom/mono1-window-and-readout", test_mono1_window_and_readout);
-  g_test_add_func ("/hs/ui-canvas-dicom/ct-readout", test_ct_readout);
+  hs_ui_test_init (&argc, &argv);
+  hs_ui_test_add_func ("/hs/ui-canvas-dicom/mono1-window-and-readout", test_mono1_window_and_readout);
+  hs_ui_test_add_func ("/hs/ui-canvas-dicom/ct-readout", test_ct_readout);
   return g_test_run ();
 }

@@ -182,7 +182,7 @@ main (int argc, char **argv)
   if (g_strcmp0 (g_getenv ("GDK_DEBUG"), "gl-disable") == 0)
     g_unsetenv ("GDK_DEBUG");
 #endif
-  gtk_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/canvas-gl/texture-in-place", test_gl_texture_in_place);
+  hs_ui_test_init (&argc, &argv);
+  hs_ui_test_add_func ("/canvas-gl/texture-in-place", test_gl_texture_in_place);
   return g_test_run ();
 }

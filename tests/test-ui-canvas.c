@@ -611,8 +611,8 @@ test_large_image (void)
 int
 main (int argc, char **argv)
 {
-  gtk_test_init (&argc, &argv, NULL);
-#define ADD(path, func) g_test_add ("/hs/ui-canvas/" path, CanvasTest, NULL, setup, func, teardown)
+  hs_ui_test_init (&argc, &argv);
+#define ADD(path, func) hs_ui_test_add ("/hs/ui-canvas/" path, CanvasTest, NULL, setup, func, teardown)
   ADD ("fit-and-zoom-actions", test_fit_and_zoom_actions);
   ADD ("pixels", test_pixels);
   ADD ("hover", test_hover);
@@ -620,7 +620,7 @@ main (int argc, char **argv)
   ADD ("tokens", test_tokens);
   ADD ("huge-values", test_huge_values);
   ADD ("range-before-frame", test_range_before_frame);
-  g_test_add ("/hs/ui-canvas/golden", CanvasTest, "bar", setup, test_golden, teardown);
-  g_test_add_func ("/hs/ui-canvas/large-image", test_large_image);
+  hs_ui_test_add ("/hs/ui-canvas/golden", CanvasTest, "bar", setup, test_golden, teardown);
+  hs_ui_test_add_func ("/hs/ui-canvas/large-image", test_large_image);
   return g_test_run ();
 }

@@ -151,8 +151,8 @@ test_errors (ExportTest *t, gconstpointer data)
 int
 main (int argc, char **argv)
 {
-  gtk_test_init (&argc, &argv, NULL);
-#define ADD(path, func) g_test_add ("/hs/ui-export/" path, ExportTest, NULL, setup, func, teardown)
+  hs_ui_test_init (&argc, &argv);
+#define ADD(path, func) hs_ui_test_add ("/hs/ui-export/" path, ExportTest, NULL, setup, func, teardown)
   ADD ("png", test_png);
   ADD ("svg-pdf", test_svg_pdf);
   ADD ("errors", test_errors);

@@ -256,8 +256,8 @@ test_golden (PanelTest *t, gconstpointer data)
 int
 main (int argc, char **argv)
 {
-  gtk_test_init (&argc, &argv, NULL);
-#define ADD(path, func) g_test_add ("/hs/ui-metrics-panel/" path, PanelTest, NULL, setup, func, teardown)
+  hs_ui_test_init (&argc, &argv);
+#define ADD(path, func) hs_ui_test_add ("/hs/ui-metrics-panel/" path, PanelTest, NULL, setup, func, teardown)
   ADD ("values", test_values);
   ADD ("undefined", test_undefined);
   ADD ("baselines-agree-with-cli", test_baselines_agree_with_cli);

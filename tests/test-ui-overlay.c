@@ -195,8 +195,8 @@ main (int argc, char **argv)
   g_setenv ("GSETTINGS_SCHEMA_DIR", schemas, TRUE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
 
-  gtk_test_init (&argc, &argv, NULL);
-#define ADD(path, func) g_test_add ("/hs/ui-overlay/" path, PanelTest, NULL, setup, func, teardown)
+  hs_ui_test_init (&argc, &argv);
+#define ADD(path, func) hs_ui_test_add ("/hs/ui-overlay/" path, PanelTest, NULL, setup, func, teardown)
   ADD ("state-to-widgets", test_state_to_widgets);
   ADD ("widgets-to-state", test_widgets_to_state);
   ADD ("settings", test_settings);

@@ -460,9 +460,10 @@ main (int argc, char **argv)
   int status = 0;
   int result;
 
-  gtk_test_init (&argc, &argv, NULL);
+  hs_ui_test_init (&argc, &argv);
   tmp = hs_test_make_tmpdir ();
   dataset_root = g_build_filename (tmp, "demo", NULL);
+  if (hs_ui_have_display)
   {
     const char *args[] = { hs_test_cli (), "demo", "--count", "3", "--seed", "1", "--size", "256",
                            "--maps", "none", dataset_root, NULL };
@@ -470,10 +471,10 @@ main (int argc, char **argv)
     if (status != 0)
       g_error ("heatscope-cli demo failed: %s", err);
   }
-  g_test_add_func ("/hs/ui-perturb-live/panel", test_panel_live);
-  g_test_add_func ("/hs/ui-perturb-live/compare", test_compare_live);
-  g_test_add_func ("/hs/ui-perturb-live/grid-live", test_grid_live);
-  g_test_add_func ("/hs/ui-perturb-live/window-compare", test_window_compare_live);
+  hs_ui_test_add_func ("/hs/ui-perturb-live/panel", test_panel_live);
+  hs_ui_test_add_func ("/hs/ui-perturb-live/compare", test_compare_live);
+  hs_ui_test_add_func ("/hs/ui-perturb-live/grid-live", test_grid_live);
+  hs_ui_test_add_func ("/hs/ui-perturb-live/window-compare", test_window_compare_live);
   result = g_test_run ();
   g_free (dataset_root);
   return result;

@@ -6,6 +6,7 @@
 #include <gtk/gtk.h>
 
 #include "hs-render-node.h"
+#include "hs-ui-display.h"
 
 #define W 400
 #define H 300
@@ -200,8 +201,8 @@ test_cairo_nodes (void)
 int
 main (int argc, char **argv)
 {
-  gtk_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/render-node/record-releases-buffer", test_record_releases_buffer);
-  g_test_add_func ("/render-node/cairo-nodes", test_cairo_nodes);
+  hs_ui_test_init (&argc, &argv);
+  hs_ui_test_add_func ("/render-node/record-releases-buffer", test_record_releases_buffer);
+  hs_ui_test_add_func ("/render-node/cairo-nodes", test_cairo_nodes);
   return g_test_run ();
 }
