@@ -617,6 +617,10 @@ T.update({
  "%u of %u rows": "%u von %u Zeilen",
  "%u of %u rows · scoring %.0f %%": "%u von %u Zeilen · Bewertung %.0f %%",
  "%u of %u rows · checking their files": "%u von %u Zeilen · ihre Dateien werden geprüft",
+ ("%u of %u rows · scoring %u instance again: its files changed",
+  "%u of %u rows · scoring %u instances again: their files changed"):
+   ("%u von %u Zeilen · %u Fall wird neu bewertet: seine Dateien haben sich geändert",
+    "%u von %u Zeilen · %u Fälle werden neu bewertet: ihre Dateien haben sich geändert"),
  "%s: no rows to export": "%s: keine Zeilen zu exportieren",
  "Export Visible Rows": "Sichtbare Zeilen exportieren",
  "All subsets": "Alle Teilmengen",

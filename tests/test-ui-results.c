@@ -7,13 +7,14 @@
  * scored again on reopening) and a new dataset drops it. */
 #include "hs-ui-fixture.h"
 #include "hs-results-window.h"
-#include "hs-dataset-private.h"  /* hs_dataset_test_before_stamp */
+#include "hs-dataset-private.h"  /* hs_dataset_test_before_stamp, _after_open */
 
 #include <heatscope/hs-metric-info.h>
 
 static char *dataset_root;
 static char *broken_root;      /* a second demo, for test_problem_message */
 static char *many_root;        /* a third, for test_many_replaced */
+static char *rescore_root;     /* a fourth, for test_rescore_in_worker */
 static char *cli_csv;          /* metrics */
 static char *cli_swap_csv;     /* metrics --perturb swap-left-right */
 
@@ -866,6 +867,130 @@ test_check_in_worker (void)
   hs_ui_destroy_window (window);
 }
 
+/* The reopen's scoring again, held in the worker by hs_dataset_test_after_open: every file
+ * scoring opens goes through hs_dataset_open_file. */
+static gint n_main_opens, n_worker_opens;
+
+static void
+hold_after_open (const char *resolved)
+{
+  if (g_thread_self () == main_thread)
+    {
+      g_atomic_int_inc (&n_main_opens);
+      return;
+    }
+  if (g_atomic_int_add (&n_worker_opens, 1) > 0)
+    return;
+  g_mutex_lock (&hold_lock);
+  hold_reached = TRUE;
+  while (!hold_released)
+    g_cond_wait (&hold_cond, &hold_lock);
+  g_mutex_unlock (&hold_lock);
+}
+
+static gboolean
+rescoring_reached (gpointer data)
+{
+  gboolean reached;
+
+  g_mutex_lock (&hold_lock);
+  reached = hold_reached;
+  g_mutex_unlock (&hold_lock);
+  return (reached && hs_results_model_get_n_rescoring (data) > 0) || g_atomic_int_get (&n_main_opens) > 0;
+}
+
+/* Reopened after two instances' maps were replaced (new values): those two are scored again in
+ * the worker — held at the first file it opens, the window is up with the old rows and says it
+ * scores 2 instances again, and no file was opened on the main thread (they were scored there
+ * before, with the window frozen for as long as that took) — then the rows are the CLI's on the
+ * dataset as it is now, and only those two were scored again. */
+static void
+test_rescore_in_worker (void)
+{
+  HsWindow *window;
+  HsResultsWindow *results;
+  HsResultsModel *model;
+  GtkLabel *status;
+  g_autofree char *before_csv = NULL, *now_csv = NULL, *err = NULL, *text = NULL;
+  const char *metrics[] = { hs_test_cli (), "metrics", rescore_root, NULL };
+  const guint changed[] = { 1, 3 };
+  int code = 0;
+
+  if (hs_ui_skip_without_display ())
+    return;
+  g_assert_true (hs_test_run (metrics, &before_csv, &err, &code));
+  g_assert_cmpint (code, ==, 0);
+  window = open_dataset_at (rescore_root);
+  results = open_results (window);
+  model = hs_results_window_get_model (results);
+  text = export (results);
+  g_assert_cmpstr (text, ==, before_csv);
+  g_clear_pointer (&text, g_free);
+  gtk_window_close (GTK_WINDOW (results));
+  hs_ui_settle ();
+
+  /* the first map of instances 1 and 3: values 1 + (i · 3 + k) mod 11 */
+  for (guint k = 0; k < G_N_ELEMENTS (changed); k++)
+    {
+      HsDataset *dataset = hs_window_get_dataset (window);
+      HsMapRef *ref = g_ptr_array_index (hs_dataset_get_instance (dataset, changed[k])->maps, 0);
+      g_autofree char *path = hs_dataset_resolve_path (dataset, ref->file, NULL);
+      g_autofree char *fresh = g_strconcat (path, ".fresh", NULL);
+      g_autoptr(HsNdArray) array = NULL;
+      g_autoptr(GError) error = NULL;
+
+      array = hs_npy_read (path, &error);
+      g_assert_no_error (error);
+      for (gsize i = 0; i < array->n_values; i++)
+        array->values[i] = 1 + (i * 3 + k) % 11;
+      g_assert_true (hs_npy_write (fresh, HS_DTYPE_FLOAT32, array->ndim, array->shape, array->values,
+                                   FALSE, FALSE, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (g_rename (fresh, path), ==, 0);
+    }
+  g_clear_pointer (&err, g_free);
+  g_assert_true (hs_test_run (metrics, &now_csv, &err, &code));
+  g_assert_cmpint (code, ==, 0);
+  g_assert_cmpstr (now_csv, !=, before_csv);
+
+  main_thread = g_thread_self ();
+  hold_reached = hold_released = FALSE;
+  n_main_opens = n_worker_opens = 0;
+  hs_dataset_test_after_open = hold_after_open;
+  g_action_group_activate_action (G_ACTION_GROUP (window), "results", NULL);
+  hs_ui_wait_until (rescoring_reached, model);
+  g_assert_cmpint (g_atomic_int_get (&n_main_opens), ==, 0);
+  g_assert_true (hs_results_window_get_model (results) == model);
+  g_assert_cmpuint (hs_results_model_get_n_rescoring (model), ==, 2);
+  g_assert_false (hs_results_model_get_complete (model));
+  g_assert_cmpuint (hs_results_model_get_n_rescored (model), ==, 0);
+  /* the old rows meanwhile */
+  text = hs_results_model_to_csv (model);
+  g_assert_cmpstr (text, ==, before_csv);
+  g_clear_pointer (&text, g_free);
+  status = find_status (GTK_WIDGET (results));
+  g_assert_nonnull (status);
+  g_assert_nonnull (strstr (gtk_label_get_text (status), "scoring 2 instances again: their files changed"));
+  hs_ui_wait_until (hs_ui_is_mapped, results);
+  hs_ui_paint_now (GTK_WIDGET (results));
+  hs_ui_save_screenshot (GTK_WIDGET (results), "ui-results-rescoring");
+
+  g_mutex_lock (&hold_lock);
+  hold_released = TRUE;
+  g_cond_broadcast (&hold_cond);
+  g_mutex_unlock (&hold_lock);
+  hs_ui_wait_until (model_complete, results);
+  hs_dataset_test_after_open = NULL;
+  g_assert_cmpint (g_atomic_int_get (&n_main_opens), ==, 0);
+  g_assert_cmpint (g_atomic_int_get (&n_worker_opens), >=, 2);
+  g_assert_cmpuint (hs_results_model_get_n_rescored (model), ==, 2);
+  g_assert_cmpuint (hs_results_model_get_n_rescoring (model), ==, 0);
+  g_assert_null (strstr (gtk_label_get_text (status), " · "));
+  text = export (results);
+  g_assert_cmpstr (text, ==, now_csv);
+  hs_ui_destroy_window (window);
+}
+
 /* More instances than are scored again in place (16) had a file replaced while the table was
  * closed (each first map renamed over by a copy of itself: a new file, the same values): the
  * check marks the table stale, the window drops it and scores a new one from the start, whose
@@ -925,6 +1050,7 @@ main (int argc, char **argv)
   dataset_root = g_build_filename (tmp, "demo", NULL);
   broken_root = g_build_filename (tmp, "broken", NULL);
   many_root = g_build_filename (tmp, "many", NULL);
+  rescore_root = g_build_filename (tmp, "rescore", NULL);
   {
     const char *broken[] = { hs_test_cli (), "demo", "--count", "6", "--seed", "2", "--size", "64",
                              "--maps", "simulated", broken_root, NULL };
@@ -943,6 +1069,12 @@ main (int argc, char **argv)
 
       hs_test_run_ok (many);
     }
+    {
+      const char *rescore[] = { hs_test_cli (), "demo", "--count", "6", "--seed", "4", "--size", "64",
+                                "--maps", "simulated", rescore_root, NULL };
+
+      hs_test_run_ok (rescore);
+    }
     g_assert_true (hs_test_run (metrics, &cli_csv, &err, &status));
     g_assert_cmpint (status, ==, 0);
     g_clear_pointer (&err, g_free);
@@ -958,12 +1090,14 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui-results/problem-message", test_problem_message);
   g_test_add_func ("/hs/ui-results/check-in-worker", test_check_in_worker);
   g_test_add_func ("/hs/ui-results/many-replaced", test_many_replaced);
+  g_test_add_func ("/hs/ui-results/rescore-in-worker", test_rescore_in_worker);
   /* last: it replaces a map of the demo dataset */
   g_test_add_func ("/hs/ui-results/replaced-map", test_replaced_map);
   ret = g_test_run ();
   g_free (dataset_root);
   g_free (broken_root);
   g_free (many_root);
+  g_free (rescore_root);
   g_free (cli_csv);
   g_free (cli_swap_csv);
   return ret;

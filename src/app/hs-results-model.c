@@ -7,14 +7,15 @@
 
 #include "hs-results-model.h"
 #include "hs-results-slot.h"
+#include "hs-results-sort.h"
 
 /* Batches: the first after the first instance (rows on screen at once),
  * then at most every BATCH_US so that re-sorting 10⁵ rows per batch leaves
  * the main thread free most of the time. */
 #define FIRST_BATCHES_US (G_USEC_PER_SEC / 10)
 #define BATCH_US         (G_USEC_PER_SEC / 2)
-/* More instances changed on disk than this: scored again by the worker
- * (with progress), not one by one on the main thread. */
+/* More instances changed on disk than this: the table is scored again from
+ * the start (with progress), not instance by instance in place. */
 #define MAX_RESCORED_IN_PLACE 16
 
 struct _HsResultsModel
@@ -47,13 +48,15 @@ struct _HsResultsModel
   char            **problems;
   guint             n_rescored;  /* instances scored again because a file changed */
   GCancellable     *check;       /* of the files' check in a worker, while it runs */
+  guint             n_rescoring; /* instances that check's worker scores again now */
+  gint              n_rescoring_posted;   /* the same, written by that worker (atomic) */
   gboolean          stale;       /* the check found too many changed: score from the start */
   guint             n_instances, n_done, n_failed;
   gboolean          started, complete;
   GCancellable     *cancellable;
   GMutex            lock;
   GCond             cond;
-  gboolean          running;       /* the worker has not returned yet (under lock) */
+  gboolean          running;       /* a worker (scoring or check) has not returned yet (under lock) */
 
   int               sort_column;
   gboolean          descending;
@@ -138,123 +141,6 @@ row_visible (HsResultsModel *self, HsResultsRow *row)
   return self->filter_text == NULL || hs_results_row_matches (row, self->filter_text);
 }
 
-typedef struct {
-  union {
-    double      number;
-    const char *text;
-  };
-  guint index;
-} SortKey;
-
-static gint
-compare_texts (gconstpointer a, gconstpointer b, gpointer data)
-{
-  const SortKey *x = a, *y = b;
-  gboolean descending = *(gboolean *) data;
-  int order = strcmp (x->text, y->text);
-
-  if (descending)
-    order = -order;
-  return order != 0 ? order : (x->index < y->index ? -1 : x->index > y->index);
-}
-
-static void
-sort_key (HsResultsModel *self, guint index, SortKey *key)
-{
-  HsResultsRow *row = g_ptr_array_index (self->rows, index);
-  const HsScoreRow *values = hs_results_row_get_values (row);
-
-  key->index = index;
-  switch (self->sort_column)
-    {
-    case HS_RESULTS_COLUMN_INSTANCE: key->text = hs_results_row_get_instance (row); break;
-    case HS_RESULTS_COLUMN_QUERY:    key->text = hs_results_row_get_sentence (row); break;
-    case HS_RESULTS_COLUMN_MODEL:    key->text = hs_results_row_get_model (row); break;
-    case HS_RESULTS_COLUMN_SUBSETS:  key->number = values->subsets; break;
-    default:
-      key->number = values->values[self->sort_column - HS_RESULTS_COLUMN_VALUES];
-      break;
-    }
-}
-
-/* An unsigned key whose order is the column's for one direction (undefined
- * last whatever the direction, like a spreadsheet's blanks):
- * the IEEE-754 bits with the sign bit set (x ≥ 0) or all bits flipped
- * (x < 0), −0 taken as +0; descending flips them all again; NaN (undefined)
- * is the largest key either way, so it stays last.  (±∞ map below it.) */
-static guint64
-number_key (double x, gboolean descending)
-{
-  guint64 bits;
-
-  if (isnan (x))
-    return G_MAXUINT64;
-  if (x == 0)
-    x = 0;
-  memcpy (&bits, &x, sizeof bits);
-  bits = bits >> 63 ? ~bits : bits | G_GUINT64_CONSTANT (0x8000000000000000);
-  return descending ? ~bits : bits;   /* never G_MAXUINT64: bits is never 0 */
-}
-
-typedef struct {
-  guint64 key;
-  guint   index;
-} RadixItem;
-
-/* The visible rows (`view`, in ascending index order) sorted by a number
- * column: a least-significant-digit radix sort of the keys, 8 bits per
- * pass, passes whose byte is the same for every row skipped.  Stable, so
- * equal keys stay in index order (the texts' tie-break too).  Linear:
- * 10⁵ rows in a few milliseconds, where the comparison sort of the same
- * keys took 25–80 ms on a loaded machine (docs/performance.md). */
-static void
-radix_sort_numbers (HsResultsModel *self, GArray *view)
-{
-  guint n = view->len;
-  g_autofree RadixItem *a = g_new (RadixItem, MAX (1, n));
-  g_autofree RadixItem *b = g_new (RadixItem, MAX (1, n));
-  guint counts[8][256] = { { 0 } };
-  RadixItem *from = a, *to = b;
-
-  const double *column = self->keys + (gsize) (self->sort_column - HS_RESULTS_COLUMN_SUBSETS)
-                                      * self->key_capacity;
-
-  for (guint i = 0; i < n; i++)
-    {
-      guint index = g_array_index (view, guint, i);
-
-      /* the column's values in one array, read in rows order (view is in
-       * index order): no pointer chase through each row object */
-      a[i].key = number_key (column[index], self->descending);
-      a[i].index = index;
-      for (guint d = 0; d < 8; d++)
-        counts[d][(a[i].key >> (8 * d)) & 0xff]++;
-    }
-  for (guint d = 0; d < 8; d++)
-    {
-      guint offsets[256], sum = 0;
-      gboolean one_bucket = FALSE;
-
-      for (guint v = 0; v < 256; v++)
-        {
-          one_bucket |= counts[d][v] == n;
-          offsets[v] = sum;
-          sum += counts[d][v];
-        }
-      if (one_bucket)
-        continue;
-      for (guint i = 0; i < n; i++)
-        to[offsets[(from[i].key >> (8 * d)) & 0xff]++] = from[i];
-      {
-        RadixItem *t = from;
-        from = to;
-        to = t;
-      }
-    }
-  for (guint i = 0; i < n; i++)
-    g_array_index (view, guint, i) = from[i].index;
-}
-
 /* The number columns' keys of the rows that arrived since the last call,
  * copied into `keys` (its capacity doubles as rows arrive, so a batch
  * costs its own rows). */
@@ -319,18 +205,11 @@ refresh_view (HsResultsModel *self, gboolean refilter)
   else
     index_order (self, self->view);
   if (self->sort_column >= HS_RESULTS_COLUMN_SUBSETS)
-    radix_sort_numbers (self, self->view);
+    hs_results_sort_numbers (self->view, self->keys + (gsize) (self->sort_column - HS_RESULTS_COLUMN_SUBSETS)
+                                                      * self->key_capacity,
+                             self->descending);
   else if (self->sort_column != HS_RESULTS_COLUMN_NONE)
-    {
-      guint n = self->view->len;
-      g_autofree SortKey *keys = g_new (SortKey, MAX (1, n));
-
-      for (guint i = 0; i < n; i++)
-        sort_key (self, g_array_index (self->view, guint, i), &keys[i]);
-      g_qsort_with_data (keys, (gint) n, sizeof (SortKey), compare_texts, &self->descending);
-      for (guint i = 0; i < n; i++)
-        g_array_index (self->view, guint, i) = keys[i].index;
-    }
+    hs_results_sort_texts (self->view, self->rows, self->sort_column, self->descending);
   if (old_len > 0 || self->view->len > 0)
     g_list_model_items_changed (G_LIST_MODEL (self), 0, old_len, self->view->len);
 }
@@ -435,6 +314,20 @@ batch_new (HsResultsModel *model)
   return batch;
 }
 
+/* From a worker: `func` (data) runs on the main thread (`context`).  Not
+ * g_main_context_invoke: it would run `func` on the worker whenever the
+ * main thread is not iterating. */
+static void
+post_to_main (GMainContext *context, int priority, GSourceFunc func, gpointer data, GDestroyNotify destroy)
+{
+  GSource *idle = g_idle_source_new ();
+
+  g_source_set_priority (idle, priority);
+  g_source_set_callback (idle, func, data, destroy);
+  g_source_attach (idle, context);
+  g_source_unref (idle);
+}
+
 /* Main thread: the batch's rows join the model. */
 static gboolean
 batch_arrived (gpointer data)
@@ -511,9 +404,10 @@ same_stamps (GArray *a, GArray *b)
 }
 
 /* Scores instance `index` into `rows` (HsResultsRow*); returns its rows
- * that failed (kept by instance with its first problem).  Any thread. */
+ * that failed and sets `problem` to the first of its problems (NULL when
+ * none).  Any thread: it reads the model's job, writes nothing of it. */
 static guint
-score_instance (HsResultsModel *self, guint index, GPtrArray *rows)
+score_instance (HsResultsModel *self, guint index, GPtrArray *rows, char **problem)
 {
   HsInstance *instance = hs_dataset_get_instance (self->dataset, index);
   HsInstanceRows scored;
@@ -529,22 +423,56 @@ score_instance (HsResultsModel *self, guint index, GPtrArray *rows)
                                                  self->models[row->model], row));
     }
   g_ptr_array_set_free_func (scored.rows, NULL);   /* the results rows own them now */
-  n_failed = self->failed[index] = scored.n_failed;
-  g_free (self->problems[index]);
-  self->problems[index] = scored.messages->len > 0 ? g_strdup (g_ptr_array_index (scored.messages, 0)) : NULL;
+  n_failed = scored.n_failed;
+  *problem = scored.messages->len > 0 ? g_strdup (g_ptr_array_index (scored.messages, 0)) : NULL;
   hs_instance_rows_clear (&scored);
   return n_failed;
 }
 
-/* Main thread: instance `index`'s rows scored again in place of its old ones. */
+/* Instance `index`'s failed rows and problem, kept for the status line. */
 static void
-rescore_instance (HsResultsModel *self, guint index)
+keep_problem (HsResultsModel *self, guint index, guint n_failed, char *problem)
 {
-  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+  self->failed[index] = n_failed;
+  g_free (self->problems[index]);
+  self->problems[index] = problem;
+}
+
+/* An instance whose files changed since it was scored, as the check's
+ * worker found it and scored it again. */
+typedef struct {
+  GArray    *stamps;     /* its files' stamps, taken before the scoring */
+  GPtrArray *rows;       /* HsResultsRow*, NULL when not scored (too many changed) */
+  guint      n_failed;
+  char      *problem;
+} Changed;
+
+static void
+changed_free (gpointer data)
+{
+  Changed *changed = data;
+
+  if (changed == NULL)
+    return;
+  stamps_free (changed->stamps);
+  if (changed->rows != NULL)
+    g_ptr_array_unref (changed->rows);
+  g_free (changed->problem);
+  g_free (changed);
+}
+
+/* Main thread: instance `index`'s rows scored again (`changed`) in place of
+ * its old ones. */
+static void
+replace_instance (HsResultsModel *self, guint index, Changed *changed)
+{
   guint first = 0, end;
 
   self->n_failed -= self->failed[index];
-  self->n_failed += score_instance (self, index, rows);
+  self->n_failed += changed->n_failed;
+  keep_problem (self, index, changed->n_failed, g_steal_pointer (&changed->problem));
+  stamps_free (g_ptr_array_index (self->stamps, index));   /* the stamps from before */
+  g_ptr_array_index (self->stamps, index) = g_steal_pointer (&changed->stamps);
   /* the rows are in dataset order: the instance's are one run */
   while (first < self->rows->len &&
          hs_results_row_get_instance_index (g_ptr_array_index (self->rows, first)) < index)
@@ -553,34 +481,79 @@ rescore_instance (HsResultsModel *self, guint index)
                     hs_results_row_get_instance_index (g_ptr_array_index (self->rows, end)) == index; end++)
     ;
   g_ptr_array_remove_range (self->rows, first, end - first);
-  for (guint i = 0; i < rows->len; i++)
-    g_ptr_array_insert (self->rows, (gint) (first + i), g_object_ref (g_ptr_array_index (rows, i)));
+  for (guint i = 0; i < changed->rows->len; i++)
+    g_ptr_array_insert (self->rows, (gint) (first + i), g_object_ref (g_ptr_array_index (changed->rows, i)));
   self->n_rescored++;
 }
 
+/* Main thread: the check's worker scores instances again now (the status
+ * line says how many); too late, once that check is done, nothing (a new
+ * check starts with none posted). */
+static gboolean
+rescoring_started (gpointer data)
+{
+  HsResultsModel *self = data;
+
+  if (self->check == NULL)
+    return G_SOURCE_REMOVE;
+  self->n_rescoring = (guint) g_atomic_int_get (&self->n_rescoring_posted);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+  return G_SOURCE_REMOVE;
+}
+
 /* A worker: one path resolution and one stat per file of every instance
- * (about 0.5 s per 10⁵ files, docs/reliability.md); returns by instance
- * its files' stamps now when one changed, else NULL.  The stamps of the
- * first n_done instances are not written while the model is complete. */
+ * (about 0.5 s per 10⁵ files, docs/reliability.md); then, when no more than
+ * MAX_RESCORED_IN_PLACE instances have a changed file, scores those again
+ * (the main thread told first).  Returns by instance a Changed when one of
+ * its files changed, else NULL.  The model's rows, stamps and problems are
+ * only read: the main thread puts the new rows in (check_done). */
 static void
 check_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
   HsResultsModel *self = source;
-  GPtrArray *now = g_ptr_array_new_full (self->n_done, stamps_free);
+  GPtrArray *now = g_ptr_array_new_full (self->n_done, changed_free);
+  guint n_changed = 0;
 
   for (guint i = 0; i < self->n_done && !g_cancellable_is_cancelled (cancellable); i++)
     {
       GArray *stamps = instance_stamps (self->dataset, i);
+      Changed *changed = NULL;
 
       if (same_stamps (stamps, g_ptr_array_index (self->stamps, i)))
         g_clear_pointer (&stamps, g_array_unref);
-      g_ptr_array_add (now, stamps);
+      else
+        {
+          changed = g_new0 (Changed, 1);
+          changed->stamps = stamps;
+          n_changed++;
+        }
+      g_ptr_array_add (now, changed);
     }
+  if (n_changed > 0 && n_changed <= MAX_RESCORED_IN_PLACE && !g_cancellable_is_cancelled (cancellable))
+    {
+      g_atomic_int_set (&self->n_rescoring_posted, (gint) n_changed);
+      /* before check_done, whose source has this priority (and comes later) */
+      post_to_main (task_data, G_PRIORITY_DEFAULT, rescoring_started, g_object_ref (self), g_object_unref);
+      for (guint i = 0; i < now->len && !g_cancellable_is_cancelled (cancellable); i++)
+        {
+          Changed *changed = g_ptr_array_index (now, i);
+
+          if (changed == NULL)
+            continue;
+          changed->rows = g_ptr_array_new_with_free_func (g_object_unref);
+          changed->n_failed = score_instance (self, i, changed->rows, &changed->problem);
+        }
+    }
+  g_mutex_lock (&self->lock);
+  self->running = FALSE;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
   g_task_return_pointer (task, now, (GDestroyNotify) g_ptr_array_unref);
 }
 
-/* Main thread: the instances whose files changed scored again in place, or
- * the model marked stale; complete again either way. */
+/* Main thread: the rows of the instances whose files changed, scored again
+ * by the worker, put in place of the old ones, or the model marked stale;
+ * complete again either way. */
 static void
 check_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -589,19 +562,14 @@ check_done (GObject *source, GAsyncResult *result, gpointer user_data)
   guint n_changed = 0;
 
   g_clear_object (&self->check);
+  self->n_rescoring = 0;
   /* cancelled (the model is being dropped): left as it was */
   for (guint i = 0; now != NULL && i < now->len; i++)
     n_changed += g_ptr_array_index (now, i) != NULL;
   self->stale = n_changed > MAX_RESCORED_IN_PLACE;
   for (guint i = 0; now != NULL && !self->stale && i < now->len; i++)
     if (g_ptr_array_index (now, i) != NULL)
-      {
-        /* the stamps from before this scoring */
-        stamps_free (g_ptr_array_index (self->stamps, i));
-        g_ptr_array_index (self->stamps, i) = g_ptr_array_index (now, i);
-        g_ptr_array_index (now, i) = NULL;
-        rescore_instance (self, i);
-      }
+      replace_instance (self, i, g_ptr_array_index (now, i));
   if (n_changed > 0 && !self->stale)
     {
       /* every row's keys again: rows moved */
@@ -628,7 +596,11 @@ hs_results_model_refresh (HsResultsModel *self)
   /* not complete until checked: the rows on screen may be replaced */
   self->complete = FALSE;
   self->check = g_cancellable_new ();
+  g_atomic_int_set (&self->n_rescoring_posted, 0);
+  self->running = TRUE;
   task = g_task_new (self, self->check, check_done, NULL);
+  g_task_set_task_data (task, g_main_context_ref_thread_default (),
+                        (GDestroyNotify) g_main_context_unref);
   g_task_run_in_thread (task, check_thread);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPLETE]);
   return TRUE;
@@ -646,6 +618,13 @@ hs_results_model_get_stale (HsResultsModel *self)
 {
   g_return_val_if_fail (HS_IS_RESULTS_MODEL (self), FALSE);
   return self->stale;
+}
+
+guint
+hs_results_model_get_n_rescoring (HsResultsModel *self)
+{
+  g_return_val_if_fail (HS_IS_RESULTS_MODEL (self), 0);
+  return self->n_rescoring;
 }
 
 guint
@@ -669,23 +648,20 @@ score_thread (GTask        *task,
   for (guint i = 0; i < self->n_instances && !g_cancellable_is_cancelled (cancellable); i++)
     {
       gint64 now;
+      guint n_failed;
+      char *problem = NULL;
 
       g_ptr_array_index (self->stamps, i) = instance_stamps (self->dataset, i);
-      batch->n_failed += score_instance (self, i, batch->rows);
+      n_failed = score_instance (self, i, batch->rows, &problem);
+      keep_problem (self, i, n_failed, problem);
+      batch->n_failed += n_failed;
 
       now = g_get_monotonic_time ();
       if (i == 0 || i + 1 == self->n_instances ||
           now - last >= (now - started < G_USEC_PER_SEC ? FIRST_BATCHES_US : BATCH_US))
         {
           batch->n_done = i + 1;
-          /* Not g_main_context_invoke: it would run batch_arrived on this
-           * thread whenever the main thread is not iterating. */
-          GSource *idle = g_idle_source_new ();
-
-          g_source_set_priority (idle, G_PRIORITY_DEFAULT_IDLE);
-          g_source_set_callback (idle, batch_arrived, batch, batch_free);
-          g_source_attach (idle, context);
-          g_source_unref (idle);
+          post_to_main (context, G_PRIORITY_DEFAULT_IDLE, batch_arrived, batch, batch_free);
           batch = batch_new (self);
           last = now;
         }

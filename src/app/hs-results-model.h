@@ -61,13 +61,17 @@ const char           *hs_results_model_get_first_problem (HsResultsModel *self);
 /* Checks the files every scored instance's rows were scored from (its
  * image, maps and masks: one stat each, stamped before it was scored) in a
  * worker thread — the model is not complete while it runs (checking) — and
- * then scores the instances whose files changed on disk again, in place, on
- * the main thread; complete again once done.  More than a few instances
- * changed: the model is stale instead (notify::complete, still not
- * complete): its owner scores the table again from the start.  FALSE when
- * that must happen now: still being scored, or stale. */
+ * then the same worker scores the instances whose files changed on disk
+ * again (get_n_rescoring says how many, notify::progress when it starts);
+ * their new rows take the old ones' place on the main thread when all are
+ * scored; complete again then.  More than a few instances changed: the
+ * model is stale instead (notify::complete, still not complete): its owner
+ * scores the table again from the start.  FALSE when that must happen now:
+ * still being scored, or stale. */
 gboolean              hs_results_model_refresh        (HsResultsModel *self);
 gboolean              hs_results_model_get_checking   (HsResultsModel *self);
+/* Instances the check's worker scores again now, 0 when none. */
+guint                 hs_results_model_get_n_rescoring (HsResultsModel *self);
 gboolean              hs_results_model_get_stale      (HsResultsModel *self);
 /* Instances scored again by hs_results_model_refresh. */
 guint                 hs_results_model_get_n_rescored (HsResultsModel *self);

@@ -13,6 +13,7 @@
 #include <heatscope/hs-metric-info.h>
 
 #include "hs-results-slot.h"
+#include "hs-results-status.h"
 #include "hs-results-window.h"
 
 struct _HsResultsWindow
@@ -364,8 +365,6 @@ static void
 update_status (HsResultsWindow *self)
 {
   g_autofree char *text = NULL;
-  g_autofree char *problems = NULL;
-  guint shown, scored;
 
   if (self->model == NULL)
     {
@@ -373,25 +372,7 @@ update_status (HsResultsWindow *self)
       gtk_widget_set_visible (GTK_WIDGET (self->progress), FALSE);
       return;
     }
-  shown = g_list_model_get_n_items (G_LIST_MODEL (self->model));
-  scored = hs_results_model_get_n_scored (self->model);
-  if (hs_results_model_get_n_failed (self->model) > 0)
-    problems = g_strdup_printf (_(" · %u rows could not be scored: %s"),
-                                hs_results_model_get_n_failed (self->model),
-                                hs_results_model_get_first_problem (self->model));
-  if (hs_results_model_get_complete (self->model))
-    text = g_strdup_printf (_("%u of %u rows"), shown, scored);
-  else if (hs_results_model_get_checking (self->model))
-    text = g_strdup_printf (_("%u of %u rows · checking their files"), shown, scored);
-  else
-    text = g_strdup_printf (_("%u of %u rows · scoring %.0f %%"), shown, scored,
-                            100 * hs_results_model_get_progress (self->model));
-  if (problems != NULL)
-    {
-      g_autofree char *joined = g_strconcat (text, problems, NULL);
-      g_free (text);
-      text = g_steal_pointer (&joined);
-    }
+  text = hs_results_status_text (self->model);
   gtk_label_set_text (self->status, text);
   gtk_progress_bar_set_fraction (self->progress, hs_results_model_get_progress (self->model));
   gtk_widget_set_visible (GTK_WIDGET (self->progress), !hs_results_model_get_complete (self->model) &&
