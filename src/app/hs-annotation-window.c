@@ -246,6 +246,18 @@ live_job_free (LiveJob *job)
   g_free (job);
 }
 
+/* The live map of the item on screen, computed or found in the live maps
+ * kept. */
+static void
+show_live_map (HsAnnotationWindow *self, HsAttentionMap *map)
+{
+  self->no_attn = hs_attention_map_get_no_attn (map);
+  hs_canvas_set_map (self->canvas, map);
+  /* Answered while the map was computed: saved now, with its No-Attn. */
+  if (self->save_pending)
+    save_if_complete (self);
+}
+
 static void
 live_done (GObject *object, GAsyncResult *result, gpointer data)
 {
@@ -258,13 +270,7 @@ live_done (GObject *object, GAsyncResult *result, gpointer data)
     {
       g_clear_object (&self->live_cancellable);
       if (map != NULL)
-        {
-          self->no_attn = hs_attention_map_get_no_attn (map);
-          hs_canvas_set_map (self->canvas, map);
-          /* Answered while the map was computed: saved now, with its No-Attn. */
-          if (self->save_pending)
-            save_if_complete (self);
-        }
+        show_live_map (self, map);
       else if (g_error_matches (error, HS_MODEL_ERROR, HS_MODEL_ERROR_EMPTY_PROMPT))
         hs_error_bar_add (self->error_bar, NULL, _("The prompt has no words the model can read"));
       else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -281,8 +287,10 @@ live_done (GObject *object, GAsyncResult *result, gpointer data)
   live_job_free (job);
 }
 
-/* Attends `prompt` for the item on screen; FALSE when its model cannot be
- * attended live. */
+/* Attends `prompt` for the item on screen — or shows the map attended
+ * before, on a revisit, unless the image file changed since (the live maps
+ * are kept with its stamp, hs-live-attend.h); FALSE when its model cannot
+ * be attended live. */
 static gboolean
 live_start (HsAnnotationWindow *self, const HsAnnotationItem *item, const char *prompt)
 {
@@ -291,12 +299,21 @@ live_start (HsAnnotationWindow *self, const HsAnnotationItem *item, const char *
   HsInstance *instance = hs_dataset_find_instance (dataset, item->instance);
   HsImage *image = hs_canvas_get_image (self->canvas);
   const char *live_model;
+  g_autofree char *key = NULL;
+  g_autoptr(HsAttentionMap) kept = NULL;
   LiveJob *job;
 
   if (instance == NULL || image == NULL || (live_model = live_model_for (self, model)) == NULL)
     return FALSE;
   if (self->live == NULL)
     self->live = hs_live_attend_new ();
+  key = hs_live_attend_make_key (dataset, instance, live_model, prompt);
+  kept = key != NULL ? hs_live_attend_lookup (self->live, key) : NULL;
+  if (kept != NULL)
+    {
+      show_live_map (self, kept);
+      return TRUE;
+    }
   job = g_new0 (LiveJob, 1);
   g_weak_ref_init (&job->window, self);
   job->serial = self->live_serial;
