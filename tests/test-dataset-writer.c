@@ -711,6 +711,64 @@ test_replaced_since_load (void)
   fixture_clear (&fx);
 }
 
+/* The manifest replaced by a symlink since the dataset was loaded: to
+ * another writer's manifest (a different file), and to the very file it was
+ * (moved aside: the same device, inode, size and mtime behind the link) —
+ * the saved stamp is the path's own (hs_file_stamp_get_no_follow), so both
+ * are refused and nothing is written through or over the link. */
+static void
+test_replaced_by_symlink (void)
+{
+  Fixture fx = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *manifest = NULL, *other = NULL, *aside = NULL, *link = NULL;
+
+  demo_fixture (&fx);
+  hs_test_run_ok (fx.argv[0]);
+  manifest = g_build_filename (fx.out, "heatscope.json", NULL);
+  other = g_build_filename (fx.tmp, "other.json", NULL);
+  aside = g_build_filename (fx.out, "aside.json", NULL);
+  link = g_build_filename (fx.out, "link.json", NULL);
+  for (guint to_same = 0; to_same < 2; to_same++)
+    {
+      g_autoptr(HsDataset) dataset = hs_dataset_load (fx.out, &error);
+      g_autofree char *contents = NULL, *digest = NULL;
+      gsize length = 0;
+
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (manifest, &contents, &length, NULL));
+      if (to_same)
+        {
+          /* the file itself moved aside, a link to it in its place */
+          g_assert_cmpint (g_rename (manifest, aside), ==, 0);
+          g_assert_cmpint (symlink ("aside.json", link), ==, 0);
+        }
+      else
+        {
+          /* another writer's manifest, byte for byte this one but a file of its own */
+          g_assert_true (g_file_set_contents (other, contents, (gssize) length, NULL));
+          g_assert_cmpint (symlink (other, link), ==, 0);
+        }
+      g_assert_cmpint (g_rename (link, manifest), ==, 0);
+      digest = tree_digest (fx.tmp);
+      hs_dataset_set_description (dataset, "linked");
+      g_assert_false (hs_dataset_save (dataset, &error));
+      g_assert_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_EXISTS);
+      g_assert_nonnull (strstr (error->message, "another writer replaced the dataset since it was opened"));
+      g_clear_error (&error);
+      {
+        g_autofree char *now = tree_digest (fx.tmp);
+        g_assert_cmpstr (now, ==, digest);
+      }
+      /* the manifest a file again for the next case */
+      g_assert_cmpint (g_unlink (manifest), ==, 0);
+      g_assert_true (g_file_set_contents (manifest, contents, (gssize) length, NULL));
+      g_unlink (aside);
+      g_unlink (other);
+    }
+  fixture_clear (&fx);
+}
+
 static char *
 file_digest (const char *path)
 {
@@ -843,6 +901,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/dataset-writer/recover-aside", test_recover_aside);
   g_test_add_func ("/hs/dataset-writer/demo-refuses", test_demo_refuses);
   g_test_add_func ("/hs/dataset-writer/replaced-since-load", test_replaced_since_load);
+  g_test_add_func ("/hs/dataset-writer/replaced-by-symlink", test_replaced_by_symlink);
   g_test_add_func ("/hs/dataset-writer/kill-npy-folder", test_kill_npy_folder);
   g_test_add_func ("/hs/dataset-writer/symlinks-import", test_symlinks_import);
   g_test_add_func ("/hs/dataset-writer/symlinks-demo", test_symlinks_demo);

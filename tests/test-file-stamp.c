@@ -1,13 +1,16 @@
 /* test-file-stamp.c — hs_file_stamp: the same file is equal to itself; a
  * file replaced by rename differs even with its size and mtime copied
  * over (the inode), a file rewritten in place differs by its mtime or
- * size; a missing file is an error naming it.  Every mtime is set with
+ * size; a missing file is an error naming it; the no-follow stamp is a
+ * symlink's own.  Every mtime is set with
  * utimensat, so no case depends on the clock's tick. */
 #include "hs-test-util.h"
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -146,6 +149,48 @@ test_missing (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
 }
 
+/* The no-follow stamp is the path's own: a regular file's is its stamp, a
+ * symlink's differs from its target's (which the following stamp gives),
+ * and a dangling symlink still has one. */
+static void
+test_no_follow (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *target = g_build_filename (dir, "heatscope.json", NULL);
+  g_autofree char *link = g_build_filename (dir, "link.json", NULL);
+  g_autoptr(GError) error = NULL;
+  HsFileStamp plain, followed, own, file_own;
+  struct stat st;
+
+  write_text (target, "{}");
+  set_mtime (target, 1700000000, 42);
+  g_assert_true (hs_file_stamp_get_no_follow (target, &file_own, &error));
+  g_assert_no_error (error);
+  plain = stamp_of (target);
+  /* a regular file: both variants agree */
+  g_assert_true (hs_file_stamp_equal (&plain, &file_own));
+
+  g_assert_cmpint (symlink ("heatscope.json", link), ==, 0);
+  followed = stamp_of (link);
+  g_assert_true (hs_file_stamp_equal (&followed, &plain));
+  g_assert_true (hs_file_stamp_get_no_follow (link, &own, &error));
+  g_assert_no_error (error);
+  g_assert_false (hs_file_stamp_equal (&own, &plain));
+  g_assert_cmpint (lstat (link, &st), ==, 0);
+  g_assert_cmpuint (own.inode, ==, (guint64) st.st_ino);
+  g_assert_cmpint (own.size, ==, (gint64) strlen ("heatscope.json"));
+
+  /* dangling: no stamp through it, its own still */
+  g_assert_cmpint (g_unlink (target), ==, 0);
+  g_assert_false (hs_file_stamp_get (link, &followed, NULL));
+  g_assert_true (hs_file_stamp_get_no_follow (link, &own, &error));
+  g_assert_no_error (error);
+  /* a missing path is an error naming it, as with the following stamp */
+  g_assert_false (hs_file_stamp_get_no_follow (target, &own, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_true (g_str_has_prefix (error->message, target));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -154,5 +199,6 @@ main (int argc, char **argv)
   g_test_add_func ("/file-stamp/replaced-by-rename", test_replaced_by_rename);
   g_test_add_func ("/file-stamp/rewritten-in-place", test_rewritten_in_place);
   g_test_add_func ("/file-stamp/missing", test_missing);
+  g_test_add_func ("/file-stamp/no-follow", test_no_follow);
   return g_test_run ();
 }

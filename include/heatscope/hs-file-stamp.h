@@ -36,6 +36,13 @@ typedef struct {
 gboolean hs_file_stamp_get   (const char        *path,
                               HsFileStamp       *stamp,
                               GError           **error);
+/* The same of the path itself: a symlink's own identity, not its
+ * target's (lstat()).  For a file that must not have been replaced by
+ * anything, a symlink included: a dataset's manifest (hs-dataset-writer's
+ * guard against writing over another writer's). */
+gboolean hs_file_stamp_get_no_follow (const char  *path,
+                                      HsFileStamp *stamp,
+                                      GError     **error);
 /* Whether both stamps name the same file with the same size and mtime. */
 gboolean hs_file_stamp_equal (const HsFileStamp *a,
                               const HsFileStamp *b);

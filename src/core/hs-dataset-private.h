@@ -40,10 +40,12 @@ struct _HsDataset {
   GHashTable *mask_extents;    /* HsRegion* → extent in mask pixels (hs-dataset-subsets.c) */
   GHashTable *mdrb;            /* HsInstance* → GINT_TO_POINTER (1 + is_mdrb) */
 
-  /* The manifest this dataset was read from or last wrote (device, inode,
-   * size, mtime in ns; all 0 when there was none): hs_dataset_save refuses
-   * to write over a manifest another writer put there since. */
-  guint64     manifest_id[4];
+  /* The manifest this dataset was read from or last wrote, a symlink's own
+   * stamp when it is one (has_manifest FALSE when there was none):
+   * hs_dataset_save refuses to write over a manifest another writer put
+   * there since. */
+  HsFileStamp manifest_stamp;
+  gboolean    has_manifest;
 };
 
 /* Records the manifest now at manifest_path as the one this dataset holds. */

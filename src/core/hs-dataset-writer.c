@@ -246,15 +246,13 @@ hs_dataset_lock_release (HsDatasetLock *lock)
 static gboolean
 manifest_unchanged (HsDataset *dataset, GError **error)
 {
-  guint64 loaded[4];
+  HsFileStamp now;
 
-  memcpy (loaded, dataset->manifest_id, sizeof loaded);
-  if (loaded[1] == 0)
+  if (!dataset->has_manifest)
     return TRUE;               /* a new dataset: nothing was read */
-  hs_dataset_note_manifest (dataset);
-  if (memcmp (loaded, dataset->manifest_id, sizeof loaded) == 0)
+  if (hs_file_stamp_get_no_follow (dataset->manifest_path, &now, NULL) &&
+      hs_file_stamp_equal (&now, &dataset->manifest_stamp))
     return TRUE;
-  memcpy (dataset->manifest_id, loaded, sizeof loaded);
   g_set_error (error, HS_DATASET_ERROR, HS_DATASET_ERROR_EXISTS,
                _("%s: another writer replaced the dataset since it was opened; not saved "
                  "(open it again)"), dataset->manifest_path);

@@ -587,16 +587,8 @@ hs_dataset_new_internal (const char *root, const char *manifest_path)
 void
 hs_dataset_note_manifest (HsDataset *dataset)
 {
-  struct stat st;
-
-  memset (dataset->manifest_id, 0, sizeof dataset->manifest_id);
-  if (lstat (dataset->manifest_path, &st) != 0)
-    return;
-  dataset->manifest_id[0] = (guint64) st.st_dev;
-  dataset->manifest_id[1] = (guint64) st.st_ino;
-  dataset->manifest_id[2] = (guint64) st.st_size;
-  dataset->manifest_id[3] = (guint64) st.st_mtim.tv_sec * G_GUINT64_CONSTANT (1000000000) +
-                            (guint64) st.st_mtim.tv_nsec;
+  dataset->has_manifest = hs_file_stamp_get_no_follow (dataset->manifest_path, &dataset->manifest_stamp,
+                                                       NULL);
 }
 
 /* The folder need not exist yet; it is canonicalised as far as it exists so

@@ -3,7 +3,7 @@
  * Every field is compared: the device and inode catch a replacement by
  * rename even when size and mtime were copied over, size and mtime catch
  * a rewrite in place.  One stat(): microseconds, cheap enough to check on
- * every cache lookup. */
+ * every cache lookup.  The no-follow variant lstat()s. */
 #include "hs-file-stamp.h"
 
 #include <errno.h>
@@ -11,13 +11,13 @@
 
 #include <gio/gio.h>
 
-gboolean
-hs_file_stamp_get (const char *path, HsFileStamp *stamp, GError **error)
+static gboolean
+stamp_get (const char *path, gboolean follow, HsFileStamp *stamp, GError **error)
 {
   struct stat st;
 
   g_return_val_if_fail (path != NULL && stamp != NULL, FALSE);
-  if (stat (path, &st) != 0)
+  if ((follow ? stat (path, &st) : lstat (path, &st)) != 0)
     {
       int saved = errno;
 
@@ -33,6 +33,18 @@ hs_file_stamp_get (const char *path, HsFileStamp *stamp, GError **error)
     .mtime_nsec = (gint64) st.st_mtim.tv_nsec,
   };
   return TRUE;
+}
+
+gboolean
+hs_file_stamp_get (const char *path, HsFileStamp *stamp, GError **error)
+{
+  return stamp_get (path, TRUE, stamp, error);
+}
+
+gboolean
+hs_file_stamp_get_no_follow (const char *path, HsFileStamp *stamp, GError **error)
+{
+  return stamp_get (path, FALSE, stamp, error);
 }
 
 gboolean
