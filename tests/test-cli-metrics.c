@@ -546,6 +546,62 @@ test_summary_mri (void)
   g_assert_null (strstr (summary, ",mdrb,"));
 }
 
+/* --summary and the rows on an MRI dataset whose targets lie on one side
+ * (the lesion demo with one lesion per slice: every target in one image
+ * half, which the geometric rule alone took for one_lung): one_lung and
+ * mdrb are chest subsets and the instances' modality is MR, so no row is in
+ * them and the summary lists all and abnormal only.  The same slices
+ * without the modality (a user's import records none) are one_lung again:
+ * the rule is the modality's, not the geometry's. */
+static void
+test_summary_mri_one_side (void)
+{
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *mri = g_build_filename (dir, "mri", NULL);
+  g_autofree char *out = NULL, *err = NULL, *summary = NULL, *rows = NULL;
+  const char *demo[] = { "--kind", "mri-lesions", "--count", "3", "--seed", "1", "--size", "128",
+                         "--min-lesions", "1", "--max-lesions", "1", mri, NULL };
+  const char *args[] = { "--summary", mri, NULL };
+  const char *row_args[] = { mri, NULL };
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n_sentences = 0;
+
+  g_assert_cmpint (hs_test_run_cli ("demo", demo, &out, &err), ==, 0);
+  dataset = hs_dataset_load (mri, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < hs_dataset_get_n_instances (dataset); i++)
+    {
+      HsInstance *instance = hs_dataset_get_instance (dataset, i);
+
+      g_assert_true (g_str_has_prefix (hs_instance_get_metadata (instance, "modality"), "MR"));
+      for (guint k = 0; k < instance->sentences->len; k++)
+        {
+          HsSentence *sentence = g_ptr_array_index (instance->sentences, k);
+
+          g_assert_cmpuint (hs_dataset_get_subsets (dataset, instance, sentence)
+                            & (HS_SUBSET_ONE_LUNG | HS_SUBSET_MDRB), ==, 0);
+          n_sentences++;
+        }
+      /* without its modality the one-sided lesion is one_lung by geometry */
+      hs_instance_set_metadata (instance, "modality", NULL);
+      for (guint k = 0; k < instance->sentences->len; k++)
+        g_assert_cmpuint (hs_dataset_get_subsets (dataset, instance, g_ptr_array_index (instance->sentences, k))
+                          & HS_SUBSET_ONE_LUNG, ==, HS_SUBSET_ONE_LUNG);
+    }
+  g_assert_cmpuint (n_sentences, ==, 3);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (hs_test_run_cli ("metrics", args, &summary, &err), ==, 0);
+  g_assert_nonnull (strstr (summary, ",all,auroc,3,"));
+  g_assert_nonnull (strstr (summary, ",abnormal,auroc,3,"));
+  g_assert_null (strstr (summary, ",one_lung,"));
+  g_assert_null (strstr (summary, ",mdrb,"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (hs_test_run_cli ("metrics", row_args, &rows, &err), ==, 0);
+  g_assert_nonnull (strstr (rows, ",abnormal,"));
+  g_assert_null (strstr (rows, "one_lung"));
+}
+
 /* --thresholds with --protocol chexlocalize: the rows of queries whose class (here the single
  * label "nodule" of s0) the table names are scored at its threshold, the others at Otsu's; a
  * threshold column says which; every number equals the library's with that threshold. */
@@ -881,6 +937,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/cli-metrics/subset-filter", test_subset_filter);
   g_test_add_func ("/hs/cli-metrics/summary", test_summary);
   g_test_add_func ("/hs/cli-metrics/summary-mri", test_summary_mri);
+  g_test_add_func ("/hs/cli-metrics/summary-mri-one-side", test_summary_mri_one_side);
   g_test_add_func ("/hs/cli-metrics/threshold-table", test_threshold_table);
   g_test_add_func ("/hs/cli-metrics/usage", test_usage);
   g_test_add_func ("/hs/cli-metrics/help-definitions", test_help_definitions);

@@ -245,8 +245,10 @@ HsRegion    *hs_instance_get_target_region (HsDataset *dataset, const HsInstance
 /* model/query as in HsMapRef; prompt lookup matches HsMapRef.prompt exactly. */
 HsMapRef    *hs_instance_find_map       (const HsInstance *instance, const char *model, const char *query);
 HsMapRef    *hs_instance_find_map_by_prompt (const HsInstance *instance, const char *model, const char *prompt);
+/* HsSubset flags; never one_lung or mdrb (chest subsets) for an instance
+ * whose "modality" metadata says magnetic resonance (hs-dataset-subsets.c). */
 guint        hs_dataset_get_subsets     (HsDataset *dataset, const HsInstance *instance,
-                                         const HsSentence *sentence);  /* HsSubset flags */
+                                         const HsSentence *sentence);
 const char  *hs_subset_to_string        (HsSubset subset);   /* "abnormal", "one_lung", "mdrb" */
 /* Parses "abnormal", "one_lung", "mdrb"; 0 for anything else. */
 HsSubset     hs_subset_from_string      (const char *name);

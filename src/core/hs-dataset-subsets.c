@@ -13,6 +13,12 @@
  *           their target extents (bounding box of all boxes and masks of
  *           the sentence) is at most 0.25; every such sentence is in it.
  *
+ * one_lung and mdrb are the chest subsets (of chest radiographs' reports):
+ * an instance whose "modality" metadata says magnetic resonance (the MRI
+ * lesion demo's, an MR import's) is in neither, however its boxes lie — a
+ * lesion on one side of a brain is no one-lung finding.  An instance without
+ * a modality, as the chest importers leave it, has them by the rules above.
+ *
  * A mask's bounding box comes from the region's "extent" when the manifest
  * has one; only otherwise is the mask decoded (once, cached). */
 #include "hs-dataset-private.h"
@@ -305,6 +311,33 @@ instance_is_mdrb (HsDataset *dataset, const HsInstance *instance)
   return result;
 }
 
+/* Whether `text` starts with the word `word`, ignoring case. */
+static gboolean
+starts_with_word (const char *text, const char *word)
+{
+  gsize n = strlen (word);
+
+  return g_ascii_strncasecmp (text, word, n) == 0 && !g_ascii_isalnum (text[n]);
+}
+
+/* The chest subsets apply to the instance's modality (see the top). */
+static gboolean
+chest_subsets_apply (const HsInstance *instance)
+{
+  const char *modality = hs_instance_get_metadata (instance, "modality");
+
+  if (modality == NULL)
+    return TRUE;
+  while (g_ascii_isspace (*modality))
+    modality++;
+  if (starts_with_word (modality, "mr") || starts_with_word (modality, "mri"))
+    return FALSE;
+  for (const char *p = modality; *p != '\0'; p++)
+    if (g_ascii_strncasecmp (p, "magnetic resonance", strlen ("magnetic resonance")) == 0)
+      return FALSE;
+  return TRUE;
+}
+
 guint
 hs_dataset_get_subsets (HsDataset *dataset, const HsInstance *instance, const HsSentence *sentence)
 {
@@ -316,6 +349,8 @@ hs_dataset_get_subsets (HsDataset *dataset, const HsInstance *instance, const Hs
 
   if (is_abnormal (instance, sentence))
     subsets |= HS_SUBSET_ABNORMAL;
+  if (!chest_subsets_apply (instance))
+    return subsets;
   if (is_one_lung (dataset, instance, sentence))
     subsets |= HS_SUBSET_ONE_LUNG;
   if (is_mdrb_sentence (sentence) && instance_is_mdrb (dataset, instance))
