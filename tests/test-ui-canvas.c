@@ -608,6 +608,78 @@ test_large_image (void)
   hs_ui_assert_finalized (state);
 }
 
+/* The region key (drawn over the view's bottom-right when the regions are
+ * layers with colours) keeps the region names off it: a box just below the
+ * key, whose name goes above its corner — into the key's panel — has it
+ * moved above the panel.  The key's pixels are the same with the boxes and
+ * their names shown and hidden (the box itself is outside the panel); with
+ * the name under the panel they differed. */
+static void
+test_key_clear_of_labels (CanvasTest *t, gconstpointer data)
+{
+  g_autoptr(GPtrArray) regions = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_region_free);
+  g_autoptr(GPtrArray) masks = g_ptr_array_new ();
+  const double colors[8] = { 0.2, 0.9, 0.3, 1, 1.0, 0.4, 0.85, 1 };
+  HsRegionKeyEntry entries[2] = { { "right upper lung zone", { 0.2, 0.9, 0.3, 1 }, TRUE, FALSE },
+                                  { "corner finding", { 1.0, 0.4, 0.85, 1 }, TRUE, FALSE } };
+  double kw, kh, kx, ky, x1;
+  HsRegion *region;
+  cairo_surface_t *shown, *hidden;
+  guint n_label = 0;
+
+  /* the key's panel as the canvas lays it out: 6 px padding, 8 px from the
+   * view's right and bottom edges (hs-canvas-decor.c, HUD font 11) */
+  hs_region_key_size (entries, 2, 11.0, &kw, &kh);
+  kx = VIEW_W - kw - 2 * 6 - 8;
+  ky = VIEW_H - kh - 2 * 6 - 8;
+  g_assert_cmpfloat (kx, >, VIEW_W / 2.0);
+  region = hs_region_new (entries[0].name);
+  hs_region_add_box (region, 8, 8, 40, 40);
+  g_ptr_array_add (regions, region);
+  /* 2 px below the panel (zoom 3.125, no offset), 10 px in from its left */
+  x1 = (kx + 10) / 3.125;
+  region = hs_region_new (entries[1].name);
+  hs_region_add_box (region, x1, (VIEW_H - 6) / 3.125, x1 + 6, 95.5);
+  g_ptr_array_add (regions, region);
+  g_ptr_array_add (masks, NULL);
+  g_ptr_array_add (masks, NULL);
+  hs_canvas_set_region_layers (t->canvas, regions, masks, colors, NULL);
+  hs_view_state_set_opacity (t->state, 0);
+
+  shown = hs_canvas_render_surface (t->canvas, 0, 0);
+  g_object_set (t->state, "show-boxes", FALSE, NULL);
+  hidden = hs_canvas_render_surface (t->canvas, 0, 0);
+  if (g_getenv ("HS_SCREENSHOT_DIR") != NULL)
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("HS_SCREENSHOT_DIR"), "ui-canvas-key-labels.png", NULL);
+
+      g_assert_cmpint (cairo_surface_write_to_png (shown, path), ==, CAIRO_STATUS_SUCCESS);
+    }
+  for (int y = (int) floor (ky); y < (int) ceil (ky + kh + 12); y++)
+    for (int x = (int) floor (kx); x < (int) ceil (kx + kw + 12); x++)
+      {
+        int a[3], b[3];
+
+        fixture_pixel (shown, x, y, a);
+        fixture_pixel (hidden, x, y, b);
+        if (a[0] != b[0] || a[1] != b[1] || a[2] != b[2])
+          g_error ("a region name is drawn under the key at (%d, %d)", x, y);
+      }
+  /* the name is there, right above the panel */
+  for (int y = (int) floor (ky) - 20; y < (int) floor (ky); y++)
+    for (int x = (int) floor (kx); x < VIEW_W; x++)
+      {
+        int a[3], b[3];
+
+        fixture_pixel (shown, x, y, a);
+        fixture_pixel (hidden, x, y, b);
+        n_label += a[0] != b[0] || a[1] != b[1] || a[2] != b[2];
+      }
+  g_assert_cmpuint (n_label, >, 50);
+  cairo_surface_destroy (shown);
+  cairo_surface_destroy (hidden);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -620,6 +692,7 @@ main (int argc, char **argv)
   ADD ("tokens", test_tokens);
   ADD ("huge-values", test_huge_values);
   ADD ("range-before-frame", test_range_before_frame);
+  ADD ("key-clear-of-labels", test_key_clear_of_labels);
   hs_ui_test_add ("/hs/ui-canvas/golden", CanvasTest, "bar", setup, test_golden, teardown);
   hs_ui_test_add_func ("/hs/ui-canvas/large-image", test_large_image);
   return g_test_run ();

@@ -42,6 +42,8 @@ add_label (GArray *slots, GArray *inks, const char *name, double x, double y, co
   g_array_append_val (inks, ink);
 }
 
+static gboolean key_area (HsCanvas *self, GArray *entries, int vw, int vh, HsLabelSlot *area);
+
 static void
 draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int vh)
 {
@@ -131,9 +133,17 @@ draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, i
         }
     }
 
-  /* All names last, placed together so that none covers another, and
-   * inside the canvas (a box at its edge keeps its name readable). */
-  hs_region_labels_place ((HsLabelSlot *) slots->data, slots->len, 1.5, 0, 0, vw, vh);
+  /* All names last, placed together so that none covers another nor the
+   * region key (drawn over the view's bottom-right), and inside the canvas
+   * (a box at its edge keeps its name readable). */
+  {
+    g_autoptr(GArray) entries = _hs_canvas_region_key (self);
+    HsLabelSlot key;
+    gboolean keyed = key_area (self, entries, vw, vh, &key);
+
+    hs_region_labels_place_avoiding ((HsLabelSlot *) slots->data, slots->len, keyed ? &key : NULL, keyed,
+                                     1.5, 0, 0, vw, vh);
+  }
   for (guint i = 0; i < slots->len; i++)
     {
       const HsLabelSlot *slot = &g_array_index (slots, HsLabelSlot, i);
@@ -165,27 +175,41 @@ _hs_canvas_region_key (HsCanvas *self)
   return entries;
 }
 
+/* The key's panel (lx, ly, w, h of `area`) for `entries` in a vw × vh
+ * view; FALSE when it is not drawn (no entries, or no room: the layers list
+ * says it). */
+static gboolean
+key_area (HsCanvas *self, GArray *entries, int vw, int vh, HsLabelSlot *area)
+{
+  double w, h, x, y;
+
+  if (entries->len == 0)
+    return FALSE;
+  hs_region_key_size ((HsRegionKeyEntry *) entries->data, entries->len, HUD_FONT_SIZE, &w, &h);
+  x = vw - w - 2 * KEY_PAD - 8;
+  y = vh - h - 2 * KEY_PAD - 8;
+  if (x < vw / 2.0 || y < 0)
+    return FALSE;
+  *area = (HsLabelSlot) { .lx = x, .ly = y, .w = w + 2 * KEY_PAD, .h = h + 2 * KEY_PAD };
+  return TRUE;
+}
+
 static void
 draw_key (HsCanvas *self, cairo_t *cr, int vw, int vh)
 {
   static const double ink[4] = { 0, 0, 0, 1 };
   g_autoptr(GArray) entries = _hs_canvas_region_key (self);
-  double w, h, x, y;
+  HsLabelSlot area;
 
-  if (entries->len == 0)
+  if (!key_area (self, entries, vw, vh, &area))
     return;
-  hs_region_key_size ((HsRegionKeyEntry *) entries->data, entries->len, HUD_FONT_SIZE, &w, &h);
-  x = vw - w - 2 * KEY_PAD - 8;
-  y = vh - h - 2 * KEY_PAD - 8;
-  if (x < vw / 2.0 || y < 0)
-    return;   /* no room: the layers list says it */
   cairo_save (cr);
   cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
-  cairo_rectangle (cr, x, y, w + 2 * KEY_PAD, h + 2 * KEY_PAD);
+  cairo_rectangle (cr, area.lx, area.ly, area.w, area.h);
   cairo_fill (cr);
   cairo_restore (cr);
-  hs_region_key_draw (cr, (HsRegionKeyEntry *) entries->data, entries->len, x + KEY_PAD,
-                      y + KEY_PAD, HUD_FONT_SIZE, ink);
+  hs_region_key_draw (cr, (HsRegionKeyEntry *) entries->data, entries->len, area.lx + KEY_PAD,
+                      area.ly + KEY_PAD, HUD_FONT_SIZE, ink);
 }
 
 static void

@@ -884,15 +884,13 @@ hs_region_label_place (double x1, double y1, double label_w, double label_h, dou
     *ly = y;
 }
 
-/* Whether slot `i` overlaps a slot before it; that one in *other. */
+/* Whether slot `s` overlaps one of the n slots at `others`; that one in *other. */
 static gboolean
-label_overlaps_earlier (const HsLabelSlot *slots, guint i, const HsLabelSlot **other)
+label_overlaps_any (const HsLabelSlot *s, const HsLabelSlot *others, guint n, const HsLabelSlot **other)
 {
-  const HsLabelSlot *s = &slots[i];
-
-  for (guint j = 0; j < i; j++)
+  for (guint j = 0; j < n; j++)
     {
-      const HsLabelSlot *o = &slots[j];
+      const HsLabelSlot *o = &others[j];
 
       if (s->lx < o->lx + o->w && o->lx < s->lx + s->w && s->ly < o->ly + o->h
           && o->ly < s->ly + s->h)
@@ -904,11 +902,30 @@ label_overlaps_earlier (const HsLabelSlot *slots, guint i, const HsLabelSlot **o
   return FALSE;
 }
 
+/* Whether slot `i` overlaps a kept-out area or a slot before it; that one
+ * in *other. */
+static gboolean
+label_overlaps_earlier (const HsLabelSlot *slots, guint i, const HsLabelSlot *keep_out, guint n_keep_out,
+                        const HsLabelSlot **other)
+{
+  return label_overlaps_any (&slots[i], keep_out, n_keep_out, other) ||
+         label_overlaps_any (&slots[i], slots, i, other);
+}
+
 void
 hs_region_labels_place (HsLabelSlot *slots, guint n, double gap, double clip_x, double clip_y,
                         double clip_w, double clip_h)
 {
+  hs_region_labels_place_avoiding (slots, n, NULL, 0, gap, clip_x, clip_y, clip_w, clip_h);
+}
+
+void
+hs_region_labels_place_avoiding (HsLabelSlot *slots, guint n, const HsLabelSlot *keep_out,
+                                 guint n_keep_out, double gap, double clip_x, double clip_y,
+                                 double clip_w, double clip_h)
+{
   g_return_if_fail (slots != NULL || n == 0);
+  g_return_if_fail (keep_out != NULL || n_keep_out == 0);
 
   for (guint i = 0; i < n; i++)
     {
@@ -917,9 +934,10 @@ hs_region_labels_place (HsLabelSlot *slots, guint n, double gap, double clip_x, 
 
       hs_region_label_place (s->x1, s->y1, s->w, s->h, gap, clip_x, clip_y, clip_w, clip_h,
                              &s->lx, &s->ly);
-      /* Each move puts the label below the bottom of an earlier one, so
-       * ly only grows and at most i moves happen. */
-      while (label_overlaps_earlier (slots, i, &o))
+      /* Each move puts the label below the bottom of an earlier one (or of
+       * a kept-out area), so ly only grows and at most i + n_keep_out moves
+       * happen. */
+      while (label_overlaps_earlier (slots, i, keep_out, n_keep_out, &o))
         s->ly = o->ly + o->h;
       if (s->ly + s->h <= clip_y + clip_h)
         continue;
@@ -927,7 +945,7 @@ hs_region_labels_place (HsLabelSlot *slots, guint n, double gap, double clip_x, 
        * label it meets (ly only falls, at most i moves); a crowd taller than
        * the clip ends at its top, the one case where labels may overlap. */
       s->ly = MAX (clip_y + clip_h - s->h, clip_y);
-      while (s->ly > clip_y && label_overlaps_earlier (slots, i, &o))
+      while (s->ly > clip_y && label_overlaps_earlier (slots, i, keep_out, n_keep_out, &o))
         {
           /* o->ly − h rounded may still reach into o: one step further */
           double y = o->ly - s->h;
