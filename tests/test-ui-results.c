@@ -149,10 +149,11 @@ test_rows_equal_cli (void)
   HsResultsWindow *results;
   HsResultsModel *model;
   g_autofree char *text = NULL;
-  Csv *csv = csv_parse (cli_csv);
+  Csv *csv;
 
   if (hs_ui_skip_without_display ())
     return;
+  csv = csv_parse (cli_csv);
   window = open_dataset ();
   results = open_results (window);
   model = hs_results_window_get_model (results);
@@ -297,13 +298,14 @@ test_sort_and_filter (void)
 {
   HsWindow *window;
   HsResultsWindow *results;
-  Csv *csv = csv_parse (cli_csv);
+  Csv *csv;
   const char *blind[] = { "model", "sim-blind" };
   const char *wrong[] = { "wrong_side", "1" };
   g_autoptr(GArray) lines = NULL;
 
   if (hs_ui_skip_without_display ())
     return;
+  csv = csv_parse (cli_csv);
   window = open_dataset ();
   results = open_results (window);
 
@@ -523,10 +525,11 @@ test_perturbation_and_cache (void)
   HsResultsModel *plain, *swap;
   g_autofree char *text = NULL;
   g_autoptr(GFile) file = g_file_new_for_path (dataset_root);
-  Csv *csv = csv_parse (cli_swap_csv);
+  Csv *csv;
 
   if (hs_ui_skip_without_display ())
     return;
+  csv = csv_parse (cli_swap_csv);
   window = open_dataset ();
   results = open_results (window);
   plain = hs_results_window_get_model (results);
@@ -599,11 +602,12 @@ test_replaced_map (void)
   int status = 0;
   HsInstance *instance;
   HsMapRef *ref;
-  Csv *before = csv_parse (cli_csv), *now;
+  Csv *before, *now;
   guint n_changed = 0;
 
   if (hs_ui_skip_without_display ())
     return;
+  before = csv_parse (cli_csv);
   window = open_dataset ();
   results = open_results (window);
   model = hs_results_window_get_model (results);
