@@ -786,21 +786,26 @@ test_usage (void)
 }
 
 /* metrics --help and score --help print the library's table of metric
- * definitions: every entry's name, range and definition. */
+ * definitions: every entry's name, range and definition — however help is
+ * asked for (the table is built only then, hs_cli_describe_metrics). */
 static void
 test_help_definitions (void)
 {
   const char *commands[] = { "metrics", "score" };
+  const char *asks[] = { "--help", "-h", "-?", "--help-all" };
   guint n;
   const HsMetricInfo *table = hs_metric_info_table (&n);
 
-  for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
+  for (guint c = 0; c < G_N_ELEMENTS (commands) * G_N_ELEMENTS (asks); c++)
     {
       g_autofree char *out = NULL, *err = NULL;
       g_auto(GStrv) lines = NULL;
       g_autoptr(GString) flat = g_string_new (NULL);
+      /* alone, or after another option */
+      const char *args[] = { "--protocol", "default", asks[c % G_N_ELEMENTS (asks)], NULL };
 
-      g_assert_cmpint (hs_test_run_cli (commands[c], (const char *[]) { "--help", NULL }, &out, &err), ==, 0);
+      g_assert_cmpint (hs_test_run_cli (commands[c / G_N_ELEMENTS (asks)], args + 2 * (c % 2), &out,
+                                        &err), ==, 0);
       lines = g_strsplit (out, "\n", -1);
       for (guint i = 0; lines[i] != NULL; i++)
         g_string_append_printf (flat, "%s ", g_strstrip (lines[i]));

@@ -418,7 +418,8 @@ hs_cli_metrics (int argc, char **argv)
     "Co-attention: when a scored map has a tag_attention, every row ends in tag_entropy\n"
     "and tag_entropy_norm of its map's tag weights (-sum p ln p in nats over the weights\n"
     "renormalised to sum 1, and that divided by ln n for n tags; empty/null for a map\n"
-    "without tags), summarised like the metrics; a dataset without tags has no such column.");
+    "without tags), summarised like the metrics; a dataset without tags has no such column.",
+    argc, argv);
   if (!hs_cli_parse_dataset (context, &argc, &argv, "metrics"))
     return HS_CLI_EXIT_USAGE;
 

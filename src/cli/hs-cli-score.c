@@ -126,7 +126,7 @@ hs_cli_score (int argc, char **argv)
     "Scores the map with every metric of metrics.md under the chosen protocol.\n"
     "With --json, prints one JSON object whose keys are the metric names (null = undefined).");
   g_option_context_add_main_entries (context, entries, NULL);
-  hs_cli_describe_metrics (context, NULL);
+  hs_cli_describe_metrics (context, NULL, argc, argv);
   if (!hs_cli_parse (context, &argc, &argv, CMD))
     return HS_CLI_EXIT_USAGE;
   if (argc > 1)

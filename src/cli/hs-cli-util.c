@@ -127,13 +127,28 @@ hs_cli_parse_seed (const char *command, const char *option, const char *text, gu
   return TRUE;
 }
 
-void
-hs_cli_describe_metrics (GOptionContext *context, const char *text)
+/* Whether GOption will print help for these arguments: --help, -h, -?,
+ * --help-all or --help-GROUP before a "--". */
+static gboolean
+asks_help (int argc, char **argv)
 {
-  g_autofree char *table = hs_metric_info_format_help (80);
-  g_autofree char *description = g_strdup_printf ("%s%sMetrics (name  range, direction; what it says):\n%s",
-                                                  text != NULL ? text : "", text != NULL ? "\n\n" : "",
-                                                  table);
+  for (int i = 1; i < argc && strcmp (argv[i], "--") != 0; i++)
+    if (g_str_has_prefix (argv[i], "--help") || strcmp (argv[i], "-h") == 0 ||
+        strcmp (argv[i], "-?") == 0)
+      return TRUE;
+  return FALSE;
+}
 
+void
+hs_cli_describe_metrics (GOptionContext *context, const char *text, int argc, char **argv)
+{
+  g_autofree char *table = NULL;
+  g_autofree char *description = NULL;
+
+  if (!asks_help (argc, argv))
+    return;
+  table = hs_metric_info_format_help (80);
+  description = g_strdup_printf ("%s%sMetrics (name  range, direction; what it says):\n%s",
+                                 text != NULL ? text : "", text != NULL ? "\n\n" : "", table);
   g_option_context_set_description (context, description);
 }

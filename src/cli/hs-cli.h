@@ -50,8 +50,11 @@ gboolean hs_cli_unknown_choice (const char *command, const char *what, const cha
 /* Parses the command's options; on failure prints the error and returns FALSE. */
 gboolean hs_cli_parse (GOptionContext *context, int *argc, char ***argv, const char *command);
 /* Sets the --help description to `text` (may be NULL) followed by the
- * library's table of metric definitions (hs_metric_info_format_help). */
-void     hs_cli_describe_metrics (GOptionContext *context, const char *text);
+ * library's table of metric definitions (hs_metric_info_format_help) when
+ * the command's arguments ask for help: building the table is 0.1 ms of
+ * every score, which prints it only then. */
+void     hs_cli_describe_metrics (GOptionContext *context, const char *text,
+                                  int argc, char **argv);
 /* hs_cli_parse, then exactly one DATASET argument (argv[1]) or an error. */
 gboolean hs_cli_parse_dataset (GOptionContext *context, int *argc, char ***argv,
                                const char *command);
