@@ -48,6 +48,7 @@ insertion_sort (double *a, gsize n)
 typedef struct {
   double lo, scale, pre;
   gint64 last;
+  double last_f;   /* last as a double: no conversion per value */
 } Bucketing;
 
 static void
@@ -63,6 +64,7 @@ bucketing_init (Bucketing *b, double lo, double hi, gsize n_buckets)
     }
   b->lo = lo * b->pre;
   b->last = (gint64) n_buckets - 1;
+  b->last_f = (double) b->last;
   b->scale = span > 0 ? (double) n_buckets / span : 0.0;
 }
 
@@ -74,7 +76,7 @@ bucket_of (const Bucketing *b, double v)
 
   if (!(f > 0))
     return 0;
-  if (f >= (double) b->last)
+  if (f >= b->last_f)
     return (gsize) b->last;
   i = (gint64) f;
   return (gsize) i;
@@ -745,12 +747,13 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
           jg = neg_below + (q - (acc + cn));   /* values outside G below v */
           tp += cp;
           two_u += cp * (2 * jg + cn);
-          ap += ((double) cp / (double) st->n_pos)
-                * ((double) tp / (double) (tp + (st->n_neg - jg)));
+          /* ap's Δrecall · precision with the 1/|G| taken out: one
+           * division a value (they dominated the walk) */
+          ap += (double) cp * ((double) tp / (double) (tp + (st->n_neg - jg)));
           acc += cn + c0[2 * t] + c1[2 * t];
         }
       pl->two_u[b] = two_u;
-      pl->ap[b] = ap;
+      pl->ap[b] = ap / (double) st->n_pos;
     }
   pl->ss[B + b] = s0 + s1;
   pl->index->lo[b] = lo;
