@@ -716,10 +716,8 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
           s1 += d1 * d1;
           lo = MIN (lo, MIN (v0, v1));
           hi = MAX (hi, MAX (v0, v1));
-#ifndef EXP_NOCOUNT
           count_against (c0, v0, &sub, first, p, m);
           count_against (c1, v1, &sub, first, p, m);
-#endif
         }
       for (; i < q; i++)
         {
