@@ -24,6 +24,7 @@
 #define SUB_BUCKETS_MAX 16384
 #define MAX_DEPTH       24
 #define SUB_SPREAD      4      /* sub-buckets per value of G in the table */
+#define COUNT_BLOCK     64     /* values a block of the count of the rest */
 #define SCAN_MAX        4096   /* values outside G counted by a scan, not a search */
 
 static void
@@ -80,6 +81,18 @@ bucket_of (const Bucketing *b, double v)
     return (gsize) b->last;
   i = (gint64) f;
   return (gsize) i;
+}
+
+/* bucket_of without branches (the same index for every finite v), for
+ * loops the compiler vectorises; only for fewer than 2^31 buckets. */
+static inline guint32
+sub_bucket_of (const Bucketing *b, double v)
+{
+  double f = (v * b->pre - b->lo) * b->scale;
+
+  f = f > 0 ? f : 0;
+  f = f < b->last_f ? f : b->last_f;
+  return (guint32) (gint32) f;
 }
 
 /* Sorts a[0..n) using scratch[0..n) (and idx[0..n) when n ≤ IDX_MAX): one
@@ -574,10 +587,8 @@ sort_list (Pipeline *pl, MemberBuffers *mb, gsize b)
  * strictly between p[t − 1] and p[t] (t the start of a run of equal values;
  * t = m: above them all), c[2t + 1] values equal to p[t]. */
 static inline void
-count_against (guint32 *c, double v, const Bucketing *sub, const guint32 *first,
-               const double *p, gsize m)
+count_against (guint32 *c, double v, guint32 j, const guint32 *first, const double *p, gsize m)
 {
-  gsize j = bucket_of (sub, v);
   guint32 a = first[j], e = first[j + 1];
 
   if (G_LIKELY (e - a <= 1))
@@ -708,25 +719,43 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
           c0[1] = (guint32) n_eq;
           c0[2 * m] = (guint32) (q - n_lt - n_eq);
         }
-      for (; i + 2 <= q; i += 2)
+      /* In blocks: first the sub-bucket of each value, its square and the
+       * range, in a loop without branches or stores to shared counts (the
+       * compiler vectorises it), then the counts. */
+      while (i < q)
         {
-          double v0 = x[i], v1 = x[i + 1], d0 = v0 * sc - mean, d1 = v1 * sc - mean;
+          guint32 jb[COUNT_BLOCK];
+          gsize nb = MIN (q - i, COUNT_BLOCK), k;
+          const double *xb = x + i;
 
-          s0 += d0 * d0;
-          s1 += d1 * d1;
-          lo = MIN (lo, MIN (v0, v1));
-          hi = MAX (hi, MAX (v0, v1));
-          count_against (c0, v0, &sub, first, p, m);
-          count_against (c1, v1, &sub, first, p, m);
-        }
-      for (; i < q; i++)
-        {
-          double d = x[i] * sc - mean;
+          for (k = 0; k + 2 <= nb; k += 2)
+            {
+              double v0 = xb[k], v1 = xb[k + 1], d0 = v0 * sc - mean, d1 = v1 * sc - mean;
 
-          s0 += d * d;
-          lo = MIN (lo, x[i]);
-          hi = MAX (hi, x[i]);
-          count_against (c0, x[i], &sub, first, p, m);
+              s0 += d0 * d0;
+              s1 += d1 * d1;
+              lo = MIN (lo, MIN (v0, v1));
+              hi = MAX (hi, MAX (v0, v1));
+              jb[k] = sub_bucket_of (&sub, v0);
+              jb[k + 1] = sub_bucket_of (&sub, v1);
+            }
+          for (; k < nb; k++)
+            {
+              double d = xb[k] * sc - mean;
+
+              s0 += d * d;
+              lo = MIN (lo, xb[k]);
+              hi = MAX (hi, xb[k]);
+              jb[k] = sub_bucket_of (&sub, xb[k]);
+            }
+          for (k = 0; k + 2 <= nb; k += 2)
+            {
+              count_against (c0, xb[k], jb[k], first, p, m);
+              count_against (c1, xb[k + 1], jb[k + 1], first, p, m);
+            }
+          if (k < nb)
+            count_against (c0, xb[k], jb[k], first, p, m);
+          i += nb;
         }
 
       /* The walk over the distinct values of G, top down; acc: values
