@@ -25,6 +25,7 @@
 #define MAX_DEPTH       24
 #define SUB_SPREAD      4      /* sub-buckets per value of G in the table */
 #define COUNT_BLOCK     64     /* values a block of the count of the rest */
+#define LEVELS_BY_SEARCH 4     /* Otsu levels in a bucket counted by comparison */
 #define SCAN_MAX        4096   /* values outside G counted by a scan, not a search */
 
 static void
@@ -582,6 +583,45 @@ sort_list (Pipeline *pl, MemberBuffers *mb, gsize b)
   return (s0 + s1) + (s2 + s3);
 }
 
+/* The order of doubles as unsigned integers (−0 just below +0). */
+static inline guint64
+double_key (double v)
+{
+  guint64 bits;
+
+  memcpy (&bits, &v, sizeof bits);
+  return (bits >> 63) ? ~bits : bits | (G_GUINT64_CONSTANT (1) << 63);
+}
+
+static inline double
+key_double (guint64 key)
+{
+  guint64 bits = (key >> 63) ? key & ~(G_GUINT64_CONSTANT (1) << 63) : ~key;
+  double v;
+
+  memcpy (&v, &bits, sizeof v);
+  return v;
+}
+
+/* The least double in (lo, hi] whose Otsu level is ≥ k, given
+ * u(lo) < k ≤ u(hi): bisection over the doubles between them. */
+static double
+otsu_level_start (double lo, double hi, guint k, double min, double max)
+{
+  guint64 a = double_key (lo), b = double_key (hi);
+
+  while (b - a > 1)
+    {
+      guint64 mid = a + (b - a) / 2;
+
+      if (hs_metrics_otsu_u (key_double (mid), min, max) >= k)
+        b = mid;
+      else
+        a = mid;
+    }
+  return key_double (b);
+}
+
 /* Counts v (outside G) against p[0..m), the sorted values of G in its top
  * bucket, through first[] over sub-buckets `sub` of it: c[2t] counts values
  * strictly between p[t − 1] and p[t] (t the start of a run of equal values;
@@ -792,6 +832,25 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
   uhi = hs_metrics_otsu_u (hi, st->min, st->max);
   if (ulo == uhi)
     mb->otsu[ulo] += q;
+  else if (uhi - ulo <= LEVELS_BY_SEARCH)
+    {
+      /* u is monotone in s: a level starts at one value, found by
+       * bisection, and the values below it are counted by comparison
+       * (no division a value) */
+      gsize below_prev = 0;
+
+      for (guint k = ulo + 1; k <= uhi; k++)
+        {
+          double start = otsu_level_start (lo, hi, k, st->min, st->max);
+          gsize below = 0;
+
+          for (i = 0; i < q; i++)
+            below += x[i] < start;
+          mb->otsu[k - 1] += below - below_prev;
+          below_prev = below;
+        }
+      mb->otsu[uhi] += q - below_prev;
+    }
   else
     for (i = 0; i < q; i++)
       mb->otsu[hs_metrics_otsu_u (x[i], st->min, st->max)]++;
