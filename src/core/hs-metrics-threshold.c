@@ -329,6 +329,7 @@ typedef struct {
   gsize    n_sub;     /* how many (0: not made by its sort) */
   guint32 *cnt;       /* 2 · 2 · (the largest bucket of G + 1) */
   guint64  otsu[256]; /* their Otsu levels */
+  guint64  otsu_g[256];   /* the Otsu levels of G's values */
 } MemberBuffers;
 
 /* The values outside G as the pipeline leaves them: grouped by top bucket,
@@ -581,6 +582,46 @@ sort_list (Pipeline *pl, MemberBuffers *mb, gsize b)
       s0 += d * d;
     }
   return (s0 + s1) + (s2 + s3);
+}
+
+/* Number of elements of a (ascending) whose Otsu level is < k. */
+static gsize
+count_level_below (const double *a, gsize n, guint k, double lo, double hi)
+{
+  gsize l = 0, h = n;
+
+  while (l < h)
+    {
+      gsize mid = l + (h - l) / 2;
+
+      if (hs_metrics_otsu_u (a[mid], lo, hi) < k)
+        l = mid + 1;
+      else
+        h = mid;
+    }
+  return l;
+}
+
+/* The Otsu levels of a[0..n), ascending (the values of G in one top
+ * bucket): one binary search a level boundary inside it. */
+static void
+otsu_count_sorted (guint64 *hist, const double *a, gsize n, double min, double max)
+{
+  guint ulo, uhi;
+  gsize below_prev = 0;
+
+  if (n == 0)
+    return;
+  ulo = hs_metrics_otsu_u (a[0], min, max);
+  uhi = hs_metrics_otsu_u (a[n - 1], min, max);
+  for (guint k = ulo + 1; k <= uhi; k++)
+    {
+      gsize below = count_level_below (a, n, k, min, max);
+
+      hist[k - 1] += below - below_prev;
+      below_prev = below;
+    }
+  hist[uhi] += n - below_prev;
 }
 
 /* The order of doubles as unsigned integers (−0 just below +0). */
@@ -868,6 +909,8 @@ sort_pass (gpointer data, guint member)
     for (gsize b = pl->unit_start[unit]; b < pl->unit_start[unit + 1]; b++)
       {
         pl->ss[b] = sort_list (pl, mb, b);
+        otsu_count_sorted (mb->otsu_g, pl->storage + pl->bucket_start[b],
+                           pl->bucket_start[b + 1] - pl->bucket_start[b], pl->state->min, pl->state->max);
         count_rest (pl, mb, b, ranks);
       }
 }
@@ -905,40 +948,22 @@ run_pass (Pipeline *pl, HsTeam *team, HsTeamFunc func)
   hs_team_run (team, func, pl);
 }
 
-/* Number of elements of a (ascending) whose Otsu level is < k. */
-static gsize
-count_level_below (const double *a, gsize n, guint k, double lo, double hi)
-{
-  gsize l = 0, h = n;
-
-  while (l < h)
-    {
-      gsize mid = l + (h - l) / 2;
-
-      if (hs_metrics_otsu_u (a[mid], lo, hi) < k)
-        l = mid + 1;
-      else
-        h = mid;
-    }
-  return l;
-}
-
-/* The 256-bin histograms of u: G's from its sorted values (u is monotone in
- * s, so each level boundary is one binary search evaluating the exact
- * formula), the rest's as the count pass found them. */
+/* The 256-bin histograms of u, overall and in G, from the members' counts
+ * in the sort pass (bucket by bucket, while the values were in cache). */
 static void
-otsu_histograms (HsEvalState *state, const guint64 *rest_a, const guint64 *rest_b)
+otsu_histograms (HsEvalState *state, const MemberBuffers *members, guint n_members)
 {
-  gsize prev_pos = 0;
-
-  for (guint k = 1; k <= 256; k++)
+  for (guint u = 0; u < 256; u++)
     {
-      gsize cp = k == 256 ? state->n_pos
-               : count_level_below (state->pos, state->n_pos, k, state->min, state->max);
+      guint64 in = 0, all = 0;
 
-      state->otsu_hist_g[k - 1] = cp - prev_pos;
-      state->otsu_hist[k - 1] = (cp - prev_pos) + rest_a[k - 1] + (rest_b != NULL ? rest_b[k - 1] : 0);
-      prev_pos = cp;
+      for (guint m = 0; m < n_members; m++)
+        {
+          in += members[m].otsu_g[u];
+          all += members[m].otsu_g[u] + members[m].otsu[u];
+        }
+      state->otsu_hist_g[u] = in;
+      state->otsu_hist[u] = all;
     }
 }
 
@@ -952,6 +977,7 @@ hs_metrics_prepare (HsEvalState *state, const double *s, const HsResampler *resa
   gsize n_lists, total = 0;
   g_autofree guint64 *count_block = NULL;
   gsize *bucket_start, max_pos = 0;
+  guint n_members;
   HsNegIndex *index;
   g_autofree double *per_bucket = NULL;
   g_autofree guint64 *two_u = NULL;
@@ -1074,6 +1100,7 @@ hs_metrics_prepare (HsEvalState *state, const double *s, const HsResampler *resa
   pl.ap = per_bucket + n_lists;
   pl.two_u = two_u = g_new (guint64, pl.n_buckets);
   run_pass (&pl, team, sort_pass);
+  n_members = hs_team_size (team);
   g_clear_pointer (&team, hs_team_free);
 
   state->pos = storage;
@@ -1106,7 +1133,7 @@ hs_metrics_prepare (HsEvalState *state, const double *s, const HsResampler *resa
         state->ss_out = 0;
     }
 
-  otsu_histograms (state, pl.member[0].otsu, pl.member[1].first != NULL ? pl.member[1].otsu : NULL);
+  otsu_histograms (state, pl.member, n_members);
   for (guint m = 0; m < G_N_ELEMENTS (pl.member); m++)
     {
       g_free (pl.member[m].rows);
