@@ -1043,3 +1043,13 @@ T.update({
  "tag attention": "Tag-Aufmerksamkeit",
  "+ %u more tags (together %s)": "+ %u weitere Tags (zusammen %s)",
 })
+T.update({
+ # the modality an import records (hs-import.c, hs_import_check_modality;
+ # the value's problem, after "--modality " or "modality ")
+ "\"%s\": not UTF-8 text": "\"%s\": kein UTF-8-Text",
+ "\"%s\": a control character in it": "\"%s\": enthält ein Steuerzeichen",
+ "\"%s\": no letter in it (say e.g. MR or CR)": "\"%s\": enthält keinen Buchstaben (z. B. MR oder CR angeben)",
+ "\"%s\": longer than %d characters": "\"%s\": länger als %d Zeichen",
+ "\"%s\": npy-folder attaches maps and writes no instances": "\"%s\": npy-folder hängt Karten an und schreibt keine Fälle",
+ "modality ": "Modalität ",
+})

@@ -238,6 +238,37 @@ test_progress_cancel (void)
   g_assert_false (g_file_test (manifest, G_FILE_TEST_EXISTS));
 }
 
+/* HsImportOptions.modality: recorded, without the blanks around it, on
+ * every instance; a value without a letter is a usage error naming the
+ * modality, and nothing is written. */
+static void
+test_modality (void)
+{
+  g_autofree char *top = hs_test_shared_path ("mri-brain-tumor");
+  g_autofree char *dir = hs_test_make_tmpdir ();
+  g_autofree char *out_dir = g_build_filename (dir, "mr", NULL);
+  g_autofree char *bad_dir = g_build_filename (dir, "bad", NULL);
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  HsImportOptions options = { .modality = " MR\t" };
+  const char *sources[2] = { NULL, NULL };
+
+  if (top == NULL)
+    return;
+  sources[0] = top;
+  dataset = hs_import ("yolo", sources, out_dir, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hs_dataset_get_n_instances (dataset), ==, 28);
+  for (guint i = 0; i < hs_dataset_get_n_instances (dataset); i++)
+    g_assert_cmpstr (hs_instance_get_metadata (hs_dataset_get_instance (dataset, i), "modality"), ==, "MR");
+
+  options.modality = "-";
+  g_assert_null (hs_import ("yolo", sources, bad_dir, &options, NULL, &error));
+  g_assert_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_USAGE);
+  g_assert_true (g_str_has_prefix (error->message, "modality \"-\": no letter"));
+  g_assert_false (g_file_test (bad_dir, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -245,5 +276,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/import-yolo/real", test_real);
   g_test_add_func ("/hs/import-yolo/fixture", test_fixture);
   g_test_add_func ("/hs/import-yolo/progress-cancel", test_progress_cancel);
+  g_test_add_func ("/hs/import-yolo/modality", test_modality);
   return g_test_run ();
 }

@@ -54,6 +54,13 @@ typedef struct {
   /* Optional: once cancelled, hs_import() fails with G_IO_ERROR_CANCELLED
    * and the output folder stays as it was (the staging folder is removed). */
   GCancellable        *cancellable;
+  /* Optional: the imaging modality of every instance written ("MR", "CR",
+   * "magnetic resonance"...), recorded as its "modality" metadata (the key
+   * hs_dataset_get_subsets reads: an MR instance is in no chest subset).
+   * NULL: what the source says, where it says it — covid-seg's metadata.csv
+   * column, COCO's images[].meta.modality, a DICOM image's Modality
+   * (0008,0060) — else none.  Checked by hs_import_check_modality. */
+  const char          *modality;
 } HsImportOptions;
 
 /* Formats: "covid-seg", "coco", "yolo", "nih-bbox", "chexlocalize",
@@ -75,6 +82,14 @@ HsDataset   *hs_import                (const char *format, const char * const *s
                                        const char *output_dir, const HsImportOptions *options,
                                        HsImportSummary *summary, GError **error);
 const char * const *hs_import_list_formats (void);
+/* Whether `modality` may be given for an import of `format`: text with a
+ * letter, without control characters, at most 64 characters (blanks
+ * around it are dropped when it is recorded), and a format that writes
+ * instances (not npy-folder).  FALSE with HS_IMPORT_ERROR_USAGE and a
+ * message that starts with the quoted value, for the caller to prefix with
+ * what it calls the modality (the CLI's "--modality "; hs_import's
+ * "modality "). */
+gboolean     hs_import_check_modality (const char *format, const char *modality, GError **error);
 /* "FILE:LINE: reason" (or "FILE: reason" without a line). */
 char        *hs_import_skip_to_string (const HsImportSkip *skip);
 void         hs_import_summary_clear  (HsImportSummary *summary);

@@ -12,6 +12,7 @@ hs_cli_import (int argc, char **argv)
   g_autofree char *output = NULL;
   g_autofree char *links = NULL;
   g_autofree char *classes = NULL;
+  g_autofree char *modality = NULL;
   gboolean force = FALSE, quiet = FALSE;
   HsImportSummary summary = { 0 };
   HsImportOptions options = { 0 };
@@ -21,6 +22,9 @@ hs_cli_import (int argc, char **argv)
       "covid-seg: CSV \"image,sentence,target\" linking sentences (number or text) to targets", "CSV" },
     { "classes", 0, 0, G_OPTION_ARG_FILENAME, &classes,
       "yolo: class names, one a line (or a data.yaml)", "FILE" },
+    { "modality", 0, 0, G_OPTION_ARG_FILENAME, &modality,
+      "Imaging modality recorded on every instance (MR, CR, DX, CT...; replaces the source's)",
+      "TEXT" },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Replace a dataset already in the folder", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Do not list the skipped rows", NULL },
     { NULL }
@@ -56,6 +60,10 @@ hs_cli_import (int argc, char **argv)
     "\n"
     "Rows that cannot be used are listed on stderr as FILE:LINE: reason and skipped; the\n"
     "summary line counts instances, sentences, targets and skipped rows.\n"
+    "Modality: each instance's \"modality\" metadata is what --modality says, else what the\n"
+    "source says: covid-seg's metadata.csv modality column, coco's images[].meta.modality,\n"
+    "the Modality (0008,0060) of a DICOM image (any format); the other formats' files say\n"
+    "none. An MR instance is in no chest subset (one_lung, mdrb).\n"
     "Details per format: docs/importers.md.");
   if (!hs_cli_parse (context, &argc, &argv, "import"))
     return HS_CLI_EXIT_USAGE;
@@ -70,7 +78,14 @@ hs_cli_import (int argc, char **argv)
       return HS_CLI_EXIT_USAGE;
     }
 
+  if (modality != NULL && !hs_import_check_modality (argv[1], modality, &error))
+    {
+      hs_cli_error ("import", "--modality %s", error->message);
+      return HS_CLI_EXIT_USAGE;
+    }
+
   options.links = links;
+  options.modality = modality;
   options.classes = classes;
   options.force = force;
   dataset = hs_import (argv[1], (const char * const *) argv + 2, output, &options, &summary, &error);

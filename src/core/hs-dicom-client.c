@@ -545,7 +545,7 @@ bad_reply:
 
 gboolean
 hs_image_probe_dicom (const guint8 *head, gsize len, gsize file_len, const char *name, guint *width,
-                      guint *height, gboolean *need_more, GError **error)
+                      guint *height, char *modality, gboolean *need_more, GError **error)
 {
   HsDicomReply reply;
   guint64 size;
@@ -560,5 +560,19 @@ hs_image_probe_dicom (const guint8 *head, gsize len, gsize file_len, const char 
     *width = reply.image.width;
   if (height != NULL)
     *height = reply.image.height;
+  if (modality != NULL)
+    {
+      /* Kept only as a code string (upper-case letters, digits, space, '_'):
+       * the helper's answer is not trusted to be text. */
+      gboolean code = reply.modality[HS_IMAGE_MODALITY_BYTES - 1] == '\0';
+
+      for (guint i = 0; code && reply.modality[i] != '\0'; i++)
+        code = g_ascii_isupper (reply.modality[i]) || g_ascii_isdigit (reply.modality[i]) ||
+               reply.modality[i] == ' ' || reply.modality[i] == '_';
+      if (code)
+        memcpy (modality, reply.modality, HS_IMAGE_MODALITY_BYTES);
+      else
+        modality[0] = '\0';
+    }
   return TRUE;
 }

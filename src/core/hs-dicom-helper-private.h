@@ -24,12 +24,12 @@
 G_BEGIN_DECLS
 
 #define HS_DICOM_HELPER_MAGIC   0x4d434448u /* "HDCM" */
-#define HS_DICOM_HELPER_VERSION 1u
+#define HS_DICOM_HELPER_VERSION 2u
 
 typedef enum
 {
   HS_DICOM_HELPER_DECODE = 1,   /* the whole file: frame 1's samples     */
-  HS_DICOM_HELPER_PROBE  = 2,   /* a prefix (or all): width and height   */
+  HS_DICOM_HELPER_PROBE  = 2,   /* a prefix (or all): width, height, modality */
 } HsDicomHelperMode;
 
 typedef struct
@@ -54,6 +54,7 @@ typedef struct
   guint32 message_len;    /* !ok: the error message (UTF-8, no NUL)    */
   guint32 format_dicom;   /* format = "DICOM"                          */
   guint32 unit_len, note_len;
+  char    modality[HS_IMAGE_MODALITY_BYTES]; /* probe: Modality (0008,0060), NUL-terminated */
   /* The decoded image as the helper holds it: sizes, value mapping,
    * window, spacing (its pointers mean nothing here). */
   struct _HsImage image;
@@ -68,6 +69,7 @@ gboolean  hs_dicom_write_all  (int fd, const void *data, gsize len);
  * which in libheatscope run these in the helper. */
 HsImage  *hs_dicom_gdcm_load  (const guint8 *data, gsize len, const char *name, GError **error);
 gboolean  hs_dicom_gdcm_probe (const guint8 *head, gsize len, gsize file_len, const char *name,
-                               guint *width, guint *height, gboolean *need_more, GError **error);
+                               guint *width, guint *height, char *modality, gboolean *need_more,
+                               GError **error);
 
 G_END_DECLS

@@ -324,7 +324,8 @@ gdcm_would_assert (const gdcm::File &file)
 
 extern "C" gboolean
 hs_dicom_gdcm_probe (const guint8 *head, gsize len, gsize file_len, const char *name,
-                      guint *width, guint *height, gboolean *need_more, GError **error)
+                      guint *width, guint *height, char *modality, gboolean *need_more,
+                      GError **error)
 {
   gboolean whole_file = len >= file_len;
   gsize complete = len;
@@ -361,6 +362,16 @@ hs_dicom_gdcm_probe (const guint8 *head, gsize len, gsize file_len, const char *
             *width = columns;
           if (height != NULL)
             *height = rows;
+          if (modality != NULL)
+            {
+              /* A code string has at most 16 characters; a longer value is
+               * no modality to record (the client checks the characters). */
+              std::string code = get_string (ds, 0x0008, 0x0060);
+
+              memset (modality, 0, HS_IMAGE_MODALITY_BYTES);
+              if (code.size () < HS_IMAGE_MODALITY_BYTES)
+                memcpy (modality, code.data (), code.size ());
+            }
           return TRUE;
         }
       if (!whole_file)

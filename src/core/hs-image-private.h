@@ -85,6 +85,17 @@ HsImage  *hs_image_load_png_memory  (const guint8 *data, gsize len, const char *
                                      GError **error);
 HsImage  *hs_image_load_jpeg_memory (const guint8 *data, gsize len, const char *name,
                                      GError **error);
+/* A DICOM file's Modality (0008,0060), a code string of at most 16
+ * characters ("MR", "CR", "DX", "CT"...), and its NUL. */
+#define HS_IMAGE_MODALITY_BYTES 17
+
+/* hs_image_probe_fd, and for a DICOM file its Modality into `modality` (may
+ * be NULL; HS_IMAGE_MODALITY_BYTES): "" for PNG and JPEG, for a header
+ * without one and for a value that is no code string (the importers record
+ * it as the instance's "modality"). */
+gboolean  hs_image_probe_fd_modality (int fd, const char *path, guint *width, guint *height,
+                                      char *modality, GError **error);
+
 /* DICOM: decoded (and probed) by GDCM in heatscope-dicom-helper, a separate
  * process (hs-dicom-client.c): GDCM aborting on a file is an error for
  * that file. */
@@ -95,7 +106,7 @@ HsImage  *hs_image_load_dicom_memory (const guint8 *data, gsize len, const char 
  * them. */
 gboolean  hs_image_probe_dicom      (const guint8 *head, gsize len, gsize file_len,
                                      const char *name, guint *width, guint *height,
-                                     gboolean *need_more, GError **error);
+                                     char *modality, gboolean *need_more, GError **error);
 gboolean  hs_image_probe_png        (FILE *file, const char *name, guint *width,
                                      guint *height, GError **error);
 gboolean  hs_image_probe_jpeg       (FILE *file, const char *name, guint *width,

@@ -283,7 +283,7 @@ hs_image_load (const char *path, GError **error)
  * the file size limit), so GDCM reading the prefix allocates no more. */
 static gboolean
 probe_dicom (FILE *file, int fd, gsize file_size, const char *path, guint *width, guint *height,
-             GError **error)
+             char *modality, GError **error)
 {
   g_autofree guint8 *head = g_malloc (DICOM_PROBE_BYTES);
   g_autofree guint8 *contents = NULL;
@@ -293,7 +293,7 @@ probe_dicom (FILE *file, int fd, gsize file_size, const char *path, guint *width
 
   gsize whole = n < DICOM_PROBE_BYTES ? n : MAX (n, MIN (file_size, hs_limits_get ()->max_file_bytes));
 
-  if (hs_image_probe_dicom (head, n, whole, path, width, height, &need_more, error))
+  if (hs_image_probe_dicom (head, n, whole, path, width, height, modality, &need_more, error))
     return TRUE;
   if (!need_more)
     return FALSE;
@@ -304,11 +304,18 @@ probe_dicom (FILE *file, int fd, gsize file_size, const char *path, guint *width
         g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_IO, _("%s: cannot read: %s"), path, g_strerror (errno));
       return FALSE;
     }
-  return hs_image_probe_dicom (contents, len, len, path, width, height, &need_more, error);
+  return hs_image_probe_dicom (contents, len, len, path, width, height, modality, &need_more, error);
 }
 
 gboolean
 hs_image_probe_fd (int fd, const char *path, guint *width, guint *height, GError **error)
+{
+  return hs_image_probe_fd_modality (fd, path, width, height, NULL, error);
+}
+
+gboolean
+hs_image_probe_fd_modality (int fd, const char *path, guint *width, guint *height, char *modality,
+                            GError **error)
 {
   guint8 magic[132] = { 0 };
   struct stat st;
@@ -338,12 +345,14 @@ hs_image_probe_fd (int fd, const char *path, guint *width, guint *height, GError
     }
   n = fread (magic, 1, sizeof magic, file);
   rewind (file);
+  if (modality != NULL)
+    modality[0] = '\0';
   if (hs_image_is_png (magic, n))
     ok = hs_image_probe_png (file, path, width, height, error);
   else if (hs_image_is_jpeg (magic, n))
     ok = hs_image_probe_jpeg (file, path, width, height, error);
   else if (hs_image_is_dicom (magic, n))
-    ok = probe_dicom (file, fd, (gsize) st.st_size, path, width, height, error);
+    ok = probe_dicom (file, fd, (gsize) st.st_size, path, width, height, modality, error);
   else
     {
       g_set_error (error, HS_IMAGE_ERROR, HS_IMAGE_ERROR_FORMAT,

@@ -20,6 +20,7 @@ typedef struct
   GPtrArray             *source_roots;  /* folders the sources may read beneath */
   GHashTable            *suffixes;      /* "id\x1fbase" / "image\x1frelative" → next number to try */
   GHashTable            *given_names;   /* "relative\x1fsource" → relative path it was given */
+  GHashTable            *modalities;    /* relative image path → its DICOM Modality (0008,0060) */
   GHashTable            *indexes;       /* NameIndex sets of the look-ups below (hs-import.c) */
   gint64                 last_progress; /* monotonic µs of the last report */
 } HsImportContext;

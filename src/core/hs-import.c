@@ -53,6 +53,85 @@ hs_import_list_formats (void)
   return names;
 }
 
+/* Longest modality text recorded (characters, blanks around it dropped). */
+#define MAX_MODALITY_CHARS 64
+
+gboolean
+hs_import_check_modality (const char *format, const char *modality, GError **error)
+{
+  g_autofree char *shown = NULL;
+  g_autofree char *text = NULL;
+  gboolean letter = FALSE;
+
+  g_return_val_if_fail (modality != NULL, FALSE);
+
+  shown = g_utf8_make_valid (modality, -1);
+  if (!g_utf8_validate (modality, -1, NULL))
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_USAGE,
+                   _("\"%s\": not UTF-8 text"), shown);
+      return FALSE;
+    }
+  text = g_strstrip (g_strdup (modality));
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_iscntrl (c))
+        {
+          g_autofree char *escaped = g_strescape (shown, NULL);
+
+          g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_USAGE,
+                       _("\"%s\": a control character in it"), escaped);
+          return FALSE;
+        }
+      letter = letter || g_unichar_isalpha (c);
+    }
+  if (!letter)
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_USAGE,
+                   _("\"%s\": no letter in it (say e.g. MR or CR)"), shown);
+      return FALSE;
+    }
+  if (g_utf8_strlen (text, -1) > MAX_MODALITY_CHARS)
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_USAGE,
+                   _("\"%s\": longer than %d characters"), shown, MAX_MODALITY_CHARS);
+      return FALSE;
+    }
+  if (format != NULL && strcmp (format, "npy-folder") == 0)
+    {
+      g_set_error (error, HS_IMPORT_ERROR, HS_IMPORT_ERROR_USAGE,
+                   _("\"%s\": npy-folder attaches maps and writes no instances"), shown);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The instances' modality (see HsImportOptions.modality): the one asked
+ * for on every instance; otherwise the DICOM header's where the importer
+ * recorded none from its source files. */
+static void
+record_modalities (HsImportContext *ctx)
+{
+  g_autofree char *asked = NULL;
+
+  if (ctx->options->modality != NULL)
+    asked = g_strstrip (g_strdup (ctx->options->modality));
+  for (guint i = 0; i < hs_dataset_get_n_instances (ctx->dataset); i++)
+    {
+      HsInstance *instance = hs_dataset_get_instance (ctx->dataset, i);
+      const char *from_image;
+
+      if (asked != NULL)
+        hs_instance_set_metadata (instance, "modality", asked);
+      else if (hs_instance_get_metadata (instance, "modality") == NULL &&
+               ctx->modalities != NULL && instance->image != NULL &&
+               (from_image = g_hash_table_lookup (ctx->modalities, instance->image)) != NULL)
+        hs_instance_set_metadata (instance, "modality", from_image);
+    }
+}
+
 static void
 skip_free (gpointer data)
 {
@@ -542,6 +621,7 @@ hs_import_add_image (HsImportContext *ctx, const char *source, const char *relat
   g_autofree char *suffix_key = NULL;
   const char *taken;
   const char *given;
+  char modality[HS_IMAGE_MODALITY_BYTES];
   guint n;
   int fd;
 
@@ -560,7 +640,7 @@ hs_import_add_image (HsImportContext *ctx, const char *source, const char *relat
   fd = hs_import_open_source (ctx, source, error);
   if (fd < 0)
     return NULL;
-  if (!hs_image_probe_fd (fd, source, width, height, error))
+  if (!hs_image_probe_fd_modality (fd, source, width, height, modality, error))
     {
       close (fd);
       return NULL;
@@ -611,6 +691,8 @@ hs_import_add_image (HsImportContext *ctx, const char *source, const char *relat
     }
   close (fd);
   g_hash_table_insert (ctx->images, g_strdup (rel), g_strdup (source));
+  if (modality[0] != '\0')
+    g_hash_table_insert (ctx->modalities, g_strdup (rel), g_strdup (modality));
   g_hash_table_insert (ctx->suffixes, g_steal_pointer (&suffix_key), GUINT_TO_POINTER (n));
   g_hash_table_insert (ctx->given_names, g_steal_pointer (&given_key), g_strdup (rel));
   return g_steal_pointer (&rel);
@@ -776,6 +858,11 @@ hs_import (const char *format, const char * const *sources, const char *output_d
 
   if (options == NULL)
     options = &default_options;
+  if (options->modality != NULL && !hs_import_check_modality (format, options->modality, error))
+    {
+      g_prefix_error (error, _("modality "));
+      return NULL;
+    }
   attach = func == hs_import_npy_folder;
   if (attach)
     {
@@ -829,11 +916,14 @@ hs_import (const char *format, const char * const *sources, const char *output_d
   ctx.source_roots = source_roots_new (sources, n_sources);
   ctx.suffixes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   ctx.given_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  ctx.modalities = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   ok = hs_import_progress (&ctx, 0.0, NULL, error) && func (&ctx, sources, n_sources, error) &&
        hs_import_progress (&ctx, 1.0, NULL, error);
   if (ok)
     {
+      if (!attach)
+        record_modalities (&ctx);
       for (guint i = 0; i < hs_dataset_get_n_instances (ctx.dataset); i++)
         {
           HsInstance *instance = hs_dataset_get_instance (ctx.dataset, i);
@@ -872,6 +962,7 @@ hs_import (const char *format, const char * const *sources, const char *output_d
   g_ptr_array_unref (ctx.source_roots);
   g_hash_table_unref (ctx.suffixes);
   g_hash_table_unref (ctx.given_names);
+  g_hash_table_unref (ctx.modalities);
   g_clear_pointer (&ctx.indexes, g_hash_table_unref);
   g_free (ctx.root);
   hs_import_summary_clear (&local_summary);

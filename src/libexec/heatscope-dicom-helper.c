@@ -94,7 +94,7 @@ serve (int in_fd, int out_fd)
       guint width = 0, height = 0;
 
       if (hs_dicom_gdcm_probe (data, (gsize) request.data_len, (gsize) request.file_len, name, &width, &height,
-                               &need_more, &error))
+                               reply.modality, &need_more, &error))
         {
           reply.ok = 1;
           reply.image.width = width;
