@@ -781,3 +781,10 @@ T.update({
  "Show each map’s tag attention under it (T)": "Die Schlagwort-Aufmerksamkeit jeder Karte darunter zeigen (T)",
  ("shortcut window", "Show or hide the tag attention"): "Schlagwort-Aufmerksamkeit zeigen oder verbergen",
 })
+T.update({
+ # the import dialog's modality field (hs-import-dialog.ui, hs-import-dialog.c)
+ "_Modality": "_Modalität",
+ "As the source says; or e.g. MR, CR": "Wie die Quelle sagt; oder z. B. MR, CR",
+ "Recorded on every instance, in place of what the source says (a DICOM image’s Modality, covid-seg’s and COCO’s metadata). An MR instance is in no chest subset (One Lung, MDRB).": "Wird bei jedem Fall vermerkt, anstelle dessen, was die Quelle sagt (die Modalität eines DICOM-Bildes, die Metadaten von covid-seg und COCO). Ein MR-Fall gehört zu keiner Thorax-Teilmenge (Einseitig, MDRB).",
+ "Modality %s": "Modalität %s",
+})

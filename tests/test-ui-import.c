@@ -288,6 +288,63 @@ test_stop_and_close (void)
   hs_ui_assert_finalized (dialog);
 }
 
+/* The Modality field: what it says is recorded on every instance (the
+ * real MRI set: MR, so no chest subset); a value without a letter is
+ * refused before anything runs, in the status line; npy-folder, which
+ * writes no instances, hides the field. */
+static void
+test_modality (void)
+{
+  g_autofree char *top = hs_test_shared_path ("mri-brain-tumor");
+  g_autofree char *dir = NULL, *out = NULL, *bad = NULL;
+  g_autoptr(HsDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+  HsImportDialog *dialog;
+
+  if (hs_ui_skip_without_display () || top == NULL)
+    return;
+  dir = hs_test_make_tmpdir ();
+  out = g_build_filename (dir, "brain", NULL);
+  bad = g_build_filename (dir, "bad", NULL);
+
+  dialog = new_dialog ();
+  hs_import_dialog_set_format (dialog, "yolo");
+  hs_import_dialog_add_source (dialog, top);
+  hs_import_dialog_set_output (dialog, bad);
+  hs_ui_save_screenshot (GTK_WIDGET (dialog), "import-modality-empty");
+  hs_import_dialog_set_modality (dialog, "42");
+  g_assert_false (hs_import_dialog_start (dialog));
+  g_assert_cmpstr (hs_import_dialog_get_status (dialog), ==,
+                   "Modality \"42\": no letter in it (say e.g. MR or CR)");
+  g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+
+  hs_import_dialog_set_output (dialog, out);
+  hs_import_dialog_set_modality (dialog, "MR");
+  hs_ui_save_screenshot (GTK_WIDGET (dialog), "import-modality");
+  run_import (dialog);
+  g_assert_null (hs_import_dialog_get_error (dialog));
+  dataset = hs_dataset_load (out, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hs_dataset_get_n_instances (dataset), ==, 28);
+  for (guint i = 0; i < hs_dataset_get_n_instances (dataset); i++)
+    {
+      HsInstance *instance = hs_dataset_get_instance (dataset, i);
+      HsSentence *sentence = g_ptr_array_index (instance->sentences, 0);
+
+      g_assert_cmpstr (hs_instance_get_metadata (instance, "modality"), ==, "MR");
+      g_assert_cmpuint (hs_dataset_get_subsets (dataset, instance, sentence) & HS_SUBSET_ONE_LUNG, ==, 0);
+    }
+
+  /* npy-folder: the field is hidden and what it holds is not used */
+  hs_import_dialog_set_format (dialog, "npy-folder");
+  hs_ui_settle ();
+  hs_import_dialog_set_output (dialog, out);
+  hs_import_dialog_set_sources (dialog, (const char *[]) { dir, NULL });
+  run_import (dialog);
+  g_assert_null (strstr (hs_import_dialog_get_status (dialog), "Modality"));
+  destroy_dialog (dialog);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -296,5 +353,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hs/ui/import/skipped-and-errors", test_skipped_and_errors);
   g_test_add_func ("/hs/ui/import/npy-folder-default", test_npy_folder_default);
   g_test_add_func ("/hs/ui/import/stop-and-close", test_stop_and_close);
+  g_test_add_func ("/hs/ui/import/modality", test_modality);
   return g_test_run ();
 }

@@ -28,6 +28,8 @@ struct _HsImportDialog
   GtkWidget       *extra_box;
   GtkEntry        *extra_entry;
   GtkButton       *extra_button;
+  GtkLabel        *modality_label;
+  GtkEntry        *modality_entry;
   GtkCheckButton  *force_check;
   GtkProgressBar  *progress_bar;
   GtkLabel        *status_label;
@@ -151,6 +153,9 @@ update_format (HsImportDialog *self)
   gtk_label_set_text_with_mnemonic (self->output_label,
                                     format_info[i].attach ? _("Add to _dataset") : _("O_utput folder"));
   gtk_widget_set_visible (GTK_WIDGET (self->force_check), !format_info[i].attach);
+  /* npy-folder writes no instances: no modality to record */
+  gtk_widget_set_visible (GTK_WIDGET (self->modality_label), !format_info[i].attach);
+  gtk_widget_set_visible (GTK_WIDGET (self->modality_entry), !format_info[i].attach);
   if (format_info[i].attach && self->current_dataset != NULL &&
       *gtk_editable_get_text (GTK_EDITABLE (self->output_entry)) == '\0')
     gtk_editable_set_text (GTK_EDITABLE (self->output_entry), self->current_dataset);
@@ -306,6 +311,7 @@ typedef struct
   GStrv            sources;
   char            *output;
   char            *extra;
+  char            *modality;       /* NULL: what the source says */
   gboolean         force;
   HsImportDialog  *dialog;    /* a reference, for the progress callback */
   HsImportSummary  summary;
@@ -318,6 +324,7 @@ import_job_free (ImportJob *job)
   g_strfreev (job->sources);
   g_free (job->output);
   g_free (job->extra);
+  g_free (job->modality);
   hs_import_summary_clear (&job->summary);
   g_clear_object (&job->dialog);
   g_free (job);
@@ -387,6 +394,7 @@ import_thread (GTask *task, gpointer source_object, gpointer task_data, GCancell
   HsDataset *dataset;
 
   options.force = job->force;
+  options.modality = job->modality;
   if (job->extra != NULL && strcmp (job->format, "covid-seg") == 0)
     options.links = job->extra;
   else if (job->extra != NULL && strcmp (job->format, "yolo") == 0)
@@ -495,7 +503,7 @@ gboolean
 hs_import_dialog_start (HsImportDialog *self)
 {
   g_autoptr(GTask) task = NULL;
-  const char *format, *output, *extra;
+  const char *format, *output, *extra, *modality;
   ImportJob *job;
 
   g_return_val_if_fail (HS_IS_IMPORT_DIALOG (self), FALSE);
@@ -505,6 +513,8 @@ hs_import_dialog_start (HsImportDialog *self)
   format = hs_import_dialog_get_format (self);
   output = gtk_editable_get_text (GTK_EDITABLE (self->output_entry));
   extra = gtk_editable_get_text (GTK_EDITABLE (self->extra_entry));
+  modality = gtk_widget_get_visible (GTK_WIDGET (self->modality_entry))
+             ? gtk_editable_get_text (GTK_EDITABLE (self->modality_entry)) : "";
   if (format == NULL || self->sources->len == 0)
     {
       show_status (self, _("Add the source files or folders to import"));
@@ -515,6 +525,18 @@ hs_import_dialog_start (HsImportDialog *self)
       show_status (self, _("Choose the output folder"));
       return FALSE;
     }
+  if (*modality != '\0')
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!hs_import_check_modality (format, modality, &error))
+        {
+          g_autofree char *text = g_strdup_printf (_("Modality %s"), error->message);
+
+          show_status (self, text);
+          return FALSE;
+        }
+    }
 
   job = g_new0 (ImportJob, 1);
   job->format = g_strdup (format);
@@ -523,6 +545,7 @@ hs_import_dialog_start (HsImportDialog *self)
     job->sources[i] = g_strdup (g_ptr_array_index (self->sources, i));
   job->output = g_strdup (output);
   job->extra = *extra != '\0' && gtk_widget_get_visible (self->extra_box) ? g_strdup (extra) : NULL;
+  job->modality = *modality != '\0' ? g_strdup (modality) : NULL;
   job->force = gtk_check_button_get_active (self->force_check);
   job->dialog = g_object_ref (self);
 
@@ -636,6 +659,13 @@ hs_import_dialog_set_extra (HsImportDialog *self, const char *path)
 {
   g_return_if_fail (HS_IS_IMPORT_DIALOG (self));
   gtk_editable_set_text (GTK_EDITABLE (self->extra_entry), path != NULL ? path : "");
+}
+
+void
+hs_import_dialog_set_modality (HsImportDialog *self, const char *modality)
+{
+  g_return_if_fail (HS_IS_IMPORT_DIALOG (self));
+  gtk_editable_set_text (GTK_EDITABLE (self->modality_entry), modality != NULL ? modality : "");
 }
 
 void
@@ -799,6 +829,8 @@ hs_import_dialog_class_init (HsImportDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HsImportDialog, extra_box);
   gtk_widget_class_bind_template_child (widget_class, HsImportDialog, extra_entry);
   gtk_widget_class_bind_template_child (widget_class, HsImportDialog, extra_button);
+  gtk_widget_class_bind_template_child (widget_class, HsImportDialog, modality_label);
+  gtk_widget_class_bind_template_child (widget_class, HsImportDialog, modality_entry);
   gtk_widget_class_bind_template_child (widget_class, HsImportDialog, force_check);
   gtk_widget_class_bind_template_child (widget_class, HsImportDialog, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, HsImportDialog, status_label);
@@ -847,6 +879,7 @@ hs_import_dialog_init (HsImportDialog *self)
   gtk_window_set_default_widget (GTK_WINDOW (self), GTK_WIDGET (self->import_button));
   gtk_entry_set_activates_default (self->output_entry, TRUE);
   gtk_entry_set_activates_default (self->extra_entry, TRUE);
+  gtk_entry_set_activates_default (self->modality_entry, TRUE);
   update_format (self);
   update_sensitivity (self);
 }

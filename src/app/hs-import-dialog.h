@@ -28,6 +28,8 @@ void                   hs_import_dialog_add_source   (HsImportDialog *self, cons
 void                   hs_import_dialog_set_output   (HsImportDialog *self, const char *path);
 /* The covid-seg links CSV or the yolo classes file ("" or NULL: none). */
 void                   hs_import_dialog_set_extra    (HsImportDialog *self, const char *path);
+/* The modality recorded on every instance ("" or NULL: what the source says). */
+void                   hs_import_dialog_set_modality (HsImportDialog *self, const char *modality);
 void                   hs_import_dialog_set_force    (HsImportDialog *self, gboolean force);
 /* Clicks Import; FALSE (and the reason in the status line) when the form
  * is incomplete. */
