@@ -1,7 +1,8 @@
 /* test-team.c — the scoring team (hs-team.c): every unit of a pass runs
  * exactly once whoever claims it, members run once per pass with their own
- * index, a member that comes late only leaves its units to the caller, and
- * many passes in a row never lose a wake-up (a lost one hangs the test). */
+ * index, a member that comes late only leaves its units to the caller,
+ * many passes in a row never lose a wake-up (a lost one hangs the test),
+ * and the warm-up's threads end when a team starts or after their limit. */
 #include <heatscope/heatscope.h>
 
 #include "hs-test-util.h"
@@ -106,6 +107,44 @@ test_free_idle (void)
   hs_team_free (NULL);
 }
 
+/* Waits (polling, up to 30 s) until no keep-awake thread runs. */
+static void
+wait_awake_done (void)
+{
+  for (guint i = 0; i < 30000 && hs_team_test_awake_count (NULL, NULL) > 0; i++)
+    g_usleep (1000);
+  g_assert_cmpuint (hs_team_test_awake_count (NULL, NULL), ==, 0);
+}
+
+/* hs_score_warm_up's threads: one per other core, ended by the next team
+ * (with no time limit, so only a team can end them), or by their time
+ * limit when no team comes; a second team does not need them. */
+static void
+test_keep_awake (void)
+{
+  guint others = MIN (g_get_num_processors (), 8) - 1, by_team0, by_time0, by_team, by_time;
+  HsTeam *team;
+
+  hs_team_test_awake_count (&by_team0, &by_time0);
+  hs_team_test_set_awake_max (G_MAXINT64 / 2);
+  hs_score_warm_up ();
+  g_assert_cmpuint (hs_team_test_awake_count (NULL, NULL), ==, others);
+  team = hs_team_new (2);
+  wait_awake_done ();
+  hs_team_test_awake_count (&by_team, &by_time);
+  g_assert_cmpuint (by_team - by_team0, ==, others);
+  g_assert_cmpuint (by_time - by_time0, ==, 0);
+  hs_team_free (team);
+
+  /* no team: they give up after their limit (here 1 ms) */
+  hs_team_test_set_awake_max (1000);
+  hs_score_warm_up ();
+  wait_awake_done ();
+  hs_team_test_awake_count (&by_team0, &by_time);
+  g_assert_cmpuint (by_team0, ==, by_team);
+  g_assert_cmpuint (by_time - by_time0, ==, others);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -113,5 +152,6 @@ main (int argc, char **argv)
   g_test_add_func ("/team/units-once", test_units_once);
   g_test_add_func ("/team/many-passes", test_many_passes);
   g_test_add_func ("/team/free-idle", test_free_idle);
+  g_test_add_func ("/team/keep-awake", test_keep_awake);
   return g_test_run ();
 }

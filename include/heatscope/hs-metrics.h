@@ -89,6 +89,12 @@ typedef struct {
   double      map_min, map_max;    /* of s on the grid                        */
 } HsScores;
 
+/* For a process that scores once, called before it reads its inputs: keeps
+ * the other cores awake for the scoring threads (a virtual machine's idle
+ * CPU can take milliseconds to wake for a new thread), spinning politely
+ * for 10 ms at most if no scoring follows.  The results do not change. */
+void     hs_score_warm_up (void);
+
 /* Scores `map` (its sentence map; its no_attn) against `target` under
  * options->protocol; the target's grid must have been built for the same
  * protocol (and eval_size).  Fails only for a non-finite cell, a shape/

@@ -244,6 +244,11 @@ hs_cli_score (int argc, char **argv)
         }
     }
 
+  /* One map to score: the scoring threads' cores are kept awake while the
+   * inputs are read (docs/performance.md). */
+  if (map_path != NULL)
+    hs_score_warm_up ();
+
   /* Inputs. */
   if (map_path != NULL)
     {

@@ -6,6 +6,7 @@
 #include "hs-i18n-private.h"
 #include "hs-parallel.h"
 #include "hs-big-buffer-private.h"
+#include "hs-team-private.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -168,6 +169,12 @@ hs_metrics_workspace (guint slot, gsize n_values)
       ws->cap[slot] = n_values;
     }
   return ws->buf[slot];
+}
+
+void
+hs_score_warm_up (void)
+{
+  hs_team_keep_cores_awake ();
 }
 
 /* Makes sure the buffers a scoring call needs exist before it starts. */

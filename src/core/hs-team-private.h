@@ -28,6 +28,19 @@ guint   hs_team_size     (const HsTeam *team);
 void    hs_team_run      (HsTeam *team, HsTeamFunc func, gpointer data);
 void    hs_team_free     (HsTeam *team);
 
+/* For a process about to score once, called while it reads its inputs: a
+ * virtual machine's idle vCPU can take milliseconds to wake for a new
+ * thread (measured here: up to 3.4 ms, in most processes of a quiet
+ * machine), so a short-lived thread keeps the other cores busy — politely,
+ * with pause — until the next team's members have been started, or
+ * 10 ms at most.  Nothing else changes. */
+void    hs_team_keep_cores_awake (void);
+/* For tests: how many keep-awake threads are still running, and how many
+ * ended because a team started or because they had waited long enough;
+ * and that longest wait (µs). */
+guint   hs_team_test_awake_count   (guint *ended_by_team, guint *ended_by_time);
+void    hs_team_test_set_awake_max (gint64 us);
+
 /* The next unit of `n_units` from a counter the pass set to 0, or n_units
  * when none is left. */
 static inline guint

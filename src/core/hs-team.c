@@ -6,6 +6,10 @@
  * member) before it sleeps: longer than the serial steps between the
  * passes of one call, short enough not to matter to anything else. */
 #define SPIN_US  300
+/* How long hs_team_keep_cores_awake's threads wait for a team at most:
+ * longer than reading the inputs of one `score` (~1 ms), short enough that
+ * a caller that never scores wastes little. */
+#define KEEP_AWAKE_MAX_US 10000
 
 struct _HsTeam {
   guint      size;                /* members, the caller included */
@@ -55,6 +59,70 @@ spin_while (const gint *value, gint x, gboolean equal)
             return FALSE;
         }
     }
+}
+
+/* Bumped by every hs_team_new once its members are started: what the
+ * keep-awake threads wait for. */
+static gint teams_started;
+static gint awake_running, awake_by_team, awake_by_time;
+static gint64 awake_max_us = KEEP_AWAKE_MAX_US;   /* tests set it */
+
+static gpointer
+keep_awake_main (gpointer data)
+{
+  gint seen = GPOINTER_TO_INT (data);
+  gint64 deadline = g_get_monotonic_time () + awake_max_us;
+  gboolean by_team = TRUE;
+
+  for (guint i = 0; g_atomic_int_get (&teams_started) == seen; i++)
+    {
+      cpu_relax ();
+      if ((i & 255) == 255 && g_get_monotonic_time () > deadline)
+        {
+          by_team = FALSE;
+          break;
+        }
+    }
+  g_atomic_int_inc (by_team ? &awake_by_team : &awake_by_time);
+  g_atomic_int_add (&awake_running, -1);
+  return NULL;
+}
+
+void
+hs_team_keep_cores_awake (void)
+{
+  guint n = MIN (g_get_num_processors (), TEAM_MAX);
+
+  for (guint i = 1; i < n; i++)
+    {
+      GThread *t;
+
+      g_atomic_int_inc (&awake_running);
+      t = g_thread_try_new ("hs-awake", keep_awake_main,
+                            GINT_TO_POINTER (g_atomic_int_get (&teams_started)), NULL);
+      if (t == NULL)
+        {
+          g_atomic_int_add (&awake_running, -1);
+          break;
+        }
+      g_thread_unref (t);
+    }
+}
+
+guint
+hs_team_test_awake_count (guint *ended_by_team, guint *ended_by_time)
+{
+  if (ended_by_team != NULL)
+    *ended_by_team = (guint) g_atomic_int_get (&awake_by_team);
+  if (ended_by_time != NULL)
+    *ended_by_time = (guint) g_atomic_int_get (&awake_by_time);
+  return (guint) g_atomic_int_get (&awake_running);
+}
+
+void
+hs_team_test_set_awake_max (gint64 us)
+{
+  awake_max_us = us;
 }
 
 static gpointer
@@ -112,6 +180,9 @@ hs_team_new (guint n_threads)
         }
       team->size++;
     }
+  /* the members are runnable now: the cores kept awake for them (if any)
+   * can go to them */
+  g_atomic_int_inc (&teams_started);
   return team;
 }
 
