@@ -74,10 +74,12 @@ keep_awake_main (gpointer data)
   gint64 deadline = g_get_monotonic_time () + awake_max_us;
   gboolean by_team = TRUE;
 
+  /* yielding, not only pausing: should it share a core with the caller
+   * (the other one being busy), the caller runs first */
   for (guint i = 0; g_atomic_int_get (&teams_started) == seen; i++)
     {
-      cpu_relax ();
-      if ((i & 255) == 255 && g_get_monotonic_time () > deadline)
+      g_thread_yield ();
+      if ((i & 15) == 15 && g_get_monotonic_time () > deadline)
         {
           by_team = FALSE;
           break;
