@@ -17,7 +17,8 @@
  * an instance whose "modality" metadata says magnetic resonance (the MRI
  * lesion demo's, an MR import's) is in neither, however its boxes lie — a
  * lesion on one side of a brain is no one-lung finding.  An instance without
- * a modality, as the chest importers leave it, has them by the rules above.
+ * a modality (a PNG or JPEG chest import without --modality; a DICOM import
+ * records the file's own, e.g. CR or DX) has them by the rules above.
  *
  * A mask's bounding box comes from the region's "extent" when the manifest
  * has one; only otherwise is the mask decoded (once, cached). */
