@@ -755,9 +755,10 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
       gsize neg_below = off - pl->bucket_start[B];
       double ap = 0;
 
-      /* The sub-buckets of G's sort (about two per value of G, so most hold
-       * none or one): first[j] is how many values of G lie in those below
-       * j.  Made here when the sort had none (few values, or all equal). */
+      /* The sub-buckets of G's sort (SUB_SPREAD per value of G, so most
+       * hold none or one): first[j] is how many values of G lie in those
+       * below j.  Made here when the sort left none (too few values to
+       * bucket); not needed when G holds one value here (below). */
       if (!bucket_range (&pl->bk, b, &blo, &bhi))
         {
           blo = bhi = 0;
@@ -776,10 +777,6 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
         }
       memset (c0, 0, 4 * (m + 1) * sizeof (guint32));
 
-      /* Two copies of the counts (count_against), c0 and c1, for even and
-       * odd i: consecutive values (neighbouring pixels) mostly land on the
-       * same count, and one copy would make each increment wait for the
-       * last; two sums of squares for the same reason. */
       if (p[0] == p[m - 1])
         {
           /* G holds one value here (a quantised map): below, equal, above */
@@ -802,7 +799,11 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
         }
       /* In blocks: first the sub-bucket of each value, its square and the
        * range, in a loop without branches or stores to shared counts (the
-       * compiler vectorises it), then the counts. */
+       * compiler vectorises it), then the counts.  Two copies of the counts
+       * (count_against), c0 and c1, for even and odd values: consecutive
+       * values (neighbouring pixels) mostly land on the same count, and one
+       * copy would make each increment wait for the last; two sums of
+       * squares for the same reason. */
       while (i < q)
         {
           guint32 jb[COUNT_BLOCK];
