@@ -300,6 +300,39 @@ hs_metrics_sum_exponent (double lo, double hi)
   return -ilogb (big);
 }
 
+/* Two doubles side by side (GCC's vector extension: SSE2 on x86-64, two
+ * scalar lanes elsewhere).  Each lane does what the scalar code does, op
+ * for op, so no result depends on it. */
+typedef double HsV2d __attribute__ ((vector_size (16)));
+typedef gint64 HsV2l __attribute__ ((vector_size (16)));
+typedef gint32 HsV2i __attribute__ ((vector_size (8)));
+
+static inline HsV2d
+hs_v2d_select (HsV2l mask, HsV2d a, HsV2d b)
+{
+  return (HsV2d) (((HsV2l) a & mask) | ((HsV2l) b & ~mask));
+}
+
+/* a < b ? a : b and a > b ? a : b, lane by lane */
+static inline HsV2d
+hs_v2d_min (HsV2d a, HsV2d b)
+{
+  return hs_v2d_select (a < b, a, b);
+}
+
+static inline HsV2d
+hs_v2d_max (HsV2d a, HsV2d b)
+{
+  return hs_v2d_select (a > b, a, b);
+}
+
+/* f > 0 ? f : 0 */
+static inline HsV2d
+hs_v2d_max0 (HsV2d f)
+{
+  return (HsV2d) ((HsV2l) f & (f > 0));
+}
+
 /* ---- the pipeline: resample + statistics, scatter, sort + ranks; on a team ---- */
 
 /* Row bands of the first pass and the scatter, and stretches of buckets of
@@ -322,7 +355,10 @@ typedef struct {
  * sort's cache-resident scratch. */
 typedef struct {
   double  *rows;      /* CHUNK_ROWS · width, when resampling */
+  HsResampleRows *blended;   /* the source rows the last band left blended */
   double  *local;     /* LOCAL_N */
+  guint32 *lists;     /* a row's lists (first pass) */
+  guint32 *band_counts;   /* 2 · 2 · B: a band's counts, two copies (first pass) */
   guint16 *idx;       /* IDX_MAX */
   /* the count of the values outside G against a bucket of G: */
   guint32 *first;     /* SUB_BUCKETS_MAX + 1: the sub-buckets of a bucket of G */
@@ -381,17 +417,95 @@ band_rows (Pipeline *pl, guint member, guint y0, guint y1)
 {
   if (pl->resampler == NULL)
     return pl->s + (gsize) y0 * pl->state->width;
-  hs_resampler_rows (pl->resampler, y0, y1, pl->member[member].rows);
+  hs_resampler_rows_cached (pl->resampler, y0, y1, pl->member[member].rows,
+                            pl->member[member].blended);
   return pl->member[member].rows;
 }
 
-/* The single-pass statistics and the bucket counts of one band. */
+/* The sums, range and count of G of a stretch of one row. */
+typedef struct {
+  double  pos, in, sin, sout, mn, mx;
+  guint64 n_in;
+} StretchStats;
+
+/* One stretch of a row: its statistics, and each value's list (its top
+ * bucket, + B outside G) into lists[].  Two lanes side by side for the
+ * sums (even and odd columns), with no branch: a value outside G adds an
+ * exact zero to G's sums and the reverse, so each lane's sum is what a
+ * scalar loop over its columns would make. */
+static inline void
+stretch_stats (const double *s, const guint8 *g, guint n, const Bucketing *bk, guint32 n_buckets,
+               double sc, guint32 *lists, StretchStats *out)
+{
+  HsV2d vsc = { sc, sc }, vpre = { bk->pre, bk->pre }, vlo = { bk->lo, bk->lo };
+  HsV2d vscale = { bk->scale, bk->scale }, vlast = { bk->last_f, bk->last_f };
+  HsV2d pos = { 0, 0 }, in = { 0, 0 }, sin = { 0, 0 }, sout = { 0, 0 };
+  HsV2d mn = { INFINITY, INFINITY }, mx = { -INFINITY, -INFINITY };
+  guint64 n_in = 0;
+  guint x = 0;
+
+  for (; x + 2 <= n; x += 2)
+    {
+      HsV2d v, vs, pv, f;
+      guint32 g0 = g[x], g1 = g[x + 1];
+      HsV2l inside = { -(gint64) g0, -(gint64) g1 };
+      HsV2i b;
+
+      memcpy (&v, s + x, sizeof v);
+      vs = v * vsc;
+      pv = hs_v2d_max0 (vs);
+      pos += pv;
+      in += (HsV2d) ((HsV2l) pv & inside);
+      sin += (HsV2d) ((HsV2l) vs & inside);
+      sout += (HsV2d) ((HsV2l) vs & ~inside);
+      mn = hs_v2d_min (mn, v);
+      mx = hs_v2d_max (mx, v);
+      f = hs_v2d_min (hs_v2d_max0 ((v * vpre - vlo) * vscale), vlast);
+      b = __builtin_convertvector (f, HsV2i);
+      lists[x] = (guint32) b[0] + n_buckets * (1u - g0);
+      lists[x + 1] = (guint32) b[1] + n_buckets * (1u - g1);
+      n_in += g0 + g1;
+    }
+  if (x < n)
+    {
+      /* an odd stretch: its last value in lane 0 */
+      double v = s[x], vs = v * sc, pv = vs > 0 ? vs : 0;
+
+      pos[0] += pv;
+      if (g[x])
+        {
+          in[0] += pv;
+          sin[0] += vs;
+        }
+      else
+        sout[0] += vs;
+      mn[0] = v < mn[0] ? v : mn[0];
+      mx[0] = v > mx[0] ? v : mx[0];
+      lists[x] = sub_bucket_of (bk, v) + n_buckets * (1u - g[x]);
+      n_in += g[x];
+    }
+  out->pos = pos[0] + pos[1];
+  out->in = in[0] + in[1];
+  out->sin = sin[0] + sin[1];
+  out->sout = sout[0] + sout[1];
+  out->mn = mn[0] < mn[1] ? mn[0] : mn[1];
+  out->mx = mx[0] > mx[1] ? mx[0] : mx[1];
+  out->n_in = n_in;
+}
+
+/* The single-pass statistics and the bucket counts of one band: a row's
+ * statistics and lists first (stretch_stats), then its counts, into two
+ * copies (even and odd columns: neighbours mostly share a bucket, and one
+ * copy would make each increment wait for the last). */
 static void
 first_pass_band (Pipeline *pl, guint member, guint band)
 {
   const HsEvalState *st = pl->state;
+  MemberBuffers *mb = &pl->member[member];
   BandStats *ps = &pl->band[band];
-  guint64 *cpos = pl->counts[band], *cneg = cpos + pl->n_buckets;
+  guint64 *counts = pl->counts[band];
+  guint32 n_lists = 2 * (guint32) pl->n_buckets;
+  guint32 *c0 = mb->band_counts, *c1 = c0 + n_lists, *lists = mb->lists;
   /* a copy the compiler keeps in registers: the counts' stores could
    * otherwise alias it (the build has -fno-strict-aliasing) */
   const Bucketing bk = pl->bk;
@@ -401,7 +515,7 @@ first_pass_band (Pipeline *pl, guint member, guint band)
 
   band_row_range (pl, band, &row_begin, &row_end);
   memset (ps, 0, sizeof *ps);
-  memset (cpos, 0, 2 * pl->n_buckets * sizeof (guint64));
+  memset (c0, 0, 2 * n_lists * sizeof (guint32));
   argmax = (gsize) row_begin * W;
 
   for (guint y0 = row_begin; y0 < row_end; y0 += CHUNK_ROWS)
@@ -415,53 +529,50 @@ first_pass_band (Pipeline *pl, guint member, guint band)
           const guint8 *g = st->g + (gsize) y * W;
           double r_all = 0, r_in = 0, r_sin = 0, r_sout = 0, r_left = 0, r_right = 0;
           guint64 n_in = 0;
+          guint x;
 
           /* three column ranges: image-left, middle column (odd W), image-right */
           for (guint range = 0; range < 3; range++)
             {
               guint x0 = range == 0 ? 0 : range == 1 ? pl->left_end : pl->right_begin;
               guint x1 = range == 0 ? pl->left_end : range == 1 ? pl->right_begin : W;
-              double r_pos = 0;
-              guint64 g_count = 0;
+              StretchStats r;
 
-              for (guint x = x0; x < x1; x++)
+              if (x1 <= x0)
+                continue;
+              stretch_stats (s + x0, g + x0, x1 - x0, &bk, (guint32) pl->n_buckets, sc, lists + x0, &r);
+              if (r.mx > mx)
                 {
-                  double v = s[x], vs = v * sc, pv = vs > 0 ? vs : 0;
-                  gsize b = bucket_of (&bk, v);
-
-                  if (v > mx)
-                    {
-                      mx = v;
-                      argmax = (gsize) y * W + x;
-                    }
-                  mn = v < mn ? v : mn;
-                  r_pos += pv;
-                  if (g[x])
-                    {
-                      r_in += pv;
-                      r_sin += vs;
-                      g_count++;
-                      cpos[b]++;
-                    }
-                  else
-                    {
-                      r_sout += vs;
-                      cneg[b]++;
-                    }
+                  /* the first maximum wins: where this stretch reaches it */
+                  mx = r.mx;
+                  for (x = x0; s[x] != mx; x++)
+                    ;
+                  argmax = (gsize) y * W + x;
                 }
-              r_all += r_pos;
-              n_in += g_count;
+              mn = r.mn < mn ? r.mn : mn;
+              r_all += r.pos;
+              r_in += r.in;
+              r_sin += r.sin;
+              r_sout += r.sout;
+              n_in += r.n_in;
               if (range == 0)
                 {
-                  r_left += r_pos;
-                  ps->target_right += g_count;   /* image-left = patient's right */
+                  r_left += r.pos;
+                  ps->target_right += r.n_in;   /* image-left = patient's right */
                 }
               else if (range == 2)
                 {
-                  r_right += r_pos;
-                  ps->target_left += g_count;
+                  r_right += r.pos;
+                  ps->target_left += r.n_in;
                 }
             }
+          for (x = 0; x + 2 <= W; x += 2)
+            {
+              c0[lists[x]]++;
+              c1[lists[x + 1]]++;
+            }
+          if (x < W)
+            c0[lists[x]]++;
           ps->mass_all += r_all;
           ps->mass_in += r_in;
           ps->sum_in += r_sin;
@@ -471,6 +582,8 @@ first_pass_band (Pipeline *pl, guint member, guint band)
           ps->n_in += n_in;
         }
     }
+  for (guint32 l = 0; l < n_lists; l++)
+    counts[l] = (guint64) c0[l] + c1[l];
   ps->min = mn;
   ps->max = mx;
   ps->argmax = argmax;
@@ -1026,8 +1139,11 @@ hs_metrics_prepare (HsEvalState *state, const double *s, const HsResampler *resa
   for (guint m = 0; m < hs_team_size (team); m++)
     {
       pl.member[m].rows = resampler != NULL ? g_new (double, (gsize) CHUNK_ROWS * W) : NULL;
+      pl.member[m].blended = resampler != NULL ? hs_resample_rows_new (resampler) : NULL;
       pl.member[m].local = g_new (double, LOCAL_N);
       pl.member[m].idx = g_new (guint16, IDX_MAX);
+      pl.member[m].lists = g_new (guint32, W);
+      pl.member[m].band_counts = g_new (guint32, 2 * n_lists);
     }
 
   run_pass (&pl, team, first_pass);
@@ -1138,8 +1254,11 @@ hs_metrics_prepare (HsEvalState *state, const double *s, const HsResampler *resa
   for (guint m = 0; m < G_N_ELEMENTS (pl.member); m++)
     {
       g_free (pl.member[m].rows);
+      g_clear_pointer (&pl.member[m].blended, hs_resample_rows_free);
       g_free (pl.member[m].local);
       g_free (pl.member[m].idx);
+      g_free (pl.member[m].lists);
+      g_free (pl.member[m].band_counts);
       g_free (pl.member[m].first);
       g_free (pl.member[m].cnt);
     }

@@ -42,6 +42,17 @@ void         hs_resampler_free (HsResampler *resampler);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HsResampler, hs_resampler_free)
 
+/* A caller's two horizontally blended source rows, kept between calls of
+ * hs_resampler_rows_cached so that a run of bands in order blends each
+ * source row once (one per thread: every call writes it). */
+typedef struct _HsResampleRows HsResampleRows;
+
+HsResampleRows *hs_resample_rows_new     (const HsResampler *resampler);
+void            hs_resample_rows_free    (HsResampleRows *rows);
+void            hs_resampler_rows_cached (const HsResampler *resampler, guint y0, guint y1,
+                                          double *out, HsResampleRows *rows);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HsResampleRows, hs_resample_rows_free)
+
 /* torch.nn.functional.interpolate(map, (out_h, out_w), mode='bilinear',
  * align_corners=False) of the map in float32, value for value as
  * python3-torch 1.13 computes it on the CPU (the chexlocalize protocol):

@@ -140,8 +140,35 @@ blend_row (const HsResampler *r, const double *src, double *dst)
 
 /* Rows j0 … j1−1 (relative to the resampler's first row); row j0 goes to
  * out_d/out_f[0].  Thread-safe: the cached rows are local. */
+struct _HsResampleRows {
+  double *row_a, *row_b;   /* rw each */
+  guint   key_a, key_b;    /* their source rows (G_MAXUINT: none) */
+};
+
+HsResampleRows *
+hs_resample_rows_new (const HsResampler *r)
+{
+  HsResampleRows *c = g_new0 (HsResampleRows, 1);
+
+  c->row_a = g_new (double, MAX (r->rw, 1));
+  c->row_b = g_new (double, MAX (r->rw, 1));
+  c->key_a = c->key_b = G_MAXUINT;
+  return c;
+}
+
+void
+hs_resample_rows_free (HsResampleRows *c)
+{
+  if (c == NULL)
+    return;
+  g_free (c->row_a);
+  g_free (c->row_b);
+  g_free (c);
+}
+
 static void
-resampler_rows (const HsResampler *r, guint j0, guint j1, double *out_d, float *out_f)
+resampler_rows (const HsResampler *r, guint j0, guint j1, double *out_d, float *out_f,
+                HsResampleRows *cache)
 {
   guint rw = r->rw;
 
@@ -172,10 +199,12 @@ resampler_rows (const HsResampler *r, guint j0, guint j1, double *out_d, float *
 
   {
     /* Each source row blended horizontally once, reused by every output row
-     * that samples it: two cached rows keyed by source row index. */
-    g_autofree double *row_a = g_new (double, rw);
-    g_autofree double *row_b = g_new (double, rw);
-    guint key_a = G_MAXUINT, key_b = G_MAXUINT;
+     * that samples it: two cached rows keyed by source row index (the
+     * caller's, kept from one call to the next, or this call's own). */
+    g_autoptr(HsResampleRows) own = cache == NULL ? hs_resample_rows_new (r) : NULL;
+    HsResampleRows *c = cache != NULL ? cache : own;
+    double *row_a = c->row_a, *row_b = c->row_b;
+    guint key_a = c->key_a, key_b = c->key_b;
 
     for (guint j = j0; j < j1; j++)
       {
@@ -215,6 +244,10 @@ resampler_rows (const HsResampler *r, guint j0, guint j1, double *out_d, float *
               dst[k] = (float) (gy * row_a[k] + fy * row_b[k]);
           }
       }
+    c->row_a = row_a;
+    c->row_b = row_b;
+    c->key_a = key_a;
+    c->key_b = key_b;
   }
 }
 
@@ -222,7 +255,15 @@ void
 hs_resampler_rows (const HsResampler *r, guint y0, guint y1, double *out)
 {
   g_return_if_fail (r != NULL && y0 <= y1 && y1 <= r->rh);
-  resampler_rows (r, y0, y1, out, NULL);
+  resampler_rows (r, y0, y1, out, NULL, NULL);
+}
+
+void
+hs_resampler_rows_cached (const HsResampler *r, guint y0, guint y1, double *out,
+                          HsResampleRows *cache)
+{
+  g_return_if_fail (r != NULL && y0 <= y1 && y1 <= r->rh && cache != NULL);
+  resampler_rows (r, y0, y1, out, NULL, cache);
 }
 
 static void
@@ -236,7 +277,7 @@ resample_region (const double *grid, guint w, guint h,
   if (rw == 0 || rh == 0)
     return;
   r = resampler_new (grid, w, h, out_w, out_h, x0, y0, rw, rh, mode);
-  resampler_rows (r, 0, rh, out_d, out_f);
+  resampler_rows (r, 0, rh, out_d, out_f, NULL);
   hs_resampler_free (r);
 }
 
