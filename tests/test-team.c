@@ -116,13 +116,24 @@ wait_awake_done (void)
   g_assert_cmpuint (hs_team_test_awake_count (NULL, NULL), ==, 0);
 }
 
+static void
+note_member (gpointer data, guint member)
+{
+  gint *called = data;
+
+  g_atomic_int_inc (&called[MIN (member, 7)]);
+}
+
 /* hs_score_warm_up's threads: one per other core, ended by the next team
- * (with no time limit, so only a team can end them), or by their time
- * limit when no team comes; a second team does not need them. */
+ * (with no time limit, so only a team can end them) — which takes one as
+ * its member instead of starting a thread — or by their time limit when
+ * no team comes; a second team does not need them. */
 static void
 test_keep_awake (void)
 {
   guint others = MIN (g_get_num_processors (), 8) - 1, by_team0, by_time0, by_team, by_time;
+  guint adopted0 = hs_team_test_adopted_count ();
+  gint called[8] = { 0 };
   HsTeam *team;
 
   hs_team_test_awake_count (&by_team0, &by_time0);
@@ -130,10 +141,18 @@ test_keep_awake (void)
   hs_score_warm_up ();
   g_assert_cmpuint (hs_team_test_awake_count (NULL, NULL), ==, others);
   team = hs_team_new (2);
+  g_assert_cmpuint (hs_team_size (team), ==, 2);
   wait_awake_done ();
   hs_team_test_awake_count (&by_team, &by_time);
   g_assert_cmpuint (by_team - by_team0, ==, others);
   g_assert_cmpuint (by_time - by_time0, ==, 0);
+  /* the team's second member is a kept-awake thread (when there was one),
+   * and it works as one: every pass runs on both members */
+  g_assert_cmpuint (hs_team_test_adopted_count () - adopted0, ==, MIN (others, 1));
+  for (guint pass = 0; pass < 3; pass++)
+    hs_team_run (team, note_member, called);
+  g_assert_cmpint (called[0], ==, 3);
+  g_assert_cmpint (called[1], ==, 3);
   hs_team_free (team);
 
   /* no team: they give up after their limit (here 1 ms) */

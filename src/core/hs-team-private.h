@@ -39,6 +39,8 @@ void    hs_team_keep_cores_awake (void);
  * ended because a team started or because they had waited long enough;
  * and that longest wait (µs). */
 guint   hs_team_test_awake_count   (guint *ended_by_team, guint *ended_by_time);
+/* How many keep-awake threads a team has taken as its members. */
+guint   hs_team_test_adopted_count (void);
 void    hs_team_test_set_awake_max (gint64 us);
 
 /* The next unit of `n_units` from a counter the pass set to 0, or n_units

@@ -64,28 +64,74 @@ spin_while (const gint *value, gint x, gboolean equal)
 /* Bumped by every hs_team_new once its members are started: what the
  * keep-awake threads wait for. */
 static gint teams_started;
-static gint awake_running, awake_by_team, awake_by_time;
+static gint awake_running, awake_by_team, awake_by_time, awake_adopted;
 static gint64 awake_max_us = KEEP_AWAKE_MAX_US;   /* tests set it */
+
+/* A keep-awake thread is a member in waiting: the next team takes it
+ * instead of starting a thread (its core is awake, the thread exists, and
+ * the scheduler has nothing new to place).  Its slot's state moves once
+ * from WAITING, by compare-and-swap, either to ADOPTED by a team — which
+ * then takes the thread's reference (to join it), gives it its member and
+ * says TAKEN — or to LEFT by the thread itself (a team started without
+ * it, or it waited long enough).  The thread frees the slot (EMPTY) when
+ * it has read what it needs, so nothing in a slot changes under a reader. */
+enum { SLOT_EMPTY, SLOT_STARTING, SLOT_WAITING, SLOT_ADOPTED, SLOT_TAKEN, SLOT_LEFT };
+
+typedef struct {
+  gint      state;
+  GThread  *thread;     /* the starter's reference: the team's, once adopted */
+  gpointer  member;     /* set between ADOPTED and TAKEN */
+} AwakeSlot;
+
+static AwakeSlot awake_slots[TEAM_MAX];
+
+static gpointer member_main (gpointer data);
 
 static gpointer
 keep_awake_main (gpointer data)
 {
-  gint seen = GPOINTER_TO_INT (data);
+  AwakeSlot *slot = data;
+  gint seen = g_atomic_int_get (&teams_started);
   gint64 deadline = g_get_monotonic_time () + awake_max_us;
   gboolean by_team = TRUE;
+  gpointer member;
 
+  /* its reference is in the slot (hs_team_keep_cores_awake) before the
+   * slot says WAITING */
+  while (g_atomic_int_get (&slot->state) == SLOT_STARTING)
+    g_thread_yield ();
   /* yielding, not only pausing: should it share a core with the caller
    * (the other one being busy), the caller runs first */
-  for (guint i = 0; g_atomic_int_get (&teams_started) == seen; i++)
+  for (guint i = 0; g_atomic_int_get (&slot->state) == SLOT_WAITING; i++)
     {
       g_thread_yield ();
-      if ((i & 15) == 15 && g_get_monotonic_time () > deadline)
+      if (g_atomic_int_get (&teams_started) != seen)
+        {
+          if (g_atomic_int_compare_and_exchange (&slot->state, SLOT_WAITING, SLOT_LEFT))
+            break;
+        }
+      else if ((i & 15) == 15 && g_get_monotonic_time () > deadline)
         {
           by_team = FALSE;
-          break;
+          if (g_atomic_int_compare_and_exchange (&slot->state, SLOT_WAITING, SLOT_LEFT))
+            break;
         }
     }
+  if (g_atomic_int_get (&slot->state) != SLOT_LEFT)
+    {
+      g_atomic_int_inc (&awake_by_team);
+      while (g_atomic_int_get (&slot->state) != SLOT_TAKEN)
+        g_thread_yield ();
+      member = g_atomic_pointer_get (&slot->member);
+      g_atomic_int_inc (&awake_adopted);
+      g_atomic_int_set (&slot->state, SLOT_EMPTY);
+      g_atomic_int_add (&awake_running, -1);
+      return member_main (member);
+    }
+  /* left: nobody will join it */
   g_atomic_int_inc (by_team ? &awake_by_team : &awake_by_time);
+  g_thread_unref (slot->thread);
+  g_atomic_int_set (&slot->state, SLOT_EMPTY);
   g_atomic_int_add (&awake_running, -1);
   return NULL;
 }
@@ -95,20 +141,42 @@ hs_team_keep_cores_awake (void)
 {
   guint n = MIN (g_get_num_processors (), TEAM_MAX);
 
-  for (guint i = 1; i < n; i++)
+  for (guint i = 1, k = 0; i < n && k < TEAM_MAX; k++)
     {
-      GThread *t;
+      AwakeSlot *slot = &awake_slots[k];
 
+      if (!g_atomic_int_compare_and_exchange (&slot->state, SLOT_EMPTY, SLOT_STARTING))
+        continue;
       g_atomic_int_inc (&awake_running);
-      t = g_thread_try_new ("hs-awake", keep_awake_main,
-                            GINT_TO_POINTER (g_atomic_int_get (&teams_started)), NULL);
-      if (t == NULL)
+      slot->thread = g_thread_try_new ("hs-team", keep_awake_main, slot, NULL);
+      if (slot->thread == NULL)
         {
           g_atomic_int_add (&awake_running, -1);
+          g_atomic_int_set (&slot->state, SLOT_EMPTY);
           break;
         }
-      g_thread_unref (t);
+      g_atomic_int_set (&slot->state, SLOT_WAITING);
+      i++;
     }
+}
+
+/* A waiting keep-awake thread made member m, or NULL when none waits. */
+static GThread *
+adopt_awake (gpointer m)
+{
+  for (guint k = 0; k < TEAM_MAX; k++)
+    {
+      AwakeSlot *slot = &awake_slots[k];
+      GThread *thread;
+
+      if (!g_atomic_int_compare_and_exchange (&slot->state, SLOT_WAITING, SLOT_ADOPTED))
+        continue;
+      thread = slot->thread;
+      g_atomic_pointer_set (&slot->member, m);
+      g_atomic_int_set (&slot->state, SLOT_TAKEN);
+      return thread;
+    }
+  return NULL;
 }
 
 guint
@@ -119,6 +187,12 @@ hs_team_test_awake_count (guint *ended_by_team, guint *ended_by_time)
   if (ended_by_time != NULL)
     *ended_by_time = (guint) g_atomic_int_get (&awake_by_time);
   return (guint) g_atomic_int_get (&awake_running);
+}
+
+guint
+hs_team_test_adopted_count (void)
+{
+  return (guint) g_atomic_int_get (&awake_adopted);
 }
 
 void
@@ -174,7 +248,9 @@ hs_team_new (guint n_threads)
 
       m->team = team;
       m->member = team->size;
-      team->threads[team->size] = g_thread_try_new ("hs-team", member_main, m, NULL);
+      team->threads[team->size] = adopt_awake (m);
+      if (team->threads[team->size] == NULL)
+        team->threads[team->size] = g_thread_try_new ("hs-team", member_main, m, NULL);
       if (team->threads[team->size] == NULL)
         {
           g_free (m);
@@ -182,8 +258,7 @@ hs_team_new (guint n_threads)
         }
       team->size++;
     }
-  /* the members are runnable now: the cores kept awake for them (if any)
-   * can go to them */
+  /* the members are running now: keep-awake threads not taken can end */
   g_atomic_int_inc (&teams_started);
   return team;
 }
