@@ -1,5 +1,5 @@
 /* test-metrics-sort.c — the sort behind auroc, ap, top-k, Otsu and
- * explanation_precision (hs-metrics-threshold.c) against qsort, on inputs
+ * explanation_precision (hs-metrics-sort.c, hs-metrics-threshold.c) against qsort, on inputs
  * chosen to break a bucket sort: one repeated value, signed zeros,
  * subnormals, ±FLT_MAX and ±DBL_MAX (the value span overflows), clusters of
  * values a few ulps apart (crowded buckets, recursion), one far outlier

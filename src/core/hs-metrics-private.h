@@ -53,8 +53,11 @@ typedef struct _HsResampler HsResampler;
 double  *hs_metrics_workspace       (guint slot, gsize n_values);
 
 
-/* Sorting and order statistics (hs-metrics-threshold.c). */
+/* Sorts values[0..n) ascending using scratch (n values) (hs-metrics-sort.c). */
 void     hs_metrics_sort_doubles    (double *values, gsize n, double *scratch);
+
+/* The scoring pipeline (hs-metrics-pipeline.c); the order statistics and
+ * the metrics made of them are in hs-metrics-threshold.c. */
 /* Fills `state` for s on the target's grid — s itself, or (when `resampler`
  * is given) the map resampled band by band as each pass needs it, never
  * kept whole: the single-pass statistics, the values of G sorted ascending
