@@ -164,6 +164,30 @@ test_keep_awake (void)
   g_assert_cmpuint (by_time - by_time0, ==, others);
 }
 
+/* A team taking a kept-awake thread while it times out (limits of 0–3 µs,
+ * so leaving and adoption race): every team still runs every pass on all
+ * its members, nothing is joined twice or left running. */
+static void
+test_keep_awake_race (void)
+{
+  for (guint round = 0; round < 300; round++)
+    {
+      gint called[8] = { 0 };
+      HsTeam *team;
+
+      hs_team_test_set_awake_max (round % 4);
+      hs_score_warm_up ();
+      if (round % 3 == 0)
+        g_thread_yield ();
+      team = hs_team_new (2);
+      hs_team_run (team, note_member, called);
+      g_assert_cmpint (called[0], ==, 1);
+      g_assert_cmpint (called[1], ==, hs_team_size (team) > 1 ? 1 : 0);
+      hs_team_free (team);
+    }
+  wait_awake_done ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -172,5 +196,6 @@ main (int argc, char **argv)
   g_test_add_func ("/team/many-passes", test_many_passes);
   g_test_add_func ("/team/free-idle", test_free_idle);
   g_test_add_func ("/team/keep-awake", test_keep_awake);
+  g_test_add_func ("/team/keep-awake-race", test_keep_awake_race);
   return g_test_run ();
 }
