@@ -25,14 +25,30 @@ hs_ui_skip_no_display (gconstpointer data)
   g_test_skip (HS_UI_NO_DISPLAY);
 }
 
+/* The UI tests assert English messages and C numbers (0.52, not 0,52), and
+ * so do the heatscope-cli runs some of them compare with, which inherit this
+ * environment: whatever the caller's language (a German desktop's LANG and
+ * LANGUAGE), before anything calls setlocale or gettext.  Every UI test
+ * program comes through here (hs_ui_test_init, hs_ui_use_build_settings);
+ * tests/meson.build sets the same for every test, and runs ui-first-hour
+ * under LANGUAGE=de to hold this to it.  LANGUAGE is honoured for any locale
+ * but "C", so setting LC_ALL alone would not do. */
+G_GNUC_UNUSED static void
+hs_ui_use_english (void)
+{
+  g_unsetenv ("LANGUAGE");
+  g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+}
+
 /* What gtk_test_init() does (GLib's test set-up, a fixed English locale,
  * GTK), with gtk_init_check(): sets hs_ui_have_display. */
 G_GNUC_UNUSED static void
 hs_ui_test_init (int *argc, char ***argv)
 {
+  hs_ui_use_english ();
   g_test_init (argc, argv, NULL);
   gtk_disable_setlocale ();
-  setlocale (LC_ALL, "en_US.UTF-8");
+  setlocale (LC_ALL, "C.UTF-8");
   hs_ui_have_display = gtk_init_check ();
 }
 

@@ -19,12 +19,15 @@
 #include "hs-window.h"
 
 /* Before anything reads settings: the schemas of the build tree, in memory,
- * nothing remembered between runs.  Also for the UI tests that start GTK
- * their own way (the renderer, idle and backend-option tests). */
+ * nothing remembered between runs; English messages and C numbers
+ * (hs_ui_use_english).  Also for the UI tests that start GTK their own way
+ * (the renderer, idle and backend-option tests). */
 G_GNUC_UNUSED static void
 hs_ui_use_build_settings (void)
 {
   const char *build = g_getenv ("HS_BUILD_DIR");
+
+  hs_ui_use_english ();
 
   if (build != NULL)
     {
