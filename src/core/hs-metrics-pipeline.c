@@ -338,15 +338,23 @@ scatter_pass (gpointer data, guint member)
           const guint8 *g = st->g + (gsize) y0 * W;
           gsize n = (gsize) (y1 - y0) * W;
 
+          /* A value goes to one of 2·B places, each a stream of its own,
+           * so most stores would wait for a line from memory: the next
+           * line of the same stream is asked for (for writing) with each
+           * store, by then it is there.  −2.7 ms CPU of 31 in process on
+           * one thread (grid32), and −1 ms for choosing the offset without
+           * a branch. */
           for (gsize i = 0; i < n; i++)
             {
               double v = s[i];
               gsize b = hs_bucket_of (&bk, v);
+              guint64 *o = g[i] ? opos + b : oneg + b;
+              gsize at = (*o)++;
 
-              if (g[i])
-                out[opos[b]++] = v;
-              else
-                out[oneg[b]++] = v;
+              out[at] = v;
+              /* as an integer: past the end of `out` it only names an
+               * address, and a prefetch never faults */
+              __builtin_prefetch ((const void *) ((guintptr) (out + at) + 64), 1, 3);
             }
         }
     }
