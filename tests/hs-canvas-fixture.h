@@ -213,7 +213,7 @@ fixture_snapshot_widget (GtkWidget *widget)
   GdkTexture *texture;
   cairo_surface_t *surface;
 
-  node = hs_ui_paint_node (widget, w, h);
+  node = hs_ui_paint_node (widget);
   texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
   gdk_texture_download (texture, cairo_image_surface_get_data (surface),

@@ -338,7 +338,7 @@ hs_ui_render (GtkWidget *widget)
   g_assert_nonnull (renderer);
   g_assert_cmpint (width, >, 0);
   g_assert_cmpint (height, >, 0);
-  node = hs_ui_paint_node (widget, width, height);
+  node = hs_ui_paint_node (widget);
   texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
   gsk_render_node_unref (node);
   return texture;

@@ -78,34 +78,44 @@ hs_ui_paint_now (GtkWidget *widget)
 
 typedef struct {
   GtkWidget     *widget;
-  int            width, height;
   GskRenderNode *node;
 } HsUiPaint;
 
-/* Condition for hs_ui_wait_for: a frame painted now drew something. */
+/* Condition for hs_ui_wait_for: a frame painted now drew something.  The
+ * node is the widget's at one pixel per pixel, in its own coordinates: a
+ * widget paintable is drawn into its bounds, and a window's are larger than
+ * its size (the frame around a client-side decorated window), so drawing the
+ * paintable at the window's size shrank the whole window by a few per mille
+ * — blurred text, and seams between the canvas's tiles as thin lines across
+ * the keys' panels in the README's screenshots. */
 static inline gboolean
 hs_ui_paint_drew (gpointer data)
 {
   HsUiPaint *paint = data;
   GdkPaintable *paintable;
   GtkSnapshot *snapshot;
+  graphene_rect_t bounds;
 
   hs_ui_paint_now (paint->widget);
+  if (!gtk_widget_compute_bounds (paint->widget, paint->widget, &bounds))
+    return FALSE;
   paintable = gtk_widget_paintable_new (paint->widget);
   snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, paint->width, paint->height);
+  gtk_snapshot_translate (snapshot, &bounds.origin);
+  gdk_paintable_snapshot (paintable, snapshot, bounds.size.width, bounds.size.height);
   paint->node = gtk_snapshot_free_to_node (snapshot);
   g_object_unref (paintable);
   return paint->node != NULL;
 }
 
-/* The render node of `widget` at its size, from a frame painted after this
- * call; a widget that drew nothing in it (a child just shown and not yet
- * allocated) gets further frames. */
+/* The render node of `widget` in its own coordinates (render its
+ * (0, 0, width, height) for what is on screen), from a frame painted after
+ * this call; a widget that drew nothing in it (a child just shown and not
+ * yet allocated) gets further frames. */
 static inline GskRenderNode *
-hs_ui_paint_node (GtkWidget *widget, int width, int height)
+hs_ui_paint_node (GtkWidget *widget)
 {
-  HsUiPaint paint = { widget, width, height, NULL };
+  HsUiPaint paint = { widget, NULL };
   g_autofree char *hang = g_strdup_printf ("a %s drew nothing within %d s", G_OBJECT_TYPE_NAME (widget),
                                            HS_UI_HANG_SECONDS);
 

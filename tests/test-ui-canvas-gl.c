@@ -64,7 +64,7 @@ render (GtkWidget *canvas, guint *gl, guint *memory)
 {
   int w = gtk_widget_get_width (canvas), h = gtk_widget_get_height (canvas);
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (canvas));
-  GskRenderNode *node = hs_ui_paint_node (canvas, w, h);
+  GskRenderNode *node = hs_ui_paint_node (canvas);
   GdkTexture *texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
 

@@ -6,7 +6,9 @@
  * main window.  Then, through the window's actions (win.link-target, win.undo) and the layers
  * panel's own ticks:
  *   - the layers panel lists the instance's five regions and the canvas draws all of them
- *     (golden image of the canvas with its key, and of the panel);
+ *     (golden image of the canvas with its key, and of the panel); nothing runs through the
+ *     layers' key or the colour bar, fitted or at 1:1, in the window rendered as the README's
+ *     screenshot is (data/screenshots/layers-covid-seg.png, tools/screenshots);
  *   - a sentence without targets has undefined metrics; linking two regions writes the manifest
  *     (read back from disk) and the metrics become defined at once, and they equal
  *     `heatscope-cli metrics` on the saved dataset, metric by metric;
@@ -188,6 +190,88 @@ render_canvas (HsWindow *window)
   return hs_ui_render (GTK_WIDGET (canvas));
 }
 
+/* The margin of a key's panel (its `pad`, between the panel's edge and the
+ * entries or the colour bar) at (x, y, w, h) of the canvas, in `shot`, a
+ * rendering of the whole window as the README's screenshot is made: every
+ * pixel the panel's own grey.  A layer's outline or box edge through the key,
+ * or a seam between the canvas's tiles, crosses the margin. */
+static void
+assert_panel_margin_clean (GdkTexture *shot, HsWindow *window, double x, double y, double w, double h,
+                           double pad, const char *what)
+{
+  int tw = gdk_texture_get_width (shot), th = gdk_texture_get_height (shot);
+  g_autofree guchar *pixels = hs_ui_download (shot);
+  graphene_point_t p;
+  int x0, y0, x1, y1, ix0, iy0, ix1, iy1;
+  const guchar *ref;
+  guint n_margin = 0;
+
+  g_assert_true (gtk_widget_compute_point (hs_window_get_canvas (window), GTK_WIDGET (window),
+                                           &GRAPHENE_POINT_INIT (x, y), &p));
+  /* whole pixels inside the panel's edge, and outside what the ink may touch */
+  x0 = (int) ceil (p.x) + 1;
+  y0 = (int) ceil (p.y) + 1;
+  x1 = (int) floor (p.x + w) - 2;
+  y1 = (int) floor (p.y + h) - 2;
+  ix0 = (int) floor (p.x + pad) - 2;
+  iy0 = (int) floor (p.y + pad) - 2;
+  ix1 = (int) ceil (p.x + w - pad) + 1;
+  iy1 = (int) ceil (p.y + h - pad) + 1;
+  g_assert_cmpint (x0, >=, 0);
+  g_assert_cmpint (y0, >=, 0);
+  g_assert_cmpint (x1, <, tw);
+  g_assert_cmpint (y1, <, th);
+  g_assert_cmpint (ix0, >=, x0);
+  g_assert_cmpint (iy0, >=, y0);
+  ref = pixels + 4 * ((gsize) y0 * tw + x0);
+  for (int yy = y0; yy <= y1; yy++)
+    for (int xx = x0; xx <= x1; xx++)
+      {
+        const guchar *px = pixels + 4 * ((gsize) yy * tw + xx);
+
+        if (xx > ix0 && xx < ix1 && yy > iy0 && yy < iy1)
+          continue;
+        n_margin++;
+        for (int c = 0; c < 4; c++)
+          if (abs ((int) px[c] - (int) ref[c]) > 1)
+            g_error ("%s: pixel (%d, %d) of its panel's margin is %u,%u,%u,%u (BGRA), not the panel's "
+                     "%u,%u,%u,%u: something is drawn through the key", what, xx, yy, px[0], px[1], px[2],
+                     px[3], ref[0], ref[1], ref[2], ref[3]);
+      }
+  /* the panel's grey, opaque */
+  g_assert_cmpint (ref[3], ==, 255);
+  g_assert_cmpint (abs ((int) ref[0] - 222), <=, 2);
+  g_assert_cmpuint (n_margin, >, 100);
+}
+
+static void
+assert_keys_clean_now (HsWindow *window)
+{
+  HsCanvas *canvas = HS_CANVAS (hs_window_get_canvas (window));
+  g_autoptr(GdkTexture) shot = hs_ui_render (GTK_WIDGET (window));
+  double x, y, w, h;
+
+  g_assert_true (hs_canvas_get_region_key_area (canvas, &x, &y, &w, &h));
+  assert_panel_margin_clean (shot, window, x, y, w, h, 6, "the layers' key");
+  g_assert_true (hs_canvas_get_color_bar_area (canvas, &x, &y, &w, &h));
+  assert_panel_margin_clean (shot, window, x, y, w, h, 8, "the colour bar");
+}
+
+/* Both keys clean as the image is fitted (the screenshot: beside and below
+ * it) and at 1:1, where the film and its layers' outlines run under both
+ * panels. */
+static void
+assert_keys_clean (HsWindow *window)
+{
+  GtkWidget *canvas = hs_window_get_canvas (window);
+
+  assert_keys_clean_now (window);
+  g_assert_true (gtk_widget_activate_action (canvas, "canvas.zoom-1", NULL));
+  g_assert_cmpfloat (hs_canvas_get_zoom (HS_CANVAS (canvas)), ==, 1.0);
+  assert_keys_clean_now (window);
+  g_assert_true (gtk_widget_activate_action (canvas, "canvas.zoom-fit", NULL));
+}
+
 static void
 test_link_and_undo (void)
 {
@@ -261,6 +345,7 @@ test_link_and_undo (void)
   hs_ui_assert_golden (shot, "ui-layers-panel", 0.03);
   g_clear_object (&shot);
   hs_ui_save_screenshot (GTK_WIDGET (window), "layers-covid-seg");
+  assert_keys_clean (window);
 
   /* The panel's own tick goes through the same action. */
   gtk_check_button_set_active (GTK_CHECK_BUTTON (hs_layers_panel_get_target_button (layers, "Airways")),

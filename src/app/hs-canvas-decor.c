@@ -153,6 +153,21 @@ draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, i
     }
 }
 
+/* The panel under the region key and under the colour bar: light, as on
+ * paper, so they read as the exported figure's keys; and opaque, so that no
+ * outline, box edge or bright pixel of the image runs through a key (at 85 %
+ * white, a layer's outline showed through as a thin line).  The grey is what
+ * the 85 % white gave over the view's dark background. */
+static void
+fill_panel (cairo_t *cr, double x, double y, double w, double h)
+{
+  cairo_save (cr);
+  cairo_set_source_rgb (cr, 0.871, 0.871, 0.872);
+  cairo_rectangle (cr, x, y, w, h);
+  cairo_fill (cr);
+  cairo_restore (cr);
+}
+
 /* The layers' key (which colour is which region) on a light panel at the
  * bottom-right, as the exported figure has it beside the image. */
 #define KEY_PAD 6
@@ -203,11 +218,7 @@ draw_key (HsCanvas *self, cairo_t *cr, int vw, int vh)
 
   if (!key_area (self, entries, vw, vh, &area))
     return;
-  cairo_save (cr);
-  cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
-  cairo_rectangle (cr, area.lx, area.ly, area.w, area.h);
-  cairo_fill (cr);
-  cairo_restore (cr);
+  fill_panel (cr, area.lx, area.ly, area.w, area.h);
   hs_region_key_draw (cr, (HsRegionKeyEntry *) entries->data, entries->len, area.lx + KEY_PAD,
                       area.ly + KEY_PAD, HUD_FONT_SIZE, ink);
 }
@@ -281,6 +292,17 @@ _hs_canvas_hud_area (HsCanvas *self, int vw, int vh, double *x, double *y, doubl
   return TRUE;
 }
 
+/* (ax, ay, aw, ah) into whichever of x, y, w, h the caller asked for. */
+static gboolean
+put_area (double ax, double ay, double aw, double ah, double *x, double *y, double *w, double *h)
+{
+  if (x) *x = ax;
+  if (y) *y = ay;
+  if (w) *w = aw;
+  if (h) *h = ah;
+  return TRUE;
+}
+
 gboolean
 hs_canvas_get_color_bar_area (HsCanvas *self, double *x, double *y, double *w, double *h)
 {
@@ -289,11 +311,20 @@ hs_canvas_get_color_bar_area (HsCanvas *self, double *x, double *y, double *w, d
   g_return_val_if_fail (HS_IS_CANVAS (self), FALSE);
   if (!_hs_canvas_hud_area (self, self->view_w, self->view_h, &ax, &ay, &aw, &ah))
     return FALSE;
-  if (x) *x = ax;
-  if (y) *y = ay;
-  if (w) *w = aw;
-  if (h) *h = ah;
-  return TRUE;
+  return put_area (ax, ay, aw, ah, x, y, w, h);
+}
+
+gboolean
+hs_canvas_get_region_key_area (HsCanvas *self, double *x, double *y, double *w, double *h)
+{
+  g_autoptr(GArray) entries = NULL;
+  HsLabelSlot area;
+
+  g_return_val_if_fail (HS_IS_CANVAS (self), FALSE);
+  entries = _hs_canvas_region_key (self);
+  if (self->image == NULL || !key_area (self, entries, self->view_w, self->view_h, &area))
+    return FALSE;
+  return put_area (area.lx, area.ly, area.w, area.h, x, y, w, h);
 }
 
 char *
@@ -324,12 +355,7 @@ draw_hud (HsCanvas *self, cairo_t *cr, int vw, int vh)
 
   if (!hud_layout (self, vw, vh, &spec, &layout, &x, &y, &w, &h))
     return;
-  /* Light, as on paper, so the HUD matches the exported figure. */
-  cairo_save (cr);
-  cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
-  cairo_rectangle (cr, x, y, w, h);
-  cairo_fill (cr);
-  cairo_restore (cr);
+  fill_panel (cr, x, y, w, h);
   hs_legend_draw (&spec, &layout, cr, x + HUD_PAD, y + HUD_PAD, ink);
 }
 

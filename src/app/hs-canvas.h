@@ -133,6 +133,10 @@ void           hs_canvas_set_hud_top        (HsCanvas *self, int top);
  * the bar hides no part of the map. */
 gboolean       hs_canvas_get_color_bar_area (HsCanvas *self, double *x, double *y,
                                              double *w, double *h);
+/* Where the layers' key panel (which colour is which region) is drawn, in
+ * widget coordinates; FALSE when none is. */
+gboolean       hs_canvas_get_region_key_area (HsCanvas *self, double *x, double *y,
+                                              double *w, double *h);
 /* What the map's values measure (the manifest's "quantity"), the first line
  * of the colour bar's title; NULL: "attention weight". */
 void           hs_canvas_set_quantity      (HsCanvas *self, const char *quantity);
