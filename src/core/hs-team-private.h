@@ -33,7 +33,9 @@ void    hs_team_free     (HsTeam *team);
  * thread (measured here: up to 3.4 ms, in most processes of a quiet
  * machine), so a short-lived thread keeps the other cores busy — politely,
  * with pause — until the next team's members have been started, or
- * 10 ms at most.  Nothing else changes. */
+ * 10 ms at most.  The next team takes such a thread as its member rather
+ * than starting one (hs-team.c: its core is already awake, and the
+ * scheduler has no new thread to place); nothing else changes. */
 void    hs_team_keep_cores_awake (void);
 /* For tests: how many keep-awake threads are still running, and how many
  * ended because a team started or because they had waited long enough;
