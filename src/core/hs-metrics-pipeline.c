@@ -90,6 +90,7 @@ typedef struct {
   guint32 *first;     /* SUB_BUCKETS_MAX + 1: the sub-buckets of a bucket of G */
   gsize    n_sub;     /* how many (0: not made by its sort) */
   guint32 *cnt;       /* 2 · 2 · (the largest bucket of G + 1) */
+  double  *g_values;  /* the largest bucket of G + 1: a bucket's values of G, then NAN */
   guint64  otsu[256]; /* their Otsu levels */
   guint64  otsu_g[256];   /* the Otsu levels of G's values */
 } MemberBuffers;
@@ -474,10 +475,11 @@ otsu_level_start (double lo, double hi, guint k, double min, double max)
   return key_double (b);
 }
 
-/* Counts v (outside G) against p[0..m), the sorted values of G in its top
- * bucket, through first[] over sub-buckets `sub` of it: c[2t] counts values
- * strictly between p[t − 1] and p[t] (t the start of a run of equal values;
- * t = m: above them all), c[2t + 1] values equal to p[t]. */
+/* Counts v (outside G) against p[0..m], the sorted values of G in its top
+ * bucket followed by a NAN, through first[] over sub-buckets `sub` of it:
+ * c[2t] counts values strictly between p[t − 1] and p[t] (t the start of
+ * a run of equal values; t = m: above them all), c[2t + 1] values equal to
+ * p[t]. */
 static inline void
 count_against (guint32 *c, double v, guint32 j, const guint32 *first, const double *p, gsize m)
 {
@@ -485,11 +487,15 @@ count_against (guint32 *c, double v, guint32 j, const guint32 *first, const doub
 
   if (G_LIKELY (e - a <= 1))
     {
-      /* none or one value of G in v's sub-bucket: no branch (p[a] exists
-       * when a = e < m: the first value outside G at most) */
-      guint32 one = a < e, below = one & (p[a] < v), equal = one & (p[a] == v);
+      /* none or one value of G in v's sub-bucket, without a branch: with
+       * one, v is below, equal to or above p[a] (2a, 2a + 1, 2a + 2);
+       * with none, p[a] lies in a later sub-bucket, so above v (the
+       * sub-buckets are monotone in the value), or is the NAN after the
+       * last (a = m) — both give 2a, and (p ≤ v) + (p < v) is one
+       * comparison's two flags */
+      double pa = p[a];
 
-      c[2 * (a + below) + equal]++;
+      c[2 * a + (pa <= v) + (pa < v)]++;
     }
   else if (v <= p[a])
     c[2 * a + (v == p[a])]++;
@@ -526,6 +532,7 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
   gsize off = pl->bucket_start[B + b], q = pl->bucket_start[B + b + 1] - off;
   gsize m = pl->bucket_start[b + 1] - pl->bucket_start[b];
   const double *x = pl->storage + off, *p = pl->storage + pl->bucket_start[b];
+  double *pn = mb->g_values;
   double mean = st->mean_out, sc = pl->sum_scale;
   double s0 = 0, s1 = 0, lo = INFINITY, hi = -INFINITY;
   guint ulo, uhi;
@@ -587,6 +594,9 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
             first[j + 1] += first[j];
         }
       memset (c0, 0, 4 * (m + 1) * sizeof (guint32));
+      /* G's values here and a NAN after them (count_against) */
+      memcpy (pn, p, m * sizeof (double));
+      pn[m] = NAN;
 
       if (p[0] == p[m - 1])
         {
@@ -643,11 +653,11 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
             }
           for (k = 0; k + 2 <= nb; k += 2)
             {
-              count_against (c0, xb[k], jb[k], first, p, m);
-              count_against (c1, xb[k + 1], jb[k + 1], first, p, m);
+              count_against (c0, xb[k], jb[k], first, pn, m);
+              count_against (c1, xb[k + 1], jb[k + 1], first, pn, m);
             }
           if (k < nb)
-            count_against (c0, xb[k], jb[k], first, p, m);
+            count_against (c0, xb[k], jb[k], first, pn, m);
           i += nb;
         }
 
@@ -908,6 +918,7 @@ hs_metrics_prepare (HsEvalState *state, const double *s, const HsResampler *resa
     {
       pl.member[m].first = g_new (guint32, SUB_BUCKETS_MAX + 1);
       pl.member[m].cnt = g_new (guint32, 4 * (max_pos + 1));
+      pl.member[m].g_values = g_new (double, max_pos + 1);
     }
   plan_sort_units (&pl);
   per_bucket = g_new (double, n_lists + pl.n_buckets);
@@ -959,6 +970,7 @@ hs_metrics_prepare (HsEvalState *state, const double *s, const HsResampler *resa
       g_free (pl.member[m].band_counts);
       g_free (pl.member[m].first);
       g_free (pl.member[m].cnt);
+      g_free (pl.member[m].g_values);
     }
 }
 
