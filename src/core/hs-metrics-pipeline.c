@@ -9,6 +9,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define COUNT_BLOCK      64     /* values a block of the count of the rest */
 #define LEVELS_BY_SEARCH 4      /* Otsu levels in a bucket counted by comparison */
@@ -39,17 +42,26 @@ hs_v2d_select (HsV2l mask, HsV2d a, HsV2d b)
   return (HsV2d) (((HsV2l) a & mask) | ((HsV2l) b & ~mask));
 }
 
-/* a < b ? a : b and a > b ? a : b, lane by lane */
+/* a < b ? a : b and a > b ? a : b, lane by lane: SSE2's minpd and maxpd
+ * are exactly that (the second operand unless the comparison holds). */
 static inline HsV2d
 hs_v2d_min (HsV2d a, HsV2d b)
 {
+#ifdef __SSE2__
+  return (HsV2d) _mm_min_pd ((__m128d) a, (__m128d) b);
+#else
   return hs_v2d_select (a < b, a, b);
+#endif
 }
 
 static inline HsV2d
 hs_v2d_max (HsV2d a, HsV2d b)
 {
+#ifdef __SSE2__
+  return (HsV2d) _mm_max_pd ((__m128d) a, (__m128d) b);
+#else
   return hs_v2d_select (a > b, a, b);
+#endif
 }
 
 /* f > 0 ? f : 0 */
