@@ -68,7 +68,7 @@ hs_v2d_max (HsV2d a, HsV2d b)
 static inline HsV2d
 hs_v2d_max0 (HsV2d f)
 {
-  return (HsV2d) ((HsV2l) f & (f > 0));
+  return hs_v2d_max (f, (HsV2d) { 0, 0 });
 }
 
 /* ---- the pipeline: resample + statistics, scatter, sort + ranks; on a team ---- */
@@ -163,14 +163,15 @@ typedef struct {
  * sums (even and odd columns), with no branch: a value outside G adds an
  * exact zero to G's sums and the reverse, so each lane's sum is what a
  * scalar loop over its columns would make. */
-static inline void
-stretch_stats (const double *s, const guint8 *g, guint n, const HsBucketing *bk, guint32 n_buckets,
-               double sc, guint32 *lists, StretchStats *out)
+static inline __attribute__ ((always_inline)) void
+stretch_stats_as (const double *s, const guint8 *g, guint n, const HsBucketing *bk, guint32 n_buckets,
+                  double sc, guint32 *lists, StretchStats *out, gboolean unit_scales)
 {
   HsV2d vsc = { sc, sc }, vpre = { bk->pre, bk->pre }, vlo = { bk->lo, bk->lo };
   HsV2d vscale = { bk->scale, bk->scale }, vlast = { bk->last_f, bk->last_f };
   HsV2d pos = { 0, 0 }, in = { 0, 0 }, sin = { 0, 0 }, sout = { 0, 0 };
   HsV2d mn = { INFINITY, INFINITY }, mx = { -INFINITY, -INFINITY };
+  HsV2i vn = { (gint32) n_buckets, (gint32) n_buckets };
   guint64 n_in = 0;
   guint x = 0;
 
@@ -179,10 +180,11 @@ stretch_stats (const double *s, const guint8 *g, guint n, const HsBucketing *bk,
       HsV2d v, vs, pv, f;
       guint32 g0 = g[x], g1 = g[x + 1];
       HsV2l inside = { -(gint64) g0, -(gint64) g1 };
-      HsV2i b;
+      HsV2i b, gi = { (gint32) g0, (gint32) g1 };
 
       memcpy (&v, s + x, sizeof v);
-      vs = v * vsc;
+      /* × 1 is exact: skipped when both scales are 1 (nearly always) */
+      vs = unit_scales ? v : v * vsc;
       pv = hs_v2d_max0 (vs);
       pos += pv;
       in += (HsV2d) ((HsV2l) pv & inside);
@@ -190,10 +192,10 @@ stretch_stats (const double *s, const guint8 *g, guint n, const HsBucketing *bk,
       sout += (HsV2d) ((HsV2l) vs & ~inside);
       mn = hs_v2d_min (mn, v);
       mx = hs_v2d_max (mx, v);
-      f = hs_v2d_min (hs_v2d_max0 ((v * vpre - vlo) * vscale), vlast);
-      b = __builtin_convertvector (f, HsV2i);
-      lists[x] = (guint32) b[0] + n_buckets * (1u - g0);
-      lists[x + 1] = (guint32) b[1] + n_buckets * (1u - g1);
+      f = hs_v2d_min (hs_v2d_max0 (((unit_scales ? v : v * vpre) - vlo) * vscale), vlast);
+      /* the list: the bucket, + B outside G (g − 1 is all ones there) */
+      b = __builtin_convertvector (f, HsV2i) + (vn & (gi - 1));
+      memcpy (lists + x, &b, sizeof b);
       n_in += g0 + g1;
     }
   if (x < n)
@@ -221,6 +223,16 @@ stretch_stats (const double *s, const guint8 *g, guint n, const HsBucketing *bk,
   out->mn = mn[0] < mn[1] ? mn[0] : mn[1];
   out->mx = mx[0] > mx[1] ? mx[0] : mx[1];
   out->n_in = n_in;
+}
+
+static inline void
+stretch_stats (const double *s, const guint8 *g, guint n, const HsBucketing *bk, guint32 n_buckets,
+               double sc, guint32 *lists, StretchStats *out)
+{
+  if (sc == 1.0 && bk->pre == 1.0)
+    stretch_stats_as (s, g, n, bk, n_buckets, sc, lists, out, TRUE);
+  else
+    stretch_stats_as (s, g, n, bk, n_buckets, sc, lists, out, FALSE);
 }
 
 /* The single-pass statistics and the bucket counts of one band: a row's
