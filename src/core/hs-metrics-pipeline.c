@@ -590,6 +590,9 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
   else
     {
       guint32 *first = mb->first, *c0 = mb->cnt, *c1 = c0 + 2 * (m + 1);
+      HsV2d vsc = { sc, sc }, vmean = { mean, mean }, vss = { 0, 0 };
+      HsV2d vlo = { INFINITY, INFINITY }, vhi = { -INFINITY, -INFINITY };
+      HsV2d vpre, vblo, vscale, vlast;
       HsBucketing sub;
       double blo, bhi;
       gsize n_sub = mb->n_sub;
@@ -618,6 +621,10 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
             first[j + 1] += first[j];
         }
       memset (c0, 0, 4 * (m + 1) * sizeof (guint32));
+      vpre = (HsV2d) { sub.pre, sub.pre };
+      vblo = (HsV2d) { sub.lo, sub.lo };
+      vscale = (HsV2d) { sub.scale, sub.scale };
+      vlast = (HsV2d) { sub.last_f, sub.last_f };
       /* G's values here and a NAN after them (count_against) */
       memcpy (pn, p, m * sizeof (double));
       pn[m] = NAN;
@@ -657,14 +664,16 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
 
           for (k = 0; k + 2 <= nb; k += 2)
             {
-              double v0 = xb[k], v1 = xb[k + 1], d0 = v0 * sc - mean, d1 = v1 * sc - mean;
+              HsV2d v, d;
+              HsV2i j;
 
-              s0 += d0 * d0;
-              s1 += d1 * d1;
-              lo = MIN (lo, MIN (v0, v1));
-              hi = MAX (hi, MAX (v0, v1));
-              jb[k] = hs_sub_bucket_of (&sub, v0);
-              jb[k + 1] = hs_sub_bucket_of (&sub, v1);
+              memcpy (&v, xb + k, sizeof v);
+              d = v * vsc - vmean;
+              vss += d * d;
+              vlo = hs_v2d_min (vlo, v);
+              vhi = hs_v2d_max (vhi, v);
+              j = __builtin_convertvector (hs_v2d_min (hs_v2d_max0 ((v * vpre - vblo) * vscale), vlast), HsV2i);
+              memcpy (jb + k, &j, sizeof j);
             }
           for (; k < nb; k++)
             {
@@ -684,6 +693,11 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
             count_against (c0, xb[k], jb[k], first, pn, m);
           i += nb;
         }
+
+      s0 += vss[0];
+      s1 += vss[1];
+      lo = MIN (lo, MIN (vlo[0], vlo[1]));
+      hi = MAX (hi, MAX (vhi[0], vhi[1]));
 
       /* The walk over the distinct values of G, top down; acc: values
        * outside G in the bucket above the current one. */
