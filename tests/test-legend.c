@@ -679,6 +679,50 @@ test_labels_place (void)
           }
       }
   }
+  /* ... with the colour bar too (tall, at the clip's top-right, above the
+   * key): hand-worked, a label reaching 20 px into the bar goes 20 px left
+   * rather than 79 px down; one too wide to go left goes down and up as
+   * before; random
+   * crowds cover neither panel (unless pushed to the clip's top) */
+  {
+    HsLabelSlot panels[2] = { { .lx = 150, .ly = 5, .w = 45, .h = 60 },
+                              { .lx = 120, .ly = 70, .w = 80, .h = 30 } };
+    HsLabelSlot beside[1] = { { 130, 40, 40, 12 } };
+    HsLabelSlot wide[1] = { { 100, 30, 160, 12 } };
+
+    hs_region_labels_place_avoiding (beside, 1, panels, 2, 2, 0, 0, 200, 110);
+    g_assert_cmpfloat (beside[0].lx, ==, 110);
+    g_assert_cmpfloat (beside[0].ly, ==, 26);
+    /* 160 wide: slid back to x 40 by the clip (y 16), where left of the
+     * bar would be x −10: so below the bar (y 65), into the key, below it
+     * (100) out of the clip; up from the bottom instead (98), above the key
+     * (58), into the bar, above it out of the clip: at the clip's top, the
+     * crowd case (the only overlap allowed) */
+    hs_region_labels_place_avoiding (wide, 1, panels, 2, 2, 0, 0, 200, 110);
+    g_assert_cmpfloat (wide[0].lx, ==, 40);
+    g_assert_cmpfloat (wide[0].ly, ==, 0);
+    for (guint round = 0; round < 400; round++)
+      {
+        HsLabelSlot slots[24];
+        guint n = g_rand_int_range (rand, 1, G_N_ELEMENTS (slots) + 1);
+
+        for (guint i = 0; i < n; i++)
+          slots[i] = (HsLabelSlot) { g_rand_double_range (rand, 0, 200), g_rand_double_range (rand, 0, 110),
+                                     g_rand_double_range (rand, 5, 60), g_rand_double_range (rand, 8, 14) };
+        hs_region_labels_place_avoiding (slots, n, panels, 2, 1.5, 0, 0, 200, 110);
+        for (guint i = 0; i < n; i++)
+          {
+            g_assert_cmpfloat (slots[i].lx, >=, 0);
+            g_assert_cmpfloat (slots[i].lx + slots[i].w, <=, 200 + 1e-9);
+            if (slots[i].ly == 0)
+              continue;
+            g_assert_false (labels_overlap (&slots[i], &panels[0]));
+            g_assert_false (labels_overlap (&slots[i], &panels[1]));
+            for (guint j = 0; j < i; j++)
+              g_assert_false (labels_overlap (&slots[i], &slots[j]));
+          }
+      }
+  }
   g_rand_free (rand);
 }
 

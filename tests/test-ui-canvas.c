@@ -1,6 +1,7 @@
 /* test-ui-canvas.c — HsCanvas in a plain window: zoom actions, pixels,
  * hover read-out, window/level, per-token maps, golden snapshots */
 #include "hs-canvas.h"
+#include "hs-canvas-private.h"   /* decor_builds: what rebuilds the names' layer */
 #include "hs-canvas-fixture.h"
 
 #define VIEW_W 400
@@ -680,6 +681,109 @@ test_key_clear_of_labels (CanvasTest *t, gconstpointer data)
   cairo_surface_destroy (hidden);
 }
 
+static gboolean
+rects_meet (const graphene_rect_t *a, double x, double y, double w, double h)
+{
+  return a->origin.x < x + w && x < a->origin.x + a->size.width && a->origin.y < y + h
+         && y < a->origin.y + a->size.height;
+}
+
+/* The colour bar's panel (opaque, over the view's top-right) keeps the
+ * region names off it as the key does: a box at the fitted image's right
+ * edge, its corner level with the bar, has its name (which would reach into
+ * the bar) moved just left of the bar — clear of the key too.  The names'
+ * layer is recorded again when the bar's rectangle changes (hidden, shown),
+ * not when only its contents do (strength steps that leave it in place). */
+static void
+test_bar_clear_of_labels (CanvasTest *t, gconstpointer data)
+{
+  g_autoptr(GPtrArray) regions = g_ptr_array_new_with_free_func ((GDestroyNotify) hs_region_free);
+  g_autoptr(GPtrArray) masks = g_ptr_array_new ();
+  g_autoptr(GArray) areas = NULL;
+  const double colors[8] = { 0.2, 0.9, 0.3, 1, 1.0, 0.4, 0.85, 1 };
+  const char *name = "right upper lung zone";
+  double hx, hy, hw, hh, kx, ky, kw, kh, right, lw, lh, x1, y1, nx, ny;
+  const double strengths[] = { 1.0, 1.25, 1.5, 2.0, 2.5 };
+  guint builds, unmoved = 0;
+  HsCanvasTransform tr;
+  HsRegion *region;
+
+  g_assert_true (hs_canvas_get_color_bar_area (t->canvas, &hx, &hy, &hw, &hh));
+  hs_canvas_get_transform (t->canvas, &tr);
+  right = tr.offset_x + 128 * tr.zoom;
+  g_assert_cmpfloat (right, <=, hx);
+  /* the corner 40 px in from the image's right edge, 60 px below the bar's top */
+  x1 = right - 40;
+  y1 = hy + 60;
+  region = hs_region_new ("corner finding");
+  hs_region_add_box (region, 8, 8, 30, 30);
+  g_ptr_array_add (regions, region);
+  region = hs_region_new (name);
+  hs_region_add_box (region, (x1 - tr.offset_x) / tr.zoom, (y1 - tr.offset_y) / tr.zoom, 126, 95);
+  g_ptr_array_add (regions, region);
+  g_ptr_array_add (masks, NULL);
+  g_ptr_array_add (masks, NULL);
+  hs_canvas_set_region_layers (t->canvas, regions, masks, colors, NULL);
+  g_assert_true (hs_canvas_get_region_key_area (t->canvas, &kx, &ky, &kw, &kh));
+
+  /* where the name would go by itself: above the corner, into the bar */
+  hs_region_label_size (name, 11.0, &lw, &lh);
+  hs_region_label_place (round (x1), round (y1), lw, lh, 1.5, 0, 0, VIEW_W, VIEW_H, &nx, &ny);
+  {
+    graphene_rect_t natural = GRAPHENE_RECT_INIT (nx, ny, lw, lh);
+
+    g_assert_true (rects_meet (&natural, hx, hy, hw, hh));
+  }
+
+  areas = hs_canvas_dup_region_label_areas (t->canvas);
+  g_assert_cmpuint (areas->len, ==, 2);
+  for (guint i = 0; i < areas->len; i++)
+    {
+      const graphene_rect_t *r = &g_array_index (areas, graphene_rect_t, i);
+
+      g_assert_false (rects_meet (r, hx, hy, hw, hh));
+      g_assert_false (rects_meet (r, kx, ky, kw, kh));
+    }
+  {
+    const graphene_rect_t *r = &g_array_index (areas, graphene_rect_t, 1);
+
+    /* beside its box: just left of the bar, at the height it had */
+    g_assert_cmpfloat (r->origin.x + r->size.width, ==, hx);
+    g_assert_cmpfloat (r->origin.y, ==, ny);
+  }
+  if (g_getenv ("HS_SCREENSHOT_DIR") != NULL)
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("HS_SCREENSHOT_DIR"), "ui-canvas-bar-labels.png", NULL);
+      cairo_surface_t *shown = fixture_snapshot_widget (GTK_WIDGET (t->canvas));
+
+      g_assert_cmpint (cairo_surface_write_to_png (shown, path), ==, CAIRO_STATUS_SUCCESS);
+      cairo_surface_destroy (shown);
+    }
+
+  /* strength steps: the layer is recorded again only when the bar moved */
+  cairo_surface_destroy (fixture_snapshot_widget (GTK_WIDGET (t->canvas)));
+  builds = t->canvas->decor_builds;
+  for (guint i = 0; i < G_N_ELEMENTS (strengths); i++)
+    {
+      double x, y, w, h;
+      gboolean moved;
+
+      g_object_set (t->state, "strength", strengths[i], NULL);
+      g_assert_true (hs_canvas_get_color_bar_area (t->canvas, &x, &y, &w, &h));
+      moved = x != hx || y != hy || w != hw || h != hh;
+      unmoved += !moved;
+      cairo_surface_destroy (fixture_snapshot_widget (GTK_WIDGET (t->canvas)));
+      g_assert_cmpuint (t->canvas->decor_builds, ==, builds + moved);
+      builds = t->canvas->decor_builds;
+      hx = x, hy = y, hw = w, hh = h;
+    }
+  g_assert_cmpuint (unmoved, >, 0);
+  /* the bar hidden: drawn again, the name back above its corner */
+  hs_canvas_set_show_color_bar (t->canvas, FALSE);
+  cairo_surface_destroy (fixture_snapshot_widget (GTK_WIDGET (t->canvas)));
+  g_assert_cmpuint (t->canvas->decor_builds, >, builds);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -694,6 +798,7 @@ main (int argc, char **argv)
   ADD ("range-before-frame", test_range_before_frame);
   ADD ("key-clear-of-labels", test_key_clear_of_labels);
   hs_ui_test_add ("/hs/ui-canvas/golden", CanvasTest, "bar", setup, test_golden, teardown);
+  hs_ui_test_add ("/hs/ui-canvas/bar-clear-of-labels", CanvasTest, "bar", setup, test_bar_clear_of_labels, teardown);
   hs_ui_test_add_func ("/hs/ui-canvas/large-image", test_large_image);
   return g_test_run ();
 }

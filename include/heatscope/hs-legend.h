@@ -224,9 +224,11 @@ typedef struct {
 void     hs_region_labels_place (HsLabelSlot *slots, guint n, double gap,
                                  double clip_x, double clip_y, double clip_w, double clip_h);
 /* The same, with areas no label may cover (the n_keep_out rectangles at
- * `keep_out`, their lx, ly, w, h: e.g. the region key drawn over the view)
- * treated as labels placed before the first: each label is moved below (or,
- * pushed out of the clip's bottom, above) one it would overlap. */
+ * `keep_out`, their lx, ly, w, h: the region key and the colour bar drawn
+ * over the view) treated as labels placed before the first: each label is
+ * moved below (or, pushed out of the clip's bottom, above) one it would
+ * overlap — or, for a kept-out area, just left of it when that is the
+ * shorter move and stays in the clip. */
 void     hs_region_labels_place_avoiding (HsLabelSlot *slots, guint n,
                                           const HsLabelSlot *keep_out, guint n_keep_out,
                                           double gap, double clip_x, double clip_y,

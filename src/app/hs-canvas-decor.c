@@ -44,8 +44,10 @@ add_label (GArray *slots, GArray *inks, const char *name, double x, double y, co
 
 static gboolean key_area (HsCanvas *self, GArray *entries, int vw, int vh, HsLabelSlot *area);
 
+/* Draws the regions and their names; the names' rectangles (lx, ly, w, h)
+ * into `placed` when it is not NULL. */
 static void
-draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int vh)
+draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, int vh, GArray *placed)
 {
   static const double dash[] = { 6, 4 };
   gboolean show_boxes = !self->state || hs_view_state_get_show_boxes (self->state);
@@ -133,17 +135,25 @@ draw_regions (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, int vw, i
         }
     }
 
-  /* All names last, placed together so that none covers another nor the
-   * region key (drawn over the view's bottom-right), and inside the canvas
-   * (a box at its edge keeps its name readable). */
+  /* All names last, placed together so that none covers another nor a
+   * panel drawn over the view (the region key at the bottom-right, the
+   * colour bar at the top-right: both opaque, a name under them is hidden),
+   * and inside the canvas (a box at its edge keeps its name readable). */
   {
     g_autoptr(GArray) entries = _hs_canvas_region_key (self);
-    HsLabelSlot key;
-    gboolean keyed = key_area (self, entries, vw, vh, &key);
+    HsLabelSlot panels[2];
+    guint n_panels = 0;
+    double hx, hy, hw, hh;
 
-    hs_region_labels_place_avoiding ((HsLabelSlot *) slots->data, slots->len, keyed ? &key : NULL, keyed,
+    if (key_area (self, entries, vw, vh, &panels[n_panels]))
+      n_panels++;
+    if (_hs_canvas_hud_area (self, vw, vh, &hx, &hy, &hw, &hh))
+      panels[n_panels++] = (HsLabelSlot) { .lx = hx, .ly = hy, .w = hw, .h = hh };
+    hs_region_labels_place_avoiding ((HsLabelSlot *) slots->data, slots->len, panels, n_panels,
                                      1.5, 0, 0, vw, vh);
   }
+  if (placed != NULL)
+    g_array_append_vals (placed, slots->data, slots->len);
   for (guint i = 0; i < slots->len; i++)
     {
       const HsLabelSlot *slot = &g_array_index (slots, HsLabelSlot, i);
@@ -327,6 +337,34 @@ hs_canvas_get_region_key_area (HsCanvas *self, double *x, double *y, double *w, 
   return put_area (area.lx, area.ly, area.w, area.h, x, y, w, h);
 }
 
+GArray *
+hs_canvas_dup_region_label_areas (HsCanvas *self)
+{
+  GArray *areas;
+
+  g_return_val_if_fail (HS_IS_CANVAS (self), NULL);
+  areas = g_array_new (FALSE, TRUE, sizeof (graphene_rect_t));
+  if (self->image != NULL && self->view_w > 0 && self->view_h > 0)
+    {
+      /* laid out as the next frame draws them, onto a pixel nobody sees */
+      cairo_surface_t *scratch = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+      cairo_t *cr = cairo_create (scratch);
+      g_autoptr(GArray) slots = g_array_new (FALSE, TRUE, sizeof (HsLabelSlot));
+
+      draw_regions (self, cr, &self->t, self->view_w, self->view_h, slots);
+      cairo_destroy (cr);
+      cairo_surface_destroy (scratch);
+      for (guint i = 0; i < slots->len; i++)
+        {
+          const HsLabelSlot *s = &g_array_index (slots, HsLabelSlot, i);
+          graphene_rect_t r = GRAPHENE_RECT_INIT (s->lx, s->ly, s->w, s->h);
+
+          g_array_append_val (areas, r);
+        }
+    }
+  return areas;
+}
+
 char *
 hs_canvas_dup_color_bar_title (HsCanvas *self)
 {
@@ -392,7 +430,7 @@ _hs_canvas_draw_decor (HsCanvas *self, cairo_t *cr, const HsCanvasTransform *t, 
     return;
   if (_hs_canvas_current_grid (self) && (!self->state || hs_view_state_get_show_overlay (self->state)))
     draw_outline (self, cr, t);
-  draw_regions (self, cr, t, vw, vh);
+  draw_regions (self, cr, t, vw, vh, NULL);
   draw_key (self, cr, vw, vh);
   draw_caption (self, cr, vw, vh);
 }

@@ -107,6 +107,9 @@ struct _HsCanvas
 
   GskRenderNode  *decor_node;
   gboolean        decor_overlay;            /* show-overlay when decor_node was drawn */
+  gboolean        decor_has_hud;            /* the colour bar's panel (x, y, w, h) the names */
+  double          decor_hud[4];             /* of decor_node avoid; FALSE: none */
+  guint           decor_builds;             /* decor nodes recorded (tests: what rebuilds it) */
   GskRenderNode  *hud_node;
 
   /* pointer */

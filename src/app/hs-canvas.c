@@ -264,20 +264,30 @@ hs_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   if (_hs_canvas_ensure_composite (self, &k))
     gtk_snapshot_append_node (snapshot, self->composite_node);
 
-  if (self->decor_node == NULL)
+  if (self->hud_node == NULL || self->decor_node == NULL)
     {
-      self->decor_node = record_node (self, 0, 0, vw, vh, vw, vh, _hs_canvas_draw_decor);
-      self->decor_overlay = _hs_canvas_show_overlay (self);
+      double hud[4] = { 0 };
+      gboolean has_hud = _hs_canvas_hud_area (self, vw, vh, &hud[0], &hud[1], &hud[2], &hud[3]);
+
+      /* The names in the decor node keep clear of the colour bar's panel:
+       * drawn again when the panel moves, grows or comes and goes — not when
+       * only its contents change (each step of the strength slider). */
+      if (self->decor_node && (has_hud != self->decor_has_hud
+                               || (has_hud && memcmp (hud, self->decor_hud, sizeof hud) != 0)))
+        g_clear_pointer (&self->decor_node, gsk_render_node_unref);
+      if (self->decor_node == NULL)
+        {
+          self->decor_node = record_node (self, 0, 0, vw, vh, vw, vh, _hs_canvas_draw_decor);
+          self->decor_overlay = _hs_canvas_show_overlay (self);
+          self->decor_has_hud = has_hud;
+          memcpy (self->decor_hud, hud, sizeof hud);
+          self->decor_builds++;
+        }
+      if (self->hud_node == NULL && has_hud)
+        self->hud_node = record_node (self, hud[0], hud[1], hud[2], hud[3], vw, vh, _hs_canvas_draw_hud_layer);
     }
   if (self->decor_node)
     gtk_snapshot_append_node (snapshot, self->decor_node);
-  if (self->hud_node == NULL)
-    {
-      double hx, hy, hw, hh;
-
-      if (_hs_canvas_hud_area (self, vw, vh, &hx, &hy, &hw, &hh))
-        self->hud_node = record_node (self, hx, hy, hw, hh, vw, vh, _hs_canvas_draw_hud_layer);
-    }
   if (self->hud_node)
     gtk_snapshot_append_node (snapshot, self->hud_node);
 

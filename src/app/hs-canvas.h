@@ -137,6 +137,10 @@ gboolean       hs_canvas_get_color_bar_area (HsCanvas *self, double *x, double *
  * widget coordinates; FALSE when none is. */
 gboolean       hs_canvas_get_region_key_area (HsCanvas *self, double *x, double *y,
                                               double *w, double *h);
+/* The rectangles (graphene_rect_t, widget coordinates) of the region names
+ * as the canvas lays them out now: clear of each other and of both panels
+ * above. */
+GArray        *hs_canvas_dup_region_label_areas (HsCanvas *self);
 /* What the map's values measure (the manifest's "quantity"), the first line
  * of the colour bar's title; NULL: "attention weight". */
 void           hs_canvas_set_quantity      (HsCanvas *self, const char *quantity);

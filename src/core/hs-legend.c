@@ -919,6 +919,19 @@ hs_region_labels_place (HsLabelSlot *slots, guint n, double gap, double clip_x, 
   hs_region_labels_place_avoiding (slots, n, NULL, 0, gap, clip_x, clip_y, clip_w, clip_h);
 }
 
+/* Whether slot `s`, meeting `o`, is better moved left of it than `down`
+ * pixels (down, or up when negative): `o` is a kept-out area (a panel, not
+ * another label), s fits in the clip left of it, and that is the shorter
+ * move.  A name under the tall colour bar at the view's right stays beside
+ * its item instead of dropping below the bar. */
+static gboolean
+label_goes_left (const HsLabelSlot *s, const HsLabelSlot *o, const HsLabelSlot *keep_out,
+                 guint n_keep_out, double down, double clip_x)
+{
+  return o >= keep_out && o < keep_out + n_keep_out && o->lx - s->w >= clip_x
+         && s->lx + s->w - o->lx < fabs (down);
+}
+
 void
 hs_region_labels_place_avoiding (HsLabelSlot *slots, guint n, const HsLabelSlot *keep_out,
                                  guint n_keep_out, double gap, double clip_x, double clip_y,
@@ -935,15 +948,21 @@ hs_region_labels_place_avoiding (HsLabelSlot *slots, guint n, const HsLabelSlot 
       hs_region_label_place (s->x1, s->y1, s->w, s->h, gap, clip_x, clip_y, clip_w, clip_h,
                              &s->lx, &s->ly);
       /* Each move puts the label below the bottom of an earlier one (or of
-       * a kept-out area), so ly only grows and at most i + n_keep_out moves
-       * happen. */
+       * a kept-out area), so ly only grows, or left of a kept-out area, so
+       * lx only falls: at most i + 2 n_keep_out moves happen. */
       while (label_overlaps_earlier (slots, i, keep_out, n_keep_out, &o))
-        s->ly = o->ly + o->h;
+        {
+          if (label_goes_left (s, o, keep_out, n_keep_out, o->ly + o->h - s->ly, clip_x))
+            s->lx = o->lx - s->w;
+          else
+            s->ly = o->ly + o->h;
+        }
       if (s->ly + s->h <= clip_y + clip_h)
         continue;
       /* Stacked out of the bottom: up from the bottom instead, above each
-       * label it meets (ly only falls, at most i moves); a crowd taller than
-       * the clip ends at its top, the one case where labels may overlap. */
+       * label it meets (ly only falls, at most i moves, and left of a
+       * kept-out area as above); a crowd taller than the clip ends at its
+       * top, the one case where labels may overlap. */
       s->ly = MAX (clip_y + clip_h - s->h, clip_y);
       while (s->ly > clip_y && label_overlaps_earlier (slots, i, keep_out, n_keep_out, &o))
         {
@@ -952,7 +971,10 @@ hs_region_labels_place_avoiding (HsLabelSlot *slots, guint n, const HsLabelSlot 
 
           while (y + s->h > o->ly)
             y = nextafter (y, -INFINITY);
-          s->ly = MAX (y, clip_y);
+          if (label_goes_left (s, o, keep_out, n_keep_out, y - s->ly, clip_x))
+            s->lx = o->lx - s->w;
+          else
+            s->ly = MAX (y, clip_y);
         }
     }
 }
