@@ -36,11 +36,13 @@ typedef double HsV2d __attribute__ ((vector_size (16)));
 typedef gint64 HsV2l __attribute__ ((vector_size (16)));
 typedef gint32 HsV2i __attribute__ ((vector_size (8)));
 
+#ifndef __SSE2__
 static inline HsV2d
 hs_v2d_select (HsV2l mask, HsV2d a, HsV2d b)
 {
   return (HsV2d) (((HsV2l) a & mask) | ((HsV2l) b & ~mask));
 }
+#endif
 
 /* a < b ? a : b and a > b ? a : b, lane by lane: SSE2's minpd and maxpd
  * are exactly that (the second operand unless the comparison holds). */

@@ -34,7 +34,6 @@ insertion_sort (double *a, gsize n)
 /* Turns counts[1..n_buckets] into starts; TRUE when a bucket holds more
  * values than the insertion pass should take (so it needs its own sort). */
 typedef guint32 HsV4u __attribute__ ((vector_size (16)));
-typedef gint32 HsV4i __attribute__ ((vector_size (16)));
 
 static inline gboolean
 prefix_sums (guint32 *counts, gsize n_buckets)
@@ -53,11 +52,12 @@ prefix_sums (guint32 *counts, gsize n_buckets)
 
       memcpy (&v, c + b, sizeof v);
       over |= (HsV4u) (v > limit);
-      v += __builtin_shuffle (zero, v, (HsV4i) { 0, 4, 5, 6 });
-      v += __builtin_shuffle (zero, v, (HsV4i) { 0, 1, 4, 5 });
+      /* (GCC 12 and clang both have __builtin_shufflevector) */
+      v += __builtin_shufflevector (zero, v, 0, 4, 5, 6);
+      v += __builtin_shufflevector (zero, v, 0, 1, 4, 5);
       v += carry;
       memcpy (c + b, &v, sizeof v);
-      carry = __builtin_shuffle (v, (HsV4i) { 3, 3, 3, 3 });
+      carry = __builtin_shufflevector (v, v, 3, 3, 3, 3);
     }
   crowded = (over[0] | over[1]) | (over[2] | over[3]);
   for (; b < n_buckets; b++)
