@@ -236,7 +236,7 @@ hs_application_startup (GApplication *app)
   hs_application_set_accels (GTK_APPLICATION (app));
   gtk_window_set_default_icon_name (HS_APPLICATION_ID);
   hs_application_bind_cursor_blink (HS_APPLICATION (app));
-  /* Before the first window is realized: GTK reads GSK_RENDERER then. */
+  /* Before the first window is realized: GTK picks its renderer then. */
   hs_renderer_choose (HS_APPLICATION (app)->settings);
 }
 

@@ -8,8 +8,15 @@
  * "Choosing the renderer"): a step costs about half the CPU with GTK's cairo
  * renderer, which redraws only what changed.  So the "renderer" preference
  * defaults to "auto": cairo when GL is software-rendered, GL otherwise.
- * GTK 4.8 reads GSK_RENDERER once, when it makes the first window's
- * renderer, so the choice is made at start-up, before any window exists. */
+ *
+ * The choice is told to GTK as the display's "gsk-renderer" data, which GSK
+ * reads (before GSK_RENDERER) each time it makes a window's renderer — the
+ * key GTK's inspector uses, in every GTK 4 so far — never by setting
+ * GSK_RENDERER: the choice needs the display (the GL probe) and the
+ * settings, and by the time they exist GTK and GIO have started threads
+ * (Pango's fontconfig set-up, GDBus, the icon theme's loader) that read the
+ * environment, while setenv() may move glibc's environment array under
+ * them: a start-up crashed that way (ui-renderer, SIGSEGV in a getenv()). */
 #include <epoxy/gl.h>
 #include <string.h>
 
@@ -96,7 +103,7 @@ hs_renderer_choose (GSettings *settings)
         }
     }
   choice = hs_renderer_pick (preference, gsk_env, software);
-  if (choice != NULL)
-    g_setenv ("GSK_RENDERER", choice, TRUE);
+  if (choice != NULL && display != NULL)
+    g_object_set_data (G_OBJECT (display), "gsk-renderer", (gpointer) choice);
   return choice;
 }

@@ -11,19 +11,21 @@ G_BEGIN_DECLS
  * LIBGL_ALWAYS_SOFTWARE variable) asks Mesa for one. */
 gboolean    hs_renderer_is_software_gl (const char *gl_renderer,
                                         const char *libgl_always_software);
-/* The GSK_RENDERER value the app sets for the preference `preference`
- * ("auto", "gl" or "cairo"), or NULL to leave GTK's own choice: the user's
- * GSK_RENDERER (`gsk_env`) always wins; "cairo" is cairo; "gl" and an
- * unknown value are GTK's default; "auto" is cairo when `software_gl`. */
+/* The renderer (a GSK_RENDERER name) the app asks for with the preference
+ * `preference` ("auto", "gl" or "cairo"), or NULL to leave GTK's own
+ * choice: the user's GSK_RENDERER (`gsk_env`) always wins; "cairo" is
+ * cairo; "gl" and an unknown value are GTK's default; "auto" is cairo when
+ * `software_gl`. */
 const char *hs_renderer_pick (const char *preference,
                               const char *gsk_env,
                               gboolean    software_gl);
 /* The GL_RENDERER string of a GL context made on `display`, or NULL when
  * the display has no GL. */
 char       *hs_renderer_probe_gl (GdkDisplay *display);
-/* Applies the "renderer" preference of `settings` (NULL: "auto") for the
- * windows realized from now on: sets GSK_RENDERER (GTK reads it once, when
- * the first window is realized).  Returns the value set, or NULL. */
+/* Applies the "renderer" preference of `settings` (NULL: "auto") to the
+ * windows realized from now on on the default display, as that display's
+ * "gsk-renderer" data; never changes the environment (threads exist by
+ * now).  Returns the renderer asked for, or NULL (GTK's own choice). */
 const char *hs_renderer_choose (GSettings *settings);
 
 G_END_DECLS
