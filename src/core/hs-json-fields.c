@@ -11,26 +11,6 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 
-/* The error as one line: a value or a file name quoted in it may hold a
- * newline or another control character (a hostile file's own text), which
- * would split the message or drive the terminal; they are shown escaped. */
-static char *
-one_line (const char *text)
-{
-  GString *out = g_string_sized_new (strlen (text));
-
-  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
-    if (*p == '\n')
-      g_string_append (out, "\\n");
-    else if (*p == '\t')
-      g_string_append (out, "\\t");
-    else if (*p < 0x20 || *p == 0x7f)
-      g_string_append_printf (out, "\\x%02x", *p);
-    else
-      g_string_append_c (out, (char) *p);
-  return g_string_free (out, FALSE);
-}
-
 gboolean
 hs_json_fields_fail (HsJsonFields *r, const HsJsonPath *path, const char *format, ...)
 {
@@ -48,7 +28,9 @@ hs_json_fields_fail (HsJsonFields *r, const HsJsonPath *path, const char *format
     line = g_strdup_printf ("%s: %s: %s: %s", r->display, r->scope, where, message);
   else
     line = g_strdup_printf ("%s: %s: %s", r->display, where, message);
-  shown = one_line (line);
+  /* one line: a value or a file name quoted in it may hold a newline or
+   * another control character (a hostile file's own text) */
+  shown = hj_one_line (line);
   g_set_error_literal (r->error, r->domain, r->code, shown);
   return FALSE;
 }

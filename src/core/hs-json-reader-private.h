@@ -58,8 +58,13 @@ typedef struct {
   char       *error;     /* first error, with line and column */
 } HjParser;
 
-/* Records the first error (with line and column) in parser->error; always FALSE. */
+/* Records the first error (with line and column) in parser->error, with
+ * its control characters escaped (hj_one_line); always FALSE. */
 gboolean    hj_fail          (HjParser *parser, const char *what);
+/* text with newlines, tabs and other control characters escaped (\n, \t,
+ * \xHH): a file's own text quoted in an error stays one line and cannot
+ * drive a terminal. */
+char       *hj_one_line      (const char *text);
 /* parser->p is just after the opening quote; NULL on error. */
 const char *hj_parse_string  (HjParser *parser);
 /* One value at nesting `depth` (1 for the top level); NULL on error. */

@@ -37,13 +37,34 @@ hj_arena_clear (HjArena *arena)
 
 /* --- the parser ---------------------------------------------------------- */
 
+char *
+hj_one_line (const char *text)
+{
+  GString *out = g_string_sized_new (strlen (text));
+
+  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
+    if (*p == '\n')
+      g_string_append (out, "\\n");
+    else if (*p == '\t')
+      g_string_append (out, "\\t");
+    else if (*p < 0x20 || *p == 0x7f)
+      g_string_append_printf (out, "\\x%02x", *p);
+    else
+      g_string_append_c (out, (char) *p);
+  return g_string_free (out, FALSE);
+}
+
 gboolean
-hj_fail (HjParser *parser, const char *what)
+hj_fail (HjParser *parser, const char *what_raw)
 {
   guint line = 1, column = 1;
+  g_autofree char *what = NULL;
 
   if (parser->error != NULL)
     return FALSE;
+  /* a member name quoted in the message ("duplicate member") is the
+   * file's own text: one line, whatever it holds */
+  what = hj_one_line (what_raw);
   for (const char *q = parser->start; q < parser->p && q < parser->end; q++)
     {
       if (*q == '\n')
