@@ -73,6 +73,14 @@ hs_v2d_max0 (HsV2d f)
   return hs_v2d_max (f, (HsV2d) { 0, 0 });
 }
 
+/* hs_sub_bucket_of of two values, lane by lane (the same index each), from
+ * v·pre and the bucketing's lo, scale and last in both lanes. */
+static inline HsV2i
+hs_v2_bucket_of (HsV2d v_pre, HsV2d lo, HsV2d scale, HsV2d last)
+{
+  return __builtin_convertvector (hs_v2d_min (hs_v2d_max0 ((v_pre - lo) * scale), last), HsV2i);
+}
+
 /* ---- the pipeline: resample + statistics, scatter, sort + ranks; on a team ---- */
 
 /* Row bands of the first pass and the scatter, and stretches of buckets of
@@ -179,7 +187,7 @@ stretch_stats_as (const double *s, const guint8 *g, guint n, const HsBucketing *
 
   for (; x + 2 <= n; x += 2)
     {
-      HsV2d v, vs, pv, f;
+      HsV2d v, vs, pv;
       guint32 g0 = g[x], g1 = g[x + 1];
       HsV2l inside = { -(gint64) g0, -(gint64) g1 };
       HsV2i b, gi = { (gint32) g0, (gint32) g1 };
@@ -194,9 +202,8 @@ stretch_stats_as (const double *s, const guint8 *g, guint n, const HsBucketing *
       sout += (HsV2d) ((HsV2l) vs & ~inside);
       mn = hs_v2d_min (mn, v);
       mx = hs_v2d_max (mx, v);
-      f = hs_v2d_min (hs_v2d_max0 (((unit_scales ? v : v * vpre) - vlo) * vscale), vlast);
       /* the list: the bucket, + B outside G (g − 1 is all ones there) */
-      b = __builtin_convertvector (f, HsV2i) + (vn & (gi - 1));
+      b = hs_v2_bucket_of (unit_scales ? v : v * vpre, vlo, vscale, vlast) + (vn & (gi - 1));
       memcpy (lists + x, &b, sizeof b);
       n_in += g0 + g1;
     }
@@ -627,9 +634,13 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
       vblo = (HsV2d) { sub.lo, sub.lo };
       vscale = (HsV2d) { sub.scale, sub.scale };
       vlast = (HsV2d) { sub.last_f, sub.last_f };
-      /* G's values here and a NAN after them (count_against) */
-      memcpy (pn, p, m * sizeof (double));
-      pn[m] = NAN;
+      /* G's values here and a NAN after them (count_against; not read when
+       * G holds one value here, below) */
+      if (p[0] != p[m - 1])
+        {
+          memcpy (pn, p, m * sizeof (double));
+          pn[m] = NAN;
+        }
 
       if (p[0] == p[m - 1])
         {
@@ -674,7 +685,7 @@ count_rest (Pipeline *pl, MemberBuffers *mb, gsize b, gboolean ranks)
               vss += d * d;
               vlo = hs_v2d_min (vlo, v);
               vhi = hs_v2d_max (vhi, v);
-              j = __builtin_convertvector (hs_v2d_min (hs_v2d_max0 ((v * vpre - vblo) * vscale), vlast), HsV2i);
+              j = hs_v2_bucket_of (v * vpre, vblo, vscale, vlast);
               memcpy (jb + k, &j, sizeof j);
             }
           for (; k < nb; k++)

@@ -27,14 +27,10 @@ insertion_sort (double *a, gsize n)
     }
 }
 
-/* Sorts a[0..n) using scratch[0..n) (and idx[0..n) when n ≤ IDX_MAX): one
- * linear bucketing pass into about 2n buckets, recursion for the rare
- * crowded bucket, then one insertion pass over the whole array (buckets are
- * already in order, so it only fixes the few shared buckets). */
-/* Turns counts[1..n_buckets] into starts; TRUE when a bucket holds more
- * values than the insertion pass should take (so it needs its own sort). */
 typedef guint32 HsV4u __attribute__ ((vector_size (16)));
 
+/* Turns counts[1..n_buckets] into starts; TRUE when a bucket holds more
+ * values than the insertion pass should take (so it needs its own sort). */
 static inline gboolean
 prefix_sums (guint32 *counts, gsize n_buckets)
 {
@@ -75,6 +71,10 @@ static gsize
 sort_small_bounded (double *a, gsize n, double *scratch, guint16 *idx, int depth, double lo, double hi,
                     guint32 *first);
 
+/* Sorts a[0..n) using scratch[0..n) (and idx[0..n) when n ≤ IDX_MAX): one
+ * linear bucketing pass into about 2n buckets, recursion for the rare
+ * crowded bucket, then one insertion pass over the whole array (buckets are
+ * already in order, so it only fixes the few shared buckets). */
 static void
 sort_small (double *a, gsize n, double *scratch, guint16 *idx, int depth)
 {
@@ -240,7 +240,7 @@ hs_metrics_sort_doubles (double *values, gsize n, double *scratch)
 
 gsize
 hs_metrics_sort_bucket (const HsBucketing *bk, gsize k, double *a, gsize len, double *buf, guint16 *idx,
-             guint32 *first)
+                        guint32 *first)
 {
   double lo, hi;
 

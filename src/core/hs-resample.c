@@ -138,8 +138,6 @@ blend_row (const HsResampler *r, const double *src, double *dst)
     dst[k] = (1.0 - tx[k].f) * src[tx[k].i0] + tx[k].f * src[tx[k].i1];
 }
 
-/* Rows j0 … j1−1 (relative to the resampler's first row); row j0 goes to
- * out_d/out_f[0].  Thread-safe: the cached rows are local. */
 struct _HsResampleRows {
   double *row_a, *row_b;   /* rw each */
   guint   key_a, key_b;    /* their source rows (G_MAXUINT: none) */
@@ -166,6 +164,9 @@ hs_resample_rows_free (HsResampleRows *c)
   g_free (c);
 }
 
+/* Rows j0 … j1−1 (relative to the resampler's first row); row j0 goes to
+ * out_d/out_f[0].  The blended source rows are `cache` (the caller's, one
+ * per thread) or this call's own, so threads may share the resampler. */
 static void
 resampler_rows (const HsResampler *r, guint j0, guint j1, double *out_d, float *out_f,
                 HsResampleRows *cache)
